@@ -1,0 +1,112 @@
+import type { ApolloServer } from '@apollo/server';
+import express, { type Request, type Response, Router } from 'express';
+import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse, type TypeNode } from 'graphql';
+import type { Context } from '../src/server/context';
+import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/server/errors';
+import type { BodyMapping, RestRoute } from './routes';
+
+/** REST names of list variables; errors about them name the REST parameter. */
+const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' };
+export const restNames: Record<string, string> = { first: 'limit', after: 'cursor' };
+
+interface PreparedRoute extends RestRoute {
+  /** Each variable of the operation with its named type (`Int`, `SignupInput`, ...). */
+  variableTypes: Map<string, string>;
+}
+
+/** Serves every route of the table by executing its operation through Apollo. */
+export function restRouter(
+  apollo: ApolloServer<Context>,
+  routes: RestRoute[],
+  context: (req: Request) => Promise<Context> | Context,
+  bodyLimit: string,
+): Router {
+  const router = Router();
+  router.use(express.json({ limit: bodyLimit }));
+  for (const route of routes.map(prepare)) {
+    router[route.method](route.path, async (req, res, next) => {
+      try {
+        const variables = variablesOf(route, req);
+        const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: await context(req) });
+        if (response.body.kind !== 'single') throw new Error('REST operations must not stream');
+        const { data, errors } = response.body.singleResult;
+        if (errors?.length) return sendError(res, errorBodyOf(errors[0]));
+        if (route.status === 204) return res.status(204).end();
+        res.status(route.status).json(shapeBody(route.body, Object.values(data as object)[0]));
+      } catch (error) {
+        next(error);
+      }
+    });
+  }
+  return router;
+}
+
+interface Connection {
+  edges: { node: unknown }[];
+  pageInfo: { hasNextPage: boolean; endCursor: string | null };
+}
+
+export function shapeBody(mapping: BodyMapping | undefined, value: unknown): unknown {
+  if (mapping === 'accepted') return { accepted: true };
+  if (mapping === 'list') {
+    const { edges, pageInfo } = value as Connection;
+    return { items: edges.map((edge) => edge.node), nextCursor: pageInfo.hasNextPage ? pageInfo.endCursor : null };
+  }
+  return mapping ? { [mapping.wrap]: value } : value;
+}
+
+export function prepare(route: RestRoute): PreparedRoute {
+  const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (!operation) throw new Error(`${route.method} ${route.path}: no operation`);
+  const variableTypes = new Map(operation.variableDefinitions?.map((v) => [v.variable.name.value, namedType(v.type)]));
+  return { ...route, variableTypes };
+}
+
+function namedType(type: TypeNode): string {
+  return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
+}
+
+function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  const body: unknown = req.body;
+  if (route.variableTypes.has('input')) {
+    variables.input = body;
+  } else if (body && typeof body === 'object' && !Array.isArray(body)) {
+    Object.assign(variables, pick(route, body as Record<string, unknown>));
+  }
+  for (const [name, value] of Object.entries(req.query)) {
+    const variable = queryAliases[name] ?? name;
+    const type = route.variableTypes.get(variable);
+    if (type && typeof value === 'string') variables[variable] = fromQueryString(value, type);
+  }
+  Object.assign(variables, pick(route, req.params));
+  return variables;
+}
+
+function pick(route: PreparedRoute, values: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(values).filter(([name]) => route.variableTypes.has(name)));
+}
+
+/** Query strings are text; numbers and booleans are converted so the schema can check them. */
+function fromQueryString(value: string, type: string): unknown {
+  if (type === 'Int' && /^-?\d+$/.test(value)) return Number(value);
+  if (type === 'Boolean' && (value === 'true' || value === 'false')) return value === 'true';
+  return value;
+}
+
+export function errorBodyOf(error: GraphQLFormattedError): ErrorBody {
+  const extensions = error.extensions ?? {};
+  const code = String(extensions.code ?? '').toLowerCase();
+  if (!isErrorCode(code)) return internalErrorBody;
+  const body: ErrorBody = { error: code as ErrorCode, message: error.message };
+  if (typeof extensions.retryAfter === 'number') body.retryAfter = extensions.retryAfter;
+  if (Array.isArray(extensions.details)) {
+    body.details = (extensions.details as FieldError[]).map((d) => ({ ...d, field: restNames[d.field] ?? d.field }));
+  }
+  return body;
+}
+
+export function sendError(res: Response, body: ErrorBody): void {
+  if (body.retryAfter !== undefined) res.setHeader('Retry-After', body.retryAfter);
+  res.status(errorStatus[body.error]).json(body);
+}

@@ -1,0 +1,186 @@
+import {
+  type FieldNode,
+  getNamedType,
+  type GraphQLInputType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  isScalarType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  type SelectionSetNode,
+  typeFromAST,
+} from 'graphql';
+import { isPublicOperation } from '../src/permissions';
+import { errorStatus } from '../src/server/errors';
+import { prepare, restNames } from './adapter';
+import type { BodyMapping, RestRoute } from './routes';
+
+type JsonSchema = Record<string, unknown>;
+
+const scalars: Record<string, JsonSchema> = {
+  ID: { type: 'string' },
+  String: { type: 'string' },
+  Int: { type: 'integer' },
+  Float: { type: 'number' },
+  Boolean: { type: 'boolean' },
+  DateTimeISO: { type: 'string', format: 'date-time' },
+};
+
+/** The OpenAPI 3.0 description of the REST table, with shapes read from the GraphQL schema. */
+export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[]): JsonSchema {
+  const components: Record<string, JsonSchema> = { Error: errorSchema() };
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  for (const route of routes) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}');
+    paths[path] = { ...paths[path], [route.method]: operationOf(schema, route, components) };
+  }
+  return {
+    openapi: '3.0.3',
+    info: {
+      title: 'Learning platform API (REST)',
+      version: '0.1.0',
+      description:
+        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply.',
+    },
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+    },
+  };
+}
+
+function operationOf(schema: GraphQLSchema, route: RestRoute, components: Record<string, JsonSchema>): JsonSchema {
+  const prepared = prepare(route);
+  const operation = parse(route.operation).definitions[0] as OperationDefinitionNode;
+  const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
+  const rootField = operation.selectionSet.selections[0] as FieldNode;
+  const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
+  const isPublic = isPublicOperation(operation.operation === 'mutation' ? 'Mutation' : 'Query', rootField.name.value);
+
+  const variables = (operation.variableDefinitions ?? []).map((v) => ({
+    name: v.variable.name.value,
+    type: typeFromAST(schema, v.type as never) as GraphQLInputType,
+    required: v.type.kind === Kind.NON_NULL_TYPE,
+  }));
+  const parameters = variables
+    .filter((v) => pathParams.includes(v.name) || (route.method === 'get' && v.name !== 'input'))
+    .map((v) => ({
+      name: restNames[v.name] ?? v.name,
+      in: pathParams.includes(v.name) ? 'path' : 'query',
+      required: pathParams.includes(v.name) || v.required,
+      schema: inputSchema(v.type, components),
+    }));
+  const bodyVariables = variables.filter((v) => !pathParams.includes(v.name) && route.method !== 'get');
+  const requestBody = bodyVariables.length
+    ? {
+        required: true,
+        content: {
+          'application/json': {
+            schema: prepared.variableTypes.has('input')
+              ? inputSchema(bodyVariables.find((v) => v.name === 'input')!.type, components)
+              : objectOf(Object.fromEntries(bodyVariables.map((v) => [v.name, inputSchema(v.type, components)])), bodyVariables.filter((v) => v.required).map((v) => v.name)),
+          },
+        },
+      }
+    : undefined;
+
+  const field = rootType.getFields()[rootField.name.value];
+  const value = outputSchema(field.type, rootField.selectionSet);
+  const success =
+    route.status === 204
+      ? { description: 'Done; no content' }
+      : { description: 'Success', content: { 'application/json': { schema: shaped(route.body, value) } } };
+
+  const errors = ['validation_failed', 'rate_limited', 'internal_error'];
+  if (!isPublic) errors.push('unauthenticated', 'forbidden');
+  if (pathParams.length) errors.push('not_found');
+  if (requestBody) errors.push('payload_too_large');
+  const responses: Record<string, JsonSchema> = { [route.status]: success };
+  for (const code of errors) {
+    responses[errorStatus[code as keyof typeof errorStatus]] = { description: code, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
+  }
+
+  return {
+    operationId: operation.name?.value,
+    summary: route.summary,
+    tags: [route.path.split('/')[1]],
+    ...(isPublic ? {} : { security: [{ bearerAuth: [] }] }),
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  };
+}
+
+function shaped(mapping: BodyMapping | undefined, value: JsonSchema): JsonSchema {
+  if (mapping === 'accepted') return objectOf({ accepted: { type: 'boolean' } }, ['accepted']);
+  if (mapping === 'list') {
+    const node = (((value.properties as JsonSchema).edges as JsonSchema).items as JsonSchema).properties as JsonSchema;
+    return objectOf({ items: { type: 'array', items: node.node }, nextCursor: { type: 'string', nullable: true } }, ['items', 'nextCursor']);
+  }
+  return mapping ? objectOf({ [mapping.wrap]: value }, [mapping.wrap]) : value;
+}
+
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
+  if (isNonNullType(type)) return withoutNull(outputSchema(type.ofType, selection));
+  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection), nullable: true };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name), nullable: true };
+  if (isScalarType(type)) return { ...(scalars[type.name] ?? {}), nullable: true };
+  if (isObjectType(type) && selection) {
+    const fields = type.getFields();
+    const properties: JsonSchema = {};
+    for (const node of selection.selections) {
+      if (node.kind !== Kind.FIELD) continue;
+      properties[node.alias?.value ?? node.name.value] = outputSchema(fields[node.name.value].type, node.selectionSet);
+    }
+    return { ...objectOf(properties, Object.keys(properties)), nullable: true };
+  }
+  return {};
+}
+
+function inputSchema(type: GraphQLInputType, components: Record<string, JsonSchema>): JsonSchema {
+  if (isNonNullType(type)) return inputSchema(type.ofType, components);
+  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, components) };
+  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+  if (isScalarType(type)) return scalars[type.name] ?? {};
+  const named = getNamedType(type);
+  if (isInputObjectType(named) && !components[named.name]) {
+    components[named.name] = {};
+    const fields = Object.values(named.getFields());
+    components[named.name] = objectOf(
+      Object.fromEntries(fields.map((f) => [f.name, { ...inputSchema(f.type, components), ...(f.description ? { description: f.description } : {}) }])),
+      fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
+    );
+  }
+  return { $ref: `#/components/schemas/${named.name}` };
+}
+
+function objectOf(properties: JsonSchema, required: string[]): JsonSchema {
+  return { type: 'object', properties, ...(required.length ? { required } : {}) };
+}
+
+function withoutNull({ nullable: _nullable, ...schema }: JsonSchema): JsonSchema {
+  return schema;
+}
+
+function errorSchema(): JsonSchema {
+  return objectOf(
+    {
+      error: { type: 'string', enum: Object.keys(errorStatus) },
+      message: { type: 'string' },
+      retryAfter: { type: 'integer', description: 'Seconds to wait (rate_limited, quota_exceeded)' },
+      details: {
+        type: 'array',
+        description: 'Which fields are invalid (validation_failed)',
+        items: objectOf({ field: { type: 'string' }, message: { type: 'string' } }, ['field', 'message']),
+      },
+    },
+    ['error', 'message'],
+  );
+}

@@ -1,0 +1,51 @@
+/**
+ * The REST layer of the specification as a table: each path runs a stored GraphQL operation, so
+ * REST and GraphQL share resolvers, permission rules and limits.
+ *
+ * Variables come from the request by name: path parameters, query parameters (`limit` and `cursor`
+ * become `first` and `after`), and the JSON body, which is `$input` when the operation takes one and
+ * otherwise gives its fields by name. Success is `status` with the value of the operation's one
+ * root field, shaped by `body`: `list` (a connection as `{ items, nextCursor }`), `accepted`
+ * (`{ accepted: true }`), or `{ wrap: 'user' }` (`{ user: <value> }`).
+ */
+export type BodyMapping = 'list' | 'accepted' | { wrap: string };
+
+export interface RestRoute {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  operation: string;
+  status: 200 | 201 | 202 | 204;
+  summary: string;
+  body?: BodyMapping;
+}
+
+const USER = 'id email emailVerified displayName roles birthDate country locale tier status createdAt';
+const SESSION = `user { ${USER} } accessToken refreshToken expiresIn`;
+
+export const routes: RestRoute[] = [
+  { method: 'get', path: '/health', status: 200, summary: 'Health of the API and its database', operation: 'query Health { health { status database latencyMs } }' },
+  { method: 'get', path: '/health/email', status: 200, summary: 'Health of the e-mail system', operation: 'query EmailHealth { emailHealth { status transport } }' },
+
+  { method: 'post', path: '/auth/signup', status: 201, summary: 'Sign up; a verification mail is sent', operation: `mutation Signup($input: SignupInput!) { signup(input: $input) { ${SESSION} } }` },
+  { method: 'post', path: '/auth/login', status: 200, summary: 'Log in', operation: `mutation Login($input: LoginInput!) { login(input: $input) { ${SESSION} } }` },
+  { method: 'post', path: '/auth/refresh', status: 200, summary: 'Trade a refresh token for a new pair', operation: `mutation Refresh($input: RefreshTokenInput!) { refreshSession(input: $input) { ${SESSION} } }` },
+  { method: 'post', path: '/auth/logout', status: 204, summary: 'End the session of a refresh token', operation: 'mutation Logout($input: RefreshTokenInput!) { logout(input: $input) }' },
+  { method: 'post', path: '/auth/verify-email', status: 200, summary: 'Verify the e-mail address with the mailed token', operation: `mutation VerifyEmail($input: TokenInput!) { verifyEmail(input: $input) { ${USER} } }`, body: { wrap: 'user' } },
+  { method: 'post', path: '/auth/resend-verification', status: 202, summary: 'Send the verification mail again', operation: 'mutation ResendVerification($input: EmailInput!) { resendVerification(input: $input) }', body: 'accepted' },
+  { method: 'post', path: '/auth/forgot-password', status: 202, summary: 'Mail a password reset link (same answer for unknown addresses)', operation: 'mutation ForgotPassword($input: EmailInput!) { forgotPassword(input: $input) }', body: 'accepted' },
+  { method: 'post', path: '/auth/reset-password', status: 204, summary: 'Set a new password with the mailed token; every session ends', operation: 'mutation ResetPassword($input: ResetPasswordInput!) { resetPassword(input: $input) }' },
+  { method: 'get', path: '/auth/me', status: 200, summary: 'The signed-in account', operation: `query Me { me { ${USER} } }`, body: { wrap: 'user' } },
+
+  {
+    method: 'get',
+    path: '/admin/users',
+    status: 200,
+    summary: 'List accounts, newest first, filtered by role, status or e-mail (admins)',
+    operation: `query Users($first: Int, $after: String, $role: Role, $status: AccountStatus, $email: String) {
+      users(first: $first, after: $after, filter: { role: $role, status: $status, email: $email }) { edges { node { ${USER} } } pageInfo { hasNextPage endCursor } }
+    }`,
+    body: 'list',
+  },
+  { method: 'post', path: '/admin/users/:id/roles', status: 200, summary: 'Grant a role (admins); recorded', operation: `mutation GrantRole($id: ID!, $role: Role!) { grantRole(userId: $id, role: $role) { ${USER} } }` },
+  { method: 'delete', path: '/admin/users/:id/roles/:role', status: 200, summary: 'Remove a role (admins); recorded', operation: `mutation RemoveRole($id: ID!, $role: Role!) { removeRole(userId: $id, role: $role) { ${USER} } }` },
+];

@@ -1,0 +1,69 @@
+import { Arg, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { Context } from '../server/context';
+import { ACCOUNT_CHANGED } from './auth.service';
+import { AuthPayload, EmailInput, LoginInput, RefreshTokenInput, ResetPasswordInput, SignupInput, TokenInput, UserView } from './auth.types';
+import type { User } from './user.entity';
+
+@Resolver()
+export class AuthResolver {
+  @Query(() => UserView, { description: 'The signed-in account' })
+  me(@Ctx() ctx: Context): Promise<User | null> {
+    return ctx.viewer();
+  }
+
+  @Mutation(() => AuthPayload, { description: 'Creates an account and signs it in; a verification mail is sent' })
+  signup(@Arg('input', () => SignupInput) input: SignupInput, @Ctx() ctx: Context) {
+    return ctx.services.auth.signup(input);
+  }
+
+  @Mutation(() => AuthPayload)
+  login(@Arg('input', () => LoginInput) input: LoginInput, @Ctx() ctx: Context) {
+    return ctx.services.auth.login(input.email, input.password, ctx.ip);
+  }
+
+  @Mutation(() => AuthPayload, { description: 'Trades a refresh token for a new pair; the old token stops working' })
+  refreshSession(@Arg('input', () => RefreshTokenInput) input: RefreshTokenInput, @Ctx() ctx: Context) {
+    return ctx.services.auth.refresh(input.refreshToken);
+  }
+
+  @Mutation(() => Boolean, { description: 'Ends the session of the refresh token' })
+  async logout(@Arg('input', () => RefreshTokenInput) input: RefreshTokenInput, @Ctx() ctx: Context) {
+    await ctx.services.auth.logout(input.refreshToken);
+    return true;
+  }
+
+  @Mutation(() => UserView)
+  verifyEmail(@Arg('input', () => TokenInput) input: TokenInput, @Ctx() ctx: Context) {
+    return ctx.services.auth.verifyEmail(input.token);
+  }
+
+  @Mutation(() => Boolean, { description: 'Sends a new verification mail if the account exists and is not verified' })
+  async resendVerification(@Arg('input', () => EmailInput) input: EmailInput, @Ctx() ctx: Context) {
+    await ctx.services.auth.resendVerification(input.email);
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: 'Always true: whether the address has an account is not told' })
+  async forgotPassword(@Arg('input', () => EmailInput) input: EmailInput, @Ctx() ctx: Context) {
+    await ctx.services.auth.forgotPassword(input.email);
+    return true;
+  }
+
+  @Mutation(() => Boolean, { description: 'Sets a new password; every session of the account ends' })
+  async resetPassword(@Arg('input', () => ResetPasswordInput) input: ResetPasswordInput, @Ctx() ctx: Context) {
+    await ctx.services.auth.resetPassword(input.token, input.password);
+    return true;
+  }
+
+  @Authorized()
+  @Subscription(() => UserView, {
+    description: "The caller's own account after each change (verification, roles)",
+    topics: ACCOUNT_CHANGED,
+    topicId: ({ context }) => (context as Context).auth.userId,
+  })
+  async accountChanged(@Root() event: { userId: string }, @Ctx() ctx: Context): Promise<User | null> {
+    // Each event is read fresh: this operation's unit of work lives as long as the subscription.
+    ctx.em.clear();
+    return ctx.services.auth.findUser(event.userId);
+  }
+}

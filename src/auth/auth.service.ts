@@ -1,0 +1,283 @@
+import { randomUUID } from 'node:crypto';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { hash, verify } from '@node-rs/argon2';
+import type { Mail } from '../mail/mailer';
+import type { Deps } from '../server/deps';
+import { conflict, type FieldError, unauthenticated, validationFailed } from '../server/errors';
+import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
+import { AccountToken, AccountTokenPurpose } from './account-token.entity';
+import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
+import { RefreshToken } from './refresh-token.entity';
+import { hashToken, randomToken, signAccessToken } from './tokens';
+import { AccountStatus, Locale, Role, User } from './user.entity';
+
+export interface SignupRequest {
+  email: string;
+  password: string;
+  displayName: string;
+  role: Role;
+  birthDate?: string | null;
+  country: string;
+  locale?: Locale | null;
+  guardianEmail?: string | null;
+}
+
+export interface Session {
+  user: User;
+  accessToken: string;
+  refreshToken: string;
+  expiresIn: number;
+}
+
+const VERIFICATION_TTL_MS = 48 * 3600_000;
+const RESET_TTL_MS = 3600_000;
+export const ACCOUNT_CHANGED = 'ACCOUNT_CHANGED';
+
+/** A hash to verify against when the e-mail is unknown, so both answers take the same time. */
+let decoyHash: Promise<string> | undefined;
+
+export function normaliseEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+export class AuthService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: Deps,
+  ) {}
+
+  findUser(id: string): Promise<User | null> {
+    return this.em.findOne(User, { id });
+  }
+
+  findUserByEmail(email: string): Promise<User | null> {
+    return this.em.findOne(User, { email: normaliseEmail(email) });
+  }
+
+  async signup(request: SignupRequest): Promise<Session> {
+    const email = normaliseEmail(request.email);
+    const age = request.birthDate ? ageOn(request.birthDate) : undefined;
+    assertValid(signupProblems({ ...request, email }, age));
+    const needsGuardian = request.role === Role.learner && age! < MIN_AGE_WITHOUT_GUARDIAN;
+    const user = this.em.create(User, {
+      email,
+      passwordHash: await hash(request.password),
+      displayName: request.displayName.trim(),
+      roles: [request.role],
+      birthDate: request.birthDate ?? null,
+      country: request.country.toUpperCase(),
+      locale: request.locale ?? Locale.en,
+      status: needsGuardian ? AccountStatus.pending_guardian : AccountStatus.active,
+      guardianEmail: needsGuardian ? normaliseEmail(request.guardianEmail!) : null,
+    });
+    const verification = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
+    try {
+      await this.em.flush();
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
+      throw error;
+    }
+    this.sendInBackground(verificationMail(user, this.link('verify-email', verification), verification));
+    if (user.guardianEmail) {
+      this.sendInBackground(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
+    }
+    return this.startSession(user);
+  }
+
+  async login(emailInput: string, password: string, ip: string): Promise<Session> {
+    const email = normaliseEmail(emailInput);
+    const { limits } = this.deps;
+    await limits.check('loginFailuresEmail', email);
+    await limits.check('loginFailuresIp', ip);
+    const user = await this.em.findOne(User, { email });
+    const valid = user ? await verify(user.passwordHash, password) : await verify(await decoy(), password).then(() => false);
+    if (!user || !valid) {
+      await limits.consume('loginFailuresIp', ip);
+      await limits.consume('loginFailuresEmail', email);
+      throw unauthenticated('The e-mail address or the password is wrong.');
+    }
+    await limits.reset('loginFailuresEmail', email);
+    return this.startSession(user);
+  }
+
+  /** Replaces a refresh token by a new one; a token used twice means theft, so its family ends. */
+  async refresh(token: string): Promise<Session> {
+    const outcome = await this.em.transactional(async (em) => {
+      const current = await em.findOne(RefreshToken, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
+      if (!current || current.revokedAt || current.expiresAt <= new Date()) return { reused: false, session: undefined };
+      if (current.usedAt) {
+        await em.nativeUpdate(RefreshToken, { familyId: current.familyId, revokedAt: null }, { revokedAt: new Date() });
+        return { reused: true, session: undefined };
+      }
+      current.usedAt = new Date();
+      return { reused: false, session: await this.startSession(current.user, current.familyId, em) };
+    });
+    if (outcome.session) return outcome.session;
+    if (outcome.reused) {
+      this.deps.log.warn('refresh token used twice: its session family was revoked');
+      throw unauthenticated('This refresh token was used already; the session has ended. Sign in again.');
+    }
+    throw unauthenticated('The refresh token is invalid or has expired. Sign in again.');
+  }
+
+  /** Ends the session the refresh token belongs to; an unknown token is already logged out. */
+  async logout(token: string): Promise<void> {
+    const current = await this.em.findOne(RefreshToken, { tokenHash: hashToken(token) });
+    if (!current) return;
+    await this.em.nativeUpdate(RefreshToken, { familyId: current.familyId, revokedAt: null }, { revokedAt: new Date() });
+  }
+
+  async verifyEmail(token: string): Promise<User> {
+    const user = await this.consumeAccountToken(token, AccountTokenPurpose.verify_email);
+    if (!user.emailVerifiedAt) {
+      user.emailVerifiedAt = new Date();
+      await this.em.flush();
+      this.publishAccountChanged(user.id);
+    }
+    return user;
+  }
+
+  async resendVerification(email: string): Promise<void> {
+    const user = await this.findUserByEmail(email);
+    if (!user || user.emailVerified) return;
+    const token = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
+    await this.em.flush();
+    this.sendInBackground(verificationMail(user, this.link('verify-email', token), token));
+  }
+
+  /** Answers alike whether or not the address has an account; only an account holder gets mail. */
+  async forgotPassword(email: string): Promise<void> {
+    const user = await this.findUserByEmail(email);
+    if (!user) return;
+    await this.em.nativeUpdate(AccountToken, { user, purpose: AccountTokenPurpose.reset_password, usedAt: null }, { usedAt: new Date() });
+    const token = this.newAccountToken(user, AccountTokenPurpose.reset_password, RESET_TTL_MS);
+    await this.em.flush();
+    this.sendInBackground(passwordResetMail(user, this.link('reset-password', token), token));
+  }
+
+  /** Sets a new password and ends every session of the account, in one transaction. */
+  async resetPassword(token: string, password: string): Promise<void> {
+    await this.em.transactional(async (em) => {
+      const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) =>
+        assertValid(passwordProblems(password, owner.email)),
+      );
+      user.passwordHash = await hash(password);
+      // Following the mailed link proves the address, as verification would.
+      user.emailVerifiedAt ??= new Date();
+      await em.nativeUpdate(RefreshToken, { user, revokedAt: null }, { revokedAt: new Date() });
+    });
+  }
+
+  /** Creates an account outside sign-up (the first admin, from the command line); verified at once. */
+  async createVerifiedUser(email: string, password: string, displayName: string, role: Role): Promise<User> {
+    const normalised = normaliseEmail(email);
+    assertValid(passwordProblems(password, normalised));
+    const user = this.em.create(User, {
+      email: normalised,
+      passwordHash: await hash(password),
+      displayName,
+      roles: [role],
+      country: 'VN',
+      emailVerifiedAt: new Date(),
+    });
+    await this.em.flush();
+    return user;
+  }
+
+  publishAccountChanged(userId: string): void {
+    this.deps.pubSub.publish(ACCOUNT_CHANGED, userId, { userId });
+  }
+
+  private async startSession(user: User, familyId: string = randomUUID(), em: EntityManager = this.em): Promise<Session> {
+    const { config } = this.deps;
+    const refresh = randomToken();
+    em.create(RefreshToken, {
+      user,
+      familyId,
+      tokenHash: refresh.hash,
+      expiresAt: new Date(Date.now() + config.REFRESH_TOKEN_TTL * 1000),
+    });
+    await em.flush();
+    return {
+      user,
+      accessToken: signAccessToken(config, { sub: user.id, roles: user.roles }),
+      refreshToken: refresh.token,
+      expiresIn: config.ACCESS_TOKEN_TTL,
+    };
+  }
+
+  private newAccountToken(user: User, purpose: AccountTokenPurpose, ttlMs: number): string {
+    const { token, hash: tokenHash } = randomToken();
+    this.em.create(AccountToken, { user, purpose, tokenHash, expiresAt: new Date(Date.now() + ttlMs) });
+    return token;
+  }
+
+  /**
+   * Claims the token with a conditional update, so it works once even when two requests race;
+   * `check` runs before the claim, so a refused request leaves the token usable.
+   */
+  private async consumeAccountToken(
+    token: string,
+    purpose: AccountTokenPurpose,
+    em: EntityManager = this.em,
+    check: (owner: User) => void = () => {},
+  ): Promise<User> {
+    const now = new Date();
+    const found = await em.findOne(AccountToken, { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { $gt: now } }, { populate: ['user'] });
+    if (found) check(found.user);
+    const claimed = found && (await em.nativeUpdate(AccountToken, { id: found.id, usedAt: null }, { usedAt: now }));
+    if (!found || !claimed) throw validationFailed([{ field: 'token', message: 'The token is invalid, used or expired.' }]);
+    return found.user;
+  }
+
+  private link(page: string, token?: string, query: Record<string, string> = {}): string {
+    const url = new URL(page, this.deps.config.PUBLIC_URL.endsWith('/') ? this.deps.config.PUBLIC_URL : `${this.deps.config.PUBLIC_URL}/`);
+    for (const [key, value] of Object.entries({ ...query, ...(token ? { token } : {}) })) url.searchParams.set(key, value);
+    return url.toString();
+  }
+
+  /** The answer does not wait for the mail server; a failed send is logged and can be asked for again. */
+  private sendInBackground(mail: Mail): void {
+    this.deps.mailer.send(mail).catch((error) => this.deps.log.error({ err: error }, 'mail not sent'));
+  }
+}
+
+function decoy(): Promise<string> {
+  return (decoyHash ??= hash(randomUUID()));
+}
+
+function assertValid(problems: FieldError[]): void {
+  if (problems.length) throw validationFailed(problems);
+}
+
+function passwordProblems(password: string, email: string): FieldError[] {
+  const lower = password.toLowerCase();
+  if (lower === email || lower === email.split('@')[0]) {
+    return [{ field: 'password', message: 'The password must not be the e-mail address.' }];
+  }
+  return [];
+}
+
+function signupProblems(request: SignupRequest, age: number | undefined): FieldError[] {
+  const problems = passwordProblems(request.password, request.email);
+  if (!request.displayName.trim()) problems.push({ field: 'displayName', message: 'The display name must not be blank.' });
+  if (request.birthDate && (!isPastCalendarDate(request.birthDate) || age! > MAX_AGE)) {
+    problems.push({ field: 'birthDate', message: 'The birth date must be a real past date (YYYY-MM-DD).' });
+    return problems;
+  }
+  if (request.role === Role.learner && !request.birthDate) {
+    problems.push({ field: 'birthDate', message: 'Learners must give their birth date.' });
+  }
+  if (request.role === Role.guardian && age !== undefined && age < ADULT_AGE) {
+    problems.push({ field: 'birthDate', message: 'A guardian must be an adult.' });
+  }
+  if (request.role === Role.learner && age !== undefined && age < MIN_AGE_WITHOUT_GUARDIAN) {
+    if (!request.guardianEmail) {
+      problems.push({ field: 'guardianEmail', message: 'Learners under 13 must give the e-mail address of a parent or guardian.' });
+    } else if (normaliseEmail(request.guardianEmail) === request.email) {
+      problems.push({ field: 'guardianEmail', message: "The guardian's e-mail address must not be the learner's own." });
+    }
+  }
+  return problems;
+}

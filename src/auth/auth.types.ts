@@ -1,0 +1,146 @@
+import { IsEmail, IsIn, IsISO31661Alpha2, IsNotEmpty, IsOptional, Length, Matches, MaxLength } from 'class-validator';
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AccountStatus, Locale, Role, signupRoles, Tier } from './user.entity';
+
+registerEnumType(Role, { name: 'Role' });
+registerEnumType(AccountStatus, { name: 'AccountStatus' });
+registerEnumType(Tier, { name: 'Tier' });
+registerEnumType(Locale, { name: 'Locale' });
+
+/** What leaves the service of an account: never the password hash or tokens. */
+@ObjectType('User')
+export class UserView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => Boolean)
+  emailVerified!: boolean;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => [Role])
+  roles!: Role[];
+
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
+  birthDate!: string | null;
+
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2' })
+  country!: string;
+
+  @Field(() => Locale)
+  locale!: Locale;
+
+  @Field(() => Tier)
+  tier!: Tier;
+
+  @Field(() => AccountStatus)
+  status!: AccountStatus;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+@ObjectType()
+export class AuthPayload {
+  @Field(() => UserView)
+  user!: UserView;
+
+  @Field(() => String, { description: 'JWT for `Authorization: Bearer`' })
+  accessToken!: string;
+
+  @Field(() => String, { description: 'Opaque; replaced on every refresh' })
+  refreshToken!: string;
+
+  @Field(() => Int, { description: 'Seconds until the access token expires' })
+  expiresIn!: number;
+}
+
+const email = () => [IsEmail({}, { message: 'must be an e-mail address' }), MaxLength(254)];
+const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+
+@InputType()
+export class SignupInput {
+  @Field(() => String)
+  @apply(email())
+  email!: string;
+
+  @Field(() => String)
+  @Length(10, 128, { message: 'must be 10 to 128 characters long' })
+  password!: string;
+
+  @Field(() => String)
+  @Length(1, 80, { message: 'must be 1 to 80 characters long' })
+  displayName!: string;
+
+  @Field(() => Role, { description: 'learner, guardian or creator' })
+  @IsIn(signupRoles, { message: 'must be learner, guardian or creator' })
+  role!: Role;
+
+  @Field(() => String, { nullable: true, description: 'YYYY-MM-DD; required for learners' })
+  @IsOptional()
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
+  birthDate?: string | null;
+
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2, such as VN' })
+  @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code' })
+  country!: string;
+
+  @Field(() => Locale, { nullable: true })
+  locale?: Locale | null;
+
+  @Field(() => String, { nullable: true, description: "A parent's address; required for learners under 13" })
+  @IsOptional()
+  @apply(email())
+  guardianEmail?: string | null;
+}
+
+@InputType()
+export class LoginInput {
+  @Field(() => String)
+  @apply(email())
+  email!: string;
+
+  @Field(() => String)
+  @IsNotEmpty()
+  @MaxLength(128)
+  password!: string;
+}
+
+@InputType()
+export class RefreshTokenInput {
+  @Field(() => String)
+  @IsNotEmpty()
+  @MaxLength(200)
+  refreshToken!: string;
+}
+
+@InputType()
+export class TokenInput {
+  @Field(() => String)
+  @IsNotEmpty()
+  @MaxLength(200)
+  token!: string;
+}
+
+@InputType()
+export class EmailInput {
+  @Field(() => String)
+  @apply(email())
+  email!: string;
+}
+
+@InputType()
+export class ResetPasswordInput {
+  @Field(() => String)
+  @IsNotEmpty()
+  @MaxLength(200)
+  token!: string;
+
+  @Field(() => String)
+  @Length(10, 128, { message: 'must be 10 to 128 characters long' })
+  password!: string;
+}

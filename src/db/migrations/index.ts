@@ -1,0 +1,7 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122000000_accounts } from './Migration20261122000000_accounts';
+
+/** Migrations in the order they run; `npm run migration:create` writes a file, and it is added here. */
+export const migrations: MigrationObject[] = [
+  { name: 'Migration20261122000000_accounts', class: Migration20261122000000_accounts },
+];

@@ -1,0 +1,39 @@
+import { Migrator } from '@mikro-orm/migrations';
+import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { entities } from './entities';
+import { migrations } from './migrations';
+
+export type Orm = MikroORM;
+
+export function ormOptions(databaseUrl: string, log: (message: string) => void = () => {}): Options {
+  return {
+    clientUrl: databaseUrl,
+    logger: log,
+    entities,
+    extensions: [Migrator],
+    migrations: {
+      migrationsList: migrations,
+      path: 'src/db/migrations',
+      pathTs: 'src/db/migrations',
+      emit: 'ts',
+      snapshot: false,
+      transactional: true,
+      allOrNothing: true,
+    },
+    // Requests must not share an identity map: each request, job and subscription forks its own.
+    allowGlobalContext: false,
+    forceUtcTimezone: true,
+    // A database that is down must answer fast, so health can report it and requests fail cleanly.
+    pool: { min: 0, max: 10, acquireTimeoutMillis: 5000, idleTimeoutMillis: 10_000 },
+    driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
+    discovery: { warnWhenNoEntities: false },
+  };
+}
+
+export async function openDatabase(databaseUrl: string, log?: (message: string) => void): Promise<Orm> {
+  return MikroORM.init(ormOptions(databaseUrl, log));
+}
+
+export async function migrate(orm: Orm): Promise<void> {
+  await orm.getMigrator().up();
+}

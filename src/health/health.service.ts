@@ -1,0 +1,52 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Deps } from '../server/deps';
+import { AppError } from '../server/errors';
+
+const CHECK_TIMEOUT_MS = 2000;
+
+export interface DatabaseHealth {
+  status: 'ok';
+  database: 'up';
+  latencyMs: number;
+}
+
+export interface EmailHealth {
+  status: 'ok';
+  transport: 'smtp' | 'file';
+}
+
+export class HealthService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: Deps,
+  ) {}
+
+  /** Answers within two seconds; a database that is down or hanging is upstream_unavailable. */
+  async database(): Promise<DatabaseHealth> {
+    const started = performance.now();
+    try {
+      await withTimeout(this.em.getConnection().execute('select 1'));
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'health: database unreachable');
+      throw new AppError('upstream_unavailable', 'The database cannot be reached.');
+    }
+    return { status: 'ok', database: 'up', latencyMs: Math.round(performance.now() - started) };
+  }
+
+  async email(): Promise<EmailHealth> {
+    const health = await withTimeout(this.deps.mailer.health()).catch(() => ({ transport: 'smtp' as const, ok: false, error: 'timeout' }));
+    if (!health.ok) {
+      this.deps.log.warn({ error: health.error }, 'health: mail transport not working');
+      throw new AppError('upstream_unavailable', `The ${health.transport === 'smtp' ? 'SMTP server' : 'mail outbox'} is not working.`);
+    }
+    return { status: 'ok', transport: health.transport };
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error('health check timed out')), CHECK_TIMEOUT_MS);
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,38 @@
+import 'reflect-metadata';
+import { ConfigError, loadConfig } from './config';
+import { createLogger } from './logger';
+import { createApp } from './server/app';
+
+async function main() {
+  const config = loadConfig();
+  const log = createLogger(config.LOG_LEVEL);
+  if (config.jwtSecretGenerated) log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
+  if (!config.DATABASE_URL) log.info(`DATABASE_URL is not set: starting the embedded PostgreSQL under ${config.DATA_DIR}/postgres`);
+  const app = await createApp(config, log);
+  const address = await app.listen(config.PORT, config.HOST);
+  const base = `http://localhost:${address.port}`;
+  log.info(`Listening: GraphQL ${base}/graphql (HTTP and WebSocket), REST docs ${base}/docs, health ${base}/health`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info(`${signal}: finishing requests under way, then stopping`);
+    try {
+      await app.close();
+      log.info('stopped');
+      process.exit(0);
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
+  };
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+  process.on('SIGINT', () => void stop('SIGINT'));
+}
+
+main().catch((error) => {
+  // A bad setting is one clear line; anything else is a start-up failure with its reason.
+  console.error(error instanceof ConfigError ? error.message : `Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,41 @@
+import { allow, and, deny, shield } from 'graphql-shield';
+import { adminRules } from '../admin/admin.rules';
+import { authRules } from '../auth/auth.rules';
+import { healthRules } from '../health/health.rules';
+import { forbidden } from '../server/errors';
+
+type Rule = Parameters<typeof and>[0];
+type FieldRules = Record<string, Rule>;
+/** An area's rules: per type, one rule for every field, or a rule per field. */
+export type AreaRules = Record<string, Rule | FieldRules>;
+
+const isRule = (value: Rule | FieldRules): value is Rule => 'resolve' in value;
+
+/** Merges the areas' maps; a type given as one rule keeps it ('*') for the fields not named. */
+export function mergeRules(...areas: AreaRules[]): Record<string, FieldRules> {
+  const merged: Record<string, FieldRules> = {};
+  for (const area of areas) {
+    for (const [type, rules] of Object.entries(area)) {
+      merged[type] = { ...merged[type], ...(isRule(rules) ? { '*': rules } : rules) };
+    }
+  }
+  return merged;
+}
+
+export const ruleMap = mergeRules(authRules, adminRules, healthRules);
+
+/** Deny by default: an operation or type without a rule here is refused as forbidden. */
+export function buildPermissions(rules = ruleMap) {
+  return shield(rules, {
+    fallbackRule: deny,
+    fallbackError: forbidden(),
+    allowExternalErrors: true,
+    debug: false,
+  });
+}
+
+/** A root field anyone may call without a token (for the API description). */
+export function isPublicOperation(type: 'Query' | 'Mutation', field: string): boolean {
+  const rule = ruleMap[type]?.[field];
+  return rule === (allow as Rule) || (rule !== undefined && (rule as { name?: string }).name?.startsWith('throttled(') === true);
+}

@@ -1,0 +1,44 @@
+import { and, rule } from 'graphql-shield';
+import type { Role } from '../auth/user.entity';
+import type { Context } from '../server/context';
+import { AppError, forbidden, unauthenticated } from '../server/errors';
+import { type Bucket, RateLimitedError } from '../server/rate-limit';
+
+// Rules read the caller from a context built for each request and operation, so no decision is
+// cached beyond it ('no_cache'); a rule returns (never throws) the error the client should see.
+
+export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+  if (ctx.auth.error) return ctx.auth.error;
+  if (!ctx.auth.userId) return unauthenticated();
+  return (await ctx.viewer()) ? true : unauthenticated('This account no longer exists.');
+});
+
+export const hasRole = (...roles: Role[]) =>
+  and(
+    isAuthenticated,
+    rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+      const viewer = await ctx.viewer();
+      return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
+    }),
+  );
+
+export const isVerified = and(
+  isAuthenticated,
+  rule('isVerified', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+    const viewer = await ctx.viewer();
+    return viewer!.emailVerified || new AppError('email_not_verified', 'Verify your e-mail address first.');
+  }),
+);
+
+/** Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already. */
+export const throttled = (bucket: Bucket) =>
+  rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+    if (ctx.countedBuckets.has(bucket)) return true;
+    try {
+      await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+      return true;
+    } catch (error) {
+      if (error instanceof RateLimitedError) return error;
+      throw error;
+    }
+  });

@@ -1,0 +1,85 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { applyMiddleware } from 'graphql-middleware';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
+import { migrate, openDatabase } from '../db/orm';
+import { createMailer } from '../mail/mailer';
+import { buildPermissions } from '../permissions';
+import type { Context } from './context';
+import type { Deps } from './deps';
+import { formatGraphQLError } from './graphql-errors';
+import { createExpressApp } from './http';
+import { createPostgresPubSub } from './pubsub';
+import { parseOptions, queryLimitRules } from './query-limits';
+import { createRateLimits } from './rate-limit';
+import { buildAppSchema } from './schema';
+import { attachWebSocketServer } from './ws';
+
+export interface App {
+  deps: Deps;
+  httpServer: Server;
+  listen(port: number, host?: string): Promise<AddressInfo>;
+  /** Stops taking requests, lets those under way finish, closes sockets, then the database. */
+  close(): Promise<void>;
+}
+
+export async function createApp(config: Config, log: Logger): Promise<App> {
+  const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }));
+  const databaseUrl = config.DATABASE_URL ?? embedded!.url();
+  const orm = await openDatabase(databaseUrl, (message) => log.debug({ orm: message }));
+  await migrate(orm);
+  const pubSub = await createPostgresPubSub(databaseUrl, log);
+  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') });
+  const deps: Deps = { config, log, orm, mailer, pubSub, limits: createRateLimits(config) };
+
+  const rawSchema = await buildAppSchema(pubSub);
+  const schema = applyMiddleware(rawSchema, buildPermissions());
+  const httpServer = createServer();
+  const ws = attachWebSocketServer(httpServer, schema, deps);
+  const apollo = new ApolloServer<Context>({
+    schema,
+    validationRules: queryLimitRules(config),
+    parseOptions: parseOptions(config),
+    includeStacktraceInErrorResponses: false,
+    // main.ts owns SIGTERM and SIGINT: Apollo drains as one step of our shutdown.
+    stopOnTerminationSignals: false,
+    hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed')),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
+      ApolloServerPluginLandingPageDisabled(),
+    ],
+  });
+  await apollo.start();
+  httpServer.on('request', createExpressApp(deps, apollo, rawSchema));
+
+  return {
+    deps,
+    httpServer,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        httpServer.once('error', reject);
+        httpServer.listen(port, host, () => resolve(httpServer.address() as AddressInfo));
+      }),
+    async close() {
+      log.debug('stopping: http and websocket');
+      await apollo.stop();
+      mailer.close();
+      log.debug('stopping: events');
+      await pubSub.close();
+      log.debug('stopping: database pool');
+      await orm.close();
+      log.debug('stopping: embedded database');
+      await embedded?.stop();
+    },
+  };
+}

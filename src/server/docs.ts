@@ -1,0 +1,23 @@
+import type { Express } from 'express';
+import express from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import { buildOpenApi } from '../../rest/openapi';
+import { routes } from '../../rest/routes';
+
+const initializer = `window.onload = function () {
+  window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true,
+    presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });
+};`;
+
+/** `/openapi.json` and the Swagger UI at `/docs`, served from node_modules (no CDN). */
+export function serveDocs(app: Express, schema: GraphQLSchema): void {
+  const document = buildOpenApi(schema, routes);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(document);
+  });
+  app.get('/docs/swagger-initializer.js', (_req, res) => {
+    res.type('application/javascript').send(initializer);
+  });
+  app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+}

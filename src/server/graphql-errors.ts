@@ -1,0 +1,61 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { ValidationError } from 'class-validator';
+import type { GraphQLFormattedError } from 'graphql';
+import { ArgumentValidationError } from 'type-graphql';
+import { AppError, type FieldError, isErrorCode } from './errors';
+
+/** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
+const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
+
+export type ErrorLogger = (error: unknown) => void;
+
+/**
+ * Gives every GraphQL error one of our codes (DESIGN.md 4.2) and nothing else: anything we did not
+ * raise on purpose is logged and answered as INTERNAL_ERROR, so no stack, SQL or driver text leaves.
+ */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, log: ErrorLogger): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
+  if (original instanceof AppError) {
+    return { ...base, message: original.message, extensions: { code: original.code.toUpperCase(), ...original.extra } };
+  }
+  if (original instanceof ArgumentValidationError) {
+    return {
+      ...base,
+      message: 'The request is invalid.',
+      extensions: { code: 'VALIDATION_FAILED', details: classValidatorDetails(original.extensions.validationErrors) },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && requestErrorCodes.has(code)) {
+    return { ...base, extensions: { code: 'VALIDATION_FAILED', details: coercionDetails(formatted.message) } };
+  }
+  if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
+    const { retryAfter, details } = formatted.extensions ?? {};
+    return { ...base, extensions: { code, ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
+  }
+  log(original);
+  return { message: 'Something went wrong on our side. Try again later.', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };
+}
+
+function classValidatorDetails(errors: ValidationError[], prefix = ''): FieldError[] {
+  return errors.flatMap((e) => {
+    const field = prefix ? `${prefix}.${e.property}` : e.property;
+    const own = Object.values(e.constraints ?? {}).slice(0, 1).map((message) => ({ field, message }));
+    return [...own, ...classValidatorDetails(e.children ?? [], field)];
+  });
+}
+
+/**
+ * graphql-js reports a variable that does not fit its type in prose; the field it names is what a
+ * client needs, so it is pulled out: `at "input.email"`, `Field "password" of required type`,
+ * `Field "x" is not defined`, `Variable "$id" of required type`.
+ */
+export function coercionDetails(message: string): FieldError[] {
+  const at = /at "(?:[^".]+\.)?([^"]+)"/.exec(message)?.[1];
+  const named = /Field "([^"]+)"/.exec(message)?.[1];
+  const variable = /Variable "\$([^"]+)"/.exec(message)?.[1];
+  const path = [at, named].filter(Boolean).join('.') || variable;
+  const reason = message.includes('; ') ? message.slice(message.indexOf('; ') + 2) : message;
+  return path ? [{ field: path, message: reason }] : [];
+}

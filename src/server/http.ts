@@ -1,0 +1,96 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import cors from 'cors';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import type { GraphQLSchema } from 'graphql';
+import { pinoHttp } from 'pino-http';
+import { restRouter, sendError } from '../../rest/adapter';
+import { routes } from '../../rest/routes';
+import { authenticateHeader } from '../auth/tokens';
+import { type Context, createContext } from './context';
+import type { Deps } from './deps';
+import { serveDocs } from './docs';
+import { AppError, type ErrorBody, errorStatus, internalErrorBody, notFound } from './errors';
+import { rateLimitMiddleware } from './rate-limit';
+
+const REQUEST_ID = /^[\w.-]{1,64}$/;
+
+export function requestContext(deps: Deps, req: Request): Context {
+  return createContext(deps, { requestId: String(req.id), ip: req.ip ?? 'unknown', auth: req.auth, countedBuckets: req.countedBuckets });
+}
+
+/** The express application: one pipeline for GraphQL, REST, health and docs. */
+export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, schema: GraphQLSchema): Express {
+  const { config } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.use(requestLogging(deps));
+  app.use(
+    cors({
+      origin: [config.WEB_ORIGIN, config.APP_ORIGIN],
+      credentials: true,
+      exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+      maxAge: 600,
+    }),
+  );
+  app.use((req, _res, next) => {
+    req.auth = authenticateHeader(config, req.headers.authorization);
+    next();
+  });
+  app.use(rateLimitMiddleware(deps.limits));
+  serveDocs(app, schema);
+  app.use(
+    '/graphql',
+    express.json({ limit: config.BODY_LIMIT }),
+    expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
+  );
+  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
+  app.use((_req, _res, next) => next(notFound('path')));
+  app.use(errorHandler(deps));
+  return app;
+}
+
+function requestLogging(deps: Deps): RequestHandler {
+  return pinoHttp({
+    logger: deps.log,
+    genReqId: (req: IncomingMessage, res) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('X-Request-Id', id);
+      return id;
+    },
+    // Bodies and tokens are never logged; only the request line, status and timing.
+    serializers: {
+      req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+}
+
+/** Turns every failure outside GraphQL execution into the error object; nothing internal leaks. */
+function errorHandler(deps: Deps): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const body = toErrorBody(error);
+    if (body === internalErrorBody) deps.log.error({ err: error, requestId: req.id }, 'request failed');
+    if (res.headersSent) return res.end();
+    if (req.originalUrl.split('?')[0] !== '/graphql') return sendError(res, body);
+    // GraphQL clients read `errors`; the error object's fields stand beside it for everyone else.
+    const { error: code, message, ...extra } = body;
+    if (extra.retryAfter !== undefined) res.setHeader('Retry-After', extra.retryAfter);
+    res.status(errorStatus[code]).json({ ...body, errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }] });
+  };
+}
+
+function toErrorBody(error: unknown): ErrorBody {
+  if (error instanceof AppError) return error.toBody();
+  const type = (error as { type?: string }).type;
+  if (type === 'entity.parse.failed') return { error: 'invalid_json', message: 'The request body is not valid JSON.' };
+  if (type === 'entity.too.large') return { error: 'payload_too_large', message: 'The request body is too large.' };
+  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
+    return { error: 'validation_failed', message: 'The request body encoding is not supported.', details: [] };
+  }
+  return internalErrorBody;
+}

@@ -1,0 +1,91 @@
+import { Max, Min } from 'class-validator';
+import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
+import { validationFailed } from './errors';
+
+export const MAX_PAGE_SIZE = 100;
+
+@ArgsType()
+export class PageArgs {
+  @Field(() => Int, { defaultValue: 20, description: 'At most 100' })
+  @Min(1)
+  @Max(MAX_PAGE_SIZE)
+  first: number = 20;
+
+  @Field(() => String, { nullable: true, description: 'endCursor of the previous page' })
+  after?: string | null;
+}
+
+export interface Page<T> {
+  nodes: T[];
+  hasNextPage: boolean;
+  endCursor: string | null;
+}
+
+/** A keyset position: newest first by creation time, the id breaking ties. */
+export interface Position {
+  createdAt: Date;
+  id: string;
+}
+
+export function encodeCursor(position: Position): string {
+  return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`).toString('base64url');
+}
+
+export function decodeCursor(cursor: string): Position {
+  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
+  const date = new Date(createdAt);
+  if (!id || Number.isNaN(date.getTime())) throw validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
+  return { createdAt: date, id };
+}
+
+/** The MikroORM filter for rows after the cursor in newest-first order. */
+export function afterCursor(after: string | null | undefined) {
+  if (!after) return {};
+  const { createdAt, id } = decodeCursor(after);
+  return { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, id: { $lt: id } }] };
+}
+
+/** Turns `first + 1` fetched rows into a page: the extra row only says whether there is more. */
+export function toPage<T extends Position>(rows: T[], first: number): Page<T> {
+  const nodes = rows.slice(0, first);
+  const last = nodes.at(-1);
+  return { nodes, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last) : null };
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => Boolean)
+  hasNextPage!: boolean;
+
+  @Field(() => String, { nullable: true })
+  endCursor!: string | null;
+}
+
+/** A Relay connection type for a node type: `edges { cursor node }` and `pageInfo`. */
+export function Connection<T extends object>(node: ClassType<T>, name: string) {
+  @ObjectType(`${name}Edge`)
+  class Edge {
+    @Field(() => String)
+    cursor!: string;
+
+    @Field(() => node)
+    node!: T;
+  }
+
+  @ObjectType(`${name}Connection`)
+  class ConnectionType {
+    @Field(() => [Edge])
+    edges!: Edge[];
+
+    @Field(() => PageInfo)
+    pageInfo!: PageInfo;
+  }
+  return ConnectionType;
+}
+
+export function toConnection<T extends Position>(page: Page<T>) {
+  return {
+    edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
+    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+  };
+}

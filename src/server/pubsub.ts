@@ -1,0 +1,88 @@
+import { createPubSub } from '@graphql-yoga/subscription';
+import type { Logger } from 'pino';
+import { Client } from 'pg';
+
+const CHANNEL = 'learning_platform_events';
+/** PostgreSQL drops NOTIFY payloads of 8000 bytes or more: events carry ids, subscribers fetch data. */
+const MAX_PAYLOAD_BYTES = 7900;
+
+export type EventPubSub = ReturnType<typeof createPubSub> & { close(): Promise<void> };
+
+/**
+ * A pub/sub whose events reach the subscribers of every instance on the same database: publishing
+ * sends a NOTIFY, and each instance's LISTEN connection hands the event to its local subscribers.
+ */
+export async function createPostgresPubSub(databaseUrl: string, log: Logger): Promise<EventPubSub> {
+  const target = new PostgresEventTarget(databaseUrl, log);
+  await target.connect();
+  const pubSub = createPubSub({ eventTarget: target });
+  return Object.assign(pubSub, { close: () => target.close() });
+}
+
+class PostgresEventTarget extends EventTarget {
+  private client?: Client;
+  private closed = false;
+  private reconnectDelay = 250;
+
+  constructor(
+    private readonly databaseUrl: string,
+    private readonly log: Logger,
+  ) {
+    super();
+  }
+
+  async connect(): Promise<void> {
+    const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 3000 });
+    client.on('notification', (message) => this.deliver(message.payload));
+    client.on('error', (error) => this.reconnect(client, error));
+    client.on('end', () => this.reconnect(client));
+    await client.connect();
+    await client.query(`listen ${CHANNEL}`);
+    this.client = client;
+    this.reconnectDelay = 250;
+  }
+
+  override dispatchEvent(event: Event): boolean {
+    const payload = JSON.stringify({ type: event.type, detail: (event as CustomEvent).detail });
+    if (Buffer.byteLength(payload) > MAX_PAYLOAD_BYTES) {
+      throw new Error(`Event ${event.type} is too large for NOTIFY; publish ids, not data`);
+    }
+    if (!this.client) {
+      this.log.warn({ event: event.type }, 'event not published: the event connection is down');
+      return false;
+    }
+    this.client.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error) => {
+      this.log.warn({ err: error, event: event.type }, 'event not published');
+    });
+    return true;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    const client = this.client;
+    this.client = undefined;
+    await client?.end().catch(() => {});
+  }
+
+  private deliver(payload: string | undefined): void {
+    if (!payload) return;
+    const { type, detail } = JSON.parse(payload) as { type: string; detail: unknown };
+    super.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
+  /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */
+  private reconnect(client: Client, error?: Error): void {
+    if (this.closed || this.client !== client) return;
+    this.client = undefined;
+    this.log.warn({ err: error }, 'event connection lost; reconnecting');
+    client.end().catch(() => {});
+    const retry = () => {
+      if (this.closed) return;
+      this.connect().catch(() => {
+        this.reconnectDelay = Math.min(this.reconnectDelay * 2, 10_000);
+        setTimeout(retry, this.reconnectDelay).unref();
+      });
+    };
+    setTimeout(retry, this.reconnectDelay).unref();
+  }
+}

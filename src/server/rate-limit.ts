@@ -1,0 +1,104 @@
+import type { NextFunction, Request, Response } from 'express';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import type { Config } from '../config';
+import { AppError } from './errors';
+
+export type Bucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp';
+
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  resetAt: number;
+}
+
+export interface RateLimits {
+  /** Counts one request against a bucket; throws rate_limited when none is left. */
+  consume(bucket: Bucket, key: string): Promise<RateLimitState>;
+  /** Throws rate_limited if the bucket is used up, without counting anything. */
+  check(bucket: Bucket, key: string): Promise<void>;
+  reset(bucket: Bucket, key: string): Promise<void>;
+}
+
+/** The limits of DESIGN.md 4.3, kept in memory (one instance; see README for scaling out). */
+export function createRateLimits(config: Config): RateLimits {
+  const limiters: Record<Bucket, RateLimiterMemory> = {
+    default: new RateLimiterMemory({ keyPrefix: 'default', points: config.RATE_LIMIT_DEFAULT, duration: 60 }),
+    auth: new RateLimiterMemory({ keyPrefix: 'auth', points: config.RATE_LIMIT_AUTH, duration: 60 }),
+    ai: new RateLimiterMemory({ keyPrefix: 'ai', points: config.RATE_LIMIT_AI, duration: 60 }),
+    loginFailuresEmail: new RateLimiterMemory({ keyPrefix: 'lfe', points: config.RATE_LIMIT_LOGIN_FAILURES, duration: 15 * 60 }),
+    loginFailuresIp: new RateLimiterMemory({ keyPrefix: 'lfi', points: config.RATE_LIMIT_LOGIN_FAILURES_IP, duration: 15 * 60 }),
+  };
+  const state = (bucket: Bucket, res: RateLimiterRes): RateLimitState => ({
+    limit: limiters[bucket].points,
+    remaining: Math.max(0, res.remainingPoints),
+    resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+  });
+  return {
+    async consume(bucket, key) {
+      try {
+        return state(bucket, await limiters[bucket].consume(key));
+      } catch (rejection) {
+        if (rejection instanceof RateLimiterRes) throw rateLimited(rejection.msBeforeNext, state(bucket, rejection));
+        throw rejection;
+      }
+    },
+    async check(bucket, key) {
+      const res = await limiters[bucket].get(key);
+      if (res && res.remainingPoints <= 0) throw rateLimited(res.msBeforeNext, state(bucket, res));
+    },
+    async reset(bucket, key) {
+      await limiters[bucket].delete(key);
+    },
+  };
+}
+
+export class RateLimitedError extends AppError {
+  constructor(
+    retryAfter: number,
+    readonly state: RateLimitState,
+  ) {
+    super('rate_limited', `Too many requests. Try again in ${retryAfter} seconds.`, { retryAfter });
+  }
+}
+
+function rateLimited(msBeforeNext: number, state: RateLimitState): RateLimitedError {
+  return new RateLimitedError(Math.max(1, Math.ceil(msBeforeNext / 1000)), state);
+}
+
+export function setRateLimitHeaders(res: Response, state: RateLimitState): void {
+  res.setHeader('X-RateLimit-Limit', state.limit);
+  res.setHeader('X-RateLimit-Remaining', state.remaining);
+  res.setHeader('X-RateLimit-Reset', state.resetAt);
+}
+
+/** Which buckets a REST path counts against besides the default one. */
+function pathBuckets(path: string): Bucket[] {
+  if (path === '/auth' || path.startsWith('/auth/')) return ['auth'];
+  if (path === '/ai' || path.startsWith('/ai/')) return ['ai'];
+  return [];
+}
+
+/**
+ * Counts every request per user (per IP when anonymous), plus the stricter /auth (per IP) and /ai
+ * (per user) buckets, and shows the tightest of them in the X-RateLimit-* headers.
+ */
+export function rateLimitMiddleware(limits: RateLimits) {
+  return async (req: Request, res: Response, next: NextFunction) => {
+    const userKey = req.auth.userId ? `user:${req.auth.userId}` : `ip:${req.ip}`;
+    const buckets = pathBuckets(req.path);
+    req.countedBuckets = new Set(buckets);
+    try {
+      const states = [await limits.consume('default', userKey)];
+      for (const bucket of buckets) states.push(await limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey));
+      setRateLimitHeaders(res, tightest(states));
+      next();
+    } catch (error) {
+      if (error instanceof RateLimitedError) setRateLimitHeaders(res, error.state);
+      next(error);
+    }
+  };
+}
+
+export function tightest(states: RateLimitState[]): RateLimitState {
+  return states.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+}

@@ -1,0 +1,26 @@
+import { createPubSub } from '@graphql-yoga/subscription';
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { type AuthChecker, buildSchema, type PubSub } from 'type-graphql';
+import { AdminResolver } from '../admin/admin.resolver';
+import { AuthResolver } from '../auth/auth.resolver';
+import { HealthResolver } from '../health/health.resolver';
+import type { Context } from './context';
+
+export const resolvers = [AuthResolver, AdminResolver, HealthResolver] as const;
+
+/** Guards subscriptions at subscribe time, where shield rules do not run. */
+const authChecker: AuthChecker<Context> = ({ context }) => Boolean(context.auth.userId && !context.auth.error);
+
+/** The schema before permissions; the shield middleware is applied by the server. */
+export function buildAppSchema(pubSub: PubSub = createPubSub()): Promise<GraphQLSchema> {
+  return buildSchema({
+    resolvers,
+    pubSub,
+    authChecker,
+    validate: { forbidUnknownValues: false },
+  });
+}
+
+export function printAppSchema(schema: GraphQLSchema): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

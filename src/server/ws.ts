@@ -1,0 +1,51 @@
+import { randomUUID } from 'node:crypto';
+import type { Server } from 'node:http';
+import { type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import { authenticateHeader, type RequestAuth } from '../auth/tokens';
+import { createContext } from './context';
+import type { Deps } from './deps';
+import { formatGraphQLError } from './graphql-errors';
+import { parseOptions, queryLimitRules } from './query-limits';
+
+/**
+ * GraphQL over WebSocket on /graphql: the token is checked once in `connection_init`
+ * (`connectionParams.authorization`), each operation gets its own context and unit of work, and
+ * the limits of HTTP apply here too.
+ */
+export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps) {
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const rules = [...specifiedRules, ...queryLimitRules(deps.config)];
+  const connections = new WeakMap<object, RequestAuth>();
+  const server = useServer(
+    {
+      schema,
+      parse: (source) => parse(source, parseOptions(deps.config)),
+      validate: (s, document) => validate(s, document, rules),
+      onConnect: (ctx) => {
+        const auth = authenticateHeader(deps.config, String(ctx.connectionParams?.authorization ?? ''));
+        if (!auth.userId) return false;
+        connections.set(ctx.extra.socket, auth);
+        return true;
+      },
+      context: (ctx) =>
+        createContext(deps, {
+          requestId: randomUUID(),
+          ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+          auth: connections.get(ctx.extra.socket) ?? {},
+          countedBuckets: new Set(),
+        }),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => deps.log.error({ err }, 'subscription failed'))) }
+          : undefined,
+    },
+    wsServer,
+  );
+  return {
+    wsServer,
+    /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
+    dispose: () => server.dispose(),
+  };
+}

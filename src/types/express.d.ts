@@ -1,0 +1,13 @@
+import type { RequestAuth } from '../auth/tokens';
+import type { Bucket } from '../server/rate-limit';
+
+declare global {
+  namespace Express {
+    interface Request {
+      /** What the bearer token says, read once per request. */
+      auth: RequestAuth;
+      /** Rate-limit buckets this request was already counted in by the HTTP layer. */
+      countedBuckets: Set<Bucket>;
+    }
+  }
+}
