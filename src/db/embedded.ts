@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -26,6 +26,8 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   const databaseDir = join(dataDir, 'postgres');
   mkdirSync(dataDir, { recursive: true });
+  // Run as root, PostgreSQL works as the `postgres` user, which must be able to enter the folder.
+  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
   const server = await createServer(databaseDir, port, log);
   if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
   await server.start();

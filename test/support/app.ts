@@ -1,0 +1,65 @@
+import 'reflect-metadata';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inject } from 'vitest';
+import { loadConfig } from '../../src/config';
+import { ensureDatabase } from '../../src/db/embedded';
+import { createLogger } from '../../src/logger';
+import { type App, createApp } from '../../src/server/app';
+import { TEMPLATE_DATABASE } from './global-setup';
+import { Client, type Http } from './http';
+
+export interface TestApp {
+  app: App;
+  url: string;
+  databaseUrl: string;
+  http: Http;
+  close(): Promise<void>;
+}
+
+/** A database of its own for a test file, copied from the migrated template. */
+export async function createTestDatabase(): Promise<string> {
+  const name = `test_${randomUUID().replace(/-/g, '')}`;
+  await ensureDatabase(inject('postgresAdminUrl'), name, TEMPLATE_DATABASE);
+  return inject('postgresUrlOf').replace('/DATABASE', `/${name}`);
+}
+
+/**
+ * The real service on a loopback port with a real database. Limits are high unless a test sets
+ * them, so that only the tests about limits meet them.
+ */
+export async function startTestApp(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestApp> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lp-test-data-'));
+  const url = databaseUrl ?? (await createTestDatabase());
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: url,
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    PUBLIC_URL: 'https://learn.example',
+    WEB_ORIGIN: 'https://web.example',
+    APP_ORIGIN: 'https://app.example',
+    RATE_LIMIT_DEFAULT: '100000',
+    RATE_LIMIT_AUTH: '100000',
+    RATE_LIMIT_AI: '100000',
+    RATE_LIMIT_LOGIN_FAILURES: '100000',
+    RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
+    ...env,
+  });
+  const app = await createApp(config, createLogger(config.LOG_LEVEL));
+  const address = await app.listen(0, '127.0.0.1');
+  const base = `http://127.0.0.1:${address.port}`;
+  return {
+    app,
+    url: base,
+    databaseUrl: url,
+    http: new Client(base),
+    async close() {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

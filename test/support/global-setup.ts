@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
+import { migrate, openDatabase } from '../../src/db/orm';
+import { freePort } from './ports';
+
+export const TEMPLATE_DATABASE = 'lp_template';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    postgresAdminUrl: string;
+    postgresUrlOf: string;
+  }
+}
+
+/**
+ * One real PostgreSQL for the whole run (the embedded one), with a migrated template database;
+ * every test file copies the template into a database of its own.
+ */
+export default async function setup(project: TestProject) {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lp-test-pg-'));
+  const port = await freePort();
+  const postgres = await startEmbeddedPostgres(dataDir, port);
+  await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
+  const orm = await openDatabase(postgres.url(TEMPLATE_DATABASE));
+  await migrate(orm);
+  await orm.close();
+  project.provide('postgresAdminUrl', postgres.url('postgres'));
+  project.provide('postgresUrlOf', postgres.url('DATABASE'));
+  return async () => {
+    await postgres.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

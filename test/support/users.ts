@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { SmtpServer } from './smtp';
+import { tokenFrom } from './smtp';
+import type { TestApp } from './app';
+
+export const PASSWORD = 'a long enough passphrase';
+
+export interface SignedIn {
+  id: string;
+  email: string;
+  accessToken: string;
+  refreshToken: string;
+  user: Record<string, any>;
+}
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
+}
+
+export function adultSignup(overrides: Record<string, unknown> = {}) {
+  return { email: uniqueEmail(), password: PASSWORD, displayName: 'Lan Nguyen', role: 'guardian', country: 'VN', locale: 'en', ...overrides };
+}
+
+export function learnerSignup(birthDate: string, overrides: Record<string, unknown> = {}) {
+  return adultSignup({ role: 'learner', birthDate, ...overrides });
+}
+
+/** Signs up through REST, as a person would. */
+export async function signUp(t: TestApp, body: Record<string, unknown> = adultSignup()): Promise<SignedIn> {
+  const reply = await t.http.post('/auth/signup', body);
+  if (reply.status !== 201) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { id: reply.body.user.id, email: reply.body.user.email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
+}
+
+/** Signs up and follows the verification mail the SMTP server received. */
+export async function signUpVerified(t: TestApp, smtp: SmtpServer, body: Record<string, unknown> = adultSignup()): Promise<SignedIn> {
+  const account = await signUp(t, body);
+  const mail = await smtp.waitFor(account.email, /confirm|xác nhận/i);
+  const reply = await t.http.post('/auth/verify-email', { token: tokenFrom(mail) });
+  if (reply.status !== 200) throw new Error(`verification failed: ${reply.status} ${JSON.stringify(reply.body)}`);
+  return { ...account, user: reply.body.user };
+}
+
+/** An admin made the way `npm run admin:create` makes one, then signed in through REST. */
+export async function signInAdmin(t: TestApp): Promise<SignedIn> {
+  const email = uniqueEmail('admin');
+  const em = t.app.deps.orm.em.fork();
+  const { createServices } = await import('../../src/services');
+  await createServices(em as never, t.app.deps).admin.ensureAdmin(email, PASSWORD);
+  const reply = await t.http.post('/auth/login', { email, password: PASSWORD });
+  return { id: reply.body.user.id, email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
+}
