@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { TestProject } from 'vitest/node';
+import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate, openDatabase } from '../../src/db/orm';
 import { freePort } from './ports';

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { createServices } from '../../src/services';
 import type { SmtpServer } from './smtp';
 import { tokenFrom } from './smtp';
 import type { TestApp } from './app';
@@ -45,7 +46,6 @@ export async function signUpVerified(t: TestApp, smtp: SmtpServer, body: Record<
 export async function signInAdmin(t: TestApp): Promise<SignedIn> {
   const email = uniqueEmail('admin');
   const em = t.app.deps.orm.em.fork();
-  const { createServices } = await import('../../src/services');
   await createServices(em as never, t.app.deps).admin.ensureAdmin(email, PASSWORD);
   const reply = await t.http.post('/auth/login', { email, password: PASSWORD });
   return { id: reply.body.user.id, email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
