@@ -24,6 +24,7 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
-    reporters: ['default'],
+    // The JSON report is what .ci/run reads for its closing `N passed, N failed` line.
+    reporters: ['default', ['json', { outputFile: 'reports/vitest.json' }]],
   },
 });

@@ -252,6 +252,7 @@ function assertValid(problems: FieldError[]): void {
 }
 
 function passwordProblems(password: string, email: string): FieldError[] {
+  if (password.length < 10 || password.length > 128) return [{ field: 'password', message: 'must be 10 to 128 characters long' }];
   const lower = password.toLowerCase();
   if (lower === email || lower === email.split('@')[0]) {
     return [{ field: 'password', message: 'The password must not be the e-mail address.' }];

@@ -6,12 +6,13 @@ import { migrate, openDatabase, type Orm } from '../db/orm';
  * Runs a command-line task against the configured database: `DATABASE_URL`, or the embedded one
  * (joined if the service already runs it), migrated to the latest version first.
  */
-export async function withDatabase<T>(config: Config, task: (orm: Orm) => Promise<T>): Promise<T> {
+export async function withDatabase<T>(config: Config, task: (orm: Orm, databaseUrl: string) => Promise<T>): Promise<T> {
   const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
-  const orm = await openDatabase(config.DATABASE_URL ?? embedded!.url());
+  const databaseUrl = config.DATABASE_URL ?? embedded!.url();
+  const orm = await openDatabase(databaseUrl);
   try {
     await migrate(orm);
-    return await task(orm);
+    return await task(orm, databaseUrl);
   } finally {
     await orm.close();
     await embedded?.stop();

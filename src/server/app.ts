@@ -1,6 +1,5 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -9,15 +8,12 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
-import { createMailer } from '../mail/mailer';
 import { buildPermissions } from '../permissions';
 import type { Context } from './context';
-import type { Deps } from './deps';
+import { closeDeps, createDeps, type Deps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { createExpressApp } from './http';
-import { createPostgresPubSub } from './pubsub';
 import { parseOptions, queryLimitRules } from './query-limits';
-import { createRateLimits } from './rate-limit';
 import { buildAppSchema } from './schema';
 import { attachWebSocketServer } from './ws';
 
@@ -36,11 +32,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
   const orm = await openDatabase(databaseUrl, (message) => log.debug({ orm: message }));
   await migrate(orm);
-  const pubSub = await createPostgresPubSub(databaseUrl, log);
-  const mailer = createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') });
-  const deps: Deps = { config, log, orm, mailer, pubSub, limits: createRateLimits(config) };
-
-  const rawSchema = await buildAppSchema(pubSub);
+  const deps = await createDeps(config, log, orm, databaseUrl);
+  const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, buildPermissions());
   const httpServer = createServer();
   const ws = attachWebSocketServer(httpServer, schema, deps);
@@ -73,9 +66,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     async close() {
       log.debug('stopping: http and websocket');
       await apollo.stop();
-      mailer.close();
-      log.debug('stopping: events');
-      await pubSub.close();
+      log.debug('stopping: mail and events');
+      await closeDeps(deps);
       log.debug('stopping: database pool');
       await orm.close();
       log.debug('stopping: embedded database');

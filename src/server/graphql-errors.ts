@@ -28,7 +28,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && requestErrorCodes.has(code)) {
-    return { ...base, extensions: { code: 'VALIDATION_FAILED', details: coercionDetails(formatted.message) } };
+    const details = coercionDetails(formatted.message);
+    // A variable that does not fit is bad input, said by `details`; a bad query keeps graphql's words.
+    const message = code === 'BAD_USER_INPUT' && details.length ? 'The request is invalid.' : formatted.message;
+    return { ...base, message, extensions: { code: 'VALIDATION_FAILED', details } };
   }
   if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
     const { retryAfter, details } = formatted.extensions ?? {};
