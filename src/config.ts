@@ -14,7 +14,6 @@ const schema = z.object({
   DATA_DIR: z.string().min(1).default('./data'),
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
   EMBEDDED_PG_PORT: port.default(54329),
-  REDIS_URL: url.optional(),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
   MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),

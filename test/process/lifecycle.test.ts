@@ -1,0 +1,85 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from '../support/ports';
+import { adultSignup } from '../support/users';
+
+const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
+const dataDir = mkdtempSync(join(tmpdir(), 'lp-process-'));
+const running: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const child of running) child.kill('SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  base: string;
+  output: () => string;
+  exited: Promise<number | null>;
+}
+
+/** `npm start` as a user runs it: the built service with nothing configured but its ports. */
+async function start(env: Record<string, string>): Promise<Started> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, [main], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  running.push(child);
+  child.stdout!.on('data', (chunk) => (output += chunk));
+  child.stderr!.on('data', (chunk) => (output += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  const deadline = Date.now() + 45_000;
+  while (!output.includes('Listening') && child.exitCode === null) {
+    if (Date.now() > deadline) throw new Error(`service did not start:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return { child, base: `http://127.0.0.1:${port}`, output: () => output, exited };
+}
+
+const post = (base: string, path: string, body: unknown) =>
+  fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+describe('running the service with nothing configured', () => {
+  it('uses the embedded database, keeps data across restarts, and stops cleanly on SIGTERM and SIGINT', async () => {
+    const pgPort = String(await freePort());
+    const first = await start({ EMBEDDED_PG_PORT: pgPort });
+    expect(first.output()).toContain('JWT_SECRET is not set');
+    expect(first.output()).toMatch(/GraphQL http:\/\/localhost:\d+\/graphql.*REST docs http:\/\/localhost:\d+\/docs.*health http:\/\/localhost:\d+\/health/);
+    expect(existsSync(join(dataDir, 'jwt-secret'))).toBe(true);
+    expect((await fetch(`${first.base}/health`)).status).toBe(200);
+
+    const account = adultSignup();
+    // A request under way when SIGTERM arrives still gets its answer.
+    const signup = post(first.base, '/auth/signup', account);
+    await new Promise((r) => setTimeout(r, 5));
+    first.child.kill('SIGTERM');
+    expect((await signup).status).toBe(201);
+    expect(await first.exited).toBe(0);
+    expect(first.output()).toContain('stopped');
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+
+    const second = await start({ EMBEDDED_PG_PORT: pgPort });
+    const login = await post(second.base, '/auth/login', { email: account.email, password: account.password });
+    expect(login.status).toBe(200);
+    expect(readFileSync(join(dataDir, 'jwt-secret'), 'utf8').length).toBeGreaterThanOrEqual(32);
+    second.child.kill('SIGINT');
+    expect(await second.exited).toBe(0);
+    expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
+  }, 120_000);
+
+  it('refuses a bad setting with one line that names the variable', async () => {
+    const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: 'not-a-port' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('PORT');
+  });
+});
