@@ -2,6 +2,8 @@ import { RoleChange } from '../admin/role-change.entity';
 import { AccountToken } from '../auth/account-token.entity';
 import { RefreshToken } from '../auth/refresh-token.entity';
 import { User } from '../auth/user.entity';
+import { Notification } from '../notifications/notification.entity';
+import { NotificationSettings } from '../notifications/notification-settings.entity';
 
 /** Every entity of every area: MikroORM discovers them from this list, not from the file system. */
-export const entities = [User, RefreshToken, AccountToken, RoleChange];
+export const entities = [User, RefreshToken, AccountToken, RoleChange, Notification, NotificationSettings];

@@ -1,7 +1,9 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122000000_accounts } from './Migration20261122000000_accounts';
+import { Migration20261122010000_notifications } from './Migration20261122010000_notifications';
 
 /** Migrations in the order they run; `npm run migration:create` writes a file, and it is added here. */
 export const migrations: MigrationObject[] = [
   { name: 'Migration20261122000000_accounts', class: Migration20261122000000_accounts },
+  { name: 'Migration20261122010000_notifications', class: Migration20261122010000_notifications },
 ];

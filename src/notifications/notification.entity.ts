@@ -1,0 +1,48 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import { User } from '../auth/user.entity';
+
+/** The notification types of DESIGN.md 4.5; users may turn any of them off. */
+export enum NotificationType {
+  progress = 'progress',
+  certificate = 'certificate',
+  creator_message = 'creator_message',
+  system = 'system',
+  guardian = 'guardian',
+  consent = 'consent',
+}
+
+/** One in-app notification, written in the recipient's locale when it was created. */
+@Entity({ tableName: 'notifications' })
+@Index({ properties: ['user', 'createdAt', 'id'] })
+export class Notification {
+  [OptionalProps]?: 'data' | 'readAt' | 'createdAt' | 'read';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Enum({ items: () => NotificationType })
+  type!: NotificationType;
+
+  @Property({ type: 'text' })
+  title!: string;
+
+  @Property({ type: 'text' })
+  body!: string;
+
+  @Property({ type: 'jsonb' })
+  data: Record<string, unknown> = {};
+
+  @Property({ type: 'timestamptz', nullable: true })
+  readAt: Date | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  get read(): boolean {
+    return this.readAt !== null;
+  }
+}
