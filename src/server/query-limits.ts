@@ -1,15 +1,22 @@
 import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
-import type { ValidationRule } from 'graphql';
+import type { GraphQLError, ValidationContext, ValidationRule } from 'graphql';
 import type { Config } from '../config';
+
+/** graphql-armor throws by default, which servers answer as an internal error; report instead. */
+const reported = {
+  exposeLimits: true,
+  propagateOnRejection: false,
+  onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+};
 
 /** The same depth, alias and cost limits for GraphQL over HTTP and over WebSocket. */
 export function queryLimitRules(config: Config): ValidationRule[] {
   return [
-    maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, exposeLimits: true }),
-    maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, exposeLimits: true }),
-    costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, exposeLimits: true }),
+    maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, ...reported }),
+    maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported }),
+    costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, ...reported }),
   ] as ValidationRule[];
 }
 

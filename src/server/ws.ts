@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { authenticateHeader, type RequestAuth } from '../auth/tokens';
@@ -21,8 +21,19 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   const server = useServer(
     {
       schema,
-      parse: (source) => parse(source, parseOptions(deps.config)),
-      validate: (s, document) => validate(s, document, rules),
+      // Parsing and validating here lets a refused query (tokens, depth, aliases) answer with an
+      // error message, where graphql-ws would otherwise close the socket as an internal error.
+      onSubscribe: (_ctx, _id, payload) => {
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query, parseOptions(deps.config));
+        } catch (error) {
+          return [requestError(error as GraphQLError)];
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length) return errors.map(requestError);
+        return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+      },
       onConnect: (ctx) => {
         const auth = authenticateHeader(deps.config, String(ctx.connectionParams?.authorization ?? ''));
         if (!auth.userId) return false;
@@ -48,4 +59,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
     dispose: () => server.dispose(),
   };
+}
+
+function requestError(error: GraphQLError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { code: 'VALIDATION_FAILED' } });
 }

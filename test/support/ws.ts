@@ -1,0 +1,57 @@
+import { type Client, createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+
+export interface Subscription<T> {
+  /** Every payload received so far, in order. */
+  events: { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }[];
+  /** Resolves once the server acknowledged the subscription (or refused it). */
+  ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Opens a graphql-ws connection to the service with the token in `connection_init`. */
+export function connect(baseUrl: string, token?: string): Client {
+  return createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: token ? { authorization: `Bearer ${token}` } : {},
+    retryAttempts: 0,
+    lazy: true,
+  });
+}
+
+/**
+ * Subscribes and collects what arrives. A subscription has no acknowledgement in the protocol, so
+ * readiness is the first answer of a query sent over the same socket after it.
+ */
+export function subscribe<T = any>(client: Client, query: string, variables?: Record<string, unknown>): Subscription<T> {
+  const events: Subscription<T>['events'] = [];
+  let failed: unknown;
+  const stop = client.subscribe<T>({ query, variables }, {
+    next: (value) => void events.push(value as never),
+    error: (error) => {
+      failed = error;
+    },
+    complete: () => undefined,
+  });
+  const ready = new Promise<void>((resolve, reject) => {
+    client.subscribe({ query: '{ __typename }' }, { next: () => undefined, error: reject, complete: () => (failed ? reject(failed) : resolve()) });
+  });
+  return {
+    events,
+    ready,
+    async close() {
+      stop();
+      await client.dispose();
+    },
+  };
+}
+
+/** Waits until `predicate` holds, polling; fails with `what` after the timeout. */
+export async function eventually(predicate: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
