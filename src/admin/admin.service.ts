@@ -4,6 +4,7 @@ import type { AuthService } from '../auth/auth.service';
 import { normaliseEmail } from '../auth/auth.service';
 import { type AccountStatus, Role, User } from '../auth/user.entity';
 import { conflict, notFound } from '../server/errors';
+import { isId } from '../server/ids';
 import { afterCursor, type Page, toPage } from '../server/pagination';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
 
@@ -59,6 +60,7 @@ export class AdminService {
    * remove the admin role from each other and leave the platform without an admin.
    */
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
+    if (!isId(userId)) throw notFound('user');
     const user = await this.em.transactional(async (em) => {
       if (role === Role.admin && action === RoleChangeAction.removed) await em.execute('lock table users in share row exclusive mode');
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
+import { isEmail } from 'class-validator';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../server/deps';
 import { conflict, type FieldError, unauthenticated, validationFailed } from '../server/errors';
@@ -172,7 +173,7 @@ export class AuthService {
   /** Creates an account outside sign-up (the first admin, from the command line); verified at once. */
   async createVerifiedUser(email: string, password: string, displayName: string, role: Role): Promise<User> {
     const normalised = normaliseEmail(email);
-    assertValid(passwordProblems(password, normalised));
+    assertValid([...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]), ...passwordProblems(password, normalised)]);
     const user = this.em.create(User, {
       email: normalised,
       passwordHash: await hash(password),
