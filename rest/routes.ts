@@ -22,6 +22,8 @@ export interface RestRoute {
 const USER = 'id email emailVerified displayName roles birthDate country locale tier status createdAt';
 const SESSION = `user { ${USER} } accessToken refreshToken expiresIn`;
 
+const NOTIFICATION = 'id type title body data read readAt createdAt';
+
 export const routes: RestRoute[] = [
   { method: 'get', path: '/health', status: 200, summary: 'Health of the API and its database', operation: 'query Health { health { status database latencyMs } }' },
   { method: 'get', path: '/health/email', status: 200, summary: 'Health of the e-mail system', operation: 'query EmailHealth { emailHealth { status transport } }' },
@@ -48,4 +50,27 @@ export const routes: RestRoute[] = [
   },
   { method: 'post', path: '/admin/users/:id/roles', status: 200, summary: 'Grant a role (admins); recorded', operation: `mutation GrantRole($id: ID!, $role: Role!) { grantRole(userId: $id, role: $role) { ${USER} } }` },
   { method: 'delete', path: '/admin/users/:id/roles/:role', status: 200, summary: 'Remove a role (admins); recorded', operation: `mutation RemoveRole($id: ID!, $role: Role!) { removeRole(userId: $id, role: $role) { ${USER} } }` },
+
+  {
+    method: 'get',
+    path: '/notifications',
+    status: 200,
+    summary: "The caller's notifications, newest first; filter unread, read or all",
+    operation: `query Notifications($first: Int, $after: String, $filter: NotificationFilter) {
+      notifications(first: $first, after: $after, filter: $filter) { edges { node { ${NOTIFICATION} } } pageInfo { hasNextPage endCursor } }
+    }`,
+    body: 'list',
+  },
+  { method: 'get', path: '/notifications/unread-count', status: 200, summary: 'Number of unread notifications', operation: 'query UnreadCount { unreadNotificationCount { count } }' },
+  { method: 'post', path: '/notifications/read-all', status: 200, summary: 'Mark every notification read', operation: 'mutation ReadAll { markAllNotificationsRead { updated } }' },
+  { method: 'post', path: '/notifications/:id/read', status: 200, summary: 'Mark one notification read', operation: `mutation MarkRead($id: ID!) { markNotificationRead(id: $id) { ${NOTIFICATION} } }` },
+  { method: 'delete', path: '/notifications/:id', status: 204, summary: 'Delete one notification', operation: 'mutation DeleteNotification($id: ID!) { deleteNotification(id: $id) }' },
+  { method: 'get', path: '/notifications/settings', status: 200, summary: 'Notification types the caller turned off', operation: 'query NotificationSettings { notificationSettings { disabledTypes } }' },
+  {
+    method: 'put',
+    path: '/notifications/settings',
+    status: 200,
+    summary: 'Turn notification types off (or on again)',
+    operation: 'mutation UpdateNotificationSettings($input: NotificationSettingsInput!) { updateNotificationSettings(input: $input) { disabledTypes } }',
+  },
 ];

@@ -1,6 +1,10 @@
+import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Locale, User } from '../auth/user.entity';
 import type { Deps } from '../server/deps';
+import { notFound } from '../server/errors';
+import { isId } from '../server/ids';
+import { afterCursor, type Page, toPage } from '../server/pagination';
 import { Notification, type NotificationType } from './notification.entity';
 import { NotificationSettings } from './notification-settings.entity';
 
@@ -13,8 +17,11 @@ export interface NotificationMessage {
   data?: Record<string, unknown>;
 }
 
-/** Published with ids only (NOTIFY payloads are small); subscribers load the notification. */
+export type NotificationFilter = 'unread' | 'read' | 'all';
+
+/** Events carry ids only (NOTIFY payloads are small); subscribers load what they show. */
 export const NOTIFICATION_ADDED = 'NOTIFICATION_ADDED';
+export const UNREAD_COUNT_CHANGED = 'UNREAD_COUNT_CHANGED';
 
 export interface NotificationAddedEvent {
   userId: string;
@@ -33,7 +40,7 @@ export class NotificationsService {
    */
   async notify(userId: string, type: NotificationType, message: NotificationMessage): Promise<Notification | null> {
     const user = await this.em.findOne(User, { id: userId });
-    if (!user || (await this.isDisabled(userId, type))) return null;
+    if (!user || (await this.disabledTypes(userId)).includes(type)) return null;
     const notification = this.em.create(Notification, {
       user,
       type,
@@ -43,7 +50,51 @@ export class NotificationsService {
     });
     await this.em.persistAndFlush(notification);
     this.deps.pubSub.publish(NOTIFICATION_ADDED, userId, { userId, notificationId: notification.id } satisfies NotificationAddedEvent);
+    this.publishUnreadCount(userId);
     return notification;
+  }
+
+  async list(userId: string, filter: NotificationFilter, first: number, after?: string | null): Promise<Page<Notification>> {
+    const where: FilterQuery<Notification> = { user: userId, ...afterCursor(after) };
+    if (filter === 'unread') where.readAt = null;
+    if (filter === 'read') where.readAt = { $ne: null };
+    const rows = await this.em.find(Notification, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  /** Served by the partial index on unread rows, however many read ones a user keeps. */
+  unreadCount(userId: string): Promise<number> {
+    return this.em.count(Notification, { user: userId, readAt: null });
+  }
+
+  /** The caller's own notification; anybody else's is not found. */
+  async find(userId: string, id: string): Promise<Notification> {
+    const notification = isId(id) ? await this.em.findOne(Notification, { id, user: userId }) : null;
+    if (!notification) throw notFound('notification');
+    return notification;
+  }
+
+  /** Marking a read notification again keeps its first read time. */
+  async markRead(userId: string, id: string): Promise<Notification> {
+    const notification = await this.find(userId, id);
+    if (notification.readAt) return notification;
+    notification.readAt = new Date();
+    await this.em.flush();
+    this.publishUnreadCount(userId);
+    return notification;
+  }
+
+  async markAllRead(userId: string): Promise<number> {
+    const updated = await this.em.nativeUpdate(Notification, { user: userId, readAt: null }, { readAt: new Date() });
+    if (updated) this.publishUnreadCount(userId);
+    return updated;
+  }
+
+  async delete(userId: string, id: string): Promise<void> {
+    const notification = await this.find(userId, id);
+    const wasUnread = !notification.readAt;
+    await this.em.removeAndFlush(notification);
+    if (wasUnread) this.publishUnreadCount(userId);
   }
 
   async disabledTypes(userId: string): Promise<NotificationType[]> {
@@ -51,7 +102,13 @@ export class NotificationsService {
     return settings?.disabledTypes ?? [];
   }
 
-  private async isDisabled(userId: string, type: NotificationType): Promise<boolean> {
-    return (await this.disabledTypes(userId)).includes(type);
+  async setDisabledTypes(userId: string, types: NotificationType[]): Promise<NotificationType[]> {
+    const disabledTypes = [...new Set(types)].sort();
+    await this.em.upsert(NotificationSettings, { user: userId, disabledTypes, updatedAt: new Date() });
+    return disabledTypes;
+  }
+
+  private publishUnreadCount(userId: string): void {
+    this.deps.pubSub.publish(UNREAD_COUNT_CHANGED, userId, { userId });
   }
 }

@@ -2,6 +2,7 @@ import { allow, and, deny, shield } from 'graphql-shield';
 import { adminRules } from '../admin/admin.rules';
 import { authRules } from '../auth/auth.rules';
 import { healthRules } from '../health/health.rules';
+import { notificationsRules } from '../notifications/notifications.rules';
 import { forbidden } from '../server/errors';
 
 type Rule = Parameters<typeof and>[0];
@@ -22,7 +23,7 @@ export function mergeRules(...areas: AreaRules[]): Record<string, FieldRules> {
   return merged;
 }
 
-export const ruleMap = mergeRules(authRules, adminRules, healthRules);
+export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules);
 
 /** Deny by default: an operation or type without a rule here is refused as forbidden. */
 export function buildPermissions(rules = ruleMap) {

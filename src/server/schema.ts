@@ -4,9 +4,10 @@ import { type AuthChecker, buildSchema, type PubSub } from 'type-graphql';
 import { AdminResolver } from '../admin/admin.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
 import { HealthResolver } from '../health/health.resolver';
+import { NotificationsResolver } from '../notifications/notifications.resolver';
 import type { Context } from './context';
 
-export const resolvers = [AuthResolver, AdminResolver, HealthResolver] as const;
+export const resolvers = [AuthResolver, AdminResolver, HealthResolver, NotificationsResolver] as const;
 
 /** Guards subscriptions at subscribe time, where shield rules do not run. */
 const authChecker: AuthChecker<Context> = ({ context }) => Boolean(context.auth.userId && !context.auth.error);

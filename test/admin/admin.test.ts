@@ -58,7 +58,7 @@ describe('GET /admin/users and { users }', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('forbidden');
     const gql = await t.http.gql(USERS, {}, guardian.accessToken);
-    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     expect(gql.body.data).toBeNull();
   });
 });
@@ -102,7 +102,7 @@ describe('granting and removing roles', () => {
     const self = await t.http.post(`/admin/users/${guardian.id}/roles`, { role: 'admin' }, { token: guardian.accessToken });
     expect(self.status).toBe(403);
     const gql = await t.http.gql('mutation($id: ID!) { grantRole(userId: $id, role: admin) { roles } }', { id: guardian.id }, guardian.accessToken);
-    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 
   it('keeps the last admin: removing their admin role is 409 conflict', async () => {

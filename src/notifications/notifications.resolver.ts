@@ -1,0 +1,70 @@
+import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { Context } from '../server/context';
+import { toConnection } from '../server/pagination';
+import { NOTIFICATION_ADDED, type NotificationAddedEvent, UNREAD_COUNT_CHANGED } from './notifications.service';
+import {
+  NotificationConnection,
+  NotificationSettingsInput,
+  NotificationSettingsView,
+  NotificationsArgs,
+  NotificationView,
+  ReadAllResult,
+  UnreadCount,
+} from './notifications.types';
+
+/** The caller's id; shield has already refused callers without one. */
+const me = (ctx: Context) => ctx.auth.userId!;
+const ownTopic = ({ context }: { context: unknown }) => (context as Context).auth.userId;
+
+@Resolver()
+export class NotificationsResolver {
+  @Query(() => NotificationConnection, { description: "The caller's notifications, newest first" })
+  async notifications(@Args(() => NotificationsArgs) args: NotificationsArgs, @Ctx() ctx: Context) {
+    return toConnection(await ctx.services.notifications.list(me(ctx), args.filter, args.first, args.after));
+  }
+
+  @Query(() => UnreadCount, { description: 'For the bell' })
+  async unreadNotificationCount(@Ctx() ctx: Context): Promise<UnreadCount> {
+    return { count: await ctx.services.notifications.unreadCount(me(ctx)) };
+  }
+
+  @Query(() => NotificationSettingsView)
+  async notificationSettings(@Ctx() ctx: Context): Promise<NotificationSettingsView> {
+    return { disabledTypes: await ctx.services.notifications.disabledTypes(me(ctx)) };
+  }
+
+  @Mutation(() => NotificationView, { description: 'Harmless on a notification already read' })
+  markNotificationRead(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.notifications.markRead(me(ctx), id);
+  }
+
+  @Mutation(() => ReadAllResult)
+  async markAllNotificationsRead(@Ctx() ctx: Context): Promise<ReadAllResult> {
+    return { updated: await ctx.services.notifications.markAllRead(me(ctx)) };
+  }
+
+  @Mutation(() => Boolean)
+  async deleteNotification(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+    await ctx.services.notifications.delete(me(ctx), id);
+    return true;
+  }
+
+  @Mutation(() => NotificationSettingsView, { description: 'Disabled types are not created for the caller from now on' })
+  async updateNotificationSettings(@Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput, @Ctx() ctx: Context) {
+    return { disabledTypes: await ctx.services.notifications.setDisabledTypes(me(ctx), input.disabledTypes) };
+  }
+
+  @Authorized()
+  @Subscription(() => NotificationView, { description: "Each new notification of the caller's", topics: NOTIFICATION_ADDED, topicId: ownTopic })
+  notificationAdded(@Root() event: NotificationAddedEvent, @Ctx() ctx: Context) {
+    // Read fresh: this operation's unit of work lives as long as the subscription.
+    ctx.em.clear();
+    return ctx.services.notifications.find(me(ctx), event.notificationId);
+  }
+
+  @Authorized()
+  @Subscription(() => UnreadCount, { description: "The caller's unread count after each change", topics: UNREAD_COUNT_CHANGED, topicId: ownTopic })
+  async unreadCountChanged(@Ctx() ctx: Context): Promise<UnreadCount> {
+    return { count: await ctx.services.notifications.unreadCount(me(ctx)) };
+  }
+}

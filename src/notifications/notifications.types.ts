@@ -1,0 +1,75 @@
+import { ArrayMaxSize } from 'class-validator';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection, PageArgs } from '../server/pagination';
+import { NotificationType } from './notification.entity';
+import type { NotificationFilter as Filter } from './notifications.service';
+
+registerEnumType(NotificationType, { name: 'NotificationType' });
+
+export enum NotificationFilter {
+  unread = 'unread',
+  read = 'read',
+  all = 'all',
+}
+registerEnumType(NotificationFilter, { name: 'NotificationFilter' });
+
+@ObjectType('Notification')
+export class NotificationView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => NotificationType)
+  type!: NotificationType;
+
+  @Field(() => String, { description: "In the recipient's locale" })
+  title!: string;
+
+  @Field(() => String)
+  body!: string;
+
+  @Field(() => GraphQLJSONObject, { description: 'What the notification is about (ids), by type' })
+  data!: Record<string, unknown>;
+
+  @Field(() => Boolean)
+  read!: boolean;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  readAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+export const NotificationConnection = Connection(NotificationView, 'Notification');
+
+@ArgsType()
+export class NotificationsArgs extends PageArgs {
+  @Field(() => NotificationFilter, { defaultValue: NotificationFilter.all })
+  filter: Filter = NotificationFilter.all;
+}
+
+@ObjectType()
+export class UnreadCount {
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType()
+export class ReadAllResult {
+  @Field(() => Int, { description: 'How many notifications were unread' })
+  updated!: number;
+}
+
+@ObjectType()
+export class NotificationSettingsView {
+  @Field(() => [NotificationType], { description: 'Types the user does not receive' })
+  disabledTypes!: NotificationType[];
+}
+
+@InputType()
+export class NotificationSettingsInput {
+  @Field(() => [NotificationType])
+  @ArrayMaxSize(Object.keys(NotificationType).length * 2)
+  disabledTypes!: NotificationType[];
+}

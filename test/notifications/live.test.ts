@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app';
+import { notify } from '../support/notify';
+import { adultSignup, signUp } from '../support/users';
+import { connect, eventually, subscribe } from '../support/ws';
+
+let first: TestApp;
+let second: TestApp;
+
+beforeAll(async () => {
+  first = await startTestApp();
+  second = await startTestApp({}, first.databaseUrl);
+});
+afterAll(async () => {
+  await first?.close();
+  await second?.close();
+});
+
+const ADDED = 'subscription { notificationAdded { id type title read } }';
+const COUNT = 'subscription { unreadCountChanged { count } }';
+
+describe('live notifications', () => {
+  it('reach the owner\'s subscriptions from another instance within a second, and nobody else\'s', async () => {
+    const [guardian, stranger] = [await signUp(first, adultSignup()), await signUp(first, adultSignup())];
+    const added = subscribe(connect(first.url, guardian.accessToken), ADDED);
+    const counts = subscribe(connect(first.url, guardian.accessToken), COUNT);
+    const strangers = subscribe(connect(first.url, stranger.accessToken), ADDED);
+    await Promise.all([added.ready, counts.ready, strangers.ready]);
+
+    const started = Date.now();
+    const [created] = await notify(second, guardian.id, 'progress');
+    await eventually(() => added.events.length === 1 && counts.events.length === 1, 'the events', 1000);
+    expect(Date.now() - started).toBeLessThan(1000);
+    expect(added.events[0].data).toEqual({ notificationAdded: { id: created!.id, type: 'progress', title: 'Title 0', read: false } });
+    expect(counts.events[0].data).toEqual({ unreadCountChanged: { count: 1 } });
+
+    // Reading it (on the second instance) changes the count the first instance pushes.
+    await second.http.post(`/notifications/${created!.id}/read`, undefined, { token: guardian.accessToken });
+    await eventually(() => counts.events.length === 2, 'the new count');
+    expect(counts.events[1].data).toEqual({ unreadCountChanged: { count: 0 } });
+
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(strangers.events).toEqual([]);
+    await Promise.all([added.close(), counts.close(), strangers.close()]);
+  });
+
+  it('need a valid token at connection time', async () => {
+    const client = connect(first.url, 'not-a-token');
+    const outcome = await new Promise<unknown>((resolve) => {
+      client.subscribe({ query: ADDED }, { next: resolve, error: resolve, complete: () => resolve('completed') });
+    });
+    expect((outcome as { code?: number }).code).toBe(4403);
+    await client.dispose();
+  });
+});
