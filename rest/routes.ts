@@ -22,6 +22,13 @@ export interface RestRoute {
 const USER = 'id email emailVerified displayName roles birthDate country locale tier status createdAt';
 const SESSION = `user { ${USER} } accessToken refreshToken expiresIn`;
 
+const PARTY = 'id displayName email';
+const LINK = `id status primary guardian { ${PARTY} } learner { ${PARTY} } learnerEmail createdAt activatedAt revokedAt history { status actorId at }`;
+const LEARNER = 'id displayName email birthDate country locale status';
+const AI_ACCESS = 'enabled memoryEnabled dailyMessageLimit';
+const CONSENT = 'consentTypeId granted needsGuardian needsOwnConsent canGrantAlone guardianGrantedBy { id displayName } guardianGrantedAt ownGrantedAt policyVersion';
+const LEDGER = 'id subjectId consentTypeId action actorId actorRole country policyVersion createdAt';
+const POLICY = 'country region guardianConsentAge childConsentAge aiGuardianConsentAge dataResidency rules version updatedAt';
 const NOTIFICATION = 'id type title body data read readAt createdAt';
 
 export const routes: RestRoute[] = [
@@ -73,4 +80,30 @@ export const routes: RestRoute[] = [
     summary: 'Turn notification types off (or on again)',
     operation: 'mutation UpdateNotificationSettings($input: NotificationSettingsInput!) { updateNotificationSettings(input: $input) { disabledTypes } }',
   },
+
+  { method: 'post', path: '/guardian/declare', status: 201, summary: 'Declare a link to a learner by e-mail; it waits for the learner', operation: `mutation DeclareLearner($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }` },
+  { method: 'post', path: '/guardian/learners', status: 201, summary: 'Add a child without an e-mail of their own; the link is active at once', operation: `mutation AddChild($input: AddChildInput!) { addChild(input: $input) { ${LINK} } }` },
+  { method: 'post', path: '/guardian/links/confirm', status: 200, summary: 'Confirm a link with the token mailed to the learner', operation: `mutation ConfirmGuardianLink($input: ConfirmLinkInput!) { confirmGuardianLink(input: $input) { ${LINK} } }` },
+  { method: 'post', path: '/guardian/links/:id/approve', status: 200, summary: 'Approve a pending link (the learner or an admin)', operation: `mutation ApproveGuardianLink($id: ID!) { approveGuardianLink(id: $id) { ${LINK} } }` },
+  { method: 'post', path: '/guardian/links/:id/revoke', status: 200, summary: 'Revoke a link (the guardian, the learner from 16, an admin)', operation: `mutation RevokeGuardianLink($id: ID!) { revokeGuardianLink(id: $id) { ${LINK} } }` },
+  {
+    method: 'get',
+    path: '/guardian/me/links',
+    status: 200,
+    summary: "The caller's links, as guardian and as learner",
+    operation: `query MyGuardianLinks($first: Int, $after: String) { myGuardianLinks(first: $first, after: $after) { edges { node { ${LINK} } } pageInfo { hasNextPage endCursor } } }`,
+    body: 'list',
+  },
+  { method: 'get', path: '/guardian/learners/:learnerId', status: 200, summary: 'A linked learner (their active guardian)', operation: `query LinkedLearner($learnerId: ID!) { linkedLearner(learnerId: $learnerId) { ${LEARNER} } }` },
+  { method: 'get', path: '/guardian/learners/:learnerId/consents', status: 200, summary: "A linked learner's consents", operation: `query LearnerConsents($learnerId: ID) { consents(learnerId: $learnerId) { ${CONSENT} } }`, body: { wrap: 'items' } },
+  { method: 'get', path: '/guardian/learners/:learnerId/ai-access', status: 200, summary: "A linked learner's AI restrictions", operation: `query LearnerAiAccess($learnerId: ID!) { learnerAiAccess(learnerId: $learnerId) { ${AI_ACCESS} } }` },
+  { method: 'put', path: '/guardian/learners/:learnerId/ai-access', status: 200, summary: "Restrict a linked learner's AI use", operation: `mutation UpdateLearnerAiAccess($learnerId: ID!, $input: AiAccessInput!) { updateLearnerAiAccess(learnerId: $learnerId, input: $input) { ${AI_ACCESS} } }` },
+
+  { method: 'get', path: '/consent/me', status: 200, summary: "The caller's consents: state, who must give them, who did", operation: `query MyConsents { consents { ${CONSENT} } }`, body: { wrap: 'items' } },
+  { method: 'post', path: '/consent/grant', status: 200, summary: 'Grant a consent (learnerId: as guardian of a linked learner)', operation: `mutation GrantConsent($input: ConsentChangeInput!) { grantConsent(input: $input) { ${CONSENT} } }` },
+  { method: 'post', path: '/consent/revoke', status: 200, summary: 'Revoke a consent; the feature stops at once', operation: `mutation RevokeConsent($input: ConsentChangeInput!) { revokeConsent(input: $input) { ${CONSENT} } }` },
+  { method: 'get', path: '/consent/ledger', status: 200, summary: 'Every grant and revoke of the caller (or learnerId)', operation: `query ConsentLedger($learnerId: ID) { consentLedger(learnerId: $learnerId) { ${LEDGER} } }`, body: { wrap: 'items' } },
+
+  { method: 'get', path: '/country-policy', status: 200, summary: "A country's consent rules", operation: `query CountryPolicy($country: String!) { countryPolicy(country: $country) { ${POLICY} } }` },
+  { method: 'put', path: '/country-policy/:country', status: 200, summary: "Change a country's rules (admins); every change is kept", operation: `mutation UpdateCountryPolicy($country: String!, $input: CountryPolicyInput!) { updateCountryPolicy(country: $country, input: $input) { ${POLICY} } }` },
 ];

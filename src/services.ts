@@ -1,6 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminService } from './admin/admin.service';
 import { AuthService } from './auth/auth.service';
+import { ConsentService } from './consent/consent.service';
+import { CountryPolicyService } from './country-policy/country-policy.service';
+import { GuardianService } from './guardian/guardian.service';
 import { HealthService } from './health/health.service';
 import { NotificationsService } from './notifications/notifications.service';
 import type { Deps } from './server/deps';
@@ -8,11 +11,17 @@ import type { Deps } from './server/deps';
 /** The services of every area for one unit of work (a request, an operation, a job). */
 export function createServices(em: EntityManager, deps: Deps) {
   const auth = new AuthService(em, deps);
+  const notifications = new NotificationsService(em, deps);
+  const countryPolicy = new CountryPolicyService(em);
+  const guardian = new GuardianService(em, deps, auth, notifications);
   return {
     auth,
     admin: new AdminService(em, auth),
     health: new HealthService(em, deps),
-    notifications: new NotificationsService(em, deps),
+    notifications,
+    countryPolicy,
+    guardian,
+    consent: new ConsentService(em, auth, countryPolicy, guardian, notifications),
   };
 }
 

@@ -3,6 +3,7 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hash, verify } from '@node-rs/argon2';
 import { isEmail } from 'class-validator';
+import { publicLink, sendInBackground } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../server/deps';
 import { conflict, type FieldError, unauthenticated, validationFailed } from '../server/errors';
@@ -186,6 +187,33 @@ export class AuthService {
     return user;
   }
 
+  /**
+   * A child without an e-mail of their own, managed by their guardian: a placeholder address that
+   * can receive nothing, and no password anyone knows.
+   */
+  async createManagedLearner(profile: { displayName: string; birthDate: string; country: string; locale?: Locale | null }): Promise<User> {
+    assertValid(managedLearnerProblems(profile.displayName, profile.birthDate));
+    const user = this.em.create(User, {
+      email: `child-${randomUUID()}@placeholder.invalid`,
+      passwordHash: await hash(randomToken().token),
+      displayName: profile.displayName.trim(),
+      roles: [Role.learner],
+      birthDate: profile.birthDate,
+      country: profile.country.toUpperCase(),
+      locale: profile.locale ?? Locale.en,
+    });
+    await this.em.flush();
+    return user;
+  }
+
+  /** A learner under 13 waits for a guardian (pending_guardian) until a verified guardian's link is active. */
+  async setStatus(user: User, status: AccountStatus): Promise<void> {
+    if (user.status === status) return;
+    user.status = status;
+    await this.em.flush();
+    this.publishAccountChanged(user.id);
+  }
+
   publishAccountChanged(userId: string): void {
     this.deps.pubSub.publish(ACCOUNT_CHANGED, userId, { userId });
   }
@@ -233,14 +261,11 @@ export class AuthService {
   }
 
   private link(page: string, token?: string, query: Record<string, string> = {}): string {
-    const url = new URL(page, this.deps.config.PUBLIC_URL.endsWith('/') ? this.deps.config.PUBLIC_URL : `${this.deps.config.PUBLIC_URL}/`);
-    for (const [key, value] of Object.entries({ ...query, ...(token ? { token } : {}) })) url.searchParams.set(key, value);
-    return url.toString();
+    return publicLink(this.deps.config.PUBLIC_URL, page, token, query);
   }
 
-  /** The answer does not wait for the mail server; a failed send is logged and can be asked for again. */
   private sendInBackground(mail: Mail): void {
-    this.deps.mailer.send(mail).catch((error) => this.deps.log.error({ err: error }, 'mail not sent'));
+    sendInBackground(this.deps, mail);
   }
 }
 
@@ -259,6 +284,17 @@ function passwordProblems(password: string, email: string): FieldError[] {
     return [{ field: 'password', message: 'The password must not be the e-mail address.' }];
   }
   return [];
+}
+
+function managedLearnerProblems(displayName: string, birthDate: string): FieldError[] {
+  const problems: FieldError[] = [];
+  if (!displayName.trim()) problems.push({ field: 'displayName', message: 'The display name must not be blank.' });
+  if (!isPastCalendarDate(birthDate) || ageOn(birthDate) > MAX_AGE) {
+    problems.push({ field: 'birthDate', message: 'The birth date must be a real past date (YYYY-MM-DD).' });
+  } else if (ageOn(birthDate) >= ADULT_AGE) {
+    problems.push({ field: 'birthDate', message: 'A learner managed by a guardian must be under 18.' });
+  }
+  return problems;
 }
 
 function signupProblems(request: SignupRequest, age: number | undefined): FieldError[] {

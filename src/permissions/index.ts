@@ -1,6 +1,9 @@
 import { allow, and, deny, shield } from 'graphql-shield';
 import { adminRules } from '../admin/admin.rules';
 import { authRules } from '../auth/auth.rules';
+import { consentRules } from '../consent/consent.rules';
+import { countryPolicyRules } from '../country-policy/country-policy.rules';
+import { guardianRules } from '../guardian/guardian.rules';
 import { healthRules } from '../health/health.rules';
 import { notificationsRules } from '../notifications/notifications.rules';
 import { forbidden } from '../server/errors';
@@ -23,7 +26,7 @@ export function mergeRules(...areas: AreaRules[]): Record<string, FieldRules> {
   return merged;
 }
 
-export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules);
+export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules);
 
 /** Deny by default: an operation or type without a rule here is refused as forbidden. */
 export function buildPermissions(rules = ruleMap) {

@@ -7,6 +7,19 @@ import { type Bucket, RateLimitedError } from '../server/rate-limit';
 // Rules read the caller from a context built for each request and operation, so no decision is
 // cached beyond it ('no_cache'); a rule returns (never throws) the error the client should see.
 
+type ShieldRule = Parameters<typeof and>[0];
+const named = new Map<string, ShieldRule>();
+
+/**
+ * graphql-shield refuses two rules of one name, and rule factories (hasRole, hasConsent, ...) are
+ * called by several areas: each name is built once and shared.
+ */
+export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
+  let built = named.get(name);
+  if (!built) named.set(name, (built = build()));
+  return built;
+}
+
 export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
   if (ctx.auth.error) return ctx.auth.error;
   if (!ctx.auth.userId) return unauthenticated();
@@ -14,12 +27,14 @@ export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(as
 });
 
 export const hasRole = (...roles: Role[]) =>
-  and(
-    isAuthenticated,
-    rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-      const viewer = await ctx.viewer();
-      return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
-    }),
+  namedRule(`hasRole(${roles.join(',')})`, () =>
+    and(
+      isAuthenticated,
+      rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+        const viewer = await ctx.viewer();
+        return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
+      }),
+    ),
   );
 
 export const isVerified = and(
@@ -32,13 +47,15 @@ export const isVerified = and(
 
 /** Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already. */
 export const throttled = (bucket: Bucket) =>
-  rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-    if (ctx.countedBuckets.has(bucket)) return true;
-    try {
-      await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
-      return true;
-    } catch (error) {
-      if (error instanceof RateLimitedError) return error;
-      throw error;
-    }
-  });
+  namedRule(`throttled(${bucket})`, () =>
+    rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+      if (ctx.countedBuckets.has(bucket)) return true;
+      try {
+        await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+        return true;
+      } catch (error) {
+        if (error instanceof RateLimitedError) return error;
+        throw error;
+      }
+    }),
+  );

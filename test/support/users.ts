@@ -50,3 +50,21 @@ export async function signInAdmin(t: TestApp): Promise<SignedIn> {
   const reply = await t.http.post('/auth/login', { email, password: PASSWORD });
   return { id: reply.body.user.id, email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
 }
+
+/** A birth date that makes a person exactly `years` old today. */
+export function bornYearsAgo(years: number): string {
+  const today = new Date();
+  const date = new Date(Date.UTC(today.getUTCFullYear() - years, today.getUTCMonth(), today.getUTCDate()));
+  return date.toISOString().slice(0, 10);
+}
+
+/** A verified guardian, signed in. */
+export function verifiedGuardian(t: TestApp, smtp: SmtpServer, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+  return signUpVerified(t, smtp, adultSignup({ role: 'guardian', email: uniqueEmail('guardian'), ...overrides }));
+}
+
+/** A learner of the given age; under 13 they name `guardianEmail` (a fresh address unless given). */
+export function learnerOfAge(t: TestApp, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+  const guardianEmail = years < 13 ? { guardianEmail: uniqueEmail('parent') } : {};
+  return signUp(t, learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }));
+}

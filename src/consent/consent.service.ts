@@ -1,0 +1,174 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuthService } from '../auth/auth.service';
+import { ageOn } from '../auth/age';
+import { Role, type User } from '../auth/user.entity';
+import type { CountryPolicyService } from '../country-policy/country-policy.service';
+import type { GuardianService } from '../guardian/guardian.service';
+import { NotificationType } from '../notifications/notification.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { AppError, forbidden, notFound } from '../server/errors';
+import { isId } from '../server/ids';
+import { Consent, ConsentAction, ConsentActorRole, ConsentLedgerEntry, ConsentType } from './consent.entity';
+import { type ConsentRequirement, consentRequirement, isGranted } from './consent.requirements';
+
+/** A consent type as it stands for one person today. */
+export interface ConsentState extends ConsentRequirement {
+  type: ConsentType;
+  granted: boolean;
+  guardianGrantedBy: User | null;
+  guardianGrantedAt: Date | null;
+  ownGrantedAt: Date | null;
+  policyVersion: number | null;
+}
+
+export const consentRequired = (type: ConsentType) => new AppError('consent_required', `This needs the ${type} consent; grant it first.`);
+export const guardianConsentRequired = (type: ConsentType) =>
+  new AppError('guardian_consent_required', `This needs the ${type} consent of a linked guardian; your guardian has been asked.`);
+
+export class ConsentService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly auth: AuthService,
+    private readonly policies: CountryPolicyService,
+    private readonly guardians: GuardianService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /** Every consent type for the caller, or for a learner the caller is an active guardian of. */
+  async statesFor(caller: User, learnerId?: string | null): Promise<ConsentState[]> {
+    const subject = await this.subjectFor(caller, learnerId);
+    const stored = await this.em.find(Consent, { subject }, { populate: ['guardianGrantedBy'] });
+    const requirements = await this.requirementsOf(subject);
+    return Object.values(ConsentType).map((type) => this.state(type, requirements(type), stored.find((c) => c.type === type)));
+  }
+
+  async grant(caller: User, type: ConsentType, learnerId?: string | null): Promise<ConsentState> {
+    return this.change(caller, type, learnerId, ConsentAction.granted);
+  }
+
+  async revoke(caller: User, type: ConsentType, learnerId?: string | null): Promise<ConsentState> {
+    return this.change(caller, type, learnerId, ConsentAction.revoked);
+  }
+
+  /** Throws consent_required or guardian_consent_required unless the consent holds today. */
+  async assertConsent(subjectId: string, type: ConsentType): Promise<void> {
+    const subject = await this.auth.findUser(subjectId);
+    if (!subject) throw notFound('user');
+    const requirement = (await this.requirementsOf(subject))(type);
+    const stored = await this.em.findOne(Consent, { subject, type });
+    if (stored && isGranted(requirement, stored)) return;
+    if (requirement.needsGuardian && !stored?.guardianGrantedAt) throw guardianConsentRequired(type);
+    throw consentRequired(type);
+  }
+
+  async hasConsent(subjectId: string, type: ConsentType): Promise<boolean> {
+    return this.assertConsent(subjectId, type).then(
+      () => true,
+      (error) => (error instanceof AppError && error.status === 403 ? false : Promise.reject(error)),
+    );
+  }
+
+  /** The ledger of one person, newest first: the person, their active guardians and admins read it. */
+  async ledger(caller: User, learnerId?: string | null): Promise<ConsentLedgerEntry[]> {
+    const subject = caller.hasRole(Role.admin) && learnerId ? await this.findSubject(learnerId) : await this.subjectFor(caller, learnerId);
+    return this.em.find(ConsentLedgerEntry, { subject }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['actor'] });
+  }
+
+  private async change(caller: User, type: ConsentType, learnerId: string | null | undefined, action: ConsentAction): Promise<ConsentState> {
+    const subject = await this.subjectFor(caller, learnerId);
+    const asGuardian = subject.id !== caller.id;
+    const policy = await this.policies.policyOf(subject.country);
+    const requirement = (await this.requirementsOf(subject))(type);
+    if (asGuardian && !requirement.needsGuardian) {
+      throw forbidden('The learner decides this consent themselves at their age.');
+    }
+    const consent = await this.findOrCreate(subject, type, policy.version);
+    const before = { guardianGrantedAt: consent.guardianGrantedAt, ownGrantedAt: consent.ownGrantedAt };
+    applyChange(consent, caller, asGuardian, requirement, action);
+    consent.policyVersion = policy.version;
+    consent.updatedAt = new Date();
+    if (before.guardianGrantedAt !== consent.guardianGrantedAt || before.ownGrantedAt !== consent.ownGrantedAt || action === ConsentAction.revoked) {
+      this.em.create(ConsentLedgerEntry, {
+        subject,
+        type,
+        action,
+        actor: caller,
+        actorRole: asGuardian ? ConsentActorRole.guardian : ConsentActorRole.self,
+        country: subject.country,
+        policyVersion: policy.version,
+      });
+    }
+    await this.em.flush();
+    if (action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt) {
+      await this.askGuardians(subject, type);
+      throw guardianConsentRequired(type);
+    }
+    return this.state(type, requirement, consent);
+  }
+
+  private async askGuardians(learner: User, type: ConsentType): Promise<void> {
+    for (const guardianId of await this.guardians.activeGuardianIdsOf(learner.id)) {
+      await this.notifications.notify(guardianId, NotificationType.consent, {
+        title: { en: `${learner.displayName} asks for your consent`, vi: `${learner.displayName} xin bạn đồng ý` },
+        body: { en: `${learner.displayName} would like to use a feature that needs the "${type}" consent.`, vi: `${learner.displayName} muốn dùng một tính năng cần sự đồng ý "${type}".` },
+        data: { learnerId: learner.id, consentTypeId: type },
+      });
+    }
+  }
+
+  private async findOrCreate(subject: User, type: ConsentType, policyVersion: number): Promise<Consent> {
+    await this.em.upsert(Consent, { subject, type, policyVersion }, { onConflictFields: ['subject', 'type'], onConflictAction: 'ignore' });
+    return this.em.findOneOrFail(Consent, { subject, type }, { refresh: true });
+  }
+
+  /** The caller, or a learner the caller is an active guardian of (anybody else's is not found). */
+  private async subjectFor(caller: User, learnerId?: string | null): Promise<User> {
+    if (!learnerId || learnerId === caller.id) return caller;
+    if (!isId(learnerId) || !(await this.guardians.isActiveGuardianOf(caller.id, learnerId))) throw notFound('learner');
+    return this.findSubject(learnerId);
+  }
+
+  private async findSubject(id: string): Promise<User> {
+    const user = isId(id) ? await this.auth.findUser(id) : null;
+    if (!user) throw notFound('learner');
+    return user;
+  }
+
+  private async requirementsOf(subject: User): Promise<(type: ConsentType) => ConsentRequirement> {
+    const policy = await this.policies.policyOf(subject.country);
+    const age = subject.birthDate ? ageOn(subject.birthDate) : undefined;
+    return (type) => consentRequirement(type, age, policy);
+  }
+
+  private state(type: ConsentType, requirement: ConsentRequirement, stored?: Consent): ConsentState {
+    return {
+      type,
+      ...requirement,
+      granted: stored ? isGranted(requirement, stored) : false,
+      guardianGrantedBy: stored?.guardianGrantedBy ?? null,
+      guardianGrantedAt: stored?.guardianGrantedAt ?? null,
+      ownGrantedAt: stored?.ownGrantedAt ?? null,
+      policyVersion: stored?.policyVersion ?? null,
+    };
+  }
+}
+
+/**
+ * A guardian gives or takes back the guardian's part. The person gives their own part; taking a
+ * consent back, they withdraw it whole (a child may always say no).
+ */
+function applyChange(consent: Consent, caller: User, asGuardian: boolean, requirement: ConsentRequirement, action: ConsentAction): void {
+  const now = new Date();
+  if (asGuardian) {
+    consent.guardianGrantedAt = action === ConsentAction.granted ? (consent.guardianGrantedAt ?? now) : null;
+    consent.guardianGrantedBy = action === ConsentAction.granted ? (consent.guardianGrantedBy ?? caller) : null;
+    return;
+  }
+  if (action === ConsentAction.revoked) {
+    consent.ownGrantedAt = null;
+    consent.guardianGrantedAt = null;
+    consent.guardianGrantedBy = null;
+    return;
+  }
+  if (requirement.needsOwn) consent.ownGrantedAt ??= now;
+}

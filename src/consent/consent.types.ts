@@ -1,0 +1,87 @@
+import { IsOptional, IsUUID } from 'class-validator';
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { ConsentAction, ConsentActorRole, ConsentType } from './consent.entity';
+
+registerEnumType(ConsentType, { name: 'ConsentType' });
+registerEnumType(ConsentAction, { name: 'ConsentAction' });
+registerEnumType(ConsentActorRole, { name: 'ConsentActorRole' });
+
+@ObjectType()
+export class ConsentGrantor {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  displayName!: string;
+}
+
+@ObjectType('Consent')
+export class ConsentView {
+  @Field(() => ConsentType)
+  consentTypeId!: ConsentType;
+
+  @Field(() => Boolean, { description: 'Whether the feature may be used today' })
+  granted!: boolean;
+
+  @Field(() => Boolean, { description: 'A linked guardian must give it (age and country)' })
+  needsGuardian!: boolean;
+
+  @Field(() => Boolean, { description: 'The person must give it themselves (alone, or beside the guardian)' })
+  needsOwnConsent!: boolean;
+
+  @Field(() => Boolean, { description: 'The person may grant it without a guardian' })
+  canGrantAlone!: boolean;
+
+  @Field(() => ConsentGrantor, { nullable: true, description: 'The guardian who gave it' })
+  guardianGrantedBy!: ConsentGrantor | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  guardianGrantedAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  ownGrantedAt!: Date | null;
+
+  @Field(() => Int, { nullable: true, description: 'Country policy version it was last changed under' })
+  policyVersion!: number | null;
+}
+
+@ObjectType()
+export class ConsentLedgerEntryView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  subjectId!: string;
+
+  @Field(() => ConsentType)
+  consentTypeId!: ConsentType;
+
+  @Field(() => ConsentAction)
+  action!: ConsentAction;
+
+  @Field(() => ID, { nullable: true })
+  actorId!: string | null;
+
+  @Field(() => ConsentActorRole)
+  actorRole!: ConsentActorRole;
+
+  @Field(() => String)
+  country!: string;
+
+  @Field(() => Int)
+  policyVersion!: number;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+@InputType()
+export class ConsentChangeInput {
+  @Field(() => ConsentType)
+  consentTypeId!: ConsentType;
+
+  @Field(() => ID, { nullable: true, description: 'A linked learner, when a guardian acts for them' })
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a learner id' })
+  learnerId?: string | null;
+}

@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { isISO31661Alpha2 } from 'class-validator';
+import { User } from '../auth/user.entity';
+import { validationFailed } from '../server/errors';
+import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';
+import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';
+
+export interface CountryPolicy extends PolicyValues {
+  country: string;
+  /** Recorded with every consent, so the ledger says under which rules it was given. */
+  version: number;
+  updatedAt: Date | null;
+}
+
+export type PolicyChange = Partial<Omit<PolicyValues, 'region'>>;
+
+/** Country rules as data: the defaults of DESIGN.md 4.5, unless an admin changed a country's. */
+export class CountryPolicyService {
+  constructor(private readonly em: EntityManager) {}
+
+  async policyOf(country: string): Promise<CountryPolicy> {
+    const code = assertCountry(country);
+    const override = await this.em.findOne(CountryPolicyOverride, { country: code });
+    if (override) return { ...pick(override), country: code, version: override.version + POLICY_VERSION_OF_DEFAULTS, updatedAt: override.updatedAt };
+    return { ...defaultPolicy(code), country: code, version: POLICY_VERSION_OF_DEFAULTS, updatedAt: null };
+  }
+
+  /** Under a row lock, so two admins editing at once both land in the history, in order. */
+  async update(author: User | null, country: string, change: PolicyChange): Promise<CountryPolicy> {
+    const code = assertCountry(country);
+    await this.em.transactional(async (em) => {
+      await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`country-policy:${code}`]);
+      const existing = await em.findOne(CountryPolicyOverride, { country: code });
+      const before = existing ? pick(existing) : defaultPolicy(code);
+      const after = { ...before, ...definedOnly(change) };
+      assertCoherent(after);
+      const version = (existing?.version ?? 0) + 1;
+      em.persist(em.create(CountryPolicyChange, { country: code, author: author ? em.getReference(User, author.id) : null, before, after, version }));
+      if (existing) em.assign(existing, { ...after, version, updatedAt: new Date() });
+      else em.persist(em.create(CountryPolicyOverride, { country: code, ...after, version }));
+    });
+    this.em.clear();
+    return this.policyOf(code);
+  }
+
+  changes(country: string): Promise<CountryPolicyChange[]> {
+    return this.em.find(CountryPolicyChange, { country: assertCountry(country) }, { orderBy: { createdAt: 'desc' } });
+  }
+}
+
+export function assertCountry(country: string): string {
+  if (!isISO31661Alpha2(country)) throw validationFailed([{ field: 'country', message: 'must be an ISO 3166-1 alpha-2 country code such as VN' }]);
+  return country;
+}
+
+function pick(values: PolicyValues): PolicyValues {
+  const { region, guardianConsentAge, childConsentAge, aiGuardianConsentAge, dataResidency, rules } = values;
+  return { region, guardianConsentAge, childConsentAge, aiGuardianConsentAge, dataResidency, rules: [...rules] };
+}
+
+function definedOnly(change: PolicyChange): PolicyChange {
+  return Object.fromEntries(Object.entries(change).filter(([, value]) => value !== undefined));
+}
+
+const REQUIRED: (keyof PolicyChange)[] = ['guardianConsentAge', 'aiGuardianConsentAge', 'rules'];
+
+function assertCoherent(policy: PolicyValues): void {
+  const missing = REQUIRED.filter((key) => policy[key] === null);
+  if (missing.length) throw validationFailed(missing.map((field) => ({ field, message: 'must not be null' })));
+  if (policy.childConsentAge !== null && policy.childConsentAge >= policy.guardianConsentAge) {
+    throw validationFailed([{ field: 'childConsentAge', message: 'must be below guardianConsentAge' }]);
+  }
+}

@@ -1,0 +1,83 @@
+import { ArrayMaxSize, IsISO31661Alpha2, IsOptional, Max, MaxLength, Min } from 'class-validator';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+
+@ObjectType('CountryPolicy')
+export class CountryPolicyView {
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2' })
+  country!: string;
+
+  @Field(() => String, { description: 'EU, US, VN or OTHER' })
+  region!: string;
+
+  @Field(() => Int, { description: 'Under this age a guardian consents to basic data processing' })
+  guardianConsentAge!: number;
+
+  @Field(() => Int, { nullable: true, description: "From this age the child's own consent is needed too" })
+  childConsentAge!: number | null;
+
+  @Field(() => Int, { description: 'Under this age a guardian consents to AI and progress sharing' })
+  aiGuardianConsentAge!: number;
+
+  @Field(() => String, { nullable: true, description: 'Country where the data must be kept' })
+  dataResidency!: string | null;
+
+  @Field(() => [String])
+  rules!: string[];
+
+  @Field(() => Int, { description: 'Recorded with every consent given under this policy' })
+  version!: number;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Null while the defaults apply' })
+  updatedAt!: Date | null;
+}
+
+@ObjectType()
+export class CountryPolicyChangeView {
+  @Field(() => Int)
+  version!: number;
+
+  @Field(() => ID, { nullable: true })
+  authorId!: string | null;
+
+  @Field(() => GraphQLJSONObject)
+  before!: object;
+
+  @Field(() => GraphQLJSONObject)
+  after!: object;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+@InputType()
+export class CountryPolicyInput {
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(21)
+  guardianConsentAge?: number;
+
+  @Field(() => Int, { nullable: true, description: 'null: the child is not asked' })
+  @IsOptional()
+  @Min(1)
+  @Max(21)
+  childConsentAge?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(1)
+  @Max(21)
+  aiGuardianConsentAge?: number;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code' })
+  dataResidency?: string | null;
+
+  @Field(() => [String], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  @MaxLength(500, { each: true })
+  rules?: string[];
+}

@@ -1,0 +1,74 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { User } from '../auth/user.entity';
+import type { Context } from '../server/context';
+import { PageArgs, toConnection } from '../server/pagination';
+import type { GuardianLink } from './guardian-link.entity';
+import {
+  AddChildInput,
+  AiAccessInput,
+  AiAccessView,
+  ConfirmLinkInput,
+  DeclareLearnerInput,
+  GuardianLinkConnection,
+  GuardianLinkTransitionView,
+  GuardianLinkView,
+  LinkedLearner,
+} from './guardian.types';
+
+/** Shield has let only signed-in callers through to the fields that use this. */
+const viewer = async (ctx: Context): Promise<User> => (await ctx.viewer())!;
+
+@Resolver(() => GuardianLinkView)
+export class GuardianResolver {
+  @Query(() => GuardianLinkConnection, { description: "The caller's links: as guardian, and as learner" })
+  async myGuardianLinks(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return toConnection(await ctx.services.guardian.linksOf(await viewer(ctx), page.first, page.after));
+  }
+
+  @Query(() => LinkedLearner, { description: 'A learner the caller is an active guardian of' })
+  async linkedLearner(@Arg('learnerId', () => ID) learnerId: string, @Ctx() ctx: Context) {
+    return ctx.services.guardian.learnerFor(await viewer(ctx), learnerId);
+  }
+
+  @Query(() => AiAccessView, { description: "A linked learner's AI restrictions" })
+  async learnerAiAccess(@Arg('learnerId', () => ID) learnerId: string, @Ctx() ctx: Context) {
+    await ctx.services.guardian.learnerFor(await viewer(ctx), learnerId);
+    return ctx.services.guardian.aiAccessOf(learnerId);
+  }
+
+  @Mutation(() => GuardianLinkView, { description: 'Links to the learner with this e-mail once they confirm' })
+  async declareLearner(@Arg('input', () => DeclareLearnerInput) input: DeclareLearnerInput, @Ctx() ctx: Context) {
+    return ctx.services.guardian.declare(await viewer(ctx), input.learnerEmail);
+  }
+
+  @Mutation(() => GuardianLinkView, { description: 'Creates an account for a child without an e-mail, managed by the caller' })
+  async addChild(@Arg('input', () => AddChildInput) input: AddChildInput, @Ctx() ctx: Context) {
+    return ctx.services.guardian.addChild(await viewer(ctx), input);
+  }
+
+  @Mutation(() => GuardianLinkView, { description: 'The learner (or an admin) approves a pending link' })
+  async approveGuardianLink(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.guardian.approve(await viewer(ctx), id);
+  }
+
+  @Mutation(() => GuardianLinkView, { description: 'The guardian, the learner from 16, or an admin ends a link' })
+  async revokeGuardianLink(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.guardian.revoke(await viewer(ctx), id);
+  }
+
+  @Mutation(() => GuardianLinkView, { description: 'Confirms a link with the token mailed to the learner' })
+  confirmGuardianLink(@Arg('input', () => ConfirmLinkInput) input: ConfirmLinkInput, @Ctx() ctx: Context) {
+    return ctx.services.guardian.confirm(input.token);
+  }
+
+  @Mutation(() => AiAccessView, { description: "Restricts a linked learner's AI use; the AI proxy obeys" })
+  async updateLearnerAiAccess(@Arg('learnerId', () => ID) learnerId: string, @Arg('input', () => AiAccessInput) input: AiAccessInput, @Ctx() ctx: Context) {
+    return ctx.services.guardian.setAiAccess(await viewer(ctx), learnerId, input);
+  }
+
+  @FieldResolver(() => [GuardianLinkTransitionView], { description: 'Each state the link entered, when and by whom' })
+  async history(@Root() link: GuardianLink, @Ctx() ctx: Context): Promise<GuardianLinkTransitionView[]> {
+    const transitions = await ctx.services.guardian.transitionsOf(link.id);
+    return transitions.map((t) => ({ status: t.status, actorId: t.actor?.id ?? null, at: t.createdAt }));
+  }
+}

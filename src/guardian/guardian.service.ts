@@ -1,0 +1,263 @@
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ageOn } from '../auth/age';
+import { type AuthService, normaliseEmail } from '../auth/auth.service';
+import { hashToken, randomToken } from '../auth/tokens';
+import { AccountStatus, type Locale, Role, User } from '../auth/user.entity';
+import { publicLink, sendInBackground } from '../mail/deliver';
+import { NotificationType } from '../notifications/notification.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { Deps } from '../server/deps';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../server/errors';
+import { isId } from '../server/ids';
+import { afterCursor, type Page, toPage } from '../server/pagination';
+import { LearnerAiAccess } from './ai-access.entity';
+import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-link.entity';
+import { linkRequestMail } from './guardian.mails';
+
+/** Limits of the specification. */
+export const MAX_LINKS_PER_GUARDIAN = 5;
+/** Under this age a learner needs an active link to a verified guardian to use the platform. */
+const MIN_AGE_WITHOUT_GUARDIAN = 13;
+/** From this age a learner may end a guardian's link themselves. */
+const MIN_AGE_TO_REVOKE = 16;
+
+export interface ChildProfile {
+  displayName: string;
+  birthDate: string;
+  country?: string | null;
+  locale?: Locale | null;
+}
+
+export interface AiAccess {
+  enabled: boolean;
+  memoryEnabled: boolean;
+  dailyMessageLimit: number | null;
+}
+
+const linkLimitReached = () => new AppError('limit_reached', `A guardian may have at most ${MAX_LINKS_PER_GUARDIAN} linked learners; revoke a link first.`);
+
+export class GuardianService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: Deps,
+    private readonly auth: AuthService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /**
+   * Declares a link to the learner with this address. The answer is the same whether or not the
+   * address has an account (no existence leak): the link waits for the learner to confirm. A learner
+   * who named this guardian at sign-up has chosen already: the link is active at once.
+   */
+  async declare(guardian: User, learnerEmailInput: string): Promise<GuardianLink> {
+    const learnerEmail = normaliseEmail(learnerEmailInput);
+    if (learnerEmail === guardian.email) throw validationFailed([{ field: 'learnerEmail', message: 'must not be your own address' }]);
+    const confirm = randomToken();
+    const link = await this.withGuardianLock(guardian, async (em) => {
+      const found = await em.findOne(User, { email: learnerEmail });
+      const learner = found?.hasRole(Role.learner) ? found : null;
+      const link = em.create(GuardianLink, { guardian: em.getReference(User, guardian.id), learner, learnerEmail, confirmTokenHash: confirm.hash });
+      this.transition(em, link, LinkStatus.pending, guardian);
+      if (learner?.guardianEmail === guardian.email) await this.activate(em, link, learner);
+      return link;
+    });
+    await this.afterActivation(link);
+    if (link.status === LinkStatus.pending) await this.askLearner(link, guardian, confirm.token);
+    return this.reload(link);
+  }
+
+  /** A child without an e-mail of their own: the guardian manages the account; the link is active at once. */
+  async addChild(guardian: User, profile: ChildProfile): Promise<GuardianLink> {
+    const link = await this.withGuardianLock(guardian, async (em) => {
+      const child = await this.auth.createManagedLearner({ ...profile, country: profile.country ?? guardian.country, locale: profile.locale ?? guardian.locale });
+      const link = em.create(GuardianLink, { guardian: em.getReference(User, guardian.id), learner: child, learnerEmail: child.email });
+      this.transition(em, link, LinkStatus.pending, guardian);
+      await this.activate(em, link, guardian);
+      return link;
+    });
+    await this.afterActivation(link);
+    return this.reload(link);
+  }
+
+  /** The learner (or an admin) approves a pending link. */
+  async approve(actor: User, linkId: string): Promise<GuardianLink> {
+    const link = await this.em.transactional(async (em) => {
+      const link = await this.visibleLink(em, actor, linkId);
+      if (!this.isLearnerOf(actor, link) && !actor.hasRole(Role.admin)) throw forbidden('Only the learner or an admin approves a link.');
+      if (link.status !== LinkStatus.pending) throw conflict(`The link is ${link.status}; only a pending link can be approved.`);
+      link.learner ??= em.getReference(User, actor.id);
+      await this.activate(em, link, actor);
+      return link;
+    });
+    await this.afterActivation(link);
+    return this.reload(link);
+  }
+
+  /** Following the mailed link: the token stands for the learner's approval. */
+  async confirm(token: string): Promise<GuardianLink> {
+    const link = await this.em.transactional(async (em) => {
+      const link = await em.findOne(GuardianLink, { confirmTokenHash: hashToken(token), status: LinkStatus.pending }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!link) throw validationFailed([{ field: 'token', message: 'The token is invalid or used.' }]);
+      const learner = link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
+      if (!learner) throw validationFailed([{ field: 'token', message: 'Sign up as a learner with this e-mail address first, then follow the link again.' }]);
+      link.learner = learner;
+      await this.activate(em, link, learner);
+      return link;
+    });
+    await this.afterActivation(link);
+    return this.reload(link);
+  }
+
+  /** The guardian, the learner from 16, or an admin ends a pending or active link. */
+  async revoke(actor: User, linkId: string): Promise<GuardianLink> {
+    const { link, learner } = await this.em.transactional(async (em) => {
+      const link = await this.visibleLink(em, actor, linkId);
+      const isGuardian = link.guardian.id === actor.id;
+      if (this.isLearnerOf(actor, link) && !isGuardian && !actor.hasRole(Role.admin) && actor.birthDate && ageOn(actor.birthDate) < MIN_AGE_TO_REVOKE) {
+        throw forbidden(`Learners end a guardian's link themselves from age ${MIN_AGE_TO_REVOKE}; ask an admin for help.`);
+      }
+      if (link.status === LinkStatus.revoked) throw conflict('The link is revoked already.');
+      const learner = link.learner ? await em.findOneOrFail(User, { id: link.learner.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      const wasPrimary = link.primary;
+      link.status = LinkStatus.revoked;
+      link.primary = false;
+      link.revokedAt = new Date();
+      link.confirmTokenHash = null;
+      this.transition(em, link, LinkStatus.revoked, actor);
+      await em.flush();
+      if (learner && wasPrimary) await this.promoteNextPrimary(em, learner);
+      return { link, learner };
+    });
+    if (learner) await this.updateLearnerStatus(learner.id);
+    return this.reload(link);
+  }
+
+  async linksOf(user: User, first: number, after?: string | null): Promise<Page<GuardianLink>> {
+    const mine = [{ guardian: user.id }, { learner: user.id }, ...(user.hasRole(Role.learner) ? [{ learner: null, learnerEmail: user.email }] : [])];
+    const rows = await this.em.find(
+      GuardianLink,
+      { $and: [{ $or: mine }, afterCursor(after)] },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] },
+    );
+    return toPage(rows, first);
+  }
+
+  private reload(link: GuardianLink): Promise<GuardianLink> {
+    return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate: ['guardian', 'learner'], refresh: true });
+  }
+
+  transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
+    return this.em.find(GuardianLinkTransition, { link: linkId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  }
+
+  async isActiveGuardianOf(guardianId: string, learnerId: string): Promise<boolean> {
+    if (!isId(learnerId)) return false;
+    return (await this.em.count(GuardianLink, { guardian: guardianId, learner: learnerId, status: LinkStatus.active })) > 0;
+  }
+
+  async activeGuardianIdsOf(learnerId: string): Promise<string[]> {
+    const links = await this.em.find(GuardianLink, { learner: learnerId, status: LinkStatus.active }, { fields: ['guardian'] });
+    return links.map((l) => l.guardian.id);
+  }
+
+  async activeLearnerIdsOf(guardianId: string): Promise<string[]> {
+    const links = await this.em.find(GuardianLink, { guardian: guardianId, status: LinkStatus.active, learner: { $ne: null } }, { fields: ['learner'] });
+    return links.map((l) => l.learner!.id);
+  }
+
+  /** A linked learner's account, for their active guardian; anybody else's is not found. */
+  async learnerFor(guardian: User, learnerId: string): Promise<User> {
+    if (!(await this.isActiveGuardianOf(guardian.id, learnerId))) throw notFound('learner');
+    return this.em.findOneOrFail(User, { id: learnerId });
+  }
+
+  async aiAccessOf(learnerId: string): Promise<AiAccess> {
+    const access = await this.em.findOne(LearnerAiAccess, { learner: learnerId });
+    return { enabled: access?.enabled ?? true, memoryEnabled: access?.memoryEnabled ?? true, dailyMessageLimit: access?.dailyMessageLimit ?? null };
+  }
+
+  async setAiAccess(guardian: User, learnerId: string, change: Partial<AiAccess>): Promise<AiAccess> {
+    await this.learnerFor(guardian, learnerId);
+    const next = { ...(await this.aiAccessOf(learnerId)), ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
+    await this.em.upsert(LearnerAiAccess, { learner: learnerId, ...next, updatedBy: guardian.id, updatedAt: new Date() });
+    return next;
+  }
+
+  /** Locks the guardian's row so that concurrent declares count each other's links. */
+  private async withGuardianLock(guardian: User, work: (em: EntityManager) => Promise<GuardianLink>): Promise<GuardianLink> {
+    try {
+      return await this.em.transactional(async (em) => {
+        await em.findOneOrFail(User, { id: guardian.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const open = await em.count(GuardianLink, { guardian: guardian.id, status: { $ne: LinkStatus.revoked } });
+        if (open >= MAX_LINKS_PER_GUARDIAN) throw linkLimitReached();
+        const link = await work(em);
+        await em.flush();
+        return link;
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict('You have a link to this learner already.');
+      throw error;
+    }
+  }
+
+  /**
+   * Makes a link active under a lock on the learner's row: the first active link is the primary
+   * one, and of two guardians activated at once exactly one is (a partial unique index agrees).
+   */
+  private async activate(em: EntityManager, link: GuardianLink, actor: User): Promise<void> {
+    const learner = await em.findOneOrFail(User, { id: link.learner!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const existing = await em.findOne(GuardianLink, { learner, guardian: link.guardian, status: LinkStatus.active, id: { $ne: link.id } });
+    if (existing) throw conflict('This guardian is linked to this learner already.');
+    const primaries = await em.count(GuardianLink, { learner, primary: true });
+    link.status = LinkStatus.active;
+    link.primary = primaries === 0;
+    link.activatedAt = new Date();
+    link.confirmTokenHash = null;
+    this.transition(em, link, LinkStatus.active, actor);
+  }
+
+  private async afterActivation(link: GuardianLink): Promise<void> {
+    if (link.status === LinkStatus.active && link.learner) await this.updateLearnerStatus(link.learner.id);
+  }
+
+  /** Under 13, a learner is active exactly while a verified guardian's link is. */
+  private async updateLearnerStatus(learnerId: string): Promise<void> {
+    const learner = await this.em.findOneOrFail(User, { id: learnerId }, { refresh: true });
+    if (!learner.birthDate || ageOn(learner.birthDate) >= MIN_AGE_WITHOUT_GUARDIAN) return;
+    const verifiedGuardian = await this.em.count(GuardianLink, { learner, status: LinkStatus.active, guardian: { emailVerifiedAt: { $ne: null } } });
+    await this.auth.setStatus(learner, verifiedGuardian > 0 ? AccountStatus.active : AccountStatus.pending_guardian);
+  }
+
+  private async promoteNextPrimary(em: EntityManager, learner: User): Promise<void> {
+    const next = await em.findOne(GuardianLink, { learner, status: LinkStatus.active }, { orderBy: { activatedAt: 'asc' } });
+    if (next) next.primary = true;
+  }
+
+  private async askLearner(link: GuardianLink, guardian: User, token: string): Promise<void> {
+    const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
+    const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
+    sendInBackground(this.deps, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+    if (!learner) return;
+    await this.notifications.notify(learner.id, NotificationType.guardian, {
+      title: { en: `${guardian.displayName} asks to be your guardian`, vi: `${guardian.displayName} muốn làm người giám hộ của bạn` },
+      body: { en: 'Approve the request to link your accounts.', vi: 'Hãy chấp nhận yêu cầu để liên kết tài khoản.' },
+      data: { linkId: link.id, guardianId: guardian.id },
+    });
+  }
+
+  /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */
+  private async visibleLink(em: EntityManager, actor: User, linkId: string): Promise<GuardianLink> {
+    const link = isId(linkId) ? await em.findOne(GuardianLink, { id: linkId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (!link || !(link.guardian.id === actor.id || this.isLearnerOf(actor, link) || actor.hasRole(Role.admin))) throw notFound('guardian link');
+    return link;
+  }
+
+  private isLearnerOf(user: User, link: GuardianLink): boolean {
+    return link.learner ? link.learner.id === user.id : user.hasRole(Role.learner) && link.learnerEmail === user.email;
+  }
+
+  private transition(em: EntityManager, link: GuardianLink, status: LinkStatus, actor: User): void {
+    em.create(GuardianLinkTransition, { link, status, actor: em.getReference(User, actor.id) });
+  }
+}

@@ -1,0 +1,149 @@
+import { IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AccountStatus, Locale } from '../auth/user.entity';
+import { Connection } from '../server/pagination';
+import { LinkStatus } from './guardian-link.entity';
+
+registerEnumType(LinkStatus, { name: 'GuardianLinkStatus' });
+
+/** One side of a link as the other side sees it: a name and an address, nothing more. */
+@ObjectType()
+export class LinkParty {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => String)
+  email!: string;
+}
+
+@ObjectType()
+export class GuardianLinkTransitionView {
+  @Field(() => LinkStatus)
+  status!: LinkStatus;
+
+  @Field(() => ID, { nullable: true })
+  actorId!: string | null;
+
+  @Field(() => GraphQLISODateTime)
+  at!: Date;
+}
+
+@ObjectType('GuardianLink')
+export class GuardianLinkView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => LinkStatus)
+  status!: LinkStatus;
+
+  @Field(() => Boolean, { description: 'The first active link of a learner is the primary one' })
+  primary!: boolean;
+
+  @Field(() => LinkParty)
+  guardian!: LinkParty;
+
+  @Field(() => LinkParty, { nullable: true, description: 'Null until the learner has an account' })
+  learner!: LinkParty | null;
+
+  @Field(() => String)
+  learnerEmail!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  activatedAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  revokedAt!: Date | null;
+}
+
+export const GuardianLinkConnection = Connection(GuardianLinkView, 'GuardianLink');
+
+@InputType()
+export class DeclareLearnerInput {
+  @Field(() => String)
+  @IsEmail({}, { message: 'must be an e-mail address' })
+  @MaxLength(254)
+  learnerEmail!: string;
+}
+
+@InputType()
+export class AddChildInput {
+  @Field(() => String)
+  @Length(1, 80, { message: 'must be 1 to 80 characters long' })
+  displayName!: string;
+
+  @Field(() => String, { description: 'YYYY-MM-DD' })
+  @Matches(/^\d{4}-\d{2}-\d{2}$/, { message: 'must be a date as YYYY-MM-DD' })
+  birthDate!: string;
+
+  @Field(() => String, { nullable: true, description: "ISO 3166-1 alpha-2; the guardian's by default" })
+  @IsOptional()
+  @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code' })
+  country?: string | null;
+
+  @Field(() => Locale, { nullable: true })
+  locale?: Locale | null;
+}
+
+@InputType()
+export class ConfirmLinkInput {
+  @Field(() => String)
+  @Length(1, 200)
+  token!: string;
+}
+
+@ObjectType('LearnerAiAccess')
+export class AiAccessView {
+  @Field(() => Boolean, { description: 'The learner may use the AI tutor at all' })
+  enabled!: boolean;
+
+  @Field(() => Boolean, { description: 'The AI may remember what it learns about the learner' })
+  memoryEnabled!: boolean;
+
+  @Field(() => Int, { nullable: true, description: 'At most this many AI messages a day; null: the tier decides' })
+  dailyMessageLimit!: number | null;
+}
+
+@InputType()
+export class AiAccessInput {
+  @Field(() => Boolean, { nullable: true })
+  enabled?: boolean;
+
+  @Field(() => Boolean, { nullable: true })
+  memoryEnabled?: boolean;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(1000)
+  dailyMessageLimit?: number | null;
+}
+
+@ObjectType()
+export class LinkedLearner {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String, { nullable: true })
+  birthDate!: string | null;
+
+  @Field(() => String)
+  country!: string;
+
+  @Field(() => Locale)
+  locale!: Locale;
+
+  @Field(() => AccountStatus)
+  status!: AccountStatus;
+}

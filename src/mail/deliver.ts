@@ -1,0 +1,14 @@
+import type { Deps } from '../server/deps';
+import type { Mail } from './mailer';
+
+/** A page of the web app, with the token the mail carries, for links in mails. */
+export function publicLink(publicUrl: string, page: string, token?: string, query: Record<string, string> = {}): string {
+  const url = new URL(page, publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`);
+  for (const [key, value] of Object.entries({ ...query, ...(token ? { token } : {}) })) url.searchParams.set(key, value);
+  return url.toString();
+}
+
+/** The answer does not wait for the mail server; a failed send is logged and can be asked for again. */
+export function sendInBackground(deps: Pick<Deps, 'mailer' | 'log'>, mail: Mail): void {
+  deps.mailer.send(mail).catch((error) => deps.log.error({ err: error }, 'mail not sent'));
+}
