@@ -23,6 +23,8 @@ class PostgresEventTarget extends EventTarget {
   private client?: Client;
   private closed = false;
   private reconnectDelay = 250;
+  /** NOTIFYs go one after another on the one connection (pg does not queue queries for us). */
+  private sending: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly databaseUrl: string,
@@ -51,9 +53,10 @@ class PostgresEventTarget extends EventTarget {
       this.log.warn({ event: event.type }, 'event not published: the event connection is down');
       return false;
     }
-    this.client.query('select pg_notify($1, $2)', [CHANNEL, payload]).catch((error) => {
-      this.log.warn({ err: error, event: event.type }, 'event not published');
-    });
+    const client = this.client;
+    this.sending = this.sending
+      .then(() => client.query('select pg_notify($1, $2)', [CHANNEL, payload]))
+      .catch((error) => this.log.warn({ err: error, event: event.type }, 'event not published'));
     return true;
   }
 
