@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuthService } from '../auth/auth.service';
 import { ageOn } from '../auth/age';
@@ -117,8 +118,9 @@ export class ConsentService {
   }
 
   private async findOrCreate(subject: User, type: ConsentType, policyVersion: number): Promise<Consent> {
-    await this.em.upsert(Consent, { subject, type, policyVersion }, { onConflictFields: ['subject', 'type'], onConflictAction: 'ignore' });
-    return this.em.findOneOrFail(Consent, { subject, type }, { refresh: true });
+    // Two first grants at once: one row wins, both then change it.
+    await this.em.upsert(Consent, { id: randomUUID(), subject, type, policyVersion, updatedAt: new Date() }, { onConflictFields: ['subject', 'type'], onConflictAction: 'ignore' });
+    return this.em.findOneOrFail(Consent, { subject, type }, { refresh: true, populate: ['guardianGrantedBy'] });
   }
 
   /** The caller, or a learner the caller is an active guardian of (anybody else's is not found). */

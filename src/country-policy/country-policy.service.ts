@@ -49,7 +49,7 @@ export class CountryPolicyService {
 }
 
 export function assertCountry(country: string): string {
-  if (!isISO31661Alpha2(country)) throw validationFailed([{ field: 'country', message: 'must be an ISO 3166-1 alpha-2 country code such as VN' }]);
+  if (!/^[A-Z]{2}$/.test(country) || !isISO31661Alpha2(country)) throw validationFailed([{ field: 'country', message: 'must be an ISO 3166-1 alpha-2 country code such as VN (two capital letters)' }]);
   return country;
 }
 
