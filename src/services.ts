@@ -11,9 +11,9 @@ import type { Deps } from './server/deps';
 /** The services of every area for one unit of work (a request, an operation, a job). */
 export function createServices(em: EntityManager, deps: Deps) {
   const auth = new AuthService(em, deps);
-  const notifications = new NotificationsService(em, deps);
+  const notifications: NotificationsService = new NotificationsService(em, deps, (learnerId) => guardian.activeGuardianIdsOf(learnerId));
   const countryPolicy = new CountryPolicyService(em);
-  const guardian = new GuardianService(em, deps, auth, notifications);
+  const guardian: GuardianService = new GuardianService(em, deps, auth, notifications);
   return {
     auth,
     admin: new AdminService(em, auth),

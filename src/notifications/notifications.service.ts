@@ -28,11 +28,25 @@ export interface NotificationAddedEvent {
   notificationId: string;
 }
 
+/** Who looks after a learner: their guardians with an active link (from the guardian area). */
+export type GuardiansOf = (learnerId: string) => Promise<string[]>;
+
 export class NotificationsService {
   constructor(
     private readonly em: EntityManager,
     private readonly deps: Deps,
+    private readonly guardiansOf: GuardiansOf,
   ) {}
+
+  /**
+   * A learner's event that their guardians hear of too (progress, certificates): the learner gets
+   * `learner`, each guardian with an active link gets `guardian` with the learner's id in its data.
+   */
+  async notifyWithGuardians(learnerId: string, type: NotificationType, messages: { learner: NotificationMessage; guardian: NotificationMessage }): Promise<void> {
+    await this.notify(learnerId, type, messages.learner);
+    const guardianMessage = { ...messages.guardian, data: { ...messages.guardian.data, learnerId } };
+    for (const guardianId of await this.guardiansOf(learnerId)) await this.notify(guardianId, type, guardianMessage);
+  }
 
   /**
    * Creates a notification for a user in their locale, unless they turned the type off

@@ -1,4 +1,7 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NotificationType } from '../../src/notifications/notification.entity';
+import { createServices } from '../../src/services';
 import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer, tokenFrom } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
@@ -243,5 +246,26 @@ describe('children without an e-mail, and the guardian\'s view of a learner', ()
       expect(bad.body.error).toBe('validation_failed');
     }
     expect((await t.http.get(path)).status).toBe(401);
+  });
+});
+
+describe('guardians hear of their learners\' events', () => {
+  it('sends the learner\'s progress to guardians with an active link, not to a pending one', async () => {
+    const [active, pending] = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
+    const learner = await learnerOfAge(t, 14);
+    const link = (await declare(active, learner.email)).body;
+    await t.http.post(`/guardian/links/${link.id}/approve`, undefined, { token: learner.accessToken });
+    await declare(pending, learner.email);
+
+    const services = createServices(t.app.deps.orm.em.fork() as EntityManager, t.app.deps);
+    await services.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
+      learner: { title: { en: 'Lesson done', vi: 'Xong bài' }, body: { en: 'Well done!', vi: 'Giỏi lắm!' }, data: { lessonId: 'l1' } },
+      guardian: { title: { en: 'Your learner finished a lesson', vi: 'Con đã học xong một bài' }, body: { en: 'See the progress.', vi: 'Xem tiến độ.' }, data: { lessonId: 'l1' } },
+    });
+    const own = (await t.http.get('/notifications?limit=1', { token: learner.accessToken })).body.items[0];
+    expect(own).toMatchObject({ type: 'progress', title: 'Lesson done', data: { lessonId: 'l1' } });
+    const guardians = (await t.http.get('/notifications', { token: active.accessToken })).body.items;
+    expect(guardians[0]).toMatchObject({ type: 'progress', title: 'Your learner finished a lesson', data: { lessonId: 'l1', learnerId: learner.id } });
+    expect((await t.http.get('/notifications', { token: pending.accessToken })).body.items).toEqual([]);
   });
 });
