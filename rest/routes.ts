@@ -106,4 +106,10 @@ export const routes: RestRoute[] = [
 
   { method: 'get', path: '/country-policy', status: 200, summary: "A country's consent rules", operation: `query CountryPolicy($country: String!) { countryPolicy(country: $country) { ${POLICY} } }` },
   { method: 'put', path: '/country-policy/:country', status: 200, summary: "Change a country's rules (admins); every change is kept", operation: `mutation UpdateCountryPolicy($country: String!, $input: CountryPolicyInput!) { updateCountryPolicy(country: $country, input: $input) { ${POLICY} } }` },
+
+  { method: 'post', path: '/ai/chat', status: 200, summary: 'Send a message to the AI tutor (Accept: text/event-stream streams the answer)', operation: 'mutation AiChat($input: AiChatInput!) { aiChat(input: $input) { conversationId reply tokens } }' },
+  { method: 'get', path: '/ai/quota', status: 200, summary: "The caller's AI messages today", operation: 'query AiQuota { aiQuota { tier period limit used remaining resetsAt } }' },
+  { method: 'get', path: '/ai/conversations', status: 200, summary: "The caller's AI conversations", operation: 'query AiConversations { aiConversations }', body: { wrap: 'items' } },
+  { method: 'get', path: '/ai/memory', status: 200, summary: 'What the AI remembers of the caller (Starter tier and above)', operation: 'query AiMemory { aiMemory }', body: { wrap: 'items' } },
+  { method: 'delete', path: '/ai/memory', status: 204, summary: 'Make the AI forget what it remembers of the caller', operation: 'mutation ForgetAiMemory { forgetAiMemory }' },
 ];

@@ -25,6 +25,15 @@ const schema = z.object({
   WEB_ORIGIN: url.default('http://localhost:3000'),
   APP_ORIGIN: url.default('http://localhost:8081'),
   AI_BACKEND_URL: url.optional(),
+  AI_BACKEND_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  AI_BACKEND_AUTH: z.enum(['hmac', 'token']).default('hmac'),
+  AI_BACKEND_TIMEOUT_MS: positiveInt.default(30_000),
+  AI_MESSAGE_MAX_LENGTH: positiveInt.default(4000),
+  AI_BREAKER_FAILURES: positiveInt.default(5),
+  AI_BREAKER_RESET_MS: positiveInt.default(10_000),
+  AI_QUOTA_FREE: z.coerce.number().int().min(0).default(20),
+  AI_QUOTA_STARTER: z.coerce.number().int().min(0).default(200),
+  AI_QUOTA_PRO: z.coerce.number().int().min(0).default(1000),
   BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 100kb').default('100kb'),
   RATE_LIMIT_DEFAULT: positiveInt.default(300),
   RATE_LIMIT_AUTH: positiveInt.default(30),
@@ -40,6 +49,13 @@ const schema = z.object({
 });
 
 export type Env = z.infer<typeof schema>;
+
+/** The AI backend trusts who we say the caller is only with a secret beside its address. */
+function checkAiBackend(values: Env): void {
+  if (values.AI_BACKEND_URL && !values.AI_BACKEND_SECRET) {
+    throw new ConfigError('Invalid configuration: AI_BACKEND_SECRET must be set when AI_BACKEND_URL is');
+  }
+}
 export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL'> & {
   JWT_SECRET: string;
   PUBLIC_URL: string;
@@ -56,6 +72,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
   }
   const values = parsed.data;
+  checkAiBackend(values);
   const dataDir = resolve(values.DATA_DIR);
   const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
   return {

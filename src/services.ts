@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminService } from './admin/admin.service';
+import { AiService } from './ai/ai.service';
 import { AuthService } from './auth/auth.service';
 import { ConsentService } from './consent/consent.service';
 import { CountryPolicyService } from './country-policy/country-policy.service';
@@ -14,6 +15,7 @@ export function createServices(em: EntityManager, deps: Deps) {
   const notifications: NotificationsService = new NotificationsService(em, deps, (learnerId) => guardian.activeGuardianIdsOf(learnerId));
   const countryPolicy = new CountryPolicyService(em);
   const guardian: GuardianService = new GuardianService(em, deps, auth, notifications);
+  const consent = new ConsentService(em, auth, countryPolicy, guardian, notifications);
   return {
     auth,
     admin: new AdminService(em, auth),
@@ -21,7 +23,8 @@ export function createServices(em: EntityManager, deps: Deps) {
     notifications,
     countryPolicy,
     guardian,
-    consent: new ConsentService(em, auth, countryPolicy, guardian, notifications),
+    consent,
+    ai: new AiService(em, deps, deps.aiBackend, consent, guardian),
   };
 }
 

@@ -1,4 +1,5 @@
 import { RoleChange } from '../admin/role-change.entity';
+import { AiUsage } from '../ai/ai-usage.entity';
 import { AccountToken } from '../auth/account-token.entity';
 import { RefreshToken } from '../auth/refresh-token.entity';
 import { User } from '../auth/user.entity';
@@ -13,4 +14,5 @@ import { NotificationSettings } from '../notifications/notification-settings.ent
 export const entities = [
   User, RefreshToken, AccountToken, RoleChange, Notification, NotificationSettings,
   GuardianLink, GuardianLinkTransition, LearnerAiAccess, Consent, ConsentLedgerEntry, CountryPolicyOverride, CountryPolicyChange,
+  AiUsage,
 ];

@@ -1,5 +1,6 @@
 import { allow, and, deny, shield } from 'graphql-shield';
 import { adminRules } from '../admin/admin.rules';
+import { aiRules } from '../ai/ai.rules';
 import { authRules } from '../auth/auth.rules';
 import { consentRules } from '../consent/consent.rules';
 import { countryPolicyRules } from '../country-policy/country-policy.rules';
@@ -26,7 +27,7 @@ export function mergeRules(...areas: AreaRules[]): Record<string, FieldRules> {
   return merged;
 }
 
-export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules);
+export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules, aiRules);
 
 /** Deny by default: an operation or type without a rule here is refused as forbidden. */
 export function buildPermissions(rules = ruleMap) {

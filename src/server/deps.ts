@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { AiBackend } from '../ai/ai.backend';
 import type { Config } from '../config';
 import type { Orm } from '../db/orm';
 import { createMailer, type Mailer } from '../mail/mailer';
@@ -14,6 +15,8 @@ export interface Deps {
   mailer: Mailer;
   pubSub: EventPubSub;
   limits: RateLimits;
+  /** Per process, so its circuit breaker sees every request. */
+  aiBackend: AiBackend;
 }
 
 export async function createDeps(config: Config, log: Logger, orm: Orm, databaseUrl: string): Promise<Deps> {
@@ -24,6 +27,7 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
     limits: createRateLimits(config),
+    aiBackend: new AiBackend(config, log),
   };
 }
 

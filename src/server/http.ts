@@ -7,6 +7,7 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { restRouter, sendError } from '../../rest/adapter';
+import { aiStreamRouter } from '../../rest/ai-stream';
 import { routes } from '../../rest/routes';
 import { authenticateHeader } from '../auth/tokens';
 import { type Context, createContext } from './context';
@@ -47,6 +48,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
     express.json({ limit: config.BODY_LIMIT }),
     expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
   );
+  app.use(aiStreamRouter((req) => requestContext(deps, req), config.BODY_LIMIT));
   app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));

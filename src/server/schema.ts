@@ -2,6 +2,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { type AuthChecker, buildSchema, type PubSub } from 'type-graphql';
 import { AdminResolver } from '../admin/admin.resolver';
+import { AiResolver } from '../ai/ai.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
 import { ConsentResolver } from '../consent/consent.resolver';
 import { CountryPolicyResolver } from '../country-policy/country-policy.resolver';
@@ -10,7 +11,7 @@ import { HealthResolver } from '../health/health.resolver';
 import { NotificationsResolver } from '../notifications/notifications.resolver';
 import type { Context } from './context';
 
-export const resolvers = [AuthResolver, AdminResolver, HealthResolver, NotificationsResolver, GuardianResolver, ConsentResolver, CountryPolicyResolver] as const;
+export const resolvers = [AuthResolver, AdminResolver, HealthResolver, NotificationsResolver, GuardianResolver, ConsentResolver, CountryPolicyResolver, AiResolver] as const;
 
 /** Guards subscriptions at subscribe time, where shield rules do not run. */
 const authChecker: AuthChecker<Context> = ({ context }) => Boolean(context.auth.userId && !context.auth.error);

@@ -1,0 +1,146 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { AccountStatus, Tier, type User } from '../auth/user.entity';
+import { ConsentType } from '../consent/consent.entity';
+import type { ConsentService } from '../consent/consent.service';
+import type { GuardianService } from '../guardian/guardian.service';
+import type { Deps } from '../server/deps';
+import { AppError, forbidden, validationFailed } from '../server/errors';
+import type { AiBackend, AiIdentity } from './ai.backend';
+import { nextReset, type Quota, recordTokens, releaseMessage, reserveMessage, tierQuota, usedToday } from './ai.quota';
+
+export interface ChatRequest {
+  message: string;
+  conversationId?: string | null;
+}
+
+export interface ChatReply {
+  conversationId: string;
+  reply: string;
+  tokens: number;
+}
+
+/** A chat accepted by every check and counted in the quota, ready to be sent. */
+export interface PreparedChat {
+  identity: AiIdentity;
+  body: ChatRequest;
+  /** Gives the message back to the quota (the backend did not answer it). */
+  release(): Promise<void>;
+  recordTokens(tokens: number): Promise<void>;
+}
+
+const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
+
+/**
+ * The checks of the AI area, in the order the issue gives, before anything reaches the backend:
+ * learner active, consent, the guardian's switch, (memory: tier, consent, switch), quota.
+ * The token and the per-minute rate limit are checked at the door (shield and the HTTP layer).
+ */
+export class AiService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: Deps,
+    private readonly backend: AiBackend,
+    private readonly consent: ConsentService,
+    private readonly guardian: GuardianService,
+  ) {}
+
+  async prepareChat(user: User, request: ChatRequest, requestId: string): Promise<PreparedChat> {
+    this.assertValid(request);
+    await this.assertConversationAllowed(user);
+    const memory = await this.memoryAllowed(user);
+    this.backend.assertConfigured();
+    await reserveMessage(this.em, user.id, await this.dailyLimit(user));
+    return {
+      identity: this.identity(user, memory, requestId),
+      body: { message: request.message, conversationId: request.conversationId ?? null },
+      release: () => releaseMessage(this.em, user.id),
+      recordTokens: (tokens) => recordTokens(this.em, user.id, tokens),
+    };
+  }
+
+  async chat(user: User, request: ChatRequest, requestId: string): Promise<ChatReply> {
+    const prepared = await this.prepareChat(user, request, requestId);
+    const answer = await this.send(prepared, 'application/json');
+    const reply = (await answer.json()) as { conversationId?: string; reply?: string; usage?: { totalTokens?: number } };
+    const tokens = reply.usage?.totalTokens ?? 0;
+    await prepared.recordTokens(tokens);
+    return { conversationId: String(reply.conversationId ?? request.conversationId ?? ''), reply: String(reply.reply ?? ''), tokens };
+  }
+
+  /** Sends a prepared chat; a backend that fails gives the message back to the quota. */
+  async send(prepared: PreparedChat, accept: string, signal?: AbortSignal): Promise<Response> {
+    try {
+      return await this.backend.request({ method: 'POST', path: '/chat', identity: prepared.identity, body: prepared.body, accept, signal });
+    } catch (error) {
+      await prepared.release();
+      throw error;
+    }
+  }
+
+  async quota(user: User): Promise<Quota> {
+    const limit = await this.dailyLimit(user);
+    const used = await usedToday(this.em, user.id);
+    return { tier: user.tier, period: 'day', limit, used, remaining: Math.max(0, limit - used), resetsAt: nextReset() };
+  }
+
+  async conversations(user: User, requestId: string): Promise<unknown[]> {
+    await this.assertConversationAllowed(user);
+    return this.items(user, 'GET', '/conversations', requestId, await this.memoryAllowed(user));
+  }
+
+  async memory(user: User, requestId: string): Promise<unknown[]> {
+    await this.assertConversationAllowed(user);
+    await this.assertMemoryAllowed(user);
+    return this.items(user, 'GET', '/memory', requestId, true);
+  }
+
+  /** Forgetting is always allowed to the person remembered: no tier or consent is asked for it. */
+  async forgetMemory(user: User, requestId: string): Promise<void> {
+    await this.backend.request({ method: 'DELETE', path: '/memory', identity: this.identity(user, false, requestId) });
+  }
+
+  private assertValid(request: ChatRequest): void {
+    const max = this.deps.config.AI_MESSAGE_MAX_LENGTH;
+    if (typeof request.message !== 'string' || !request.message.trim()) throw validationFailed([{ field: 'message', message: 'must not be empty' }]);
+    if (request.message.length > max) throw validationFailed([{ field: 'message', message: `must be at most ${max} characters long` }]);
+    if (request.conversationId != null && (typeof request.conversationId !== 'string' || request.conversationId.length > 100)) {
+      throw validationFailed([{ field: 'conversationId', message: 'must be a conversation id' }]);
+    }
+  }
+
+  private async items(user: User, method: 'GET', path: string, requestId: string, memory: boolean): Promise<unknown[]> {
+    const response = await this.backend.request({ method, path, identity: this.identity(user, memory, requestId) });
+    const body = (await response.json()) as { items?: unknown[] };
+    return Array.isArray(body.items) ? body.items : [];
+  }
+
+  private async assertConversationAllowed(user: User): Promise<void> {
+    if (user.status === AccountStatus.pending_guardian) throw new AppError('guardian_required', 'A verified guardian must link to your account first.');
+    await this.consent.assertConsent(user.id, ConsentType.ai_conversation);
+    if (!(await this.guardian.aiAccessOf(user.id)).enabled) throw forbidden('Your guardian has turned the AI tutor off for your account.');
+  }
+
+  private async assertMemoryAllowed(user: User): Promise<void> {
+    if (TIER_ORDER.indexOf(user.tier) < TIER_ORDER.indexOf(Tier.starter)) throw new AppError('tier_required', 'AI memory comes with the Starter tier and above.');
+    await this.consent.assertConsent(user.id, ConsentType.ai_memory);
+    if (!(await this.guardian.aiAccessOf(user.id)).memoryEnabled) throw forbidden('Your guardian has turned AI memory off for your account.');
+  }
+
+  /** The memory flag sent to the backend: true only when every memory condition holds. */
+  private async memoryAllowed(user: User): Promise<boolean> {
+    return this.assertMemoryAllowed(user).then(
+      () => true,
+      (error) => (error instanceof AppError && error.status === 403 ? false : Promise.reject(error)),
+    );
+  }
+
+  private async dailyLimit(user: User): Promise<number> {
+    const guardianLimit = (await this.guardian.aiAccessOf(user.id)).dailyMessageLimit;
+    const tierLimit = tierQuota(this.deps.config, user.tier);
+    return guardianLimit === null ? tierLimit : Math.min(tierLimit, guardianLimit);
+  }
+
+  private identity(user: User, memory: boolean, requestId: string): AiIdentity {
+    return { userId: user.id, roles: user.roles, tier: user.tier, locale: user.locale, memory, requestId };
+  }
+}

@@ -1,0 +1,45 @@
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { Tier } from '../auth/user.entity';
+
+@InputType()
+export class AiChatInput {
+  @Field(() => String, { description: 'At most AI_MESSAGE_MAX_LENGTH characters (4,000 by default)' })
+  message!: string;
+
+  @Field(() => ID, { nullable: true, description: 'Continue this conversation; a new one without' })
+  conversationId?: string | null;
+}
+
+@ObjectType()
+export class AiChatReply {
+  @Field(() => ID)
+  conversationId!: string;
+
+  @Field(() => String)
+  reply!: string;
+
+  @Field(() => Int, { description: 'Tokens the backend reported for this message' })
+  tokens!: number;
+}
+
+@ObjectType()
+export class AiQuota {
+  @Field(() => Tier)
+  tier!: Tier;
+
+  @Field(() => String, { description: 'day: quotas reset at midnight UTC' })
+  period!: string;
+
+  @Field(() => Int, { description: "The tier's messages a day, lowered by a guardian's limit" })
+  limit!: number;
+
+  @Field(() => Int)
+  used!: number;
+
+  @Field(() => Int)
+  remaining!: number;
+
+  @Field(() => GraphQLISODateTime)
+  resetsAt!: Date;
+}
+
