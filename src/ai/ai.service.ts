@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AccountStatus, Tier, type User } from '../auth/user.entity';
 import { ConsentType } from '../consent/consent.entity';
 import type { ConsentService } from '../consent/consent.service';
-import type { GuardianService } from '../guardian/guardian.service';
+import type { AiAccess, GuardianService } from '../guardian/guardian.service';
 import type { Deps } from '../server/deps';
 import { AppError, forbidden, validationFailed } from '../server/errors';
 import type { AiBackend, AiIdentity } from './ai.backend';
@@ -46,10 +46,11 @@ export class AiService {
 
   async prepareChat(user: User, request: ChatRequest, requestId: string): Promise<PreparedChat> {
     this.assertValid(request);
-    await this.assertConversationAllowed(user);
-    const memory = await this.memoryAllowed(user);
+    const access = await this.guardian.aiAccessOf(user.id);
+    await this.assertConversationAllowed(user, access);
+    const memory = await this.memoryAllowed(user, access);
     this.backend.assertConfigured();
-    await reserveMessage(this.em, user.id, await this.dailyLimit(user));
+    await reserveMessage(this.em, user.id, this.dailyLimit(user, access));
     return {
       identity: this.identity(user, memory, requestId),
       body: { message: request.message, conversationId: request.conversationId ?? null },
@@ -78,19 +79,21 @@ export class AiService {
   }
 
   async quota(user: User): Promise<Quota> {
-    const limit = await this.dailyLimit(user);
+    const limit = this.dailyLimit(user, await this.guardian.aiAccessOf(user.id));
     const used = await usedToday(this.em, user.id);
     return { tier: user.tier, period: 'day', limit, used, remaining: Math.max(0, limit - used), resetsAt: nextReset() };
   }
 
   async conversations(user: User, requestId: string): Promise<unknown[]> {
-    await this.assertConversationAllowed(user);
-    return this.items(user, 'GET', '/conversations', requestId, await this.memoryAllowed(user));
+    const access = await this.guardian.aiAccessOf(user.id);
+    await this.assertConversationAllowed(user, access);
+    return this.items(user, 'GET', '/conversations', requestId, await this.memoryAllowed(user, access));
   }
 
   async memory(user: User, requestId: string): Promise<unknown[]> {
-    await this.assertConversationAllowed(user);
-    await this.assertMemoryAllowed(user);
+    const access = await this.guardian.aiAccessOf(user.id);
+    await this.assertConversationAllowed(user, access);
+    await this.assertMemoryAllowed(user, access);
     return this.items(user, 'GET', '/memory', requestId, true);
   }
 
@@ -114,30 +117,29 @@ export class AiService {
     return Array.isArray(body.items) ? body.items : [];
   }
 
-  private async assertConversationAllowed(user: User): Promise<void> {
+  private async assertConversationAllowed(user: User, access: AiAccess): Promise<void> {
     if (user.status === AccountStatus.pending_guardian) throw new AppError('guardian_required', 'A verified guardian must link to your account first.');
     await this.consent.assertConsent(user.id, ConsentType.ai_conversation);
-    if (!(await this.guardian.aiAccessOf(user.id)).enabled) throw forbidden('Your guardian has turned the AI tutor off for your account.');
+    if (!access.enabled) throw forbidden('Your guardian has turned the AI tutor off for your account.');
   }
 
-  private async assertMemoryAllowed(user: User): Promise<void> {
+  private async assertMemoryAllowed(user: User, access: AiAccess): Promise<void> {
     if (TIER_ORDER.indexOf(user.tier) < TIER_ORDER.indexOf(Tier.starter)) throw new AppError('tier_required', 'AI memory comes with the Starter tier and above.');
     await this.consent.assertConsent(user.id, ConsentType.ai_memory);
-    if (!(await this.guardian.aiAccessOf(user.id)).memoryEnabled) throw forbidden('Your guardian has turned AI memory off for your account.');
+    if (!access.memoryEnabled) throw forbidden('Your guardian has turned AI memory off for your account.');
   }
 
   /** The memory flag sent to the backend: true only when every memory condition holds. */
-  private async memoryAllowed(user: User): Promise<boolean> {
-    return this.assertMemoryAllowed(user).then(
+  private async memoryAllowed(user: User, access: AiAccess): Promise<boolean> {
+    return this.assertMemoryAllowed(user, access).then(
       () => true,
       (error) => (error instanceof AppError && error.status === 403 ? false : Promise.reject(error)),
     );
   }
 
-  private async dailyLimit(user: User): Promise<number> {
-    const guardianLimit = (await this.guardian.aiAccessOf(user.id)).dailyMessageLimit;
+  private dailyLimit(user: User, access: AiAccess): number {
     const tierLimit = tierQuota(this.deps.config, user.tier);
-    return guardianLimit === null ? tierLimit : Math.min(tierLimit, guardianLimit);
+    return access.dailyMessageLimit === null ? tierLimit : Math.min(tierLimit, access.dailyMessageLimit);
   }
 
   private identity(user: User, memory: boolean, requestId: string): AiIdentity {

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
 import { AppError, unauthenticated } from '../server/errors';
@@ -18,8 +18,17 @@ export interface RequestAuth {
 
 type TokenSettings = Pick<Config, 'JWT_SECRET' | 'JWT_ISSUER' | 'JWT_AUDIENCE' | 'ACCESS_TOKEN_TTL'>;
 
+const keys = new Map<string, KeyObject>();
+
+/** jsonwebtoken turns a string secret into a key on every call, after a failed public-key parse: once is enough. */
+function keyOf(secret: string): KeyObject {
+  let key = keys.get(secret);
+  if (!key) keys.set(secret, (key = createSecretKey(Buffer.from(secret))));
+  return key;
+}
+
 export function signAccessToken(config: TokenSettings, claims: AccessClaims): string {
-  return jwt.sign({ roles: claims.roles }, config.JWT_SECRET, {
+  return jwt.sign({ roles: claims.roles }, keyOf(config.JWT_SECRET), {
     algorithm: 'HS256',
     subject: claims.sub,
     issuer: config.JWT_ISSUER,
@@ -34,7 +43,7 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header.trim());
   if (!match) return { error: unauthenticated('The Authorization header must be "Bearer <access token>".') };
   try {
-    const payload = jwt.verify(match[1], config.JWT_SECRET, {
+    const payload = jwt.verify(match[1], keyOf(config.JWT_SECRET), {
       algorithms: ['HS256'],
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,

@@ -1,0 +1,79 @@
+import { fork } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const BACKEND_DELAY_MS = 50;
+const STREAMS = Number(process.env.BENCH_STREAMS ?? 50);
+const SECRET = 'bench-ai-backend-secret-0123456789';
+
+/** The backend of docs/ai-backend.md, answering after 50 ms; streams send their first event at once. */
+function startBackend(): Promise<string> {
+  const server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (req.headers.accept?.includes('text/event-stream')) {
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write('data: {"delta":"Hello"}\n\n');
+        setTimeout(() => res.end('event: done\ndata: {"conversationId":"c1","usage":{"totalTokens":3}}\n\n'), BACKEND_DELAY_MS);
+        return;
+      }
+      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"conversationId":"c1","reply":"Hello","usage":{"totalTokens":3}}'), BACKEND_DELAY_MS);
+    });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+}
+
+async function load(name: string, url: string, headers: Record<string, string>) {
+  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"message":"What is a loop?"}', connections: CONNECTIONS, duration: DURATION });
+  console.log(`${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`);
+  return result;
+}
+
+async function timeToFirstByte(url: string, headers: Record<string, string>): Promise<number> {
+  const times: number[] = [];
+  for (let i = 0; i < STREAMS; i++) {
+    const started = performance.now();
+    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers }, body: '{"message":"Stream"}' });
+    const reader = response.body!.getReader();
+    await reader.read();
+    times.push(performance.now() - started);
+    while (!(await reader.read()).done);
+  }
+  return times.sort((a, b) => a - b)[Math.floor(times.length / 2)];
+}
+
+/**
+ * 200 concurrent clients through the proxy and straight to the backend in the same run, then the
+ * time to the first streamed byte both ways; the proxy runs in a child process.
+ */
+async function main() {
+  const backend = await startBackend();
+  const child = fork(join(__dirname, 'server.js'), { env: { ...process.env, AI_BACKEND_URL: backend, AI_BACKEND_SECRET: SECRET }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const service = await new Promise<{ url: string; token: string }>((resolve) => child.once('message', resolve as never));
+  const auth = { authorization: `Bearer ${service.token}` };
+
+  await load('warm-up', `${service.url}/ai/chat`, auth);
+  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, Node ${process.version}`);
+  console.log('target                         req/s    p50 ms   p99 ms  non-2xx');
+  const direct = await load('direct to the backend', `${backend}/chat`, {});
+  const proxied = await load('through the proxy', `${service.url}/ai/chat`, auth);
+  console.log(`\nadded latency p50: ${(proxied.latency.p50 - direct.latency.p50).toFixed(1)} ms (aim < 2 ms)`);
+  console.log(`throughput through the proxy: ${((proxied.requests.average / direct.requests.average) * 100).toFixed(0)}% of direct (aim >= 90%)`);
+
+  const ttfbDirect = await timeToFirstByte(`${backend}/chat`, {});
+  const ttfbProxy = await timeToFirstByte(`${service.url}/ai/chat`, auth);
+  console.log(`streaming, time to first byte (p50 of ${STREAMS}): direct ${ttfbDirect.toFixed(1)} ms, through the proxy ${ttfbProxy.toFixed(1)} ms`);
+
+  child.send('stop');
+  await new Promise((resolve) => child.once('exit', resolve));
+  process.exit(0);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
