@@ -1,39 +1,17 @@
-import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import { Pool } from 'pg';
-import { loadConfig } from '../../src/config';
-import { startEmbeddedPostgres } from '../../src/db/embedded';
-import { createLogger } from '../../src/logger';
-import { createApp } from '../../src/server/app';
-import { createServices } from '../../src/services';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { run, serveUntilTold, startBenchService } from '../support';
 
 /**
  * Runs in a child process of run.ts: the service (on a fresh embedded PostgreSQL, or DATABASE_URL)
  * and the baseline, a bare express handler that checks the same JWT and runs the same SQL with pg.
  */
-async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lp-bench-'));
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, 54400 + Math.floor(Math.random() * 500));
-  const databaseUrl = process.env.DATABASE_URL ?? embedded!.url();
-  const config = loadConfig({
-    ...process.env,
-    NODE_ENV: 'production',
-    DATABASE_URL: databaseUrl,
-    DATA_DIR: dataDir,
-    LOG_LEVEL: 'silent',
-    RATE_LIMIT_DEFAULT: '100000000',
-    RATE_LIMIT_AUTH: '100000000',
-  });
-  const app = await createApp(config, createLogger('silent'));
-  const service = await app.listen(0, '127.0.0.1');
+run(async () => {
+  const service = await startBenchService();
+  const { config, databaseUrl, services } = service;
 
   const email = `bench-${Date.now()}@example.com`;
-  const services = createServices(app.deps.orm.em.fork() as EntityManager, app.deps);
   const session = await services.auth.signup({ email, password: 'a benchmark password', displayName: 'Bench', role: 'guardian' as never, country: 'VN' });
 
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
@@ -49,17 +27,9 @@ async function main() {
   await new Promise((resolve) => baselineServer.once('listening', resolve));
   const baselinePort = (baselineServer.address() as { port: number }).port;
 
-  process.send!({ service: `http://127.0.0.1:${service.port}`, baseline: `http://127.0.0.1:${baselinePort}`, token: session.accessToken });
-  process.on('message', async () => {
+  serveUntilTold({ service: service.url, baseline: `http://127.0.0.1:${baselinePort}`, token: session.accessToken }, async () => {
     baselineServer.close();
     await pool.end();
-    await app.close();
-    await embedded?.stop();
-    process.exit(0);
+    await service.stop();
   });
-}
-
-main().catch((error) => {
-  console.error(error);
-  process.exit(1);
 });

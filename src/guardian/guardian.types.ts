@@ -125,16 +125,7 @@ export class AiAccessInput {
 }
 
 @ObjectType()
-export class LinkedLearner {
-  @Field(() => ID)
-  id!: string;
-
-  @Field(() => String)
-  displayName!: string;
-
-  @Field(() => String)
-  email!: string;
-
+export class LinkedLearner extends LinkParty {
   @Field(() => String, { nullable: true })
   birthDate!: string | null;
 

@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
-import { type SmtpServer, startSmtpServer, tokenFrom } from '../support/smtp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { withMailAndApp } from '../support/setup';
+import { type SmtpServer, tokenFrom } from '../support/smtp';
 import { adultSignup, PASSWORD } from '../support/users';
 
+const ctx = withMailAndApp();
 let t: TestApp;
 let smtp: SmtpServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+beforeAll(() => void ({ t, smtp } = ctx));
 
 const NEW_PASSWORD = 'another long passphrase';
 const USER = 'id email emailVerified displayName roles birthDate country locale tier status createdAt';

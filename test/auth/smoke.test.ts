@@ -1,19 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
-import { startSmtpServer, type SmtpServer } from '../support/smtp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { withMailAndApp } from '../support/setup';
+import type { SmtpServer } from '../support/smtp';
 import { adultSignup, signUpVerified } from '../support/users';
 
+const ctx = withMailAndApp();
 let t: TestApp;
 let smtp: SmtpServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+beforeAll(() => void ({ t, smtp } = ctx));
 
 describe('smoke', () => {
   it('signs up and verifies', async () => {

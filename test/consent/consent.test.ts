@@ -1,22 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentType } from '../../src/consent/consent.entity';
 import { createServices } from '../../src/services';
-import { startTestApp, type TestApp } from '../support/app';
-import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import type { TestApp } from '../support/app';
+import { withMailAndApp } from '../support/setup';
+import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
 
+const ctx = withMailAndApp();
 let t: TestApp;
 let smtp: SmtpServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+beforeAll(() => void ({ t, smtp } = ctx));
 
 const CONSENT = 'consentTypeId granted needsGuardian needsOwnConsent canGrantAlone guardianGrantedBy { id displayName }';
 const consentOf = async (who: SignedIn, type: string) =>

@@ -1,22 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { NotificationType } from '../../src/notifications/notification.entity';
 import { createServices } from '../../src/services';
-import { startTestApp, type TestApp } from '../support/app';
-import { type SmtpServer, startSmtpServer, tokenFrom } from '../support/smtp';
+import type { TestApp } from '../support/app';
+import { withMailAndApp } from '../support/setup';
+import { type SmtpServer, tokenFrom } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
 
+const ctx = withMailAndApp();
 let t: TestApp;
 let smtp: SmtpServer;
-
-beforeAll(async () => {
-  smtp = await startSmtpServer();
-  t = await startTestApp({ SMTP_URL: smtp.url });
-});
-afterAll(async () => {
-  await t?.close();
-  await smtp?.close();
-});
+beforeAll(() => void ({ t, smtp } = ctx));
 
 const LINK = 'id status primary learnerEmail guardian { id displayName } learner { id } history { status actorId }';
 const declare = (guardian: SignedIn, learnerEmail: string) => t.http.post('/guardian/declare', { learnerEmail }, { token: guardian.accessToken });
