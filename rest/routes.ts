@@ -29,6 +29,13 @@ const AI_ACCESS = 'enabled memoryEnabled dailyMessageLimit';
 const CONSENT = 'consentTypeId granted needsGuardian needsOwnConsent canGrantAlone guardianGrantedBy { id displayName } guardianGrantedAt ownGrantedAt policyVersion';
 const LEDGER = 'id subjectId consentTypeId action actorId actorRole country policyVersion createdAt';
 const POLICY = 'country region guardianConsentAge childConsentAge aiGuardianConsentAge dataResidency rules version updatedAt';
+const TEXT = 'en vi';
+const COURSE = `id title { ${TEXT} } description { ${TEXT} } level minAge maxAge language passMark published createdAt`;
+const LESSON = `id position title { ${TEXT} } objectives { en vi } content { ${TEXT} } quiz { prompt { ${TEXT} } options { ${TEXT} } }`;
+const ENROLLMENT = `course { ${COURSE} } enrolledAt`;
+const COURSE_PROGRESS = `courseId courseTitle { ${TEXT} } lessonsTotal lessonsCompleted percent averageScore timeSpentSeconds lastActivityAt completed`;
+const OVERVIEW = `learnerId streakDays lastActivityAt timeSpentSeconds courses { ${COURSE_PROGRESS} }`;
+const CERTIFICATE = `id code courseId courseTitle { ${TEXT} } learnerName averageScore issuedAt`;
 const NOTIFICATION = 'id type title body data read readAt createdAt';
 
 export const routes: RestRoute[] = [
@@ -112,4 +119,38 @@ export const routes: RestRoute[] = [
   { method: 'get', path: '/ai/conversations', status: 200, summary: "The caller's AI conversations", operation: 'query AiConversations { aiConversations }', body: { wrap: 'items' } },
   { method: 'get', path: '/ai/memory', status: 200, summary: 'What the AI remembers of the caller (Starter tier and above)', operation: 'query AiMemory { aiMemory }', body: { wrap: 'items' } },
   { method: 'delete', path: '/ai/memory', status: 204, summary: 'Make the AI forget what it remembers of the caller', operation: 'mutation ForgetAiMemory { forgetAiMemory }' },
+
+  {
+    method: 'get',
+    path: '/courses',
+    status: 200,
+    summary: "Published courses by level, age (a learner's own by default), language and words",
+    operation: `query Courses($first: Int, $after: String, $level: CourseLevel, $age: Int, $language: String, $q: String) {
+      courses(first: $first, after: $after, level: $level, age: $age, language: $language, q: $q) { edges { node { ${COURSE} } } pageInfo { hasNextPage endCursor } }
+    }`,
+    body: 'list',
+  },
+  { method: 'get', path: '/courses/me', status: 200, summary: "The caller's courses", operation: `query MyCourses { myCourses { ${ENROLLMENT} } }`, body: { wrap: 'items' } },
+  { method: 'get', path: '/courses/:id', status: 200, summary: 'A course with its lessons', operation: `query Course($id: ID!) { course(id: $id) { ${COURSE} lessons { ${LESSON} } } }` },
+  { method: 'post', path: '/courses', status: 201, summary: 'Create a course with its lessons and quizzes (content admins)', operation: `mutation CreateCourse($input: CourseInput!) { createCourse(input: $input) { ${COURSE} lessons { ${LESSON} } } }` },
+  { method: 'put', path: '/courses/:id', status: 200, summary: 'Edit a course (content admins)', operation: `mutation UpdateCourse($id: ID!, $input: CourseChangeInput!) { updateCourse(id: $id, input: $input) { ${COURSE} } }` },
+  { method: 'post', path: '/courses/:id/publish', status: 200, summary: 'Publish a course (content admins)', operation: `mutation PublishCourse($id: ID!) { publishCourse(id: $id) { ${COURSE} } }` },
+  { method: 'post', path: '/courses/:id/unpublish', status: 200, summary: 'Unpublish a course (content admins)', operation: `mutation UnpublishCourse($id: ID!) { unpublishCourse(id: $id) { ${COURSE} } }` },
+  { method: 'post', path: '/courses/:id/lessons', status: 201, summary: 'Add a lesson and its quiz (content admins)', operation: `mutation AddLesson($id: ID!, $input: LessonInput!) { addLesson(courseId: $id, input: $input) { ${LESSON} } }` },
+  { method: 'post', path: '/courses/:id/enrollment', status: 201, summary: 'Enroll in a course', operation: `mutation Enroll($id: ID!) { enroll(courseId: $id) { ${ENROLLMENT} } }` },
+  { method: 'delete', path: '/courses/:id/enrollment', status: 204, summary: 'Leave a course', operation: 'mutation LeaveCourse($id: ID!) { leaveCourse(courseId: $id) }' },
+
+  { method: 'post', path: '/progress/lessons/:lessonId/complete', status: 200, summary: 'Complete a lesson (harmless twice)', operation: `mutation CompleteLesson($lessonId: ID!, $input: CompleteLessonInput) { completeLesson(lessonId: $lessonId, input: $input) { ${COURSE_PROGRESS} } }` },
+  { method: 'post', path: '/progress/lessons/:lessonId/quiz', status: 200, summary: "Submit a lesson's quiz answers; scored on the server", operation: 'mutation SubmitQuiz($lessonId: ID!, $input: QuizAnswersInput!) { submitQuiz(lessonId: $lessonId, input: $input) { lessonId score correct total attempt results { correct correctIndex explanation { en vi } } } }' },
+  { method: 'get', path: '/progress/me', status: 200, summary: "The caller's streak, time spent and progress per course", operation: `query MyProgress { myProgress { ${OVERVIEW} } }` },
+  { method: 'get', path: '/progress/courses/:courseId', status: 200, summary: 'Progress in one course', operation: `query CourseProgress($courseId: ID!) { courseProgress(courseId: $courseId) { ${COURSE_PROGRESS} } }` },
+
+  { method: 'get', path: '/certificates', status: 200, summary: "The caller's certificates", operation: `query MyCertificates { myCertificates { ${CERTIFICATE} } }`, body: { wrap: 'items' } },
+  { method: 'get', path: '/certificates/verify/:code', status: 200, summary: 'Check a certificate by its code (public: name, course, date)', operation: `query VerifyCertificate($code: String!) { verifyCertificate(code: $code) { code learnerName courseTitle { ${TEXT} } issuedAt } }` },
+  { method: 'get', path: '/certificates/:id', status: 200, summary: 'One certificate (its PDF: /certificates/:id/pdf)', operation: `query Certificate($id: ID!) { certificate(id: $id) { ${CERTIFICATE} } }` },
+
+  { method: 'get', path: '/guardian/dashboard', status: 200, summary: "Every linked learner's progress and certificates", operation: `query GuardianDashboard { guardianDashboard { learner { ${LEARNER} } progress { ${OVERVIEW} } certificates { ${CERTIFICATE} } } }`, body: { wrap: 'items' } },
+  { method: 'get', path: '/guardian/learners/:learnerId/progress', status: 200, summary: "A linked learner's progress", operation: `query LearnerProgress($learnerId: ID!) { learnerProgress(learnerId: $learnerId) { ${OVERVIEW} } }` },
+  { method: 'get', path: '/guardian/learners/:learnerId/courses', status: 200, summary: "A linked learner's courses", operation: `query LearnerCourses($learnerId: ID!) { learnerCourses(learnerId: $learnerId) { ${ENROLLMENT} } }`, body: { wrap: 'items' } },
+  { method: 'get', path: '/guardian/learners/:learnerId/certificates', status: 200, summary: "A linked learner's certificates", operation: `query LearnerCertificates($learnerId: ID!) { learnerCertificates(learnerId: $learnerId) { ${CERTIFICATE} } }`, body: { wrap: 'items' } },
 ];

@@ -2,11 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AdminService } from './admin/admin.service';
 import { AiService } from './ai/ai.service';
 import { AuthService } from './auth/auth.service';
+import { CertificatesService } from './certificates/certificates.service';
 import { ConsentService } from './consent/consent.service';
 import { CountryPolicyService } from './country-policy/country-policy.service';
+import { CoursesService } from './courses/courses.service';
 import { GuardianService } from './guardian/guardian.service';
 import { HealthService } from './health/health.service';
 import { NotificationsService } from './notifications/notifications.service';
+import { ProgressService } from './progress/progress.service';
 import type { Deps } from './server/deps';
 
 /** The services of every area for one unit of work (a request, an operation, a job). */
@@ -16,6 +19,8 @@ export function createServices(em: EntityManager, deps: Deps) {
   const countryPolicy = new CountryPolicyService(em);
   const guardian: GuardianService = new GuardianService(em, deps, auth, notifications);
   const consent = new ConsentService(em, auth, countryPolicy, guardian, notifications);
+  const courses = new CoursesService(em);
+  const certificates = new CertificatesService(em, notifications, deps.config.PUBLIC_URL);
   return {
     auth,
     admin: new AdminService(em, auth),
@@ -25,6 +30,9 @@ export function createServices(em: EntityManager, deps: Deps) {
     guardian,
     consent,
     ai: new AiService(em, deps, deps.aiBackend, consent, guardian),
+    courses,
+    certificates,
+    progress: new ProgressService(em, courses, certificates, notifications),
   };
 }
 

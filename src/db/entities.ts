@@ -3,6 +3,9 @@ import { AiUsage } from '../ai/ai-usage.entity';
 import { AccountToken } from '../auth/account-token.entity';
 import { RefreshToken } from '../auth/refresh-token.entity';
 import { User } from '../auth/user.entity';
+import { Certificate } from '../certificates/certificate.entity';
+import { Course, Enrollment, Lesson } from '../courses/course.entity';
+import { LessonCompletion, QuizAttempt } from '../progress/progress.entity';
 import { Consent, ConsentLedgerEntry } from '../consent/consent.entity';
 import { CountryPolicyChange, CountryPolicyOverride } from '../country-policy/country-policy.entity';
 import { LearnerAiAccess } from '../guardian/ai-access.entity';
@@ -14,5 +17,5 @@ import { NotificationSettings } from '../notifications/notification-settings.ent
 export const entities = [
   User, RefreshToken, AccountToken, RoleChange, Notification, NotificationSettings,
   GuardianLink, GuardianLinkTransition, LearnerAiAccess, Consent, ConsentLedgerEntry, CountryPolicyOverride, CountryPolicyChange,
-  AiUsage,
+  AiUsage, Course, Lesson, Enrollment, LessonCompletion, QuizAttempt, Certificate,
 ];

@@ -166,6 +166,12 @@ export class GuardianService {
     return links.map((l) => l.learner!.id);
   }
 
+  /** The accounts of the guardian's learners with an active link, in one query. */
+  async activeLearnersOf(guardianId: string): Promise<User[]> {
+    const links = await this.em.find(GuardianLink, { guardian: guardianId, status: LinkStatus.active, learner: { $ne: null } }, { populate: ['learner'], orderBy: { activatedAt: 'asc' } });
+    return links.map((l) => l.learner!);
+  }
+
   /** A linked learner's account, for their active guardian; anybody else's is not found. */
   async learnerFor(guardian: User, learnerId: string): Promise<User> {
     if (!(await this.isActiveGuardianOf(guardian.id, learnerId))) throw notFound('learner');

@@ -2,6 +2,9 @@ import { allow, and, deny, shield } from 'graphql-shield';
 import { adminRules } from '../admin/admin.rules';
 import { aiRules } from '../ai/ai.rules';
 import { authRules } from '../auth/auth.rules';
+import { certificatesRules } from '../certificates/certificates.rules';
+import { coursesRules } from '../courses/courses.rules';
+import { progressRules } from '../progress/progress.rules';
 import { consentRules } from '../consent/consent.rules';
 import { countryPolicyRules } from '../country-policy/country-policy.rules';
 import { guardianRules } from '../guardian/guardian.rules';
@@ -27,7 +30,7 @@ export function mergeRules(...areas: AreaRules[]): Record<string, FieldRules> {
   return merged;
 }
 
-export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules, aiRules);
+export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules, aiRules, coursesRules, progressRules, certificatesRules);
 
 /** Deny by default: an operation or type without a rule here is refused as forbidden. */
 export function buildPermissions(rules = ruleMap) {

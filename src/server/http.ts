@@ -8,6 +8,7 @@ import type { GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { restRouter, sendError } from '../../rest/adapter';
 import { aiStreamRouter } from '../../rest/ai-stream';
+import { certificatePdfRouter } from '../../rest/certificate-pdf';
 import { routes } from '../../rest/routes';
 import { authenticateHeader } from '../auth/tokens';
 import { type Context, createContext } from './context';
@@ -49,6 +50,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
     expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
   );
   app.use(aiStreamRouter((req) => requestContext(deps, req), config.BODY_LIMIT));
+  app.use(certificatePdfRouter((req) => requestContext(deps, req)));
   app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));

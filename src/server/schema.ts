@@ -4,6 +4,9 @@ import { type AuthChecker, buildSchema, type PubSub } from 'type-graphql';
 import { AdminResolver } from '../admin/admin.resolver';
 import { AiResolver } from '../ai/ai.resolver';
 import { AuthResolver } from '../auth/auth.resolver';
+import { CertificatesResolver } from '../certificates/certificates.resolver';
+import { CoursesResolver } from '../courses/courses.resolver';
+import { ProgressResolver } from '../progress/progress.resolver';
 import { ConsentResolver } from '../consent/consent.resolver';
 import { CountryPolicyResolver } from '../country-policy/country-policy.resolver';
 import { GuardianResolver } from '../guardian/guardian.resolver';
@@ -11,7 +14,7 @@ import { HealthResolver } from '../health/health.resolver';
 import { NotificationsResolver } from '../notifications/notifications.resolver';
 import type { Context } from './context';
 
-export const resolvers = [AuthResolver, AdminResolver, HealthResolver, NotificationsResolver, GuardianResolver, ConsentResolver, CountryPolicyResolver, AiResolver] as const;
+export const resolvers = [AuthResolver, AdminResolver, HealthResolver, NotificationsResolver, GuardianResolver, ConsentResolver, CountryPolicyResolver, AiResolver, CoursesResolver, ProgressResolver, CertificatesResolver] as const;
 
 /** Guards subscriptions at subscribe time, where shield rules do not run. */
 const authChecker: AuthChecker<Context> = ({ context }) => Boolean(context.auth.userId && !context.auth.error);

@@ -1,0 +1,17 @@
+import { type Request, Router } from 'express';
+import type { Context } from '../src/server/context';
+import { unauthenticated } from '../src/server/errors';
+
+/** `GET /certificates/:id/pdf`: a file, which the route table (JSON from GraphQL) cannot send. */
+export function certificatePdfRouter(context: (req: Request) => Context): Router {
+  const router = Router();
+  router.get('/certificates/:id/pdf', async (req, res) => {
+    const ctx = context(req);
+    if (ctx.auth.error) throw ctx.auth.error;
+    if (!ctx.auth.userId) throw unauthenticated();
+    const pdf = await ctx.services.certificates.pdf(ctx.auth.userId, req.params.id);
+    res.status(200).type('application/pdf').setHeader('Content-Disposition', `inline; filename="certificate-${req.params.id}.pdf"`);
+    res.end(pdf);
+  });
+  return router;
+}

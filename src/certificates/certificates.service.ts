@@ -1,0 +1,75 @@
+import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { User } from '../auth/user.entity';
+import type { Course } from '../courses/course.entity';
+import { NotificationType } from '../notifications/notification.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { notFound } from '../server/errors';
+import { isId } from '../server/ids';
+import { Certificate } from './certificate.entity';
+import { certificatePdf } from './certificate.pdf';
+
+/** What anybody may learn from a certificate's code: nothing more. */
+export interface PublicCertificate {
+  code: string;
+  learnerName: string;
+  courseTitle: { en: string; vi: string };
+  issuedAt: Date;
+}
+
+export class CertificatesService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly notifications: NotificationsService,
+    private readonly publicUrl: string,
+  ) {}
+
+  /**
+   * Issues the certificate unless it exists: one insert that the unique key decides, so two
+   * lessons completed at the same moment still make one certificate and one notification.
+   */
+  async issue(learner: User, course: Course, averageScore: number): Promise<void> {
+    const code = randomBytes(6).toString('hex').toUpperCase();
+    const inserted = await this.em.getConnection().execute<{ id: string }[]>(
+      `insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
+       on conflict (learner_id, course_id) do nothing returning id`,
+      [learner.id, course.id, code, Math.round(averageScore)],
+    );
+    if (!inserted.length) return;
+    await this.notifications.notifyWithGuardians(learner.id, NotificationType.certificate, {
+      learner: {
+        title: { en: 'You earned a certificate!', vi: 'Bạn đã nhận chứng chỉ!' },
+        body: { en: `Well done on finishing "${course.title.en}".`, vi: `Chúc mừng bạn đã hoàn thành "${course.title.vi}".` },
+        data: { certificateId: inserted[0].id, courseId: course.id, code },
+      },
+      guardian: {
+        title: { en: `${learner.displayName} earned a certificate`, vi: `${learner.displayName} đã nhận chứng chỉ` },
+        body: { en: `${learner.displayName} finished "${course.title.en}".`, vi: `${learner.displayName} đã hoàn thành "${course.title.vi}".` },
+        data: { certificateId: inserted[0].id, courseId: course.id },
+      },
+    });
+  }
+
+  /** Certificates of many learners in one query, newest first. */
+  listOf(learnerIds: string[]): Promise<Certificate[]> {
+    if (!learnerIds.length) return Promise.resolve([]);
+    return this.em.find(Certificate, { learner: { $in: learnerIds } }, { populate: ['course', 'learner'], orderBy: { issuedAt: 'desc', id: 'desc' } });
+  }
+
+  async find(learnerId: string, id: string): Promise<Certificate> {
+    const certificate = isId(id) ? await this.em.findOne(Certificate, { id, learner: learnerId }, { populate: ['course', 'learner'] }) : null;
+    if (!certificate) throw notFound('certificate');
+    return certificate;
+  }
+
+  async verify(code: string): Promise<PublicCertificate> {
+    const certificate = /^[0-9A-F]{12}$/.test(code) ? await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] }) : null;
+    if (!certificate) throw notFound('certificate');
+    return { code, learnerName: certificate.learner.displayName, courseTitle: certificate.course.title, issuedAt: certificate.issuedAt };
+  }
+
+  async pdf(learnerId: string, id: string): Promise<Buffer> {
+    const certificate = await this.find(learnerId, id);
+    return certificatePdf(certificate, `${this.publicUrl.replace(/\/$/, '')}/certificates/verify/${certificate.code}`);
+  }
+}

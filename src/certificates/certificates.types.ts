@@ -1,0 +1,42 @@
+import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
+import { LocalizedTextView } from '../courses/courses.types';
+
+@ObjectType('Certificate')
+export class CertificateView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String, { description: 'Anyone can check it at /certificates/verify/:code' })
+  code!: string;
+
+  @Field(() => ID)
+  courseId!: string;
+
+  @Field(() => LocalizedTextView)
+  courseTitle!: LocalizedTextView;
+
+  @Field(() => String)
+  learnerName!: string;
+
+  @Field(() => Int)
+  averageScore!: number;
+
+  @Field(() => GraphQLISODateTime)
+  issuedAt!: Date;
+}
+
+/** What the public check shows: the name, the course and the date, nothing else. */
+@ObjectType()
+export class CertificateCheck {
+  @Field(() => String)
+  code!: string;
+
+  @Field(() => String)
+  learnerName!: string;
+
+  @Field(() => LocalizedTextView)
+  courseTitle!: LocalizedTextView;
+
+  @Field(() => GraphQLISODateTime)
+  issuedAt!: Date;
+}

@@ -1,0 +1,116 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { User } from '../auth/user.entity';
+
+export enum CourseLevel {
+  beginner = 'beginner',
+  intermediate = 'intermediate',
+  advanced = 'advanced',
+}
+
+/** Every text of a course is written in both languages of the platform. */
+export interface Localized {
+  en: string;
+  vi: string;
+}
+
+export interface QuizQuestion {
+  prompt: Localized;
+  options: Localized[];
+  answerIndex: number;
+  explanation: Localized;
+}
+
+export interface Quiz {
+  questions: QuizQuestion[];
+}
+
+@Entity({ tableName: 'courses' })
+@Index({ properties: ['published', 'createdAt', 'id'] })
+export class Course {
+  [OptionalProps]?: 'passMark' | 'published' | 'createdBy' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'jsonb' })
+  title!: Localized;
+
+  @Property({ type: 'jsonb' })
+  description!: Localized;
+
+  @Enum({ items: () => CourseLevel })
+  level!: CourseLevel;
+
+  @Property({ type: 'smallint' })
+  minAge!: number;
+
+  @Property({ type: 'smallint' })
+  maxAge!: number;
+
+  /** The language the course teaches in (vi or en); its texts exist in both. */
+  @Property({ type: 'text' })
+  language!: string;
+
+  /** The quiz average (0..100) a learner needs for the certificate. */
+  @Property({ type: 'smallint' })
+  passMark: number = 70;
+
+  @Property({ type: 'boolean' })
+  published: boolean = false;
+
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  createdBy: User | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+@Entity({ tableName: 'lessons' })
+@Unique({ properties: ['course', 'position'] })
+export class Lesson {
+  [OptionalProps]?: 'quiz';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  course!: Course;
+
+  @Property({ type: 'smallint' })
+  position!: number;
+
+  @Property({ type: 'jsonb' })
+  title!: Localized;
+
+  @Property({ type: 'jsonb' })
+  objectives!: { en: string[]; vi: string[] };
+
+  @Property({ type: 'jsonb' })
+  content!: Localized;
+
+  /** The answers stay on the server: learners see questions and options only. */
+  @Property({ type: 'jsonb', nullable: true })
+  quiz: Quiz | null = null;
+}
+
+@Entity({ tableName: 'enrollments' })
+@Unique({ properties: ['learner', 'course'] })
+export class Enrollment {
+  [OptionalProps]?: 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  learner!: User;
+
+  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  course!: Course;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

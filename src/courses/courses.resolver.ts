@@ -1,0 +1,79 @@
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Context } from '../server/context';
+import { toConnection } from '../server/pagination';
+import type { Course, Lesson } from './course.entity';
+import type { NewLesson } from './courses.service';
+import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView } from './courses.types';
+
+/** What a learner sees of a lesson: the quiz without its answers. */
+export function presentLesson(lesson: Lesson): LessonView {
+  const quiz = lesson.quiz?.questions.map((q) => ({ prompt: q.prompt, options: q.options })) ?? null;
+  return { id: lesson.id, position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content, quiz };
+}
+
+function newLesson(input: LessonInput): NewLesson {
+  const { quiz, ...rest } = input;
+  return { ...rest, quiz: quiz ? { questions: quiz } : null };
+}
+
+@Resolver(() => CourseView)
+export class CoursesResolver {
+  @Query(() => CourseConnection, { description: 'Published courses, by default those fitting a learner\'s age' })
+  async courses(@Args(() => CatalogArgs) args: CatalogArgs, @Ctx() ctx: Context) {
+    const filter = { level: args.level, age: args.age, language: args.language, text: args.q };
+    return toConnection(await ctx.services.courses.catalog(await ctx.viewer(), filter, args.first, args.after));
+  }
+
+  @Query(() => CourseView)
+  async course(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.courses.course(await ctx.viewer(), id);
+  }
+
+  @Query(() => [EnrollmentView], { description: "The caller's courses" })
+  async myCourses(@Ctx() ctx: Context): Promise<EnrollmentView[]> {
+    const enrollments = await ctx.services.courses.enrollmentsOf([ctx.auth.userId!]);
+    return enrollments.map((e) => ({ course: e.course, enrolledAt: e.createdAt }));
+  }
+
+  @FieldResolver(() => [LessonView])
+  async lessons(@Root() course: Course, @Ctx() ctx: Context): Promise<LessonView[]> {
+    return (await ctx.services.courses.lessons(course.id)).map(presentLesson);
+  }
+
+  @Mutation(() => EnrollmentView)
+  async enroll(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context): Promise<EnrollmentView> {
+    const enrollment = await ctx.services.courses.enroll((await ctx.viewer())!, courseId);
+    return { course: enrollment.course, enrolledAt: enrollment.createdAt };
+  }
+
+  @Mutation(() => Boolean)
+  async leaveCourse(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context) {
+    await ctx.services.courses.leave((await ctx.viewer())!, courseId);
+    return true;
+  }
+
+  @Mutation(() => CourseView, { description: 'Content admins: a new course with its lessons, unpublished' })
+  async createCourse(@Arg('input', () => CourseInput) input: CourseInput, @Ctx() ctx: Context) {
+    return ctx.services.courses.createCourse({ ...input, lessons: input.lessons.map(newLesson) }, ctx.auth.userId!);
+  }
+
+  @Mutation(() => CourseView)
+  async updateCourse(@Arg('id', () => ID) id: string, @Arg('input', () => CourseChangeInput) input: CourseChangeInput, @Ctx() ctx: Context) {
+    return ctx.services.courses.updateCourse((await ctx.viewer())!, id, input);
+  }
+
+  @Mutation(() => CourseView)
+  async publishCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.courses.setPublished((await ctx.viewer())!, id, true);
+  }
+
+  @Mutation(() => CourseView)
+  async unpublishCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.courses.setPublished((await ctx.viewer())!, id, false);
+  }
+
+  @Mutation(() => LessonView, { description: 'Content admins: a lesson (and its quiz) at the end of a course' })
+  async addLesson(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+    return presentLesson(await ctx.services.courses.addLesson((await ctx.viewer())!, courseId, newLesson(input)));
+  }
+}

@@ -1,0 +1,172 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ageOn } from '../auth/age';
+import { Role, User } from '../auth/user.entity';
+import { conflict, notFound, validationFailed } from '../server/errors';
+import { isId } from '../server/ids';
+import { afterCursor, type Page, toPage } from '../server/pagination';
+import { Course, type CourseLevel, Enrollment, Lesson, type Localized, type Quiz } from './course.entity';
+
+export interface NewLesson {
+  title: Localized;
+  objectives: { en: string[]; vi: string[] };
+  content: Localized;
+  quiz?: Quiz | null;
+}
+
+export interface NewCourse {
+  title: Localized;
+  description: Localized;
+  level: CourseLevel;
+  minAge: number;
+  maxAge: number;
+  language: string;
+  passMark?: number;
+  published?: boolean;
+  lessons: NewLesson[];
+}
+
+export type CourseChange = Partial<Omit<NewCourse, 'lessons' | 'published'>>;
+
+export interface CatalogFilter {
+  level?: CourseLevel | null;
+  age?: number | null;
+  language?: string | null;
+  text?: string | null;
+}
+
+const isStaff = (user: User | null) => Boolean(user && (user.hasRole(Role.content_admin) || user.hasRole(Role.admin)));
+
+export class CoursesService {
+  constructor(private readonly em: EntityManager) {}
+
+  /** Published courses; by default those that fit a learner's age. */
+  async catalog(viewer: User | null, filter: CatalogFilter, first: number, after?: string | null): Promise<Page<Course>> {
+    const age = filter.age ?? (viewer?.hasRole(Role.learner) && viewer.birthDate ? ageOn(viewer.birthDate) : null);
+    const qb = this.em.createQueryBuilder(Course, 'c').where({ published: true, ...afterCursor(after) });
+    if (filter.level) qb.andWhere({ level: filter.level });
+    if (filter.language) qb.andWhere({ language: filter.language });
+    if (age !== null) qb.andWhere({ minAge: { $lte: age }, maxAge: { $gte: age } });
+    if (filter.text) {
+      const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      qb.andWhere("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", [like, like, like, like]);
+    }
+    const rows = await qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(first + 1).getResult();
+    return toPage(rows, first);
+  }
+
+  /** A published course, or any course for its editors; otherwise not found. */
+  async course(viewer: User | null, id: string): Promise<Course> {
+    const course = isId(id) ? await this.em.findOne(Course, { id }) : null;
+    if (!course || (!course.published && !isStaff(viewer))) throw notFound('course');
+    return course;
+  }
+
+  lessons(courseId: string): Promise<Lesson[]> {
+    return this.em.find(Lesson, { course: courseId }, { orderBy: { position: 'asc' } });
+  }
+
+  /** Lessons of many courses in one query, by course. */
+  async lessonsOf(courseIds: string[]): Promise<Map<string, Lesson[]>> {
+    const lessons = courseIds.length ? await this.em.find(Lesson, { course: { $in: courseIds } }, { orderBy: { position: 'asc' } }) : [];
+    const byCourse = new Map<string, Lesson[]>(courseIds.map((id) => [id, []]));
+    for (const lesson of lessons) byCourse.get(lesson.course.id)?.push(lesson);
+    return byCourse;
+  }
+
+  async lesson(id: string): Promise<Lesson> {
+    const lesson = isId(id) ? await this.em.findOne(Lesson, { id }, { populate: ['course'] }) : null;
+    if (!lesson || !lesson.course.published) throw notFound('lesson');
+    return lesson;
+  }
+
+  /** One transaction: the course and its lessons in order (the course factory publishes through this). */
+  async createCourse(input: NewCourse, authorId: string | null): Promise<Course> {
+    assertCourse(input);
+    return this.em.transactional(async (em) => {
+      const course = em.create(Course, {
+        title: input.title,
+        description: input.description,
+        level: input.level,
+        minAge: input.minAge,
+        maxAge: input.maxAge,
+        language: input.language,
+        passMark: input.passMark ?? 70,
+        published: input.published ?? false,
+        createdBy: authorId ? em.getReference(User, authorId) : null,
+      });
+      input.lessons.forEach((lesson, index) => em.create(Lesson, { ...lesson, quiz: lesson.quiz ?? null, course, position: index + 1 }));
+      return course;
+    });
+  }
+
+  async updateCourse(viewer: User, id: string, change: CourseChange): Promise<Course> {
+    const course = await this.course(viewer, id);
+    const next = { ...course, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) };
+    assertCourse({ ...next, lessons: [] });
+    this.em.assign(course, next);
+    await this.em.flush();
+    return course;
+  }
+
+  async setPublished(viewer: User, id: string, published: boolean): Promise<Course> {
+    const course = await this.course(viewer, id);
+    if (published && (await this.em.count(Lesson, { course })) === 0) throw conflict('A course needs at least one lesson to be published.');
+    course.published = published;
+    await this.em.flush();
+    return course;
+  }
+
+  async addLesson(viewer: User, courseId: string, lesson: NewLesson): Promise<Lesson> {
+    const course = await this.course(viewer, courseId);
+    assertQuiz(lesson.quiz, 0);
+    const position = (await this.em.count(Lesson, { course })) + 1;
+    const created = this.em.create(Lesson, { ...lesson, quiz: lesson.quiz ?? null, course, position });
+    await this.em.flush();
+    return created;
+  }
+
+  async enroll(learner: User, courseId: string): Promise<Enrollment> {
+    const course = await this.course(learner, courseId);
+    if (!course.published) throw notFound('course');
+    try {
+      const enrollment = this.em.create(Enrollment, { learner, course });
+      await this.em.flush();
+      return enrollment;
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict('You are enrolled in this course already.');
+      throw error;
+    }
+  }
+
+  async leave(learner: User, courseId: string): Promise<void> {
+    const removed = isId(courseId) ? await this.em.nativeDelete(Enrollment, { learner, course: courseId }) : 0;
+    if (!removed) throw notFound('enrollment');
+  }
+
+  async isEnrolled(learnerId: string, courseId: string): Promise<boolean> {
+    return (await this.em.count(Enrollment, { learner: learnerId, course: courseId })) > 0;
+  }
+
+  /** Enrollments of many learners in one query, with their courses. */
+  enrollmentsOf(learnerIds: string[]): Promise<Enrollment[]> {
+    if (!learnerIds.length) return Promise.resolve([]);
+    return this.em.find(Enrollment, { learner: { $in: learnerIds } }, { populate: ['course'], orderBy: { createdAt: 'desc' } });
+  }
+}
+
+function assertCourse(input: NewCourse): void {
+  const problems = [];
+  if (!(input.minAge >= 5 && input.minAge <= input.maxAge && input.maxAge <= 18)) problems.push({ field: 'minAge', message: 'ages must satisfy 5 <= minAge <= maxAge <= 18' });
+  if (input.passMark !== undefined && !(input.passMark >= 0 && input.passMark <= 100)) problems.push({ field: 'passMark', message: 'must be 0 to 100' });
+  if (problems.length) throw validationFailed(problems);
+  input.lessons.forEach((lesson, index) => assertQuiz(lesson.quiz, index));
+}
+
+function assertQuiz(quiz: Quiz | null | undefined, lessonIndex: number): void {
+  for (const [i, question] of (quiz?.questions ?? []).entries()) {
+    if (question.options.length < 2 || question.answerIndex < 0 || question.answerIndex >= question.options.length) {
+      throw validationFailed([{ field: `lessons.${lessonIndex}.quiz.questions.${i}.answerIndex`, message: 'must name one of at least two options' }]);
+    }
+  }
+}

@@ -1,0 +1,254 @@
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection, PageArgs } from '../server/pagination';
+import { CourseLevel } from './course.entity';
+
+registerEnumType(CourseLevel, { name: 'CourseLevel' });
+
+@ObjectType('LocalizedText')
+export class LocalizedTextView {
+  @Field(() => String)
+  en!: string;
+
+  @Field(() => String)
+  vi!: string;
+}
+
+@ObjectType('LocalizedList')
+export class LocalizedListView {
+  @Field(() => [String])
+  en!: string[];
+
+  @Field(() => [String])
+  vi!: string[];
+}
+
+/** A quiz question as learners see it: no answer, no explanation before they submit. */
+@ObjectType()
+export class QuizQuestionView {
+  @Field(() => LocalizedTextView)
+  prompt!: LocalizedTextView;
+
+  @Field(() => [LocalizedTextView])
+  options!: LocalizedTextView[];
+}
+
+@ObjectType('Lesson')
+export class LessonView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Int)
+  position!: number;
+
+  @Field(() => LocalizedTextView)
+  title!: LocalizedTextView;
+
+  @Field(() => LocalizedListView)
+  objectives!: LocalizedListView;
+
+  @Field(() => LocalizedTextView)
+  content!: LocalizedTextView;
+
+  @Field(() => [QuizQuestionView], { nullable: true, description: 'Null when the lesson has no quiz' })
+  quiz!: QuizQuestionView[] | null;
+}
+
+@ObjectType('Course')
+export class CourseView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => LocalizedTextView)
+  title!: LocalizedTextView;
+
+  @Field(() => LocalizedTextView)
+  description!: LocalizedTextView;
+
+  @Field(() => CourseLevel)
+  level!: CourseLevel;
+
+  @Field(() => Int)
+  minAge!: number;
+
+  @Field(() => Int)
+  maxAge!: number;
+
+  @Field(() => String, { description: 'The language it teaches in (vi or en)' })
+  language!: string;
+
+  @Field(() => Int, { description: 'Quiz average (0..100) for the certificate' })
+  passMark!: number;
+
+  @Field(() => Boolean)
+  published!: boolean;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+export const CourseConnection = Connection(CourseView, 'Course');
+
+@ObjectType('Enrollment')
+export class EnrollmentView {
+  @Field(() => CourseView)
+  course!: CourseView;
+
+  @Field(() => GraphQLISODateTime)
+  enrolledAt!: Date;
+}
+
+@ArgsType()
+export class CatalogArgs extends PageArgs {
+  @Field(() => CourseLevel, { nullable: true })
+  level?: CourseLevel | null;
+
+  @Field(() => Int, { nullable: true, description: "Courses for this age; a learner's own age by default" })
+  @IsOptional()
+  @Min(3)
+  @Max(99)
+  age?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsIn(['vi', 'en'], { message: 'must be vi or en' })
+  language?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Words of the title or description' })
+  @IsOptional()
+  @MaxLength(100)
+  q?: string | null;
+}
+
+@InputType()
+export class LocalizedTextInput {
+  @Field(() => String)
+  @Length(1, 20_000)
+  en!: string;
+
+  @Field(() => String)
+  @Length(1, 20_000)
+  vi!: string;
+}
+
+@InputType()
+export class LocalizedListInput {
+  @Field(() => [String])
+  @ArrayMaxSize(20)
+  en!: string[];
+
+  @Field(() => [String])
+  @ArrayMaxSize(20)
+  vi!: string[];
+}
+
+@InputType()
+export class QuizQuestionInput {
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  prompt!: LocalizedTextInput;
+
+  @Field(() => [LocalizedTextInput])
+  @ArrayMinSize(2)
+  @ArrayMaxSize(8)
+  @ValidateNested({ each: true })
+  options!: LocalizedTextInput[];
+
+  @Field(() => Int)
+  @Min(0)
+  answerIndex!: number;
+
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  explanation!: LocalizedTextInput;
+}
+
+@InputType()
+export class LessonInput {
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  title!: LocalizedTextInput;
+
+  @Field(() => LocalizedListInput)
+  objectives!: LocalizedListInput;
+
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  content!: LocalizedTextInput;
+
+  @Field(() => [QuizQuestionInput], { nullable: true })
+  @IsOptional()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(30)
+  @ValidateNested({ each: true })
+  quiz?: QuizQuestionInput[] | null;
+}
+
+@InputType()
+export class CourseInput {
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  title!: LocalizedTextInput;
+
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  description!: LocalizedTextInput;
+
+  @Field(() => CourseLevel)
+  level!: CourseLevel;
+
+  @Field(() => Int)
+  @Min(5)
+  @Max(18)
+  minAge!: number;
+
+  @Field(() => Int)
+  @Min(5)
+  @Max(18)
+  maxAge!: number;
+
+  @Field(() => String)
+  @IsIn(['vi', 'en'], { message: 'must be vi or en' })
+  language!: string;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(100)
+  passMark?: number;
+
+  @Field(() => [LessonInput])
+  @ArrayMaxSize(30)
+  @ValidateNested({ each: true })
+  lessons!: LessonInput[];
+}
+
+@InputType()
+export class CourseChangeInput {
+  @Field(() => LocalizedTextInput, { nullable: true })
+  title?: LocalizedTextInput;
+
+  @Field(() => LocalizedTextInput, { nullable: true })
+  description?: LocalizedTextInput;
+
+  @Field(() => CourseLevel, { nullable: true })
+  level?: CourseLevel;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(5)
+  @Max(18)
+  minAge?: number;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(5)
+  @Max(18)
+  maxAge?: number;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(100)
+  passMark?: number;
+}

@@ -1,0 +1,65 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { User } from '../auth/user.entity';
+import { Course, Lesson } from '../courses/course.entity';
+
+/** A lesson a learner finished; finishing it again changes nothing. */
+@Entity({ tableName: 'lesson_completions' })
+@Unique({ properties: ['learner', 'lesson'] })
+@Index({ properties: ['learner', 'course'] })
+export class LessonCompletion {
+  [OptionalProps]?: 'completedAt' | 'timeSpentSeconds';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  learner!: User;
+
+  @ManyToOne(() => Lesson, { deleteRule: 'cascade' })
+  lesson!: Lesson;
+
+  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  course!: Course;
+
+  @Property({ type: 'integer' })
+  timeSpentSeconds: number = 0;
+
+  @Property({ type: 'timestamptz' })
+  completedAt: Date = new Date();
+}
+
+/** Every quiz attempt is kept; the best one counts. */
+@Entity({ tableName: 'quiz_attempts' })
+@Index({ properties: ['learner', 'course'] })
+export class QuizAttempt {
+  [OptionalProps]?: 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  learner!: User;
+
+  @ManyToOne(() => Lesson, { deleteRule: 'cascade' })
+  lesson!: Lesson;
+
+  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  course!: Course;
+
+  @Property({ type: 'jsonb' })
+  answers!: number[];
+
+  @Property({ type: 'smallint' })
+  correct!: number;
+
+  @Property({ type: 'smallint' })
+  total!: number;
+
+  /** 0..100 */
+  @Property({ type: 'smallint' })
+  score!: number;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}

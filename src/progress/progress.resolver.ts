@@ -1,0 +1,58 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { presentCertificate } from '../certificates/certificates.resolver';
+import { CertificateView } from '../certificates/certificates.types';
+import { EnrollmentView } from '../courses/courses.types';
+import type { Context } from '../server/context';
+import { CompleteLessonInput, CourseProgressView, DashboardLearner, LearnerOverviewView, QuizAnswersInput, QuizResult } from './progress.types';
+
+const me = (ctx: Context) => ctx.auth.userId!;
+
+@Resolver()
+export class ProgressResolver {
+  @Mutation(() => CourseProgressView, { description: 'Harmless twice; the course must be one the caller is enrolled in' })
+  async completeLesson(@Arg('lessonId', () => ID) lessonId: string, @Arg('input', () => CompleteLessonInput, { nullable: true }) input: CompleteLessonInput | null, @Ctx() ctx: Context) {
+    return ctx.services.progress.completeLesson((await ctx.viewer())!, lessonId, input?.timeSpentSeconds ?? 0);
+  }
+
+  @Mutation(() => QuizResult, { description: 'Checked on the server; every attempt is kept' })
+  async submitQuiz(@Arg('lessonId', () => ID) lessonId: string, @Arg('input', () => QuizAnswersInput) input: QuizAnswersInput, @Ctx() ctx: Context) {
+    return ctx.services.progress.submitQuiz((await ctx.viewer())!, lessonId, input.answers);
+  }
+
+  @Query(() => CourseProgressView)
+  courseProgress(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context) {
+    return ctx.services.progress.courseProgress(me(ctx), courseId);
+  }
+
+  @Query(() => LearnerOverviewView, { description: "The caller's streak, time and courses" })
+  myProgress(@Ctx() ctx: Context) {
+    return ctx.services.progress.overview(me(ctx));
+  }
+
+  @Query(() => LearnerOverviewView, { description: "A linked learner's progress (their active guardian)" })
+  learnerProgress(@Arg('learnerId', () => ID) learnerId: string, @Ctx() ctx: Context) {
+    return ctx.services.progress.overview(learnerId);
+  }
+
+  @Query(() => [EnrollmentView], { description: "A linked learner's courses (their active guardian)" })
+  async learnerCourses(@Arg('learnerId', () => ID) learnerId: string, @Ctx() ctx: Context): Promise<EnrollmentView[]> {
+    return (await ctx.services.courses.enrollmentsOf([learnerId])).map((e) => ({ course: e.course, enrolledAt: e.createdAt }));
+  }
+
+  @Query(() => [CertificateView], { description: "A linked learner's certificates (their active guardian)" })
+  async learnerCertificates(@Arg('learnerId', () => ID) learnerId: string, @Ctx() ctx: Context) {
+    return (await ctx.services.certificates.listOf([learnerId])).map(presentCertificate);
+  }
+
+  @Query(() => [DashboardLearner], { description: "Every linked learner's progress and certificates, in a fixed number of queries" })
+  async guardianDashboard(@Ctx() ctx: Context): Promise<DashboardLearner[]> {
+    const learners = await ctx.services.guardian.activeLearnersOf(me(ctx));
+    const ids = learners.map((l) => l.id);
+    const [overviews, certificates] = await Promise.all([ctx.services.progress.overviews(ids), ctx.services.certificates.listOf(ids)]);
+    return learners.map((learner, i) => ({
+      learner,
+      progress: overviews[i],
+      certificates: certificates.filter((c) => c.learner.id === learner.id).map(presentCertificate),
+    }));
+  }
+}

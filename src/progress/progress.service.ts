@@ -1,0 +1,190 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { User } from '../auth/user.entity';
+import type { CertificatesService } from '../certificates/certificates.service';
+import type { Course, Lesson, Localized } from '../courses/course.entity';
+import type { CoursesService } from '../courses/courses.service';
+import { NotificationType } from '../notifications/notification.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import { forbidden, notFound, validationFailed } from '../server/errors';
+import { QuizAttempt } from './progress.entity';
+
+export interface CourseProgress {
+  courseId: string;
+  courseTitle: Localized;
+  lessonsTotal: number;
+  lessonsCompleted: number;
+  percent: number;
+  /** The average of the best score of each quiz taken; null before any. */
+  averageScore: number | null;
+  timeSpentSeconds: number;
+  lastActivityAt: Date | null;
+  completed: boolean;
+}
+
+export interface LearnerOverview {
+  learnerId: string;
+  streakDays: number;
+  lastActivityAt: Date | null;
+  timeSpentSeconds: number;
+  courses: CourseProgress[];
+}
+
+export interface QuizResult {
+  lessonId: string;
+  score: number;
+  correct: number;
+  total: number;
+  attempt: number;
+  results: { correct: boolean; correctIndex: number; explanation: Localized }[];
+}
+
+type Row = Record<string, unknown>;
+const key = (learnerId: string, courseId: string) => `${learnerId}:${courseId}`;
+
+export class ProgressService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly courses: CoursesService,
+    private readonly certificates: CertificatesService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  /** Harmless twice: the first completion counts, the rest change nothing. */
+  async completeLesson(learner: User, lessonId: string, timeSpentSeconds = 0): Promise<CourseProgress> {
+    const lesson = await this.enrolledLesson(learner, lessonId);
+    const inserted = await this.em.getConnection().execute<Row[]>(
+      `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
+       on conflict (learner_id, lesson_id) do nothing returning id`,
+      [learner.id, lesson.id, lesson.course.id, Math.max(0, Math.round(timeSpentSeconds))],
+    );
+    const progress = await this.afterProgress(learner, lesson.course);
+    if (inserted.length && progress.completed) await this.notifyCompletion(learner, lesson.course);
+    return progress;
+  }
+
+  /** Answers are checked here, never on the client; every attempt is kept. */
+  async submitQuiz(learner: User, lessonId: string, answers: number[]): Promise<QuizResult> {
+    const lesson = await this.enrolledLesson(learner, lessonId);
+    if (!lesson.quiz) throw notFound('quiz');
+    const questions = lesson.quiz.questions;
+    if (answers.length !== questions.length) throw validationFailed([{ field: 'answers', message: `must give one answer for each of the ${questions.length} questions` }]);
+    const results = questions.map((q, i) => ({ correct: answers[i] === q.answerIndex, correctIndex: q.answerIndex, explanation: q.explanation }));
+    const correct = results.filter((r) => r.correct).length;
+    const score = Math.round((correct / questions.length) * 100);
+    this.em.create(QuizAttempt, { learner, lesson, course: lesson.course, answers, correct, total: questions.length, score });
+    await this.em.flush();
+    const attempt = await this.em.count(QuizAttempt, { learner, lesson });
+    await this.afterProgress(learner, lesson.course);
+    return { lessonId: lesson.id, score, correct, total: questions.length, attempt, results };
+  }
+
+  async courseProgress(learnerId: string, courseId: string): Promise<CourseProgress> {
+    const overview = (await this.overviews([learnerId]))[0];
+    const progress = overview.courses.find((c) => c.courseId === courseId);
+    if (!progress) throw notFound('enrollment');
+    return progress;
+  }
+
+  async overview(learnerId: string): Promise<LearnerOverview> {
+    return (await this.overviews([learnerId]))[0];
+  }
+
+  /**
+   * Progress of many learners in every course they are enrolled in, in a fixed number of queries
+   * whatever their number, courses and lessons (the guardian dashboard reads it for all at once).
+   */
+  async overviews(learnerIds: string[]): Promise<LearnerOverview[]> {
+    if (!learnerIds.length) return [];
+    const connection = this.em.getConnection();
+    const enrollments = await this.courses.enrollmentsOf(learnerIds);
+    const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
+    const ids = `{${learnerIds.join(',')}}`;
+    const [lessonCounts, completions, scores, days] = await Promise.all([
+      courseIds.length ? connection.execute<Row[]>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]) : [],
+      connection.execute<Row[]>(
+        'select learner_id, course_id, count(*)::int as n, sum(time_spent_seconds)::int as seconds, max(completed_at) as last from lesson_completions where learner_id = any(?::uuid[]) group by 1, 2',
+        [ids],
+      ),
+      connection.execute<Row[]>(
+        `select learner_id, course_id, avg(best)::float as average, max(last) as last from (
+           select learner_id, course_id, lesson_id, max(score) as best, max(created_at) as last from quiz_attempts where learner_id = any(?::uuid[]) group by 1, 2, 3
+         ) best group by 1, 2`,
+        [ids],
+      ),
+      connection.execute<Row[]>(
+        `select learner_id, array_agg(distinct day order by day desc) as days from (
+           select learner_id, (completed_at at time zone 'utc')::date as day from lesson_completions where learner_id = any(?::uuid[])
+           union select learner_id, (created_at at time zone 'utc')::date from quiz_attempts where learner_id = any(?::uuid[])
+         ) activity group by 1`,
+        [ids, ids],
+      ),
+    ]);
+    const totals = new Map(lessonCounts.map((r) => [String(r.course_id), Number(r.n)]));
+    const done = new Map(completions.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
+    const best = new Map(scores.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
+    const activity = new Map(days.map((r) => [String(r.learner_id), (r.days as (string | Date)[]).map(toDay)]));
+    return learnerIds.map((learnerId) => {
+      const courses = enrollments.filter((e) => e.learner.id === learnerId).map((e) => courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id))));
+      const last = courses.map((c) => c.lastActivityAt).filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+      return { learnerId, streakDays: streak(activity.get(learnerId) ?? []), lastActivityAt: last, timeSpentSeconds: courses.reduce((s, c) => s + c.timeSpentSeconds, 0), courses };
+    });
+  }
+
+  private async enrolledLesson(learner: User, lessonId: string): Promise<Lesson> {
+    const lesson = await this.courses.lesson(lessonId);
+    if (!(await this.courses.isEnrolled(learner.id, lesson.course.id))) throw forbidden('Enroll in the course first.');
+    return lesson;
+  }
+
+  /** A finished course with the pass mark earns its certificate. */
+  private async afterProgress(learner: User, course: Course): Promise<CourseProgress> {
+    const progress = await this.courseProgress(learner.id, course.id);
+    if (progress.completed && (progress.averageScore ?? 100) >= course.passMark) await this.certificates.issue(learner, course, progress.averageScore ?? 100);
+    return progress;
+  }
+
+  private async notifyCompletion(learner: User, course: Course): Promise<void> {
+    await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
+      learner: { title: { en: 'Course finished!', vi: 'Đã hoàn thành khóa học!' }, body: { en: `You finished every lesson of "${course.title.en}".`, vi: `Bạn đã học xong mọi bài của "${course.title.vi}".` }, data: { courseId: course.id } },
+      guardian: {
+        title: { en: `${learner.displayName} finished a course`, vi: `${learner.displayName} đã học xong một khóa` },
+        body: { en: `${learner.displayName} finished every lesson of "${course.title.en}".`, vi: `${learner.displayName} đã học xong mọi bài của "${course.title.vi}".` },
+        data: { courseId: course.id },
+      },
+    });
+  }
+}
+
+function courseProgressOf(course: Course, total: number, done: Row | undefined, best: Row | undefined): CourseProgress {
+  const completed = Number(done?.n ?? 0);
+  const lasts = [done?.last, best?.last].filter(Boolean).map((d) => new Date(d as string));
+  return {
+    courseId: course.id,
+    courseTitle: course.title,
+    lessonsTotal: total,
+    lessonsCompleted: completed,
+    percent: total ? Math.round((completed / total) * 100) : 0,
+    averageScore: best ? Math.round(Number(best.average)) : null,
+    timeSpentSeconds: Number(done?.seconds ?? 0),
+    lastActivityAt: lasts.sort((a, b) => b.getTime() - a.getTime())[0] ?? null,
+    completed: total > 0 && completed >= total,
+  };
+}
+
+function toDay(value: string | Date): string {
+  return typeof value === 'string' ? value.slice(0, 10) : value.toISOString().slice(0, 10);
+}
+
+/** Days in a row with activity, ending today or yesterday (UTC). */
+function streak(daysNewestFirst: string[]): number {
+  const dayMs = 86_400_000;
+  const today = Date.parse(new Date().toISOString().slice(0, 10));
+  let expected = Date.parse(daysNewestFirst[0] ?? '') === today ? today : today - dayMs;
+  let count = 0;
+  for (const day of daysNewestFirst) {
+    if (Date.parse(day) !== expected) break;
+    count++;
+    expected -= dayMs;
+  }
+  return count;
+}

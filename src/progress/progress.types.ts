@@ -1,0 +1,115 @@
+import { ArrayMaxSize, IsOptional, Max, Min } from 'class-validator';
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { LocalizedTextView } from '../courses/courses.types';
+import { CertificateView } from '../certificates/certificates.types';
+import { LinkedLearner } from '../guardian/guardian.types';
+
+@ObjectType('CourseProgress')
+export class CourseProgressView {
+  @Field(() => ID)
+  courseId!: string;
+
+  @Field(() => LocalizedTextView)
+  courseTitle!: LocalizedTextView;
+
+  @Field(() => Int)
+  lessonsTotal!: number;
+
+  @Field(() => Int)
+  lessonsCompleted!: number;
+
+  @Field(() => Int, { description: '0..100' })
+  percent!: number;
+
+  @Field(() => Int, { nullable: true, description: 'Average of the best score of each quiz taken' })
+  averageScore!: number | null;
+
+  @Field(() => Int)
+  timeSpentSeconds!: number;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  lastActivityAt!: Date | null;
+
+  @Field(() => Boolean)
+  completed!: boolean;
+}
+
+@ObjectType('LearnerProgress')
+export class LearnerOverviewView {
+  @Field(() => ID)
+  learnerId!: string;
+
+  @Field(() => Int, { description: 'Days in a row with learning, up to today' })
+  streakDays!: number;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  lastActivityAt!: Date | null;
+
+  @Field(() => Int)
+  timeSpentSeconds!: number;
+
+  @Field(() => [CourseProgressView])
+  courses!: CourseProgressView[];
+}
+
+@ObjectType()
+export class QuizAnswerResult {
+  @Field(() => Boolean)
+  correct!: boolean;
+
+  @Field(() => Int)
+  correctIndex!: number;
+
+  @Field(() => LocalizedTextView)
+  explanation!: LocalizedTextView;
+}
+
+@ObjectType()
+export class QuizResult {
+  @Field(() => ID)
+  lessonId!: string;
+
+  @Field(() => Int, { description: '0..100' })
+  score!: number;
+
+  @Field(() => Int)
+  correct!: number;
+
+  @Field(() => Int)
+  total!: number;
+
+  @Field(() => Int, { description: 'This attempt is the n-th' })
+  attempt!: number;
+
+  @Field(() => [QuizAnswerResult])
+  results!: QuizAnswerResult[];
+}
+
+@InputType()
+export class CompleteLessonInput {
+  @Field(() => Int, { nullable: true, description: 'Seconds spent on the lesson' })
+  @IsOptional()
+  @Min(0)
+  @Max(24 * 3600)
+  timeSpentSeconds?: number;
+}
+
+@InputType()
+export class QuizAnswersInput {
+  @Field(() => [Int], { description: 'The chosen option of each question, in order' })
+  @ArrayMaxSize(30)
+  answers!: number[];
+}
+
+/** One linked learner on the guardian's dashboard. */
+@ObjectType()
+export class DashboardLearner {
+  @Field(() => LinkedLearner)
+  learner!: LinkedLearner;
+
+  @Field(() => LearnerOverviewView)
+  progress!: LearnerOverviewView;
+
+  @Field(() => [CertificateView])
+  certificates!: CertificateView[];
+}
