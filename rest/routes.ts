@@ -137,6 +137,7 @@ export const routes: RestRoute[] = [
   { method: 'post', path: '/courses/:id/publish', status: 200, summary: 'Publish a course (content admins)', operation: `mutation PublishCourse($id: ID!) { publishCourse(id: $id) { ${COURSE} } }` },
   { method: 'post', path: '/courses/:id/unpublish', status: 200, summary: 'Unpublish a course (content admins)', operation: `mutation UnpublishCourse($id: ID!) { unpublishCourse(id: $id) { ${COURSE} } }` },
   { method: 'post', path: '/courses/:id/lessons', status: 201, summary: 'Add a lesson and its quiz (content admins)', operation: `mutation AddLesson($id: ID!, $input: LessonInput!) { addLesson(courseId: $id, input: $input) { ${LESSON} } }` },
+  { method: 'put', path: '/courses/:id/lessons/:lessonId', status: 200, summary: "Replace a lesson's texts and quiz (content admins)", operation: `mutation UpdateLesson($id: ID!, $lessonId: ID!, $input: LessonInput!) { updateLesson(courseId: $id, lessonId: $lessonId, input: $input) { ${LESSON} } }` },
   { method: 'post', path: '/courses/:id/enrollment', status: 201, summary: 'Enroll in a course', operation: `mutation Enroll($id: ID!) { enroll(courseId: $id) { ${ENROLLMENT} } }` },
   { method: 'delete', path: '/courses/:id/enrollment', status: 204, summary: 'Leave a course', operation: 'mutation LeaveCourse($id: ID!) { leaveCourse(courseId: $id) }' },
 

@@ -76,4 +76,9 @@ export class CoursesResolver {
   async addLesson(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
     return presentLesson(await ctx.services.courses.addLesson((await ctx.viewer())!, courseId, newLesson(input)));
   }
+
+  @Mutation(() => LessonView, { description: "Content admins: replaces a lesson's texts and quiz" })
+  async updateLesson(@Arg('courseId', () => ID) courseId: string, @Arg('lessonId', () => ID) lessonId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+    return presentLesson(await ctx.services.courses.updateLesson((await ctx.viewer())!, courseId, lessonId, newLesson(input)));
+  }
 }

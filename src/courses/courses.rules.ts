@@ -7,7 +7,7 @@ const editor = hasRole(Role.content_admin, Role.admin);
 
 export const coursesRules = {
   Query: { courses: allow, course: allow, myCourses: learnerActive },
-  Mutation: { enroll: learnerActive, leaveCourse: learnerActive, createCourse: editor, updateCourse: editor, publishCourse: editor, unpublishCourse: editor, addLesson: editor },
+  Mutation: { enroll: learnerActive, leaveCourse: learnerActive, createCourse: editor, updateCourse: editor, publishCourse: editor, unpublishCourse: editor, addLesson: editor, updateLesson: editor },
   Course: allow,
   CourseConnection: allow,
   CourseEdge: allow,

@@ -126,6 +126,17 @@ export class CoursesService {
     return created;
   }
 
+  /** Replaces a lesson's texts and quiz; attempts already made keep their scores. */
+  async updateLesson(viewer: User, courseId: string, lessonId: string, lesson: NewLesson): Promise<Lesson> {
+    const course = await this.course(viewer, courseId);
+    const found = isId(lessonId) ? await this.em.findOne(Lesson, { id: lessonId, course }) : null;
+    if (!found) throw notFound('lesson');
+    assertQuiz(lesson.quiz, 0);
+    this.em.assign(found, { ...lesson, quiz: lesson.quiz ?? null });
+    await this.em.flush();
+    return found;
+  }
+
   async enroll(learner: User, courseId: string): Promise<Enrollment> {
     const course = await this.course(learner, courseId);
     if (!course.published) throw notFound('course');

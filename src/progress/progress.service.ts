@@ -59,6 +59,7 @@ export class ProgressService {
     );
     const progress = await this.afterProgress(learner, lesson.course);
     if (inserted.length && progress.completed) await this.notifyCompletion(learner, lesson.course);
+    else if (inserted.length && reachedHalfway(progress)) await this.notifyHalfway(learner, lesson.course);
     return progress;
   }
 
@@ -143,6 +144,17 @@ export class ProgressService {
     return progress;
   }
 
+  private async notifyHalfway(learner: User, course: Course): Promise<void> {
+    await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
+      learner: { title: { en: 'Halfway there!', vi: 'Đã được một nửa!' }, body: { en: `You finished half of "${course.title.en}".`, vi: `Bạn đã học xong một nửa "${course.title.vi}".` }, data: { courseId: course.id, milestone: 'halfway' } },
+      guardian: {
+        title: { en: `${learner.displayName} is halfway through a course`, vi: `${learner.displayName} đã học được một nửa khóa học` },
+        body: { en: `${learner.displayName} finished half of "${course.title.en}".`, vi: `${learner.displayName} đã học xong một nửa "${course.title.vi}".` },
+        data: { courseId: course.id, milestone: 'halfway' },
+      },
+    });
+  }
+
   private async notifyCompletion(learner: User, course: Course): Promise<void> {
     await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
       learner: { title: { en: 'Course finished!', vi: 'Đã hoàn thành khóa học!' }, body: { en: `You finished every lesson of "${course.title.en}".`, vi: `Bạn đã học xong mọi bài của "${course.title.vi}".` }, data: { courseId: course.id } },
@@ -169,6 +181,12 @@ function courseProgressOf(course: Course, total: number, done: Row | undefined, 
     lastActivityAt: lasts.sort((a, b) => b.getTime() - a.getTime())[0] ?? null,
     completed: total > 0 && completed >= total,
   };
+}
+
+/** The completion just made is the one that took the course to half or more. */
+function reachedHalfway(progress: CourseProgress): boolean {
+  const half = Math.ceil(progress.lessonsTotal / 2);
+  return progress.lessonsTotal > 1 && progress.lessonsCompleted === half;
 }
 
 function toDay(value: string | Date): string {

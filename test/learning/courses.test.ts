@@ -34,6 +34,13 @@ describe('content admins create, edit and publish courses', () => {
     const lesson = await t.http.post(`/courses/${created.body.id}/lessons`, courseBody().lessons[0], { token: editor.accessToken });
     expect(lesson.status).toBe(201);
     expect(lesson.body.position).toBe(3);
+    const changedLesson = { ...courseBody().lessons[0], title: { en: 'Loops', vi: 'Vòng lặp' }, quiz: null };
+    const replaced = await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, { token: editor.accessToken });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body).toMatchObject({ id: lesson.body.id, position: 3, title: { en: 'Loops' }, quiz: null });
+    expect((await t.http.put(`/courses/${created.body.id}/lessons/00000000-0000-4000-8000-000000000000`, changedLesson, { token: editor.accessToken })).status).toBe(404);
+    const learner = await learnerOfAge(t, 13);
+    expect((await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, { token: learner.accessToken })).status).toBe(403);
     const gql = await t.http.gql('mutation($id: ID!) { unpublishCourse(id: $id) { published } }', { id: created.body.id }, editor.accessToken);
     expect(gql.body.data.unpublishCourse.published).toBe(false);
   });

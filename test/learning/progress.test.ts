@@ -51,6 +51,8 @@ describe('lessons and quizzes', () => {
     expect(gql.body.data.completeLesson).toEqual({ lessonsCompleted: 2, percent: 50 });
     const progress = await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken });
     expect(progress.body).toMatchObject({ lessonsCompleted: 2, timeSpentSeconds: 360, lastActivityAt: expect.any(String) });
+    const halfway = (await t.http.get('/notifications', { token: learner.accessToken })).body.items.filter((n: { data: { milestone?: string } }) => n.data.milestone === 'halfway');
+    expect(halfway).toHaveLength(1);
     const me = await t.http.get('/progress/me', { token: learner.accessToken });
     expect(me.body).toMatchObject({ learnerId: learner.id, streakDays: 1, timeSpentSeconds: 360, courses: [{ courseId: course.id, percent: 50 }] });
   });
