@@ -1,3 +1,5 @@
+import type { GraphQLSchema } from 'graphql';
+import type { IMiddlewareFieldMap } from 'graphql-middleware';
 import { allow, and, deny, shield } from 'graphql-shield';
 import { adminRules } from '../admin/admin.rules';
 import { aiRules } from '../ai/ai.rules';
@@ -40,6 +42,20 @@ export function buildPermissions(rules = ruleMap) {
     allowExternalErrors: true,
     debug: false,
   });
+}
+
+/**
+ * The permission middleware for a schema. Types whose every field is `allow` are left unwrapped:
+ * the check would always pass, and wrapping each field of every listed object costs more than the
+ * query itself (a page of 100 courses is thousands of fields). Deny by default still holds for
+ * every type and field not named in the rules.
+ */
+export function permissionsFor(schema: GraphQLSchema, rules = ruleMap): IMiddlewareFieldMap {
+  const generated = buildPermissions(rules).generate(schema) as IMiddlewareFieldMap;
+  for (const [type, fields] of Object.entries(rules)) {
+    if (Object.values(fields).every((rule) => rule === (allow as Rule))) delete generated[type];
+  }
+  return generated;
 }
 
 /** A root field anyone may call without a token (for the API description). */

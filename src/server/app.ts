@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
-import { buildPermissions } from '../permissions';
+import { permissionsFor } from '../permissions';
 import type { Context } from './context';
 import { closeDeps, createDeps, type Deps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
@@ -34,7 +34,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   await migrate(orm);
   const deps = await createDeps(config, log, orm, databaseUrl);
   const rawSchema = await buildAppSchema(deps.pubSub);
-  const schema = applyMiddleware(rawSchema, buildPermissions());
+  const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema));
   const httpServer = createServer();
   const ws = attachWebSocketServer(httpServer, schema, deps);
   const apollo = new ApolloServer<Context>({
