@@ -195,3 +195,41 @@ describe('guardian views', () => {
     expect(rest.body.items).toHaveLength(3);
   });
 });
+
+describe('the GraphQL twins', () => {
+  it('answer what REST answers, and refuse what REST refuses', async () => {
+    const course = await publishedCourse(t, editor, {}, 1);
+    const guardian = await verifiedGuardian(t, smtp);
+    const learner = await enrolledLearner(course.id);
+    const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
+    await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
+    await quiz(learner, course.lessonIds[0], [1, 0]);
+    await complete(learner, course.lessonIds[0], 30);
+
+    const mine = await t.http.gql(
+      'query($c: ID!) { myCourses { course { id } } courseProgress(courseId: $c) { percent } myProgress { streakDays timeSpentSeconds } myCertificates { id code } }',
+      { c: course.id },
+      learner.accessToken,
+    );
+    expect(mine.body.data).toMatchObject({ myCourses: [{ course: { id: course.id } }], courseProgress: { percent: 100 }, myProgress: { streakDays: 1, timeSpentSeconds: 30 } });
+    const certificateId = mine.body.data.myCertificates[0].id;
+    expect((await t.http.gql('query($id: ID!) { certificate(id: $id) { averageScore } }', { id: certificateId }, learner.accessToken)).body.data.certificate.averageScore).toBe(100);
+
+    const theirs = await t.http.gql(
+      'query($l: ID!) { learnerProgress(learnerId: $l) { learnerId } learnerCourses(learnerId: $l) { course { id } } learnerCertificates(learnerId: $l) { id } }',
+      { l: learner.id },
+      guardian.accessToken,
+    );
+    expect(theirs.body.data).toEqual({ learnerProgress: { learnerId: learner.id }, learnerCourses: [{ course: { id: course.id } }], learnerCertificates: [{ id: certificateId }] });
+
+    const other = await verifiedGuardian(t, smtp);
+    const refused = await t.http.gql('query($l: ID!) { learnerProgress(learnerId: $l) { learnerId } }', { l: learner.id }, other.accessToken);
+    expect(refused.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const stranger = await learnerOfAge(t, 14);
+    const notEnrolled = await t.http.gql('mutation($id: ID!) { completeLesson(lessonId: $id) { percent } }', { id: course.lessonIds[0] }, stranger.accessToken);
+    expect(notEnrolled.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect((await t.http.gql('{ myProgress { streakDays } }')).body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    const bad = await t.http.gql('mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1] }) { score } }', { id: course.lessonIds[0] }, learner.accessToken);
+    expect(bad.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+});
