@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signature } from '../../src/ai/ai.backend';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
 
@@ -39,8 +40,7 @@ async function adultWithConsent(): Promise<SignedIn> {
 async function childWithGuardian(consents: string[] = ['ai_conversation']) {
   const guardian = await verifiedGuardian(t, smtp, { country: 'US' });
   const learner = await learnerOfAge(t, 14, { country: 'US' });
-  const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
-  await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
+  await linkFamily(t, guardian, learner);
   for (const consentTypeId of consents) await t.http.post('/consent/grant', { consentTypeId, learnerId: learner.id }, { token: guardian.accessToken });
   return { guardian, learner };
 }

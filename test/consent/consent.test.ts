@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentType } from '../../src/consent/consent.entity';
 import { createServices } from '../../src/services';
 import type { TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
@@ -29,8 +30,7 @@ async function check(userId: string, type: ConsentType): Promise<string> {
 async function family(age: number, country: string): Promise<{ guardian: SignedIn; learner: SignedIn }> {
   const guardian = await verifiedGuardian(t, smtp, { country });
   const learner = await learnerOfAge(t, age, { country, ...(age < 13 ? { guardianEmail: guardian.email } : {}) });
-  const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
-  if (link.body.status === 'pending') await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
+  await linkFamily(t, guardian, learner);
   return { guardian, learner };
 }
 

@@ -1,6 +1,7 @@
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
@@ -148,8 +149,7 @@ describe('guardian views', () => {
     const course = await publishedCourse(t, editor, {}, 1);
     const guardian = await verifiedGuardian(t, smtp);
     const learner = await enrolledLearner(course.id);
-    const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
-    await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
+    await linkFamily(t, guardian, learner);
     await quiz(learner, course.lessonIds[0], [1, 0]);
     await complete(learner, course.lessonIds[0], 120);
 
@@ -201,8 +201,7 @@ describe('the GraphQL twins', () => {
     const course = await publishedCourse(t, editor, {}, 1);
     const guardian = await verifiedGuardian(t, smtp);
     const learner = await enrolledLearner(course.id);
-    const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
-    await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
+    await linkFamily(t, guardian, learner);
     await quiz(learner, course.lessonIds[0], [1, 0]);
     await complete(learner, course.lessonIds[0], 30);
 
