@@ -150,6 +150,21 @@ describe('reading, counting and deleting', () => {
   });
 });
 
+describe('the unread count under concurrent changes', () => {
+  it('always equals the unread notifications stored', async () => {
+    const user = await inbox(10);
+    const items = (await t.http.get('/notifications?limit=10', { token: user.accessToken })).body.items;
+    await Promise.all([
+      notify(t, user.id, 'system', 15),
+      ...items.slice(0, 4).map((n: { id: string }) => t.http.post(`/notifications/${n.id}/read`, undefined, { token: user.accessToken })),
+      ...items.slice(4, 7).map((n: { id: string }) => t.http.delete(`/notifications/${n.id}`, { token: user.accessToken })),
+    ]);
+    const [{ stored }] = await t.app.deps.orm.em.getConnection().execute('select count(*)::int as stored from notifications where user_id = ? and read_at is null', [user.id]);
+    expect(stored).toBe(18);
+    expect((await t.http.get('/notifications/unread-count', { token: user.accessToken })).body).toEqual({ count: stored });
+  });
+});
+
 describe('settings', () => {
   it('turns types off in REST and GraphQL; a disabled type is not created', async () => {
     const user = await inbox(0);
