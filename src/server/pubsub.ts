@@ -39,6 +39,9 @@ class PostgresEventTarget extends EventTarget {
     client.on('error', (error) => this.reconnect(client, error));
     client.on('end', () => this.reconnect(client));
     await client.connect();
+    // A NOTIFY is its own transaction on this connection; it carries ids, nothing to keep on disk,
+    // so it need not wait for the WAL flush (the data it points to was committed durably before).
+    await client.query('set synchronous_commit = off');
     await client.query(`listen ${CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
