@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -55,11 +56,23 @@ describe('running the service with nothing configured', () => {
     expect((await fetch(`${first.base}/health`)).status).toBe(200);
 
     const account = adultSignup();
-    // A request under way when SIGTERM arrives still gets its answer.
-    const signup = post(first.base, '/auth/signup', account);
-    await new Promise((r) => setTimeout(r, 5));
+    // A request under way when SIGTERM arrives still gets its answer: the headers and half the body
+    // are sent, then the signal, then the rest of the body.
+    const body = JSON.stringify(account);
+    const request = httpRequest(`${first.base}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const answered = new Promise<number>((resolve, reject) => {
+      request.once('response', (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      request.once('error', reject);
+    });
+    request.write(body.slice(0, 10));
+    await new Promise((r) => setTimeout(r, 300));
     first.child.kill('SIGTERM');
-    expect((await signup).status).toBe(201);
+    await new Promise((r) => setTimeout(r, 100));
+    request.end(body.slice(10));
+    expect(await answered).toBe(201);
     expect(await first.exited).toBe(0);
     expect(first.output()).toContain('stopped');
     expect(existsSync(join(dataDir, 'postgres', 'postmaster.pid'))).toBe(false);
