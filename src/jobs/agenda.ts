@@ -1,0 +1,49 @@
+import { MongoBackend } from '@agendajs/mongo-backend';
+import { PostgresBackend } from '@agendajs/postgres-backend';
+import { Agenda } from 'agenda';
+import { Pool } from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+
+export interface Jobs {
+  agenda: Agenda;
+  /** Starts taking jobs, once every area has defined its own. */
+  start(): Promise<void>;
+  /** Lets running jobs finish (up to the drain timeout), hands the rest back, closes connections. */
+  close(): Promise<void>;
+}
+
+/**
+ * Agenda on MongoDB when MONGODB_URL is set (deployments as designed), otherwise on our own
+ * PostgreSQL, in the table the migrations create: the embedded default and what tests run on.
+ */
+export function createJobs(config: Config, databaseUrl: string, log: Logger): Jobs {
+  const pool = config.MONGODB_URL ? undefined : new Pool({ connectionString: databaseUrl, max: 4 });
+  pool?.on('error', (error) => log.warn({ err: error }, 'job pool connection lost'));
+  const backend = config.MONGODB_URL
+    ? new MongoBackend({ address: config.MONGODB_URL })
+    : new PostgresBackend({ pool, ensureSchema: false });
+  const agenda = new Agenda({
+    backend,
+    name: `api-${process.pid}`,
+    processEvery: config.JOBS_PROCESS_EVERY_MS,
+    defaultLockLifetime: config.JOBS_LOCK_LIFETIME_MS,
+  });
+  agenda.on('error', (error) => log.error({ err: error }, 'job scheduler error'));
+  let started = false;
+  return {
+    agenda,
+    async start() {
+      await agenda.start();
+      started = true;
+    },
+    async close() {
+      if (started) {
+        const drained = await agenda.drain({ timeout: config.JOBS_DRAIN_TIMEOUT_MS });
+        if (drained.timedOut) log.warn({ running: drained.running }, 'jobs still running at shutdown: another instance takes them over when their lock expires');
+        await agenda.stop().catch(() => {});
+      }
+      await pool?.end();
+    },
+  };
+}
