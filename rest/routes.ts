@@ -37,6 +37,8 @@ const COURSE_PROGRESS = `courseId courseTitle { ${TEXT} } lessonsTotal lessonsCo
 const OVERVIEW = `learnerId streakDays lastActivityAt timeSpentSeconds courses { ${COURSE_PROGRESS} }`;
 const CERTIFICATE = `id code courseId courseTitle { ${TEXT} } learnerName averageScore issuedAt`;
 const NOTIFICATION = 'id type title body data read readAt createdAt';
+const GENERATION = 'id topic level ageRange lessonCount status currentStage progress courseId error requestedById decidedById decidedAt createdAt updatedAt stages { name status attempts startedAt finishedAt error output providerMs }';
+const GENERATED_LESSON = `position title { ${TEXT} } objectives { en vi } content { ${TEXT} } quiz findings { category source field excerpt } flagged revision`;
 
 export const routes: RestRoute[] = [
   { method: 'get', path: '/health', status: 200, summary: 'Health of the API and its database', operation: 'query Health { health { status database latencyMs } }' },
@@ -154,4 +156,12 @@ export const routes: RestRoute[] = [
   { method: 'get', path: '/guardian/learners/:learnerId/progress', status: 200, summary: "A linked learner's progress", operation: `query LearnerProgress($learnerId: ID!) { learnerProgress(learnerId: $learnerId) { ${OVERVIEW} } }` },
   { method: 'get', path: '/guardian/learners/:learnerId/courses', status: 200, summary: "A linked learner's courses", operation: `query LearnerCourses($learnerId: ID!) { learnerCourses(learnerId: $learnerId) { ${ENROLLMENT} } }`, body: { wrap: 'items' } },
   { method: 'get', path: '/guardian/learners/:learnerId/certificates', status: 200, summary: "A linked learner's certificates", operation: `query LearnerCertificates($learnerId: ID!) { learnerCertificates(learnerId: $learnerId) { ${CERTIFICATE} } }`, body: { wrap: 'items' } },
+
+  { method: 'post', path: '/factory/generate', status: 202, summary: 'Start generating a course (admins and content admins); the five stages run in the background', operation: `mutation GenerateCourse($input: GenerateCourseInput!) { generateCourse(input: $input) { ${GENERATION} } }` },
+  { method: 'get', path: '/factory/generations', status: 200, summary: 'Course generations, newest first (admins and content admins)', operation: `query FactoryGenerations($first: Int, $after: String) { factoryGenerations(first: $first, after: $after) { edges { cursor node { ${GENERATION} } } pageInfo { hasNextPage endCursor } } }`, body: 'list' },
+  { method: 'get', path: '/factory/generations/:id', status: 200, summary: "A generation's status, its stages' outputs, its lessons and their safety findings", operation: `query FactoryGeneration($id: ID!) { factoryGeneration(id: $id) { ${GENERATION} lessons { ${GENERATED_LESSON} } } }` },
+  { method: 'post', path: '/factory/generations/:id/approve', status: 200, summary: 'Approve: publishes the course (only from awaiting_approval; a second call answers the same)', operation: `mutation ApproveGeneration($id: ID!) { approveGeneration(id: $id) { ${GENERATION} } }` },
+  { method: 'post', path: '/factory/generations/:id/reject', status: 200, summary: 'Reject a generation awaiting approval, flagged or failed', operation: `mutation RejectGeneration($id: ID!) { rejectGeneration(id: $id) { ${GENERATION} } }` },
+  { method: 'post', path: '/factory/generations/:id/retry', status: 200, summary: 'Run a failed generation again from the stage that failed', operation: `mutation RetryGeneration($id: ID!) { retryGeneration(id: $id) { ${GENERATION} } }` },
+  { method: 'post', path: '/factory/generations/:id/regenerate', status: 200, summary: 'Write the flagged lessons of a flagged generation again, then check them again', operation: `mutation RegenerateFlaggedLessons($id: ID!) { regenerateFlaggedLessons(id: $id) { ${GENERATION} } }` },
 ];

@@ -44,6 +44,29 @@ const schema = z.object({
   GRAPHQL_MAX_ALIASES: positiveInt.default(15),
   GRAPHQL_MAX_COST: positiveInt.default(5000),
   GRAPHQL_MAX_TOKENS: positiveInt.default(2000),
+  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
+  JOBS_PROCESS_EVERY_MS: positiveInt.default(1000),
+  JOBS_LOCK_LIFETIME_MS: positiveInt.default(60_000),
+  JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
+  FACTORY_CONCURRENCY: positiveInt.default(4),
+  FACTORY_STAGE_ATTEMPTS: positiveInt.default(3),
+  FACTORY_RETRY_DELAY_MS: positiveInt.default(2000),
+  FACTORY_PROVIDERS: z
+    .string()
+    .regex(/^\s*((research|outline|content|quiz)=(offline|open_weight|commercial)\s*(,\s*|$))*$/, 'must be a list such as research=open_weight,outline=commercial')
+    .default(''),
+  FACTORY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).default(0),
+  OPEN_WEIGHT_LLM_URL: url.optional(),
+  OPEN_WEIGHT_LLM_MODEL: z.string().min(1).default('qwen2.5:7b-instruct'),
+  OPEN_WEIGHT_LLM_API_KEY: z.string().min(1).optional(),
+  COMMERCIAL_LLM_URL: url.optional(),
+  COMMERCIAL_LLM_MODEL: z.string().min(1).default('gpt-4o-mini'),
+  COMMERCIAL_LLM_API_KEY: z.string().min(1).optional(),
+  LLM_TIMEOUT_MS: positiveInt.default(60_000),
+  LLM_MALFORMED_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  MODERATION_URL: url.optional(),
+  MODERATION_MODEL: z.string().min(1).default('omni-moderation-latest'),
+  MODERATION_API_KEY: z.string().min(1).optional(),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -56,6 +79,27 @@ function checkAiBackend(values: Env): void {
     throw new ConfigError('Invalid configuration: AI_BACKEND_SECRET must be set when AI_BACKEND_URL is');
   }
 }
+/** A stage given to a model provider needs that provider's address. */
+function checkFactoryProviders(values: Env): void {
+  for (const [stage, provider] of Object.entries(factoryProviders(values))) {
+    if (provider === 'open_weight' && !values.OPEN_WEIGHT_LLM_URL) throw new ConfigError(`Invalid configuration: OPEN_WEIGHT_LLM_URL must be set when FACTORY_PROVIDERS gives it the ${stage} stage`);
+    if (provider === 'commercial' && !values.COMMERCIAL_LLM_URL) throw new ConfigError(`Invalid configuration: COMMERCIAL_LLM_URL must be set when FACTORY_PROVIDERS gives it the ${stage} stage`);
+  }
+}
+
+export type ModelStage = 'research' | 'outline' | 'content' | 'quiz';
+export type ProviderKind = 'offline' | 'open_weight' | 'commercial';
+
+/** FACTORY_PROVIDERS as a map; stages it does not name use the built-in offline generator. */
+export function factoryProviders(values: Pick<Env, 'FACTORY_PROVIDERS'>): Record<ModelStage, ProviderKind> {
+  const chosen: Record<ModelStage, ProviderKind> = { research: 'offline', outline: 'offline', content: 'offline', quiz: 'offline' };
+  for (const pair of values.FACTORY_PROVIDERS.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const [stage, provider] = pair.split('=') as [ModelStage, ProviderKind];
+    chosen[stage] = provider;
+  }
+  return chosen;
+}
+
 export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL'> & {
   JWT_SECRET: string;
   PUBLIC_URL: string;
@@ -73,6 +117,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   }
   const values = parsed.data;
   checkAiBackend(values);
+  checkFactoryProviders(values);
   const dataDir = resolve(values.DATA_DIR);
   const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
   return {

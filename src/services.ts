@@ -6,6 +6,7 @@ import { CertificatesService } from './certificates/certificates.service';
 import { ConsentService } from './consent/consent.service';
 import { CountryPolicyService } from './country-policy/country-policy.service';
 import { CoursesService } from './courses/courses.service';
+import { FactoryService } from './factory/factory.service';
 import { GuardianService } from './guardian/guardian.service';
 import { HealthService } from './health/health.service';
 import { NotificationsService } from './notifications/notifications.service';
@@ -33,6 +34,7 @@ export function createServices(em: EntityManager, deps: Deps) {
     courses,
     certificates,
     progress: new ProgressService(em, courses, certificates, notifications),
+    factory: new FactoryService(em, deps, (tx) => new CoursesService(tx), notifications),
   };
 }
 

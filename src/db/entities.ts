@@ -5,6 +5,7 @@ import { RefreshToken } from '../auth/refresh-token.entity';
 import { User } from '../auth/user.entity';
 import { Certificate } from '../certificates/certificate.entity';
 import { Course, Enrollment, Lesson } from '../courses/course.entity';
+import { CourseGeneration, GenerationLesson, GenerationStage } from '../factory/generation.entity';
 import { LessonCompletion, QuizAttempt } from '../progress/progress.entity';
 import { Consent, ConsentLedgerEntry } from '../consent/consent.entity';
 import { CountryPolicyChange, CountryPolicyOverride } from '../country-policy/country-policy.entity';
@@ -18,4 +19,5 @@ export const entities = [
   User, RefreshToken, AccountToken, RoleChange, Notification, NotificationSettings,
   GuardianLink, GuardianLinkTransition, LearnerAiAccess, Consent, ConsentLedgerEntry, CountryPolicyOverride, CountryPolicyChange,
   AiUsage, Course, Lesson, Enrollment, LessonCompletion, QuizAttempt, Certificate,
+  CourseGeneration, GenerationStage, GenerationLesson,
 ];

@@ -6,6 +6,7 @@ import { aiRules } from '../ai/ai.rules';
 import { authRules } from '../auth/auth.rules';
 import { certificatesRules } from '../certificates/certificates.rules';
 import { coursesRules } from '../courses/courses.rules';
+import { factoryRules } from '../factory/factory.rules';
 import { progressRules } from '../progress/progress.rules';
 import { consentRules } from '../consent/consent.rules';
 import { countryPolicyRules } from '../country-policy/country-policy.rules';
@@ -32,7 +33,7 @@ export function mergeRules(...areas: AreaRules[]): Record<string, FieldRules> {
   return merged;
 }
 
-export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules, aiRules, coursesRules, progressRules, certificatesRules);
+export const ruleMap = mergeRules(authRules, adminRules, healthRules, notificationsRules, guardianRules, consentRules, countryPolicyRules, aiRules, coursesRules, progressRules, certificatesRules, factoryRules);
 
 /** Deny by default: an operation or type without a rule here is refused as forbidden. */
 export function buildPermissions(rules = ruleMap) {

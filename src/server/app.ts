@@ -8,6 +8,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
 import { migrate, openDatabase } from '../db/orm';
+import { defineFactoryJobs } from '../factory/factory.jobs';
 import { permissionsFor } from '../permissions';
 import type { Context } from './context';
 import { closeDeps, createDeps, type Deps } from './deps';
@@ -53,6 +54,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     ],
   });
   await apollo.start();
+  defineFactoryJobs(deps);
+  await deps.jobs.start();
   httpServer.on('request', createExpressApp(deps, apollo, rawSchema));
 
   return {
@@ -66,7 +69,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     async close() {
       log.debug('stopping: http and websocket');
       await apollo.stop();
-      log.debug('stopping: mail and events');
+      log.debug('stopping: jobs, mail and events');
       await closeDeps(deps);
       log.debug('stopping: database pool');
       await orm.close();

@@ -5,6 +5,7 @@ import { Migration20261122020000_guardians_consent } from './Migration2026112202
 import { Migration20261122030000_ai_usage } from './Migration20261122030000_ai_usage';
 import { Migration20261122040000_learning } from './Migration20261122040000_learning';
 import { Migration20261122050000_notification_counters } from './Migration20261122050000_notification_counters';
+import { Migration20261123000000_course_factory } from './Migration20261123000000_course_factory';
 
 /** Migrations in the order they run; `npm run migration:create` writes a file, and it is added here. */
 export const migrations: MigrationObject[] = [
@@ -14,4 +15,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122030000_ai_usage', class: Migration20261122030000_ai_usage },
   { name: 'Migration20261122040000_learning', class: Migration20261122040000_learning },
   { name: 'Migration20261122050000_notification_counters', class: Migration20261122050000_notification_counters },
+  { name: 'Migration20261123000000_course_factory', class: Migration20261123000000_course_factory },
 ];

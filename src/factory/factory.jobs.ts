@@ -1,0 +1,25 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { exponential } from 'agenda';
+import type { Deps } from '../server/deps';
+import { createServices } from '../services';
+import { STAGE_JOB, type StageJob } from './factory.pipeline';
+
+/**
+ * Each stage of each generation is one job. A stage that throws is run again by Agenda after an
+ * exponential backoff; the pipeline itself decides when the attempts are spent. A job whose
+ * process died keeps its lock until the lock lifetime passes, then any instance takes it over.
+ */
+export function defineFactoryJobs(deps: Deps): void {
+  deps.jobs.agenda.define<StageJob>(
+    STAGE_JOB,
+    async (job) => {
+      const services = createServices(deps.orm.em.fork() as EntityManager, deps);
+      await services.factory.runStage(job.attrs.data, () => job.touch());
+    },
+    {
+      concurrency: deps.config.FACTORY_CONCURRENCY,
+      lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
+      backoff: exponential({ delay: deps.config.FACTORY_RETRY_DELAY_MS, factor: 2, maxDelay: 5 * 60_000, maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS }),
+    },
+  );
+}

@@ -1,0 +1,16 @@
+import { allow } from 'graphql-shield';
+import { Role } from '../auth/user.entity';
+import { hasRole } from '../permissions/rules';
+
+const staff = hasRole(Role.admin, Role.content_admin);
+
+export const factoryRules = {
+  Query: { factoryGenerations: staff, factoryGeneration: staff },
+  Mutation: { generateCourse: staff, approveGeneration: staff, rejectGeneration: staff, retryGeneration: staff, regenerateFlaggedLessons: staff },
+  CourseGeneration: allow,
+  CourseGenerationConnection: allow,
+  CourseGenerationEdge: allow,
+  GenerationStage: allow,
+  GeneratedLesson: allow,
+  SafetyFinding: allow,
+};

@@ -1,0 +1,220 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { User } from '../auth/user.entity';
+import type { CourseLevel } from '../courses/course.entity';
+import type { CoursesService } from '../courses/courses.service';
+import { NotificationType } from '../notifications/notification.entity';
+import type { NotificationsService } from '../notifications/notifications.service';
+import type { Deps } from '../server/deps';
+import { conflict, notFound, validationFailed } from '../server/errors';
+import { isId } from '../server/ids';
+import { afterCursor, type Page, toPage } from '../server/pagination';
+import { GenerationPipeline, STAGE_JOB, type StageJob, stageKey } from './factory.pipeline';
+import { CourseGeneration, GenerationLesson, GenerationStage, GenerationStatus, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
+import type { Outline } from './providers/model';
+
+/** Events carry the generation's id; subscribers read the generation as it is now. */
+export const GENERATION_STATUS_CHANGED = 'GENERATION_STATUS_CHANGED';
+export interface GenerationChangedEvent {
+  generationId: string;
+}
+
+export interface GenerationRequest {
+  topic: string;
+  level: string;
+  ageRange: string;
+  lessonCount: number;
+}
+
+const requestSchema = z.object({
+  topic: z.string().trim().min(3, 'must be 3 to 200 characters').max(200, 'must be 3 to 200 characters'),
+  level: z.enum(['beginner', 'intermediate', 'advanced'], 'must be beginner, intermediate or advanced'),
+  ageRange: z
+    .string()
+    .regex(/^\d{1,2}-\d{1,2}$/, 'must be <min>-<max>, such as 8-12')
+    .refine((range) => {
+      const [min, max] = range.split('-').map(Number);
+      return min >= 5 && min <= max && max <= 18;
+    }, 'must satisfy 5 <= min <= max <= 18'),
+  lessonCount: z.number().int('must be a whole number').min(1, 'must be 1 to 30').max(30, 'must be 1 to 30'),
+});
+
+/** A course's factory: generation requests, their pipeline, and the admin's decision. */
+export class FactoryService {
+  constructor(
+    private readonly em: EntityManager,
+    private readonly deps: Pick<Deps, 'config' | 'log' | 'pubSub' | 'jobs' | 'factoryModels'>,
+    /** The courses area within a transaction of ours, so approval publishes in the same commit. */
+    private readonly coursesIn: (em: EntityManager) => CoursesService,
+    private readonly notifications: NotificationsService,
+  ) {}
+
+  async start(request: GenerationRequest, requesterId: string): Promise<CourseGeneration> {
+    const parsed = requestSchema.safeParse(request);
+    if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
+    const { topic, level, ageRange, lessonCount } = parsed.data;
+    const [minAge, maxAge] = ageRange.split('-').map(Number);
+    const generation = this.em.create(CourseGeneration, { topic, level, minAge, maxAge, lessonCount, requestedBy: this.em.getReference(User, requesterId) });
+    STAGE_ORDER.forEach((name, index) => this.em.create(GenerationStage, { generation, name, position: index + 1 }));
+    await this.em.flush();
+    await this.schedule(generation, StageName.research);
+    return generation;
+  }
+
+  async list(first: number, after?: string | null): Promise<Page<CourseGeneration>> {
+    const rows = await this.em.find(CourseGeneration, afterCursor(after), { populate: ['stages'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  async find(id: string): Promise<CourseGeneration> {
+    const generation = isId(id) ? await this.em.findOne(CourseGeneration, { id }, { populate: ['stages'], refresh: true }) : null;
+    if (!generation) throw notFound('generation');
+    return generation;
+  }
+
+  lessons(generationId: string): Promise<GenerationLesson[]> {
+    return this.em.find(GenerationLesson, { generation: generationId }, { orderBy: { position: 'asc' }, refresh: true });
+  }
+
+  /**
+   * Publishes the course and its lessons in the commit that marks the generation approved; the
+   * row lock makes a second click wait and then answer with the same course.
+   */
+  async approve(id: string, approverId: string): Promise<CourseGeneration> {
+    let approvedNow = false;
+    const generation = await this.em.transactional(async (em) => {
+      const generation = await this.locked(em, id);
+      if (generation.status === GenerationStatus.approved) return generation;
+      if (generation.status !== GenerationStatus.awaiting_approval) {
+        throw conflict(`Only a generation awaiting approval can be approved; this one is ${generation.status}.`);
+      }
+      const course = await this.coursesIn(em).createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
+      Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
+      approvedNow = true;
+      return generation;
+    });
+    this.changed(id);
+    if (approvedNow) await this.tellRequester(generation);
+    return this.find(id);
+  }
+
+  async reject(id: string, deciderId: string): Promise<CourseGeneration> {
+    return this.transition(id, [GenerationStatus.awaiting_approval, GenerationStatus.flagged, GenerationStatus.failed], GenerationStatus.rejected, (generation, em) => {
+      generation.decidedBy = em.getReference(User, deciderId);
+      generation.decidedAt = new Date();
+    });
+  }
+
+  /** A failed generation goes on from the stage that failed; what earlier stages made is kept. */
+  async retry(id: string): Promise<CourseGeneration> {
+    const generation = await this.transition(id, [GenerationStatus.failed], GenerationStatus.queued, async (generation, em) => {
+      generation.round += 1;
+      generation.error = null;
+      const failed = await em.findOneOrFail(GenerationStage, { generation, status: StageStatus.failed });
+      Object.assign(failed, { status: StageStatus.pending, attempts: 0, error: null, finishedAt: null });
+      generation.currentStage = failed.name;
+    });
+    await this.schedule(generation, generation.currentStage!);
+    return generation;
+  }
+
+  /** A flagged generation writes its flagged lessons again, then quizzes and checks them again. */
+  async regenerateFlagged(id: string): Promise<CourseGeneration> {
+    const generation = await this.transition(id, [GenerationStatus.flagged], GenerationStatus.queued, async (generation, em) => {
+      const flagged = await em.find(GenerationLesson, { generation, flagged: true });
+      if (!flagged.length) throw conflict('No lesson is flagged: the course-level findings need a new generation.');
+      for (const lesson of flagged) Object.assign(lesson, { content: null, quiz: null, flagged: false, revision: lesson.revision + 1 });
+      const again = await em.find(GenerationStage, { generation, name: { $in: [StageName.content, StageName.quiz, StageName.safety] } });
+      for (const stage of again) Object.assign(stage, { status: StageStatus.pending, attempts: 0, error: null, output: null, startedAt: null, finishedAt: null, providerMs: 0 });
+      generation.round += 1;
+      generation.currentStage = StageName.content;
+    });
+    await this.schedule(generation, StageName.content);
+    return generation;
+  }
+
+  /** The job of a stage (see factory.jobs). */
+  runStage(job: StageJob, touch: () => Promise<void>): Promise<void> {
+    return new GenerationPipeline(this.em, {
+      models: this.deps.factoryModels,
+      attempts: this.deps.config.FACTORY_STAGE_ATTEMPTS,
+      log: this.deps.log,
+      changed: (generationId) => this.changed(generationId),
+      enqueue: (generation, stage) => this.enqueue(generation, stage),
+    }).run(job, touch);
+  }
+
+  private async transition(
+    id: string,
+    from: GenerationStatus[],
+    to: GenerationStatus,
+    change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>,
+  ): Promise<CourseGeneration> {
+    await this.em.transactional(async (em) => {
+      const generation = await this.locked(em, id);
+      if (!from.includes(generation.status)) throw conflict(`A generation that is ${generation.status} cannot become ${to}.`);
+      generation.status = to;
+      await change(generation, em);
+    });
+    this.changed(id);
+    return this.find(id);
+  }
+
+  private async locked(em: EntityManager, id: string): Promise<CourseGeneration> {
+    const generation = isId(id) ? await em.findOne(CourseGeneration, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    if (!generation) throw notFound('generation');
+    return generation;
+  }
+
+  private async courseOf(em: EntityManager, generation: CourseGeneration) {
+    const outline = (await em.findOneOrFail(GenerationStage, { generation, name: StageName.outline })).output as unknown as Outline;
+    const lessons = await em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
+    return {
+      title: outline.title,
+      description: outline.description,
+      level: generation.level as CourseLevel,
+      minAge: generation.minAge,
+      maxAge: generation.maxAge,
+      language: 'vi',
+      published: true,
+      lessons: lessons.map((l) => ({ title: l.title, objectives: l.objectives, content: l.content!, quiz: l.quiz })),
+    };
+  }
+
+  private async tellRequester(generation: CourseGeneration): Promise<void> {
+    const { topic, courseId, id } = generation;
+    await this.notifications.notify(generation.requestedBy.id, NotificationType.system, {
+      title: { en: 'Your course is published', vi: 'Khóa học của bạn đã được xuất bản' },
+      body: { en: `The course generated on "${topic}" was approved and is now in the catalog.`, vi: `Khóa học được tạo về "${topic}" đã được duyệt và có trong danh mục.` },
+      data: { generationId: id, courseId },
+    });
+  }
+
+  /** Queues a stage; a generation that cannot be queued fails with the reason, to be retried. */
+  private async schedule(generation: CourseGeneration, stage: StageName): Promise<void> {
+    try {
+      await this.enqueue(generation, stage);
+    } catch (error) {
+      this.deps.log.error({ err: error, generationId: generation.id }, 'generation could not be queued');
+      await this.em.nativeUpdate(CourseGeneration, { id: generation.id }, { status: GenerationStatus.failed, error: `${stage}: could not be queued` });
+      await this.em.nativeUpdate(GenerationStage, { generation: generation.id, name: stage }, { status: StageStatus.failed, error: 'could not be queued' });
+      this.changed(generation.id);
+      await this.em.refresh(generation);
+    }
+  }
+
+  /** One job per generation, round and stage, however many times a stage asks for its successor. */
+  private async enqueue(generation: CourseGeneration, stage: StageName): Promise<void> {
+    const key = stageKey(generation, stage);
+    await this.deps.jobs.agenda
+      .create<StageJob>(STAGE_JOB, { generationId: generation.id, round: generation.round, stage, key })
+      .unique({ 'data.key': key }, { insertOnly: true })
+      .schedule(new Date())
+      .save();
+  }
+
+  private changed(generationId: string): void {
+    this.deps.pubSub.publish(GENERATION_STATUS_CHANGED, generationId, { generationId } satisfies GenerationChangedEvent);
+  }
+}
