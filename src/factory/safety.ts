@@ -26,7 +26,7 @@ const PATTERNS: Pattern[] = [
   { category: 'hate', pattern: word(['racis\\w*', 'inferior races?', 'hate (?:speech|group)', 'ethnic cleansing', 'subhuman', 'phân biệt chủng tộc', 'kỳ thị', 'kì thị', 'chủng tộc thấp kém', 'miệt thị']) },
   { category: 'personal_data', pattern: /(?<![\p{N}])(?:\+?84|0)(?:[\s.-]?\d){9,10}(?![\p{N}])|(?<![\p{N}])\+\d(?:[\s.-]?\d){7,14}(?![\p{N}])/u },
   { category: 'personal_data', pattern: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u },
-  { category: 'personal_data', pattern: /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Boulevard)\b|(?:số nhà|số)\s+\d{1,5}[\p{L}\s,]{0,30}(?:đường|phố|ngõ|hẻm)\s+\p{Lu}/u },
+  { category: 'personal_data', pattern: /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Boulevard)\b|(?:số nhà|số)\s+\d{1,5}[\p{L}\p{N}\s,/]{0,30}(?:đường|phố|ngõ|hẻm)\s+\p{Lu}/u },
   { category: 'external_link', pattern: /\bhttps?:\/\/\S+|\bwww\.[\w-]+\.\w{2,}\S*/iu },
   { category: 'age_fit', maxAge: 15, pattern: word(['gambl\\w*', 'betting', 'casinos?', 'alcohol\\w*', 'beers?', 'wine', 'cigarettes?', 'vap(?:e|es|ing)', 'dating', 'cờ bạc', 'cá cược', 'cá độ', 'sòng bạc', 'rượu', 'bia', 'thuốc lá', 'hẹn hò']) },
 ];
