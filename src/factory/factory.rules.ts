@@ -7,6 +7,8 @@ const staff = hasRole(Role.admin, Role.content_admin);
 export const factoryRules = {
   Query: { factoryGenerations: staff, factoryGeneration: staff },
   Mutation: { generateCourse: staff, approveGeneration: staff, rejectGeneration: staff, retryGeneration: staff, regenerateFlaggedLessons: staff },
+  // Checked at subscribe time by @Authorized, and again on each event here.
+  Subscription: { generationStatusChanged: staff },
   CourseGeneration: allow,
   CourseGenerationConnection: allow,
   CourseGenerationEdge: allow,

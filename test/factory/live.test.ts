@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { contentAdmin } from '../learning/support';
+import { withMailAndApp } from '../support/setup';
+import { adultSignup, signInAdmin, signUp, uniqueEmail } from '../support/users';
+import { connect, eventually, subscribe } from '../support/ws';
+import { request } from './support';
+
+const ctx = withMailAndApp({ FACTORY_OFFLINE_DELAY_MS: '40' });
+const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id status currentStage progress stages { name status } } }';
+
+describe('subscription generationStatusChanged(id)', () => {
+  it('pushes every change of one generation to an admin, with progress rising to 100', async () => {
+    const admin = await signInAdmin(ctx.t);
+    const editor = await contentAdmin(ctx.t);
+    const other = await ctx.t.http.post('/factory/generate', request({ topic: 'Someone else' }), { token: editor.accessToken });
+    const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 3 }), { token: editor.accessToken });
+    const live = subscribe(connect(ctx.t.url, admin.accessToken), SUBSCRIPTION, { id: started.body.id });
+    await live.ready;
+    await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'awaiting_approval'), 'awaiting_approval', 20_000);
+    const seen = live.events.map((e) => e.data!.generationStatusChanged);
+    expect(seen.every((g) => g.id === started.body.id)).toBe(true);
+    expect(other.body.id).not.toBe(started.body.id);
+    const progress = seen.map((g) => g.progress);
+    expect(progress).toEqual([...progress].sort((a, b) => a - b));
+    expect(new Set(progress).size).toBeGreaterThanOrEqual(5);
+    expect(progress.at(-1)).toBe(100);
+    expect(new Set(seen.map((g) => g.currentStage).filter(Boolean))).toEqual(new Set(['research', 'outline', 'content', 'quiz', 'safety']));
+    await live.close();
+  });
+
+  it('is refused at subscribe time to a creator, and without a token at connection', async () => {
+    const editor = await contentAdmin(ctx.t);
+    const creator = await signUp(ctx.t, adultSignup({ role: 'creator', email: uniqueEmail('creator') }));
+    const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), { token: editor.accessToken });
+    const refused = subscribe(connect(ctx.t.url, creator.accessToken), SUBSCRIPTION, { id: started.body.id });
+    await refused.ready;
+    await eventually(() => refused.events.length > 0, 'a refusal');
+    expect(refused.events[0].errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect(refused.events.some((e) => e.data?.generationStatusChanged)).toBe(false);
+    await refused.close();
+
+    const anonymous = subscribe(connect(ctx.t.url), SUBSCRIPTION, { id: started.body.id });
+    await expect(anonymous.ready).rejects.toBeDefined();
+  });
+});
