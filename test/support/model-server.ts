@@ -23,11 +23,14 @@ export async function startModelServer() {
     chat: (_request: ChatRequest): ChatAnswer => ({ status: 500 }),
     /** The moderation categories of a text, none when it is fine. */
     flag: (_text: string): string[] => [],
+    /** How long each chat answer takes, as a model's latency. */
+    delayMs: 0,
   };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
-    req.on('end', () => {
+    req.on('end', async () => {
+      if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
       const json = (value: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
         const request = { ...JSON.parse(body), headers: req.headers, at: Date.now() } as ChatRequest;
