@@ -14,6 +14,7 @@ import { authenticateHeader } from '../auth/tokens';
 import { type Context, createContext } from './context';
 import type { Deps } from './deps';
 import { serveDocs } from './docs';
+import { adminFactoryPage } from '../factory/admin-page';
 import { AppError, type ErrorBody, errorStatus, internalErrorBody, notFound } from './errors';
 import { rateLimitMiddleware } from './rate-limit';
 
@@ -44,6 +45,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   });
   app.use(rateLimitMiddleware(deps.limits));
   serveDocs(app, schema);
+  app.use(adminFactoryPage());
   app.use(
     '/graphql',
     express.json({ limit: config.BODY_LIMIT }),

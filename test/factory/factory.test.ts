@@ -133,9 +133,9 @@ describe('approving, rejecting and retrying', () => {
     const approved = await http.gql('mutation($id: ID!) { approveGeneration(id: $id) { status courseId } }', { id }, editor.accessToken);
     expect(approved.body.data.approveGeneration).toMatchObject({ status: 'approved', courseId: expect.any(String) });
     const reject = await http.gql('mutation($id: ID!) { rejectGeneration(id: $id) { status } }', { id }, editor.accessToken);
-    expect(reject.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(reject.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const retry = await http.gql('mutation($id: ID!) { retryGeneration(id: $id) { status } }', { id }, editor.accessToken);
-    expect(retry.body.errors[0].extensions.code).toBe('CONFLICT');
+    expect(retry.body.errors?.[0].extensions.code).toBe('CONFLICT');
   });
 });
 
@@ -169,7 +169,7 @@ describe('listing and reading generations', () => {
       }
     }
     const gql = await http.gql('query($id: ID!) { factoryGeneration(id: $id) { id } }', { id: 'nope' }, editor.accessToken);
-    expect(gql.body.errors[0].extensions.code).toBe('NOT_FOUND');
+    expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 });
 
@@ -195,8 +195,8 @@ describe('validation', () => {
     expect(reply.body.error).toBe('validation_failed');
     expect(reply.body.details.map((d: { field: string }) => d.field)).toContain(field);
     const gql = await http.gql('mutation($input: GenerateCourseInput!) { generateCourse(input: $input) { id } }', { input: request(overrides) }, admin.accessToken);
-    expect(gql.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-    expect(gql.body.errors[0].extensions.details.map((d: { field: string }) => d.field).join()).toContain(field);
+    expect(gql.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(gql.body.errors?.[0].extensions.details?.map((d: { field: string }) => d.field).join()).toContain(field);
   });
 
   it('accepts the edges of every range', async () => {
@@ -235,8 +235,8 @@ describe('who may use the factory', () => {
     }
     expect((await http.get(`/factory/generations/${done.id}`, { token: editor.accessToken })).body.status).toBe('awaiting_approval');
     const gql = await http.gql('mutation($id: ID!) { approveGeneration(id: $id) { id } }', { id: done.id }, others[2].accessToken);
-    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     const list = await http.gql('{ factoryGenerations { edges { node { id } } } }');
-    expect(list.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(list.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -1,0 +1,216 @@
+import { createClient, type Client } from 'graphql-ws';
+import { api, ApiFailure, type Generation } from './api';
+
+/**
+ * The course factory's admin page: log in, start a generation, watch every generation's stages
+ * live (one subscription per unfinished generation), read a generation's outputs and findings,
+ * and decide. Everything goes through the service's public REST and GraphQL endpoints.
+ */
+const TOKEN_KEY = 'factory.accessToken';
+const FINISHED = new Set(['awaiting_approval', 'flagged', 'failed', 'approved', 'rejected']);
+const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error stages { name status attempts startedAt finishedAt error output } } }';
+
+const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
+const generations = new Map<string, Generation>();
+const watching = new Map<string, () => void>();
+let token: string | null = sessionStorage.getItem(TOKEN_KEY);
+let live: Client | null = null;
+let openId: string | null = null;
+
+function show(view: 'login' | 'factory'): void {
+  $('#login-view').hidden = view !== 'login';
+  $('#factory-view').hidden = view !== 'factory';
+  $('#logout').hidden = view !== 'factory';
+}
+
+function signOut(): void {
+  token = null;
+  sessionStorage.removeItem(TOKEN_KEY);
+  for (const stop of watching.values()) stop();
+  watching.clear();
+  void live?.dispose();
+  live = null;
+  $('#who').textContent = '';
+  show('login');
+}
+
+/** A call that sends the page back to log in when the session has ended. */
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  try {
+    return await api<T>(method, path, token, body);
+  } catch (error) {
+    if (error instanceof ApiFailure && error.status === 401) signOut();
+    throw error;
+  }
+}
+
+async function enter(): Promise<void> {
+  const me = await call<{ user: { email: string; roles: string[] } }>('GET', '/auth/me');
+  if (!me.user.roles.some((role) => role === 'admin' || role === 'content_admin')) {
+    signOut();
+    $('#login-error').textContent = 'This page is for admins and content admins.';
+    return;
+  }
+  $('#who').textContent = me.user.email;
+  live = createClient({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`, connectionParams: { authorization: `Bearer ${token}` } });
+  show('factory');
+  await refresh();
+}
+
+async function refresh(): Promise<void> {
+  const page = await call<{ items: Generation[] }>('GET', '/factory/generations?limit=50');
+  generations.clear();
+  for (const generation of page.items) generations.set(generation.id, generation);
+  render();
+  for (const generation of page.items) watch(generation);
+}
+
+/** Follows a generation until it needs a decision or is decided. */
+function watch(generation: Generation): void {
+  if (!live || FINISHED.has(generation.status) || watching.has(generation.id)) return;
+  const stop = live.subscribe<{ generationStatusChanged: Generation }>(
+    { query: SUBSCRIPTION, variables: { id: generation.id } },
+    {
+      next: ({ data }) => data && update(data.generationStatusChanged),
+      error: () => watching.delete(generation.id),
+      complete: () => watching.delete(generation.id),
+    },
+  );
+  watching.set(generation.id, stop);
+}
+
+function update(generation: Generation): void {
+  generations.set(generation.id, { ...generations.get(generation.id), ...generation });
+  if (FINISHED.has(generation.status)) {
+    watching.get(generation.id)?.();
+    watching.delete(generation.id);
+  } else {
+    watch(generation);
+  }
+  render();
+  if (openId === generation.id && FINISHED.has(generation.status)) void openDetail(generation.id);
+}
+
+function render(): void {
+  const rows = [...generations.values()].map((g) => {
+    const row = document.createElement('tr');
+    row.dataset.id = g.id;
+    row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status">${g.status}</td>
+      <td><div class="stages">${g.stages.map((s) => `<span class="stage ${s.status}" title="${s.name}: ${s.status}"></span>`).join('')}</div></td>
+      <td><div class="bar" role="progressbar" aria-valuenow="${g.progress}" aria-valuemin="0" aria-valuemax="100"><div style="width:${g.progress}%"></div></div></td>`;
+    row.cells[0].textContent = g.topic;
+    row.addEventListener('click', () => void openDetail(g.id));
+    return row;
+  });
+  $('#generations tbody').replaceChildren(...rows);
+}
+
+async function openDetail(id: string): Promise<void> {
+  openId = id;
+  const g = await call<Generation>('GET', `/factory/generations/${id}`);
+  generations.set(id, g);
+  const detail = $('#detail');
+  detail.hidden = false;
+  detail.replaceChildren();
+  const heading = document.createElement('h2');
+  heading.textContent = `${g.topic} — ${g.status}`;
+  detail.append(heading);
+  if (g.error) detail.append(paragraph(g.error, 'error'));
+  if (g.courseId) detail.append(paragraph(`Published as course ${g.courseId}`));
+  detail.append(actions(g));
+  for (const stage of g.stages) {
+    const block = document.createElement('details');
+    block.innerHTML = `<summary>${stage.name}: ${stage.status} (attempts ${stage.attempts})</summary>`;
+    if (stage.error) block.append(paragraph(stage.error, 'error'));
+    const pre = document.createElement('pre');
+    pre.textContent = stage.output ? JSON.stringify(stage.output, null, 2) : 'no output yet';
+    block.append(pre);
+    detail.append(block);
+  }
+  for (const lesson of g.lessons ?? []) {
+    const block = document.createElement('details');
+    block.className = 'lesson';
+    block.innerHTML = '<summary></summary>';
+    block.querySelector('summary')!.textContent = `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`;
+    for (const finding of lesson.findings) block.append(paragraph(`${finding.category} (${finding.source}) in ${finding.field}: ${finding.excerpt}`, 'finding'));
+    const pre = document.createElement('pre');
+    pre.textContent = [lesson.content?.en, lesson.content?.vi, lesson.quiz ? JSON.stringify(lesson.quiz, null, 2) : ''].filter(Boolean).join('\n\n---\n\n');
+    block.append(pre);
+    detail.append(block);
+  }
+  render();
+}
+
+function actions(g: Generation): HTMLElement {
+  const bar = document.createElement('div');
+  bar.className = 'actions';
+  const button = (label: string, path: string, kind = '') => {
+    const b = document.createElement('button');
+    b.textContent = label;
+    b.className = kind;
+    b.addEventListener('click', async () => {
+      b.disabled = true;
+      try {
+        update(await call<Generation>('POST', `/factory/generations/${g.id}/${path}`));
+        await openDetail(g.id);
+      } catch (error) {
+        bar.append(paragraph((error as Error).message, 'error'));
+        b.disabled = false;
+      }
+    });
+    bar.append(b);
+  };
+  if (g.status === 'awaiting_approval') button('Approve', 'approve');
+  if (g.status === 'flagged') button('Regenerate flagged lessons', 'regenerate', 'secondary');
+  if (g.status === 'failed') button('Retry', 'retry', 'secondary');
+  if (['awaiting_approval', 'flagged', 'failed'].includes(g.status)) button('Reject', 'reject', 'danger');
+  return bar;
+}
+
+function paragraph(text: string, className = ''): HTMLParagraphElement {
+  const p = document.createElement('p');
+  p.className = className;
+  p.textContent = text;
+  return p;
+}
+
+$<HTMLFormElement>('#login-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  $('#login-error').textContent = '';
+  try {
+    const session = await api<{ accessToken: string }>('POST', '/auth/login', null, { email: form.get('email'), password: form.get('password') });
+    token = session.accessToken;
+    sessionStorage.setItem(TOKEN_KEY, token);
+    await enter();
+  } catch (error) {
+    $('#login-error').textContent = (error as Error).message;
+  }
+});
+
+$<HTMLFormElement>('#generate-form').addEventListener('submit', async (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  $('#generate-error').textContent = '';
+  try {
+    const generation = await call<Generation>('POST', '/factory/generate', {
+      topic: form.get('topic'),
+      level: form.get('level'),
+      ageRange: form.get('ageRange'),
+      lessonCount: Number(form.get('lessonCount')),
+    });
+    generations.set(generation.id, generation);
+    const ordered = new Map([[generation.id, generation], ...generations]);
+    generations.clear();
+    for (const [id, g] of ordered) generations.set(id, g);
+    render();
+    watch(generation);
+  } catch (error) {
+    $('#generate-error').textContent = (error as Error).message;
+  }
+});
+
+$('#logout').addEventListener('click', signOut);
+
+if (token) enter().catch(signOut);
+else show('login');
