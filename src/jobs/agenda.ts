@@ -1,3 +1,4 @@
+import type { EventEmitter } from 'node:events';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
 import { Agenda } from 'agenda';
@@ -23,6 +24,10 @@ export function createJobs(config: Config, databaseUrl: string, log: Logger): Jo
   const backend = config.MONGODB_URL
     ? new MongoBackend({ address: config.MONGODB_URL })
     : new PostgresBackend({ pool, ensureSchema: false });
+  // The LISTEN connection reconnects by itself, but reports each loss as an 'error' event, which
+  // would end the process without a listener (seen when the database restarts).
+  const channel = backend.notificationChannel as unknown as EventEmitter | undefined;
+  channel?.on?.('error', (error: Error) => log.warn({ err: error }, 'job notification connection lost; reconnecting'));
   const agenda = new Agenda({
     backend,
     name: `api-${process.pid}`,
