@@ -14,7 +14,14 @@ export function defineFactoryJobs(deps: Deps): void {
     STAGE_JOB,
     async (job) => {
       const services = createServices(deps.orm.em.fork() as EntityManager, deps);
-      await services.factory.runStage(job.attrs.data, () => job.touch());
+      // Renewing the lock is a write: once per third of its lifetime is enough to keep it.
+      let touched = Date.now();
+      const keepLock = async () => {
+        if (Date.now() - touched < deps.config.JOBS_LOCK_LIFETIME_MS / 3) return;
+        touched = Date.now();
+        await job.touch();
+      };
+      await services.factory.runStage(job.attrs.data, keepLock);
     },
     {
       concurrency: deps.config.FACTORY_CONCURRENCY,
