@@ -1,5 +1,5 @@
 import type { SafetyCategory, SafetyFinding } from './generation.entity';
-import type { ModelEndpoint } from './providers/chat-completions';
+import { type ModelEndpoint, postJson } from './providers/chat-completions';
 import { ProviderError } from './providers/model';
 
 /** One text of a lesson to check, named by where it sits (title.en, content.vi, quiz.en, ...). */
@@ -78,19 +78,10 @@ export class ModerationClient {
 
   async check(texts: LessonText[]): Promise<SafetyFinding[]> {
     if (!texts.length) return [];
-    let response: Response;
-    try {
-      response = await fetch(`${this.endpoint.url.replace(/\/+$/, '')}/moderations`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.endpoint.apiKey ? { authorization: `Bearer ${this.endpoint.apiKey}` } : {}) },
-        body: JSON.stringify({ model: this.endpoint.model, input: texts.map((t) => t.text) }),
-        signal: AbortSignal.timeout(this.timeoutMs),
-      });
-    } catch (error) {
-      throw new ProviderError(`moderation endpoint is unreachable: ${(error as Error).message}`);
-    }
-    if (!response.ok) throw new ProviderError(`moderation endpoint answered HTTP ${response.status}`);
-    const body = (await response.json().catch(() => null)) as { results?: { flagged?: boolean; categories?: Record<string, boolean> }[] } | null;
+    const body = await postJson<{ results?: { flagged?: boolean; categories?: Record<string, boolean> }[] }>(this.endpoint, '/moderations', 'moderation endpoint', this.timeoutMs, {
+      model: this.endpoint.model,
+      input: texts.map((t) => t.text),
+    });
     if (!Array.isArray(body?.results) || body.results.length !== texts.length) throw new ProviderError('moderation endpoint answered without one result per text');
     return body.results.flatMap((result, i) => {
       if (!result.flagged) return [];

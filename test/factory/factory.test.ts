@@ -136,6 +136,8 @@ describe('approving, rejecting and retrying', () => {
     expect(reject.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const retry = await http.gql('mutation($id: ID!) { retryGeneration(id: $id) { status } }', { id }, editor.accessToken);
     expect(retry.body.errors?.[0].extensions.code).toBe('CONFLICT');
+    const regenerate = await http.gql('mutation($id: ID!) { regenerateFlaggedLessons(id: $id) { status } }', { id }, editor.accessToken);
+    expect(regenerate.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('approved cannot become queued'), extensions: { code: 'CONFLICT' } });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { contentAdmin } from '../learning/support';
+import { startTestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { adultSignup, signInAdmin, signUp, uniqueEmail } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
@@ -41,5 +42,19 @@ describe('subscription generationStatusChanged(id)', () => {
 
     const anonymous = subscribe(connect(ctx.t.url), SUBSCRIPTION, { id: started.body.id });
     await expect(anonymous.ready).rejects.toBeDefined();
+  });
+
+  it('reaches a subscriber on another instance of the service', async () => {
+    const other = await startTestApp({}, ctx.t.databaseUrl);
+    try {
+      const admin = await signInAdmin(ctx.t);
+      const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), { token: admin.accessToken });
+      const live = subscribe(connect(other.url, admin.accessToken), SUBSCRIPTION, { id: started.body.id });
+      await live.ready;
+      await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'awaiting_approval'), 'awaiting_approval on the other instance', 20_000);
+      await live.close();
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -98,23 +98,33 @@ export class ChatCompletionsModel implements CourseModel {
   }
 
   private async complete(messages: { role: string; content: string }[]): Promise<string> {
-    let response: Response;
-    try {
-      response = await fetch(`${this.endpoint.url.replace(/\/+$/, '')}/chat/completions`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.endpoint.apiKey ? { authorization: `Bearer ${this.endpoint.apiKey}` } : {}) },
-        body: JSON.stringify({ model: this.endpoint.model, messages, temperature: 0.4, response_format: { type: 'json_object' } }),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
-      });
-    } catch (error) {
-      throw new ProviderError(`${this.name} is unreachable: ${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`);
-    }
-    if (!response.ok) throw new ProviderError(`${this.name} answered HTTP ${response.status}`);
-    const body = (await response.json().catch(() => null)) as { choices?: { message?: { content?: unknown } }[] } | null;
+    const body = await postJson<{ choices?: { message?: { content?: unknown } }[] }>(this.endpoint, '/chat/completions', this.name, this.options.timeoutMs, {
+      model: this.endpoint.model,
+      messages,
+      temperature: 0.4,
+      response_format: { type: 'json_object' },
+    });
     const content = body?.choices?.[0]?.message?.content;
     if (typeof content !== 'string') throw new ProviderError(`${this.name} answered without a message`);
     return content;
   }
+}
+
+/** POSTs JSON to an OpenAI-compatible endpoint; any failure to get a JSON answer is a ProviderError. */
+export async function postJson<T>(endpoint: ModelEndpoint, path: string, name: string, timeoutMs: number, payload: unknown): Promise<T | null> {
+  let response: Response;
+  try {
+    response = await fetch(`${endpoint.url.replace(/\/+$/, '')}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+      body: JSON.stringify(payload),
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  } catch (error) {
+    throw new ProviderError(`${name} is unreachable: ${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`);
+  }
+  if (!response.ok) throw new ProviderError(`${name} answered HTTP ${response.status}`);
+  return (await response.json().catch(() => null)) as T | null;
 }
 
 function describe(brief: CourseBrief): string {
