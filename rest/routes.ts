@@ -37,7 +37,8 @@ const COURSE_PROGRESS = `courseId courseTitle { ${TEXT} } lessonsTotal lessonsCo
 const OVERVIEW = `learnerId streakDays lastActivityAt timeSpentSeconds courses { ${COURSE_PROGRESS} }`;
 const CERTIFICATE = `id code courseId courseTitle { ${TEXT} } learnerName averageScore issuedAt`;
 const NOTIFICATION = 'id type title body data read readAt createdAt';
-const GENERATION = 'id topic level ageRange lessonCount status currentStage progress courseId error requestedById decidedById decidedAt createdAt updatedAt stages { name status attempts startedAt finishedAt error output providerMs }';
+const GENERATION_SUMMARY = 'id topic level ageRange lessonCount status currentStage progress courseId error requestedById decidedById decidedAt createdAt updatedAt stages { name status attempts startedAt finishedAt error providerMs }';
+const GENERATION = GENERATION_SUMMARY.replace('error providerMs }', 'error output providerMs }');
 const GENERATED_LESSON = `position title { ${TEXT} } objectives { en vi } content { ${TEXT} } quiz findings { category source field excerpt } flagged revision`;
 
 export const routes: RestRoute[] = [
@@ -158,7 +159,7 @@ export const routes: RestRoute[] = [
   { method: 'get', path: '/guardian/learners/:learnerId/certificates', status: 200, summary: "A linked learner's certificates", operation: `query LearnerCertificates($learnerId: ID!) { learnerCertificates(learnerId: $learnerId) { ${CERTIFICATE} } }`, body: { wrap: 'items' } },
 
   { method: 'post', path: '/factory/generate', status: 202, summary: 'Start generating a course (admins and content admins); the five stages run in the background', operation: `mutation GenerateCourse($input: GenerateCourseInput!) { generateCourse(input: $input) { ${GENERATION} } }` },
-  { method: 'get', path: '/factory/generations', status: 200, summary: 'Course generations, newest first (admins and content admins)', operation: `query FactoryGenerations($first: Int, $after: String) { factoryGenerations(first: $first, after: $after) { edges { cursor node { ${GENERATION} } } pageInfo { hasNextPage endCursor } } }`, body: 'list' },
+  { method: 'get', path: '/factory/generations', status: 200, summary: 'Course generations, newest first, with their stages but not their outputs (admins and content admins)', operation: `query FactoryGenerations($first: Int, $after: String) { factoryGenerations(first: $first, after: $after) { edges { cursor node { ${GENERATION_SUMMARY} } } pageInfo { hasNextPage endCursor } } }`, body: 'list' },
   { method: 'get', path: '/factory/generations/:id', status: 200, summary: "A generation's status, its stages' outputs, its lessons and their safety findings", operation: `query FactoryGeneration($id: ID!) { factoryGeneration(id: $id) { ${GENERATION} lessons { ${GENERATED_LESSON} } } }` },
   { method: 'post', path: '/factory/generations/:id/approve', status: 200, summary: 'Approve: publishes the course (only from awaiting_approval; a second call answers the same)', operation: `mutation ApproveGeneration($id: ID!) { approveGeneration(id: $id) { ${GENERATION} } }` },
   { method: 'post', path: '/factory/generations/:id/reject', status: 200, summary: 'Reject a generation awaiting approval, flagged or failed', operation: `mutation RejectGeneration($id: ID!) { rejectGeneration(id: $id) { ${GENERATION} } }` },

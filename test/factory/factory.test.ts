@@ -151,6 +151,7 @@ describe('listing and reading generations', () => {
     expect(first.status).toBe(200);
     expect(first.body.items.map((g: { id: string }) => g.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.items[0].stages).toHaveLength(5);
+    expect(first.body.items[0].stages[0]).not.toHaveProperty('output');
     const second = await http.get(`/factory/generations?limit=2&cursor=${first.body.nextCursor}`, { token: editor.accessToken });
     expect(second.body.items[0].id).toBe(ids[0]);
     expect((await http.get('/factory/generations?limit=101', { token: editor.accessToken })).status).toBe(400);
