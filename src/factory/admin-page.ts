@@ -16,7 +16,7 @@ function projectRoot(): string {
 export function adminFactoryPage(): Router {
   const router = Router();
   router.use('/admin/factory', (_req, res, next) => {
-    res.setHeader('content-security-policy', "default-src 'self'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'");
+    res.setHeader('content-security-policy', "default-src 'self'; img-src 'self' data:; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'none'");
     next();
   });
   const built = join(projectRoot(), 'dist', 'web', 'admin-factory');

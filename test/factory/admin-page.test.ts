@@ -27,6 +27,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
     page.on('requestfailed', (request) => problems.push(`${request.url()} ${request.failure()?.errorText}`));
+    // Content-security-policy refusals and script errors show up here.
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
 
     const response = await page.goto(`${ctx.t.url}/admin/factory`);
     expect(response?.status()).toBe(200);
@@ -56,6 +58,8 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
     expect(await row.locator('[role=progressbar]').getAttribute('aria-valuenow')).toBe('100');
     expect([...seen].filter((v) => v !== '0' && v !== '100').length).toBeGreaterThan(0);
     expect(await row.locator('.stage.done').count()).toBe(5);
+    const [bar, fill] = await row.locator('[role=progressbar]').evaluate((el) => [el.getBoundingClientRect().width, el.firstElementChild!.getBoundingClientRect().width]);
+    expect(fill).toBeCloseTo(bar, 0);
 
     await row.click();
     await page.waitForSelector('#detail h2:has-text("awaiting_approval")');

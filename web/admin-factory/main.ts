@@ -97,8 +97,10 @@ function render(): void {
     row.dataset.id = g.id;
     row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status">${g.status}</td>
       <td><div class="stages">${g.stages.map((s) => `<span class="stage ${s.status}" title="${s.name}: ${s.status}"></span>`).join('')}</div></td>
-      <td><div class="bar" role="progressbar" aria-valuenow="${g.progress}" aria-valuemin="0" aria-valuemax="100"><div style="width:${g.progress}%"></div></div></td>`;
+      <td><div class="bar" role="progressbar" aria-valuenow="${g.progress}" aria-valuemin="0" aria-valuemax="100"><div></div></div></td>`;
     row.cells[0].textContent = g.topic;
+    // Set through the DOM: the page's CSP refuses inline style attributes.
+    row.querySelector<HTMLElement>('.bar > div')!.style.width = `${g.progress}%`;
     row.addEventListener('click', () => void openDetail(g.id));
     return row;
   });
