@@ -50,6 +50,7 @@ const schema = z.object({
   JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
   FACTORY_CONCURRENCY: positiveInt.default(4),
   FACTORY_STAGE_ATTEMPTS: positiveInt.default(3),
+  FACTORY_MAX_ACTIVE_PER_REQUESTER: positiveInt.default(20),
   FACTORY_RETRY_DELAY_MS: positiveInt.default(2000),
   FACTORY_PROVIDERS: z
     .string()

@@ -24,7 +24,7 @@ interface StageRow {
  * The baseline is the same provider calls made directly, in-process, with nothing stored.
  */
 run(async () => {
-  const service = await startBenchService({ FACTORY_OFFLINE_DELAY_MS: MODEL_DELAY_MS, FACTORY_CONCURRENCY: CONCURRENCY, JOBS_PROCESS_EVERY_MS: '500' });
+  const service = await startBenchService({ FACTORY_OFFLINE_DELAY_MS: MODEL_DELAY_MS, FACTORY_CONCURRENCY: CONCURRENCY, JOBS_PROCESS_EVERY_MS: '500', FACTORY_MAX_ACTIVE_PER_REQUESTER: String(GENERATIONS) });
   const sql = <T>(query: string, params: unknown[] = []) => service.app.deps.orm.em.fork().getConnection().execute(query, params) as Promise<T[]>;
   const admin = await service.services.auth.createVerifiedUser(`bench-admin-${Date.now()}@example.com`, 'a benchmark password', 'Bench Admin', Role.content_admin);
 

@@ -7,7 +7,7 @@ import type { CoursesService } from '../courses/courses.service';
 import { NotificationType } from '../notifications/notification.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { Deps } from '../server/deps';
-import { conflict, notFound, validationFailed } from '../server/errors';
+import { AppError, conflict, notFound, validationFailed } from '../server/errors';
 import { isId } from '../server/ids';
 import { afterCursor, type Page, toPage } from '../server/pagination';
 import { GenerationPipeline, STAGE_JOB, type StageJob, stageKey } from './factory.pipeline';
@@ -55,11 +55,17 @@ export class FactoryService {
     if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
     const { topic, level, ageRange, lessonCount } = parsed.data;
     const [minAge, maxAge] = ageRange.split('-').map(Number);
-    const generation = this.em.create(CourseGeneration, { topic, level, minAge, maxAge, lessonCount, requestedBy: this.em.getReference(User, requesterId) });
-    STAGE_ORDER.forEach((name, index) => this.em.create(GenerationStage, { generation, name, position: index + 1 }));
-    await this.em.flush();
-    await this.schedule(generation, StageName.research);
-    return generation;
+    const limit = this.deps.config.FACTORY_MAX_ACTIVE_PER_REQUESTER;
+    const generation = await this.em.transactional(async (em) => {
+      // One requester's starts take turns, so concurrent ones count each other.
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`factory-requester:${requesterId}`]);
+      const active = await em.count(CourseGeneration, { requestedBy: requesterId, status: { $in: [GenerationStatus.queued, GenerationStatus.running] } });
+      if (active >= limit) throw new AppError('limit_reached', `At most ${limit} of your generations may be queued or running at once; wait for one to finish.`);
+      const generation = em.create(CourseGeneration, { topic, level, minAge, maxAge, lessonCount, requestedBy: em.getReference(User, requesterId) });
+      STAGE_ORDER.forEach((name, index) => em.create(GenerationStage, { generation, name, position: index + 1 }));
+      return generation;
+    });
+    return this.schedule(generation, StageName.research);
   }
 
   async list(first: number, after?: string | null): Promise<Page<CourseGeneration>> {
@@ -115,8 +121,7 @@ export class FactoryService {
       Object.assign(failed, { status: StageStatus.pending, attempts: 0, error: null, finishedAt: null });
       generation.currentStage = failed.name;
     });
-    await this.schedule(generation, generation.currentStage!);
-    return generation;
+    return this.schedule(generation, generation.currentStage!);
   }
 
   /** A flagged generation writes its flagged lessons again, then quizzes and checks them again. */
@@ -130,8 +135,7 @@ export class FactoryService {
       generation.round += 1;
       generation.currentStage = StageName.content;
     });
-    await this.schedule(generation, StageName.content);
-    return generation;
+    return this.schedule(generation, StageName.content);
   }
 
   /** The job of a stage (see factory.jobs). */
@@ -192,15 +196,16 @@ export class FactoryService {
   }
 
   /** Queues a stage; a generation that cannot be queued fails with the reason, to be retried. */
-  private async schedule(generation: CourseGeneration, stage: StageName): Promise<void> {
+  private async schedule(generation: CourseGeneration, stage: StageName): Promise<CourseGeneration> {
     try {
       await this.enqueue(generation, stage);
+      return generation;
     } catch (error) {
       this.deps.log.error({ err: error, generationId: generation.id }, 'generation could not be queued');
       await this.em.nativeUpdate(CourseGeneration, { id: generation.id }, { status: GenerationStatus.failed, error: `${stage}: could not be queued` });
       await this.em.nativeUpdate(GenerationStage, { generation: generation.id, name: stage }, { status: StageStatus.failed, error: 'could not be queued' });
       this.changed(generation.id);
-      await this.em.refresh(generation);
+      return this.find(generation.id);
     }
   }
 

@@ -7,15 +7,16 @@ import { GENERATION, generated, request, STAGES, waitForStatus } from './support
 
 const ctx = withMailAndApp({ JOBS_PROCESS_EVERY_MS: '200' });
 
-async function count(sql: string, params: unknown[]): Promise<number> {
+async function sql(text: string, params: unknown[] = []) {
   const pg = new PgClient({ connectionString: ctx.t.databaseUrl });
   await pg.connect();
   try {
-    return Number((await pg.query(sql, params)).rows[0].count);
+    return (await pg.query(text, params)).rows;
   } finally {
     await pg.end();
   }
 }
+const count = async (text: string, params: unknown[]) => Number((await sql(text, params))[0].count);
 
 describe('POST /factory/generate and the pipeline', () => {
   it('answers 202 with the queued generation, then runs the five stages to awaiting_approval', async () => {
@@ -241,5 +242,25 @@ describe('who may use the factory', () => {
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     const list = await http.gql('{ factoryGenerations { edges { node { id } } } }');
     expect(list.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('when the job queue cannot take a stage', () => {
+  it('fails the generation saying so, loses nothing, and a retry queues it again', async () => {
+    const { http } = ctx.t;
+    const editor = await contentAdmin(ctx.t);
+    await sql('alter table agenda_jobs rename to agenda_jobs_away');
+    let started;
+    try {
+      started = await http.post('/factory/generate', request({ topic: 'Queue is down' }), { token: editor.accessToken });
+    } finally {
+      await sql('alter table agenda_jobs_away rename to agenda_jobs');
+    }
+    expect(started.status).toBe(202);
+    expect(started.body).toMatchObject({ status: 'failed', error: 'research: could not be queued' });
+    expect(started.body.stages[0]).toMatchObject({ name: 'research', status: 'failed', error: 'could not be queued' });
+    const retried = await http.post(`/factory/generations/${started.body.id}/retry`, undefined, { token: editor.accessToken });
+    expect(retried.body.status).toBe('queued');
+    await waitForStatus(http, editor.accessToken, started.body.id, ['awaiting_approval']);
   });
 });
