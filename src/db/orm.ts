@@ -27,6 +27,8 @@ export function ormOptions(databaseUrl: string, log: (message: string) => void =
     pool: { min: 0, max: 10, acquireTimeoutMillis: 5000, idleTimeoutMillis: 10_000 },
     driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
     discovery: { warnWhenNoEntities: false },
+    // Agenda's job table belongs to Agenda (its migration copies the backend's schema), not to an entity.
+    schemaGenerator: { skipTables: ['agenda_jobs'] },
   };
 }
 
