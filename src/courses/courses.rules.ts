@@ -1,9 +1,6 @@
 import { allow } from 'graphql-shield';
-import { Role } from '../auth/user.entity';
 import { learnerActive } from '../guardian/guardian.rules';
-import { hasRole } from '../permissions/rules';
-
-const editor = hasRole(Role.content_admin, Role.admin);
+import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {
   Query: { courses: allow, course: allow, myCourses: learnerActive },

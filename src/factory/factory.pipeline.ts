@@ -135,7 +135,7 @@ export class GenerationPipeline {
           lesson.quiz = await timed(() => byStage.quiz.quiz(brief, { ...plan(lesson), content: lesson.content! }));
         });
       case StageName.safety:
-        return this.safety(generation, output<Outline>(StageName.outline), (texts) => timed(() => this.hooks.models.moderation!.check(texts)));
+        return this.safety(generation, output<Outline>(StageName.outline), timed);
     }
   }
 
@@ -166,16 +166,17 @@ export class GenerationPipeline {
     return { lessons: lessons.length, written };
   }
 
-  private async safety(generation: CourseGeneration, outline: Outline, moderate: (texts: LessonText[]) => Promise<SafetyFinding[]>): Promise<Record<string, unknown>> {
+  private async safety(generation: CourseGeneration, outline: Outline, timed: <T>(call: () => Promise<T>) => Promise<T>): Promise<Record<string, unknown>> {
+    const { moderation } = this.hooks.models;
     const lessons = await this.em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
-    const check = async (texts: LessonText[]) => [...classify(texts, generation.minAge), ...(this.hooks.models.moderation ? await moderate(texts) : [])];
+    const check = async (texts: LessonText[]): Promise<SafetyFinding[]> => [...classify(texts, generation.minAge), ...(moderation ? await timed(() => moderation.check(texts)) : [])];
     const courseFindings = await check([...localized('course.title', outline.title), ...localized('course.description', outline.description)]);
     for (const lesson of lessons) {
       lesson.findings = await check(lessonTexts(lesson));
       lesson.flagged = lesson.findings.length > 0;
     }
     return {
-      checkedBy: this.hooks.models.moderation ? ['builtin', 'moderation'] : ['builtin'],
+      checkedBy: moderation ? ['builtin', 'moderation'] : ['builtin'],
       flaggedLessons: lessons.filter((l) => l.flagged).map((l) => l.position),
       findings: lessons.reduce((sum, l) => sum + l.findings.length, 0),
       courseFindings,

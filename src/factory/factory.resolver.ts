@@ -15,7 +15,7 @@ export function presentGeneration(g: CourseGeneration): GenerationView {
     lessonCount: g.lessonCount,
     status: g.status,
     currentStage: g.currentStage,
-    stages: g.stages.getItems().map(({ name, status, attempts, startedAt, finishedAt, error, output, providerMs }) => ({ name, status, attempts, startedAt, finishedAt, error, output, providerMs })),
+    stages: g.stages.getItems(),
     progress: g.progress,
     courseId: g.courseId,
     error: g.error,

@@ -1,8 +1,5 @@
 import { allow } from 'graphql-shield';
-import { Role } from '../auth/user.entity';
-import { hasRole } from '../permissions/rules';
-
-const staff = hasRole(Role.admin, Role.content_admin);
+import { isContentEditor as staff } from '../permissions/rules';
 
 export const factoryRules = {
   Query: { factoryGenerations: staff, factoryGeneration: staff },

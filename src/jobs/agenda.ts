@@ -35,19 +35,14 @@ export function createJobs(config: Config, databaseUrl: string, log: Logger): Jo
     defaultLockLifetime: config.JOBS_LOCK_LIFETIME_MS,
   });
   agenda.on('error', (error) => log.error({ err: error }, 'job scheduler error'));
-  let started = false;
   return {
     agenda,
-    async start() {
-      await agenda.start();
-      started = true;
-    },
+    start: () => agenda.start(),
+    // Both are no-ops on an Agenda that never started.
     async close() {
-      if (started) {
-        const drained = await agenda.drain({ timeout: config.JOBS_DRAIN_TIMEOUT_MS });
-        if (drained.timedOut) log.warn({ running: drained.running }, 'jobs still running at shutdown: another instance takes them over when their lock expires');
-        await agenda.stop().catch(() => {});
-      }
+      const drained = await agenda.drain({ timeout: config.JOBS_DRAIN_TIMEOUT_MS });
+      if (drained.timedOut) log.warn({ running: drained.running }, 'jobs still running at shutdown: another instance takes them over when their lock expires');
+      await agenda.stop().catch(() => {});
       await pool?.end();
     },
   };

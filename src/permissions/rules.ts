@@ -1,5 +1,5 @@
 import { and, rule } from 'graphql-shield';
-import type { Role } from '../auth/user.entity';
+import { Role } from '../auth/user.entity';
 import type { Context } from '../server/context';
 import { AppError, forbidden, unauthenticated } from '../server/errors';
 import { type Bucket, RateLimitedError } from '../server/rate-limit';
@@ -36,6 +36,9 @@ export const hasRole = (...roles: Role[]) =>
       }),
     ),
   );
+
+/** Admins and content admins: who edits courses and runs the course factory. */
+export const isContentEditor = hasRole(Role.content_admin, Role.admin);
 
 export const isVerified = and(
   isAuthenticated,

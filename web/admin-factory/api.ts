@@ -46,6 +46,7 @@ export interface Generation {
   progress: number;
   courseId: string | null;
   error: string | null;
+  createdAt: string;
   stages: Stage[];
   lessons?: GeneratedLesson[];
 }

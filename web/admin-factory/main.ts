@@ -8,7 +8,7 @@ import { api, ApiFailure, type Generation } from './api';
  */
 const TOKEN_KEY = 'factory.accessToken';
 const FINISHED = new Set(['awaiting_approval', 'flagged', 'failed', 'approved', 'rejected']);
-const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error stages { name status attempts startedAt finishedAt error output } } }';
+const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error createdAt stages { name status attempts startedAt finishedAt error output } } }';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const generations = new Map<string, Generation>();
@@ -92,7 +92,8 @@ function update(generation: Generation): void {
 }
 
 function render(): void {
-  const rows = [...generations.values()].map((g) => {
+  const newestFirst = [...generations.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+  const rows = newestFirst.map((g) => {
     const row = document.createElement('tr');
     row.dataset.id = g.id;
     row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status">${g.status}</td>
@@ -201,12 +202,7 @@ $<HTMLFormElement>('#generate-form').addEventListener('submit', async (event) =>
       ageRange: form.get('ageRange'),
       lessonCount: Number(form.get('lessonCount')),
     });
-    generations.set(generation.id, generation);
-    const ordered = new Map([[generation.id, generation], ...generations]);
-    generations.clear();
-    for (const [id, g] of ordered) generations.set(id, g);
-    render();
-    watch(generation);
+    update(generation);
   } catch (error) {
     $('#generate-error').textContent = (error as Error).message;
   }
