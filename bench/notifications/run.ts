@@ -3,18 +3,17 @@ import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Pool } from 'pg';
-import { signAccessToken } from '../../src/auth/tokens';
+import { signAccessToken } from '../../src/kernel/tokens';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { createLogger } from '../../src/logger';
 import { NotificationType } from '../../src/notifications/notification.entity';
 import { createApp } from '../../src/server/app';
-import { createServices } from '../../src/services';
+import { openUnit } from '../../src/server/platform';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const USER_ROWS = Number(process.env.BENCH_USER_ROWS ?? 100_000);
@@ -75,7 +74,7 @@ async function main() {
   // Each client opens its socket on subscribe; wait until the server holds them all.
   await new Promise((resolve) => setTimeout(resolve, 3000 + SUBSCRIBERS));
   const after = await ask<{ rss: number; heapUsed: number }>('memory');
-  const services = createServices(producer.deps.orm.em.fork() as EntityManager, producer.deps);
+  const services = openUnit(producer.deps).services;
   const sent = new Map<string, number>();
   const started = performance.now();
   for (const id of users) {

@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import { AccountStatus, Tier, type User } from '../auth/user.entity';
 import { ConsentType } from '../consent/consent.entity';
 import type { ConsentService } from '../consent/consent.service';
 import type { AiAccess, GuardianService } from '../guardian/guardian.service';
-import type { Deps } from '../server/deps';
-import { AppError, forbidden, validationFailed } from '../server/errors';
+import type { Deps } from '../kernel/deps';
+import { AppError, forbidden, validationFailed } from '../kernel/errors';
 import type { AiBackend, AiIdentity } from './ai.backend';
 import { nextReset, type Quota, recordTokens, releaseMessage, reserveMessage, tierQuota, usedToday } from './ai.quota';
 
@@ -37,12 +38,16 @@ const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
  */
 export class AiService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly deps: Deps,
     private readonly backend: AiBackend,
     private readonly consent: ConsentService,
     private readonly guardian: GuardianService,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   async prepareChat(user: User, request: ChatRequest, requestId: string): Promise<PreparedChat> {
     this.assertValid(request);

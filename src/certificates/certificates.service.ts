@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth/user.entity';
 import type { Course } from '../courses/course.entity';
 import { NotificationType } from '../notifications/notification.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
-import { notFound } from '../server/errors';
-import { isId } from '../server/ids';
+import { notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';
 import { certificatePdf } from './certificate.pdf';
 
@@ -19,10 +20,14 @@ export interface PublicCertificate {
 
 export class CertificatesService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly notifications: NotificationsService,
     private readonly publicUrl: string,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /**
    * Issues the certificate unless it exists: one insert that the unique key decides, so two

@@ -1,7 +1,7 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { Role } from '../auth/user.entity';
-import type { Context } from '../server/context';
-import { PageArgs, toConnection } from '../server/pagination';
+import type { Context } from '../kernel/context';
+import { PageArgs, toConnection } from '../kernel/pagination';
 import { GENERATION_STATUS_CHANGED } from './factory.service';
 import { GenerateCourseInput, GeneratedLessonView, GenerationConnection, GenerationView } from './factory.types';
 import type { CourseGeneration } from './generation.entity';

@@ -1,4 +1,4 @@
-import type { Deps } from '../server/deps';
+import type { Deps } from '../kernel/deps';
 import type { Mail } from './mailer';
 
 /** A page of the web app, with the token the mail carries, for links in mails. */

@@ -1,6 +1,6 @@
 import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { Context } from '../server/context';
-import { toConnection } from '../server/pagination';
+import type { Context } from '../kernel/context';
+import { toConnection } from '../kernel/pagination';
 import { NOTIFICATION_ADDED, type NotificationAddedEvent, UNREAD_COUNT_CHANGED } from './notifications.service';
 import {
   NotificationConnection,

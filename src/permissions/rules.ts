@@ -1,8 +1,8 @@
 import { and, rule } from 'graphql-shield';
 import { Role } from '../auth/user.entity';
-import type { Context } from '../server/context';
-import { AppError, forbidden, unauthenticated } from '../server/errors';
-import { type Bucket, RateLimitedError } from '../server/rate-limit';
+import type { Context } from '../kernel/context';
+import { AppError, forbidden, unauthenticated } from '../kernel/errors';
+import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
 
 // Rules read the caller from a context built for each request and operation, so no decision is
 // cached beyond it ('no_cache'); a rule returns (never throws) the error the client should see.

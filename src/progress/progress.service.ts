@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth/user.entity';
 import type { CertificatesService } from '../certificates/certificates.service';
 import type { Course, Lesson, Localized } from '../courses/course.entity';
 import type { CoursesService } from '../courses/courses.service';
 import { NotificationType } from '../notifications/notification.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
-import { forbidden, notFound, validationFailed } from '../server/errors';
+import { forbidden, notFound, validationFailed } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
 
 export interface CourseProgress {
@@ -43,11 +44,15 @@ const key = (learnerId: string, courseId: string) => `${learnerId}:${courseId}`;
 
 export class ProgressService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly courses: CoursesService,
     private readonly certificates: CertificatesService,
     private readonly notifications: NotificationsService,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /** Harmless twice: the first completion counts, the rest change nothing. */
   async completeLesson(learner: User, lessonId: string, timeSpentSeconds = 0): Promise<CourseProgress> {

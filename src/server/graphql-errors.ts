@@ -2,7 +2,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { ValidationError } from 'class-validator';
 import type { GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError, AuthenticationError, AuthorizationError } from 'type-graphql';
-import { AppError, type FieldError, forbidden, isErrorCode, unauthenticated } from './errors';
+import { AppError, type FieldError, forbidden, isErrorCode, unauthenticated } from '../kernel/errors';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);

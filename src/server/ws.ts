@@ -3,9 +3,9 @@ import type { Server } from 'node:http';
 import { type DocumentNode, GraphQLError, type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { authenticateHeader, type RequestAuth } from '../auth/tokens';
+import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
+import type { Deps } from '../kernel/deps';
 import { createContext } from './context';
-import type { Deps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { parseOptions, queryLimitRules } from './query-limits';
 

@@ -1,7 +1,7 @@
 import express, { type Response as ExpressResponse, type Request, Router } from 'express';
-import type { ChatRequest } from '../src/ai/ai.service';
-import type { Context } from '../src/server/context';
-import { unauthenticated, validationFailed } from '../src/server/errors';
+import type { ChatRequest } from './ai.service';
+import type { Context } from '../kernel/context';
+import { unauthenticated, validationFailed } from '../kernel/errors';
 
 /**
  * `POST /ai/chat` with `Accept: text/event-stream`: the one path the route table cannot serve,

@@ -1,6 +1,6 @@
 import { type Request, Router } from 'express';
-import type { Context } from '../src/server/context';
-import { unauthenticated } from '../src/server/errors';
+import type { Context } from '../kernel/context';
+import { unauthenticated } from '../kernel/errors';
 
 /** `GET /certificates/:id/pdf`: a file, which the route table (JSON from GraphQL) cannot send. */
 export function certificatePdfRouter(context: (req: Request) => Context): Router {
