@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { hash, verify } from '@node-rs/argon2';
 import { isEmail } from 'class-validator';
-import { publicLink, sendInBackground } from '../mail/deliver';
+import { publicLink, sendAfterCommit } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
 import { conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
@@ -78,18 +78,21 @@ export class AuthService {
       status: needsGuardian ? AccountStatus.pending_guardian : AccountStatus.active,
       guardianEmail: needsGuardian ? normaliseEmail(request.guardianEmail!) : null,
     });
-    const verification = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
-    try {
-      await this.em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
-      throw error;
-    }
-    this.sendInBackground(verificationMail(user, this.link('verify-email', verification), verification));
-    if (user.guardianEmail) {
-      this.sendInBackground(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
-    }
-    return this.startSession(user);
+    // The account, its tokens and its session are one commit; the mails go after it.
+    return this.uow.transaction(async (em) => {
+      const verification = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
+        throw error;
+      }
+      this.sendInBackground(verificationMail(user, this.link('verify-email', verification), verification));
+      if (user.guardianEmail) {
+        this.sendInBackground(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
+      }
+      return this.startSession(user);
+    });
   }
 
   async login(emailInput: string, password: string, ip: string): Promise<Session> {
@@ -270,7 +273,7 @@ export class AuthService {
   }
 
   private sendInBackground(mail: Mail): void {
-    sendInBackground(this.deps, mail);
+    sendAfterCommit(this.uow, mail);
   }
 }
 

@@ -35,7 +35,7 @@ export class CertificatesService {
    */
   async issue(learner: User, course: Course, averageScore: number): Promise<void> {
     const code = randomBytes(6).toString('hex').toUpperCase();
-    const inserted = await this.em.getConnection().execute<{ id: string }[]>(
+    const inserted = await this.em.execute<{ id: string }[]>(
       `insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
        on conflict (learner_id, course_id) do nothing returning id`,
       [learner.id, course.id, code, Math.round(averageScore)],

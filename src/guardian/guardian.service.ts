@@ -5,7 +5,7 @@ import { ageOn } from '../auth/age';
 import { type AuthService, normaliseEmail } from '../auth/auth.service';
 import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth/user.entity';
-import { publicLink, sendInBackground } from '../mail/deliver';
+import { publicLink, sendAfterCommit } from '../mail/deliver';
 import { NotificationType } from '../notifications/notification.entity';
 import type { NotificationsService } from '../notifications/notifications.service';
 import type { Deps } from '../kernel/deps';
@@ -248,7 +248,7 @@ export class GuardianService {
   private async askLearner(link: GuardianLink, guardian: User, token: string): Promise<void> {
     const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
     const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
-    sendInBackground(this.deps, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+    sendAfterCommit(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
     if (!learner) return;
     await this.notifications.notify(learner.id, NotificationType.guardian, {
       title: { en: `${guardian.displayName} asks to be your guardian`, vi: `${guardian.displayName} muốn làm người giám hộ của bạn` },

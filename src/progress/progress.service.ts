@@ -57,15 +57,18 @@ export class ProgressService {
   /** Harmless twice: the first completion counts, the rest change nothing. */
   async completeLesson(learner: User, lessonId: string, timeSpentSeconds = 0): Promise<CourseProgress> {
     const lesson = await this.enrolledLesson(learner, lessonId);
-    const inserted = await this.em.getConnection().execute<Row[]>(
-      `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
-       on conflict (learner_id, lesson_id) do nothing returning id`,
-      [learner.id, lesson.id, lesson.course.id, Math.max(0, Math.round(timeSpentSeconds))],
-    );
-    const progress = await this.afterProgress(learner, lesson.course);
-    if (inserted.length && progress.completed) await this.notifyCompletion(learner, lesson.course);
-    else if (inserted.length && reachedHalfway(progress)) await this.notifyHalfway(learner, lesson.course);
-    return progress;
+    // The completion, the certificate it may earn and the notifications are one commit.
+    return this.uow.transaction(async (em) => {
+      const inserted = await em.execute<Row[]>(
+        `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
+         on conflict (learner_id, lesson_id) do nothing returning id`,
+        [learner.id, lesson.id, lesson.course.id, Math.max(0, Math.round(timeSpentSeconds))],
+      );
+      const progress = await this.afterProgress(learner, lesson.course);
+      if (inserted.length && progress.completed) await this.notifyCompletion(learner, lesson.course);
+      else if (inserted.length && reachedHalfway(progress)) await this.notifyHalfway(learner, lesson.course);
+      return progress;
+    });
   }
 
   /** Answers are checked here, never on the client; every attempt is kept. */
@@ -101,7 +104,8 @@ export class ProgressService {
    */
   async overviews(learnerIds: string[]): Promise<LearnerOverview[]> {
     if (!learnerIds.length) return [];
-    const connection = this.em.getConnection();
+    // The unit of work's manager: inside a transaction these reads see its own writes.
+    const connection = this.em;
     const enrollments = await this.courses.enrollmentsOf(learnerIds);
     const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
     const ids = `{${learnerIds.join(',')}}`;
