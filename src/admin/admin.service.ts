@@ -1,9 +1,9 @@
 import { type FilterQuery, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import type { AuthService } from '../auth/auth.service';
-import { normaliseEmail } from '../auth/auth.service';
-import { type AccountStatus, Role, User } from '../auth/user.entity';
+import type { AuthService } from '../auth';
+import { normaliseEmail } from '../auth';
+import { type AccountStatus, Role, User } from '../auth';
 import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';

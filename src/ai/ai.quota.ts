@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { Tier } from '../auth/user.entity';
+import { Tier } from '../auth';
 import { AppError } from '../kernel/errors';
 
 export interface Quota {

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth/user.entity';
+import type { User } from '../auth';
 import type { Context } from '../kernel/context';
 import { AiChatInput, AiChatReply, AiQuota } from './ai.types';
 

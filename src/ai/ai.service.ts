@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { AccountStatus, Tier, type User } from '../auth/user.entity';
-import { ConsentType } from '../consent/consent.entity';
-import type { ConsentService } from '../consent/consent.service';
-import type { AiAccess, GuardianService } from '../guardian/guardian.service';
+import { AccountStatus, Tier, type User } from '../auth';
+import { ConsentType } from '../consent';
+import type { ConsentService } from '../consent';
+import type { AiAccess, GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
 import { AppError, forbidden, validationFailed } from '../kernel/errors';
 import type { AiBackend, AiIdentity } from './ai.backend';

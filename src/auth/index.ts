@@ -7,6 +7,10 @@ import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 
+export { UserView } from './auth.types';
+export { normaliseEmail } from './auth.service';
+export { ageOn } from './age';
+
 export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
 export type { AuthService } from './auth.service';
 

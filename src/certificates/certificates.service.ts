@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import type { User } from '../auth/user.entity';
-import type { Course } from '../courses/course.entity';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
+import type { User } from '../auth';
+import type { Course } from '../courses';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
 import { notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';

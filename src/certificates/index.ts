@@ -6,6 +6,10 @@ import { certificatesRoutes } from './certificates.routes';
 import { certificatesRules } from './certificates.rules';
 import { CertificatesService } from './certificates.service';
 
+export { presentCertificate } from './certificates.resolver';
+export { CertificateView } from './certificates.types';
+export type { CertificatesService } from './certificates.service';
+
 declare module '../kernel/services' {
   interface Services {
     certificates: CertificatesService;

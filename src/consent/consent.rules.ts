@@ -1,5 +1,5 @@
 import { allow, and, rule } from 'graphql-shield';
-import { learnerActive } from '../guardian/guardian.rules';
+import { learnerActive } from '../guardian';
 import { isAuthenticated, namedRule } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';

@@ -5,6 +5,9 @@ import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
 import { ConsentService } from './consent.service';
 
+export { ConsentType } from './consent.entity';
+export type { ConsentService } from './consent.service';
+
 declare module '../kernel/services' {
   interface Services {
     consent: ConsentService;

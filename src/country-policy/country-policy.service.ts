@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { isISO31661Alpha2 } from 'class-validator';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 import { validationFailed } from '../kernel/errors';
 import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';
 import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';

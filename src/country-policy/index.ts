@@ -5,6 +5,9 @@ import { countryPolicyRoutes } from './country-policy.routes';
 import { countryPolicyRules } from './country-policy.rules';
 import { CountryPolicyService } from './country-policy.service';
 
+export type { PolicyValues } from './country-policy.defaults';
+export type { CountryPolicyService } from './country-policy.service';
+
 declare module '../kernel/services' {
   interface Services {
     countryPolicy: CountryPolicyService;

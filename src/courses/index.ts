@@ -5,6 +5,11 @@ import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
+export { Course, Lesson } from './course.entity';
+export type { CourseLevel, Localized, Quiz, QuizQuestion } from './course.entity';
+export { EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
+export type { CoursesService } from './courses.service';
+
 declare module '../kernel/services' {
   interface Services {
     courses: CoursesService;

@@ -1,5 +1,5 @@
 import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Role } from '../auth/user.entity';
+import { Role } from '../auth';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
 import { GENERATION_STATUS_CHANGED } from './factory.service';

@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalizedListView, LocalizedTextView } from '../courses/courses.types';
+import { LocalizedListView, LocalizedTextView } from '../courses';
 import { Connection } from '../kernel/pagination';
 import { GenerationStatus, StageName, StageStatus } from './generation.entity';
 

@@ -1,5 +1,5 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { User } from '../auth/user.entity';
+import type { User } from '../auth';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
 import type { GuardianLink } from './guardian-link.entity';

@@ -1,5 +1,5 @@
 import { allow, and, rule } from 'graphql-shield';
-import { AccountStatus, Role } from '../auth/user.entity';
+import { AccountStatus, Role } from '../auth';
 import { hasRole, isAuthenticated, isVerified, namedRule, throttled } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';

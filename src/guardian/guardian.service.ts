@@ -1,13 +1,13 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { ageOn } from '../auth/age';
-import { type AuthService, normaliseEmail } from '../auth/auth.service';
+import { ageOn } from '../auth';
+import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
-import { AccountStatus, type Locale, Role, User } from '../auth/user.entity';
+import { AccountStatus, type Locale, Role, User } from '../auth';
 import { publicLink, sendAfterCommit } from '../mail/deliver';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
 import type { Deps } from '../kernel/deps';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';

@@ -6,6 +6,9 @@ import { notificationsRoutes } from './notifications.routes';
 import { notificationsRules } from './notifications.rules';
 import { NotificationsService } from './notifications.service';
 
+export { NotificationType } from './notification.entity';
+export type { NotificationsService } from './notifications.service';
+
 declare module '../kernel/services' {
   interface Services {
     notifications: NotificationsService;

@@ -1,5 +1,5 @@
 import { and, rule } from 'graphql-shield';
-import { Role } from '../auth/user.entity';
+import { Role } from '../kernel/domain';
 import type { Context } from '../kernel/context';
 import { AppError, forbidden, unauthenticated } from '../kernel/errors';
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { presentCertificate } from '../certificates/certificates.resolver';
-import { CertificateView } from '../certificates/certificates.types';
-import { EnrollmentView } from '../courses/courses.types';
+import { presentCertificate } from '../certificates';
+import { CertificateView } from '../certificates';
+import { EnrollmentView } from '../courses';
 import type { Context } from '../kernel/context';
 import { CompleteLessonInput, CourseProgressView, DashboardLearner, LearnerOverviewView, QuizAnswersInput, QuizResult } from './progress.types';
 

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import type { User } from '../auth/user.entity';
-import type { CertificatesService } from '../certificates/certificates.service';
-import type { Course, Lesson, Localized } from '../courses/course.entity';
-import type { CoursesService } from '../courses/courses.service';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
+import type { User } from '../auth';
+import type { CertificatesService } from '../certificates';
+import type { Course, Lesson, Localized } from '../courses';
+import type { CoursesService } from '../courses';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
 import { forbidden, notFound, validationFailed } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
 
@@ -59,6 +59,8 @@ export class ProgressService {
     const lesson = await this.enrolledLesson(learner, lessonId);
     // The completion, the certificate it may earn and the notifications are one commit.
     return this.uow.transaction(async (em) => {
+      // One learner's completions in a course take turns: the last two done at once must see each other.
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`progress:${learner.id}:${lesson.course.id}`]);
       const inserted = await em.execute<Row[]>(
         `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
          on conflict (learner_id, lesson_id) do nothing returning id`,
