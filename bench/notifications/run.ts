@@ -90,7 +90,7 @@ async function main() {
   console.log(`delivery latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
   console.log(`server memory per open subscription: ${((after.rss - before.rss) / SUBSCRIBERS / 1024).toFixed(1)} KiB RSS, ${((after.heapUsed - before.heapUsed) / SUBSCRIBERS / 1024).toFixed(1)} KiB heap`);
 
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
   await pool.end();

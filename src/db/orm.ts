@@ -6,7 +6,6 @@ export type Orm = MikroORM;
 
 /** What the database holds: the areas' entities and every migration, handed in by the composition root. */
 export interface DatabaseModel {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: EntityClass<any>[];
   migrations: MigrationObject[];
 }

@@ -17,7 +17,6 @@ export type AreaRules = Record<string, ShieldRule | FieldRules>;
 /** Everything of a user's that an area holds, for export and erasure (filled by privacy operations). */
 export interface PersonalDataHandler {
   /** The entities whose rows belong to a user, directly or through another entity. */
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities: EntityClass<any>[];
   /** The user's data as plain JSON, for the export. */
   export?(userId: string, services: Services, uow: UnitOfWork): Promise<unknown>;
@@ -34,9 +33,7 @@ export type HttpRoutes = (deps: Deps, context: (req: Request) => Context) => Rou
  */
 export interface Area {
   name: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   entities?: EntityClass<any>[];
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
   resolvers?: NonEmptyArray<Function>;
   rules?: AreaRules;
   routes?: RestRoute[];

@@ -8,7 +8,6 @@ import type { UnitOfWork } from './unit-of-work';
  * The caller as stored now. The accounts area says what that is (`interface Viewer extends User`),
  * so the kernel need not import it.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Viewer {}
 
 /** What every resolver, rule and route of one request or WebSocket operation sees. */

@@ -5,7 +5,6 @@ import type { UnitOfWork } from './unit-of-work';
  * What one area tells the others happened, after it is committed. Each area adds its events by
  * declaration merging (`declare module '../kernel/events' { interface DomainEvents { ... } }`).
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface DomainEvents {}
 
 export type DomainEvent = { [K in keyof DomainEvents]: { type: K } & DomainEvents[K] }[keyof DomainEvents];

@@ -5,7 +5,6 @@ import type { UnitOfWork } from './unit-of-work';
  * (`declare module '../kernel/services' { interface Services { courses: CoursesService } }`), so
  * nothing here names an area.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export interface Services {}
 
 /** How an area builds its services; another area's service is reached through `services`. */

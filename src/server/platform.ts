@@ -18,7 +18,6 @@ export const model: DatabaseModel = {
   migrations: [...foundationMigrations, ...areas.flatMap((area) => area.migrations ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
 };
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
 export const resolvers = areas.flatMap((area) => area.resolvers ?? []) as [Function, ...Function[]];
 
 export const ruleMap = mergeRules(...areas.map((area) => area.rules ?? {}));
