@@ -7,6 +7,7 @@ import { ConsentService } from './consent.service';
 
 export { ConsentType } from './consent.entity';
 export type { ConsentService } from './consent.service';
+export { hasConsent } from './consent.rules';
 
 declare module '../kernel/services' {
   interface Services {

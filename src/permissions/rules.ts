@@ -1,5 +1,5 @@
 import { and, rule } from 'graphql-shield';
-import { Role } from '../kernel/domain';
+import { Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
 import { AppError, forbidden, unauthenticated } from '../kernel/errors';
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
@@ -33,6 +33,20 @@ export const hasRole = (...roles: Role[]) =>
       rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
         const viewer = await ctx.viewer();
         return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
+      }),
+    ),
+  );
+
+const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
+
+/** Features of a paid tier: the caller's tier (from their entitlements) is at least `tier`. */
+export const tierAtLeast = (tier: Tier) =>
+  namedRule(`tierAtLeast(${tier})`, () =>
+    and(
+      isAuthenticated,
+      rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+        const viewer = await ctx.viewer();
+        return TIER_ORDER.indexOf(viewer!.tier) >= TIER_ORDER.indexOf(tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
       }),
     ),
   );

@@ -38,7 +38,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
-  const ws = attachWebSocketServer(httpServer, schema, deps);
+  const ws = attachWebSocketServer(httpServer, schema, deps, ruleMap);
   const apollo = new ApolloServer<Context>({
     schema,
     validationRules: queryLimitRules(config),

@@ -113,9 +113,9 @@ describe('deny by default', () => {
     expect(result.data).toBeNull();
   });
 
-  it('has a rule for every root field of the schema', async () => {
+  it('has a rule for every root field of the schema, Subscription included', async () => {
     const schema = await buildAppSchema();
-    for (const type of [schema.getQueryType()!, schema.getMutationType()!]) {
+    for (const type of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
       for (const field of Object.keys(type.getFields())) {
         expect(ruleMap[type.name]?.[field] ?? ruleMap[type.name]?.['*'], `${type.name}.${field}`).toBeDefined();
       }
