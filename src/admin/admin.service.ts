@@ -44,7 +44,7 @@ export class AdminService {
   }
 
   roleChanges(userId: string): Promise<RoleChange[]> {
-    return this.em.find(RoleChange, { user: userId }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] });
+    return this.uow.children('admin.roleChanges', userId, (users) => this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }), (change) => change.user.id);
   }
 
   /** For `admin:create`: makes the account an admin, creating it first if needed. */

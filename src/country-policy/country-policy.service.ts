@@ -49,7 +49,7 @@ export class CountryPolicyService {
   }
 
   changes(country: string): Promise<CountryPolicyChange[]> {
-    return this.em.find(CountryPolicyChange, { country: assertCountry(country) }, { orderBy: { createdAt: 'desc' } });
+    return this.uow.children('countryPolicy.changes', assertCountry(country), (countries) => this.em.find(CountryPolicyChange, { country: { $in: countries } }, { orderBy: { createdAt: 'desc' } }), (change) => change.country);
   }
 }
 

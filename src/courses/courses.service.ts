@@ -68,7 +68,7 @@ export class CoursesService {
   }
 
   lessons(courseId: string): Promise<Lesson[]> {
-    return this.em.find(Lesson, { course: courseId }, { orderBy: { position: 'asc' } });
+    return this.uow.children('courses.lessons', courseId, (courses) => this.em.find(Lesson, { course: { $in: courses } }, { orderBy: { position: 'asc' } }), (lesson) => lesson.course.id);
   }
 
   /** Lessons of many courses in one query, by course. */

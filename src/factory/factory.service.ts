@@ -90,7 +90,12 @@ export class FactoryService {
   }
 
   lessons(generationId: string): Promise<GenerationLesson[]> {
-    return this.em.find(GenerationLesson, { generation: generationId }, { orderBy: { position: 'asc' }, refresh: true });
+    return this.uow.children(
+      'factory.lessons',
+      generationId,
+      (generations) => this.em.find(GenerationLesson, { generation: { $in: generations } }, { orderBy: { position: 'asc' }, refresh: true }),
+      (lesson) => lesson.generation.id,
+    );
   }
 
   /**

@@ -153,7 +153,12 @@ export class GuardianService {
   }
 
   transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
-    return this.em.find(GuardianLinkTransition, { link: linkId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return this.uow.children(
+      'guardian.transitions',
+      linkId,
+      (links) => this.em.find(GuardianLinkTransition, { link: { $in: links } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (transition) => transition.link.id,
+    );
   }
 
   async isActiveGuardianOf(guardianId: string, learnerId: string): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
 import type { Deps } from './deps';
 import type { DomainEvent, EventBus } from './events';
 
@@ -18,6 +19,8 @@ const current = new AsyncLocalStorage<Transaction>();
  * jobs, other areas' reactions) wait for the commit, so a rolled-back write publishes nothing.
  */
 export class UnitOfWork {
+  private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
+
   constructor(
     readonly deps: Deps,
     private readonly root: EntityManager,
@@ -59,6 +62,26 @@ export class UnitOfWork {
   /** Raises a domain event: other areas react to it after commit, each in a unit of work of its own. */
   raise(event: DomainEvent): void {
     this.afterCommit(() => this.bus.deliver(event));
+  }
+
+  /**
+   * A loader of this unit of work: what every parent of a list asks for in one tick is read in
+   * one statement (a page of 20 courses reads its lessons once). It batches but keeps nothing: a
+   * subscription's unit lives across events, and each event must read what is stored then.
+   */
+  loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
+    let loader = this.loaders.get(name) as DataLoader<K, V> | undefined;
+    if (!loader) this.loaders.set(name, (loader = new DataLoader<K, V>(batch, { cache: false })) as DataLoader<unknown, unknown>);
+    return loader;
+  }
+
+  /** Rows of many parents in one statement, each parent's in the order read (for list fields). */
+  children<T>(name: string, parentId: string, read: (parentIds: string[]) => Promise<T[]>, parentOf: (row: T) => string): Promise<T[]> {
+    return this.loader<string, T[]>(name, async (ids) => {
+      const byParent = new Map<string, T[]>(ids.map((id) => [id, []]));
+      for (const row of await read([...ids])) byParent.get(parentOf(row))?.push(row);
+      return ids.map((id) => byParent.get(id)!);
+    }).load(parentId);
   }
 
   /** An effect that fails after commit cannot undo the commit: it is logged, never thrown at the caller. */
