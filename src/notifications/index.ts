@@ -1,5 +1,6 @@
 import { defineArea } from '../kernel/area';
 import { Notification } from './notification.entity';
+import { NotificationCounter } from './notification-counter.entity';
 import { NotificationSettings } from './notification-settings.entity';
 import { NotificationsResolver } from './notifications.resolver';
 import { notificationsRoutes } from './notifications.routes';
@@ -17,10 +18,10 @@ declare module '../kernel/services' {
 
 export const notificationsArea = defineArea({
   name: 'notifications',
-  entities: [Notification, NotificationSettings],
+  entities: [Notification, NotificationSettings, NotificationCounter],
   resolvers: [NotificationsResolver],
   rules: notificationsRules,
   routes: notificationsRoutes,
   services: { notifications: (uow, services) => new NotificationsService(uow, (learnerId) => services.guardian.activeGuardianIdsOf(learnerId)) },
-  personalData: { entities: [Notification, NotificationSettings] },
+  personalData: { entities: [Notification, NotificationSettings, NotificationCounter] },
 });
