@@ -4,6 +4,7 @@ import { NotificationCounter } from './notification-counter.entity';
 import { NotificationSettings } from './notification-settings.entity';
 import { NotificationsResolver } from './notifications.resolver';
 import { notificationsRoutes } from './notifications.routes';
+import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
 import { NotificationsService } from './notifications.service';
 
@@ -22,6 +23,7 @@ export const notificationsArea = defineArea({
   resolvers: [NotificationsResolver],
   rules: notificationsRules,
   routes: notificationsRoutes,
-  services: { notifications: (uow, services) => new NotificationsService(uow, (learnerId) => services.guardian.activeGuardianIdsOf(learnerId)) },
+  services: { notifications: (uow, services) => new NotificationsService(uow, services) },
+  on: notificationReactions,
   personalData: { entities: [Notification, NotificationSettings, NotificationCounter] },
 });
