@@ -6,7 +6,8 @@ import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
 export { Course, Lesson } from './course.entity';
-export type { CourseLevel, Localized, Quiz, QuizQuestion } from './course.entity';
+export { CourseLevel } from './course.entity';
+export type { Localized, Quiz, QuizQuestion } from './course.entity';
 export { EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
 export type { CoursesService } from './courses.service';
 

@@ -14,14 +14,12 @@ import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-link.entity';
+import { AGE, LIMITS } from '../kernel/limits';
 import { linkRequestMail } from './guardian.mails';
 
-/** Limits of the specification. */
-export const MAX_LINKS_PER_GUARDIAN = 5;
-/** Under this age a learner needs an active link to a verified guardian to use the platform. */
-const MIN_AGE_WITHOUT_GUARDIAN = 13;
-/** From this age a learner may end a guardian's link themselves. */
-const MIN_AGE_TO_REVOKE = 16;
+const MAX_LINKS_PER_GUARDIAN = LIMITS.linksPerGuardian;
+const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
+const MIN_AGE_TO_REVOKE = AGE.toRevokeGuardian;
 
 export interface ChildProfile {
   displayName: string;

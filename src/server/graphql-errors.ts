@@ -1,8 +1,8 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { ValidationError } from 'class-validator';
 import type { GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { AppError, type FieldError, isErrorCode } from '../kernel/errors';
+import { validationDetails } from '../kernel/validation';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
@@ -23,7 +23,7 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return {
       ...base,
       message: 'The request is invalid.',
-      extensions: { code: 'VALIDATION_FAILED', details: classValidatorDetails(original.extensions.validationErrors) },
+      extensions: { code: 'VALIDATION_FAILED', details: validationDetails(original.extensions.validationErrors) },
     };
   }
   const code = formatted.extensions?.code;
@@ -39,14 +39,6 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   log(original);
   return { message: 'Something went wrong on our side. Try again later.', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };
-}
-
-function classValidatorDetails(errors: ValidationError[], prefix = ''): FieldError[] {
-  return errors.flatMap((e) => {
-    const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).slice(0, 1).map((message) => ({ field, message }));
-    return [...own, ...classValidatorDetails(e.children ?? [], field)];
-  });
 }
 
 /**
