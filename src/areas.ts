@@ -3,6 +3,7 @@ import { aiArea } from './ai';
 import { authArea } from './auth';
 import { certificatesArea } from './certificates';
 import { consentArea } from './consent';
+import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
@@ -30,4 +31,5 @@ export const areas: Area[] = [
   progressArea,
   certificatesArea,
   factoryArea,
+  contactArea,
 ];
