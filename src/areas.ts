@@ -7,6 +7,7 @@ import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
+import { featuresArea } from './features';
 import { guardianArea } from './guardian';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
@@ -32,4 +33,5 @@ export const areas: Area[] = [
   certificatesArea,
   factoryArea,
   contactArea,
+  featuresArea,
 ];

@@ -1,9 +1,10 @@
-import { allow, rule } from 'graphql-shield';
+import { allow, and, rule } from 'graphql-shield';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { Role } from '../auth/user.entity';
 import type { Context } from '../kernel/context';
 import { perProcess } from '../kernel/deps';
 import { RateLimitedError } from '../kernel/rate-limit';
+import { featureEnabled } from '../features/feature-rule';
 import { hasRole } from '../permissions/rules';
 
 const isAdmin = hasRole(Role.admin);
@@ -25,7 +26,7 @@ export const contactThrottled = rule('contactThrottled', { cache: 'no_cache' })(
 
 export const contactRules = {
   Query: { contactMessages: isAdmin },
-  Mutation: { sendContactMessage: contactThrottled, resolveContactMessage: isAdmin },
+  Mutation: { sendContactMessage: and(featureEnabled('contact_form', true), contactThrottled), resolveContactMessage: isAdmin },
   ContactReceipt: allow,
   ContactMessage: allow,
   ContactMessageConnection: allow,
