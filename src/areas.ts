@@ -12,6 +12,7 @@ import { guardianArea } from './guardian';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
 import { progressArea } from './progress';
+import { schoolArea } from './school';
 import type { Area } from './kernel/area';
 
 /**
@@ -34,4 +35,5 @@ export const areas: Area[] = [
   factoryArea,
   contactArea,
   featuresArea,
+  schoolArea,
 ];
