@@ -5,6 +5,7 @@ import { certificatesArea } from './certificates';
 import { consentArea } from './consent';
 import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
+import { creatorArea } from './creator';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
 import { featuresArea } from './features';
@@ -36,4 +37,5 @@ export const areas: Area[] = [
   contactArea,
   featuresArea,
   schoolArea,
+  creatorArea,
 ];
