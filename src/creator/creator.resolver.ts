@@ -4,7 +4,10 @@ import { validationFailed } from '../kernel/errors';
 import { LessonInput } from '../courses/courses.types';
 import type { CreatorCourse, CreatorLesson } from './creator.entity';
 import type { LessonDraftInput } from './creator.service';
+import { assist } from './creator.assist';
 import {
+  AssistInput,
+  AssistResultView,
   CreatorCourseAnalytics,
   CreatorCourseChangeInput,
   CreatorCourseInput,
@@ -72,6 +75,13 @@ export class CreatorResolver {
   @Mutation(() => CreatorMessageReceipt, { description: 'A creator_message notification to each enrolled learner (its creator; rate limited)' })
   async messageCreatorLearners(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => CreatorMessageInput) input: CreatorMessageInput, @Ctx() ctx: Context) {
     return ctx.services.creator.message((await ctx.viewer())!, courseId, input.title.trim(), input.body.trim());
+  }
+
+  @Mutation(() => AssistResultView, { description: "A model's suggestion for the draft, safety-checked; nothing is saved (its creator)" })
+  async assistCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => AssistInput) input: AssistInput, @Ctx() ctx: Context) {
+    const draft = (await ctx.services.creator.findDraft(courseId))!;
+    const lessons = (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? [];
+    return assist(ctx.uow.deps, draft, lessons, input.task, input.lessonId, input.prompt);
   }
 
   @Query(() => [CreatorCourseAnalytics], { description: "Enrollments, completions, average score and earnings per course of the caller's (creators)" })

@@ -12,4 +12,5 @@ export const creatorRoutes = restRoutes(__dirname, 'creator.graphql', [
   { method: 'post', path: '/creator/courses/:id/approve', status: 200, operation: 'ApproveCreatorCourse', summary: 'Publish a course in review as a course (content admins); audited' },
   { method: 'post', path: '/creator/courses/:id/reject', status: 200, operation: 'RejectCreatorCourse', summary: 'Send a course back with a reason (content admins); audited' },
   { method: 'post', path: '/creator/courses/:id/messages', status: 201, operation: 'MessageCreatorLearners', summary: 'A creator_message notification to each enrolled learner (its creator; RATE_LIMIT_CREATOR_MESSAGES an hour)' },
+  { method: 'post', path: '/creator/courses/:id/assist', status: 200, operation: 'AssistCreatorCourse', summary: "A model's suggestion (outline, lesson, quiz, review) through the factory's providers, safety-checked; nothing saved (its creator)" },
 ]);

@@ -5,7 +5,7 @@ import type { Context } from '../kernel/context';
 import { perProcess } from '../kernel/deps';
 import { forbidden, notFound } from '../kernel/errors';
 import { RateLimitedError } from '../kernel/rate-limit';
-import { hasRole, isContentEditor } from '../permissions/rules';
+import { hasRole, isContentEditor, throttled } from '../permissions/rules';
 
 const isCreator = hasRole(Role.creator);
 
@@ -45,10 +45,12 @@ export const creatorRules = {
     approveCreatorCourse: isContentEditor,
     rejectCreatorCourse: isContentEditor,
     messageCreatorLearners: and(ownsCourse, messageThrottled),
+    assistCreatorCourse: and(ownsCourse, throttled('ai')),
   },
   CreatorCourse: allow,
   CreatorLesson: allow,
   CreatorMessageReceipt: allow,
   CreatorCourseAnalytics: allow,
   Earning: allow,
+  AssistResultView: allow,
 };

@@ -4,7 +4,10 @@ import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, regis
 import { CourseLevel } from '../courses/course.entity';
 import { LocalizedListView, LocalizedTextInput, LocalizedTextView } from '../courses/courses.types';
 import { SafetyFindingView } from '../factory/factory.types';
+import { AssistTask } from './creator.assist';
 import { DraftStatus } from './creator.entity';
+
+registerEnumType(AssistTask, { name: 'AssistTask' });
 
 registerEnumType(DraftStatus, { name: 'CreatorCourseStatus' });
 
@@ -198,4 +201,33 @@ export class CreatorCourseAnalytics {
 
   @Field(() => [Earning], { description: 'Empty until the commerce area records sales' })
   earnings!: Earning[];
+}
+
+@InputType()
+export class AssistInput {
+  @Field(() => AssistTask)
+  task!: AssistTask;
+
+  @Field(() => ID, { nullable: true })
+  lessonId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 2000)
+  prompt?: string | null;
+}
+
+@ObjectType()
+export class AssistResultView {
+  @Field(() => AssistTask)
+  task!: AssistTask;
+
+  @Field(() => GraphQLJSONObject, { description: 'Proposed only; nothing is saved' })
+  suggestion!: Record<string, unknown>;
+
+  @Field(() => [SafetyFindingView], { description: 'The safety check on the answer' })
+  findings!: SafetyFindingView[];
+
+  @Field(() => String)
+  model!: string;
 }
