@@ -1,4 +1,5 @@
 import { defineArea } from '../kernel/area';
+import { adminConsolePage } from './admin-page';
 import { AdminResolver } from './admin.resolver';
 import { adminRoutes } from './admin.routes';
 import { adminRules } from './admin.rules';
@@ -23,6 +24,7 @@ export const adminArea = defineArea({
   resolvers: [AdminResolver],
   rules: adminRules,
   routes: adminRoutes,
+  http: () => adminConsolePage(),
   migrations: [{ name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension }],
   services: { admin: (uow, services) => new AdminService(uow, services.auth, services.audit), audit: (uow) => new AuditService(uow) },
   // Audit entries are the platform's record, not the person's: an erased actor's entries stay, with no actor.
