@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
 
@@ -128,9 +129,16 @@ describe('GET /admin/stats and { platformStats }', () => {
     expect(count('admin')).toBeGreaterThanOrEqual(1);
     expect(count('guardian')).toBeGreaterThanOrEqual(1);
     expect(reply.body.usersByStatus.find((s: { status: string }) => s.status === 'active').count).toBeGreaterThanOrEqual(2);
-    expect(reply.body).toMatchObject({ activeLearners7d: 0, activeLearners30d: 0, enrollments: 0, certificates: 0, aiMessagesToday: 0, revenueThisMonth: [] });
-    const gql = await t.http.gql('{ platformStats { enrollments usersByRole { role count } } }', {}, admin.accessToken);
-    expect(gql.body.data.platformStats.enrollments).toBe(0);
+    const before = reply.body;
+    expect(before).toMatchObject({ certificates: 0, aiMessagesToday: 0, revenueThisMonth: [] });
+
+    // A learner who enrolls and finishes a lesson counts as active in both windows.
+    const course = await publishedCourse(t, await contentAdmin(t), {}, 2);
+    const learner = await learnerOfAge(t, 15);
+    await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
+    await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    const gql = await t.http.gql('{ platformStats { enrollments activeLearners7d activeLearners30d usersByRole { role count } } }', {}, admin.accessToken);
+    expect(gql.body.data.platformStats).toMatchObject({ enrollments: before.enrollments + 1, activeLearners7d: before.activeLearners7d + 1, activeLearners30d: before.activeLearners30d + 1 });
     expect((await t.http.get('/admin/stats')).status).toBe(401);
     expect((await t.http.get('/admin/stats', { token: other.accessToken })).status).toBe(403);
   });
