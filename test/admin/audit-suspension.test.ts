@@ -54,6 +54,15 @@ describe('suspension', () => {
     expect((await t.http.post(`/admin/users/${person.id}/reactivate`, {}, { token: admin.accessToken })).status).toBe(409);
   });
 
+  it('suspends once when two admins click at once: one 200, one 409, one audit entry', async () => {
+    const person = await signUp(t, adultSignup());
+    const second = await signInAdmin(t);
+    const replies = await Promise.all([admin, second].map((a) => t.http.post(`/admin/users/${person.id}/suspend`, {}, { token: a.accessToken })));
+    expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
+    const audit = await t.http.get(`/admin/audit?targetId=${person.id}&action=admin.user_suspended`, { token: admin.accessToken });
+    expect(audit.body.items).toHaveLength(1);
+  });
+
   it('gives a pending_guardian learner their status back on reactivation', async () => {
     const child = await learnerOfAge(t, 10);
     expect(child.user.status).toBe('pending_guardian');

@@ -108,6 +108,15 @@ describe('classes, join codes and rosters', () => {
     expect(roster.body.members.map((m: { learnerId: string }) => m.learnerId)).toEqual([adult.id, late.id]);
   });
 
+  it('lets a learner join once when the same code is sent twice at once', async () => {
+    const cls = await newClass('twice');
+    const learner = await learnerOfAge(t, 19);
+    const replies = await Promise.all([1, 2, 3].map(() => t.http.post('/school/join', { code: cls.joinCode }, { token: learner.accessToken })));
+    expect(replies.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const roster = await t.http.get(`/school/classes/${cls.id}`, { token: teacher.accessToken });
+    expect(roster.body.members).toHaveLength(1);
+  });
+
   it('refuses bad codes, non-learners joining, learners reading rosters and teachers of other schools', async () => {
     const cls = await newClass('7C');
     const learner = await learnerOfAge(t, 19);
