@@ -32,6 +32,13 @@ export class CreatorResolver {
     return drafts.map((d) => present(d, lessons.get(d.id) ?? []));
   }
 
+  @Query(() => [CreatorCourseView], { description: 'Courses in review, oldest submission first, at most 100 (content admins)' })
+  async creatorReviewQueue(@Ctx() ctx: Context) {
+    const drafts = await ctx.services.creator.reviewQueue();
+    const lessons = await ctx.services.creator.lessonsOf(drafts.map((d) => d.id));
+    return drafts.map((d) => present(d, lessons.get(d.id) ?? []));
+  }
+
   @Mutation(() => CreatorCourseView, { description: 'Edits a draft or rejected course (its creator)' })
   async updateCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => CreatorCourseChangeInput) input: CreatorCourseChangeInput, @Ctx() ctx: Context) {
     const draft = await ctx.services.creator.update(courseId, input as never);

@@ -4,6 +4,7 @@ import { restRoutes } from '../kernel/rest-route';
 export const creatorRoutes = restRoutes(__dirname, 'creator.graphql', [
   { method: 'post', path: '/creator/courses', status: 201, operation: 'CreateCreatorCourse', summary: 'Start a course draft (creators)' },
   { method: 'get', path: '/creator/courses', status: 200, operation: 'CreatorCourses', summary: "The caller's courses with their lessons (creators)", body: { wrap: 'items' } },
+  { method: 'get', path: '/creator/reviews', status: 200, operation: 'CreatorReviewQueue', summary: 'Courses in review, oldest submission first (content admins)', body: { wrap: 'items' } },
   { method: 'get', path: '/creator/analytics', status: 200, operation: 'CreatorAnalytics', summary: 'Enrollments, completions, average score and earnings per course (creators)', body: { wrap: 'items' } },
   { method: 'put', path: '/creator/courses/:id', status: 200, operation: 'UpdateCreatorCourse', summary: 'Edit a draft or rejected course (its creator)' },
   { method: 'post', path: '/creator/courses/:id/lessons', status: 201, operation: 'AddCreatorLesson', summary: 'Add a lesson and its quiz (its creator)' },

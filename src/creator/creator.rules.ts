@@ -35,7 +35,7 @@ const messageThrottled = rule('creatorMessageThrottled', { cache: 'no_cache' })(
 });
 
 export const creatorRules = {
-  Query: { creatorCourses: isCreator, creatorAnalytics: isCreator },
+  Query: { creatorCourses: isCreator, creatorAnalytics: isCreator, creatorReviewQueue: isContentEditor },
   Mutation: {
     createCreatorCourse: isCreator,
     updateCreatorCourse: ownsCourse,

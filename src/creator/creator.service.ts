@@ -76,6 +76,11 @@ export class CreatorService {
     return this.em.find(CreatorCourse, { creator: creator.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
+  /** Content admins: what waits for review, oldest submission first. */
+  reviewQueue(): Promise<CreatorCourse[]> {
+    return this.em.find(CreatorCourse, { status: DraftStatus.in_review }, { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: 100 });
+  }
+
   async update(id: string, change: Partial<DraftInput>): Promise<CreatorCourse> {
     const draft = await this.editable(id);
     const next = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) as Partial<DraftInput>;

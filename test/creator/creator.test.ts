@@ -89,6 +89,10 @@ describe('review', () => {
     expect([...new Set(submitted.body.findings.map((f: { category: string }) => f.category))].sort()).toEqual(['external_link', 'violence']);
     expect((await t.http.put(`/creator/courses/${id}`, { maxAge: 13 }, { token: creator.accessToken })).status).toBe(409);
 
+    const queue = await t.http.get('/creator/reviews', { token: editor.accessToken });
+    expect(queue.status).toBe(200);
+    expect(queue.body.items.find((c: { id: string }) => c.id === id)).toMatchObject({ status: 'in_review', creatorId: creator.id });
+    expect((await t.http.get('/creator/reviews', { token: creator.accessToken })).status).toBe(403);
     expect((await t.http.post(`/creator/courses/${id}/reject`, {}, { token: editor.accessToken })).status).toBe(400);
     expect((await t.http.post(`/creator/courses/${id}/reject`, { reason: 'no' }, { token: creator.accessToken })).status).toBe(403);
     const rejected = await t.http.post(`/creator/courses/${id}/reject`, { reason: 'Remove the link and the gun.' }, { token: editor.accessToken });
