@@ -40,6 +40,12 @@ const schema = z.object({
   RATE_LIMIT_LOGIN_FAILURES: positiveInt.default(10),
   RATE_LIMIT_LOGIN_FAILURES_IP: positiveInt.default(50),
   RATE_LIMIT_AI: positiveInt.default(20),
+  /** Contact form messages per hour, per IP. */
+  RATE_LIMIT_CONTACT: positiveInt.default(5),
+  /** Where contact form messages are forwarded. */
+  CONTACT_TO: z.email().default('support@learning.local'),
+  /** Messages a creator may send to their learners per hour. */
+  RATE_LIMIT_CREATOR_MESSAGES: positiveInt.default(10),
   GRAPHQL_MAX_DEPTH: positiveInt.default(10),
   GRAPHQL_MAX_ALIASES: positiveInt.default(15),
   GRAPHQL_MAX_COST: positiveInt.default(5000),

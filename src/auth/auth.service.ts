@@ -7,7 +7,7 @@ import { isEmail } from 'class-validator';
 import { publicLink, sendAfterCommit } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
-import { conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
+import { AppError, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
 import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
@@ -108,6 +108,7 @@ export class AuthService {
       throw unauthenticated('The e-mail address or the password is wrong.');
     }
     await limits.reset('loginFailuresEmail', email);
+    if (user.status === AccountStatus.suspended) throw new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
     return this.startSession(user);
   }
 
@@ -223,7 +224,7 @@ export class AuthService {
   }
 
   publishAccountChanged(userId: string): void {
-    this.deps.pubSub.publish(ACCOUNT_CHANGED, userId, { userId });
+    this.uow.publish(ACCOUNT_CHANGED, userId, { userId });
   }
 
   private async startSession(user: User, familyId: string = randomUUID(), em: EntityManager = this.em): Promise<Session> {

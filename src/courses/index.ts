@@ -5,6 +5,9 @@ import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
+export { Enrollment } from './course.entity';
+export { LessonInput, LocalizedTextInput } from './courses.types';
+
 export { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
 export type { Localized, Quiz, QuizQuestion } from './course.entity';

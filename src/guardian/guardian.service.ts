@@ -239,6 +239,8 @@ export class GuardianService {
   private async updateLearnerStatus(learnerId: string): Promise<void> {
     const learner = await this.em.findOneOrFail(User, { id: learnerId }, { refresh: true });
     if (!learner.birthDate || ageOn(learner.birthDate) >= MIN_AGE_WITHOUT_GUARDIAN) return;
+    // A link decides only between waiting for a guardian and active: a suspension is an admin's to lift.
+    if (learner.status !== AccountStatus.active && learner.status !== AccountStatus.pending_guardian) return;
     const verifiedGuardian = await this.em.count(GuardianLink, { learner, status: LinkStatus.active, guardian: { emailVerifiedAt: { $ne: null } } });
     await this.auth.setStatus(learner, verifiedGuardian > 0 ? AccountStatus.active : AccountStatus.pending_guardian);
   }
