@@ -6,6 +6,7 @@ import { WebSocketServer } from 'ws';
 import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
 import type { Deps } from '../kernel/deps';
 import { createContext } from './context';
+import { badLiteral, badVariable } from './input-guard';
 import { formatGraphQLError } from './graphql-errors';
 import { parseOptions, queryLimitRules } from './query-limits';
 
@@ -32,6 +33,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         const errors = validate(schema, document, rules);
         if (errors.length) return errors.map(requestError);
+        const bad = badVariable(payload.variables) ?? badLiteral(document);
+        if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       onConnect: (ctx) => {
