@@ -2,7 +2,8 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import type { ValidationError } from 'class-validator';
 import type { GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError, AuthenticationError, AuthorizationError } from 'type-graphql';
-import { AppError, type FieldError, forbidden, isErrorCode, unauthenticated } from '../kernel/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import { AppError, databaseUnavailable, type FieldError, forbidden, isErrorCode, unauthenticated } from '../kernel/errors';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
@@ -52,6 +53,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
     const { retryAfter, details } = formatted.extensions ?? {};
     return { ...base, extensions: { code, ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
+  }
+  if (isDatabaseUnavailable(original)) {
+    const unavailable = databaseUnavailable();
+    return { ...base, message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
   }
   log(original);
   return { message: 'Something went wrong on our side. Try again later.', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };

@@ -13,7 +13,8 @@ import { authenticateHeader } from '../kernel/tokens';
 import { createContext } from './context';
 import { serveDocs } from './docs';
 import { httpRoutes, routes } from './platform';
-import { AppError, type ErrorBody, errorStatus, internalErrorBody, notFound, validationFailed } from '../kernel/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, notFound, validationFailed } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -113,6 +114,7 @@ function errorHandler(deps: Deps): ErrorRequestHandler {
 
 function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof AppError) return error.toBody();
+  if (isDatabaseUnavailable(error)) return databaseUnavailable().toBody();
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return { error: 'invalid_json', message: 'The request body is not valid JSON.' };
   if (type === 'entity.too.large') return { error: 'payload_too_large', message: 'The request body is too large.' };
