@@ -45,6 +45,8 @@ async function createServer(databaseDir: string, port: number, log: (line: strin
     port,
     ...CREDENTIALS,
     persistent: true,
+    // Its log reaches ours (debug): an error line without the failing row (DETAIL) or the statement.
+    postgresFlags: ['-c', 'log_error_verbosity=terse', '-c', 'log_min_error_statement=panic'],
     // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` user it creates.
     createPostgresUser: true,
     onLog: (message) => log(String(message).trim()),

@@ -6,6 +6,7 @@ import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
+import { safeError } from '../logger';
 import { restRouter, sendError } from '../../rest/adapter';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
@@ -94,6 +95,7 @@ function requestLogging(deps: Deps): RequestHandler {
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      err: safeError,
     },
   });
 }
