@@ -45,7 +45,7 @@ export class GuardianLinkView {
   @Field(() => LinkParty)
   guardian!: LinkParty;
 
-  @Field(() => LinkParty, { nullable: true, description: 'Null until the learner has an account' })
+  /** Resolved by GuardianResolver.learner: null until the link is active. */
   learner!: LinkParty | null;
 
   @Field(() => String)
