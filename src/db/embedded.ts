@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -42,7 +42,14 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const password = stored ?? randomBytes(24).toString('base64url');
   const urlWith = (secret: string) => (database = EMBEDDED_DATABASE) => `postgres://${USER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
   const url = urlWith(password);
-  if (stored && (await isReachable(url('postgres')))) {
+  const running = postmasterPid(databaseDir);
+  if (running !== null && !isAlive(ownerPid(dataDir))) {
+    // The process that started it died without stopping it (kill -9): an orphan that nobody would
+    // ever stop. It is stopped here, and started again below as ours, so our stop stops it.
+    log(`taking over the embedded PostgreSQL (pid ${running}) left running by a process that died`);
+    await stopOrphan(running);
+  } else if (stored && (await isReachable(url('postgres')))) {
+    // Another live process of ours runs it (the service, while admin:create runs): join it.
     await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
     return { url, stop: async () => {} };
   }
@@ -54,6 +61,7 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     await server.initialise();
   }
   await server.start();
+  writeFileSync(join(dataDir, OWNER_FILE), `${process.pid}\n`);
   if (initialised && !stored) {
     // A cluster of an earlier version, with the well-known password: it gets the generated one now.
     const client = new Client({ connectionString: urlWith(LEGACY_PASSWORD)('postgres') });
@@ -66,7 +74,54 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     storePassword(dataDir, password);
   }
   await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
-  return { url, stop: () => server.stop() };
+  return {
+    url,
+    async stop() {
+      await server.stop();
+      rmSync(join(dataDir, OWNER_FILE), { force: true });
+    },
+  };
+}
+
+/** Which process started the embedded server, so that another can tell whether it still lives. */
+const OWNER_FILE = 'postgres.owner';
+
+function ownerPid(dataDir: string): number | null {
+  const file = join(dataDir, OWNER_FILE);
+  return existsSync(file) ? Number.parseInt(readFileSync(file, 'utf8'), 10) || null : null;
+}
+
+/** The postmaster's pid from its pid file, if that process is alive. */
+function postmasterPid(databaseDir: string): number | null {
+  const file = join(databaseDir, 'postmaster.pid');
+  if (!existsSync(file)) return null;
+  const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0], 10);
+  return pid && isAlive(pid) ? pid : null;
+}
+
+function isAlive(pid: number | null): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Fast shutdown (SIGINT: sessions ended, data kept), then immediate (SIGQUIT) if it lingers. */
+async function stopOrphan(pid: number): Promise<void> {
+  for (const [signal, waitMs] of [['SIGINT', 30_000], ['SIGQUIT', 10_000]] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + waitMs;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!isAlive(pid)) return;
+  }
+  throw new Error(`the embedded PostgreSQL left running (pid ${pid}) did not stop`);
 }
 
 async function createServer(databaseDir: string, port: number, password: string, log: (line: string) => void) {
