@@ -54,6 +54,7 @@ const schema = z.object({
   JOBS_PROCESS_EVERY_MS: positiveInt.default(1000),
   JOBS_LOCK_LIFETIME_MS: positiveInt.default(60_000),
   JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
+  QUIZ_MAX_ATTEMPTS: positiveInt.default(3),
   FACTORY_CONCURRENCY: positiveInt.default(4),
   FACTORY_STAGE_ATTEMPTS: positiveInt.default(3),
   FACTORY_MAX_ACTIVE_PER_REQUESTER: positiveInt.default(20),

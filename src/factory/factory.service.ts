@@ -87,23 +87,23 @@ export class FactoryService {
 
   /**
    * Publishes the course and its lessons in the commit that marks the generation approved; the
-   * row lock makes a second click wait and then answer with the same course.
+   * row lock makes a second approval wait, then answer 409 conflict (DESIGN.md 4.2: approve twice).
    */
   async approve(id: string, approverId: string): Promise<CourseGeneration> {
-    let approvedNow = false;
     const generation = await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
-      if (generation.status === GenerationStatus.approved) return generation;
+      if (generation.status === GenerationStatus.approved) {
+        throw conflict(`This generation is already approved; its course is ${generation.courseId}.`);
+      }
       if (generation.status !== GenerationStatus.awaiting_approval) {
         throw conflict(`Only a generation awaiting approval can be approved; this one is ${generation.status}.`);
       }
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
       Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
-      approvedNow = true;
       return generation;
     });
     this.changed(id);
-    if (approvedNow) await this.tellRequester(generation);
+    await this.tellRequester(generation);
     return this.find(id);
   }
 

@@ -137,7 +137,8 @@ export class GuardianService {
   }
 
   async linksOf(user: User, first: number, after?: string | null): Promise<Page<GuardianLink>> {
-    const mine = [{ guardian: user.id }, { learner: user.id }, ...(user.hasRole(Role.learner) ? [{ learner: null, learnerEmail: user.email }] : [])];
+    const claimsByAddress = user.hasRole(Role.learner) && user.emailVerified;
+    const mine = [{ guardian: user.id }, { learner: user.id }, ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : [])];
     const rows = await this.em.find(
       GuardianLink,
       { $and: [{ $or: mine }, afterCursor(after)] },
@@ -270,7 +271,9 @@ export class GuardianService {
   }
 
   private isLearnerOf(user: User, link: GuardianLink): boolean {
-    return link.learner ? link.learner.id === user.id : user.hasRole(Role.learner) && link.learnerEmail === user.email;
+    // A link declared before the address had an account belongs to whoever proves the address: a
+    // verified account (or the mailed token, see confirm), not the first to sign up with it.
+    return link.learner ? link.learner.id === user.id : user.hasRole(Role.learner) && user.emailVerified && link.learnerEmail === user.email;
   }
 
   private transition(em: EntityManager, link: GuardianLink, status: LinkStatus, actor: User): void {

@@ -75,6 +75,8 @@ export const conflict = (message: string) => new AppError('conflict', message);
 export const validationFailed = (details: FieldError[], message = 'The request is invalid.') =>
   new AppError('validation_failed', message, { details });
 
+export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
+
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorStatus;
 }
