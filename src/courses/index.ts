@@ -18,5 +18,5 @@ export const coursesArea = defineArea({
   rules: coursesRules,
   routes: coursesRoutes,
   services: { courses: (uow) => new CoursesService(uow) },
-  personalData: { entities: [Enrollment] },
+  personalData: { entities: [Course, Enrollment] },
 });

@@ -27,5 +27,5 @@ export const factoryArea = defineArea({
   http: () => adminFactoryPage(),
   jobs: defineFactoryJobs,
   services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications) },
-  personalData: { entities: [CourseGeneration] },
+  personalData: { entities: [CourseGeneration, GenerationStage, GenerationLesson] },
 });
