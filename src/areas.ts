@@ -7,6 +7,7 @@ import { countryPolicyArea } from './country-policy';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
 import { guardianArea } from './guardian';
+import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
 import { progressArea } from './progress';
@@ -30,4 +31,5 @@ export const areas: Area[] = [
   progressArea,
   certificatesArea,
   factoryArea,
+  gdprArea,
 ];

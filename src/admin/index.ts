@@ -1,3 +1,4 @@
+import { allRowsOf } from '../gdpr/personal-data';
 import { defineArea } from '../kernel/area';
 import { AdminResolver } from './admin.resolver';
 import { adminRoutes } from './admin.routes';
@@ -18,5 +19,12 @@ export const adminArea = defineArea({
   rules: adminRules,
   routes: adminRoutes,
   services: { admin: (uow, services) => new AdminService(uow, services.auth) },
-  personalData: { entities: [RoleChange] },
+  personalData: {
+    entities: [RoleChange],
+    export: async (userId, _services, uow) => ({ roleChanges: await allRowsOf(uow, RoleChange, { user: userId }) }),
+    // Changes of the person's roles go; changes they made as an admin stay, under the pseudonym.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(RoleChange, { user: userId });
+    },
+  },
 });

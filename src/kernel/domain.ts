@@ -15,6 +15,10 @@ export enum AccountStatus {
   active = 'active',
   /** A learner under 13 whose guardian has not yet verified and linked. */
   pending_guardian = 'pending_guardian',
+  /** Erasure is scheduled: until it runs, the account may only read itself and cancel (DESIGN.md 4.7). */
+  deletion_pending = 'deletion_pending',
+  /** What is left of an erased account: a pseudonym that the records the law keeps point to. */
+  erased = 'erased',
 }
 
 export enum Tier {

@@ -11,6 +11,7 @@ export const errorStatus = {
   consent_required: 403,
   guardian_consent_required: 403,
   tier_required: 403,
+  account_deletion_pending: 403,
   not_found: 404,
   conflict: 409,
   limit_reached: 409,

@@ -1,5 +1,6 @@
 import { and, rule } from 'graphql-shield';
-import { Role } from '../auth/user.entity';
+import type { GraphQLResolveInfo } from 'graphql';
+import { AccountStatus, Role } from '../auth/user.entity';
 import type { Context } from '../kernel/context';
 import { AppError, forbidden, unauthenticated } from '../kernel/errors';
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
@@ -20,10 +21,25 @@ export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
   return built;
 }
 
-export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+/**
+ * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
+ * privacy requests and cancel. Fields of object types are not operations: their root was checked.
+ */
+const allowedWhileDeletionPending = new Set(['Query.me', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
+
+export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
   if (ctx.auth.error) return ctx.auth.error;
   if (!ctx.auth.userId) return unauthenticated();
-  return (await ctx.viewer()) ? true : unauthenticated('This account no longer exists.');
+  const viewer = await ctx.viewer();
+  if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
+  if (viewer.status === AccountStatus.deletion_pending) {
+    const root = info.parentType.name;
+    const isOperation = root === 'Query' || root === 'Mutation' || root === 'Subscription';
+    if (isOperation && !allowedWhileDeletionPending.has(`${root}.${info.fieldName}`)) {
+      return new AppError('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.');
+    }
+  }
+  return true;
 });
 
 export const hasRole = (...roles: Role[]) =>

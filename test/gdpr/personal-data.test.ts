@@ -68,6 +68,14 @@ describe('personal data is claimed by an area', () => {
     expect([...referring.keys()]).toEqual(expect.arrayContaining(['User', 'Notification', 'ConsentLedgerEntry', 'GenerationStage']));
   });
 
+  it('an area that claims entities can export and erase them', () => {
+    for (const area of areas) {
+      if (!area.personalData?.entities.length) continue;
+      expect(typeof area.personalData.export, `${area.name} export`).toBe('function');
+      expect(typeof area.personalData.erase, `${area.name} erase`).toBe('function');
+    }
+  });
+
   it('no entity is claimed by two areas', () => {
     const seen = new Map<string, string>();
     for (const area of areas) {
