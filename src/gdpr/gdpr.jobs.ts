@@ -1,5 +1,4 @@
 import { exponential } from 'agenda';
-import { areas } from '../areas';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import type { Services } from '../kernel/services';
@@ -14,6 +13,9 @@ type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => 
 const SWEEP_JOB = 'gdpr: sweep';
 const EXPORT_ATTEMPTS = 3;
 const units = new WeakMap<Deps, InUnit>();
+
+/** The list of areas, read when a job runs: `src/areas.ts` lists this area too, so it cannot be imported at load time. */
+const allAreas = async (): Promise<Area[]> => (await import('../areas.js')).areas;
 
 /**
  * The privacy jobs: one per export, and a sweep (every GDPR_SWEEP_EVERY) that erases the accounts
@@ -74,7 +76,7 @@ async function erase(inUnit: InUnit, requestId: string, now: Date): Promise<bool
   const { subjectId, pseudonym, done } = claim;
   try {
     await inUnit((services) => services.gdpr.sendReceiptOnce(requestId));
-    for (const area of [...areas].reverse()) {
+    for (const area of [...(await allAreas())].reverse()) {
       const eraseArea = area.personalData?.erase;
       if (!eraseArea || done[area.name] === 'done') continue;
       await inUnit((services, uow) =>
@@ -104,7 +106,7 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
   const path = exportFile(deps.config.DATA_DIR, requestId);
   const archive = await ExportArchive.create(path);
   try {
-    for (const area of areas) {
+    for (const area of await allAreas()) {
       const exportArea = area.personalData?.export;
       if (!exportArea) continue;
       await inUnit(async (services, uow) => {
