@@ -41,6 +41,17 @@ async function sweep(deps: Deps, inUnit: InUnit, now = new Date()): Promise<void
   await inUnit(async (services) => {
     await services.gdpr.removeExpiredExports(now);
   });
+  await forgetRevokedMemories(deps, now, inUnit);
+}
+
+/** Asks the AI backend to forget the memory of every `ai_memory` revocation due at `now`; how many it confirmed. */
+export async function forgetRevokedMemories(deps: Deps, now = new Date(), inUnit: InUnit | undefined = units.get(deps)): Promise<number> {
+  if (!inUnit) throw new Error('gdpr jobs are not defined for these deps');
+  let done = 0;
+  await inUnit(async (services) => {
+    done = await services.gdpr.forgetRevokedMemories(now);
+  });
+  return done;
 }
 
 /** Runs every erasure due at `now` (a clock of the caller's, for tests); how many completed. */

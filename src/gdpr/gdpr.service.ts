@@ -11,7 +11,9 @@ import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { sendInBackground } from '../mail/deliver';
+import { AppError } from '../kernel/errors';
 import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
+import { AiMemoryDeletion, MemoryDeletionStatus } from './memory-deletion.entity';
 import { downloadUrl, pseudonymOf } from './gdpr.links';
 import { deletionScheduledMail, erasureReceiptMail } from './gdpr.mails';
 import type { GdprRequestView } from './gdpr.types';
@@ -280,5 +282,48 @@ export class GdprService {
   /** A run that failed lets the next one take the request at once; what was erased stays erased. */
   async releaseErasure(requestId: string, error: unknown): Promise<void> {
     await this.em.nativeUpdate(GdprRequest, { id: requestId }, { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500) });
+  }
+
+  // ----- forgetting AI memory when ai_memory is revoked -----
+
+  /** Picks up revocations of `ai_memory` from the consent ledger that are not yet asked of the backend. */
+  async collectMemoryRevocations(): Promise<void> {
+    await this.em.execute(
+      `insert into ai_memory_deletions (ledger_entry_id, subject_id, status, attempts, next_attempt_at, created_at)
+       select l.id, l.subject_id, 'pending', 0, l.created_at, now() from consent_ledger l
+        where l.type = 'ai_memory' and l.action = 'revoked'
+          and not exists (select 1 from ai_memory_deletions d where d.ledger_entry_id = l.id)
+       on conflict do nothing`,
+    );
+  }
+
+  /** Asks the AI backend to forget the memory of each pending revocation whose time has come; answers and failures are kept. */
+  async forgetRevokedMemories(now = new Date()): Promise<number> {
+    await this.collectMemoryRevocations();
+    const due = await this.em.find(AiMemoryDeletion, { status: MemoryDeletionStatus.pending, nextAttemptAt: { $lte: now } }, { populate: ['subject'], limit: 100, orderBy: { nextAttemptAt: 'asc' } });
+    let done = 0;
+    for (const deletion of due) {
+      deletion.attempts += 1;
+      try {
+        await this.services.ai.forgetMemory(deletion.subject, `gdpr-memory-${deletion.ledgerEntryId}`);
+        deletion.lastAnswer = '2xx';
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'not_found') {
+          deletion.lastAnswer = '404';
+        } else {
+          deletion.lastAnswer = error instanceof AppError ? error.code : 'error';
+          deletion.lastError = String((error as Error)?.message ?? error).slice(0, 500);
+          const delay = Math.min(this.config.GDPR_AI_RETRY_DELAY_MS * 2 ** (deletion.attempts - 1), 3_600_000);
+          deletion.nextAttemptAt = new Date(now.getTime() + delay);
+          continue;
+        }
+      }
+      deletion.status = MemoryDeletionStatus.done;
+      deletion.doneAt = new Date();
+      deletion.lastError = null;
+      done++;
+    }
+    await this.em.flush();
+    return done;
   }
 }

@@ -3,7 +3,8 @@ import { Migration } from '@mikro-orm/migrations';
 /**
  * Privacy requests (exports and erasures), and two account states: `deletion_pending` during the
  * grace period of an erasure and `erased` for the pseudonymous record left of an erased account.
- * `suspended` is allowed too, for the admin area's suspension.
+ * `suspended` is allowed too, for the admin area's suspension. And the AI memory deletions that
+ * revoking `ai_memory` asks of the AI backend, with their answers.
  */
 export class Migration20261123100000_gdpr_requests extends Migration {
   override async up(): Promise<void> {
@@ -17,9 +18,13 @@ export class Migration20261123100000_gdpr_requests extends Migration {
     this.addSql(`alter table "gdpr_requests" add constraint "gdpr_requests_requester_id_foreign" foreign key ("requester_id") references "users" ("id") on update cascade on delete set null;`);
     this.addSql(`alter table "users" drop constraint if exists "users_status_check";`);
     this.addSql(`alter table "users" add constraint "users_status_check" check ("status" in ('active', 'pending_guardian', 'suspended', 'deletion_pending', 'erased'));`);
+    this.addSql(`create table "ai_memory_deletions" ("ledger_entry_id" uuid not null, "subject_id" uuid not null, "status" text check ("status" in ('pending', 'done')) not null default 'pending', "attempts" integer not null default 0, "last_answer" text null, "last_error" text null, "next_attempt_at" timestamptz not null, "done_at" timestamptz null, "created_at" timestamptz not null, constraint "ai_memory_deletions_pkey" primary key ("ledger_entry_id"));`);
+    this.addSql(`create index "ai_memory_deletions_status_next_attempt_at_index" on "ai_memory_deletions" ("status", "next_attempt_at");`);
+    this.addSql(`alter table "ai_memory_deletions" add constraint "ai_memory_deletions_subject_id_foreign" foreign key ("subject_id") references "users" ("id") on update cascade on delete cascade;`);
   }
 
   override async down(): Promise<void> {
+    this.addSql(`drop table if exists "ai_memory_deletions" cascade;`);
     this.addSql(`drop table if exists "gdpr_requests" cascade;`);
     this.addSql(`alter table "users" drop constraint if exists "users_status_check";`);
     this.addSql(`alter table "users" add constraint "users_status_check" check ("status" in ('active', 'pending_guardian'));`);
