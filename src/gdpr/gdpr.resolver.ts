@@ -17,7 +17,7 @@ export class GdprResolver {
     return ctx.services.gdpr.present(await ctx.services.gdpr.find(ctx.auth.userId!, id), ctx.auth.userId!);
   }
 
-  @Query(() => GdprRequestConnection, { description: 'Admins: every privacy request, the nearest legal deadline first' })
+  @Query(() => GdprRequestConnection, { description: 'Admins: every privacy request, newest first, with its legal deadline; dueWithinDays keeps the open ones near it' })
   async adminGdprRequests(@Args(() => AdminGdprRequestsArgs) args: AdminGdprRequestsArgs, @Ctx() ctx: Context) {
     const gdpr = ctx.services.gdpr;
     const result = await gdpr.adminList(args.first, args.after, args.status ?? null, args.dueWithinDays ?? null);
