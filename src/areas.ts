@@ -11,6 +11,7 @@ import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
 import { progressArea } from './progress';
+import { reportsArea } from './guardian-reports';
 import type { Area } from './kernel/area';
 
 /**
@@ -32,4 +33,5 @@ export const areas: Area[] = [
   certificatesArea,
   factoryArea,
   gdprArea,
+  reportsArea,
 ];
