@@ -76,6 +76,7 @@ const schema = z.object({
   GDPR_AI_RETRY_DELAY_MS: positiveInt.default(1000),
   GDPR_SWEEP_EVERY: z.string().min(1).default('1 minute'),
   API_PUBLIC_URL: url.optional(),
+  REPORTS_CONCURRENCY: positiveInt.default(8),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

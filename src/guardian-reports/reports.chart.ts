@@ -6,7 +6,22 @@ export const CHART_HEIGHT = 240;
 const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** A bar chart of activity per day as SVG, rendered to PNG on the server (no fonts needed for the bars; labels use the default font). */
+const rendered = new Map<string, Buffer>();
+const CACHE_SIZE = 500;
+
+/** The same period and counts make the same picture: rendering costs tens of milliseconds, so recent ones are kept. */
 export function activityChart(title: string, days: { label: string; count: number }[]): Buffer {
+  const key = `${title}|${days.map((d) => `${d.label}:${d.count}`).join(',')}`;
+  let png = rendered.get(key);
+  if (!png) {
+    png = render(title, days);
+    if (rendered.size >= CACHE_SIZE) rendered.delete(rendered.keys().next().value!);
+    rendered.set(key, png);
+  }
+  return png;
+}
+
+function render(title: string, days: { label: string; count: number }[]): Buffer {
   const max = Math.max(1, ...days.map((d) => d.count));
   const left = 30;
   const top = 30;

@@ -104,26 +104,39 @@ export class ReportsService {
         where gl.status = 'active'`,
     )) as Pair[];
     let sent = 0;
-    for (const pair of pairs) {
-      const zone = timeZoneOf(pair.guardian_country);
-      const local = localTime(now, zone);
-      const due: { kind: ReportKind; period: string; days: string[] }[] = [];
-      if (pair.weekly_report !== false && local.weekday === 1 && local.hour >= MORNING_HOUR) {
-        const days = previousDays(now, zone, 7);
-        const [y, m, d] = days[6].split('-').map(Number);
-        due.push({ kind: ReportKind.weekly, period: isoWeek(y, m, d), days });
+    // Mails go out REPORTS_CONCURRENCY at a time: each waits on the mail server, not on us.
+    let next = 0;
+    const worker = async () => {
+      while (next < pairs.length) {
+        const count = await this.sendDue(pairs[next++], now);
+        sent += count;
       }
-      if (pair.monthly_report !== false && local.day === 1 && local.hour >= MORNING_HOUR) {
-        const previous = new Date(Date.UTC(local.year, local.month - 2, 1));
-        const length = new Date(Date.UTC(local.year, local.month - 1, 0)).getUTCDate();
-        due.push({ kind: ReportKind.monthly, period: previous.toISOString().slice(0, 7), days: previousDays(now, zone, length) });
-      }
-      const last = pair.last_activity ? new Date(pair.last_activity) : null;
-      if (pair.inactivity_alert !== false && last && now.getTime() - last.getTime() >= INACTIVE_DAYS * 86_400_000) {
-        due.push({ kind: ReportKind.inactivity, period: `since-${last.toISOString()}`, days: previousDays(now, zone, INACTIVE_DAYS) });
-      }
-      for (const report of due) if (await this.send(pair, report.kind, report.period, report.days, zone, now)) sent++;
+    };
+    await Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, pairs.length) }, worker));
+    return sent;
+  }
+
+  /** The reports due for one guardian and learner at `now`; how many mails it sent. */
+  private async sendDue(pair: Pair, now: Date): Promise<number> {
+    let sent = 0;
+    const zone = timeZoneOf(pair.guardian_country);
+    const local = localTime(now, zone);
+    const due: { kind: ReportKind; period: string; days: string[] }[] = [];
+    if (pair.weekly_report !== false && local.weekday === 1 && local.hour >= MORNING_HOUR) {
+      const days = previousDays(now, zone, 7);
+      const [y, m, d] = days[6].split('-').map(Number);
+      due.push({ kind: ReportKind.weekly, period: isoWeek(y, m, d), days });
     }
+    if (pair.monthly_report !== false && local.day === 1 && local.hour >= MORNING_HOUR) {
+      const previous = new Date(Date.UTC(local.year, local.month - 2, 1));
+      const length = new Date(Date.UTC(local.year, local.month - 1, 0)).getUTCDate();
+      due.push({ kind: ReportKind.monthly, period: previous.toISOString().slice(0, 7), days: previousDays(now, zone, length) });
+    }
+    const last = pair.last_activity ? new Date(pair.last_activity) : null;
+    if (pair.inactivity_alert !== false && last && now.getTime() - last.getTime() >= INACTIVE_DAYS * 86_400_000) {
+      due.push({ kind: ReportKind.inactivity, period: `since-${last.toISOString()}`, days: previousDays(now, zone, INACTIVE_DAYS) });
+    }
+    for (const report of due) if (await this.send(pair, report.kind, report.period, report.days, zone, now)) sent++;
     return sent;
   }
 
