@@ -10,9 +10,11 @@ import { coursesArea } from './courses';
 import { factoryArea } from './factory';
 import { featuresArea } from './features';
 import { guardianArea } from './guardian';
+import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
 import { progressArea } from './progress';
+import { reportsArea } from './guardian-reports';
 import { schoolArea } from './school';
 import type { Area } from './kernel/area';
 
@@ -38,4 +40,6 @@ export const areas: Area[] = [
   featuresArea,
   schoolArea,
   creatorArea,
+  gdprArea,
+  reportsArea,
 ];

@@ -1,3 +1,4 @@
+import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { adminConsolePage } from './admin-page';
 import { AdminResolver } from './admin.resolver';
@@ -28,6 +29,17 @@ export const adminArea = defineArea({
   http: () => adminConsolePage(),
   migrations: [{ name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension }],
   services: { admin: (uow, services) => new AdminService(uow, services.auth, services.audit), audit: (uow) => new AuditService(uow) },
-  // Audit entries are the platform's record, not the person's: an erased actor's entries stay, with no actor.
-  personalData: { entities: [RoleChange] },
+  personalData: {
+    entities: [RoleChange, AuditEntry],
+    export: async (userId, _services, uow) => ({
+      roleChanges: await allRowsOf(uow, RoleChange, { user: userId }),
+      audit: await allRowsOf(uow, AuditEntry, { $or: [{ actor: userId }, { targetId: userId }] }),
+    }),
+    // Changes of the person's roles go. The audit trail is the platform's record of privileged
+    // actions: it stays, naming the pseudonym as actor and as target.
+    erase: async (userId, pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(RoleChange, { user: userId });
+      await uow.em.nativeUpdate(AuditEntry, { targetId: userId }, { targetId: pseudonym });
+    },
+  },
 });

@@ -15,7 +15,7 @@ export function aiStreamRouter(context: (req: Request) => Context, bodyLimit: st
   router.post('/ai/chat', express.json({ limit: bodyLimit }), async (req, res, next) => {
     if (!req.headers.accept?.includes('text/event-stream')) return next();
     const ctx = context(req);
-    await enforce(aiRules.Mutation.aiChat, ctx);
+    await enforce(aiRules.Mutation.aiChat, ctx, 'Mutation.aiChat');
     const user = (await ctx.viewer())!;
     const prepared = await ctx.services.ai.prepareChat(user, await validateInput(AiChatInput, req.body), ctx.requestId);
     const leaving = new AbortController();

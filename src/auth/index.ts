@@ -1,3 +1,4 @@
+import { plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { AccountToken } from './account-token.entity';
 import { AuthResolver } from './auth.resolver';
@@ -6,6 +7,7 @@ import { authRules } from './auth.rules';
 import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
+
 
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
@@ -35,5 +37,29 @@ export const authArea = defineArea({
   rules: authRules,
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },
-  personalData: { entities: [User, RefreshToken, AccountToken] },
+  personalData: {
+    entities: [User, RefreshToken, AccountToken],
+    export: async (userId, _services, uow) => ({
+      account: plain(await uow.em.findOneOrFail(User, { id: userId })),
+      // When sessions began and ended; the token hashes are of no use to anyone and stay out.
+      sessions: (await uow.em.find(RefreshToken, { user: userId }, { orderBy: { createdAt: 'asc' } })).map((t) => ({
+        createdAt: t.createdAt,
+        expiresAt: t.expiresAt,
+        usedAt: t.usedAt,
+        revokedAt: t.revokedAt,
+      })),
+    }),
+    // Runs last (areas erase in reverse order). The account row becomes its pseudonym rather than
+    // going: the records the law keeps (the consent ledger) follow its id through their foreign
+    // keys (on update cascade) and keep pointing at something that names no one.
+    erase: async (userId, pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(RefreshToken, { user: userId });
+      await uow.em.nativeDelete(AccountToken, { user: userId });
+      await uow.em.execute(
+        `update users set id = ?, email = ?, display_name = 'Erased user', password_hash = '!', roles = '{}', birth_date = null, guardian_email = null,
+           email_verified_at = null, status = 'erased', updated_at = now() where id = ?`,
+        [pseudonym, `erased-${pseudonym}@erased.invalid`, userId],
+      );
+    },
+  },
 });

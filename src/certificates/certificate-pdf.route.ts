@@ -8,7 +8,7 @@ export function certificatePdfRouter(context: (req: Request) => Context): Router
   const router = Router();
   router.get('/certificates/:id/pdf', async (req, res) => {
     const ctx = context(req);
-    await enforce(certificatesRules.Query.certificate, ctx, { id: req.params.id });
+    await enforce(certificatesRules.Query.certificate, ctx, 'Query.certificate', { id: req.params.id });
     const pdf = await ctx.services.certificates.pdf(ctx.auth.userId!, req.params.id);
     res.status(200).type('application/pdf').setHeader('Content-Disposition', `inline; filename="certificate-${req.params.id}.pdf"`);
     res.end(pdf);

@@ -31,5 +31,14 @@ export const certificatesArea = defineArea({
   routes: certificatesRoutes,
   http: (_deps, context) => certificatePdfRouter(context),
   services: { certificates: (uow) => new CertificatesService(uow, uow.deps.config.PUBLIC_URL) },
-  personalData: { entities: [Certificate] },
+  personalData: {
+    entities: [Certificate],
+    // The PDFs go into the archive beside this file (the export job asks for them).
+    export: async (userId, services) => ({
+      certificates: (await services.certificates.listOf([userId])).map((c) => ({ id: c.id, code: c.code, courseId: c.course.id, averageScore: c.averageScore, issuedAt: c.issuedAt })),
+    }),
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(Certificate, { learner: userId });
+    },
+  },
 });

@@ -1,3 +1,4 @@
+import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Consent, ConsentLedgerEntry } from './consent.entity';
 import { ConsentResolver } from './consent.resolver';
@@ -24,5 +25,17 @@ export const consentArea = defineArea({
   rules: consentRules,
   routes: consentRoutes,
   services: { consent: (uow, services) => new ConsentService(uow, services.auth, services.countryPolicy, services.guardian, services.notifications) },
-  personalData: { entities: [Consent, ConsentLedgerEntry] },
+  personalData: {
+    entities: [Consent, ConsentLedgerEntry],
+    export: async (userId, _services, uow) => ({
+      consents: await allRowsOf(uow, Consent, { subject: userId }),
+      ledger: rowsOf(uow, ConsentLedgerEntry, { subject: userId }),
+      grantedForOthers: await allRowsOf(uow, ConsentLedgerEntry, { actor: userId, subject: { $ne: userId } }),
+    }),
+    // The current consents go; the ledger is a record the law makes us keep: it stays, and its
+    // subject becomes the pseudonym when the account does (the foreign key cascades on update).
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(Consent, { subject: userId });
+    },
+  },
 });

@@ -1,4 +1,5 @@
 import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
 import { ContactMessage } from './contact-message.entity';
 import { ContactResolver } from './contact.resolver';
 import { contactRoutes } from './contact.routes';
@@ -21,5 +22,16 @@ export const contactArea = defineArea({
   migrations: [{ name: 'Migration20261123110000_contact', class: Migration20261123110000_contact }],
   services: { contact: (uow, services) => new ContactService(uow, services.audit) },
   // Messages are tied to an address, not an account; an erased resolver leaves them unresolved-by-nobody.
-  personalData: { entities: [] },
+  personalData: {
+    entities: [ContactMessage],
+    // Messages are kept by the sender's address: what someone wrote before or after signing up is theirs.
+    export: async (userId, services, uow) => {
+      const user = await services.auth.findUser(userId);
+      return { messages: user ? await allRowsOf(uow, ContactMessage, { email: user.email }) : [], resolved: await allRowsOf(uow, ContactMessage, { resolvedBy: userId }) };
+    },
+    erase: async (userId, _pseudonym, services, uow) => {
+      const user = await services.auth.findUser(userId);
+      if (user) await uow.em.nativeDelete(ContactMessage, { email: user.email });
+    },
+  },
 });

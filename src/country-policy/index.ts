@@ -1,3 +1,4 @@
+import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';
 import { CountryPolicyResolver } from './country-policy.resolver';
@@ -21,5 +22,10 @@ export const countryPolicyArea = defineArea({
   rules: countryPolicyRules,
   routes: countryPolicyRoutes,
   services: { countryPolicy: (uow) => new CountryPolicyService(uow) },
-  personalData: { entities: [CountryPolicyChange] },
+  personalData: {
+    entities: [CountryPolicyChange],
+    export: async (userId, _services, uow) => ({ policyChanges: await allRowsOf(uow, CountryPolicyChange, { author: userId }) }),
+    // An admin's policy changes are an audit trail: they stay, their author becoming the pseudonym.
+    erase: async () => {},
+  },
 });

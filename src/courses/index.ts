@@ -1,3 +1,4 @@
+import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Course, Enrollment, Lesson } from './course.entity';
 import { CoursesResolver } from './courses.resolver';
@@ -27,5 +28,16 @@ export const coursesArea = defineArea({
   rules: coursesRules,
   routes: coursesRoutes,
   services: { courses: (uow) => new CoursesService(uow) },
-  personalData: { entities: [Enrollment] },
+  personalData: {
+    entities: [Course, Enrollment],
+    export: async (userId, _services, uow) => ({
+      enrollments: await allRowsOf(uow, Enrollment, { learner: userId }),
+      coursesCreated: (await uow.em.find(Course, { createdBy: userId })).map((c) => ({ id: c.id, title: c.title, createdAt: c.createdAt })),
+    }),
+    // Courses the person wrote stay for their learners, without an author.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(Enrollment, { learner: userId });
+      await uow.em.nativeUpdate(Course, { createdBy: userId }, { createdBy: null });
+    },
+  },
 });

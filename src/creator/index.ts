@@ -1,4 +1,5 @@
 import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
 import { CreatorCourse, CreatorLesson, CreatorMessage } from './creator.entity';
 import { CreatorResolver } from './creator.resolver';
 import { creatorRoutes } from './creator.routes';
@@ -20,5 +21,18 @@ export const creatorArea = defineArea({
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],
   services: { creator: (uow, services) => new CreatorService(uow, services.courses, services.notifications, services.audit) },
-  personalData: { entities: [CreatorCourse, CreatorMessage] },
+  personalData: {
+    entities: [CreatorCourse, CreatorLesson, CreatorMessage],
+    export: async (userId, _services, uow) => ({
+      drafts: await allRowsOf(uow, CreatorCourse, { creator: userId }),
+      lessons: await allRowsOf(uow, CreatorLesson, { draft: { creator: userId } }),
+      messages: await allRowsOf(uow, CreatorMessage, { creator: userId }),
+    }),
+    // Drafts and messages are the creator's own (their lessons go with them); published courses are
+    // the catalog's and stay. Reviews a content admin made stay under the pseudonym.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(CreatorMessage, { creator: userId });
+      await uow.em.nativeDelete(CreatorCourse, { creator: userId });
+    },
+  },
 });

@@ -1,3 +1,4 @@
+import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { perProcess } from '../kernel/deps';
 import { adminFactoryPage } from './admin-page';
@@ -34,5 +35,13 @@ export const factoryArea = defineArea({
   http: () => adminFactoryPage(),
   jobs: defineFactoryJobs,
   services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications) },
-  personalData: { entities: [CourseGeneration] },
+  personalData: {
+    entities: [CourseGeneration, GenerationStage, GenerationLesson],
+    export: async (userId, _services, uow) => ({ generations: await allRowsOf(uow, CourseGeneration, { requestedBy: userId }) }),
+    // Their stages and lessons go with them (cascade); generations the person decided on lose the name.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(CourseGeneration, { requestedBy: userId });
+      await uow.em.nativeUpdate(CourseGeneration, { decidedBy: userId }, { decidedBy: null });
+    },
+  },
 });

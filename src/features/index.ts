@@ -1,4 +1,5 @@
 import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
 import { FeatureFlag } from './feature-flag.entity';
 import { FeaturesResolver } from './features.resolver';
 import { featuresRoutes } from './features.routes';
@@ -23,5 +24,10 @@ export const featuresArea = defineArea({
   routes: featuresRoutes,
   migrations: [{ name: 'Migration20261123120000_feature_flags', class: Migration20261123120000_feature_flags }],
   services: { features: (uow, services) => new FeaturesService(uow, services.audit) },
-  personalData: { entities: [] },
+  personalData: {
+    entities: [FeatureFlag],
+    export: async (userId, _services, uow) => ({ flagsLastChanged: await allRowsOf(uow, FeatureFlag, { updatedBy: userId }) }),
+    // A flag an admin changed is the platform's setting: it stays, its author the pseudonym.
+    erase: async () => {},
+  },
 });

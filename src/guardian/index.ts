@@ -1,3 +1,5 @@
+import { User } from '../auth';
+import { allRowsOf, plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition } from './guardian-link.entity';
@@ -24,5 +26,26 @@ export const guardianArea = defineArea({
   rules: guardianRules,
   routes: guardianRoutes,
   services: { guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth, services.notifications) },
-  personalData: { entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess] },
+  personalData: {
+    entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
+    export: async (userId, _services, uow) => {
+      const links = await uow.em.find(GuardianLink, { $or: [{ learner: userId }, { guardian: userId }] }, { orderBy: { createdAt: 'asc' } });
+      return {
+        links: links.map((l) => {
+          const { confirmTokenHash: _hash, ...link } = plain(l);
+          return link;
+        }),
+        transitions: await allRowsOf(uow, GuardianLinkTransition, { link: { $in: links.map((l) => l.id) } }),
+        aiAccess: await allRowsOf(uow, LearnerAiAccess, { learner: userId }),
+      };
+    },
+    // Links on either side go (with their history), and invitations sent to the person's address.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      const user = await uow.em.findOne(User, { id: userId });
+      await uow.em.nativeDelete(GuardianLink, { $or: [{ learner: userId }, { guardian: userId }, ...(user ? [{ learnerEmail: user.email }] : [])] });
+      await uow.em.nativeDelete(LearnerAiAccess, { learner: userId });
+      await uow.em.nativeUpdate(LearnerAiAccess, { updatedBy: userId }, { updatedBy: null });
+      await uow.em.nativeUpdate(GuardianLinkTransition, { actor: userId }, { actor: null });
+    },
+  },
 });

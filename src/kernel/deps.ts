@@ -1,5 +1,6 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { Area } from './area';
 import type { Orm } from '../db/orm';
 import type { Jobs } from '../jobs/agenda';
 import type { Mailer } from '../mail/mailer';
@@ -16,6 +17,8 @@ export interface Deps {
   limits: RateLimits;
   /** Agenda: started once every area has defined its jobs. */
   jobs: Jobs;
+  /** Every area, for the work that spans them all (export, erasure), handed in by the composition root. */
+  areas: readonly Area[];
 }
 
 /** A process-wide singleton of an area (a circuit breaker, a model client), made once per Deps. */

@@ -13,6 +13,7 @@ export const errorStatus = {
   tier_required: 403,
   account_suspended: 403,
   feature_disabled: 403,
+  account_deletion_pending: 403,
   not_found: 404,
   conflict: 409,
   limit_reached: 409,

@@ -1,3 +1,4 @@
+import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Notification } from './notification.entity';
 import { NotificationCounter } from './notification-counter.entity';
@@ -26,5 +27,18 @@ export const notificationsArea = defineArea({
   routes: notificationsRoutes,
   services: { notifications: (uow, services) => new NotificationsService(uow, services) },
   on: notificationReactions,
-  personalData: { entities: [Notification, NotificationSettings, NotificationCounter] },
+  personalData: {
+    entities: [Notification, NotificationSettings, NotificationCounter],
+    export: async (userId, _services, uow) => ({
+      settings: await allRowsOf(uow, NotificationSettings, { user: userId }),
+      notifications: rowsOf(uow, Notification, { user: userId }),
+    }),
+    // The person's notifications go, and others' notifications about them (a guardian's, naming the learner).
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(Notification, { user: userId });
+      await uow.em.execute(`delete from notifications where data::text like ?`, [`%${userId}%`]);
+      await uow.em.execute(`delete from notification_counters where user_id = ?`, [userId]);
+      await uow.em.nativeDelete(NotificationSettings, { user: userId });
+    },
+  },
 });

@@ -12,10 +12,13 @@ const options = { debug: false, allowExternalErrors: true, fallbackRule: undefin
 
 /**
  * Evaluates a shield rule where GraphQL does not run it (a streaming route, a file, a subscription
- * being opened): the same rule object the schema uses, so the decision cannot drift.
+ * being opened): the same rule object the schema uses, for the root field it stands for
+ * (`Mutation.aiChat`), so the decision cannot drift.
  */
-export async function enforce(rule: ShieldRule, ctx: Context, args: Record<string, unknown> = {}): Promise<void> {
-  const result = await (rule as unknown as Resolvable).resolve(undefined, args, ctx, {} as GraphQLResolveInfo, options);
+export async function enforce(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mutation' | 'Subscription'}.${string}`, args: Record<string, unknown> = {}): Promise<void> {
+  const [parentType, fieldName] = field.split('.');
+  const info = { parentType: { name: parentType }, fieldName } as unknown as GraphQLResolveInfo;
+  const result = await (rule as unknown as Resolvable).resolve(undefined, args, ctx, info, options);
   if (result === true) return;
   throw result instanceof Error ? result : forbidden();
 }

@@ -1,4 +1,5 @@
 import { and, rule } from 'graphql-shield';
+import type { GraphQLResolveInfo } from 'graphql';
 import { AccountStatus, Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
 import { AppError, forbidden, unauthenticated } from '../kernel/errors';
@@ -22,12 +23,26 @@ export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
   return built;
 }
 
-export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+/**
+ * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
+ * privacy requests and cancel. Fields of object types are not operations: their root was checked.
+ */
+const allowedWhileDeletionPending = new Set(['Query.me', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
+
+export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
   if (ctx.auth.error) return ctx.auth.error;
   if (!ctx.auth.userId) return unauthenticated();
   const viewer = await ctx.viewer();
-  if (!viewer) return unauthenticated('This account no longer exists.');
-  return viewer.status === AccountStatus.suspended ? accountSuspended() : true;
+  if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
+  if (viewer.status === AccountStatus.suspended) return accountSuspended();
+  if (viewer.status === AccountStatus.deletion_pending) {
+    const root = info.parentType.name;
+    const isOperation = root === 'Query' || root === 'Mutation' || root === 'Subscription';
+    if (isOperation && !allowedWhileDeletionPending.has(`${root}.${info.fieldName}`)) {
+      return new AppError('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.');
+    }
+  }
+  return true;
 });
 
 export const hasRole = (...roles: Role[]) =>

@@ -1,3 +1,4 @@
+import { rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { LessonCompletion, QuizAttempt } from './progress.entity';
 import { ProgressResolver } from './progress.resolver';
@@ -21,5 +22,15 @@ export const progressArea = defineArea({
   rules: progressRules,
   routes: progressRoutes,
   services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.notifications) },
-  personalData: { entities: [LessonCompletion, QuizAttempt] },
+  personalData: {
+    entities: [LessonCompletion, QuizAttempt],
+    export: async (userId, _services, uow) => ({
+      lessonCompletions: rowsOf(uow, LessonCompletion, { learner: userId }),
+      quizAttempts: rowsOf(uow, QuizAttempt, { learner: userId }),
+    }),
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(QuizAttempt, { learner: userId });
+      await uow.em.nativeDelete(LessonCompletion, { learner: userId });
+    },
+  },
 });

@@ -1,4 +1,5 @@
 import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
 import { Migration20261123130000_schools } from './migrations/Migration20261123130000_schools';
 import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember } from './school.entity';
 import { SchoolResolver } from './school.resolver';
@@ -22,5 +23,22 @@ export const schoolArea = defineArea({
   services: {
     school: (uow, services) => new SchoolService(uow, services.auth, services.courses, services.progress, services.guardian, services.audit),
   },
-  personalData: { entities: [SchoolMember, ClassMember] },
+  personalData: {
+    entities: [SchoolMember, ClassMember, School, SchoolClass, ClassCourse],
+    export: async (userId, _services, uow) => ({
+      schoolRoles: await allRowsOf(uow, SchoolMember, { user: userId }),
+      classes: await allRowsOf(uow, ClassMember, { learner: userId }),
+      created: {
+        schools: await allRowsOf(uow, School, { createdBy: userId }),
+        classes: await allRowsOf(uow, SchoolClass, { createdBy: userId }),
+        assignments: await allRowsOf(uow, ClassCourse, { assignedBy: userId }),
+      },
+    }),
+    // The person's memberships go; schools, classes and assignments they made are the school's and
+    // stay, pointing at the pseudonym the account becomes.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(ClassMember, { learner: userId });
+      await uow.em.nativeDelete(SchoolMember, { user: userId });
+    },
+  },
 });

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
+import { areas } from '../areas';
 import type { Config } from '../config';
 import type { Orm } from '../db/orm';
 import { createJobs } from '../jobs/agenda';
@@ -17,6 +18,7 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     pubSub: await createPostgresPubSub(databaseUrl, log),
     limits: createRateLimits(config),
     jobs: createJobs(config, databaseUrl, log),
+    areas,
   };
 }
 

@@ -89,7 +89,7 @@ async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promi
     const rule = ruleMap.Subscription?.[selection.name.value] ?? ruleMap.Subscription?.['*'];
     try {
       if (!rule) throw forbidden();
-      await enforce(rule, ctx, getArgumentValues(fields[selection.name.value], selection, args.variableValues ?? {}));
+      await enforce(rule, ctx, `Subscription.${selection.name.value}`, getArgumentValues(fields[selection.name.value], selection, args.variableValues ?? {}));
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return new GraphQLError(error.message, { originalError: error, path: [selection.name.value] });

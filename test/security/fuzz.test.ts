@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { type ErrorCode, errorStatus } from '../../src/kernel/errors';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -237,9 +238,8 @@ async function send(kase: Case): Promise<Outcome[]> {
   return outcomes;
 }
 
-const statusOf = (code: string) =>
-  ({ VALIDATION_FAILED: 400, UNAUTHENTICATED: 401, FORBIDDEN: 403, EMAIL_NOT_VERIFIED: 403, NOT_FOUND: 404, CONFLICT: 409, LIMIT_REACHED: 409, RATE_LIMITED: 429, INTERNAL_ERROR: 500, UPSTREAM_ERROR: 502, UPSTREAM_UNAVAILABLE: 503 })[code] ??
-  (code.endsWith('_REQUIRED') ? 403 : 500);
+/** The status REST gives a GraphQL error code, from the contract's own table. */
+const statusOf = (code: string) => errorStatus[code.toLowerCase() as ErrorCode] ?? 500;
 
 function fieldsOf(outcome: Outcome): unknown[] {
   const body = outcome.body as { details?: { field: unknown }[]; errors?: { extensions?: { details?: { field: unknown }[] } }[] };

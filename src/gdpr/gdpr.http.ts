@@ -1,0 +1,29 @@
+import { createReadStream, existsSync } from 'node:fs';
+import { type Request, Router } from 'express';
+import type { Context } from '../kernel/context';
+import type { Deps } from '../kernel/deps';
+import { AppError, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
+import { checkDownload } from './gdpr.links';
+import { exportFile } from './gdpr.service';
+
+/**
+ * `GET /gdpr/requests/:id/download?expires&signature`: the export's ZIP, for whoever holds the
+ * mailed link (no token: the signature is the permission), until it expires.
+ */
+export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Context): Router {
+  const router = Router();
+  router.get('/gdpr/requests/:id/download', async (req, res) => {
+    const id = req.params.id;
+    const check = checkDownload(deps.config.JWT_SECRET, id, req.query.expires, req.query.signature);
+    if (check === 'invalid') throw new AppError('forbidden', 'This download link is not valid.');
+    if (check === 'expired') throw new AppError('forbidden', 'This download link has expired; ask for a new export.');
+    const request = isId(id) ? await context(req).em.findOne(GdprRequest, { id, kind: GdprRequestKind.export, status: GdprRequestStatus.ready }) : null;
+    const file = exportFile(deps.config.DATA_DIR, id);
+    if (!request || !existsSync(file)) throw notFound('export');
+    res.status(200).type('application/zip').setHeader('Content-Disposition', `attachment; filename="data-export-${id}.zip"`);
+    createReadStream(file).pipe(res);
+  });
+  return router;
+}

@@ -1,0 +1,144 @@
+import { exponential } from 'agenda';
+import type { Area } from '../kernel/area';
+import type { Deps } from '../kernel/deps';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { ExportArchive } from './gdpr.archive';
+import { downloadUrl } from './gdpr.links';
+import { exportReadme, exportReadyMail } from './gdpr.mails';
+import { EXPORT_JOB, exportFile } from './gdpr.service';
+
+type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>;
+
+const SWEEP_JOB = 'gdpr: sweep';
+const EXPORT_ATTEMPTS = 3;
+const units = new WeakMap<Deps, InUnit>();
+
+
+/**
+ * The privacy jobs: one per export, and a sweep (every GDPR_SWEEP_EVERY) that erases the accounts
+ * whose grace period is over and deletes expired export files.
+ */
+export const defineGdprJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
+  units.set(deps, inUnit);
+  const { agenda } = deps.jobs;
+  agenda.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS), {
+    concurrency: 2,
+    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
+    backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
+  });
+  agenda.define(SWEEP_JOB, () => sweep(deps, inUnit), { concurrency: 1, lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS });
+  // Agenda keeps one job of this name however many instances ask for it.
+  agenda.on('ready', () => {
+    agenda.every(deps.config.GDPR_SWEEP_EVERY, SWEEP_JOB).catch((error) => deps.log.error({ err: error }, 'gdpr sweep not scheduled'));
+  });
+};
+
+async function sweep(deps: Deps, inUnit: InUnit, now = new Date()): Promise<void> {
+  await eraseDue(deps, now, inUnit);
+  await inUnit(async (services) => {
+    await services.gdpr.removeExpiredExports(now);
+  });
+  await forgetRevokedMemories(deps, now, inUnit);
+}
+
+/** Asks the AI backend to forget the memory of every `ai_memory` revocation due at `now`; how many it confirmed. */
+export async function forgetRevokedMemories(deps: Deps, now = new Date(), inUnit: InUnit | undefined = units.get(deps)): Promise<number> {
+  if (!inUnit) throw new Error('gdpr jobs are not defined for these deps');
+  let done = 0;
+  await inUnit(async (services) => {
+    done = await services.gdpr.forgetRevokedMemories(now);
+  });
+  return done;
+}
+
+/** Runs every erasure due at `now` (a clock of the caller's, for tests); how many completed. */
+export async function eraseDue(deps: Deps, now = new Date(), inUnit: InUnit | undefined = units.get(deps)): Promise<number> {
+  if (!inUnit) throw new Error('gdpr jobs are not defined for these deps');
+  let due: string[] = [];
+  await inUnit(async (services) => {
+    due = await services.gdpr.dueErasures(now);
+  });
+  let completed = 0;
+  for (const requestId of due) {
+    try {
+      if (await erase(deps, inUnit, requestId, now)) completed++;
+    } catch (error) {
+      deps.log.error({ err: error, requestId }, 'erasure stopped; the next sweep goes on from where it stopped');
+    }
+  }
+  return completed;
+}
+
+/**
+ * One erasure: the receipt first, then each area in one transaction of its own, last area first
+ * (later areas build on earlier ones; the accounts area, which replaces the account by its
+ * pseudonym, comes near the start of the list and so runs at the end). Each area's completion is
+ * stored with its work, so a run that stops half way is taken up where it stopped.
+ */
+async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): Promise<boolean> {
+  let claim: { subjectId: string; pseudonym: string; done: Record<string, string> } | null = null;
+  await inUnit(async (services) => {
+    claim = await services.gdpr.claimErasure(requestId, now);
+  });
+  if (!claim) return false;
+  const { subjectId, pseudonym, done } = claim;
+  try {
+    await inUnit((services) => services.gdpr.sendReceiptOnce(requestId));
+    for (const area of [...deps.areas].reverse()) {
+      const eraseArea = area.personalData?.erase;
+      if (!eraseArea || done[area.name] === 'done') continue;
+      await inUnit((services, uow) =>
+        uow.transaction(async () => {
+          await eraseArea(subjectId, pseudonym, services, uow);
+          await services.gdpr.markAreaErased(requestId, area.name);
+        }),
+      );
+    }
+    await inUnit((services) => services.gdpr.completeErasure(requestId));
+    return true;
+  } catch (error) {
+    await inUnit((services) => services.gdpr.releaseErasure(requestId, error));
+    throw error;
+  }
+}
+
+/** Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. */
+async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean): Promise<void> {
+  let subject: { id: string; locale: string; displayName: string } | undefined;
+  await inUnit(async (services) => {
+    const request = await services.gdpr.claimExport(requestId);
+    if (request) subject = { id: request.subject.id, locale: request.subject.locale, displayName: request.subject.displayName };
+  });
+  if (!subject) return;
+  const { id: subjectId, locale } = subject;
+  const path = exportFile(deps.config.DATA_DIR, requestId);
+  const archive = await ExportArchive.create(path);
+  try {
+    for (const area of deps.areas) {
+      const exportArea = area.personalData?.export;
+      if (!exportArea) continue;
+      await inUnit(async (services, uow) => {
+        await archive.json(`${area.name}.json`, await exportArea(subjectId, services, uow));
+      });
+    }
+    await inUnit(async (services) => {
+      for (const certificate of await services.certificates.listOf([subjectId])) {
+        await archive.buffer(`certificates/${certificate.code}.pdf`, await services.certificates.pdf(subjectId, certificate.id));
+      }
+    });
+    await archive.buffer(locale === 'vi' ? 'README.vi.txt' : 'README.txt', exportReadme(locale, archive.paths));
+    await archive.finish({ format: 'learning-platform-export/1', requestId, subjectId, locale, createdAt: new Date().toISOString() });
+  } catch (error) {
+    await archive.abort();
+    await inUnit((services) => services.gdpr.exportFailed(requestId, error, lastAttempt));
+    throw error;
+  }
+  await inUnit(async (services) => {
+    const request = await services.gdpr.exportReady(requestId);
+    const to = request.requester ?? request.subject;
+    if (to.email.endsWith('.invalid')) return;
+    const url = downloadUrl(deps.config, request.id, request.expiresAt!);
+    await deps.mailer.send(exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!)).catch((error) => deps.log.error({ err: error }, 'export mail not sent'));
+  });
+}

@@ -1,0 +1,329 @@
+import { rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { verify } from '@node-rs/argon2';
+import { AccountStatus, User } from '../auth';
+import { RefreshToken } from '../auth';
+import { conflict, forbidden, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { sendInBackground } from '../mail/deliver';
+import { AppError } from '../kernel/errors';
+import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
+import { AiMemoryDeletion, MemoryDeletionStatus } from './memory-deletion.entity';
+import { downloadUrl, pseudonymOf } from './gdpr.links';
+import { deletionScheduledMail, erasureReceiptMail } from './gdpr.mails';
+import type { GdprRequestView } from './gdpr.types';
+
+export const EXPORT_JOB = 'gdpr: export';
+const LEASE_MS = 10 * 60_000;
+const OPEN = [GdprRequestStatus.queued, GdprRequestStatus.running, GdprRequestStatus.scheduled];
+
+export function exportFile(dataDir: string, requestId: string): string {
+  return join(dataDir, 'gdpr-exports', `${requestId}.zip`);
+}
+
+/** A placeholder address (a child managed by a guardian) receives nothing. */
+const canReceive = (email: string) => !email.endsWith('.invalid');
+
+/**
+ * Exports and erasures of personal data (DESIGN.md 4.7): who may ask, the grace period, and the
+ * bookkeeping of the jobs that do the work (gdpr.jobs.ts).
+ */
+export class GdprService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  private get config() {
+    return this.uow.deps.config;
+  }
+
+  present(request: GdprRequest, viewerId: string | null): GdprRequestView {
+    const now = Date.now();
+    const deadline = new Date(request.createdAt.getTime() + this.config.GDPR_LEGAL_DEADLINE_DAYS * 86_400_000);
+    const open = OPEN.includes(request.status);
+    const canDownload =
+      request.kind === GdprRequestKind.export &&
+      request.status === GdprRequestStatus.ready &&
+      request.expiresAt !== null &&
+      request.expiresAt.getTime() > now &&
+      viewerId !== null &&
+      (request.requester?.id === viewerId || request.subject.id === viewerId);
+    return {
+      id: request.id,
+      kind: request.kind,
+      status: request.status,
+      subjectId: request.subject.id,
+      requesterId: request.requester?.id ?? null,
+      createdAt: request.createdAt,
+      dueAt: request.dueAt,
+      expiresAt: request.expiresAt,
+      downloadUrl: canDownload ? downloadUrl(this.config, request.id, request.expiresAt!) : null,
+      completedAt: request.completedAt,
+      deadline,
+      nearDeadline: open && deadline.getTime() - now <= this.config.GDPR_DEADLINE_WARNING_DAYS * 86_400_000,
+    };
+  }
+
+  /** The caller themselves, or a learner the caller is an active guardian of. */
+  private async subjectFor(viewerId: string, learnerId: string | null): Promise<User> {
+    if (learnerId && learnerId !== viewerId) {
+      if (!(await this.services.guardian.isActiveGuardianOf(viewerId, learnerId))) throw forbidden('Only a linked guardian with an active link may ask this for a learner.');
+    }
+    const subject = await this.em.findOne(User, { id: learnerId ?? viewerId });
+    if (!subject) throw notFound('account');
+    return subject;
+  }
+
+  async requestExport(viewerId: string, learnerId: string | null): Promise<GdprRequest> {
+    const subject = await this.subjectFor(viewerId, learnerId);
+    return this.uow.transaction(async (em) => {
+      // One export at a time per account: asked twice at once, the second waits for the lock and sees the first.
+      await em.findOne(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const running = await em.count(GdprRequest, { subject, kind: GdprRequestKind.export, status: { $in: [GdprRequestStatus.queued, GdprRequestStatus.running] } });
+      if (running) throw conflict('An export of this account is already being prepared.');
+      const request = em.create(GdprRequest, { kind: GdprRequestKind.export, subject, requester: em.getReference(User, viewerId) });
+      await em.flush();
+      this.uow.afterCommit(async () => {
+        await this.uow.deps.jobs.agenda.now(EXPORT_JOB, { requestId: request.id });
+      });
+      return request;
+    });
+  }
+
+  async requestDeletion(viewerId: string, learnerId: string | null, password: string): Promise<GdprRequest> {
+    const requester = await this.em.findOneOrFail(User, { id: viewerId });
+    if (!(await verify(requester.passwordHash, password))) throw forbidden('The password is wrong.');
+    const subject = await this.subjectFor(viewerId, learnerId);
+    const request = await this.uow.transaction(async (em) => {
+      const locked = await em.findOneOrFail(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (locked.status === AccountStatus.deletion_pending || locked.status === AccountStatus.erased) throw conflict('This account is already scheduled for erasure.');
+      const dueAt = new Date(Date.now() + this.config.GDPR_DELETION_GRACE_DAYS * 86_400_000);
+      const created = em.create(GdprRequest, {
+        kind: GdprRequestKind.deletion,
+        status: GdprRequestStatus.scheduled,
+        subject: locked,
+        requester: em.getReference(User, viewerId),
+        dueAt,
+        previousStatus: locked.status,
+      });
+      locked.status = AccountStatus.deletion_pending;
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw conflict('This account is already scheduled for erasure.');
+        throw error;
+      }
+      // Every session of the account ends: refresh tokens stop working at once.
+      await em.nativeUpdate(RefreshToken, { user: locked, revokedAt: null }, { revokedAt: new Date() });
+      return created;
+    });
+    this.services.auth.publishAccountChanged(subject.id);
+    for (const to of new Set([subject.email, requester.email].filter(canReceive))) {
+      sendInBackground(this.uow.deps, deletionScheduledMail(to, to === subject.email ? subject.locale : requester.locale, subject.displayName, request.dueAt!));
+    }
+    return request;
+  }
+
+  private visibleTo(viewerId: string) {
+    return { $or: [{ requester: viewerId }, { subject: viewerId }] };
+  }
+
+  async list(viewerId: string, first: number, after?: string | null): Promise<Page<GdprRequest>> {
+    const rows = await this.em.find(GdprRequest, { $and: [this.visibleTo(viewerId), afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  async find(viewerId: string, id: string): Promise<GdprRequest> {
+    const request = isId(id) ? await this.em.findOne(GdprRequest, { $and: [{ id }, this.visibleTo(viewerId)] }) : null;
+    if (!request) throw notFound('request');
+    return request;
+  }
+
+  /** Cancels a scheduled erasure: by whoever asked, the account itself, or one of its active guardians. */
+  async cancel(viewerId: string, id: string): Promise<GdprRequest> {
+    if (!isId(id)) throw notFound('request');
+    const request = await this.uow.transaction(async (em) => {
+      const found = await em.findOne(GdprRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!found) throw notFound('request');
+      const allowed = found.requester?.id === viewerId || found.subject.id === viewerId || (await this.services.guardian.isActiveGuardianOf(viewerId, found.subject.id));
+      if (!allowed) throw notFound('request');
+      if (found.kind !== GdprRequestKind.deletion || found.status !== GdprRequestStatus.scheduled) throw conflict('Only an erasure still in its grace period can be canceled.');
+      found.status = GdprRequestStatus.canceled;
+      found.canceledAt = new Date();
+      const subject = await em.findOneOrFail(User, { id: found.subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      subject.status = (found.previousStatus as AccountStatus | null) ?? AccountStatus.active;
+      await em.flush();
+      return found;
+    });
+    this.services.auth.publishAccountChanged(request.subject.id);
+    return request;
+  }
+
+  async adminList(first: number, after: string | null | undefined, status: GdprRequestStatus | null, dueWithinDays: number | null): Promise<Page<GdprRequest>> {
+    const where: Record<string, unknown>[] = [afterCursor(after)];
+    if (status) where.push({ status });
+    if (dueWithinDays !== null) {
+      const cutoff = new Date(Date.now() - (this.config.GDPR_LEGAL_DEADLINE_DAYS - dueWithinDays) * 86_400_000);
+      where.push({ status: { $in: OPEN }, createdAt: { $lte: cutoff } });
+    }
+    const rows = await this.em.find(GdprRequest, { $and: where }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  // ----- the export job's steps -----
+
+  /** Takes the export for this run, unless another run holds it or it is done. */
+  async claimExport(requestId: string, now = new Date()): Promise<GdprRequest | null> {
+    const claimed = await this.em.nativeUpdate(
+      GdprRequest,
+      {
+        id: requestId,
+        kind: GdprRequestKind.export,
+        $or: [{ status: GdprRequestStatus.queued }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
+      },
+      { status: GdprRequestStatus.running, leaseUntil: new Date(now.getTime() + LEASE_MS) },
+    );
+    if (!claimed) return null;
+    return this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+  }
+
+  async exportReady(requestId: string, now = new Date()): Promise<GdprRequest> {
+    const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    request.status = GdprRequestStatus.ready;
+    request.completedAt = now;
+    request.expiresAt = new Date(now.getTime() + this.config.GDPR_EXPORT_TTL_HOURS * 3_600_000);
+    request.leaseUntil = null;
+    await this.em.flush();
+    return request;
+  }
+
+  async exportFailed(requestId: string, error: unknown, final: boolean): Promise<void> {
+    await this.em.nativeUpdate(
+      GdprRequest,
+      { id: requestId },
+      { leaseUntil: null, attempts: final ? 0 : undefined, error: String((error as Error)?.message ?? error).slice(0, 500), ...(final ? { status: GdprRequestStatus.failed } : {}) },
+    );
+  }
+
+  /** Export files past their expiry are deleted; the request keeps its history. */
+  async removeExpiredExports(now = new Date()): Promise<number> {
+    const expired = await this.em.find(GdprRequest, { kind: GdprRequestKind.export, status: GdprRequestStatus.ready, expiresAt: { $lte: now } });
+    for (const request of expired) {
+      await rm(exportFile(this.config.DATA_DIR, request.id), { force: true });
+      request.status = GdprRequestStatus.completed;
+    }
+    await this.em.flush();
+    return expired.length;
+  }
+
+  // ----- the erasure job's steps -----
+
+  async dueErasures(now = new Date()): Promise<string[]> {
+    const rows = await this.em.find(
+      GdprRequest,
+      {
+        kind: GdprRequestKind.deletion,
+        dueAt: { $lte: now },
+        $or: [{ status: GdprRequestStatus.scheduled }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
+      },
+      { fields: ['id'], orderBy: { dueAt: 'asc' } },
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /** Takes a due erasure for this run; the subject's id and pseudonym, or null when another run has it. */
+  async claimErasure(requestId: string, now = new Date()): Promise<{ subjectId: string; pseudonym: string; done: Record<string, string> } | null> {
+    const claimed = await this.em.nativeUpdate(
+      GdprRequest,
+      {
+        id: requestId,
+        kind: GdprRequestKind.deletion,
+        dueAt: { $lte: now },
+        $or: [{ status: GdprRequestStatus.scheduled }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
+      },
+      { status: GdprRequestStatus.running, leaseUntil: new Date(Date.now() + LEASE_MS) },
+    );
+    if (!claimed) return null;
+    const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { refresh: true });
+    return { subjectId: request.subject.id, pseudonym: pseudonymOf(this.config.JWT_SECRET, request.subject.id), done: request.progress.areas ?? {} };
+  }
+
+  /** The receipt goes out before anything is erased (the address is gone after), once. */
+  async sendReceiptOnce(requestId: string): Promise<void> {
+    const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    if (request.progress.receiptSent) return;
+    const { subject, requester } = request;
+    const recipients = new Map<string, string>();
+    if (canReceive(subject.email)) recipients.set(subject.email, subject.locale);
+    if (requester && requester.id !== subject.id && canReceive(requester.email)) recipients.set(requester.email, requester.locale);
+    for (const [to, locale] of recipients) await this.uow.deps.mailer.send(erasureReceiptMail(to, locale, subject.displayName, request.id));
+    await this.em.execute(`update gdpr_requests set progress = jsonb_set(progress, '{receiptSent}', 'true') where id = ?`, [requestId]);
+  }
+
+  /** Records one area as erased, in that area's transaction. */
+  async markAreaErased(requestId: string, area: string): Promise<void> {
+    await this.em.execute(`update gdpr_requests set progress = jsonb_set(progress, '{areas}', coalesce(progress->'areas', '{}') || jsonb_build_object(?::text, 'done'), true) where id = ?`, [area, requestId]);
+  }
+
+  async completeErasure(requestId: string): Promise<void> {
+    await this.em.nativeUpdate(GdprRequest, { id: requestId }, { status: GdprRequestStatus.completed, completedAt: new Date(), leaseUntil: null, previousStatus: null, error: null });
+  }
+
+  /** A run that failed lets the next one take the request at once; what was erased stays erased. */
+  async releaseErasure(requestId: string, error: unknown): Promise<void> {
+    await this.em.nativeUpdate(GdprRequest, { id: requestId }, { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500) });
+  }
+
+  // ----- forgetting AI memory when ai_memory is revoked -----
+
+  /** Picks up revocations of `ai_memory` from the consent ledger that are not yet asked of the backend. */
+  async collectMemoryRevocations(): Promise<void> {
+    await this.em.execute(
+      `insert into ai_memory_deletions (ledger_entry_id, subject_id, status, attempts, next_attempt_at, created_at)
+       select l.id, l.subject_id, 'pending', 0, l.created_at, now() from consent_ledger l
+        where l.type = 'ai_memory' and l.action = 'revoked'
+          and not exists (select 1 from ai_memory_deletions d where d.ledger_entry_id = l.id)
+       on conflict do nothing`,
+    );
+  }
+
+  /** Asks the AI backend to forget the memory of each pending revocation whose time has come; answers and failures are kept. */
+  async forgetRevokedMemories(now = new Date()): Promise<number> {
+    await this.collectMemoryRevocations();
+    const due = await this.em.find(AiMemoryDeletion, { status: MemoryDeletionStatus.pending, nextAttemptAt: { $lte: now } }, { populate: ['subject'], limit: 100, orderBy: { nextAttemptAt: 'asc' } });
+    let done = 0;
+    for (const deletion of due) {
+      deletion.attempts += 1;
+      try {
+        await this.services.ai.forgetMemory(deletion.subject, `gdpr-memory-${deletion.ledgerEntryId}`);
+        deletion.lastAnswer = '2xx';
+      } catch (error) {
+        if (error instanceof AppError && error.code === 'not_found') {
+          deletion.lastAnswer = '404';
+        } else {
+          deletion.lastAnswer = error instanceof AppError ? error.code : 'error';
+          deletion.lastError = String((error as Error)?.message ?? error).slice(0, 500);
+          const delay = Math.min(this.config.GDPR_AI_RETRY_DELAY_MS * 2 ** (deletion.attempts - 1), 3_600_000);
+          deletion.nextAttemptAt = new Date(now.getTime() + delay);
+          continue;
+        }
+      }
+      deletion.status = MemoryDeletionStatus.done;
+      deletion.doneAt = new Date();
+      deletion.lastError = null;
+      done++;
+    }
+    await this.em.flush();
+    return done;
+  }
+}

@@ -1,0 +1,77 @@
+import { IsOptional, IsUUID, Length } from 'class-validator';
+import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection, PageArgs } from '../kernel/pagination';
+import { GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
+
+registerEnumType(GdprRequestKind, { name: 'GdprRequestKind' });
+registerEnumType(GdprRequestStatus, { name: 'GdprRequestStatus' });
+
+@ObjectType('GdprRequest', { description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
+export class GdprRequestView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => GdprRequestKind)
+  kind!: GdprRequestKind;
+
+  @Field(() => GdprRequestStatus)
+  status!: GdprRequestStatus;
+
+  @Field(() => ID, { description: 'Whose data: the caller, or a learner the caller is guardian of' })
+  subjectId!: string;
+
+  @Field(() => ID, { nullable: true, description: 'Who asked' })
+  requesterId!: string | null;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Erasure: when it runs, unless canceled before' })
+  dueAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Export: when the download link expires' })
+  expiresAt!: Date | null;
+
+  @Field(() => String, { nullable: true, description: 'Export: a signed link to the ZIP, while it is ready and not expired' })
+  downloadUrl!: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  completedAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime, { description: 'The legal deadline to answer the request (one month under GDPR)' })
+  deadline!: Date;
+
+  @Field(() => Boolean, { description: 'Still open and its legal deadline is near or past' })
+  nearDeadline!: boolean;
+}
+
+export const GdprRequestConnection = Connection(GdprRequestView, 'GdprRequest');
+
+@InputType()
+export class RequestExportInput {
+  @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own data when left out" })
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a learner id' })
+  learnerId?: string | null;
+}
+
+@InputType()
+export class RequestDeletionInput {
+  @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own account when left out" })
+  @IsOptional()
+  @IsUUID('all', { message: 'must be a learner id' })
+  learnerId?: string | null;
+
+  @Field(() => String, { description: "The caller's password, to confirm" })
+  @Length(1, 128, { message: 'must be given' })
+  password!: string;
+}
+
+@ArgsType()
+export class AdminGdprRequestsArgs extends PageArgs {
+  @Field(() => GdprRequestStatus, { nullable: true })
+  status?: GdprRequestStatus | null;
+
+  @Field(() => Int, { nullable: true, description: 'Only open requests whose deadline is at most this many days away' })
+  dueWithinDays?: number | null;
+}

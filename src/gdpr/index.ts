@@ -1,0 +1,52 @@
+import { unlink } from 'node:fs/promises';
+import { defineArea } from '../kernel/area';
+import { GdprRequest, GdprRequestKind } from './gdpr-request.entity';
+import { gdprDownloadRouter } from './gdpr.http';
+import { defineGdprJobs } from './gdpr.jobs';
+import { GdprResolver } from './gdpr.resolver';
+import { gdprRoutes } from './gdpr.routes';
+import { gdprRules } from './gdpr.rules';
+import { exportFile, GdprService } from './gdpr.service';
+import { Migration20261123100000_gdpr_requests } from './migrations/Migration20261123100000_gdpr_requests';
+import { AiMemoryDeletion } from './memory-deletion.entity';
+import { allRowsOf, plain } from '../kernel/personal-data';
+
+export { apiBase } from './gdpr.links';
+
+export { eraseDue, forgetRevokedMemories } from './gdpr.jobs';
+
+declare module '../kernel/services' {
+  interface Services {
+    gdpr: GdprService;
+  }
+}
+
+export const gdprArea = defineArea({
+  name: 'gdpr',
+  entities: [GdprRequest, AiMemoryDeletion],
+  resolvers: [GdprResolver],
+  rules: gdprRules,
+  routes: gdprRoutes,
+  http: (deps, context) => gdprDownloadRouter(deps, context),
+  migrations: [{ name: 'Migration20261123100000_gdpr_requests', class: Migration20261123100000_gdpr_requests }],
+  jobs: defineGdprJobs,
+  services: { gdpr: (uow, services) => new GdprService(uow, services) },
+  personalData: {
+    entities: [GdprRequest, AiMemoryDeletion],
+    export: async (userId, _services, uow) => ({
+      requests: (await uow.em.find(GdprRequest, { $or: [{ subject: userId }, { requester: userId }] }, { orderBy: { createdAt: 'asc' } })).map((r) => {
+        const { progress: _progress, leaseUntil: _lease, ...rest } = plain(r);
+        return rest;
+      }),
+      aiMemoryDeletions: await allRowsOf(uow, AiMemoryDeletion, { subject: userId }),
+    }),
+    // The requests stay as the record of what was asked and done: the subject's id becomes the
+    // pseudonym with the account (the foreign key cascades). Export files are deleted now.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      const exports = await uow.em.find(GdprRequest, { subject: userId, kind: GdprRequestKind.export }, { fields: ['id'] });
+      for (const request of exports) await unlink(exportFile(uow.deps.config.DATA_DIR, request.id)).catch(() => {});
+      // The AI backend forgets everything of the person (the ai area asks it), memory included.
+      await uow.em.nativeDelete(AiMemoryDeletion, { subject: userId });
+    },
+  },
+});

@@ -1,0 +1,20 @@
+import { type Request, Router } from 'express';
+import type { Context } from '../kernel/context';
+import { AppError } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { translator } from './reports.i18n';
+
+/** `GET /guardian/reports/unsubscribe?guardian&kind&signature`: the mailed link, no token needed. */
+export function reportsUnsubscribeRouter(context: (req: Request) => Context): Router {
+  const router = Router();
+  router.get('/guardian/reports/unsubscribe', async (req, res) => {
+    const { guardian, kind, signature } = req.query;
+    if (typeof guardian !== 'string' || !isId(guardian) || typeof kind !== 'string' || typeof signature !== 'string') {
+      throw new AppError('forbidden', 'This unsubscribe link is not valid.');
+    }
+    const ctx = context(req);
+    if (!(await ctx.services.reports.unsubscribe(guardian, kind, signature))) throw new AppError('forbidden', 'This unsubscribe link is not valid.');
+    res.status(200).json({ unsubscribed: kind, message: translator('en')('unsubscribed') });
+  });
+  return router;
+}

@@ -1,0 +1,14 @@
+import { allow } from 'graphql-shield';
+import { Role } from '../kernel/domain';
+import { hasRole } from '../permissions/rules';
+
+const isGuardian = hasRole(Role.guardian);
+
+export const reportsRules = {
+  Query: { guardianReports: isGuardian, guardianReportSettings: isGuardian },
+  Mutation: { updateGuardianReportSettings: isGuardian },
+  GuardianReport: allow,
+  GuardianReportConnection: allow,
+  GuardianReportEdge: allow,
+  GuardianReportSettings: allow,
+};

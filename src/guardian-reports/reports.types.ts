@@ -1,0 +1,62 @@
+import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { IsBoolean, IsOptional } from 'class-validator';
+import { Connection } from '../kernel/pagination';
+import { ReportKind } from './report.entity';
+
+registerEnumType(ReportKind, { name: 'GuardianReportKind' });
+
+@ObjectType('GuardianReport', { description: 'A report mail sent to the guardian about a learner' })
+export class GuardianReportView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  learnerId!: string;
+
+  @Field(() => ReportKind)
+  kind!: ReportKind;
+
+  @Field(() => String, { description: '2026-W47, 2026-11, or since-<last activity> for an inactivity alert' })
+  period!: string;
+
+  @Field(() => Int, { description: 'Lessons and quizzes in the period' })
+  activityCount!: number;
+
+  @Field(() => GraphQLISODateTime, { nullable: true })
+  sentAt!: Date | null;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+export const GuardianReportConnection = Connection(GuardianReportView, 'GuardianReport');
+
+@ObjectType('GuardianReportSettings')
+export class GuardianReportSettingsView {
+  @Field(() => Boolean)
+  weeklyReport!: boolean;
+
+  @Field(() => Boolean)
+  monthlyReport!: boolean;
+
+  @Field(() => Boolean)
+  inactivityAlert!: boolean;
+}
+
+@InputType()
+export class GuardianReportSettingsInput {
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  weeklyReport?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  monthlyReport?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  inactivityAlert?: boolean | null;
+}

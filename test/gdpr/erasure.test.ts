@@ -1,0 +1,204 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eraseDue } from '../../src/gdpr';
+import { openUnit } from '../../src/server/platform';
+import { startTestApp, type TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
+import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import { learnerOfAge, PASSWORD, verifiedGuardian } from '../support/users';
+import { learningData } from './support';
+
+/** A real HTTP server in the AI backend's place that fails the first `failures` erasures of each user with 500. */
+async function aiBackend(failures: number) {
+  const seen: { method: string; path: string; at: number }[] = [];
+  const counts = new Map<string, number>();
+  const server: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      seen.push({ method: req.method!, path: req.url!, at: Date.now() });
+      const n = (counts.get(req.url!) ?? 0) + 1;
+      counts.set(req.url!, n);
+      if (req.method === 'DELETE' && req.url!.startsWith('/users/')) return res.writeHead(n <= failures ? 500 : 204).end();
+      res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+let t: TestApp;
+let smtp: SmtpServer;
+let ai: Awaited<ReturnType<typeof aiBackend>>;
+const sql = (query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+const later = () => new Date(Date.now() + 8 * 86_400_000);
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  ai = await aiBackend(2);
+  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: ai.url, AI_BACKEND_SECRET: 'a-secret-of-sixteen-chars', GDPR_AI_RETRY_DELAY_MS: '50', AI_BREAKER_RESET_MS: '300', GDPR_SWEEP_EVERY: '1 day' });
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+  await ai.close();
+});
+
+/** Every text, uuid or JSON column of every table that holds one of `needles`. */
+async function findEverywhere(needles: string[]): Promise<string[]> {
+  const columns = (await sql(
+    `select table_name, column_name from information_schema.columns
+      where table_schema = 'public' and data_type in ('text', 'uuid', 'character varying', 'character', 'jsonb', 'json', 'ARRAY')`,
+  )) as { table_name: string; column_name: string }[];
+  const found: string[] = [];
+  for (const { table_name, column_name } of columns) {
+    for (const needle of needles) {
+      const rows = await sql(`select count(*)::int as n from "${table_name}" where "${column_name}"::text ilike ?`, [`%${needle}%`]);
+      if (rows[0].n > 0) found.push(`${table_name}.${column_name} holds ${needle}`);
+    }
+  }
+  return found;
+}
+
+const deletePending = (reply: { status: number; body: any }) => {
+  expect(reply.status).toBe(403);
+  expect(reply.body.error).toBe('account_deletion_pending');
+};
+
+describe('erasure: the grace period', () => {
+  it('202 scheduled with dueAt in 7 days; other sessions end; only me, the requests and cancel answer; cancel gives the account back', async () => {
+    const learner = await learnerOfAge(t, 16);
+    const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
+    expect(accepted.status).toBe(202);
+    expect(accepted.body).toMatchObject({ kind: 'deletion', status: 'scheduled', subjectId: learner.id });
+    expect(Math.abs(new Date(accepted.body.dueAt).getTime() - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
+    expect((await t.http.post('/auth/refresh', { refreshToken: learner.refreshToken })).status).toBe(401);
+
+    const me = await t.http.get('/auth/me', { token: learner.accessToken });
+    expect(me.status).toBe(200);
+    expect(me.body.user.status).toBe('deletion_pending');
+    expect((await t.http.get('/gdpr/requests', { token: learner.accessToken })).status).toBe(200);
+    expect((await t.http.get(`/gdpr/requests/${accepted.body.id}`, { token: learner.accessToken })).status).toBe(200);
+    deletePending(await t.http.get('/notifications', { token: learner.accessToken }));
+    deletePending(await t.http.post('/gdpr/export', {}, { token: learner.accessToken }));
+    const gql = await t.http.gql('{ unreadNotificationCount { count } }', undefined, learner.accessToken);
+    expect(gql.body.errors?.[0].extensions.code).toBe('ACCOUNT_DELETION_PENDING');
+    // The account may still sign in, and is still limited.
+    const login = await t.http.post('/auth/login', { email: learner.email, password: PASSWORD });
+    expect(login.status).toBe(200);
+    deletePending(await t.http.get('/notifications', { token: login.body.accessToken }));
+    // Asking again is itself an operation refused while pending (a guardian asking again gets 409, below).
+    const again = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: login.body.accessToken });
+    deletePending(again);
+
+    const stranger = await verifiedGuardian(t, smtp);
+    expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: stranger.accessToken })).status).toBe(404);
+    const canceled = await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: learner.accessToken });
+    expect(canceled.status).toBe(200);
+    expect(canceled.body).toMatchObject({ id: accepted.body.id, status: 'canceled' });
+    expect((await t.http.get('/notifications', { token: learner.accessToken })).status).toBe(200);
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).body.user.status).toBe('active');
+    expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: learner.accessToken })).status).toBe(409);
+    // A canceled request is not run when its time comes.
+    await eraseDue(t.app.deps, later());
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(200);
+  });
+
+  it('checks the password (403), the body (400) and the token (401); a guardian asks for a linked learner only; GraphQL twin', async () => {
+    const guardian = await verifiedGuardian(t, smtp);
+    const learner = await learnerOfAge(t, 12);
+    await linkFamily(t, guardian, learner);
+    const wrong = await t.http.post('/gdpr/delete', { password: 'not the password' }, { token: guardian.accessToken });
+    expect(wrong.status).toBe(403);
+    expect(wrong.body.error).toBe('forbidden');
+    const invalid = await t.http.post('/gdpr/delete', { learnerId: 'x' }, { token: guardian.accessToken });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.error).toBe('validation_failed');
+    expect((await t.http.post('/gdpr/delete', { password: PASSWORD })).status).toBe(401);
+    const other = await verifiedGuardian(t, smtp);
+    expect((await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: other.accessToken })).status).toBe(403);
+
+    const gql = await t.http.gql(
+      'mutation($input: RequestDeletionInput!) { requestAccountDeletion(input: $input) { id kind status subjectId dueAt } }',
+      { input: { learnerId: learner.id, password: PASSWORD } },
+      guardian.accessToken,
+    );
+    expect(gql.body.data.requestAccountDeletion).toMatchObject({ kind: 'deletion', status: 'scheduled', subjectId: learner.id });
+    // The learner's account is the one held; the guardian's is not.
+    deletePending(await t.http.get('/notifications', { token: learner.accessToken }));
+    expect((await t.http.get('/notifications', { token: guardian.accessToken })).status).toBe(200);
+    const twice = await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken });
+    expect(twice.status).toBe(409);
+    // The guardian cancels.
+    const canceled = await t.http.post(`/gdpr/requests/${gql.body.data.requestAccountDeletion.id}/cancel`, undefined, { token: guardian.accessToken });
+    expect(canceled.body.status).toBe('canceled');
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).body.user.status).toBe('active');
+  });
+});
+
+describe('erasure at dueAt', () => {
+  it('mails a receipt first, erases every area, keeps the consent ledger under a pseudonym, tells the AI backend (500 twice, then 204); nothing of the person is left in any table', async () => {
+    const guardian = await verifiedGuardian(t, smtp);
+    const name = `Erased Person ${Date.now()}`;
+    const learner = await learnerOfAge(t, 15, { displayName: name });
+    await linkFamily(t, guardian, learner);
+    await learningData(t, learner);
+    const ledgerBefore = (await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [learner.id]))[0].n;
+    expect(ledgerBefore).toBeGreaterThan(0);
+    expect(await findEverywhere([learner.id, learner.email, name])).not.toEqual([]);
+
+    const accepted = await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken });
+    expect(accepted.status).toBe(202);
+    expect(await eraseDue(t.app.deps, new Date())).toBe(0); // not due yet
+    expect(await eraseDue(t.app.deps, later())).toBe(1);
+
+    const receipt = await smtp.waitFor(learner.email, /receipt|biên nhận/i);
+    expect(receipt.text).toContain(accepted.body.id);
+    await smtp.waitFor(guardian.email, /receipt|biên nhận/i);
+    const calls = ai.seen.filter((s) => s.path === `/users/${learner.id}`);
+    expect(calls.map((c) => c.method)).toEqual(['DELETE', 'DELETE', 'DELETE']);
+    expect(calls[2].at - calls[1].at).toBeGreaterThanOrEqual(calls[1].at - calls[0].at);
+
+    expect(await findEverywhere([learner.id, learner.email, name])).toEqual([]);
+    const request = await t.http.get(`/gdpr/requests/${accepted.body.id}`, { token: guardian.accessToken });
+    expect(request.body.status).toBe('completed');
+    const pseudonym = request.body.subjectId as string;
+    expect(pseudonym).not.toBe(learner.id);
+    expect((await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [pseudonym]))[0].n).toBe(ledgerBefore);
+    expect((await sql(`select status, email from users where id = ?`, [pseudonym]))[0]).toMatchObject({ status: 'erased' });
+    // The old tokens name no one now.
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
+    expect((await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).status).toBe(401);
+  });
+
+  it('a run that stops half way (one area fails) is finished by the next, without doing the done areas again', async () => {
+    const name = `Crash Person ${Date.now()}`;
+    const learner = await learnerOfAge(t, 16, { displayName: name });
+    await learningData(t, learner);
+    const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
+    expect(accepted.status).toBe(202);
+    await sql(`create or replace function gdpr_test_crash() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
+    await sql(`create trigger gdpr_test_crash before delete on enrollments for each row execute function gdpr_test_crash()`);
+    try {
+      expect(await eraseDue(t.app.deps, later())).toBe(0);
+    } finally {
+      await sql(`drop trigger gdpr_test_crash on enrollments`);
+    }
+    const [half] = await sql(`select status, progress from gdpr_requests where id = ?`, [accepted.body.id]);
+    expect(half.status).toBe('running');
+    // Areas erase last first: those after courses in src/areas.ts are done, courses and those before it are not.
+    expect(Object.keys(half.progress.areas)).toEqual(expect.arrayContaining(['certificates', 'factory', 'gdpr', 'progress']));
+    expect(Object.keys(half.progress.areas)).not.toContain('courses');
+    expect(Object.keys(half.progress.areas)).not.toContain('auth');
+    expect((await sql(`select count(*)::int as n from lesson_completions where learner_id = ?`, [learner.id]))[0].n).toBe(0);
+    expect((await sql(`select count(*)::int as n from enrollments where learner_id = ?`, [learner.id]))[0].n).toBe(1);
+    const receipts = () => smtp.received.filter((m) => m.to.includes(learner.email) && /receipt/i.test(m.subject)).length;
+    await smtp.waitFor(learner.email, /receipt/i);
+
+    const second = await eraseDue(t.app.deps, later());
+    expect(second, JSON.stringify(await sql(`select status, progress, error, lease_until from gdpr_requests where id = ?`, [accepted.body.id]))).toBe(1);
+    expect(receipts()).toBe(1);
+    expect(await findEverywhere([learner.id, learner.email, name])).toEqual([]);
+    expect((await sql(`select status from gdpr_requests where id = ?`, [accepted.body.id]))[0]?.status).toBe('completed');
+  });
+});
