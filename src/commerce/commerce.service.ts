@@ -131,7 +131,7 @@ export class CommerceService {
   async product(viewer: User | null, id: string): Promise<Product> {
     const product = isId(id) ? await this.em.findOne(Product, { id }, { populate: ['seller'] }) : null;
     if (!product) throw notFound('product');
-    if (product.status !== ProductStatus.published && !isEditor(viewer) && product.seller?.id !== viewer?.id) throw notFound('product');
+    if (product.status !== ProductStatus.published && !isEditor(viewer) && !(product.seller && product.seller.id === viewer?.id)) throw notFound('product');
     return product;
   }
 
@@ -181,7 +181,7 @@ export class CommerceService {
     if (input.kind !== ProductKind.subscription && !courseIds.length) problems.push({ field: 'courseIds', message: 'name at least one course' });
     if (courseIds.some((id) => !isId(id))) problems.push({ field: 'courseIds', message: 'must be course ids' });
     else if (courseIds.length) {
-      const found = await this.em.execute<{ id: string }[]>('select id from courses where id = any(?)', [courseIds]);
+      const found = await this.em.execute<{ id: string }[]>(`select id from courses where id = any(string_to_array(?, ',')::uuid[])`, [courseIds.join(',')]);
       if (found.length !== courseIds.length) problems.push({ field: 'courseIds', message: 'names a course that does not exist' });
     }
     if (problems.length) throw validationFailed(problems);
