@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ageOn } from '../auth/age';
 import { NotificationType } from '../notifications/notification.entity';
@@ -438,7 +439,7 @@ export class CommerceService {
   private async lockPayment(em: EntityManager, provider: string, event: ProviderEvent): Promise<Payment | null> {
     const where = event.paymentId && isId(event.paymentId) ? { id: event.paymentId, provider } : event.providerRef ? { providerRef: event.providerRef, provider } : null;
     if (!where) return null;
-    return em.findOne(Payment, where, { lockMode: 4 /* pessimistic write */, populate: ['product', 'product.seller'], refresh: true });
+    return em.findOne(Payment, where, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'product.seller'], refresh: true });
   }
 
   /** Success: the payment, the product's entitlements, the ledger and the sales count, in the caller's transaction. */
@@ -530,7 +531,7 @@ export class CommerceService {
   }
 
   private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
-    const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: 4, populate: ['product', 'learner'] }) : null;
+    const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
     if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw notFound('purchase request');
     if (request.status !== PurchaseRequestStatus.pending) throw conflict(`The request is ${request.status} already.`);
     return request;
@@ -619,7 +620,7 @@ export class CommerceService {
 
   async revoke(admin: User, id: string): Promise<Entitlement> {
     return this.uow.transaction(async (em) => {
-      const entitlement = isId(id) ? await em.findOne(Entitlement, { id }, { lockMode: 4 }) : null;
+      const entitlement = isId(id) ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
       if (!entitlement) throw notFound('entitlement');
       if (entitlement.status !== EntitlementStatus.active) throw conflict(`The entitlement is ${entitlement.status} already.`);
       entitlement.status = EntitlementStatus.revoked;
@@ -653,7 +654,7 @@ export class CommerceService {
     if (!input.reason?.trim() || input.reason.length > 1000) throw validationFailed([{ field: 'reason', message: 'say why, in at most 1000 characters' }]);
     if (input.amount != null && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) throw validationFailed([{ field: 'amount', message: 'must be a positive whole number of minor units' }]);
     return this.uow.transaction(async (em) => {
-      const payment = isId(input.paymentId) ? await em.findOne(Payment, { id: input.paymentId }, { lockMode: 4, refresh: true }) : null;
+      const payment = isId(input.paymentId) ? await em.findOne(Payment, { id: input.paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
       if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw notFound('payment');
       if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw conflict(`A ${payment.status} payment cannot be refunded.`);
       if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
@@ -679,7 +680,7 @@ export class CommerceService {
   /** Approved: processing, and the provider is asked; its webhook (or its answer, for VNPay and MoMo) settles it. */
   async approveRefund(admin: User, id: string): Promise<Refund> {
     const refund = await this.uow.transaction(async (em) => {
-      const found = isId(id) ? await em.findOne(Refund, { id }, { lockMode: 4, populate: ['payment', 'payment.product'] }) : null;
+      const found = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['payment', 'payment.product'] }) : null;
       if (!found) throw notFound('refund');
       if (found.status !== RefundStatus.requested) throw conflict(`The refund is ${found.status} already.`);
       found.status = RefundStatus.processing;
@@ -705,7 +706,7 @@ export class CommerceService {
 
   async rejectRefund(admin: User, id: string): Promise<Refund> {
     return this.uow.transaction(async (em) => {
-      const refund = isId(id) ? await em.findOne(Refund, { id }, { lockMode: 4 }) : null;
+      const refund = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
       if (!refund) throw notFound('refund');
       if (refund.status !== RefundStatus.requested) throw conflict(`The refund is ${refund.status} already.`);
       refund.status = RefundStatus.rejected;
@@ -718,7 +719,7 @@ export class CommerceService {
 
   /** The provider's word on a refund: succeeded moves money back (ledger reversed, entitlements revoked when whole). */
   private async settleRefund(em: EntityManager, payment: Payment, refundId: string | null, succeeded: boolean): Promise<boolean> {
-    const refund = refundId && isId(refundId) ? await em.findOne(Refund, { id: refundId, payment: payment.id }, { lockMode: 4, refresh: true }) : null;
+    const refund = refundId && isId(refundId) ? await em.findOne(Refund, { id: refundId, payment: payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
     if (!refund || refund.status !== RefundStatus.processing) return false;
     if (!succeeded) {
       refund.status = RefundStatus.failed;

@@ -57,7 +57,7 @@ describe('products', () => {
     const learner = await learnerOfAge(t, 15);
     expect((await t.http.post('/products', subscriptionBody(), { token: learner.accessToken })).status).toBe(403);
     const gql = await t.http.gql('mutation($id: ID!) { publishProduct(id: $id) { id } }', { id: '00000000-0000-4000-8000-000000000000' }, guardian.accessToken);
-    expect(gql.body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect(gql.body.errors?.[0].extensions.code).toBe("FORBIDDEN");
     expect((await t.http.post('/products/00000000-0000-4000-8000-000000000000/publish', undefined, { token: admin.accessToken })).status).toBe(404);
   });
 });
