@@ -407,6 +407,16 @@ export class CommerceService {
   }
 
   async applyEvent(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
+    try {
+      return await this.applyEventOnce(provider, event);
+    } catch (error) {
+      if (error instanceof NotApplied) return error.outcome;
+      throw error;
+    }
+  }
+
+  /** An event we cannot apply (no such payment, another amount) is not kept: the provider may send it again, corrected. */
+  private async applyEventOnce(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
     return this.uow.transaction(async (em) => {
       const stored = await em.execute<{ id: string }[]>(
         `insert into webhook_events (id, provider, event_id, type, payment_id, payload, received_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, now()) on conflict (provider, event_id) do nothing returning id`,
@@ -415,10 +425,10 @@ export class CommerceService {
       if (!stored.length) return 'replayed';
       if (event.kind === 'ignored') return 'applied';
       const payment = await this.lockPayment(em, provider, event);
-      if (!payment) return 'unknown_payment';
+      if (!payment) throw new NotApplied('unknown_payment');
       switch (event.kind) {
         case 'payment_succeeded':
-          if (event.amount !== undefined && event.amount !== payment.amount) return 'wrong_amount';
+          if (event.amount !== undefined && event.amount !== payment.amount) throw new NotApplied('wrong_amount');
           return (await this.succeed(em, payment, event)) ? 'applied' : 'already_final';
         case 'payment_failed':
         case 'payment_canceled':
@@ -755,6 +765,12 @@ export class CommerceService {
   async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
     const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>('select account, currency, balance, entries from ledger_balances order by account, currency');
     return rows.map((r) => ({ account: r.account, currency: r.currency, balance: Number(r.balance), entries: Number(r.entries) }));
+  }
+}
+
+class NotApplied extends Error {
+  constructor(readonly outcome: WebhookOutcome) {
+    super(outcome);
   }
 }
 
