@@ -51,6 +51,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
   router.get('/payments/sandbox/page.css', (_req, res) => {
     res.type('text/css').send('body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}#result{margin-top:1rem;font-weight:600}');
   });
+  router.get('/payments/sandbox/favicon.ico', (_req, res) => void res.status(204).end());
   router.get('/payments/sandbox/:id', async (req, res) => {
     res.set('Content-Security-Policy', PAGE_CSP).set('X-Content-Type-Options', 'nosniff').set('Referrer-Policy', 'no-referrer').set('Cache-Control', 'no-store');
     const secret = sandboxSecret();
@@ -65,7 +66,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     const cancel = event('payment.canceled');
     const open = payment.status === PaymentStatus.pending;
     res.type('html').send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sandbox payment</title><link rel="stylesheet" href="/payments/sandbox/page.css"></head>
+<html lang="en"><head><meta charset="utf-8"><title>Sandbox payment</title><link rel="stylesheet" href="/payments/sandbox/page.css"><link rel="icon" href="/payments/sandbox/favicon.ico"></head>
 <body>
 <h1>Sandbox payment</h1>
 <p>${escape(payment.product.title.en)}: <strong id="amount">${payment.amount} ${escape(payment.currency)}</strong></p>
