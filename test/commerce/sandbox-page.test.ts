@@ -44,7 +44,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
     expect(await page.textContent('#amount')).toBe('199000 VND');
     await page.click('#pay');
-    await page.waitForFunction(() => document.getElementById('result')?.textContent === 'Succeeded');
+    await page.locator('#result', { hasText: 'Succeeded' }).waitFor();
     expect(problems).toEqual([]);
     await page.waitForURL(`${t.url}/health`);
     expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('succeeded');
@@ -54,7 +54,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
   it('Cancel: the payment is canceled; a wrong page token shows nothing', async () => {
     const { buyer, started, page, problems } = await open();
     await page.click('#cancel');
-    await page.waitForFunction(() => document.getElementById('result')?.textContent === 'Canceled');
+    await page.locator('#result', { hasText: 'Canceled' }).waitFor();
     expect(problems).toEqual([]);
     expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('canceled');
     const forged = await fetch(`${t.url}/payments/sandbox/${started.body.id}?t=forged`);
