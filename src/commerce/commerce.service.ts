@@ -469,17 +469,17 @@ export class CommerceService {
     } else {
       for (const courseId of product.courseIds) em.create(Entitlement, { user: payment.beneficiary, kind: EntitlementKind.course, courseId, source: EntitlementSource.purchase, payment });
     }
-    await em.execute('update products set sales = sales + 1 where id = ?', [product.id]);
+    // The sales count only sorts the marketplace: it is counted after commit, so no payment waits on the product's row.
+    this.uow.afterCommit(async () => void (await this.deps.orm.em.fork().execute('update products set sales = sales + 1 where id = ?', [product.id])));
+    this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId: payment.beneficiary.id });
     await em.flush();
+    await this.recomputeTier(payment.beneficiary.id);
     const fee = this.feeOf(payment);
     await this.post(em, LedgerKind.payment, payment.id, null, [
       [`provider:${payment.provider}`, payment.amount],
       [`customer:${payment.payer.id}`, -payment.amount],
     ], payment.currency);
     await this.post(em, LedgerKind.fee_split, payment.id, null, this.split(payment, payment.amount, fee, 1), payment.currency);
-    this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId: payment.beneficiary.id });
-    await em.flush();
-    await this.recomputeTier(payment.beneficiary.id);
     const beneficiaryId = payment.beneficiary.id;
     const payerId = payment.payer.id;
     this.uow.afterCommit(async () => {
@@ -508,10 +508,12 @@ export class CommerceService {
     if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
     const rows = entries.filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
     if (!rows.length) return;
-    const [{ id }] = await em.execute<{ id: string }[]>('insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ?, ?, ?, now()) returning id', [kind, paymentId, refundId]);
+    // One statement: the transaction and its entries.
     await em.execute(
-      `insert into ledger_entries (id, transaction_id, account, amount, currency, created_at) values ${rows.map(() => '(gen_random_uuid(), ?, ?, ?, ?, now())').join(', ')}`,
-      rows.flatMap(([account, amount]) => [id, account, amount, currency]),
+      `with tx as (insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ?, ?, ?, now()) returning id)
+       insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
+       select gen_random_uuid(), tx.id, e.account, e.amount, ?, now() from tx, (values ${rows.map(() => '(?::int, ?::text, ?::bigint)').join(', ')}) e(position, account, amount) order by e.position`,
+      [kind, paymentId, refundId, currency, ...rows.flatMap(([account, amount], i) => [i, account, amount])],
     );
   }
 
@@ -591,7 +593,7 @@ export class CommerceService {
       const now = new Date();
       const active = await em.find(Entitlement, { user: userId, kind: EntitlementKind.tier, status: EntitlementStatus.active, startsAt: { $lte: now }, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] });
       const tier = active.reduce((best, e) => (TIER_ORDER.indexOf(e.tier!) > TIER_ORDER.indexOf(best) ? e.tier! : best), Tier.free);
-      await em.nativeUpdate(User, { id: userId }, { tier });
+      await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
       const cached = em.getUnitOfWork().getById<User>(User.name, userId);
       if (cached) cached.tier = tier;
       return tier;
@@ -763,10 +765,12 @@ export class CommerceService {
 
   /** Balances per account and currency, kept by the database as entries arrive. */
   async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
-    const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>('select account, currency, balance, entries from ledger_balances order by account, currency');
+    const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);
     return rows.map((r) => ({ account: r.account, currency: r.currency, balance: Number(r.balance), entries: Number(r.entries) }));
   }
 }
+
+export const BALANCES_SQL = 'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';
 
 class NotApplied extends Error {
   constructor(readonly outcome: WebhookOutcome) {

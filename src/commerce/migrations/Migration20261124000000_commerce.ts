@@ -33,8 +33,10 @@ export class Migration20261124000000_commerce extends Migration {
     this.addSql(`create index "ledger_entries_transaction_id_index" on "ledger_entries" ("transaction_id");`);
     this.addSql(`create index "ledger_entries_account_currency_index" on "ledger_entries" ("account", "currency");`);
     this.addSql(`alter table "ledger_entries" add constraint "ledger_entries_transaction_id_foreign" foreign key ("transaction_id") references "ledger_transactions" ("id") on update restrict on delete restrict;`);
-    // Balances per account and currency, kept by the database as entries arrive: reading them never scans the ledger.
-    this.addSql(`create table "ledger_balances" ("account" text not null, "currency" char(3) not null, "balance" bigint not null, "entries" bigint not null, constraint "ledger_balances_pkey" primary key ("account", "currency"));`);
+    // Balances per account and currency, kept by the database as entries arrive: reading them never
+    // scans the ledger. Each account's balance is split over 16 slots, one per connection (its
+    // backend pid), so concurrent payments never queue on one hot row (revenue:platform); a read sums them.
+    this.addSql(`create table "ledger_balances" ("account" text not null, "currency" char(3) not null, "slot" smallint not null, "balance" bigint not null, "entries" bigint not null, constraint "ledger_balances_pkey" primary key ("account", "currency", "slot"));`);
     this.addSql(`create function ledger_refuse_change() returns trigger language plpgsql as $$ begin raise exception 'the ledger is append-only: % on % refused', tg_op, tg_table_name; end $$;`);
     for (const table of ['ledger_transactions', 'ledger_entries']) {
       this.addSql(`create trigger "${table}_append_only" before update or delete on "${table}" for each row execute function ledger_refuse_change();`);
@@ -50,8 +52,8 @@ export class Migration20261124000000_commerce extends Migration {
     this.addSql(`create constraint trigger "ledger_entries_balanced" after insert on "ledger_entries" deferrable initially deferred for each row execute function ledger_check_balanced();`);
     this.addSql(`create function ledger_add_to_balance() returns trigger language plpgsql as $$
       begin
-        insert into ledger_balances (account, currency, balance, entries) values (new.account, new.currency, new.amount, 1)
-          on conflict (account, currency) do update set balance = ledger_balances.balance + excluded.balance, entries = ledger_balances.entries + 1;
+        insert into ledger_balances (account, currency, slot, balance, entries) values (new.account, new.currency, pg_backend_pid() % 16, new.amount, 1)
+          on conflict (account, currency, slot) do update set balance = ledger_balances.balance + excluded.balance, entries = ledger_balances.entries + 1;
         return null;
       end $$;`);
     this.addSql(`create trigger "ledger_entries_balance" after insert on "ledger_entries" for each row execute function ledger_add_to_balance();`);
