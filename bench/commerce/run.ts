@@ -52,11 +52,19 @@ run(async () => {
       requests: [{ method: 'POST', body: checkoutBody, setupRequest: (req) => ({ ...req, headers: { ...auth, 'idempotency-key': `bench-${++key}` } }) }],
     });
 
-    // Pending payments to pay, more than the run can use: each webhook is a distinct payment's first Pay.
+    // 1,000 buyers (copies of the signed-up one) and pending payments spread over them, more than the
+    // run can use: each webhook is a distinct payment's first Pay, as a day of sales would bring them.
+    await sql(
+      `insert into users (id, email, password_hash, display_name, roles, country, locale, tier, status, email_verified_at, created_at, updated_at)
+       select gen_random_uuid(), 'bench-' || g || '@example.com', password_hash, display_name, roles, country, locale, 'free', status, now(), now(), now() from users, generate_series(1, 1000) g where id = ?`,
+      [buyer.user.id],
+    );
     const ids = (await sql<{ id: string }>(
-      `insert into payments (id, payer_id, beneficiary_id, product_id, price_id, provider, amount, currency, status, expires_at, created_at, updated_at)
-       select gen_random_uuid(), ?, ?, ?, ?, 'sandbox', 199000, 'VND', 'pending', now() + interval '1 day', now(), now() from generate_series(1, 60000) returning id`,
-      [buyer.user.id, buyer.user.id, product.id, priceId],
+      `with buyers as (select id, row_number() over () - 1 as n from users where email like 'bench-%@example.com')
+       insert into payments (id, payer_id, beneficiary_id, product_id, price_id, provider, amount, currency, status, expires_at, created_at, updated_at)
+       select gen_random_uuid(), b.id, b.id, ?, ?, 'sandbox', 199000, 'VND', 'pending', now() + interval '1 day', now(), now()
+       from generate_series(1, 60000) g join buyers b on b.n = g % 1000 returning id`,
+      [product.id, priceId],
     )).map((r) => r.id);
     const secret = sandboxSecretOf(service.config);
     let next = 0;
