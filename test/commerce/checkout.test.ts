@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { buy, checkout, newKey, postSandbox, publishedProduct, sandboxEvents, subscriptionBody } from './support';
@@ -103,6 +104,24 @@ describe('sandbox checkout end to end', () => {
     expect(stripe.body).toMatchObject({ error: 'validation_failed', details: [{ field: 'provider' }] });
     const gql = await t.http.gql('mutation($input: CheckoutInput!) { checkout(input: $input) { payment { id } } }', { input: { productId: product.id, priceId: product.prices[0].id } });
     expect(gql.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+
+  it('shows a payment to its payer and admins only; lists mine; audits every money-changing action', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const paid = await buy(t, buyer, product);
+    const stranger = await signUp(t, adultSignup());
+    expect((await t.http.get(`/payments/${paid.id}`, { token: stranger.accessToken })).status).toBe(404);
+    expect((await t.http.get(`/payments/${paid.id}`)).status).toBe(401);
+    expect((await t.http.get(`/payments/${paid.id}`, { token: admin.accessToken })).body.status).toBe('succeeded');
+    expect((await t.http.get('/payments/me')).status).toBe(401);
+    const mine = await t.http.gql('{ myPayments(first: 5) { edges { node { id status payerId } } } }', {}, buyer.accessToken);
+    expect(mine.body.data.myPayments.edges).toEqual([{ node: { id: paid.id, status: 'succeeded', payerId: buyer.id } }]);
+    const twin = await t.http.gql('query($id: ID!) { payment(id: $id) { id } }', { id: paid.id }, stranger.accessToken);
+    expect(twin.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await t.http.post('/payments/webhooks/paypal', { id: 'x' })).status).toBe(404);
+    const audit = await openUnit(t.app.deps).uow.em.execute<{ action: string; actor_id: string | null }[]>(`select action, actor_id from commerce_audit where target = ? order by created_at`, [`payment:${paid.id}`]);
+    expect(audit.map((a) => a.action)).toEqual(['payment.created', 'payment.succeeded']);
+    expect(audit[0].actor_id).toBe(buyer.id);
   });
 
   it('has a GraphQL twin of checkout with idempotencyKey', async () => {
