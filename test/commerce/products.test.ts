@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, publishedProduct, subscriptionBody, text } from './support';
+import { buy, publishedProduct, subscriptionBody, text, waitFor } from './support';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -102,6 +102,10 @@ describe('entitlements and tier', () => {
     expect((await t.http.get(`/payments/${pending.body.id}`, { token: buyer.accessToken })).body.status).toBe('expired');
     const mine = await t.http.get('/entitlements/me', { token: buyer.accessToken });
     expect(mine.body.items[0].status).toBe('expired');
+    // The sweep is one recurring Agenda job, however many instances start.
+    const em = openUnit(t.app.deps).uow.em;
+    const jobs = await waitFor(() => em.execute<{ n: string }[]>(`select count(*) n from agenda_jobs where name = 'commerce:sweep'`), ([row]) => row.n === '1');
+    expect(jobs[0].n).toBe('1');
   });
 });
 
