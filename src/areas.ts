@@ -2,6 +2,7 @@ import { adminArea } from './admin';
 import { aiArea } from './ai';
 import { authArea } from './auth';
 import { certificatesArea } from './certificates';
+import { commerceArea } from './commerce';
 import { consentArea } from './consent';
 import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
@@ -42,4 +43,5 @@ export const areas: Area[] = [
   creatorArea,
   gdprArea,
   reportsArea,
+  commerceArea,
 ];

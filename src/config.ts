@@ -84,6 +84,23 @@ const schema = z.object({
   GDPR_SWEEP_EVERY: z.string().min(1).default('1 minute'),
   API_PUBLIC_URL: url.optional(),
   REPORTS_CONCURRENCY: positiveInt.default(8),
+  PAYMENTS_SANDBOX: z.enum(['auto', 'on', 'off']).default('auto'),
+  SANDBOX_WEBHOOK_SECRET: z.string().min(16, 'must be at least 16 characters').optional(),
+  PAYMENT_EXPIRY_MINUTES: positiveInt.default(30),
+  REFUND_WINDOW_DAYS: z.coerce.number().int().min(0).default(14),
+  MARKETPLACE_FEE_PERCENT: z.coerce.number().int().min(0).max(100).default(30),
+  COMMERCE_SWEEP_EVERY: z.string().min(1).default('1 minute'),
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
+  STRIPE_API_URL: url.default('https://api.stripe.com'),
+  VNPAY_TMN_CODE: z.string().min(1).optional(),
+  VNPAY_HASH_SECRET: z.string().min(1).optional(),
+  VNPAY_PAYMENT_URL: url.default('https://sandbox.vnpayment.vn/paymentv2/vpcpay.html'),
+  VNPAY_API_URL: url.default('https://sandbox.vnpayment.vn/merchant_webapi/api/transaction'),
+  MOMO_PARTNER_CODE: z.string().min(1).optional(),
+  MOMO_ACCESS_KEY: z.string().min(1).optional(),
+  MOMO_SECRET_KEY: z.string().min(1).optional(),
+  MOMO_API_URL: url.default('https://test-payment.momo.vn'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
@@ -96,6 +113,22 @@ function checkAiBackend(values: Env): void {
     throw new ConfigError('Invalid configuration: AI_BACKEND_SECRET must be set when AI_BACKEND_URL is');
   }
 }
+/** A payment provider is configured whole or not at all: half its keys would take money it cannot confirm. */
+function checkPaymentProviders(values: Env): void {
+  const groups: [string, (keyof Env)[]][] = [
+    ['Stripe', ['STRIPE_SECRET_KEY', 'STRIPE_WEBHOOK_SECRET']],
+    ['VNPay', ['VNPAY_TMN_CODE', 'VNPAY_HASH_SECRET']],
+    ['MoMo', ['MOMO_PARTNER_CODE', 'MOMO_ACCESS_KEY', 'MOMO_SECRET_KEY']],
+  ];
+  for (const [, keys] of groups) {
+    const set = keys.filter((key) => values[key] !== undefined);
+    if (set.length && set.length < keys.length) {
+      const missing = keys.find((key) => values[key] === undefined)!;
+      throw new ConfigError(`Invalid configuration: ${missing} must be set when ${set[0]} is`);
+    }
+  }
+}
+
 /** A stage given to a model provider needs that provider's address. */
 function checkFactoryProviders(values: Env): void {
   for (const [stage, provider] of Object.entries(factoryProviders(values))) {
@@ -117,9 +150,11 @@ export function factoryProviders(values: Pick<Env, 'FACTORY_PROVIDERS'>): Record
   return chosen;
 }
 
-export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL'> & {
+export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> & {
   JWT_SECRET: string;
   PUBLIC_URL: string;
+  /** Where this service is reached from outside (payment pages, provider return and IPN URLs). */
+  API_PUBLIC_URL: string;
   jwtSecretGenerated: boolean;
 };
 
@@ -135,6 +170,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const values = parsed.data;
   checkAiBackend(values);
   checkFactoryProviders(values);
+  checkPaymentProviders(values);
   const dataDir = resolve(values.DATA_DIR);
   const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
   return {
@@ -143,6 +179,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     JWT_SECRET: secret,
     jwtSecretGenerated: !values.JWT_SECRET,
     PUBLIC_URL: values.PUBLIC_URL ?? values.WEB_ORIGIN,
+    API_PUBLIC_URL: (values.API_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
   };
 }
 

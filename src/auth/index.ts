@@ -9,6 +9,7 @@ import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 
 
+
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
 

@@ -9,6 +9,7 @@ import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
 
 
+
 export type { AiAccess, GuardianService } from './guardian.service';
 export { isGuardianOf, isVerifiedGuardian, learnerActive } from './guardian.rules';
 export { LinkedLearner } from './guardian.types';

@@ -10,6 +10,7 @@ import { notificationsRules } from './notifications.rules';
 import { NotificationsService } from './notifications.service';
 
 
+
 export { NotificationType } from './notification.entity';
 export type { NotificationsService } from './notifications.service';
 

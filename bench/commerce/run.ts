@@ -1,0 +1,116 @@
+import autocannon from 'autocannon';
+import { BALANCES_SQL } from '../../src/commerce/commerce.service';
+import { sandboxSecretOf } from '../../src/commerce/providers';
+import { signSandbox } from '../../src/commerce/providers/sandbox';
+import { openUnit } from '../../src/server/platform';
+import { run, startBenchService } from '../support';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
+const LEDGER_ENTRIES = Number(process.env.BENCH_LEDGER_ENTRIES ?? 1_000_000);
+const PASSWORD = 'a long enough bench passphrase';
+
+/**
+ * Commerce under load, with the sandbox provider: checkouts per second (each with its own
+ * Idempotency-Key) and webhooks applied per second (each a distinct payment's signed Pay event),
+ * at 100 connections, beside the bare `GET /auth/me` of the same run; then
+ * `GET /admin/ledger/balances` over 1,000,000 ledger entries, with the query plans.
+ */
+run(async () => {
+  const service = await startBenchService({ PAYMENTS_SANDBOX: 'on' });
+  const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => openUnit(service.app.deps).uow.em.execute<T[]>(query, params);
+  const post = async (path: string, body: unknown, token?: string) => {
+    const response = await fetch(service.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    return (await response.json()) as Record<string, any>;
+  };
+  try {
+    await service.services.admin.ensureAdmin('bench-admin@example.com', PASSWORD);
+    const admin = await post('/auth/login', { email: 'bench-admin@example.com', password: PASSWORD });
+    const buyer = await post('/auth/signup', { email: 'bench-buyer@example.com', password: PASSWORD, displayName: 'Bench Buyer', role: 'guardian', country: 'VN' });
+    const created = await post('/products', { kind: 'subscription', title: { en: 'Starter', vi: 'Starter' }, description: { en: 'Bench', vi: 'Bench' }, tier: 'starter', prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] }, admin.accessToken);
+    const product = await post(`/products/${created.id}/publish`, {}, admin.accessToken);
+    const priceId = product.prices[0].id as string;
+    const auth = { authorization: `Bearer ${buyer.accessToken}`, 'content-type': 'application/json' };
+
+    const load = async (name: string, options: autocannon.Options) => {
+      const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
+      console.log(`${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`);
+      return result;
+    };
+
+    // Warm-up, then the three loads.
+    await autocannon({ url: `${service.url}/auth/me`, headers: auth, connections: 10, duration: 2 });
+    console.log(`\n${DURATION} s each, ${CONNECTIONS} connections, Node ${process.version}`);
+    console.log('target                               req/s    p50 ms   p99 ms  non-2xx');
+    const me = await load('GET /auth/me (baseline)', { url: `${service.url}/auth/me`, headers: auth });
+
+    let key = 0;
+    const checkoutBody = JSON.stringify({ productId: product.id, priceId });
+    const checkouts = await load('POST /payments/checkout', {
+      url: `${service.url}/payments/checkout`,
+      method: 'POST',
+      requests: [{ method: 'POST', body: checkoutBody, setupRequest: (req) => ({ ...req, headers: { ...auth, 'idempotency-key': `bench-${++key}` } }) }],
+    });
+
+    // 1,000 buyers (copies of the signed-up one) and pending payments spread over them, more than the
+    // run can use: each webhook is a distinct payment's first Pay, as a day of sales would bring them.
+    await sql(
+      `insert into users (id, email, password_hash, display_name, roles, country, locale, tier, status, email_verified_at, created_at, updated_at)
+       select gen_random_uuid(), 'bench-' || g || '@example.com', password_hash, display_name, roles, country, locale, 'free', status, now(), now(), now() from users, generate_series(1, 1000) g where id = ?`,
+      [buyer.user.id],
+    );
+    const ids = (await sql<{ id: string }>(
+      `with buyers as (select id, row_number() over () - 1 as n from users where email like 'bench-%@example.com')
+       insert into payments (id, payer_id, beneficiary_id, product_id, price_id, provider, amount, currency, status, expires_at, created_at, updated_at)
+       select gen_random_uuid(), b.id, b.id, ?, ?, 'sandbox', 199000, 'VND', 'pending', now() + interval '1 day', now(), now()
+       from generate_series(1, 60000) g join buyers b on b.n = g % 1000 returning id`,
+      [product.id, priceId],
+    )).map((r) => r.id);
+    const secret = sandboxSecretOf(service.config);
+    let next = 0;
+    const before = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n);
+    const webhooks = await load('POST /payments/webhooks/sandbox', {
+      url: `${service.url}/payments/webhooks/sandbox`,
+      method: 'POST',
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req) => {
+            const id = ids[next++ % ids.length];
+            const body = JSON.stringify({ id: `evt_pay_${id}`, type: 'payment.succeeded', paymentId: id, amount: 199000 });
+            return { ...req, body, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(secret, body) } };
+          },
+        },
+      ],
+    });
+    const applied = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n) - before;
+    console.log(`\nwebhooks applied: ${applied} in ${DURATION} s = ${(applied / DURATION).toFixed(0)}/s (each a payment, its entitlement, two ledger transactions, an audit row)`);
+    console.log(`checkouts / baseline: ${((checkouts.requests.average / me.requests.average) * 100).toFixed(0)}%`);
+    console.log(`webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (aim >= 50%)`);
+
+    // The ledger at 1,000,000 entries: balanced two-entry transactions over 1,000 customers, through the triggers.
+    const [{ n: existing }] = await sql<{ n: string }>('select count(*) n from ledger_entries');
+    const started = Date.now();
+    for (let made = Number(existing); made < LEDGER_ENTRIES; made += 100_000) {
+      await openUnit(service.app.deps).uow.em.transactional((em) =>
+        em.execute(`with tx as (insert into ledger_transactions (id, kind, payment_id, created_at) select gen_random_uuid(), 'payment', gen_random_uuid(), now() from generate_series(1, ${Math.min(50_000, Math.ceil((LEDGER_ENTRIES - made) / 2))}) returning id)
+          insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
+          select gen_random_uuid(), tx.id, e.account, e.amount, 'VND', now() from tx,
+            lateral (values ('customer:bench-' || (abs(hashtext(tx.id::text)) % 1000), -1000::bigint), ('provider:sandbox', 1000::bigint)) e(account, amount)`),
+      );
+    }
+    const [{ n: entries }] = await sql<{ n: string }>('select count(*) n from ledger_entries');
+    console.log(`\nledger: ${entries} entries (${((Date.now() - started) / 1000).toFixed(0)} s to write through the triggers)`);
+    await sql('analyze ledger_entries; analyze ledger_balances');
+    const balances = await autocannon({ url: `${service.url}/admin/ledger/balances`, headers: { authorization: `Bearer ${admin.accessToken}` }, connections: 1, duration: 5 });
+    const [one] = await Promise.all([fetch(`${service.url}/admin/ledger/balances`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<{ items: unknown[] }>)]);
+    console.log(`GET /admin/ledger/balances: ${one.items.length} accounts, p50 ${balances.latency.p50.toFixed(1)} ms, p99 ${balances.latency.p99.toFixed(1)} ms (aim < 50 ms)`);
+    const plan = await sql<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${BALANCES_SQL}`);
+    console.log('\nplan of the balances query:\n' + plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
+    const naive = await sql<{ 'QUERY PLAN': string }>('explain (analyze, buffers) select account, currency, sum(amount), count(*) from ledger_entries group by account, currency order by account, currency');
+    console.log('\nfor comparison, summing the entries instead:\n' + naive.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
+  } finally {
+    await service.stop();
+  }
+  process.exit(0);
+});

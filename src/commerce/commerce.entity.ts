@@ -1,0 +1,470 @@
+import { randomUUID } from 'node:crypto';
+import { BigIntType, Check, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { User } from '../auth';
+import { Tier } from '../kernel/domain';
+
+/** Amounts are integers in minor units (VND has none, USD cents); never floating point. */
+const money = () => new BigIntType('number');
+
+export interface Localized {
+  en: string;
+  vi: string;
+}
+
+export enum ProductKind {
+  subscription = 'subscription',
+  course = 'course',
+  bundle = 'bundle',
+}
+
+export enum ProductStatus {
+  draft = 'draft',
+  in_review = 'in_review',
+  published = 'published',
+  rejected = 'rejected',
+  archived = 'archived',
+}
+
+export enum PriceInterval {
+  month = 'month',
+  year = 'year',
+}
+
+export interface Price {
+  id: string;
+  currency: string;
+  amount: number;
+  interval: PriceInterval | null;
+}
+
+@Entity({ tableName: 'products' })
+@Index({ properties: ['status', 'createdAt', 'id'] })
+@Index({ properties: ['seller'] })
+export class Product {
+  [OptionalProps]?: 'tier' | 'courseIds' | 'seller' | 'status' | 'reviewReason' | 'sales' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Enum({ items: () => ProductKind })
+  kind!: ProductKind;
+
+  @Property({ type: 'jsonb' })
+  title!: Localized;
+
+  @Property({ type: 'jsonb' })
+  description!: Localized;
+
+  /** Each price: an id, an ISO 4217 currency, an integer amount in minor units, an interval for subscriptions. */
+  @Property({ type: 'jsonb' })
+  prices!: Price[];
+
+  @Enum({ items: () => Tier, nullable: true })
+  tier: Tier | null = null;
+
+  @Property({ type: 'jsonb', default: "'[]'" })
+  courseIds: string[] = [];
+
+  /** Null: the platform sells it; otherwise a creator's listing. */
+  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  seller: User | null = null;
+
+  @Enum({ items: () => ProductStatus })
+  status: ProductStatus = ProductStatus.draft;
+
+  @Property({ type: 'text', nullable: true })
+  reviewReason: string | null = null;
+
+  /** Successful payments, kept by the payment's own transaction (the marketplace sorts by it). */
+  @Property({ type: 'integer' })
+  sales: number = 0;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+export enum PaymentStatus {
+  pending = 'pending',
+  succeeded = 'succeeded',
+  failed = 'failed',
+  canceled = 'canceled',
+  expired = 'expired',
+  partially_refunded = 'partially_refunded',
+  refunded = 'refunded',
+}
+
+@Entity({ tableName: 'payments' })
+@Index({ properties: ['payer', 'createdAt', 'id'] })
+@Index({ properties: ['status', 'expiresAt'] })
+@Index({ properties: ['beneficiary'] })
+@Index({ properties: ['product'] })
+// A provider's reference names one payment (webhooks find theirs by it).
+@Index({ name: 'payments_provider_provider_ref_unique', expression: 'create unique index "payments_provider_provider_ref_unique" on "payments" ("provider", "provider_ref") where "provider_ref" is not null' })
+@Check({ name: 'payments_amount_check', expression: '"amount" > 0' })
+@Check({ name: 'payments_refunded_within', expression: '"refunded_amount" >= 0 and "refunded_amount" <= "amount"' })
+export class Payment {
+  [OptionalProps]?: 'status' | 'providerRef' | 'providerCharge' | 'redirectUrl' | 'returnUrl' | 'refundedAmount' | 'succeededAt' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  payer!: User;
+
+  /** Who gets what was bought: the payer, or the learner a guardian paid for. */
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  beneficiary!: User;
+
+  @ManyToOne(() => Product, { deleteRule: 'restrict' })
+  product!: Product;
+
+  @Property({ type: 'text' })
+  priceId!: string;
+
+  @Property({ type: 'text' })
+  provider!: string;
+
+  @Property({ type: money() })
+  amount!: number;
+
+  @Property({ type: 'string', columnType: 'char(3)' })
+  currency!: string;
+
+  @Enum({ items: () => PaymentStatus })
+  status: PaymentStatus = PaymentStatus.pending;
+
+  /** The provider's name for it (Stripe Checkout Session id, VNPay TxnRef, MoMo orderId). */
+  @Property({ type: 'text', nullable: true })
+  providerRef: string | null = null;
+
+  /** What the provider refunds against (Stripe PaymentIntent, VNPay TransactionNo, MoMo transId). */
+  @Property({ type: 'text', nullable: true })
+  providerCharge: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  redirectUrl: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  returnUrl: string | null = null;
+
+  @Property({ type: money() })
+  refundedAmount: number = 0;
+
+  @Property({ type: 'timestamptz' })
+  expiresAt!: Date;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  succeededAt: Date | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+/** A checkout's key: the hash of the request it came with and the first answer given. */
+@Entity({ tableName: 'idempotency_keys' })
+export class IdempotencyKey {
+  [OptionalProps]?: 'response' | 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  userId!: string;
+
+  @PrimaryKey({ type: 'text' })
+  key!: string;
+
+  @Property({ type: 'text' })
+  requestHash!: string;
+
+  @Property({ type: 'jsonb', nullable: true })
+  response: unknown = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+/** Each provider event once: stored in the transaction that applies it. */
+@Entity({ tableName: 'webhook_events' })
+@Unique({ properties: ['provider', 'eventId'] })
+export class WebhookEvent {
+  [OptionalProps]?: 'receivedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Property({ type: 'text' })
+  provider!: string;
+
+  @Property({ type: 'text' })
+  eventId!: string;
+
+  @Property({ type: 'text' })
+  type!: string;
+
+  @Property({ type: 'uuid', nullable: true })
+  paymentId: string | null = null;
+
+  @Property({ type: 'jsonb' })
+  payload!: unknown;
+
+  @Property({ type: 'timestamptz' })
+  receivedAt: Date = new Date();
+}
+
+export enum LedgerKind {
+  payment = 'payment',
+  fee_split = 'fee_split',
+  refund = 'refund',
+  chargeback = 'chargeback',
+}
+
+/** Append-only: the database refuses UPDATE and DELETE, and a transaction whose entries do not sum to zero per currency. */
+@Entity({ tableName: 'ledger_transactions' })
+@Index({ properties: ['paymentId'] })
+export class LedgerTransaction {
+  [OptionalProps]?: 'refundId' | 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @Enum({ items: () => LedgerKind })
+  kind!: LedgerKind;
+
+  @Property({ type: 'uuid' })
+  paymentId!: string;
+
+  @Property({ type: 'uuid', nullable: true })
+  refundId: string | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+@Entity({ tableName: 'ledger_entries' })
+@Index({ properties: ['transaction'] })
+@Index({ properties: ['account', 'currency'] })
+@Check({ name: 'ledger_entries_amount_check', expression: '"amount" <> 0' })
+export class LedgerEntry {
+  [OptionalProps]?: 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => LedgerTransaction, { deleteRule: 'restrict', updateRule: 'restrict' })
+  transaction!: LedgerTransaction;
+
+  /** `customer:<userId>`, `provider:<name>`, `revenue:platform`, `payable:creator:<userId>`. */
+  @Property({ type: 'text' })
+  account!: string;
+
+  /** Signed, minor units: debits positive, credits negative. */
+  @Property({ type: money() })
+  amount!: number;
+
+  @Property({ type: 'string', columnType: 'char(3)' })
+  currency!: string;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+export enum EntitlementKind {
+  tier = 'tier',
+  course = 'course',
+}
+
+export enum EntitlementSource {
+  purchase = 'purchase',
+  grant = 'grant',
+  school = 'school',
+}
+
+export enum EntitlementStatus {
+  active = 'active',
+  expired = 'expired',
+  revoked = 'revoked',
+}
+
+@Entity({ tableName: 'entitlements' })
+@Index({ properties: ['user', 'status'] })
+@Index({ properties: ['status', 'endsAt'] })
+@Index({ properties: ['payment'] })
+export class Entitlement {
+  [OptionalProps]?: 'tier' | 'courseId' | 'payment' | 'endsAt' | 'status' | 'startsAt' | 'createdAt' | 'grantedBy';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Enum({ items: () => EntitlementKind })
+  kind!: EntitlementKind;
+
+  @Enum({ items: () => Tier, nullable: true })
+  tier: Tier | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  courseId: string | null = null;
+
+  @Enum({ items: () => EntitlementSource })
+  source!: EntitlementSource;
+
+  @ManyToOne(() => Payment, { nullable: true, deleteRule: 'set null' })
+  payment: Payment | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  grantedBy: string | null = null;
+
+  @Property({ type: 'timestamptz' })
+  startsAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  endsAt: Date | null = null;
+
+  @Enum({ items: () => EntitlementStatus })
+  status: EntitlementStatus = EntitlementStatus.active;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+export enum PurchaseRequestStatus {
+  pending = 'pending',
+  approved = 'approved',
+  declined = 'declined',
+}
+
+@Entity({ tableName: 'purchase_requests' })
+@Index({ properties: ['learner'] })
+export class PurchaseRequest {
+  [OptionalProps]?: 'status' | 'decidedBy' | 'decidedAt' | 'paymentId' | 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  learner!: User;
+
+  @ManyToOne(() => Product, { deleteRule: 'cascade' })
+  product!: Product;
+
+  @Property({ type: 'text' })
+  priceId!: string;
+
+  @Enum({ items: () => PurchaseRequestStatus })
+  status: PurchaseRequestStatus = PurchaseRequestStatus.pending;
+
+  @Property({ type: 'uuid', nullable: true })
+  decidedBy: string | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  decidedAt: Date | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  paymentId: string | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+export enum RefundStatus {
+  requested = 'requested',
+  processing = 'processing',
+  succeeded = 'succeeded',
+  rejected = 'rejected',
+  failed = 'failed',
+}
+
+@Entity({ tableName: 'refunds' })
+@Index({ properties: ['payment'] })
+@Index({ properties: ['requestedBy'] })
+@Check({ name: 'refunds_amount_check', expression: '"amount" > 0' })
+export class Refund {
+  [OptionalProps]?: 'status' | 'providerRef' | 'decidedBy' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Payment, { deleteRule: 'restrict' })
+  payment!: Payment;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  requestedBy!: User;
+
+  @Property({ type: money() })
+  amount!: number;
+
+  @Property({ type: 'string', columnType: 'char(3)' })
+  currency!: string;
+
+  @Property({ type: 'text' })
+  reason!: string;
+
+  @Enum({ items: () => RefundStatus })
+  status: RefundStatus = RefundStatus.requested;
+
+  @Property({ type: 'text', nullable: true })
+  providerRef: string | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  decidedBy: string | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+/** Who changed money or access, what and when: one row per money-changing action. */
+@Entity({ tableName: 'commerce_audit' })
+@Index({ properties: ['createdAt'] })
+export class CommerceAudit {
+  [OptionalProps]?: 'actorId' | 'data' | 'createdAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  /** Null: the system (a provider's webhook, a job). */
+  @Property({ type: 'uuid', nullable: true })
+  actorId: string | null = null;
+
+  @Property({ type: 'text' })
+  action!: string;
+
+  @Property({ type: 'text' })
+  target!: string;
+
+  @Property({ type: 'jsonb', default: "'{}'" })
+  data: Record<string, unknown> = {};
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+}
+
+/**
+ * Each account's balance per currency, kept by a trigger on ledger entries (spread over slots so
+ * concurrent payments do not queue on one row): balances are read without scanning the entries.
+ */
+@Entity({ tableName: 'ledger_balances' })
+export class LedgerBalance {
+  @PrimaryKey({ type: 'text' })
+  account!: string;
+
+  @PrimaryKey({ type: 'string', columnType: 'char(3)' })
+  currency!: string;
+
+  @PrimaryKey({ type: 'smallint' })
+  slot!: number;
+
+  @Property({ type: BigIntType })
+  balance!: string;
+
+  @Property({ type: BigIntType })
+  entries!: string;
+}

@@ -1,0 +1,260 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { User } from '../auth';
+import type { Context } from '../kernel/context';
+import { PageArgs, type Page, toConnection } from '../kernel/pagination';
+import { type Entitlement, type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
+import {
+  CheckoutInput,
+  CheckoutResultView,
+  CheckoutView,
+  EntitlementView,
+  GrantInput,
+  LedgerBalancesView,
+  MarketplaceArgs,
+  MyEntitlementsView,
+  MySalesView,
+  PaymentConnection,
+  PaymentView,
+  ProductChangeInput,
+  ProductConnection,
+  ProductInput,
+  ProductView,
+  PurchaseRequestConnection,
+  PurchaseRequestView,
+  RefundConnection,
+  RefundInput,
+  RefundView,
+  ListingReviewInput,
+} from './commerce.types';
+
+export function presentProduct(p: Product): ProductView {
+  return {
+    id: p.id,
+    kind: p.kind,
+    title: p.title,
+    description: p.description,
+    prices: p.prices,
+    tier: p.tier,
+    courseIds: p.courseIds,
+    sellerId: p.seller?.id ?? null,
+    seller: p.seller ? { id: p.seller.id, displayName: p.seller.displayName } : null,
+    sales: p.sales,
+    status: p.status,
+    reviewReason: p.reviewReason,
+    createdAt: p.createdAt,
+  };
+}
+
+export function presentPayment(p: Payment): PaymentView {
+  return {
+    id: p.id,
+    status: p.status,
+    provider: p.provider,
+    amount: p.amount,
+    currency: p.currency,
+    refundedAmount: p.refundedAmount,
+    productId: p.product.id,
+    priceId: p.priceId,
+    payerId: p.payer.id,
+    beneficiaryId: p.beneficiary.id,
+    redirectUrl: p.redirectUrl,
+    expiresAt: p.expiresAt,
+    succeededAt: p.succeededAt,
+    createdAt: p.createdAt,
+  };
+}
+
+const presentRequest = (r: PurchaseRequest): PurchaseRequestView => ({
+  id: r.id,
+  status: r.status,
+  productId: r.product.id,
+  priceId: r.priceId,
+  learnerId: r.learner.id,
+  learnerName: r.learner.displayName,
+  productTitle: r.product.title,
+  paymentId: r.paymentId,
+  decidedAt: r.decidedAt,
+  createdAt: r.createdAt,
+});
+
+const presentEntitlement = (e: Entitlement): EntitlementView => ({
+  id: e.id,
+  kind: e.kind,
+  tier: e.tier,
+  courseId: e.courseId,
+  source: e.source,
+  paymentId: e.payment?.id ?? null,
+  startsAt: e.startsAt,
+  endsAt: e.endsAt,
+  status: e.status,
+});
+
+const presentRefund = (r: Refund): RefundView => ({ id: r.id, paymentId: r.payment.id, status: r.status, amount: r.amount, currency: r.currency, reason: r.reason, createdAt: r.createdAt });
+
+function connection<T extends { createdAt: Date; id: string }, V>(page: Page<T>, present: (row: T) => V) {
+  const c = toConnection(page);
+  return { ...c, edges: c.edges.map((e) => ({ cursor: e.cursor, node: present(e.node) })) };
+}
+
+const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
+
+@Resolver()
+export class CommerceResolver {
+  // products
+
+  @Query(() => ProductConnection, { description: 'Published products (admins: any, by status)' })
+  async products(@Args(() => PageArgs) page: PageArgs, @Arg('status', () => ProductStatus, { nullable: true }) status: ProductStatus | null, @Ctx() ctx: Context) {
+    return connection(await ctx.services.commerce.products(await ctx.viewer(), page.first, page.after, status), presentProduct);
+  }
+
+  @Query(() => ProductView)
+  async product(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.product(await ctx.viewer(), id));
+  }
+
+  @Mutation(() => ProductView, { description: 'Admins: a platform product, as a draft' })
+  async createProduct(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.createProduct(await viewer(ctx), input));
+  }
+
+  @Mutation(() => ProductView)
+  async updateProduct(@Arg('id', () => ID) id: string, @Arg('input', () => ProductChangeInput) input: ProductChangeInput, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.updateProduct(await viewer(ctx), id, input));
+  }
+
+  @Mutation(() => ProductView)
+  async publishProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.setProductStatus(await viewer(ctx), id, ProductStatus.published));
+  }
+
+  @Mutation(() => ProductView)
+  async archiveProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.setProductStatus(await viewer(ctx), id, ProductStatus.archived));
+  }
+
+  // marketplace
+
+  @Query(() => ProductConnection, { description: 'Published products with seller and sales; q, kind, price range in a currency, sort' })
+  async marketplace(@Args(() => MarketplaceArgs) args: MarketplaceArgs, @Ctx() ctx: Context) {
+    const page = await ctx.services.commerce.marketplace(args, args.first, args.after);
+    return {
+      edges: page.nodes.map((node, i) => ({ cursor: Buffer.from(String(i)).toString('base64url'), node: presentProduct(node) })),
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    };
+  }
+
+  @Query(() => ProductView)
+  async marketplaceProduct(@Arg('productId', () => ID) productId: string, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.product(null, productId));
+  }
+
+  @Mutation(() => ProductView, { description: "Creators: their own course or bundle, in review" })
+  async submitListing(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.submitListing(await viewer(ctx), input));
+  }
+
+  @Mutation(() => ProductView)
+  async approveListing(@Arg('id', () => ID) id: string, @Arg('input', () => ListingReviewInput, { nullable: true }) input: ListingReviewInput | null, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.reviewListing(await viewer(ctx), id, true, input?.reason ?? null));
+  }
+
+  @Mutation(() => ProductView)
+  async rejectListing(@Arg('id', () => ID) id: string, @Arg('input', () => ListingReviewInput) input: ListingReviewInput, @Ctx() ctx: Context) {
+    return presentProduct(await ctx.services.commerce.reviewListing(await viewer(ctx), id, false, input.reason ?? null));
+  }
+
+  @Query(() => MySalesView, { description: "Creators: each sale and their earnings after the platform's fee" })
+  async mySales(@Ctx() ctx: Context) {
+    return ctx.services.commerce.sales(await viewer(ctx));
+  }
+
+  // payments
+
+  @Mutation(() => CheckoutResultView, { description: 'REST sends the Idempotency-Key header as idempotencyKey' })
+  async checkout(@Arg('input', () => CheckoutInput) input: CheckoutInput, @Arg('idempotencyKey', () => String, { nullable: true }) key: string | null, @Ctx() ctx: Context) {
+    return ctx.services.commerce.checkout(await viewer(ctx), input, key ?? null);
+  }
+
+  @Query(() => PaymentConnection, { description: 'Payments the caller made or benefits from' })
+  async myPayments(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return connection(await ctx.services.commerce.myPayments(await viewer(ctx), page.first, page.after), presentPayment);
+  }
+
+  @Query(() => PaymentView)
+  async payment(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentPayment(await ctx.services.commerce.payment(await viewer(ctx), id));
+  }
+
+  @Query(() => [String], { description: 'The payment providers this service offers' })
+  paymentProviders(@Ctx() ctx: Context) {
+    return ctx.services.commerce.offeredProviders();
+  }
+
+  @Query(() => PurchaseRequestConnection, { description: "A guardian's learners' requests (a learner: their own)" })
+  async purchaseRequests(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return connection(await ctx.services.commerce.purchaseRequests(await viewer(ctx), page.first, page.after), presentRequest);
+  }
+
+  @Mutation(() => CheckoutView, { description: 'A guardian approves: a checkout for them to pay, the learner its beneficiary' })
+  async approvePurchaseRequest(@Arg('id', () => ID) id: string, @Arg('provider', () => String, { nullable: true }) provider: string | null, @Arg('returnUrl', () => String, { nullable: true }) returnUrl: string | null, @Ctx() ctx: Context) {
+    return (await ctx.services.commerce.approveRequest(await viewer(ctx), id, provider ?? null, returnUrl ?? null)).payment;
+  }
+
+  @Mutation(() => PurchaseRequestView)
+  async declinePurchaseRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentRequest(await ctx.services.commerce.declineRequest(await viewer(ctx), id));
+  }
+
+  // entitlements
+
+  @Query(() => MyEntitlementsView)
+  async myEntitlements(@Ctx() ctx: Context) {
+    const user = await viewer(ctx);
+    const tier = await ctx.services.commerce.recomputeTier(user.id);
+    return { tier, items: (await ctx.services.commerce.entitlementsOf(user.id)).map(presentEntitlement) };
+  }
+
+  @Mutation(() => EntitlementView, { description: 'Admins: grant a tier or a course' })
+  async grantEntitlement(@Arg('input', () => GrantInput) input: GrantInput, @Ctx() ctx: Context) {
+    return presentEntitlement(await ctx.services.commerce.grant(await viewer(ctx), input));
+  }
+
+  @Mutation(() => EntitlementView)
+  async revokeEntitlement(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentEntitlement(await ctx.services.commerce.revoke(await viewer(ctx), id));
+  }
+
+  // refunds
+
+  @Mutation(() => RefundView, { description: `The payer within the refund window, or an admin` })
+  async requestRefund(@Arg('input', () => RefundInput) input: RefundInput, @Ctx() ctx: Context) {
+    return presentRefund(await ctx.services.commerce.requestRefund(await viewer(ctx), input));
+  }
+
+  @Mutation(() => RefundView)
+  async approveRefund(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentRefund(await ctx.services.commerce.approveRefund(await viewer(ctx), id));
+  }
+
+  @Mutation(() => RefundView)
+  async rejectRefund(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return presentRefund(await ctx.services.commerce.rejectRefund(await viewer(ctx), id));
+  }
+
+  @Query(() => RefundConnection)
+  async myRefunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return connection(await ctx.services.commerce.refunds(await viewer(ctx), true, page.first, page.after), presentRefund);
+  }
+
+  @Query(() => RefundConnection, { description: 'Admins: every refund' })
+  async refunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return connection(await ctx.services.commerce.refunds(null, false, page.first, page.after), presentRefund);
+  }
+
+  // ledger
+
+  @Query(() => LedgerBalancesView, { description: 'Admins: balance per account and currency' })
+  async ledgerBalances(@Ctx() ctx: Context) {
+    return { items: await ctx.services.commerce.balances() };
+  }
+}

@@ -1,0 +1,67 @@
+import { allow } from 'graphql-shield';
+import { Role } from '../auth';
+import { learnerActive } from '../guardian';
+import { hasRole, isAuthenticated, isContentEditor } from '../permissions/rules';
+
+const admin = hasRole(Role.admin);
+const creator = hasRole(Role.creator);
+const guardian = hasRole(Role.guardian);
+
+export const commerceRules = {
+  Query: {
+    products: allow,
+    product: allow,
+    marketplace: allow,
+    marketplaceProduct: allow,
+    paymentProviders: allow,
+    mySales: creator,
+    myPayments: isAuthenticated,
+    payment: isAuthenticated,
+    purchaseRequests: isAuthenticated,
+    myEntitlements: isAuthenticated,
+    myRefunds: isAuthenticated,
+    refunds: admin,
+    ledgerBalances: admin,
+  },
+  Mutation: {
+    createProduct: admin,
+    updateProduct: admin,
+    publishProduct: admin,
+    archiveProduct: admin,
+    submitListing: creator,
+    approveListing: isContentEditor,
+    rejectListing: isContentEditor,
+    checkout: learnerActive,
+    approvePurchaseRequest: guardian,
+    declinePurchaseRequest: guardian,
+    grantEntitlement: admin,
+    revokeEntitlement: admin,
+    requestRefund: isAuthenticated,
+    approveRefund: admin,
+    rejectRefund: admin,
+  },
+  Product: allow,
+  ProductConnection: allow,
+  ProductEdge: allow,
+  Price: allow,
+  Seller: allow,
+  Checkout: allow,
+  CheckoutResult: allow,
+  PurchaseRequestRef: allow,
+  Payment: allow,
+  PaymentConnection: allow,
+  PaymentEdge: allow,
+  PurchaseRequest: allow,
+  PurchaseRequestConnection: allow,
+  PurchaseRequestEdge: allow,
+  Entitlement: allow,
+  MyEntitlements: allow,
+  Refund: allow,
+  RefundConnection: allow,
+  RefundEdge: allow,
+  LedgerBalance: allow,
+  LedgerBalances: allow,
+  Sale: allow,
+  SalesTotal: allow,
+  MySales: allow,
+};

@@ -1,0 +1,786 @@
+import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ageOn } from '../auth';
+import { NotificationType } from '../notifications';
+import { User } from '../auth';
+import type { Deps } from '../kernel/deps';
+import { Role, Tier } from '../kernel/domain';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import {
+  CommerceAudit,
+  Entitlement,
+  EntitlementKind,
+  EntitlementSource,
+  EntitlementStatus,
+  IdempotencyKey,
+  LedgerKind,
+  type Localized,
+  Payment,
+  PaymentStatus,
+  type Price,
+  PriceInterval,
+  Product,
+  ProductKind,
+  ProductStatus,
+  PurchaseRequest,
+  PurchaseRequestStatus,
+  Refund,
+  RefundStatus,
+} from './commerce.entity';
+import type { Providers } from './providers';
+import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
+
+export const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
+export const MAX_AMOUNT = 2_000_000_000;
+
+export interface PriceInput {
+  currency: string;
+  amount: number;
+  interval?: PriceInterval | null;
+}
+
+export interface ProductInput {
+  kind: ProductKind;
+  title: Localized;
+  description: Localized;
+  prices: PriceInput[];
+  tier?: Tier | null;
+  courseIds?: string[] | null;
+}
+
+export interface CheckoutInput {
+  productId: string;
+  priceId: string;
+  provider?: string | null;
+  returnUrl?: string | null;
+  learnerId?: string | null;
+}
+
+/** What a checkout answers: a payment to pay, or (a learner under 18) a request for a guardian. */
+export interface CheckoutAnswer {
+  payment: ReturnType<typeof presentCheckout> | null;
+  purchaseRequest: { id: string; status: PurchaseRequestStatus; productId: string } | null;
+}
+
+export interface MarketplaceFilter {
+  q?: string | null;
+  kind?: ProductKind | null;
+  minPrice?: number | null;
+  maxPrice?: number | null;
+  currency?: string | null;
+  sort?: 'popular' | 'newest' | 'price_asc' | 'price_desc' | null;
+}
+
+export function presentCheckout(payment: Payment) {
+  return { id: payment.id, status: payment.status, provider: payment.provider, amount: payment.amount, currency: payment.currency, redirectUrl: payment.redirectUrl, expiresAt: payment.expiresAt.toISOString() };
+}
+
+const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
+const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin) || user.hasRole(Role.content_admin)));
+const isMinor = (user: User) => user.hasRole(Role.learner) && user.birthDate !== null && ageOn(user.birthDate) < 18;
+const CURRENCY = /^[A-Z]{3}$/;
+
+function addInterval(from: Date, interval: PriceInterval): Date {
+  const next = new Date(from);
+  if (interval === PriceInterval.month) next.setUTCMonth(next.getUTCMonth() + 1);
+  else next.setUTCFullYear(next.getUTCFullYear() + 1);
+  return next;
+}
+
+/** The cumulative share of `part` of `total` that `fee` is, so partial refunds add up to the whole fee exactly. */
+const shareOf = (fee: number, amount: number, part: number) => Math.floor((part * fee) / amount);
+
+/**
+ * Products, marketplace, checkout, webhooks, entitlements, refunds and the ledger: one domain,
+ * because a payment's success grants entitlements and writes the ledger in one transaction.
+ */
+export class CommerceService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+    private readonly providers: Providers,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  private get deps(): Deps {
+    return this.uow.deps;
+  }
+
+  private audit(em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): void {
+    em.persist(em.create(CommerceAudit, { actorId, action, target, data }));
+  }
+
+  // ---- products ------------------------------------------------------------------------------
+
+  async products(viewer: User | null, first: number, after?: string | null, status?: ProductStatus | null): Promise<Page<Product>> {
+    const where: Record<string, unknown> = { ...afterCursor(after) };
+    if (isAdmin(viewer) && status) where.status = status;
+    else if (!isAdmin(viewer)) where.status = ProductStatus.published;
+    const rows = await this.em.find(Product, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['seller'] });
+    return toPage(rows, first);
+  }
+
+  /** A published product for everyone; any for admins and content admins, its own for a seller. */
+  async product(viewer: User | null, id: string): Promise<Product> {
+    const product = isId(id) ? await this.em.findOne(Product, { id }, { populate: ['seller'] }) : null;
+    if (!product) throw notFound('product');
+    if (product.status !== ProductStatus.published && !isEditor(viewer) && !(product.seller && product.seller.id === viewer?.id)) throw notFound('product');
+    return product;
+  }
+
+  async createProduct(actor: User, input: ProductInput, seller: User | null = null): Promise<Product> {
+    const checked = await this.checkProduct(input);
+    return this.uow.transaction(async (em) => {
+      const product = em.create(Product, { ...checked, seller, status: seller ? ProductStatus.in_review : ProductStatus.draft });
+      this.audit(em, actor.id, seller ? 'listing.submitted' : 'product.created', `product:${product.id}`, { prices: product.prices });
+      return product;
+    });
+  }
+
+  async updateProduct(actor: User, id: string, change: { [K in keyof ProductInput]?: ProductInput[K] | null }): Promise<Product> {
+    const product = await this.product(actor, id);
+    const current: ProductInput = { kind: product.kind, title: product.title, description: product.description, prices: product.prices, tier: product.tier, courseIds: product.courseIds };
+    const next = { ...current, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) } as ProductInput;
+    const checked = await this.checkProduct(next, product.prices);
+    return this.uow.transaction(async (em) => {
+      em.assign(product, checked);
+      this.audit(em, actor.id, 'product.updated', `product:${product.id}`, { prices: product.prices });
+      return product;
+    });
+  }
+
+  async setProductStatus(actor: User, id: string, status: ProductStatus.published | ProductStatus.archived): Promise<Product> {
+    return this.uow.transaction(async (em) => {
+      const product = await this.product(actor, id);
+      if (product.status === status) return product;
+      if (status === ProductStatus.published && product.seller && product.status !== ProductStatus.in_review && product.status !== ProductStatus.archived) throw conflict('A listing is published by its review.');
+      product.status = status;
+      this.audit(em, actor.id, `product.${status}`, `product:${product.id}`);
+      return product;
+    });
+  }
+
+  private async checkProduct(input: ProductInput, previous: Price[] = []): Promise<Omit<ProductInput, 'prices'> & { prices: Price[]; tier: Tier | null; courseIds: string[] }> {
+    const problems: { field: string; message: string }[] = [];
+    if (!input.prices.length) problems.push({ field: 'prices', message: 'needs at least one price' });
+    input.prices.forEach((price, i) => {
+      if (!CURRENCY.test(price.currency)) problems.push({ field: `prices.${i}.currency`, message: 'must be an ISO 4217 code such as VND or USD' });
+      if (!Number.isSafeInteger(price.amount) || price.amount <= 0 || price.amount > MAX_AMOUNT) problems.push({ field: `prices.${i}.amount`, message: `must be a whole number of minor units, 1 to ${MAX_AMOUNT}` });
+      if (input.kind === ProductKind.subscription && !price.interval) problems.push({ field: `prices.${i}.interval`, message: 'a subscription price needs month or year' });
+      if (input.kind !== ProductKind.subscription && price.interval) problems.push({ field: `prices.${i}.interval`, message: 'only subscriptions have an interval' });
+    });
+    if (input.kind === ProductKind.subscription && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a subscription sells starter or pro' });
+    const courseIds = [...new Set(input.courseIds ?? [])];
+    if (input.kind !== ProductKind.subscription && !courseIds.length) problems.push({ field: 'courseIds', message: 'name at least one course' });
+    if (courseIds.some((id) => !isId(id))) problems.push({ field: 'courseIds', message: 'must be course ids' });
+    else if (courseIds.length) {
+      const found = await this.em.execute<{ id: string }[]>(`select id from courses where id = any(string_to_array(?, ',')::uuid[])`, [courseIds.join(',')]);
+      if (found.length !== courseIds.length) problems.push({ field: 'courseIds', message: 'names a course that does not exist' });
+    }
+    if (problems.length) throw validationFailed(problems);
+    // A price keeps its id while its currency, amount and interval stay the same.
+    const prices = input.prices.map((p) => {
+      const same = previous.find((q) => q.currency === p.currency && q.amount === p.amount && q.interval === (p.interval ?? null));
+      return { id: same?.id ?? crypto.randomUUID(), currency: p.currency, amount: p.amount, interval: p.interval ?? null };
+    });
+    return { ...input, prices, tier: input.kind === ProductKind.subscription ? input.tier! : null, courseIds };
+  }
+
+  // ---- marketplace ---------------------------------------------------------------------------
+
+  async marketplace(filter: MarketplaceFilter, first: number, after?: string | null): Promise<{ nodes: Product[]; hasNextPage: boolean; endCursor: string | null }> {
+    const offset = after ? Number(Buffer.from(after, 'base64url').toString()) : 0;
+    if (!Number.isSafeInteger(offset) || offset < 0) throw validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
+    if (filter.currency && !CURRENCY.test(filter.currency)) throw validationFailed([{ field: 'currency', message: 'must be an ISO 4217 code' }]);
+    if ((filter.minPrice != null || filter.maxPrice != null || filter.sort === 'price_asc' || filter.sort === 'price_desc') && !filter.currency) {
+      throw validationFailed([{ field: 'currency', message: 'prices are compared in one currency: give currency' }]);
+    }
+    // Placeholders are positional: the SQL is written in the order its values are pushed.
+    const params: unknown[] = [];
+    const priceOf = () => (filter.currency ? `(select min((e->>'amount')::bigint) from jsonb_array_elements(p.prices) e where e->>'currency' = ${push(params, filter.currency)})` : 'null::bigint');
+    const select = `select p.id, ${priceOf()} as price from products p`;
+    const where = [`p.status = 'published'`];
+    if (filter.kind) where.push(`p.kind = ${push(params, filter.kind)}`);
+    if (filter.q) {
+      const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      where.push(`(p.title->>'en' ilike ${push(params, like)} or p.title->>'vi' ilike ${push(params, like)} or p.description->>'en' ilike ${push(params, like)} or p.description->>'vi' ilike ${push(params, like)})`);
+    }
+    if (filter.currency) where.push(`${priceOf()} is not null`);
+    if (filter.currency && filter.minPrice != null) where.push(`${priceOf()} >= ${push(params, filter.minPrice)}`);
+    if (filter.currency && filter.maxPrice != null) where.push(`${priceOf()} <= ${push(params, filter.maxPrice)}`);
+    const order = { popular: 'p.sales desc, p.created_at desc', newest: 'p.created_at desc', price_asc: 'price asc', price_desc: 'price desc' }[filter.sort ?? 'newest'];
+    const sql = `${select} where ${where.join(' and ')} order by ${order}, p.id desc limit ${push(params, first + 1)} offset ${push(params, offset)}`;
+    const rows = await this.em.execute<{ id: string }[]>(sql, params);
+    const products = rows.length ? await this.em.find(Product, { id: { $in: rows.map((r) => r.id) } }, { populate: ['seller'] }) : [];
+    const byId = new Map(products.map((p) => [p.id, p]));
+    const nodes = rows.slice(0, first).map((r) => byId.get(r.id)!);
+    const hasNextPage = rows.length > first;
+    return { nodes, hasNextPage, endCursor: hasNextPage ? Buffer.from(String(offset + first)).toString('base64url') : null };
+  }
+
+  async submitListing(creator: User, input: ProductInput): Promise<Product> {
+    if (input.kind === ProductKind.subscription) throw validationFailed([{ field: 'kind', message: 'creators list courses and bundles; tiers are the platform’s' }]);
+    return this.createProduct(creator, input, creator);
+  }
+
+  async reviewListing(reviewer: User, id: string, approve: boolean, reason: string | null): Promise<Product> {
+    return this.uow.transaction(async (em) => {
+      const product = await this.product(reviewer, id);
+      if (!product.seller) throw notFound('listing');
+      if (product.status !== ProductStatus.in_review) throw conflict(`The listing is ${product.status}, not in review.`);
+      if (!approve && !reason?.trim()) throw validationFailed([{ field: 'reason', message: 'say why it is rejected' }]);
+      product.status = approve ? ProductStatus.published : ProductStatus.rejected;
+      product.reviewReason = reason?.trim() || null;
+      this.audit(em, reviewer.id, approve ? 'listing.approved' : 'listing.rejected', `product:${product.id}`, { reason });
+      const seller = product.seller.id;
+      const title = product.title;
+      this.uow.afterCommit(() =>
+        this.services.notifications.notify(seller, NotificationType.system, {
+          title: approve ? { en: 'Your listing is published', vi: 'Sản phẩm của bạn đã được duyệt' } : { en: 'Your listing was not approved', vi: 'Sản phẩm của bạn chưa được duyệt' },
+          body: { en: `${title.en}${reason ? `: ${reason}` : ''}`, vi: `${title.vi}${reason ? `: ${reason}` : ''}` },
+          data: { productId: product.id },
+        }).then(() => undefined),
+      );
+      return product;
+    });
+  }
+
+  /** A creator's sales: each successful payment of their listings, and what they earn after the platform's fee. */
+  async sales(creator: User) {
+    const fee = this.deps.config.MARKETPLACE_FEE_PERCENT;
+    const payments = await this.em.find(Payment, { product: { seller: creator.id }, status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] } }, { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } });
+    const items = payments.map((p) => {
+      const kept = p.amount - p.refundedAmount;
+      const platformFee = Math.floor((kept * fee) / 100);
+      return { paymentId: p.id, productId: p.product.id, title: p.product.title, amount: p.amount, refunded: p.refundedAmount, currency: p.currency, fee: platformFee, earnings: kept - platformFee, soldAt: p.succeededAt! };
+    });
+    const totals = new Map<string, { currency: string; amount: number; earnings: number; sales: number }>();
+    for (const item of items) {
+      const total = totals.get(item.currency) ?? { currency: item.currency, amount: 0, earnings: 0, sales: 0 };
+      total.amount += item.amount - item.refunded;
+      total.earnings += item.earnings;
+      total.sales += 1;
+      totals.set(item.currency, total);
+    }
+    return { feePercent: fee, items, totals: [...totals.values()] };
+  }
+
+  // ---- checkout ------------------------------------------------------------------------------
+
+  private provider(name: string | null | undefined): PaymentProvider {
+    const chosen = name ?? this.providers.defaultName;
+    const provider = this.providers.offered.get(chosen);
+    if (!provider) throw validationFailed([{ field: 'provider', message: `${chosen} is not offered; choose one of ${[...this.providers.offered.keys()].join(', ')}` }]);
+    return provider;
+  }
+
+  offeredProviders(): string[] {
+    return [...this.providers.offered.keys()];
+  }
+
+  /**
+   * A checkout under an Idempotency-Key: the key's row is taken first in the transaction, so a
+   * concurrent request with the same key waits for this one and then answers what it answered.
+   */
+  async checkout(viewer: User, input: CheckoutInput, key: string | null): Promise<CheckoutAnswer> {
+    if (key !== null && (key.length < 1 || key.length > 255)) throw validationFailed([{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters' }]);
+    if (input.returnUrl != null && !/^https?:\/\/[^\s]+$/.test(input.returnUrl)) throw validationFailed([{ field: 'returnUrl', message: 'must be an http(s) URL' }]);
+    if (key === null) return this.uow.transaction(() => this.startCheckout(viewer, input));
+    const hash = createHash('sha256').update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null])).digest('hex');
+    return this.uow.transaction(async (em) => {
+      const taken = await em.execute<{ request_hash: string }[]>(
+        'insert into idempotency_keys (user_id, key, request_hash, created_at) values (?, ?, ?, now()) on conflict do nothing returning request_hash',
+        [viewer.id, key, hash],
+      );
+      if (!taken.length) {
+        const [row] = await em.execute<{ request_hash: string; response: CheckoutAnswer | null }[]>('select request_hash, response from idempotency_keys where user_id = ? and key = ?', [viewer.id, key]);
+        if (row.request_hash !== hash) throw conflict('This Idempotency-Key was used with another request.');
+        if (row.response) return row.response;
+        throw conflict('A request with this Idempotency-Key is still under way.');
+      }
+      const answer = await this.startCheckout(viewer, input);
+      await em.nativeUpdate(IdempotencyKey, { userId: viewer.id, key }, { response: answer });
+      return answer;
+    });
+  }
+
+  private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
+    const em = this.em;
+    const product = isId(input.productId) ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published }) : null;
+    if (!product) throw notFound('product');
+    const price = product.prices.find((p) => p.id === input.priceId);
+    if (!price) throw validationFailed([{ field: 'priceId', message: 'is not a price of this product' }]);
+    let beneficiary = viewer;
+    if (input.learnerId && input.learnerId !== viewer.id) {
+      if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId))) throw notFound('learner');
+      beneficiary = (await em.findOne(User, { id: input.learnerId }))!;
+    } else if (isMinor(viewer)) {
+      return { payment: null, purchaseRequest: await this.requestPurchase(viewer, product, price) };
+    }
+    const provider = this.provider(input.provider);
+    if (provider.currencies && !provider.currencies.includes(price.currency)) {
+      throw validationFailed([{ field: 'provider', message: `${provider.name} takes ${provider.currencies.join(', ')}, not ${price.currency}` }]);
+    }
+    const payment = em.create(Payment, {
+      payer: viewer,
+      beneficiary,
+      product,
+      priceId: price.id,
+      provider: provider.name,
+      amount: price.amount,
+      currency: price.currency,
+      returnUrl: input.returnUrl ?? null,
+      expiresAt: new Date(Date.now() + this.deps.config.PAYMENT_EXPIRY_MINUTES * 60_000),
+    });
+    await em.flush();
+    let started: { redirectUrl: string; providerRef: string };
+    try {
+      started = await provider.start(this.providerPayment(payment, product));
+    } catch (error) {
+      this.deps.log.warn({ err: error, provider: provider.name }, 'payment provider refused a checkout');
+      throw new AppError('upstream_error', `${provider.name} did not accept the checkout; try again or choose another provider.`);
+    }
+    payment.redirectUrl = started.redirectUrl;
+    payment.providerRef = started.providerRef;
+    this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, provider: provider.name, beneficiaryId: beneficiary.id });
+    await em.flush();
+    return { payment: presentCheckout(payment), purchaseRequest: null };
+  }
+
+  private providerPayment(payment: Payment, product?: Product): ProviderPayment {
+    return {
+      id: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      description: (product ?? payment.product).title?.en ?? 'Learning platform',
+      providerRef: payment.providerRef,
+      providerCharge: payment.providerCharge,
+      returnUrl: payment.returnUrl,
+      succeededAt: payment.succeededAt,
+      expiresAt: payment.expiresAt,
+    };
+  }
+
+  // ---- payments ------------------------------------------------------------------------------
+
+  async myPayments(viewer: User, first: number, after?: string | null): Promise<Page<Payment>> {
+    const rows = await this.em.find(Payment, { $or: [{ payer: viewer.id }, { beneficiary: viewer.id }], ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  async payment(viewer: User, id: string): Promise<Payment> {
+    const payment = isId(id) ? await this.em.findOne(Payment, { id }) : null;
+    if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id)) throw notFound('payment');
+    return payment;
+  }
+
+  /** What the sandbox page shows: anyone holding its signed link. */
+  async sandboxPayment(id: string): Promise<Payment | null> {
+    return isId(id) ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
+  }
+
+  // ---- webhooks ------------------------------------------------------------------------------
+
+  /**
+   * A provider's webhook: the signature is checked on the raw body before anything else; the
+   * event is stored once by (provider, event id) in the transaction that applies it.
+   */
+  async webhook(providerName: string, request: WebhookRequest): Promise<WebhookAnswer> {
+    const provider = this.providers.offered.get(providerName);
+    if (!provider) throw notFound('payment provider');
+    let event: ProviderEvent;
+    try {
+      event = provider.verify(request);
+    } catch (error) {
+      if (!(error instanceof InvalidSignature)) this.deps.log.warn({ err: error, provider: providerName }, 'unreadable webhook');
+      return provider.refused?.() ?? { status: 400, body: { error: 'invalid_signature', message: 'The webhook signature does not verify; nothing was stored.' } };
+    }
+    return provider.answer(await this.applyEvent(provider.name, event));
+  }
+
+  async applyEvent(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
+    try {
+      return await this.applyEventOnce(provider, event);
+    } catch (error) {
+      if (error instanceof NotApplied) return error.outcome;
+      throw error;
+    }
+  }
+
+  /** An event we cannot apply (no such payment, another amount) is not kept: the provider may send it again, corrected. */
+  private async applyEventOnce(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
+    return this.uow.transaction(async (em) => {
+      const stored = await em.execute<{ id: string }[]>(
+        `insert into webhook_events (id, provider, event_id, type, payment_id, payload, received_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, now()) on conflict (provider, event_id) do nothing returning id`,
+        [provider, event.eventId, event.kind, event.paymentId && isId(event.paymentId) ? event.paymentId : null, JSON.stringify(event.raw ?? {})],
+      );
+      if (!stored.length) return 'replayed';
+      if (event.kind === 'ignored') return 'applied';
+      const payment = await this.lockPayment(em, provider, event);
+      if (!payment) throw new NotApplied('unknown_payment');
+      switch (event.kind) {
+        case 'payment_succeeded':
+          if (event.amount !== undefined && event.amount !== payment.amount) throw new NotApplied('wrong_amount');
+          return (await this.succeed(em, payment, event)) ? 'applied' : 'already_final';
+        case 'payment_failed':
+        case 'payment_canceled':
+          if (payment.status !== PaymentStatus.pending) return 'already_final';
+          payment.status = event.kind === 'payment_failed' ? PaymentStatus.failed : PaymentStatus.canceled;
+          this.audit(em, null, `payment.${payment.status}`, `payment:${payment.id}`, { eventId: event.eventId });
+          await em.flush();
+          return 'applied';
+        case 'refund_succeeded':
+        case 'refund_failed':
+          return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded')) ? 'applied' : 'already_final';
+        default:
+          return 'applied';
+      }
+    });
+  }
+
+  private async lockPayment(em: EntityManager, provider: string, event: ProviderEvent): Promise<Payment | null> {
+    const where = event.paymentId && isId(event.paymentId) ? { id: event.paymentId, provider } : event.providerRef ? { providerRef: event.providerRef, provider } : null;
+    if (!where) return null;
+    return em.findOne(Payment, where, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'product.seller'], refresh: true });
+  }
+
+  /** Success: the payment, the product's entitlements, the ledger and the sales count, in the caller's transaction. */
+  private async succeed(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    // A payment the provider took after we expired or canceled it is still money received.
+    if (![PaymentStatus.pending, PaymentStatus.expired, PaymentStatus.canceled, PaymentStatus.failed].includes(payment.status)) return false;
+    const now = new Date();
+    payment.status = PaymentStatus.succeeded;
+    payment.succeededAt = now;
+    payment.providerCharge = event.providerCharge ?? payment.providerCharge;
+    const product = payment.product;
+    const price = product.prices.find((p) => p.id === payment.priceId);
+    if (product.kind === ProductKind.subscription) {
+      const [latest] = await em.find(Entitlement, { user: payment.beneficiary.id, kind: EntitlementKind.tier, tier: product.tier, status: EntitlementStatus.active, endsAt: { $gt: now } }, { orderBy: { endsAt: 'desc' }, limit: 1 });
+      const from = latest?.endsAt && latest.endsAt > now ? latest.endsAt : now;
+      em.create(Entitlement, { user: payment.beneficiary, kind: EntitlementKind.tier, tier: product.tier, source: EntitlementSource.purchase, payment, startsAt: now, endsAt: addInterval(from, price?.interval ?? PriceInterval.month) });
+    } else {
+      for (const courseId of product.courseIds) em.create(Entitlement, { user: payment.beneficiary, kind: EntitlementKind.course, courseId, source: EntitlementSource.purchase, payment });
+    }
+    // The sales count only sorts the marketplace: it is counted after commit, so no payment waits on the product's row.
+    this.uow.afterCommit(async () => void (await this.deps.orm.em.fork().execute('update products set sales = sales + 1 where id = ?', [product.id])));
+    this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId: payment.beneficiary.id });
+    await em.flush();
+    await this.recomputeTier(payment.beneficiary.id);
+    const fee = this.feeOf(payment);
+    await this.post(em, LedgerKind.payment, payment.id, null, [
+      [`provider:${payment.provider}`, payment.amount],
+      [`customer:${payment.payer.id}`, -payment.amount],
+    ], payment.currency);
+    await this.post(em, LedgerKind.fee_split, payment.id, null, this.split(payment, payment.amount, fee, 1), payment.currency);
+    const beneficiaryId = payment.beneficiary.id;
+    const payerId = payment.payer.id;
+    this.uow.afterCommit(async () => {
+      const message = { title: { en: 'Payment received', vi: 'Đã nhận thanh toán' }, body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` }, data: { paymentId: payment.id } };
+      await this.services.notifications.notify(payerId, NotificationType.system, message);
+      if (beneficiaryId !== payerId) await this.services.notifications.notify(beneficiaryId, NotificationType.system, message);
+    });
+    return true;
+  }
+
+  /** The platform's fee on a payment: all of it for the platform's own products. */
+  private feeOf(payment: Payment): number {
+    return payment.product.seller ? Math.floor((payment.amount * this.deps.config.MARKETPLACE_FEE_PERCENT) / 100) : payment.amount;
+  }
+
+  /** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
+  private split(payment: Payment, amount: number, fee: number, sign: 1 | -1): [string, number][] {
+    const seller = payment.product.seller;
+    const entries: [string, number][] = [[`customer:${payment.payer.id}`, sign * amount], ['revenue:platform', -sign * fee]];
+    if (seller && amount - fee !== 0) entries.push([`payable:creator:${seller.id}`, -sign * (amount - fee)]);
+    return entries.filter(([, value]) => value !== 0);
+  }
+
+  /** One balanced ledger transaction; entries go in account order, so concurrent postings lock balances in one order. */
+  private async post(em: EntityManager, kind: LedgerKind, paymentId: string, refundId: string | null, entries: [string, number][], currency: string): Promise<void> {
+    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
+    const rows = entries.filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    if (!rows.length) return;
+    // One statement: the transaction and its entries.
+    await em.execute(
+      `with tx as (insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ?, ?, ?, now()) returning id)
+       insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
+       select gen_random_uuid(), tx.id, e.account, e.amount, ?, now() from tx, (values ${rows.map(() => '(?::int, ?::text, ?::bigint)').join(', ')}) e(position, account, amount) order by e.position`,
+      [kind, paymentId, refundId, currency, ...rows.flatMap(([account, amount], i) => [i, account, amount])],
+    );
+  }
+
+  // ---- purchase requests ---------------------------------------------------------------------
+
+  private async requestPurchase(learner: User, product: Product, price: Price) {
+    const request = this.em.create(PurchaseRequest, { learner, product, priceId: price.id });
+    this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, { productId: product.id, amount: price.amount, currency: price.currency });
+    await this.em.flush();
+    const guardians = await this.services.guardian.activeGuardianIdsOf(learner.id);
+    this.uow.afterCommit(async () => {
+      for (const guardianId of guardians) {
+        await this.services.notifications.notify(guardianId, NotificationType.guardian, {
+          title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },
+          body: { en: `${product.title.en}: approve or decline in your purchase requests.`, vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.` },
+          data: { purchaseRequestId: request.id, learnerId: learner.id, productId: product.id },
+        });
+      }
+    });
+    return { id: request.id, status: request.status, productId: product.id };
+  }
+
+  async purchaseRequests(viewer: User, first: number, after?: string | null): Promise<Page<PurchaseRequest>> {
+    const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
+    const rows = await this.em.find(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] });
+    return toPage(rows, first);
+  }
+
+  private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
+    const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
+    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw notFound('purchase request');
+    if (request.status !== PurchaseRequestStatus.pending) throw conflict(`The request is ${request.status} already.`);
+    return request;
+  }
+
+  /** The guardian approves: the answer is a checkout for the guardian to pay, the learner its beneficiary. */
+  async approveRequest(guardian: User, id: string, provider: string | null, returnUrl: string | null): Promise<CheckoutAnswer> {
+    return this.uow.transaction(async (em) => {
+      const request = await this.requestForGuardian(em, guardian, id);
+      const answer = await this.startCheckout(guardian, { productId: request.product.id, priceId: request.priceId, provider, returnUrl, learnerId: request.learner.id });
+      request.status = PurchaseRequestStatus.approved;
+      request.decidedBy = guardian.id;
+      request.decidedAt = new Date();
+      request.paymentId = answer.payment!.id;
+      this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, { paymentId: request.paymentId });
+      await em.flush();
+      return answer;
+    });
+  }
+
+  async declineRequest(guardian: User, id: string): Promise<PurchaseRequest> {
+    return this.uow.transaction(async (em) => {
+      const request = await this.requestForGuardian(em, guardian, id);
+      request.status = PurchaseRequestStatus.declined;
+      request.decidedBy = guardian.id;
+      request.decidedAt = new Date();
+      this.audit(em, guardian.id, 'purchase_request.declined', `purchase_request:${request.id}`);
+      await em.flush();
+      const learnerId = request.learner.id;
+      const title = request.product.title;
+      this.uow.afterCommit(() =>
+        this.services.notifications.notify(learnerId, NotificationType.guardian, { title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' }, body: { en: title.en, vi: title.vi }, data: { purchaseRequestId: request.id } }).then(() => undefined),
+      );
+      return request;
+    });
+  }
+
+  // ---- entitlements and tier -----------------------------------------------------------------
+
+  async entitlementsOf(userId: string): Promise<Entitlement[]> {
+    return this.em.find(Entitlement, { user: userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['payment'] });
+  }
+
+  /** The tier that the user's active entitlements give, written to the account at once (the AI area reads it there). */
+  async recomputeTier(userId: string): Promise<Tier> {
+    return this.uow.transaction(async (em) => {
+      const now = new Date();
+      const active = await em.find(Entitlement, { user: userId, kind: EntitlementKind.tier, status: EntitlementStatus.active, startsAt: { $lte: now }, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] });
+      const tier = active.reduce((best, e) => (TIER_ORDER.indexOf(e.tier!) > TIER_ORDER.indexOf(best) ? e.tier! : best), Tier.free);
+      await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
+      const cached = em.getUnitOfWork().getById<User>(User.name, userId);
+      if (cached) cached.tier = tier;
+      return tier;
+    });
+  }
+
+  async hasCourse(userId: string, courseId: string): Promise<boolean> {
+    const now = new Date();
+    return (await this.em.count(Entitlement, { user: userId, kind: EntitlementKind.course, courseId, status: EntitlementStatus.active, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] })) > 0;
+  }
+
+  async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {
+    const problems = [];
+    if (input.kind === EntitlementKind.tier && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a tier grant names starter or pro' });
+    if (input.kind === EntitlementKind.course && (!input.courseId || !isId(input.courseId))) problems.push({ field: 'courseId', message: 'a course grant names a course' });
+    if (input.endsAt && input.endsAt <= new Date()) problems.push({ field: 'endsAt', message: 'must be in the future' });
+    if (problems.length) throw validationFailed(problems);
+    const user = isId(input.userId) ? await this.em.findOne(User, { id: input.userId }) : null;
+    if (!user) throw notFound('user');
+    return this.uow.transaction(async (em) => {
+      const entitlement = em.create(Entitlement, {
+        user,
+        kind: input.kind,
+        tier: input.kind === EntitlementKind.tier ? input.tier! : null,
+        courseId: input.kind === EntitlementKind.course ? input.courseId! : null,
+        source: EntitlementSource.grant,
+        grantedBy: admin.id,
+        endsAt: input.endsAt ?? null,
+      });
+      this.audit(em, admin.id, 'entitlement.granted', `entitlement:${entitlement.id}`, { userId: user.id, kind: input.kind, tier: input.tier, courseId: input.courseId });
+      await em.flush();
+      await this.recomputeTier(user.id);
+      return entitlement;
+    });
+  }
+
+  async revoke(admin: User, id: string): Promise<Entitlement> {
+    return this.uow.transaction(async (em) => {
+      const entitlement = isId(id) ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      if (!entitlement) throw notFound('entitlement');
+      if (entitlement.status !== EntitlementStatus.active) throw conflict(`The entitlement is ${entitlement.status} already.`);
+      entitlement.status = EntitlementStatus.revoked;
+      this.audit(em, admin.id, 'entitlement.revoked', `entitlement:${entitlement.id}`, { userId: entitlement.user.id });
+      await em.flush();
+      await this.recomputeTier(entitlement.user.id);
+      return entitlement;
+    });
+  }
+
+  /** The job: subscriptions past endsAt expire (tiers drop), pending payments past expiresAt expire. */
+  async sweep(now: Date = new Date()): Promise<{ entitlements: number; payments: number }> {
+    return this.uow.transaction(async (em) => {
+      const ended = await em.execute<{ user_id: string; id: string }[]>(`update entitlements set status = 'expired' where status = 'active' and ends_at <= ? returning id, user_id`, [now]);
+      const expired = await em.execute<{ id: string }[]>(`update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`, [now]);
+      for (const row of ended) this.audit(em, null, 'entitlement.expired', `entitlement:${row.id}`, { userId: row.user_id });
+      for (const row of expired) this.audit(em, null, 'payment.expired', `payment:${row.id}`);
+      await em.flush();
+      for (const userId of new Set(ended.map((row) => row.user_id))) await this.recomputeTier(userId);
+      return { entitlements: ended.length, payments: expired.length };
+    });
+  }
+
+  // ---- refunds -------------------------------------------------------------------------------
+
+  /**
+   * A refund asked for: the payment's row is locked, so concurrent requests see each other's
+   * reservations and together never pass the amount paid.
+   */
+  async requestRefund(viewer: User, input: { paymentId: string; amount?: number | null; reason: string }): Promise<Refund> {
+    if (!input.reason?.trim() || input.reason.length > 1000) throw validationFailed([{ field: 'reason', message: 'say why, in at most 1000 characters' }]);
+    if (input.amount != null && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) throw validationFailed([{ field: 'amount', message: 'must be a positive whole number of minor units' }]);
+    return this.uow.transaction(async (em) => {
+      const payment = isId(input.paymentId) ? await em.findOne(Payment, { id: input.paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+      if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw notFound('payment');
+      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw conflict(`A ${payment.status} payment cannot be refunded.`);
+      if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
+        throw conflict(`Refunds are self-service for ${this.deps.config.REFUND_WINDOW_DAYS} days after payment; ask support.`);
+      }
+      const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(`select coalesce(sum(amount), 0) as reserved from refunds where payment_id = ? and status in ('requested', 'processing')`, [payment.id]);
+      const left = payment.amount - payment.refundedAmount - Number(reserved);
+      const amount = input.amount ?? left;
+      if (amount <= 0 || amount > left) throw conflict(`At most ${Math.max(left, 0)} ${payment.currency} of this payment can still be refunded.`);
+      const refund = em.create(Refund, { payment, requestedBy: viewer, amount, currency: payment.currency, reason: input.reason.trim() });
+      this.audit(em, viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
+      await em.flush();
+      return refund;
+    });
+  }
+
+  async refunds(viewer: User | null, mine: boolean, first: number, after?: string | null): Promise<Page<Refund>> {
+    const where = mine ? { requestedBy: viewer!.id, ...afterCursor(after) } : { ...afterCursor(after) };
+    const rows = await this.em.find(Refund, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  /** Approved: processing, and the provider is asked; its webhook (or its answer, for VNPay and MoMo) settles it. */
+  async approveRefund(admin: User, id: string): Promise<Refund> {
+    const refund = await this.uow.transaction(async (em) => {
+      const found = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['payment', 'payment.product'] }) : null;
+      if (!found) throw notFound('refund');
+      if (found.status !== RefundStatus.requested) throw conflict(`The refund is ${found.status} already.`);
+      found.status = RefundStatus.processing;
+      found.decidedBy = admin.id;
+      this.audit(em, admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
+      await em.flush();
+      return found;
+    });
+    const payment = refund.payment;
+    const provider = this.providers.offered.get(payment.provider);
+    try {
+      if (!provider) throw new Error(`${payment.provider} is no longer configured`);
+      const full = refund.amount === payment.amount - payment.refundedAmount;
+      const asked = await provider.refund(this.providerPayment(payment), { id: refund.id, amount: refund.amount, reason: refund.reason, full });
+      if (asked.providerRef) await this.em.nativeUpdate(Refund, { id: refund.id }, { providerRef: asked.providerRef });
+      if (asked.completed) await this.applyEvent(payment.provider, { eventId: `refund:${refund.id}`, kind: 'refund_succeeded', paymentId: payment.id, refundId: refund.id, raw: { refundId: refund.id } });
+    } catch (error) {
+      this.deps.log.warn({ err: error, refundId: refund.id }, 'provider refused a refund');
+      await this.applyEvent(payment.provider, { eventId: `refund-failed:${refund.id}`, kind: 'refund_failed', paymentId: payment.id, refundId: refund.id, raw: { error: String(error) } });
+    }
+    return (await this.em.findOne(Refund, { id: refund.id }, { refresh: true }))!;
+  }
+
+  async rejectRefund(admin: User, id: string): Promise<Refund> {
+    return this.uow.transaction(async (em) => {
+      const refund = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      if (!refund) throw notFound('refund');
+      if (refund.status !== RefundStatus.requested) throw conflict(`The refund is ${refund.status} already.`);
+      refund.status = RefundStatus.rejected;
+      refund.decidedBy = admin.id;
+      this.audit(em, admin.id, 'refund.rejected', `refund:${refund.id}`);
+      await em.flush();
+      return refund;
+    });
+  }
+
+  /** The provider's word on a refund: succeeded moves money back (ledger reversed, entitlements revoked when whole). */
+  private async settleRefund(em: EntityManager, payment: Payment, refundId: string | null, succeeded: boolean): Promise<boolean> {
+    const refund = refundId && isId(refundId) ? await em.findOne(Refund, { id: refundId, payment: payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+    if (!refund || refund.status !== RefundStatus.processing) return false;
+    if (!succeeded) {
+      refund.status = RefundStatus.failed;
+      this.audit(em, null, 'refund.failed', `refund:${refund.id}`);
+      await em.flush();
+      return true;
+    }
+    const fee = this.feeOf(payment);
+    const before = payment.refundedAmount;
+    const after = before + refund.amount;
+    const feeBack = shareOf(fee, payment.amount, after) - shareOf(fee, payment.amount, before);
+    refund.status = RefundStatus.succeeded;
+    payment.refundedAmount = after;
+    payment.status = after >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
+    await em.flush();
+    await this.post(em, LedgerKind.refund, payment.id, refund.id, [
+      [`provider:${payment.provider}`, -refund.amount],
+      [`customer:${payment.payer.id}`, refund.amount],
+    ], payment.currency);
+    await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
+    if (payment.status === PaymentStatus.refunded) {
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
+      await this.recomputeTier(payment.beneficiary.id);
+    }
+    this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
+    await em.flush();
+    return true;
+  }
+
+  // ---- ledger --------------------------------------------------------------------------------
+
+  /** Balances per account and currency, kept by the database as entries arrive. */
+  async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
+    const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);
+    return rows.map((r) => ({ account: r.account, currency: r.currency, balance: Number(r.balance), entries: Number(r.entries) }));
+  }
+}
+
+export const BALANCES_SQL = 'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';
+
+class NotApplied extends Error {
+  constructor(readonly outcome: WebhookOutcome) {
+    super(outcome);
+  }
+}
+
+function push(params: unknown[], value: unknown): string {
+  params.push(value);
+  return '?';
+}
+
+export const refused = forbidden;

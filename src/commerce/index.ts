@@ -1,0 +1,76 @@
+import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
+import { type Deps, perProcess } from '../kernel/deps';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { CommerceAudit, Entitlement, IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
+import { commerceHttp } from './commerce.http';
+import { defineCommerceJobs } from './commerce.jobs';
+import { CommerceResolver } from './commerce.resolver';
+import { commerceRoutes } from './commerce.routes';
+import { commerceRules } from './commerce.rules';
+import { CommerceService } from './commerce.service';
+import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
+import { createProviders } from './providers';
+import { SANDBOX_SIGNATURE_HEADER, signSandbox as signSandboxBody } from './providers/sandbox';
+
+declare module '../kernel/services' {
+  interface Services {
+    commerce: CommerceService;
+  }
+}
+
+type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>;
+const units = new WeakMap<Deps, InUnit>();
+
+/**
+ * The providers, made once per process. The sandbox confirms refunds with a signed webhook that
+ * the service delivers to itself, in a unit of work of its own (as a provider's request would be).
+ */
+export const providersOf = perProcess((deps) => {
+  const providers = createProviders(deps.config, (body) => {
+    const inUnit = units.get(deps);
+    if (!inUnit) return;
+    void inUnit(async (services) => {
+      const headers = { [SANDBOX_SIGNATURE_HEADER]: signature(body) };
+      await services.commerce.webhook('sandbox', { method: 'POST', rawBody: Buffer.from(body), headers, query: {} });
+    }).catch((error: unknown) => deps.log.error({ err: error }, 'sandbox refund webhook failed'));
+  });
+  const signature = (body: string) => signSandboxBody(providers.sandboxSecret, body);
+  return providers;
+});
+
+export const commerceArea = defineArea({
+  name: 'commerce',
+  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund, CommerceAudit],
+  resolvers: [CommerceResolver],
+  rules: commerceRules,
+  routes: commerceRoutes,
+  http: (deps, context) => commerceHttp(deps, context, () => providersOf(deps).sandboxSecret),
+  migrations: [{ name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce }],
+  jobs: (deps, inUnit) => {
+    units.set(deps, inUnit);
+    defineCommerceJobs(deps, inUnit);
+  },
+  services: { commerce: (uow, services) => new CommerceService(uow, services, providersOf(uow.deps)) },
+  personalData: {
+    entities: [Payment, Entitlement, PurchaseRequest, Refund, IdempotencyKey, Product, CommerceAudit],
+    export: async (userId, _services, uow) => ({
+      audit: await allRowsOf(uow, CommerceAudit, { actorId: userId }),
+      payments: await allRowsOf(uow, Payment, { $or: [{ payer: userId }, { beneficiary: userId }] }),
+      refunds: await allRowsOf(uow, Refund, { requestedBy: userId }),
+      entitlements: await allRowsOf(uow, Entitlement, { user: userId }),
+      purchaseRequests: await allRowsOf(uow, PurchaseRequest, { learner: userId }),
+      listings: await allRowsOf(uow, Product, { seller: userId }),
+    }),
+    // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
+    // pseudonym the account becomes (the append-only ledger keeps its account names, ids that then name no one). What only
+    // served the person goes: entitlements, requests to a guardian, stored checkout answers.
+    erase: async (userId, pseudonym, _services, uow) => {
+      await uow.em.nativeUpdate(CommerceAudit, { actorId: userId }, { actorId: pseudonym });
+      await uow.em.nativeDelete(Entitlement, { user: userId });
+      await uow.em.nativeDelete(PurchaseRequest, { learner: userId });
+      await uow.em.nativeDelete(IdempotencyKey, { userId });
+    },
+  },
+});

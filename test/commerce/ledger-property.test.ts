@@ -1,0 +1,106 @@
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { User } from '../../src/auth/user.entity';
+import { sandboxSecretOf } from '../../src/commerce/providers';
+import { signSandbox } from '../../src/commerce/providers/sandbox';
+import { openUnit } from '../../src/server/platform';
+import { startTestApp, type TestApp } from '../support/app';
+import { adultSignup, signInAdmin, signUp } from '../support/users';
+import { publishedProduct, waitFor } from './support';
+
+let t: TestApp;
+let users: User[];
+let admin: User;
+let product: Awaited<ReturnType<typeof publishedProduct>>;
+const payments: string[] = [];
+
+beforeAll(async () => {
+  t = await startTestApp();
+  const adminAccount = await signInAdmin(t);
+  product = await publishedProduct(t, adminAccount);
+  const accounts = [await signUp(t, adultSignup()), await signUp(t, adultSignup())];
+  const { services } = openUnit(t.app.deps);
+  users = await Promise.all(accounts.map(async (a) => (await services.auth.findUser(a.id))!));
+  admin = (await services.auth.findUser(adminAccount.id))!;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const unit = () => openUnit(t.app.deps).services.commerce;
+const sql = <T = Record<string, string>>(query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+
+function sandboxEvent(type: 'payment.succeeded' | 'payment.canceled', paymentId: string, amount: number) {
+  const body = JSON.stringify({ id: `evt_${type}_${paymentId}`, type, paymentId, amount });
+  return { method: 'POST', rawBody: Buffer.from(body), headers: { 'x-sandbox-signature': signSandbox(sandboxSecretOf(t.app.deps.config), body) }, query: {} };
+}
+
+type Step =
+  | { kind: 'checkout'; user: number; price: number }
+  | { kind: 'pay' | 'cancel'; payment: number }
+  | { kind: 'refund'; payment: number; part: number }
+  | { kind: 'expire' };
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  fc.record({ kind: fc.constant('checkout' as const), user: fc.nat(1), price: fc.nat(1) }),
+  fc.record({ kind: fc.constantFrom('pay' as const, 'cancel' as const), payment: fc.nat(20) }),
+  fc.record({ kind: fc.constant('refund' as const), payment: fc.nat(20), part: fc.integer({ min: 1, max: 100 }) }),
+  fc.constant({ kind: 'expire' as const }),
+);
+
+async function run(s: Step): Promise<void> {
+  const pick = (i: number) => (payments.length ? payments[i % payments.length] : null);
+  switch (s.kind) {
+    case 'checkout': {
+      const answer = await unit().checkout(users[s.user], { productId: product.id, priceId: product.prices[s.price].id }, null);
+      payments.push(answer.payment!.id);
+      return;
+    }
+    case 'pay':
+    case 'cancel': {
+      const id = pick(s.payment);
+      if (!id) return;
+      const [row] = await sql<{ amount: string }>('select amount from payments where id = ?', [id]);
+      await unit().webhook('sandbox', sandboxEvent(s.kind === 'pay' ? 'payment.succeeded' : 'payment.canceled', id, Number(row.amount)));
+      return;
+    }
+    case 'refund': {
+      const id = pick(s.payment);
+      if (!id) return;
+      const [row] = await sql<{ amount: string; refunded_amount: string; status: string }>('select amount, refunded_amount, status from payments where id = ?', [id]);
+      const left = Number(row.amount) - Number(row.refunded_amount);
+      if (!['succeeded', 'partially_refunded'].includes(row.status) || left <= 0) return;
+      const amount = Math.max(1, Math.floor((left * s.part) / 100));
+      const refund = await unit().requestRefund(admin, { paymentId: id, amount, reason: 'property' });
+      await unit().approveRefund(admin, refund.id);
+      await waitFor(() => sql<{ status: string }>('select status from refunds where id = ?', [refund.id]), ([r]) => r.status !== 'processing');
+      return;
+    }
+    case 'expire':
+      await unit().sweep(new Date(Date.now() + 86_400_000));
+  }
+}
+
+describe('the ledger under random sequences (fast-check)', () => {
+  it('keeps every transaction balanced and the balances equal to payments minus refunds', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 12 }), async (steps) => {
+        for (const s of steps) await run(s);
+        const unbalanced = await sql(`select transaction_id, currency from ledger_entries group by transaction_id, currency having sum(amount) <> 0`);
+        expect(unbalanced).toEqual([]);
+        const kept = await sql(`select b.account, b.currency from (select account, currency, sum(balance) balance, sum(entries) entries from ledger_balances group by 1, 2) b left join (select account, currency, sum(amount) s, count(*) n from ledger_entries group by 1, 2) e using (account, currency) where b.balance <> coalesce(e.s, 0) or b.entries <> coalesce(e.n, 0)`);
+        expect(kept).toEqual([]);
+        const expected = await sql<{ currency: string; net: string }>(`select currency, sum(amount - refunded_amount) net from payments where status in ('succeeded', 'partially_refunded', 'refunded') group by currency`);
+        const balances = await sql<{ currency: string; balance: string }>(`select currency, sum(balance) balance from ledger_balances where account = 'provider:sandbox' group by currency`);
+        for (const { currency, net } of expected) expect(Number(balances.find((b) => b.currency === currency)?.balance ?? 0)).toBe(Number(net));
+        const customers = await sql(`select account from ledger_balances where account like 'customer:%' group by account, currency having sum(balance) <> 0`);
+        expect(customers).toEqual([]);
+        const nonZero = await sql(`select currency from ledger_balances group by currency having sum(balance) <> 0`);
+        expect(nonZero).toEqual([]);
+        const over = await sql(`select id from payments where refunded_amount > amount`);
+        expect(over).toEqual([]);
+      }),
+      { numRuns: 15 },
+    );
+  }, 180_000);
+});

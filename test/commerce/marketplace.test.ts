@@ -1,0 +1,100 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { courseBody } from '../learning/support';
+import { startTestApp, type TestApp } from '../support/app';
+import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
+import { buy, contentAdmin, creatorAccount, text } from './support';
+
+let t: TestApp;
+let admin: SignedIn;
+let editor: SignedIn;
+let courseId: string;
+
+beforeAll(async () => {
+  t = await startTestApp();
+  admin = await signInAdmin(t);
+  editor = await contentAdmin(t, admin);
+  const course = await t.http.post('/courses', courseBody(), { token: editor.accessToken });
+  courseId = course.body.id;
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const listing = (title: string, usd: number, vnd: number) => ({ kind: 'course', title: text(title), description: text(`${title} description`), prices: [{ currency: 'USD', amount: usd }, { currency: 'VND', amount: vnd }], courseIds: [courseId] });
+
+describe('marketplace', () => {
+  it('creators list, content admins review, everyone searches; sales show earnings after the fee', async () => {
+    const creator = await creatorAccount(t);
+    const rival = await creatorAccount(t);
+    const submitted = await t.http.post('/marketplace/listings', listing('Scratch games zebra', 500, 120000), { token: creator.accessToken });
+    expect(submitted.status).toBe(201);
+    expect(submitted.body).toMatchObject({ status: 'in_review', sellerId: creator.id, seller: { id: creator.id, displayName: 'Minh Creator' } });
+    expect((await t.http.get(`/marketplace/${submitted.body.id}`)).status).toBe(404);
+    expect((await t.http.get(`/products/${submitted.body.id}`, { token: creator.accessToken })).status).toBe(200);
+    expect((await t.http.get(`/products/${submitted.body.id}`, { token: rival.accessToken })).status).toBe(404);
+
+    // A creator cannot review anyone's listing, their own or another's.
+    expect((await t.http.post(`/marketplace/listings/${submitted.body.id}/approve`, {}, { token: rival.accessToken })).status).toBe(403);
+    expect((await t.http.post(`/marketplace/listings/${submitted.body.id}/approve`, {}, { token: creator.accessToken })).status).toBe(403);
+    expect((await t.http.post(`/marketplace/listings/${submitted.body.id}/approve`, {})).status).toBe(401);
+    const approved = await t.http.post(`/marketplace/listings/${submitted.body.id}/approve`, {}, { token: editor.accessToken });
+    expect(approved.body.status).toBe('published');
+    expect((await t.http.post(`/marketplace/listings/${submitted.body.id}/approve`, {}, { token: editor.accessToken })).status).toBe(409);
+
+    const cheap = await t.http.post('/marketplace/listings', listing('Python zebra basics', 200, 50000), { token: rival.accessToken });
+    const noReason = await t.http.post(`/marketplace/listings/${cheap.body.id}/reject`, {}, { token: editor.accessToken });
+    expect(noReason.status).toBe(400);
+    const gqlApprove = await t.http.gql('mutation($id: ID!) { approveListing(id: $id) { status } }', { id: cheap.body.id }, editor.accessToken);
+    expect(gqlApprove.body.data.approveListing.status).toBe('published');
+    const bad = await t.http.post('/marketplace/listings', listing('Bad zebra', 100, 100), { token: rival.accessToken });
+    const rejected = await t.http.post(`/marketplace/listings/${bad.body.id}/reject`, { reason: 'too thin' }, { token: editor.accessToken });
+    expect(rejected.body).toMatchObject({ status: 'rejected', reviewReason: 'too thin' });
+
+    const search = await t.http.get('/marketplace?q=zebra&currency=USD&sort=price_asc');
+    expect(search.body.items.map((p: { id: string }) => p.id)).toEqual([cheap.body.id, submitted.body.id]);
+    const desc = await t.http.get('/marketplace?q=zebra&currency=USD&sort=price_desc');
+    expect(desc.body.items[0].id).toBe(submitted.body.id);
+    const range = await t.http.get('/marketplace?q=zebra&currency=VND&minPrice=100000&maxPrice=150000');
+    expect(range.body.items.map((p: { id: string }) => p.id)).toEqual([submitted.body.id]);
+    const page1 = await t.http.get('/marketplace?q=zebra&limit=1');
+    expect(page1.body.items).toHaveLength(1);
+    const page2 = await t.http.get(`/marketplace?q=zebra&limit=1&cursor=${page1.body.nextCursor}`);
+    expect(page2.body.items[0].id).not.toBe(page1.body.items[0].id);
+    expect((await t.http.get('/marketplace?kind=subscription&q=zebra')).body.items).toHaveLength(0);
+    const noCurrency = await t.http.get('/marketplace?sort=price_asc');
+    expect(noCurrency.status).toBe(400);
+    expect(noCurrency.body.details[0].field).toBe('currency');
+    expect((await t.http.get('/marketplace?sort=cheapest')).status).toBe(400);
+
+    const buyer = await signUp(t, adultSignup());
+    const product = (await t.http.get(`/marketplace/${submitted.body.id}`)).body;
+    await buy(t, buyer, product);
+    const popular = await t.http.get('/marketplace?q=zebra&sort=popular');
+    expect(popular.body.items[0]).toMatchObject({ id: submitted.body.id, sales: 1 });
+
+    const sales = await t.http.get('/marketplace/me/sales', { token: creator.accessToken });
+    expect(sales.status).toBe(200);
+    expect(sales.body).toMatchObject({ feePercent: 30, items: [{ productId: submitted.body.id, amount: 500, currency: 'USD', fee: 150, earnings: 350 }], totals: [{ currency: 'USD', earnings: 350, sales: 1 }] });
+    expect((await t.http.get('/marketplace/me/sales', { token: rival.accessToken })).body.items).toHaveLength(0);
+    expect((await t.http.get('/marketplace/me/sales', { token: buyer.accessToken })).status).toBe(403);
+    const balances = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
+    const of = (account: string) => balances.body.items.find((b: { account: string; currency: string }) => b.account === account && b.currency === 'USD')?.balance;
+    expect(of(`payable:creator:${creator.id}`)).toBe(-350);
+    const mine = await t.http.gql('{ mySales { totals { currency earnings } } }', {}, creator.accessToken);
+    expect(mine.body.data.mySales.totals).toEqual([{ currency: 'USD', earnings: 350 }]);
+  });
+
+  it('refuses: subscriptions from creators (400), listings from learners and guardians (403), anonymous (401)', async () => {
+    const creator = await creatorAccount(t);
+    const sub = await t.http.post('/marketplace/listings', { ...listing('Sub', 100, 100), kind: 'subscription', tier: 'pro', prices: [{ currency: 'USD', amount: 100, interval: 'month' }] }, { token: creator.accessToken });
+    expect(sub.status).toBe(400);
+    expect(sub.body.details[0].field).toBe('kind');
+    const learner = await learnerOfAge(t, 15);
+    expect((await t.http.post('/marketplace/listings', listing('L', 1, 1), { token: learner.accessToken })).status).toBe(403);
+    const guardian = await signUp(t, adultSignup());
+    expect((await t.http.post('/marketplace/listings', listing('G', 1, 1), { token: guardian.accessToken })).status).toBe(403);
+    expect((await t.http.post('/marketplace/listings', listing('A', 1, 1))).status).toBe(401);
+    const gql = await t.http.gql('{ marketplace(first: 2, sort: "newest") { edges { node { id seller { displayName } sales } } } }');
+    expect(gql.body.errors).toBeUndefined();
+  });
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
+import { startTestApp, type TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
+import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
+import { checkout, postSandbox, publishedProduct, sandboxEvents } from './support';
+
+const SECRET = 'test-ai-backend-secret-0123456789';
+let t: TestApp;
+let smtp: SmtpServer;
+let backend: AiBackendFake;
+let product: Awaited<ReturnType<typeof publishedProduct>>;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  backend = await startAiBackend();
+  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: SECRET });
+  product = await publishedProduct(t, await signInAdmin(t));
+});
+afterAll(async () => {
+  await t?.close();
+  await backend?.close();
+  await smtp?.close();
+});
+
+async function family(): Promise<{ guardian: SignedIn; learner: SignedIn }> {
+  const guardian = await verifiedGuardian(t, smtp, { country: 'US' });
+  const learner = await learnerOfAge(t, 15, { country: 'US' });
+  await linkFamily(t, guardian, learner);
+  return { guardian, learner };
+}
+
+describe('learners under 18 ask; a guardian approves and pays', () => {
+  it("request -> guardian notified -> approval -> payment -> the learner's tier rises -> /ai/memory opens", async () => {
+    const { guardian, learner } = await family();
+    const memory = () => t.http.get('/ai/memory', { token: learner.accessToken });
+    await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation', learnerId: learner.id }, { token: guardian.accessToken });
+    expect((await memory()).body.error).toBe('tier_required');
+
+    const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id });
+    expect(asked.status).toBe(202);
+    expect(asked.body).toEqual({ purchaseRequest: { id: expect.any(String), status: 'pending', productId: product.id } });
+    const notes = await t.http.get('/notifications', { token: guardian.accessToken });
+    expect(notes.body.items.some((n: { type: string; data: { purchaseRequestId?: string } }) => n.type === 'guardian' && n.data.purchaseRequestId === asked.body.purchaseRequest.id)).toBe(true);
+
+    const requests = await t.http.get('/payments/requests', { token: guardian.accessToken });
+    expect(requests.body.items[0]).toMatchObject({ id: asked.body.purchaseRequest.id, status: 'pending', learnerId: learner.id });
+    expect((await t.http.get('/payments/requests', { token: learner.accessToken })).body.items[0].id).toBe(asked.body.purchaseRequest.id);
+
+    // The learner cannot approve their own request; another family's guardian does not see it.
+    expect((await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/approve`, {}, { token: learner.accessToken })).status).toBe(403);
+    const other = await family();
+    expect((await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/approve`, {}, { token: other.guardian.accessToken })).status).toBe(404);
+
+    const approved = await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/approve`, {}, { token: guardian.accessToken });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'pending', provider: 'sandbox', amount: 199000, currency: 'VND' });
+    expect((await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/approve`, {}, { token: guardian.accessToken })).status).toBe(409);
+    const { pay } = await sandboxEvents(t, approved.body.redirectUrl);
+    expect((await postSandbox(t, pay)).status).toBe(200);
+
+    const payment = await t.http.get(`/payments/${approved.body.id}`, { token: learner.accessToken });
+    expect(payment.body).toMatchObject({ status: 'succeeded', payerId: guardian.id, beneficiaryId: learner.id });
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).body.user.tier).toBe('starter');
+    expect((await t.http.get('/auth/me', { token: guardian.accessToken })).body.user.tier).toBe('free');
+    await t.http.post('/consent/grant', { consentTypeId: 'ai_memory', learnerId: learner.id }, { token: guardian.accessToken });
+    expect((await memory()).status).toBe(200);
+  });
+
+  it('a guardian declines; pays directly for their own learner but not for another child (404)', async () => {
+    const { guardian, learner } = await family();
+    const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[1].id });
+    const gql = await t.http.gql('mutation($id: ID!) { declinePurchaseRequest(id: $id) { id status } }', { id: asked.body.purchaseRequest.id }, guardian.accessToken);
+    expect(gql.body.data.declinePurchaseRequest.status).toBe('declined');
+    expect((await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/decline`, {}, { token: guardian.accessToken })).status).toBe(409);
+
+    const direct = await checkout(t, guardian, { productId: product.id, priceId: product.prices[1].id, learnerId: learner.id });
+    expect(direct.status).toBe(201);
+    const other = await family();
+    const refused = await checkout(t, guardian, { productId: product.id, priceId: product.prices[1].id, learnerId: other.learner.id });
+    expect(refused.status).toBe(404);
+    expect((await t.http.get('/payments/requests')).status).toBe(401);
+    const list = await t.http.gql('{ purchaseRequests(first: 5) { edges { node { id status learnerName } } } }', {}, guardian.accessToken);
+    expect(list.body.data.purchaseRequests.edges[0].node.status).toBe('declined');
+  });
+});

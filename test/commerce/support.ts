@@ -1,0 +1,86 @@
+import type { TestApp } from '../support/app';
+import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
+
+export const text = (en: string, vi = `${en} (vi)`) => ({ en, vi });
+
+export function subscriptionBody(overrides: Record<string, unknown> = {}) {
+  return {
+    kind: 'subscription',
+    title: text('Starter monthly', 'Gói Starter tháng'),
+    description: text('AI memory and more messages', 'Bộ nhớ AI và nhiều tin nhắn hơn'),
+    tier: 'starter',
+    prices: [
+      { currency: 'VND', amount: 199000, interval: 'month' },
+      { currency: 'USD', amount: 799, interval: 'month' },
+    ],
+    ...overrides,
+  };
+}
+
+/** A published product made by an admin; answers the product. */
+export async function publishedProduct(t: TestApp, admin: SignedIn, body: Record<string, unknown> = subscriptionBody()) {
+  const created = await t.http.post('/products', body, { token: admin.accessToken });
+  if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
+  const published = await t.http.post(`/products/${created.body.id}/publish`, undefined, { token: admin.accessToken });
+  return published.body as { id: string; prices: { id: string; currency: string; amount: number }[] } & Record<string, any>;
+}
+
+export async function creatorAccount(t: TestApp): Promise<SignedIn> {
+  return signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('creator'), displayName: 'Minh Creator' }));
+}
+
+export async function contentAdmin(t: TestApp, admin: SignedIn): Promise<SignedIn> {
+  const editor = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('editor') }));
+  await t.http.post(`/admin/users/${editor.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken });
+  return editor;
+}
+
+let keys = 0;
+export const newKey = () => `key-${Date.now()}-${++keys}`;
+
+export async function checkout(t: TestApp, who: SignedIn, body: Record<string, unknown>, key: string = newKey()) {
+  return t.http.post('/payments/checkout', body, { token: who.accessToken, headers: { 'idempotency-key': key } });
+}
+
+/** Reads the sandbox page at redirectUrl and returns its signed Pay and Cancel events. */
+export async function sandboxEvents(t: TestApp, redirectUrl: string) {
+  const url = new URL(redirectUrl);
+  const page = await fetch(`${t.url}${url.pathname}${url.search}`);
+  const html = await page.text();
+  const attr = (name: string) => {
+    const match = new RegExp(`${name}="([^"]*)"`).exec(html);
+    if (!match) throw new Error(`no ${name} on the sandbox page (${page.status})`);
+    return match[1].replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
+  };
+  return {
+    page,
+    html,
+    pay: { body: attr('data-pay'), signature: attr('data-pay-signature') },
+    cancel: { body: attr('data-cancel'), signature: attr('data-cancel-signature') },
+  };
+}
+
+export function postSandbox(t: TestApp, event: { body: string; signature: string }) {
+  return t.http.rest('POST', '/payments/webhooks/sandbox', { raw: event.body, headers: { 'x-sandbox-signature': event.signature } });
+}
+
+/** Checkout and click Pay: a succeeded payment. */
+export async function buy(t: TestApp, who: SignedIn, product: { id: string; prices: { id: string }[] }, extra: Record<string, unknown> = {}, priceIndex = 0) {
+  const started = await checkout(t, who, { productId: product.id, priceId: product.prices[priceIndex].id, ...extra });
+  if (started.status !== 201) throw new Error(`checkout failed: ${started.status} ${JSON.stringify(started.body)}`);
+  const { pay } = await sandboxEvents(t, started.body.redirectUrl);
+  const paid = await postSandbox(t, pay);
+  if (paid.status !== 200) throw new Error(`pay failed: ${paid.status} ${JSON.stringify(paid.body)}`);
+  return started.body as { id: string; amount: number; currency: string };
+}
+
+export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 5000): Promise<T> {
+  const until = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > until) return value;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+export { signInAdmin };
