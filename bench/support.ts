@@ -2,12 +2,12 @@ import 'reflect-metadata';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { createLogger } from '../src/logger';
 import { type App, createApp } from '../src/server/app';
-import { createServices, type Services } from '../src/services';
+import { openUnit } from '../src/server/platform';
+import type { Services } from '../src/kernel/services';
 
 export interface BenchService {
   app: App;
@@ -45,7 +45,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     config,
     url: `http://127.0.0.1:${port}`,
     databaseUrl,
-    services: createServices(app.deps.orm.em.fork() as EntityManager, app.deps),
+    services: openUnit(app.deps).services,
     async stop() {
       await app.close();
       await embedded?.stop();

@@ -1,9 +1,9 @@
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request, type Response, Router } from 'express';
 import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse, type TypeNode } from 'graphql';
-import type { Context } from '../src/server/context';
-import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/server/errors';
-import type { BodyMapping, RestRoute } from './routes';
+import type { Context } from '../src/kernel/context';
+import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/kernel/errors';
+import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
 
 /** REST names of list variables; errors about them name the REST parameter. */
 const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' };

@@ -16,10 +16,10 @@ import {
   type SelectionSetNode,
   typeFromAST,
 } from 'graphql';
-import { isPublicOperation } from '../src/permissions';
-import { errorStatus } from '../src/server/errors';
+import { isPublicOperation, type RuleMap } from '../src/permissions';
+import { errorStatus } from '../src/kernel/errors';
 import { prepare, restNames } from './adapter';
-import type { BodyMapping, RestRoute } from './routes';
+import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -33,12 +33,12 @@ const scalars: Record<string, JsonSchema> = {
 };
 
 /** The OpenAPI 3.0 description of the REST table, with shapes read from the GraphQL schema. */
-export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[]): JsonSchema {
+export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: RuleMap): JsonSchema {
   const components: Record<string, JsonSchema> = { Error: errorSchema() };
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] = { ...paths[path], [route.method]: operationOf(schema, route, components) };
+    paths[path] = { ...paths[path], [route.method]: operationOf(schema, route, rules, components) };
   }
   return {
     openapi: '3.0.3',
@@ -56,13 +56,13 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[]): JsonSc
   };
 }
 
-function operationOf(schema: GraphQLSchema, route: RestRoute, components: Record<string, JsonSchema>): JsonSchema {
+function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, components: Record<string, JsonSchema>): JsonSchema {
   const prepared = prepare(route);
   const operation = parse(route.operation).definitions[0] as OperationDefinitionNode;
   const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   const rootField = operation.selectionSet.selections[0] as FieldNode;
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
-  const isPublic = isPublicOperation(operation.operation === 'mutation' ? 'Mutation' : 'Query', rootField.name.value);
+  const isPublic = isPublicOperation(rules, operation.operation === 'mutation' ? 'Mutation' : 'Query', rootField.name.value);
 
   const variables = (operation.variableDefinitions ?? []).map((v) => ({
     name: v.variable.name.value,

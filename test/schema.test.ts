@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../rest/routes';
+import { routes } from '../src/server/platform';
 import { schemaFiles } from '../src/scripts/emit-schema';
 
 const committed = (name: string) => readFileSync(join(__dirname, '..', 'schema', name), 'utf8');

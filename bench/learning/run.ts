@@ -1,6 +1,6 @@
 import autocannon from 'autocannon';
 import { Role } from '../../src/auth/user.entity';
-import { signAccessToken } from '../../src/auth/tokens';
+import { signAccessToken } from '../../src/kernel/tokens';
 import { run, startBenchService } from '../support';
 
 const COURSES = Number(process.env.BENCH_COURSES ?? 10_000);

@@ -3,18 +3,17 @@ import { fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import { Pool } from 'pg';
-import { signAccessToken } from '../../src/auth/tokens';
+import { signAccessToken } from '../../src/kernel/tokens';
 import { loadConfig } from '../../src/config';
 import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { createLogger } from '../../src/logger';
 import { NotificationType } from '../../src/notifications/notification.entity';
 import { createApp } from '../../src/server/app';
-import { createServices } from '../../src/services';
+import { openUnit } from '../../src/server/platform';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const USER_ROWS = Number(process.env.BENCH_USER_ROWS ?? 100_000);
@@ -75,7 +74,7 @@ async function main() {
   // Each client opens its socket on subscribe; wait until the server holds them all.
   await new Promise((resolve) => setTimeout(resolve, 3000 + SUBSCRIBERS));
   const after = await ask<{ rss: number; heapUsed: number }>('memory');
-  const services = createServices(producer.deps.orm.em.fork() as EntityManager, producer.deps);
+  const services = openUnit(producer.deps).services;
   const sent = new Map<string, number>();
   const started = performance.now();
   for (const id of users) {
@@ -91,7 +90,7 @@ async function main() {
   console.log(`delivery latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
   console.log(`server memory per open subscription: ${((after.rss - before.rss) / SUBSCRIBERS / 1024).toFixed(1)} KiB RSS, ${((after.heapUsed - before.heapUsed) / SUBSCRIBERS / 1024).toFixed(1)} KiB heap`);
 
-  await Promise.all(clients.map((c) => c.dispose()));
+  await Promise.all(clients.map(async (c) => c.dispose()));
   child.send('stop');
   await new Promise((resolve) => child.once('exit', resolve));
   await pool.end();

@@ -1,8 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { UserView } from '../auth/auth.types';
-import { Role, type User } from '../auth/user.entity';
-import type { Context } from '../server/context';
-import { toConnection } from '../server/pagination';
+import { UserView } from '../auth';
+import { Role, type User } from '../auth';
+import type { Context } from '../kernel/context';
+import { toConnection } from '../kernel/pagination';
 import { RoleChangeView, UserConnection, UsersArgs } from './admin.types';
 
 @Resolver(() => UserView)

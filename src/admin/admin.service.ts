@@ -1,11 +1,12 @@
 import { type FilterQuery, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthService } from '../auth/auth.service';
-import { normaliseEmail } from '../auth/auth.service';
-import { type AccountStatus, Role, User } from '../auth/user.entity';
-import { conflict, notFound } from '../server/errors';
-import { isId } from '../server/ids';
-import { afterCursor, type Page, toPage } from '../server/pagination';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { AuthService } from '../auth';
+import { normaliseEmail } from '../auth';
+import { type AccountStatus, Role, User } from '../auth';
+import { conflict, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
 
 export interface UserFilter {
@@ -17,9 +18,13 @@ export interface UserFilter {
 
 export class AdminService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly auth: AuthService,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   async listUsers(filter: UserFilter, first: number, after?: string | null): Promise<Page<User>> {
     const where: FilterQuery<User> = { ...afterCursor(after) };
@@ -39,7 +44,7 @@ export class AdminService {
   }
 
   roleChanges(userId: string): Promise<RoleChange[]> {
-    return this.em.find(RoleChange, { user: userId }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] });
+    return this.uow.children('admin.roleChanges', userId, (users) => this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }), (change) => change.user.id);
   }
 
   /** For `admin:create`: makes the account an admin, creating it first if needed. */
@@ -61,7 +66,7 @@ export class AdminService {
    */
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
     if (!isId(userId)) throw notFound('user');
-    const user = await this.em.transactional(async (em) => {
+    const user = await this.uow.transaction(async (em) => {
       if (role === Role.admin && action === RoleChangeAction.removed) await em.execute('lock table users in share row exclusive mode');
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!target) throw notFound('user');

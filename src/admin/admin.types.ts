@@ -1,8 +1,8 @@
 import { IsOptional, MaxLength } from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, ObjectType } from 'type-graphql';
-import { UserView } from '../auth/auth.types';
-import { AccountStatus, Role } from '../auth/user.entity';
-import { Connection, PageArgs } from '../server/pagination';
+import { UserView } from '../auth';
+import { AccountStatus, Role } from '../auth';
+import { Connection, PageArgs } from '../kernel/pagination';
 import { RoleChangeAction } from './role-change.entity';
 import { registerEnumType } from 'type-graphql';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, OptionalProps } from '@mikro-orm/core';
-import { Role, User } from '../auth/user.entity';
+import { Role, User } from '../auth';
 
 export enum RoleChangeAction {
   granted = 'granted',

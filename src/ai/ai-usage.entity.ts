@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 
 /** AI messages and tokens of one user on one UTC day: the quota is counted against this row. */
 @Entity({ tableName: 'ai_usage' })

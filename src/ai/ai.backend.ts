@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import CircuitBreaker from 'opossum';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { AppError, type ErrorCode } from '../server/errors';
+import { AppError, type ErrorCode } from '../kernel/errors';
 
 /** Who the caller is, as the backend may trust it (docs/ai-backend.md). */
 export interface AiIdentity {

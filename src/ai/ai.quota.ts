@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import { Tier } from '../auth/user.entity';
-import { AppError } from '../server/errors';
+import { Tier } from '../auth';
+import { AppError } from '../kernel/errors';
 
 export interface Quota {
   tier: Tier;

@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth/user.entity';
-import type { Context } from '../server/context';
+import type { User } from '../auth';
+import type { Context } from '../kernel/context';
 import { AiChatInput, AiChatReply, AiQuota } from './ai.types';
 
 const viewer = async (ctx: Context): Promise<User> => (await ctx.viewer())!;

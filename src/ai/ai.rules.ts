@@ -1,12 +1,33 @@
-import { allow, and } from 'graphql-shield';
-import { isAuthenticated, throttled } from '../permissions/rules';
+import { allow, chain, rule } from 'graphql-shield';
+import { Tier } from '../auth';
+import { ConsentType, hasConsent } from '../consent';
+import { learnerActive } from '../guardian';
+import type { Context } from '../kernel/context';
+import { forbidden } from '../kernel/errors';
+import { isAuthenticated, throttled, tierAtLeast } from '../permissions/rules';
 
 /** At the door: a token, and the per-minute AI limit (counted once, REST or GraphQL). */
-const aiCaller = and(isAuthenticated, throttled('ai'));
+const aiCaller = chain(isAuthenticated, throttled('ai'));
+
+const guardianAllowsAi = rule('guardianAllowsAi', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+  const access = await ctx.services.guardian.aiAccessOf(ctx.auth.userId!);
+  return access.enabled || forbidden('Your guardian has turned the AI tutor off for your account.');
+});
+
+const guardianAllowsMemory = rule('guardianAllowsMemory', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+  const access = await ctx.services.guardian.aiAccessOf(ctx.auth.userId!);
+  return access.memoryEnabled || forbidden('Your guardian has turned AI memory off for your account.');
+});
+
+/** Talking to the tutor, in the order callers learn of refusals: active learner, consent, the guardian's switch. */
+export const mayConverse = chain(aiCaller, learnerActive, hasConsent(ConsentType.ai_conversation), guardianAllowsAi);
+
+/** Memory also needs the Starter tier, its own consent and the guardian's memory switch. */
+export const mayUseMemory = chain(mayConverse, tierAtLeast(Tier.starter), hasConsent(ConsentType.ai_memory), guardianAllowsMemory);
 
 export const aiRules = {
-  Query: { aiQuota: aiCaller, aiConversations: aiCaller, aiMemory: aiCaller },
-  Mutation: { aiChat: aiCaller, forgetAiMemory: aiCaller },
+  Query: { aiQuota: aiCaller, aiConversations: mayConverse, aiMemory: mayUseMemory },
+  Mutation: { aiChat: mayConverse, forgetAiMemory: aiCaller },
   AiChatReply: allow,
   AiQuota: allow,
 };

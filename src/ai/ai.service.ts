@@ -1,10 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { AccountStatus, Tier, type User } from '../auth/user.entity';
-import { ConsentType } from '../consent/consent.entity';
-import type { ConsentService } from '../consent/consent.service';
-import type { AiAccess, GuardianService } from '../guardian/guardian.service';
-import type { Deps } from '../server/deps';
-import { AppError, forbidden, validationFailed } from '../server/errors';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { Tier, type User } from '../auth';
+import { ConsentType } from '../consent';
+import type { ConsentService } from '../consent';
+import type { AiAccess, GuardianService } from '../guardian';
+import type { Deps } from '../kernel/deps';
+import { AppError, validationFailed } from '../kernel/errors';
 import type { AiBackend, AiIdentity } from './ai.backend';
 import { nextReset, type Quota, recordTokens, releaseMessage, reserveMessage, tierQuota, usedToday } from './ai.quota';
 
@@ -31,23 +32,25 @@ export interface PreparedChat {
 const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
 
 /**
- * The checks of the AI area, in the order the issue gives, before anything reaches the backend:
- * learner active, consent, the guardian's switch, (memory: tier, consent, switch), quota.
- * The token and the per-minute rate limit are checked at the door (shield and the HTTP layer).
+ * The AI tutor behind the permission rules of ai.rules.ts (who may talk to it, who may use memory):
+ * what is left here is the input, the daily quota, the memory flag sent along, and the backend.
  */
 export class AiService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly deps: Deps,
     private readonly backend: AiBackend,
     private readonly consent: ConsentService,
     private readonly guardian: GuardianService,
   ) {}
 
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
   async prepareChat(user: User, request: ChatRequest, requestId: string): Promise<PreparedChat> {
     this.assertValid(request);
     const access = await this.guardian.aiAccessOf(user.id);
-    await this.assertConversationAllowed(user, access);
     const memory = await this.memoryAllowed(user, access);
     this.backend.assertConfigured();
     await reserveMessage(this.em, user.id, this.dailyLimit(user, access));
@@ -86,14 +89,10 @@ export class AiService {
 
   async conversations(user: User, requestId: string): Promise<unknown[]> {
     const access = await this.guardian.aiAccessOf(user.id);
-    await this.assertConversationAllowed(user, access);
     return this.items(user, 'GET', '/conversations', requestId, await this.memoryAllowed(user, access));
   }
 
   async memory(user: User, requestId: string): Promise<unknown[]> {
-    const access = await this.guardian.aiAccessOf(user.id);
-    await this.assertConversationAllowed(user, access);
-    await this.assertMemoryAllowed(user, access);
     return this.items(user, 'GET', '/memory', requestId, true);
   }
 
@@ -117,21 +116,10 @@ export class AiService {
     return Array.isArray(body.items) ? body.items : [];
   }
 
-  private async assertConversationAllowed(user: User, access: AiAccess): Promise<void> {
-    if (user.status === AccountStatus.pending_guardian) throw new AppError('guardian_required', 'A verified guardian must link to your account first.');
-    await this.consent.assertConsent(user.id, ConsentType.ai_conversation);
-    if (!access.enabled) throw forbidden('Your guardian has turned the AI tutor off for your account.');
-  }
-
-  private async assertMemoryAllowed(user: User, access: AiAccess): Promise<void> {
-    if (TIER_ORDER.indexOf(user.tier) < TIER_ORDER.indexOf(Tier.starter)) throw new AppError('tier_required', 'AI memory comes with the Starter tier and above.');
-    await this.consent.assertConsent(user.id, ConsentType.ai_memory);
-    if (!access.memoryEnabled) throw forbidden('Your guardian has turned AI memory off for your account.');
-  }
-
-  /** The memory flag sent to the backend: true only when every memory condition holds. */
+  /** The memory flag sent to the backend with a chat: what the mayUseMemory rule would allow. */
   private async memoryAllowed(user: User, access: AiAccess): Promise<boolean> {
-    return this.assertMemoryAllowed(user, access).then(
+    if (TIER_ORDER.indexOf(user.tier) < TIER_ORDER.indexOf(Tier.starter) || !access.memoryEnabled) return false;
+    return this.consent.assertConsent(user.id, ConsentType.ai_memory).then(
       () => true,
       (error) => (error instanceof AppError && error.status === 403 ? false : Promise.reject(error)),
     );

@@ -1,5 +1,5 @@
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { Tier } from '../auth/user.entity';
+import { Tier } from '../auth';
 
 @InputType()
 export class AiChatInput {

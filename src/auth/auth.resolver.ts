@@ -1,5 +1,5 @@
-import { Arg, Authorized, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { Context } from '../server/context';
+import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { Context } from '../kernel/context';
 import { ACCOUNT_CHANGED } from './auth.service';
 import { AuthPayload, EmailInput, LoginInput, RefreshTokenInput, ResetPasswordInput, SignupInput, TokenInput, UserView } from './auth.types';
 import type { User } from './user.entity';
@@ -55,7 +55,6 @@ export class AuthResolver {
     return true;
   }
 
-  @Authorized()
   @Subscription(() => UserView, {
     description: "The caller's own account after each change (verification, roles)",
     topics: ACCOUNT_CHANGED,

@@ -1,17 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import { hash, verify } from '@node-rs/argon2';
 import { isEmail } from 'class-validator';
-import { publicLink, sendInBackground } from '../mail/deliver';
+import { publicLink, sendAfterCommit } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
-import type { Deps } from '../server/deps';
-import { conflict, type FieldError, unauthenticated, validationFailed } from '../server/errors';
+import type { Deps } from '../kernel/deps';
+import { conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
 import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
 import { RefreshToken } from './refresh-token.entity';
-import { hashToken, randomToken, signAccessToken } from './tokens';
+import { hashToken, randomToken, signAccessToken } from '../kernel/tokens';
 import { AccountStatus, Locale, Role, User } from './user.entity';
 
 export interface SignupRequest {
@@ -45,9 +46,13 @@ export function normaliseEmail(email: string): string {
 
 export class AuthService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly deps: Deps,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   findUser(id: string): Promise<User | null> {
     return this.em.findOne(User, { id });
@@ -73,18 +78,21 @@ export class AuthService {
       status: needsGuardian ? AccountStatus.pending_guardian : AccountStatus.active,
       guardianEmail: needsGuardian ? normaliseEmail(request.guardianEmail!) : null,
     });
-    const verification = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
-    try {
-      await this.em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
-      throw error;
-    }
-    this.sendInBackground(verificationMail(user, this.link('verify-email', verification), verification));
-    if (user.guardianEmail) {
-      this.sendInBackground(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
-    }
-    return this.startSession(user);
+    // The account, its tokens and its session are one commit; the mails go after it.
+    return this.uow.transaction(async (em) => {
+      const verification = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
+      try {
+        await em.flush();
+      } catch (error) {
+        if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
+        throw error;
+      }
+      this.sendInBackground(verificationMail(user, this.link('verify-email', verification), verification));
+      if (user.guardianEmail) {
+        this.sendInBackground(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
+      }
+      return this.startSession(user);
+    });
   }
 
   async login(emailInput: string, password: string, ip: string): Promise<Session> {
@@ -105,7 +113,7 @@ export class AuthService {
 
   /** Replaces a refresh token by a new one; a token used twice means theft, so its family ends. */
   async refresh(token: string): Promise<Session> {
-    const outcome = await this.em.transactional(async (em) => {
+    const outcome = await this.uow.transaction(async (em) => {
       const current = await em.findOne(RefreshToken, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
       if (!current || current.revokedAt || current.expiresAt <= new Date()) return { reused: false, session: undefined };
       if (current.usedAt) {
@@ -160,7 +168,7 @@ export class AuthService {
 
   /** Sets a new password and ends every session of the account, in one transaction. */
   async resetPassword(token: string, password: string): Promise<void> {
-    await this.em.transactional(async (em) => {
+    await this.uow.transaction(async (em) => {
       const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) =>
         assertValid(passwordProblems(password, owner.email)),
       );
@@ -265,7 +273,7 @@ export class AuthService {
   }
 
   private sendInBackground(mail: Mail): void {
-    sendInBackground(this.deps, mail);
+    sendAfterCommit(this.uow, mail);
   }
 }
 

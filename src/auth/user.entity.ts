@@ -1,33 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, PrimaryKey, Property, OptionalProps } from '@mikro-orm/core';
+import { AccountStatus, Locale, Role, Tier } from '../kernel/domain';
 
-export enum Role {
-  learner = 'learner',
-  guardian = 'guardian',
-  admin = 'admin',
-  content_admin = 'content_admin',
-  creator = 'creator',
-}
-
-/** The roles a person may choose at sign-up; the others are granted by an admin. */
-export const signupRoles = [Role.learner, Role.guardian, Role.creator] as const;
-
-export enum AccountStatus {
-  active = 'active',
-  /** A learner under 13 whose guardian has not yet verified and linked. */
-  pending_guardian = 'pending_guardian',
-}
-
-export enum Tier {
-  free = 'free',
-  starter = 'starter',
-  pro = 'pro',
-}
-
-export enum Locale {
-  vi = 'vi',
-  en = 'en',
-}
+export { AccountStatus, Locale, Role, signupRoles, Tier } from '../kernel/domain';
 
 @Entity({ tableName: 'users' })
 @Index({ properties: ['createdAt', 'id'] })

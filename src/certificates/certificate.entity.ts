@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
-import { Course } from '../courses/course.entity';
+import { User } from '../auth';
+import { Course } from '../courses';
 
 /** Issued once per learner and course (the database holds it); checked by anyone by its code. */
 @Entity({ tableName: 'certificates' })

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
-import type { Context } from '../server/context';
+import type { Context } from '../kernel/context';
 import type { Certificate } from './certificate.entity';
 import { CertificateCheck, CertificateView } from './certificates.types';
 

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../auth/user.entity';
-import type { Course } from '../courses/course.entity';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import { notFound } from '../server/errors';
-import { isId } from '../server/ids';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { User } from '../auth';
+import type { Course } from '../courses';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
+import { notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';
 import { certificatePdf } from './certificate.pdf';
 
@@ -19,10 +20,14 @@ export interface PublicCertificate {
 
 export class CertificatesService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly notifications: NotificationsService,
     private readonly publicUrl: string,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /**
    * Issues the certificate unless it exists: one insert that the unique key decides, so two
@@ -30,7 +35,7 @@ export class CertificatesService {
    */
   async issue(learner: User, course: Course, averageScore: number): Promise<void> {
     const code = randomBytes(6).toString('hex').toUpperCase();
-    const inserted = await this.em.getConnection().execute<{ id: string }[]>(
+    const inserted = await this.em.execute<{ id: string }[]>(
       `insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
        on conflict (learner_id, course_id) do nothing returning id`,
       [learner.id, course.id, code, Math.round(averageScore)],

@@ -1,5 +1,5 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
-import { LocalizedTextView } from '../courses/courses.types';
+import { LocalizedTextView } from '../courses';
 
 @ObjectType('Certificate')
 export class CertificateView {

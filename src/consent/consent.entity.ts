@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 
 /** The consent types of DESIGN.md 4.5. */
 export enum ConsentType {

@@ -1,4 +1,4 @@
-import type { PolicyValues } from '../country-policy/country-policy.defaults';
+import type { PolicyValues } from '../country-policy';
 import { ConsentType } from './consent.entity';
 
 /** Consents a guardian gives for learners under the policy's AI age (18). */

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth/user.entity';
-import type { Context } from '../server/context';
+import type { User } from '../auth';
+import type { Context } from '../kernel/context';
 import type { ConsentState } from './consent.service';
 import { ConsentChangeInput, ConsentLedgerEntryView, ConsentView } from './consent.types';
 

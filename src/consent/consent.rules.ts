@@ -1,8 +1,8 @@
 import { allow, and, rule } from 'graphql-shield';
-import { learnerActive } from '../guardian/guardian.rules';
+import { learnerActive } from '../guardian';
 import { isAuthenticated, namedRule } from '../permissions/rules';
-import type { Context } from '../server/context';
-import { AppError } from '../server/errors';
+import type { Context } from '../kernel/context';
+import { AppError } from '../kernel/errors';
 import type { ConsentType } from './consent.entity';
 
 /** For features behind a consent: the caller's holds today, else consent_required or guardian_consent_required. */

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuthService } from '../auth/auth.service';
-import { ageOn } from '../auth/age';
-import { Role, type User } from '../auth/user.entity';
-import type { CountryPolicyService } from '../country-policy/country-policy.service';
-import type { GuardianService } from '../guardian/guardian.service';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import { AppError, forbidden, notFound } from '../server/errors';
-import { isId } from '../server/ids';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { AuthService } from '../auth';
+import { ageOn } from '../auth';
+import { Role, type User } from '../auth';
+import type { CountryPolicyService } from '../country-policy';
+import type { GuardianService } from '../guardian';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
+import { AppError, forbidden, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
 import { Consent, ConsentAction, ConsentActorRole, ConsentLedgerEntry, ConsentType } from './consent.entity';
 import { type ConsentRequirement, consentRequirement, isGranted } from './consent.requirements';
 
@@ -28,12 +29,16 @@ export const guardianConsentRequired = (type: ConsentType) =>
 
 export class ConsentService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly auth: AuthService,
     private readonly policies: CountryPolicyService,
     private readonly guardians: GuardianService,
     private readonly notifications: NotificationsService,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /** Every consent type for the caller, or for a learner the caller is an active guardian of. */
   async statesFor(caller: User, learnerId?: string | null): Promise<ConsentState[]> {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 import type { PolicyValues, Region } from './country-policy.defaults';
 
 /** An admin's values for one country, replacing the defaults; `version` counts the changes. */

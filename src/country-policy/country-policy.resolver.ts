@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Context } from '../server/context';
+import type { Context } from '../kernel/context';
 import { CountryPolicyChangeView, CountryPolicyInput, CountryPolicyView } from './country-policy.types';
 
 @Resolver(() => CountryPolicyView)

@@ -1,5 +1,5 @@
 import { allow } from 'graphql-shield';
-import { Role } from '../auth/user.entity';
+import { Role } from '../auth';
 import { hasRole } from '../permissions/rules';
 
 const isAdmin = hasRole(Role.admin);

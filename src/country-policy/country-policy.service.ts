@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import { isISO31661Alpha2 } from 'class-validator';
-import { User } from '../auth/user.entity';
-import { validationFailed } from '../server/errors';
+import { User } from '../auth';
+import { validationFailed } from '../kernel/errors';
 import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';
 import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';
 
@@ -16,7 +17,11 @@ export type PolicyChange = Partial<Omit<PolicyValues, 'region'>>;
 
 /** Country rules as data: the defaults of DESIGN.md 4.5, unless an admin changed a country's. */
 export class CountryPolicyService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   async policyOf(country: string): Promise<CountryPolicy> {
     const code = assertCountry(country);
@@ -28,7 +33,7 @@ export class CountryPolicyService {
   /** Under a row lock, so two admins editing at once both land in the history, in order. */
   async update(author: User | null, country: string, change: PolicyChange): Promise<CountryPolicy> {
     const code = assertCountry(country);
-    await this.em.transactional(async (em) => {
+    await this.uow.transaction(async (em) => {
       await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`country-policy:${code}`]);
       const existing = await em.findOne(CountryPolicyOverride, { country: code });
       const before = existing ? pick(existing) : defaultPolicy(code);
@@ -44,7 +49,7 @@ export class CountryPolicyService {
   }
 
   changes(country: string): Promise<CountryPolicyChange[]> {
-    return this.em.find(CountryPolicyChange, { country: assertCountry(country) }, { orderBy: { createdAt: 'desc' } });
+    return this.uow.children('countryPolicy.changes', assertCountry(country), (countries) => this.em.find(CountryPolicyChange, { country: { $in: countries } }, { orderBy: { createdAt: 'desc' } }), (change) => change.country);
   }
 }
 

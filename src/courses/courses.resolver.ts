@@ -1,6 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Context } from '../server/context';
-import { toConnection } from '../server/pagination';
+import type { Context } from '../kernel/context';
+import { toConnection } from '../kernel/pagination';
 import type { Course, Lesson } from './course.entity';
 import type { NewLesson } from './courses.service';
 import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView } from './courses.types';

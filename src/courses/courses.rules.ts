@@ -1,5 +1,5 @@
 import { allow } from 'graphql-shield';
-import { learnerActive } from '../guardian/guardian.rules';
+import { learnerActive } from '../guardian';
 import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {

@@ -1,10 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ageOn } from '../auth/age';
-import { Role, User } from '../auth/user.entity';
-import { conflict, notFound, validationFailed } from '../server/errors';
-import { isId } from '../server/ids';
-import { afterCursor, type Page, toPage } from '../server/pagination';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { ageOn } from '../auth';
+import { Role, User } from '../auth';
+import { conflict, notFound, validationFailed } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { Course, type CourseLevel, Enrollment, Lesson, type Localized, type Quiz } from './course.entity';
 
 export interface NewLesson {
@@ -38,7 +39,11 @@ export interface CatalogFilter {
 const isStaff = (user: User | null) => Boolean(user && (user.hasRole(Role.content_admin) || user.hasRole(Role.admin)));
 
 export class CoursesService {
-  constructor(private readonly em: EntityManager) {}
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /** Published courses; by default those that fit a learner's age. */
   async catalog(viewer: User | null, filter: CatalogFilter, first: number, after?: string | null): Promise<Page<Course>> {
@@ -63,7 +68,7 @@ export class CoursesService {
   }
 
   lessons(courseId: string): Promise<Lesson[]> {
-    return this.em.find(Lesson, { course: courseId }, { orderBy: { position: 'asc' } });
+    return this.uow.children('courses.lessons', courseId, (courses) => this.em.find(Lesson, { course: { $in: courses } }, { orderBy: { position: 'asc' } }), (lesson) => lesson.course.id);
   }
 
   /** Lessons of many courses in one query, by course. */
@@ -83,7 +88,7 @@ export class CoursesService {
   /** One transaction: the course and its lessons in order (the course factory publishes through this). */
   async createCourse(input: NewCourse, authorId: string | null): Promise<Course> {
     assertCourse(input);
-    return this.em.transactional(async (em) => {
+    return this.uow.transaction(async (em) => {
       const course = em.create(Course, {
         title: input.title,
         description: input.description,

@@ -1,6 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Connection, PageArgs } from '../server/pagination';
+import { Connection, PageArgs } from '../kernel/pagination';
 import { CourseLevel } from './course.entity';
 
 registerEnumType(CourseLevel, { name: 'CourseLevel' });

@@ -1,18 +1,23 @@
 import { Migrator } from '@mikro-orm/migrations';
+import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
-import { entities } from './entities';
-import { migrations } from './migrations';
 
 export type Orm = MikroORM;
 
-export function ormOptions(databaseUrl: string, log: (message: string) => void = () => {}): Options {
+/** What the database holds: the areas' entities and every migration, handed in by the composition root. */
+export interface DatabaseModel {
+  entities: EntityClass<any>[];
+  migrations: MigrationObject[];
+}
+
+export function ormOptions(databaseUrl: string, model: DatabaseModel, log: (message: string) => void = () => {}): Options {
   return {
     clientUrl: databaseUrl,
     logger: log,
-    entities,
+    entities: model.entities,
     extensions: [Migrator],
     migrations: {
-      migrationsList: migrations,
+      migrationsList: model.migrations,
       path: 'src/db/migrations',
       pathTs: 'src/db/migrations',
       emit: 'ts',
@@ -32,8 +37,8 @@ export function ormOptions(databaseUrl: string, log: (message: string) => void =
   };
 }
 
-export async function openDatabase(databaseUrl: string, log?: (message: string) => void): Promise<Orm> {
-  return MikroORM.init(ormOptions(databaseUrl, log));
+export async function openDatabase(databaseUrl: string, model: DatabaseModel, log?: (message: string) => void): Promise<Orm> {
+  return MikroORM.init(ormOptions(databaseUrl, model, log));
 }
 
 export async function migrate(orm: Orm): Promise<void> {

@@ -1,7 +1,5 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { exponential } from 'agenda';
-import type { Deps } from '../server/deps';
-import { createServices } from '../services';
+import type { Area } from '../kernel/area';
 import { STAGE_JOB, type StageJob } from './factory.pipeline';
 
 /**
@@ -9,24 +7,24 @@ import { STAGE_JOB, type StageJob } from './factory.pipeline';
  * exponential backoff; the pipeline itself decides when the attempts are spent. A job whose
  * process died keeps its lock until the lock lifetime passes, then any instance takes it over.
  */
-export function defineFactoryJobs(deps: Deps): void {
+export const defineFactoryJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   deps.jobs.agenda.define<StageJob>(
     STAGE_JOB,
-    async (job) => {
-      const services = createServices(deps.orm.em.fork() as EntityManager, deps);
-      // Renewing the lock is a write: once per third of its lifetime is enough to keep it.
-      let touched = Date.now();
-      const keepLock = async () => {
-        if (Date.now() - touched < deps.config.JOBS_LOCK_LIFETIME_MS / 3) return;
-        touched = Date.now();
-        await job.touch();
-      };
-      await services.factory.runStage(job.attrs.data, keepLock);
-    },
+    (job) =>
+      inUnit(async (services) => {
+        // Renewing the lock is a write: once per third of its lifetime is enough to keep it.
+        let touched = Date.now();
+        const keepLock = async () => {
+          if (Date.now() - touched < deps.config.JOBS_LOCK_LIFETIME_MS / 3) return;
+          touched = Date.now();
+          await job.touch();
+        };
+        await services.factory.runStage(job.attrs.data, keepLock);
+      }),
     {
       concurrency: deps.config.FACTORY_CONCURRENCY,
       lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
       backoff: exponential({ delay: deps.config.FACTORY_RETRY_DELAY_MS, factor: 2, maxDelay: 5 * 60_000, maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS }),
     },
   );
-}
+};

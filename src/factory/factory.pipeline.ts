@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Localized } from '../courses/course.entity';
+import type { Localized } from '../courses';
 import { CourseGeneration, GenerationLesson, type GenerationStage, GenerationStatus, type SafetyFinding, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
 import type { FactoryModels } from './providers';
 import { type CourseBrief, type Outline, ProviderError, type Research } from './providers/model';

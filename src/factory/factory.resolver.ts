@@ -1,7 +1,6 @@
-import { Arg, Args, Authorized, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import { Role } from '../auth/user.entity';
-import type { Context } from '../server/context';
-import { PageArgs, toConnection } from '../server/pagination';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { Context } from '../kernel/context';
+import { PageArgs, toConnection } from '../kernel/pagination';
 import { GENERATION_STATUS_CHANGED } from './factory.service';
 import { GenerateCourseInput, GeneratedLessonView, GenerationConnection, GenerationView } from './factory.types';
 import type { CourseGeneration } from './generation.entity';
@@ -72,7 +71,6 @@ export class FactoryResolver {
     return ctx.services.factory.lessons(generation.id);
   }
 
-  @Authorized(Role.admin, Role.content_admin)
   @Subscription(() => GenerationView, {
     description: 'The generation after each change of status, stage or progress (admins and content admins)',
     topics: GENERATION_STATUS_CHANGED,

@@ -4,7 +4,7 @@ import { isContentEditor as staff } from '../permissions/rules';
 export const factoryRules = {
   Query: { factoryGenerations: staff, factoryGeneration: staff },
   Mutation: { generateCourse: staff, approveGeneration: staff, rejectGeneration: staff, retryGeneration: staff, regenerateFlaggedLessons: staff },
-  // Checked at subscribe time by @Authorized, and again on each event here.
+  // Checked when the subscription opens (server/ws.ts) and again on each event.
   Subscription: { generationStatusChanged: staff },
   CourseGeneration: allow,
   CourseGenerationConnection: allow,

@@ -1,15 +1,17 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import { z } from 'zod';
-import { User } from '../auth/user.entity';
-import type { CourseLevel } from '../courses/course.entity';
-import type { CoursesService } from '../courses/courses.service';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import type { Deps } from '../server/deps';
-import { AppError, conflict, notFound, validationFailed } from '../server/errors';
-import { isId } from '../server/ids';
-import { afterCursor, type Page, toPage } from '../server/pagination';
+import { User } from '../auth';
+import type { CourseLevel } from '../courses';
+import type { CoursesService } from '../courses';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
+import type { Deps } from '../kernel/deps';
+import type { FactoryModels } from './providers';
+import { AppError, conflict, notFound, validationFailed } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { GenerationPipeline, STAGE_JOB, type StageJob, stageKey } from './factory.pipeline';
 import { CourseGeneration, GenerationLesson, GenerationStage, GenerationStatus, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
 import type { Outline } from './providers/model';
@@ -43,12 +45,20 @@ const requestSchema = z.object({
 /** A course's factory: generation requests, their pipeline, and the admin's decision. */
 export class FactoryService {
   constructor(
-    private readonly em: EntityManager,
-    private readonly deps: Pick<Deps, 'config' | 'log' | 'pubSub' | 'jobs' | 'factoryModels'>,
-    /** The courses area within a transaction of ours, so approval publishes in the same commit. */
-    private readonly coursesIn: (em: EntityManager) => CoursesService,
+    private readonly uow: UnitOfWork,
+    private readonly models: FactoryModels,
+    /** Joins our transaction, so approval publishes the course in the same commit. */
+    private readonly courses: CoursesService,
     private readonly notifications: NotificationsService,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  private get deps(): Deps {
+    return this.uow.deps;
+  }
 
   async start(request: GenerationRequest, requesterId: string): Promise<CourseGeneration> {
     const parsed = requestSchema.safeParse(request);
@@ -56,7 +66,7 @@ export class FactoryService {
     const { topic, level, ageRange, lessonCount } = parsed.data;
     const [minAge, maxAge] = ageRange.split('-').map(Number);
     const limit = this.deps.config.FACTORY_MAX_ACTIVE_PER_REQUESTER;
-    const generation = await this.em.transactional(async (em) => {
+    const generation = await this.uow.transaction(async (em) => {
       // One requester's starts take turns, so concurrent ones count each other.
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`factory-requester:${requesterId}`]);
       const active = await em.count(CourseGeneration, { requestedBy: requesterId, status: { $in: [GenerationStatus.queued, GenerationStatus.running] } });
@@ -80,7 +90,12 @@ export class FactoryService {
   }
 
   lessons(generationId: string): Promise<GenerationLesson[]> {
-    return this.em.find(GenerationLesson, { generation: generationId }, { orderBy: { position: 'asc' }, refresh: true });
+    return this.uow.children(
+      'factory.lessons',
+      generationId,
+      (generations) => this.em.find(GenerationLesson, { generation: { $in: generations } }, { orderBy: { position: 'asc' }, refresh: true }),
+      (lesson) => lesson.generation.id,
+    );
   }
 
   /**
@@ -89,13 +104,13 @@ export class FactoryService {
    */
   async approve(id: string, approverId: string): Promise<CourseGeneration> {
     let approvedNow = false;
-    const generation = await this.em.transactional(async (em) => {
+    const generation = await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
       if (generation.status === GenerationStatus.approved) return generation;
       if (generation.status !== GenerationStatus.awaiting_approval) {
         throw conflict(`Only a generation awaiting approval can be approved; this one is ${generation.status}.`);
       }
-      const course = await this.coursesIn(em).createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
+      const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
       Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
       approvedNow = true;
       return generation;
@@ -141,7 +156,7 @@ export class FactoryService {
   /** The job of a stage (see factory.jobs). */
   runStage(job: StageJob, touch: () => Promise<void>): Promise<void> {
     return new GenerationPipeline(this.em, {
-      models: this.deps.factoryModels,
+      models: this.models,
       attempts: this.deps.config.FACTORY_STAGE_ATTEMPTS,
       log: this.deps.log,
       changed: (generationId) => this.changed(generationId),
@@ -155,7 +170,7 @@ export class FactoryService {
     to: GenerationStatus,
     change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>,
   ): Promise<CourseGeneration> {
-    await this.em.transactional(async (em) => {
+    await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
       if (!from.includes(generation.status)) throw conflict(`A generation that is ${generation.status} cannot become ${to}.`);
       generation.status = to;
@@ -220,6 +235,6 @@ export class FactoryService {
   }
 
   private changed(generationId: string): void {
-    this.deps.pubSub.publish(GENERATION_STATUS_CHANGED, generationId, { generationId } satisfies GenerationChangedEvent);
+    this.uow.publish(GENERATION_STATUS_CHANGED, generationId, { generationId } satisfies GenerationChangedEvent);
   }
 }

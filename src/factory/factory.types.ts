@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalizedListView, LocalizedTextView } from '../courses/courses.types';
-import { Connection } from '../server/pagination';
+import { LocalizedListView, LocalizedTextView } from '../courses';
+import { Connection } from '../kernel/pagination';
 import { GenerationStatus, StageName, StageStatus } from './generation.entity';
 
 registerEnumType(GenerationStatus, { name: 'GenerationStatus' });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
-import type { Localized, Quiz } from '../courses/course.entity';
+import { User } from '../auth';
+import type { Localized, Quiz } from '../courses';
 
 export enum GenerationStatus {
   queued = 'queued',

@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, OneToOne, OptionalProps, Property } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 
 /** A guardian's restrictions on a learner's AI use, obeyed by the AI proxy; no row: no restriction. */
 @Entity({ tableName: 'learner_ai_access' })

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 
 export enum LinkStatus {
   pending = 'pending',

@@ -1,4 +1,4 @@
-import { Locale } from '../auth/user.entity';
+import { Locale } from '../auth';
 import type { Mail } from '../mail/mailer';
 
 /** Sent to the learner's address a guardian declared: following the link confirms it. */

@@ -1,7 +1,7 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { User } from '../auth/user.entity';
-import type { Context } from '../server/context';
-import { PageArgs, toConnection } from '../server/pagination';
+import type { User } from '../auth';
+import type { Context } from '../kernel/context';
+import { PageArgs, toConnection } from '../kernel/pagination';
 import type { GuardianLink } from './guardian-link.entity';
 import {
   AddChildInput,

@@ -1,8 +1,8 @@
 import { allow, and, rule } from 'graphql-shield';
-import { AccountStatus, Role } from '../auth/user.entity';
+import { AccountStatus, Role } from '../auth';
 import { hasRole, isAuthenticated, isVerified, namedRule, throttled } from '../permissions/rules';
-import type { Context } from '../server/context';
-import { AppError } from '../server/errors';
+import type { Context } from '../kernel/context';
+import { AppError } from '../kernel/errors';
 
 /** A guardian whose e-mail is verified: what every guardian operation presupposes. */
 export const isVerifiedGuardian = and(hasRole(Role.guardian), isVerified);

@@ -1,16 +1,17 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ageOn } from '../auth/age';
-import { type AuthService, normaliseEmail } from '../auth/auth.service';
-import { hashToken, randomToken } from '../auth/tokens';
-import { AccountStatus, type Locale, Role, User } from '../auth/user.entity';
-import { publicLink, sendInBackground } from '../mail/deliver';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import type { Deps } from '../server/deps';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../server/errors';
-import { isId } from '../server/ids';
-import { afterCursor, type Page, toPage } from '../server/pagination';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { ageOn } from '../auth';
+import { type AuthService, normaliseEmail } from '../auth';
+import { hashToken, randomToken } from '../kernel/tokens';
+import { AccountStatus, type Locale, Role, User } from '../auth';
+import { publicLink, sendAfterCommit } from '../mail/deliver';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
+import type { Deps } from '../kernel/deps';
+import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-link.entity';
 import { linkRequestMail } from './guardian.mails';
@@ -39,11 +40,15 @@ const linkLimitReached = () => new AppError('limit_reached', `A guardian may hav
 
 export class GuardianService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly deps: Deps,
     private readonly auth: AuthService,
     private readonly notifications: NotificationsService,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /**
    * Declares a link to the learner with this address. The answer is the same whether or not the
@@ -82,7 +87,7 @@ export class GuardianService {
 
   /** The learner (or an admin) approves a pending link. */
   async approve(actor: User, linkId: string): Promise<GuardianLink> {
-    const link = await this.em.transactional(async (em) => {
+    const link = await this.uow.transaction(async (em) => {
       const link = await this.visibleLink(em, actor, linkId);
       if (!this.isLearnerOf(actor, link) && !actor.hasRole(Role.admin)) throw forbidden('Only the learner or an admin approves a link.');
       if (link.status !== LinkStatus.pending) throw conflict(`The link is ${link.status}; only a pending link can be approved.`);
@@ -96,7 +101,7 @@ export class GuardianService {
 
   /** Following the mailed link: the token stands for the learner's approval. */
   async confirm(token: string): Promise<GuardianLink> {
-    const link = await this.em.transactional(async (em) => {
+    const link = await this.uow.transaction(async (em) => {
       const link = await em.findOne(GuardianLink, { confirmTokenHash: hashToken(token), status: LinkStatus.pending }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!link) throw validationFailed([{ field: 'token', message: 'The token is invalid or used.' }]);
       const learner = link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
@@ -111,7 +116,7 @@ export class GuardianService {
 
   /** The guardian, the learner from 16, or an admin ends a pending or active link. */
   async revoke(actor: User, linkId: string): Promise<GuardianLink> {
-    const { link, learner } = await this.em.transactional(async (em) => {
+    const { link, learner } = await this.uow.transaction(async (em) => {
       const link = await this.visibleLink(em, actor, linkId);
       const isGuardian = link.guardian.id === actor.id;
       if (this.isLearnerOf(actor, link) && !isGuardian && !actor.hasRole(Role.admin) && actor.birthDate && ageOn(actor.birthDate) < MIN_AGE_TO_REVOKE) {
@@ -148,7 +153,12 @@ export class GuardianService {
   }
 
   transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
-    return this.em.find(GuardianLinkTransition, { link: linkId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+    return this.uow.children(
+      'guardian.transitions',
+      linkId,
+      (links) => this.em.find(GuardianLinkTransition, { link: { $in: links } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (transition) => transition.link.id,
+    );
   }
 
   async isActiveGuardianOf(guardianId: string, learnerId: string): Promise<boolean> {
@@ -193,7 +203,7 @@ export class GuardianService {
   /** Locks the guardian's row so that concurrent declares count each other's links. */
   private async withGuardianLock(guardian: User, work: (em: EntityManager) => Promise<GuardianLink>): Promise<GuardianLink> {
     try {
-      return await this.em.transactional(async (em) => {
+      return await this.uow.transaction(async (em) => {
         await em.findOneOrFail(User, { id: guardian.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         const open = await em.count(GuardianLink, { guardian: guardian.id, status: { $ne: LinkStatus.revoked } });
         if (open >= MAX_LINKS_PER_GUARDIAN) throw linkLimitReached();
@@ -243,7 +253,7 @@ export class GuardianService {
   private async askLearner(link: GuardianLink, guardian: User, token: string): Promise<void> {
     const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
     const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
-    sendInBackground(this.deps, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+    sendAfterCommit(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
     if (!learner) return;
     await this.notifications.notify(learner.id, NotificationType.guardian, {
       title: { en: `${guardian.displayName} asks to be your guardian`, vi: `${guardian.displayName} muốn làm người giám hộ của bạn` },

@@ -1,7 +1,7 @@
 import { IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches, Max, MaxLength, Min } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { AccountStatus, Locale } from '../auth/user.entity';
-import { Connection } from '../server/pagination';
+import { AccountStatus, Locale } from '../auth';
+import { Connection } from '../kernel/pagination';
 import { LinkStatus } from './guardian-link.entity';
 
 registerEnumType(LinkStatus, { name: 'GuardianLinkStatus' });

@@ -1,5 +1,5 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
-import type { Context } from '../server/context';
+import type { Context } from '../kernel/context';
 
 @ObjectType()
 class Health {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Deps } from '../server/deps';
-import { AppError } from '../server/errors';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { Deps } from '../kernel/deps';
+import { AppError } from '../kernel/errors';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -17,9 +18,13 @@ export interface EmailHealth {
 
 export class HealthService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly deps: Deps,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /** Answers within two seconds; a database that is down or hanging is upstream_unavailable. */
   async database(): Promise<DatabaseHealth> {

@@ -1,4 +1,5 @@
-import type { Deps } from '../server/deps';
+import type { Deps } from '../kernel/deps';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from './mailer';
 
 /** A page of the web app, with the token the mail carries, for links in mails. */
@@ -11,4 +12,9 @@ export function publicLink(publicUrl: string, page: string, token?: string, quer
 /** The answer does not wait for the mail server; a failed send is logged and can be asked for again. */
 export function sendInBackground(deps: Pick<Deps, 'mailer' | 'log'>, mail: Mail): void {
   deps.mailer.send(mail).catch((error) => deps.log.error({ err: error }, 'mail not sent'));
+}
+
+/** Mail about a change goes once the change is committed: a rolled-back sign-up mails nobody. */
+export function sendAfterCommit(uow: UnitOfWork, mail: Mail): void {
+  uow.afterCommit(() => sendInBackground(uow.deps, mail));
 }

@@ -1,5 +1,5 @@
 import { Entity, Enum, OneToOne, OptionalProps, Property } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
+import { User } from '../auth';
 import { NotificationType } from './notification.entity';
 
 /** The notification types a user has turned off; a user without a row receives every type. */

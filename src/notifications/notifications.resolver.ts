@@ -1,6 +1,6 @@
-import { Arg, Args, Authorized, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { Context } from '../server/context';
-import { toConnection } from '../server/pagination';
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { Context } from '../kernel/context';
+import { toConnection } from '../kernel/pagination';
 import { NOTIFICATION_ADDED, type NotificationAddedEvent, UNREAD_COUNT_CHANGED } from './notifications.service';
 import {
   NotificationConnection,
@@ -54,7 +54,6 @@ export class NotificationsResolver {
     return { disabledTypes: await ctx.services.notifications.setDisabledTypes(me(ctx), input.disabledTypes) };
   }
 
-  @Authorized()
   @Subscription(() => NotificationView, { description: "Each new notification of the caller's", topics: NOTIFICATION_ADDED, topicId: ownTopic })
   notificationAdded(@Root() event: NotificationAddedEvent, @Ctx() ctx: Context) {
     // Read fresh: this operation's unit of work lives as long as the subscription.
@@ -62,7 +61,6 @@ export class NotificationsResolver {
     return ctx.services.notifications.find(me(ctx), event.notificationId);
   }
 
-  @Authorized()
   @Subscription(() => UnreadCount, { description: "The caller's unread count after each change", topics: UNREAD_COUNT_CHANGED, topicId: ownTopic })
   async unreadCountChanged(@Ctx() ctx: Context): Promise<UnreadCount> {
     return { count: await ctx.services.notifications.unreadCount(me(ctx)) };

@@ -1,10 +1,10 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { type Locale, User } from '../auth/user.entity';
-import type { Deps } from '../server/deps';
-import { notFound } from '../server/errors';
-import { isId } from '../server/ids';
-import { afterCursor, type Page, toPage } from '../server/pagination';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { type Locale, User } from '../auth';
+import { notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { Notification, type NotificationType } from './notification.entity';
 import { NotificationSettings } from './notification-settings.entity';
 
@@ -33,10 +33,13 @@ export type GuardiansOf = (learnerId: string) => Promise<string[]>;
 
 export class NotificationsService {
   constructor(
-    private readonly em: EntityManager,
-    private readonly deps: Deps,
+    private readonly uow: UnitOfWork,
     private readonly guardiansOf: GuardiansOf,
   ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
 
   /**
    * A learner's event that their guardians hear of too (progress, certificates): the learner gets
@@ -63,7 +66,7 @@ export class NotificationsService {
       data: message.data ?? {},
     });
     await this.em.persistAndFlush(notification);
-    this.deps.pubSub.publish(NOTIFICATION_ADDED, userId, { userId, notificationId: notification.id } satisfies NotificationAddedEvent);
+    this.uow.publish(NOTIFICATION_ADDED, userId, { userId, notificationId: notification.id } satisfies NotificationAddedEvent);
     this.publishUnreadCount(userId);
     return notification;
   }
@@ -124,6 +127,6 @@ export class NotificationsService {
   }
 
   private publishUnreadCount(userId: string): void {
-    this.deps.pubSub.publish(UNREAD_COUNT_CHANGED, userId, { userId });
+    this.uow.publish(UNREAD_COUNT_CHANGED, userId, { userId });
   }
 }

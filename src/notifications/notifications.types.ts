@@ -1,7 +1,7 @@
 import { ArrayMaxSize } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Connection, PageArgs } from '../server/pagination';
+import { Connection, PageArgs } from '../kernel/pagination';
 import { NotificationType } from './notification.entity';
 import type { NotificationFilter as Filter } from './notifications.service';
 

@@ -1,8 +1,8 @@
 import { and, rule } from 'graphql-shield';
-import { Role } from '../auth/user.entity';
-import type { Context } from '../server/context';
-import { AppError, forbidden, unauthenticated } from '../server/errors';
-import { type Bucket, RateLimitedError } from '../server/rate-limit';
+import { Role, Tier } from '../kernel/domain';
+import type { Context } from '../kernel/context';
+import { AppError, forbidden, unauthenticated } from '../kernel/errors';
+import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
 
 // Rules read the caller from a context built for each request and operation, so no decision is
 // cached beyond it ('no_cache'); a rule returns (never throws) the error the client should see.
@@ -33,6 +33,20 @@ export const hasRole = (...roles: Role[]) =>
       rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
         const viewer = await ctx.viewer();
         return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
+      }),
+    ),
+  );
+
+const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
+
+/** Features of a paid tier: the caller's tier (from their entitlements) is at least `tier`. */
+export const tierAtLeast = (tier: Tier) =>
+  namedRule(`tierAtLeast(${tier})`, () =>
+    and(
+      isAuthenticated,
+      rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+        const viewer = await ctx.viewer();
+        return TIER_ORDER.indexOf(viewer!.tier) >= TIER_ORDER.indexOf(tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
       }),
     ),
   );

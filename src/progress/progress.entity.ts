@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth/user.entity';
-import { Course, Lesson } from '../courses/course.entity';
+import { User } from '../auth';
+import { Course, Lesson } from '../courses';
 
 /** A lesson a learner finished; finishing it again changes nothing. */
 @Entity({ tableName: 'lesson_completions' })

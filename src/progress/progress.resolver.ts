@@ -1,8 +1,8 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import { presentCertificate } from '../certificates/certificates.resolver';
-import { CertificateView } from '../certificates/certificates.types';
-import { EnrollmentView } from '../courses/courses.types';
-import type { Context } from '../server/context';
+import { presentCertificate } from '../certificates';
+import { CertificateView } from '../certificates';
+import { EnrollmentView } from '../courses';
+import type { Context } from '../kernel/context';
 import { CompleteLessonInput, CourseProgressView, DashboardLearner, LearnerOverviewView, QuizAnswersInput, QuizResult } from './progress.types';
 
 const me = (ctx: Context) => ctx.auth.userId!;

@@ -1,5 +1,5 @@
 import { allow } from 'graphql-shield';
-import { isGuardianOf, isVerifiedGuardian, learnerActive } from '../guardian/guardian.rules';
+import { isGuardianOf, isVerifiedGuardian, learnerActive } from '../guardian';
 
 export const progressRules = {
   Query: {

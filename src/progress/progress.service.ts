@@ -1,11 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { User } from '../auth/user.entity';
-import type { CertificatesService } from '../certificates/certificates.service';
-import type { Course, Lesson, Localized } from '../courses/course.entity';
-import type { CoursesService } from '../courses/courses.service';
-import { NotificationType } from '../notifications/notification.entity';
-import type { NotificationsService } from '../notifications/notifications.service';
-import { forbidden, notFound, validationFailed } from '../server/errors';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { User } from '../auth';
+import type { CertificatesService } from '../certificates';
+import type { Course, Lesson, Localized } from '../courses';
+import type { CoursesService } from '../courses';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
+import { forbidden, notFound, validationFailed } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
 
 export interface CourseProgress {
@@ -43,24 +44,33 @@ const key = (learnerId: string, courseId: string) => `${learnerId}:${courseId}`;
 
 export class ProgressService {
   constructor(
-    private readonly em: EntityManager,
+    private readonly uow: UnitOfWork,
     private readonly courses: CoursesService,
     private readonly certificates: CertificatesService,
     private readonly notifications: NotificationsService,
   ) {}
 
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
   /** Harmless twice: the first completion counts, the rest change nothing. */
   async completeLesson(learner: User, lessonId: string, timeSpentSeconds = 0): Promise<CourseProgress> {
     const lesson = await this.enrolledLesson(learner, lessonId);
-    const inserted = await this.em.getConnection().execute<Row[]>(
-      `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
-       on conflict (learner_id, lesson_id) do nothing returning id`,
-      [learner.id, lesson.id, lesson.course.id, Math.max(0, Math.round(timeSpentSeconds))],
-    );
-    const progress = await this.afterProgress(learner, lesson.course);
-    if (inserted.length && progress.completed) await this.notifyCompletion(learner, lesson.course);
-    else if (inserted.length && reachedHalfway(progress)) await this.notifyHalfway(learner, lesson.course);
-    return progress;
+    // The completion, the certificate it may earn and the notifications are one commit.
+    return this.uow.transaction(async (em) => {
+      // One learner's completions in a course take turns: the last two done at once must see each other.
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`progress:${learner.id}:${lesson.course.id}`]);
+      const inserted = await em.execute<Row[]>(
+        `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
+         on conflict (learner_id, lesson_id) do nothing returning id`,
+        [learner.id, lesson.id, lesson.course.id, Math.max(0, Math.round(timeSpentSeconds))],
+      );
+      const progress = await this.afterProgress(learner, lesson.course);
+      if (inserted.length && progress.completed) await this.notifyCompletion(learner, lesson.course);
+      else if (inserted.length && reachedHalfway(progress)) await this.notifyHalfway(learner, lesson.course);
+      return progress;
+    });
   }
 
   /** Answers are checked here, never on the client; every attempt is kept. */
@@ -96,7 +106,8 @@ export class ProgressService {
    */
   async overviews(learnerIds: string[]): Promise<LearnerOverview[]> {
     if (!learnerIds.length) return [];
-    const connection = this.em.getConnection();
+    // The unit of work's manager: inside a transaction these reads see its own writes.
+    const connection = this.em;
     const enrollments = await this.courses.enrollmentsOf(learnerIds);
     const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
     const ids = `{${learnerIds.join(',')}}`;

@@ -1,8 +1,8 @@
 import { ArrayMaxSize, IsOptional, Max, Min } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { LocalizedTextView } from '../courses/courses.types';
-import { CertificateView } from '../certificates/certificates.types';
-import { LinkedLearner } from '../guardian/guardian.types';
+import { LocalizedTextView } from '../courses';
+import { CertificateView } from '../certificates';
+import { LinkedLearner } from '../guardian';
 
 @ObjectType('CourseProgress')
 export class CourseProgressView {

@@ -1,11 +1,10 @@
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ConfigError, loadConfig } from '../config';
 import { createLogger } from '../logger';
-import { AppError } from '../server/errors';
+import { AppError } from '../kernel/errors';
 import { closeDeps, createDeps } from '../server/deps';
-import { createServices } from '../services';
+import { openUnit } from '../server/platform';
 import { withDatabase } from './database';
 
 const usage = 'Usage: npm run admin:create -- --email <address> --password <at least 10 characters>';
@@ -22,7 +21,7 @@ async function main() {
     // Real mail and events: a running service's subscribers see the new role.
     const deps = await createDeps(config, createLogger('warn'), orm, databaseUrl);
     try {
-      return await createServices(orm.em.fork() as EntityManager, deps).admin.ensureAdmin(values.email!, values.password!);
+      return await openUnit(deps).services.admin.ensureAdmin(values.email!, values.password!);
     } finally {
       await closeDeps(deps);
     }

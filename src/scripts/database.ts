@@ -1,6 +1,7 @@
 import type { Config } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
-import { migrate, openDatabase, type Orm } from '../db/orm';
+import { migrate, type Orm } from '../db/orm';
+import { openAppDatabase } from '../server/platform';
 
 /**
  * Runs a command-line task against the configured database: `DATABASE_URL`, or the embedded one
@@ -9,7 +10,7 @@ import { migrate, openDatabase, type Orm } from '../db/orm';
 export async function withDatabase<T>(config: Config, task: (orm: Orm, databaseUrl: string) => Promise<T>): Promise<T> {
   const embedded = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
-  const orm = await openDatabase(databaseUrl);
+  const orm = await openAppDatabase(databaseUrl);
   try {
     await migrate(orm);
     return await task(orm, databaseUrl);

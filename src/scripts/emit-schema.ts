@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildOpenApi } from '../../rest/openapi';
-import { routes } from '../../rest/routes';
+import { routes, ruleMap } from '../server/platform';
 import { buildAppSchema, printAppSchema } from '../server/schema';
 
 /** Writes the committed descriptions of the API: the GraphQL SDL and the OpenAPI of the REST table. */
@@ -10,7 +10,7 @@ export async function schemaFiles() {
   const schema = await buildAppSchema();
   return {
     'schema.graphql': printAppSchema(schema),
-    'openapi.json': `${JSON.stringify(buildOpenApi(schema, routes), null, 2)}\n`,
+    'openapi.json': `${JSON.stringify(buildOpenApi(schema, routes, ruleMap), null, 2)}\n`,
   };
 }
 

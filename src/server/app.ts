@@ -7,15 +7,16 @@ import { applyMiddleware } from 'graphql-middleware';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
-import { migrate, openDatabase } from '../db/orm';
-import { defineFactoryJobs } from '../factory/factory.jobs';
+import { migrate } from '../db/orm';
+import type { Context } from '../kernel/context';
+import type { Deps } from '../kernel/deps';
 import { permissionsFor } from '../permissions';
-import type { Context } from './context';
-import { closeDeps, createDeps, type Deps } from './deps';
+import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { createExpressApp } from './http';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
+import { defineJobs, openAppDatabase, ruleMap } from './platform';
 import { attachWebSocketServer } from './ws';
 
 export interface App {
@@ -31,13 +32,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     ? undefined
     : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }));
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
-  const orm = await openDatabase(databaseUrl, (message) => log.debug({ orm: message }));
+  const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
   await migrate(orm);
   const deps = await createDeps(config, log, orm, databaseUrl);
   const rawSchema = await buildAppSchema(deps.pubSub);
-  const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema));
+  const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
-  const ws = attachWebSocketServer(httpServer, schema, deps);
+  const ws = attachWebSocketServer(httpServer, schema, deps, ruleMap);
   const apollo = new ApolloServer<Context>({
     schema,
     validationRules: queryLimitRules(config),
@@ -54,7 +55,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     ],
   });
   await apollo.start();
-  defineFactoryJobs(deps);
+  defineJobs(deps);
   await deps.jobs.start();
   httpServer.on('request', createExpressApp(deps, apollo, rawSchema));
 

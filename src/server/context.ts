@@ -1,31 +1,18 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { RequestAuth } from '../auth/tokens';
-import type { User } from '../auth/user.entity';
-import { createServices, type Services } from '../services';
-import type { Deps } from './deps';
-import type { Bucket, RateLimits } from './rate-limit';
+import type { Context, Viewer } from '../kernel/context';
+import type { Deps } from '../kernel/deps';
+import { openUnit } from './platform';
 
-export interface Context {
-  limits: RateLimits;
-  requestId: string;
-  ip: string;
-  auth: RequestAuth;
-  /** Buckets the HTTP layer already counted this request in (REST paths under /auth, /ai). */
-  countedBuckets: Set<Bucket>;
-  em: EntityManager;
-  services: Services;
-  /** The caller's account as stored now (roles and status may have changed since the token). */
-  viewer(): Promise<User | null>;
-}
-
+/** A context for one request or WebSocket operation: its own unit of work, services and caller. */
 export function createContext(deps: Deps, request: Pick<Context, 'requestId' | 'ip' | 'auth' | 'countedBuckets'>): Context {
-  const em = deps.orm.em.fork() as EntityManager;
-  const services = createServices(em, deps);
-  let viewer: Promise<User | null> | undefined;
+  const { uow, services } = openUnit(deps);
+  let viewer: Promise<Viewer | null> | undefined;
   return {
     ...request,
     limits: deps.limits,
-    em,
+    uow,
+    get em() {
+      return uow.em;
+    },
     services,
     viewer: () => (viewer ??= request.auth.userId ? services.auth.findUser(request.auth.userId) : Promise.resolve(null)),
   };

@@ -1,28 +1,12 @@
 import { join } from 'node:path';
 import type { Logger } from 'pino';
-import { AiBackend } from '../ai/ai.backend';
 import type { Config } from '../config';
 import type { Orm } from '../db/orm';
-import { createFactoryModels, type FactoryModels } from '../factory/providers';
-import { createJobs, type Jobs } from '../jobs/agenda';
-import { createMailer, type Mailer } from '../mail/mailer';
-import { createPostgresPubSub, type EventPubSub } from './pubsub';
-import { createRateLimits, type RateLimits } from './rate-limit';
-
-/** What lives as long as the process: handed to every request's services. */
-export interface Deps {
-  config: Config;
-  log: Logger;
-  orm: Orm;
-  mailer: Mailer;
-  pubSub: EventPubSub;
-  limits: RateLimits;
-  /** Per process, so its circuit breaker sees every request. */
-  aiBackend: AiBackend;
-  /** Agenda: started once every area has defined its jobs. */
-  jobs: Jobs;
-  factoryModels: FactoryModels;
-}
+import { createJobs } from '../jobs/agenda';
+import type { Deps } from '../kernel/deps';
+import { createPostgresPubSub } from '../kernel/pubsub';
+import { createRateLimits } from '../kernel/rate-limit';
+import { createMailer } from '../mail/mailer';
 
 export async function createDeps(config: Config, log: Logger, orm: Orm, databaseUrl: string): Promise<Deps> {
   return {
@@ -32,9 +16,7 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
     limits: createRateLimits(config),
-    aiBackend: new AiBackend(config, log),
     jobs: createJobs(config, databaseUrl, log),
-    factoryModels: createFactoryModels(config),
   };
 }
 

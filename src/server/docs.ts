@@ -3,7 +3,7 @@ import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { buildOpenApi } from '../../rest/openapi';
-import { routes } from '../../rest/routes';
+import { routes, ruleMap } from './platform';
 
 const initializer = `window.onload = function () {
   window.ui = SwaggerUIBundle({ url: '/openapi.json', dom_id: '#swagger-ui', deepLinking: true,
@@ -12,7 +12,7 @@ const initializer = `window.onload = function () {
 
 /** `/openapi.json` and the Swagger UI at `/docs`, served from node_modules (no CDN). */
 export function serveDocs(app: Express, schema: GraphQLSchema): void {
-  const document = buildOpenApi(schema, routes);
+  const document = buildOpenApi(schema, routes, ruleMap);
   app.get('/openapi.json', (_req, res) => {
     res.json(document);
   });

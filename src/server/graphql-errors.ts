@@ -1,8 +1,8 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import type { ValidationError } from 'class-validator';
 import type { GraphQLFormattedError } from 'graphql';
-import { ArgumentValidationError, AuthenticationError, AuthorizationError } from 'type-graphql';
-import { AppError, type FieldError, forbidden, isErrorCode, unauthenticated } from './errors';
+import { ArgumentValidationError } from 'type-graphql';
+import { AppError, type FieldError, isErrorCode } from '../kernel/errors';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
@@ -19,9 +19,6 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   if (original instanceof AppError) {
     return { ...base, message: original.message, extensions: { code: original.code.toUpperCase(), ...original.extra } };
   }
-  // @Authorized refusing a subscription at subscribe time.
-  const refusal = original instanceof AuthorizationError ? forbidden() : original instanceof AuthenticationError ? unauthenticated() : null;
-  if (refusal) return { ...base, message: refusal.message, extensions: { code: refusal.code.toUpperCase() } };
   if (original instanceof ArgumentValidationError) {
     return {
       ...base,

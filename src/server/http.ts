@@ -7,16 +7,14 @@ import express, { type ErrorRequestHandler, type Express, type Request, type Req
 import type { GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { restRouter, sendError } from '../../rest/adapter';
-import { aiStreamRouter } from '../../rest/ai-stream';
-import { certificatePdfRouter } from '../../rest/certificate-pdf';
-import { routes } from '../../rest/routes';
-import { authenticateHeader } from '../auth/tokens';
-import { type Context, createContext } from './context';
-import type { Deps } from './deps';
+import type { Context } from '../kernel/context';
+import type { Deps } from '../kernel/deps';
+import { authenticateHeader } from '../kernel/tokens';
+import { createContext } from './context';
 import { serveDocs } from './docs';
-import { adminFactoryPage } from '../factory/admin-page';
-import { AppError, type ErrorBody, errorStatus, internalErrorBody, notFound } from './errors';
-import { rateLimitMiddleware } from './rate-limit';
+import { httpRoutes, routes } from './platform';
+import { AppError, type ErrorBody, errorStatus, internalErrorBody, notFound } from '../kernel/errors';
+import { rateLimitMiddleware } from '../kernel/rate-limit';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
@@ -45,14 +43,12 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   });
   app.use(rateLimitMiddleware(deps.limits));
   serveDocs(app, schema);
-  app.use(adminFactoryPage());
   app.use(
     '/graphql',
     express.json({ limit: config.BODY_LIMIT }),
     expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
   );
-  app.use(aiStreamRouter((req) => requestContext(deps, req), config.BODY_LIMIT));
-  app.use(certificatePdfRouter((req) => requestContext(deps, req)));
+  for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req)));
   app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));

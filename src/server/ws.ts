@@ -1,11 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, parse, specifiedRules, validate } from 'graphql';
+import { type DocumentNode, type ExecutionArgs, getArgumentValues, getOperationAST, GraphQLError, type GraphQLSchema, Kind, parse, specifiedRules, subscribe as graphqlSubscribe, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { authenticateHeader, type RequestAuth } from '../auth/tokens';
+import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
+import type { Context } from '../kernel/context';
+import type { Deps } from '../kernel/deps';
+import { AppError, forbidden } from '../kernel/errors';
+import { enforce } from '../permissions/enforce';
+import type { RuleMap } from '../permissions';
 import { createContext } from './context';
-import type { Deps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { parseOptions, queryLimitRules } from './query-limits';
 
@@ -14,10 +18,17 @@ import { parseOptions, queryLimitRules } from './query-limits';
  * (`connectionParams.authorization`), each operation gets its own context and unit of work, and
  * the limits of HTTP apply here too.
  */
-export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps) {
+export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps, ruleMap: RuleMap) {
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const rules = [...specifiedRules, ...queryLimitRules(deps.config)];
   const connections = new WeakMap<object, RequestAuth>();
+  const contextOf = (ctx: { extra: { socket: object; request: { socket: { remoteAddress?: string } } } }): Context =>
+    createContext(deps, {
+      requestId: randomUUID(),
+      ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+      auth: connections.get(ctx.extra.socket) ?? {},
+      countedBuckets: new Set(),
+    });
   const server = useServer(
     {
       schema,
@@ -40,13 +51,12 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         connections.set(ctx.extra.socket, auth);
         return true;
       },
-      context: (ctx) =>
-        createContext(deps, {
-          requestId: randomUUID(),
-          ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
-          auth: connections.get(ctx.extra.socket) ?? {},
-          countedBuckets: new Set(),
-        }),
+      context: (ctx) => contextOf(ctx),
+      // A refused subscription answers one result with the error, as a refused query does.
+      subscribe: async (args) => {
+        const refusal = await subscriptionRefusal(args, ruleMap);
+        return refusal ? { errors: [refusal] } : graphqlSubscribe(args);
+      },
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors
           ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => deps.log.error({ err }, 'subscription failed'))) }
@@ -59,6 +69,30 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
     dispose: () => server.dispose(),
   };
+}
+
+/**
+ * A subscription is checked when it opens by the rules of the same map that guards queries (graphql
+ * middleware only wraps the resolver, which runs per event): each root field's rule with its
+ * arguments; a field without a rule is refused.
+ */
+async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promise<GraphQLError | null> {
+  const operation = getOperationAST(args.document, args.operationName);
+  if (operation?.operation !== 'subscription') return null;
+  const fields = args.schema.getSubscriptionType()!.getFields();
+  const ctx = args.contextValue as Context;
+  for (const selection of operation.selectionSet.selections) {
+    if (selection.kind !== Kind.FIELD || selection.name.value.startsWith('__')) continue;
+    const rule = ruleMap.Subscription?.[selection.name.value] ?? ruleMap.Subscription?.['*'];
+    try {
+      if (!rule) throw forbidden();
+      await enforce(rule, ctx, getArgumentValues(fields[selection.name.value], selection, args.variableValues ?? {}));
+    } catch (error) {
+      if (!(error instanceof AppError)) throw error;
+      return new GraphQLError(error.message, { originalError: error, path: [selection.name.value] });
+    }
+  }
+  return null;
 }
 
 function requestError(error: GraphQLError): GraphQLError {

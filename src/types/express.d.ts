@@ -1,5 +1,5 @@
-import type { RequestAuth } from '../auth/tokens';
-import type { Bucket } from '../server/rate-limit';
+import type { RequestAuth } from '../kernel/tokens';
+import type { Bucket } from '../kernel/rate-limit';
 
 declare global {
   namespace Express {

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentType } from '../../src/consent/consent.entity';
-import { createServices } from '../../src/services';
+import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { linkFamily } from '../support/family';
 import { withMailAndApp } from '../support/setup';
@@ -19,7 +18,7 @@ const consentOf = async (who: SignedIn, type: string) =>
 
 /** What a feature behind a consent asks (the AI proxy, for one): the service's check. */
 async function check(userId: string, type: ConsentType): Promise<string> {
-  const services = createServices(t.app.deps.orm.em.fork() as EntityManager, t.app.deps);
+  const services = openUnit(t.app.deps).services;
   return services.consent.assertConsent(userId, type).then(
     () => 'ok',
     (error) => error.code,

@@ -1,7 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotificationType } from '../../src/notifications/notification.entity';
-import { createServices } from '../../src/services';
+import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
@@ -251,7 +250,7 @@ describe('guardians hear of their learners\' events', () => {
     await t.http.post(`/guardian/links/${link.id}/approve`, undefined, { token: learner.accessToken });
     await declare(pending, learner.email);
 
-    const services = createServices(t.app.deps.orm.em.fork() as EntityManager, t.app.deps);
+    const services = openUnit(t.app.deps).services;
     await services.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
       learner: { title: { en: 'Lesson done', vi: 'Xong bài' }, body: { en: 'Well done!', vi: 'Giỏi lắm!' }, data: { lessonId: 'l1' } },
       guardian: { title: { en: 'Your learner finished a lesson', vi: 'Con đã học xong một bài' }, body: { en: 'See the progress.', vi: 'Xem tiến độ.' }, data: { lessonId: 'l1' } },

@@ -2,7 +2,8 @@ import { applyMiddleware } from 'graphql-middleware';
 import { allow } from 'graphql-shield';
 import { graphql } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPermissions, mergeRules, ruleMap } from '../../src/permissions';
+import { buildPermissions, mergeRules } from '../../src/permissions';
+import { ruleMap } from '../../src/server/platform';
 import { formatGraphQLError } from '../../src/server/graphql-errors';
 import { buildAppSchema } from '../../src/server/schema';
 import { startTestApp, type TestApp } from '../support/app';
@@ -112,9 +113,9 @@ describe('deny by default', () => {
     expect(result.data).toBeNull();
   });
 
-  it('has a rule for every root field of the schema', async () => {
+  it('has a rule for every root field of the schema, Subscription included', async () => {
     const schema = await buildAppSchema();
-    for (const type of [schema.getQueryType()!, schema.getMutationType()!]) {
+    for (const type of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
       for (const field of Object.keys(type.getFields())) {
         expect(ruleMap[type.name]?.[field] ?? ruleMap[type.name]?.['*'], `${type.name}.${field}`).toBeDefined();
       }

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
-import { migrate, openDatabase } from '../../src/db/orm';
+import { migrate } from '../../src/db/orm';
+import { openAppDatabase } from '../../src/server/platform';
 import { freePort } from './ports';
 
 export const TEMPLATE_DATABASE = 'lp_template';
@@ -24,7 +25,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const postgres = await startEmbeddedPostgres(dataDir, port);
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
-  const orm = await openDatabase(postgres.url(TEMPLATE_DATABASE));
+  const orm = await openAppDatabase(postgres.url(TEMPLATE_DATABASE));
   await migrate(orm);
   await orm.close();
   project.provide('postgresAdminUrl', postgres.url('postgres'));

@@ -1,11 +1,10 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { NotificationType } from '../../src/notifications/notification.entity';
-import { createServices } from '../../src/services';
+import { openUnit } from '../../src/server/platform';
 import type { TestApp } from './app';
 
 /** What another area does when something happens to a user: the notifications service's notify(). */
 export async function notify(t: TestApp, userId: string, type: NotificationType | string, n = 1, data: Record<string, unknown> = {}) {
-  const services = createServices(t.app.deps.orm.em.fork() as EntityManager, t.app.deps);
+  const services = openUnit(t.app.deps).services;
   const created = [];
   for (let i = 0; i < n; i++) {
     created.push(

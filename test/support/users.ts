@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServices } from '../../src/services';
+import { openUnit } from '../../src/server/platform';
 import type { SmtpServer } from './smtp';
 import { tokenFrom } from './smtp';
 import type { TestApp } from './app';
@@ -45,8 +45,7 @@ export async function signUpVerified(t: TestApp, smtp: SmtpServer, body: Record<
 /** An admin made the way `npm run admin:create` makes one, then signed in through REST. */
 export async function signInAdmin(t: TestApp): Promise<SignedIn> {
   const email = uniqueEmail('admin');
-  const em = t.app.deps.orm.em.fork();
-  await createServices(em as never, t.app.deps).admin.ensureAdmin(email, PASSWORD);
+  await openUnit(t.app.deps).services.admin.ensureAdmin(email, PASSWORD);
   const reply = await t.http.post('/auth/login', { email, password: PASSWORD });
   return { id: reply.body.user.id, email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Localized, Quiz } from '../../courses/course.entity';
+import type { Localized, Quiz } from '../../courses';
 import { type CourseBrief, type CourseModel, type LessonBrief, type Outline, ProviderError, type Research } from './model';
 
 export interface ModelEndpoint {

@@ -1,4 +1,4 @@
-import type { Localized, Quiz } from '../../courses/course.entity';
+import type { Localized, Quiz } from '../../courses';
 import type { SafetyFinding } from '../generation.entity';
 
 /** What was asked for: the generation request, validated. */

@@ -1,4 +1,4 @@
-import type { Localized } from '../../courses/course.entity';
+import type { Localized } from '../../courses';
 
 export interface ConceptQuestion {
   prompt: Localized;

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Localized, Quiz, QuizQuestion } from '../../courses/course.entity';
+import type { Localized, Quiz, QuizQuestion } from '../../courses';
 import type { CourseBrief, CourseModel, LessonBrief, Outline, Research } from './model';
 import { CONCEPTS, type Concept, LEVEL_NAME, LEVEL_START } from './offline-knowledge';
 

@@ -1,7 +1,9 @@
 import express, { type Response as ExpressResponse, type Request, Router } from 'express';
-import type { ChatRequest } from '../src/ai/ai.service';
-import type { Context } from '../src/server/context';
-import { unauthenticated, validationFailed } from '../src/server/errors';
+import type { ChatRequest } from './ai.service';
+import type { Context } from '../kernel/context';
+import { validationFailed } from '../kernel/errors';
+import { enforce } from '../permissions/enforce';
+import { aiRules } from './ai.rules';
 
 /**
  * `POST /ai/chat` with `Accept: text/event-stream`: the one path the route table cannot serve,
@@ -13,9 +15,8 @@ export function aiStreamRouter(context: (req: Request) => Context, bodyLimit: st
   router.post('/ai/chat', express.json({ limit: bodyLimit }), async (req, res, next) => {
     if (!req.headers.accept?.includes('text/event-stream')) return next();
     const ctx = context(req);
-    if (ctx.auth.error) throw ctx.auth.error;
-    const user = ctx.auth.userId ? await ctx.viewer() : null;
-    if (!user) throw unauthenticated();
+    await enforce(aiRules.Mutation.aiChat, ctx);
+    const user = (await ctx.viewer())!;
     const prepared = await ctx.services.ai.prepareChat(user, chatRequestOf(req.body), ctx.requestId);
     const leaving = new AbortController();
     res.on('close', () => leaving.abort());

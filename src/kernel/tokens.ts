@@ -1,8 +1,8 @@
 import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
-import { AppError, unauthenticated } from '../server/errors';
-import type { Role } from './user.entity';
+import { AppError, unauthenticated } from './errors';
+import type { Role } from './domain';
 
 export interface AccessClaims {
   sub: string;

@@ -1,15 +1,15 @@
 import { type Request, Router } from 'express';
-import type { Context } from '../src/server/context';
-import { unauthenticated } from '../src/server/errors';
+import type { Context } from '../kernel/context';
+import { enforce } from '../permissions/enforce';
+import { certificatesRules } from './certificates.rules';
 
 /** `GET /certificates/:id/pdf`: a file, which the route table (JSON from GraphQL) cannot send. */
 export function certificatePdfRouter(context: (req: Request) => Context): Router {
   const router = Router();
   router.get('/certificates/:id/pdf', async (req, res) => {
     const ctx = context(req);
-    if (ctx.auth.error) throw ctx.auth.error;
-    if (!ctx.auth.userId) throw unauthenticated();
-    const pdf = await ctx.services.certificates.pdf(ctx.auth.userId, req.params.id);
+    await enforce(certificatesRules.Query.certificate, ctx, { id: req.params.id });
+    const pdf = await ctx.services.certificates.pdf(ctx.auth.userId!, req.params.id);
     res.status(200).type('application/pdf').setHeader('Content-Disposition', `inline; filename="certificate-${req.params.id}.pdf"`);
     res.end(pdf);
   });

@@ -1,0 +1,33 @@
+import { adminArea } from './admin';
+import { aiArea } from './ai';
+import { authArea } from './auth';
+import { certificatesArea } from './certificates';
+import { consentArea } from './consent';
+import { countryPolicyArea } from './country-policy';
+import { coursesArea } from './courses';
+import { factoryArea } from './factory';
+import { guardianArea } from './guardian';
+import { healthArea } from './health';
+import { notificationsArea } from './notifications';
+import { progressArea } from './progress';
+import type { Area } from './kernel/area';
+
+/**
+ * The areas of the specification, in the order their REST paths are described. The schema, the
+ * ORM, the permissions, the REST table, the job queue and the privacy operations read this list:
+ * adding an area is its folder and one line here.
+ */
+export const areas: Area[] = [
+  healthArea,
+  authArea,
+  adminArea,
+  notificationsArea,
+  guardianArea,
+  consentArea,
+  countryPolicyArea,
+  aiArea,
+  coursesArea,
+  progressArea,
+  certificatesArea,
+  factoryArea,
+];

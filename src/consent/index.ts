@@ -1,0 +1,26 @@
+import { defineArea } from '../kernel/area';
+import { Consent, ConsentLedgerEntry } from './consent.entity';
+import { ConsentResolver } from './consent.resolver';
+import { consentRoutes } from './consent.routes';
+import { consentRules } from './consent.rules';
+import { ConsentService } from './consent.service';
+
+export { ConsentType } from './consent.entity';
+export type { ConsentService } from './consent.service';
+export { hasConsent } from './consent.rules';
+
+declare module '../kernel/services' {
+  interface Services {
+    consent: ConsentService;
+  }
+}
+
+export const consentArea = defineArea({
+  name: 'consent',
+  entities: [Consent, ConsentLedgerEntry],
+  resolvers: [ConsentResolver],
+  rules: consentRules,
+  routes: consentRoutes,
+  services: { consent: (uow, services) => new ConsentService(uow, services.auth, services.countryPolicy, services.guardian, services.notifications) },
+  personalData: { entities: [Consent, ConsentLedgerEntry] },
+});

@@ -1,0 +1,31 @@
+import { defineArea } from '../kernel/area';
+import { perProcess } from '../kernel/deps';
+import { adminFactoryPage } from './admin-page';
+import { defineFactoryJobs } from './factory.jobs';
+import { FactoryResolver } from './factory.resolver';
+import { factoryRoutes } from './factory.routes';
+import { factoryRules } from './factory.rules';
+import { FactoryService } from './factory.service';
+import { CourseGeneration, GenerationLesson, GenerationStage } from './generation.entity';
+import { createFactoryModels } from './providers';
+
+declare module '../kernel/services' {
+  interface Services {
+    factory: FactoryService;
+  }
+}
+
+/** The model clients, made once per process from the settings. */
+export const factoryModelsOf = perProcess((deps) => createFactoryModels(deps.config));
+
+export const factoryArea = defineArea({
+  name: 'factory',
+  entities: [CourseGeneration, GenerationStage, GenerationLesson],
+  resolvers: [FactoryResolver],
+  rules: factoryRules,
+  routes: factoryRoutes,
+  http: () => adminFactoryPage(),
+  jobs: defineFactoryJobs,
+  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications) },
+  personalData: { entities: [CourseGeneration] },
+});

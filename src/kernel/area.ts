@@ -1,0 +1,51 @@
+import type { EntityClass, MigrationObject } from '@mikro-orm/core';
+import type { Request, Router } from 'express';
+import type { and } from 'graphql-shield';
+import type { NonEmptyArray } from 'type-graphql';
+import type { Context } from './context';
+import type { Deps } from './deps';
+import type { EventHandlers } from './events';
+import type { RestRoute } from './rest-route';
+import type { ServiceFactories, Services } from './services';
+import type { UnitOfWork } from './unit-of-work';
+
+export type ShieldRule = Parameters<typeof and>[0];
+export type FieldRules = Record<string, ShieldRule>;
+/** An area's rules: per type, one rule for every field, or a rule per field. */
+export type AreaRules = Record<string, ShieldRule | FieldRules>;
+
+/** Everything of a user's that an area holds, for export and erasure (filled by privacy operations). */
+export interface PersonalDataHandler {
+  /** The entities whose rows belong to a user, directly or through another entity. */
+  entities: EntityClass<any>[];
+  /** The user's data as plain JSON, for the export. */
+  export?(userId: string, services: Services, uow: UnitOfWork): Promise<unknown>;
+  /** Deletes or pseudonymises the user's data, in the caller's transaction. */
+  erase?(userId: string, pseudonym: string, services: Services, uow: UnitOfWork): Promise<void>;
+}
+
+/** Serves the area's paths that the route table cannot (files, streams, pages). */
+export type HttpRoutes = (deps: Deps, context: (req: Request) => Context) => Router;
+
+/**
+ * One area of the specification as a value: the composition root reads these, so adding an area
+ * is a folder and one line in `src/areas.ts`.
+ */
+export interface Area {
+  name: string;
+  entities?: EntityClass<any>[];
+  resolvers?: NonEmptyArray<Function>;
+  rules?: AreaRules;
+  routes?: RestRoute[];
+  http?: HttpRoutes;
+  /** Migrations of the area's own tables; all areas' run in the order of their names. */
+  migrations?: MigrationObject[];
+  services?: ServiceFactories;
+  /** Reactions to other areas' domain events, delivered after their commit. */
+  on?: EventHandlers;
+  /** Defines the area's Agenda jobs before the queue starts. */
+  jobs?: (deps: Deps, units: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>) => void;
+  personalData?: PersonalDataHandler;
+}
+
+export const defineArea = (area: Area): Area => area;

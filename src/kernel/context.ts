@@ -1,0 +1,27 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Bucket, RateLimits } from './rate-limit';
+import type { Services } from './services';
+import type { RequestAuth } from './tokens';
+import type { UnitOfWork } from './unit-of-work';
+
+/**
+ * The caller as stored now. The accounts area says what that is (`interface Viewer extends User`),
+ * so the kernel need not import it.
+ */
+export interface Viewer {}
+
+/** What every resolver, rule and route of one request or WebSocket operation sees. */
+export interface Context {
+  limits: RateLimits;
+  requestId: string;
+  ip: string;
+  auth: RequestAuth;
+  /** Buckets the HTTP layer already counted this request in (REST paths under /auth, /ai). */
+  countedBuckets: Set<Bucket>;
+  uow: UnitOfWork;
+  /** The unit of work's entity manager (its transaction's, inside one). */
+  readonly em: EntityManager;
+  services: Services;
+  /** The caller's account as stored now (roles and status may have changed since the token). */
+  viewer(): Promise<Viewer | null>;
+}

@@ -1,0 +1,29 @@
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { Orm } from '../db/orm';
+import type { Jobs } from '../jobs/agenda';
+import type { Mailer } from '../mail/mailer';
+import type { EventPubSub } from './pubsub';
+import type { RateLimits } from './rate-limit';
+
+/** What lives as long as the process, shared by every unit of work. Areas keep their own singletons per Deps. */
+export interface Deps {
+  config: Config;
+  log: Logger;
+  orm: Orm;
+  mailer: Mailer;
+  pubSub: EventPubSub;
+  limits: RateLimits;
+  /** Agenda: started once every area has defined its jobs. */
+  jobs: Jobs;
+}
+
+/** A process-wide singleton of an area (a circuit breaker, a model client), made once per Deps. */
+export function perProcess<T>(make: (deps: Deps) => T): (deps: Deps) => T {
+  const made = new WeakMap<Deps, T>();
+  return (deps) => {
+    let value = made.get(deps);
+    if (value === undefined) made.set(deps, (value = make(deps)));
+    return value;
+  };
+}

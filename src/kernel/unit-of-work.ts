@@ -1,0 +1,95 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import type { Deps } from './deps';
+import type { DomainEvent, EventBus } from './events';
+
+interface Transaction {
+  owner: UnitOfWork;
+  em: EntityManager;
+  afterCommit: (() => void | Promise<void>)[];
+}
+
+/** Which transaction the code running now belongs to: it follows the async calls of one unit of work. */
+const current = new AsyncLocalStorage<Transaction>();
+
+/**
+ * One request, WebSocket operation or job: one entity manager and, when it writes, one transaction
+ * that every service it calls joins. Effects outside the database (events to subscribers, mail,
+ * jobs, other areas' reactions) wait for the commit, so a rolled-back write publishes nothing.
+ */
+export class UnitOfWork {
+  private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
+
+  constructor(
+    readonly deps: Deps,
+    private readonly root: EntityManager,
+    private readonly bus: EventBus,
+  ) {}
+
+  /** The transaction's entity manager inside `transaction()`, the unit's own otherwise. */
+  get em(): EntityManager {
+    const tx = current.getStore();
+    return tx?.owner === this ? tx.em : this.root;
+  }
+
+  get inTransaction(): boolean {
+    return current.getStore()?.owner === this;
+  }
+
+  /** Runs `work` in the unit's transaction, starting one unless a caller already did (then it joins). */
+  async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+    const joined = current.getStore();
+    if (joined?.owner === this) return work(joined.em);
+    const afterCommit: Transaction['afterCommit'] = [];
+    const result = await this.root.transactional((em) => current.run({ owner: this, em: em as EntityManager, afterCommit }, () => work(em as EntityManager)));
+    for (const effect of afterCommit) await this.settle(effect);
+    return result;
+  }
+
+  /** Runs `effect` once the transaction commits (at once outside one); never when it rolls back. */
+  afterCommit(effect: () => void | Promise<void>): void {
+    const tx = current.getStore();
+    if (tx?.owner === this) tx.afterCommit.push(effect);
+    else void this.settle(effect);
+  }
+
+  /** Publishes to live subscribers (every instance) after commit. */
+  publish(topic: string, key: string, payload: object): void {
+    this.afterCommit(() => this.deps.pubSub.publish(topic, key, payload));
+  }
+
+  /** Raises a domain event: other areas react to it after commit, each in a unit of work of its own. */
+  raise(event: DomainEvent): void {
+    this.afterCommit(() => this.bus.deliver(event));
+  }
+
+  /**
+   * A loader of this unit of work: what every parent of a list asks for in one tick is read in
+   * one statement (a page of 20 courses reads its lessons once). It batches but keeps nothing: a
+   * subscription's unit lives across events, and each event must read what is stored then.
+   */
+  loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
+    let loader = this.loaders.get(name) as DataLoader<K, V> | undefined;
+    if (!loader) this.loaders.set(name, (loader = new DataLoader<K, V>(batch, { cache: false })) as DataLoader<unknown, unknown>);
+    return loader;
+  }
+
+  /** Rows of many parents in one statement, each parent's in the order read (for list fields). */
+  children<T>(name: string, parentId: string, read: (parentIds: string[]) => Promise<T[]>, parentOf: (row: T) => string): Promise<T[]> {
+    return this.loader<string, T[]>(name, async (ids) => {
+      const byParent = new Map<string, T[]>(ids.map((id) => [id, []]));
+      for (const row of await read([...ids])) byParent.get(parentOf(row))?.push(row);
+      return ids.map((id) => byParent.get(id)!);
+    }).load(parentId);
+  }
+
+  /** An effect that fails after commit cannot undo the commit: it is logged, never thrown at the caller. */
+  private async settle(effect: () => void | Promise<void>): Promise<void> {
+    try {
+      await effect();
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'after-commit effect failed');
+    }
+  }
+}

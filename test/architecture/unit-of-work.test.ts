@@ -1,0 +1,107 @@
+import { Client } from 'pg';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { contentAdmin, publishedCourse } from '../learning/support';
+import { generated } from '../factory/support';
+import type { TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
+import { withMailAndApp } from '../support/setup';
+import type { SmtpServer } from '../support/smtp';
+import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, uniqueEmail, verifiedGuardian } from '../support/users';
+import { connect, eventually, subscribe } from '../support/ws';
+
+// A failure injected after the first write of each multi-step operation: a trigger of the test's
+// own database raises at the later write, as a lost connection or a broken constraint would.
+const ctx = withMailAndApp();
+let t: TestApp;
+let smtp: SmtpServer;
+let db: Client;
+let editor: SignedIn;
+
+beforeAll(async () => {
+  ({ t, smtp } = ctx);
+  db = new Client({ connectionString: t.databaseUrl });
+  await db.connect();
+  editor = await contentAdmin(t);
+  return () => db.end();
+});
+
+afterEach(async () => {
+  await db.query('drop trigger if exists injected_failure on guardian_links');
+  await db.query('drop trigger if exists injected_failure on refresh_tokens');
+  await db.query('drop trigger if exists injected_failure on course_generations');
+  await db.query('drop trigger if exists injected_failure on notifications');
+});
+
+/** Makes the next write to `table` that matches `when` fail. */
+async function failWrites(table: string, event: 'insert' | 'update', when = 'true') {
+  await db.query(`create or replace function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
+  await db.query(`create trigger injected_failure before ${event} on ${table} for each row when (${when}) execute function injected_failure()`);
+}
+
+const count = async (sql: string, params: unknown[]) => Number((await db.query(sql, params)).rows[0].n);
+
+describe('one transaction per operation', () => {
+  it('adding a child whose link cannot be stored leaves no child account', async () => {
+    const guardian = await verifiedGuardian(t, smtp);
+    await failWrites('guardian_links', 'insert');
+    const reply = await t.http.post('/guardian/learners', { displayName: 'Orphan Child', birthDate: bornYearsAgo(9) }, { token: guardian.accessToken });
+    expect(reply.status).toBe(500);
+    expect(reply.body).toEqual({ error: 'internal_error', message: expect.any(String) });
+    expect(await count(`select count(*) as n from users where display_name = 'Orphan Child'`, [])).toBe(0);
+  });
+
+  it('a sign-up with a guardian e-mail whose session cannot be stored leaves no account and mails nobody', async () => {
+    const email = uniqueEmail('child');
+    const guardianEmail = uniqueEmail('parent');
+    await failWrites('refresh_tokens', 'insert');
+    const reply = await t.http.post('/auth/signup', learnerSignup(bornYearsAgo(10), { email, guardianEmail }));
+    expect(reply.status).toBe(500);
+    expect(await count('select count(*) as n from users where email = $1', [email])).toBe(0);
+    expect(await count(`select count(*) as n from account_tokens t join users u on u.id = t.user_id where u.email = $1`, [email])).toBe(0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(smtp.received.filter((m) => m.to.includes(email) || m.to.includes(guardianEmail))).toEqual([]);
+  });
+
+  it('an approval whose generation cannot be marked approved publishes no course and tells nobody', async () => {
+    const generation = await generated(t.http, editor.accessToken);
+    const coursesBefore = await count('select count(*) as n from courses', []);
+    const notificationsBefore = await count('select count(*) as n from notifications where user_id = $1', [editor.id]);
+    await failWrites('course_generations', 'update', `new.status = 'approved'`);
+    const reply = await t.http.post(`/factory/generations/${generation.id}/approve`, undefined, { token: editor.accessToken });
+    expect(reply.status).toBe(500);
+    expect(await count('select count(*) as n from courses', [])).toBe(coursesBefore);
+    expect(await count('select count(*) as n from notifications where user_id = $1', [editor.id])).toBe(notificationsBefore);
+    const after = await t.http.get(`/factory/generations/${generation.id}`, { token: editor.accessToken });
+    expect(after.body).toMatchObject({ status: 'awaiting_approval', courseId: null });
+  });
+
+  it('completing the last lesson when the certificate notices cannot be stored keeps neither the completion nor the certificate, and publishes nothing', async () => {
+    const course = await publishedCourse(t, editor, {}, 1);
+    const learner = await learnerOfAge(t, 14);
+    const guardian = await verifiedGuardian(t, smtp);
+    await linkFamily(t, guardian, learner);
+    await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
+    await t.http.post(`/progress/lessons/${course.lessonIds[0]}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });
+
+    const live = subscribe(connect(t.url, learner.accessToken), 'subscription { notificationAdded { id type } }');
+    await live.ready;
+    // The learner's notice is written and its event queued; the guardian's then fails.
+    await failWrites('notifications', 'insert', `new.user_id = '${guardian.id}'`);
+    const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    expect(reply.status).toBe(500);
+    expect(await count('select count(*) as n from lesson_completions where learner_id = $1', [learner.id])).toBe(0);
+    expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(0);
+    expect(await count(`select count(*) as n from notifications where user_id = $1 and type in ('certificate', 'progress')`, [learner.id])).toBe(0);
+
+    // The same request once the failure is gone: everything, and the event, arrive once.
+    await db.query('drop trigger injected_failure on notifications');
+    const again = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    expect(again.status).toBe(200);
+    expect(again.body).toMatchObject({ completed: true });
+    expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
+    await eventually(() => live.events.some((e) => e.data?.notificationAdded?.type === 'certificate'), 'the certificate notice');
+    // Nothing was published for the rolled-back attempt: one certificate event, not two.
+    expect(live.events.filter((e) => e.data?.notificationAdded?.type === 'certificate')).toHaveLength(1);
+    await live.close();
+  });
+});
