@@ -2,6 +2,7 @@ import { adminArea } from './admin';
 import { aiArea } from './ai';
 import { authArea } from './auth';
 import { certificatesArea } from './certificates';
+import { codelabArea } from './codelab';
 import { consentArea } from './consent';
 import { countryPolicyArea } from './country-policy';
 import { coursesArea } from './courses';
@@ -30,4 +31,5 @@ export const areas: Area[] = [
   progressArea,
   certificatesArea,
   factoryArea,
+  codelabArea,
 ];

@@ -1,5 +1,5 @@
 import { defineArea } from '../kernel/area';
-import { Consent, ConsentLedgerEntry } from './consent.entity';
+import { Consent, ConsentLedgerEntry, type ConsentType } from './consent.entity';
 import { ConsentResolver } from './consent.resolver';
 import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
@@ -8,6 +8,13 @@ import { ConsentService } from './consent.service';
 export { ConsentType } from './consent.entity';
 export type { ConsentService } from './consent.service';
 export { hasConsent } from './consent.rules';
+
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** A consent was revoked (by the person or a guardian); other areas take back what it allowed. */
+    consentRevoked: { subjectId: string; consentType: ConsentType };
+  }
+}
 
 declare module '../kernel/services' {
   interface Services {

@@ -7,7 +7,7 @@ import { CoursesService } from './courses.service';
 
 export { Course, Lesson } from './course.entity';
 export type { CourseLevel, Localized, Quiz, QuizQuestion } from './course.entity';
-export { EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
+export { EnrollmentView, LocalizedListView, LocalizedTextInput, LocalizedTextView } from './courses.types';
 export type { CoursesService } from './courses.service';
 
 declare module '../kernel/services' {

@@ -1,7 +1,7 @@
 import { chmodSync, statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { validationFailed } from '../../server/errors';
+import { validationFailed } from '../../kernel/errors';
 import { JavaScriptPool } from './javascript-pool';
 import { type PythonLayers, PythonPool } from './python-pool';
 import { type Job, type Language, languages, type PoolStats, type RunRequest, type RunResult, type SandboxLogger, silentLogger } from './types';
@@ -60,7 +60,7 @@ export class CodeRunner {
     const o = this.options;
     this.pools = {
       python: new PythonPool({ workers: o.workers, spares: o.pythonSpares, memoryLimitMb: o.memoryLimitMb, logger: o.logger, layers: o.pythonLayers }),
-      javascript: new JavaScriptPool({ workers: o.workers, logger: o.logger }),
+      javascript: new JavaScriptPool({ workers: o.workers, memoryLimitMb: o.memoryLimitMb, logger: o.logger }),
     };
     this.request = z.object({
       language: z.enum(languages),

@@ -4,14 +4,15 @@ import { type Job, type Pool, type PoolStats, type RunResult, type SandboxLogger
 
 export interface JavaScriptPoolOptions {
   workers: number;
+  memoryLimitMb: number;
   logger: SandboxLogger;
 }
 
 /**
- * QuickJS stops itself through its interrupt handler (CPU time, with a wall-clock backstop of
- * three times the limit); this wall-clock stop is for an engine stuck in native code.
+ * QuickJS stops itself through its interrupt handler (CPU time); this wall-clock stop is for an
+ * engine stuck in native code, generous enough for a busy machine.
  */
-const hardStopMs = (limitMs: number) => limitMs * 4 + 2000;
+const hardStopMs = (limitMs: number) => limitMs * 10 + 5000;
 
 interface Waiting {
   job: Job;
@@ -30,16 +31,17 @@ class QuickJsThread {
   private settle: ((outcome: Done | Error) => void) | null = null;
   dead = false;
 
-  constructor(onDeath: (thread: QuickJsThread) => void) {
+  constructor(onDeath: (thread: QuickJsThread) => void, memoryLimitMb: number) {
     this.worker = new Worker(quickjsWorkerSource, {
       eval: true,
-      workerData: { quickjsPath: require.resolve('quickjs-emscripten') },
+      workerData: { quickjsPath: require.resolve('quickjs-emscripten'), memoryLimitBytes: memoryLimitMb * 1024 * 1024 },
       env: {},
       // The thread's own JavaScript heap; QuickJS's memory is a wasm buffer bounded per run.
       resourceLimits: { maxOldGenerationSizeMb: 96, maxYoungGenerationSizeMb: 16 },
       stdout: true,
       stderr: true,
     });
+    this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
       this.worker.once('message', (m: { t?: string }) => (m?.t === 'ready' ? resolve() : reject(new Error('unexpected first message'))));
       this.worker.once('error', reject);
@@ -138,7 +140,7 @@ export class JavaScriptPool implements Pool {
   }
 
   private spawn(): Promise<void> {
-    const thread = new QuickJsThread((dead) => this.forget(dead));
+    const thread = new QuickJsThread((dead) => this.forget(dead), this.options.memoryLimitMb);
     this.threads.add(thread);
     return thread.ready.then(
       () => {

@@ -35,9 +35,12 @@ export interface PythonPoolOptions {
   layers?: Partial<PythonLayers>;
 }
 
-/** Wall-clock slack beyond the limit for a program that waits instead of computing. */
-const START_MARGIN_MS = 1000;
-const WALL_FACTOR = 3;
+/**
+ * The wall-clock backstop for a program that waits instead of computing: five times the limit and
+ * five seconds, so that on a busy machine a program still gets its CPU time.
+ */
+const START_MARGIN_MS = 5000;
+const WALL_FACTOR = 5;
 const WATCH_INTERVAL_MS = 20;
 const READY_TIMEOUT_MS = 60_000;
 const MAX_LINE_BYTES = 1 << 20;
@@ -77,6 +80,9 @@ class PythonWorker {
     if (snapshot) fd3.end(snapshot);
     else fd3.end();
     child.stdin!.on('error', () => {});
+    // Workers never keep the service's event loop alive; they exit when their stdin closes.
+    child.unref();
+    for (const stream of [child.stdin, child.stdout, child.stderr, child.stdio[3]]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => this.receive(chunk));
     child.stderr!.setEncoding('utf8');

@@ -141,6 +141,10 @@ async function main() {
 
   let input = '';
   process.stdin.setEncoding('utf8');
+  // The service went away before giving a job: nothing to do.
+  process.stdin.on('end', () => {
+    if (!job) process.exit(0);
+  });
   process.stdin.on('data', (chunk) => {
     input += chunk;
     const nl = input.indexOf('\n');
