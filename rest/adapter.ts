@@ -75,7 +75,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     Object.assign(variables, pick(route, body as Record<string, unknown>));
   }
   for (const [name, value] of Object.entries(req.query)) {
-    const variable = queryAliases[name] ?? name;
+    const variable = Object.hasOwn(queryAliases, name) ? queryAliases[name] : name;
     const type = route.variableTypes.get(variable);
     if (type && typeof value === 'string') variables[variable] = fromQueryString(value, type);
   }
@@ -101,9 +101,14 @@ export function errorBodyOf(error: GraphQLFormattedError): ErrorBody {
   const body: ErrorBody = { error: code as ErrorCode, message: error.message };
   if (typeof extensions.retryAfter === 'number') body.retryAfter = extensions.retryAfter;
   if (Array.isArray(extensions.details)) {
-    body.details = (extensions.details as FieldError[]).map((d) => ({ ...d, field: restNames[d.field] ?? d.field }));
+    // Own names only: `restNames['__proto__']` is Object.prototype, which answered `"field": {}`.
+    body.details = (extensions.details as FieldError[]).map((d) => ({ ...d, field: restNameOf(String(d.field)) }));
   }
   return body;
+}
+
+export function restNameOf(field: string): string {
+  return Object.hasOwn(restNames, field) ? restNames[field] : field;
 }
 
 export function sendError(res: Response, body: ErrorBody): void {

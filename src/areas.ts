@@ -4,13 +4,17 @@ import { authArea } from './auth';
 import { certificatesArea } from './certificates';
 import { codelabArea } from './codelab';
 import { consentArea } from './consent';
+import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
+import { creatorArea } from './creator';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
+import { featuresArea } from './features';
 import { guardianArea } from './guardian';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
 import { progressArea } from './progress';
+import { schoolArea } from './school';
 import type { Area } from './kernel/area';
 
 /**
@@ -31,5 +35,9 @@ export const areas: Area[] = [
   progressArea,
   certificatesArea,
   factoryArea,
+  contactArea,
+  featuresArea,
+  schoolArea,
+  creatorArea,
   codelabArea,
 ];

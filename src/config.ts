@@ -40,6 +40,12 @@ const schema = z.object({
   RATE_LIMIT_LOGIN_FAILURES: positiveInt.default(10),
   RATE_LIMIT_LOGIN_FAILURES_IP: positiveInt.default(50),
   RATE_LIMIT_AI: positiveInt.default(20),
+  /** Contact form messages per hour, per IP. */
+  RATE_LIMIT_CONTACT: positiveInt.default(5),
+  /** Where contact form messages are forwarded. */
+  CONTACT_TO: z.email().default('support@learning.local'),
+  /** Messages a creator may send to their learners per hour. */
+  RATE_LIMIT_CREATOR_MESSAGES: positiveInt.default(10),
   GRAPHQL_MAX_DEPTH: positiveInt.default(10),
   GRAPHQL_MAX_ALIASES: positiveInt.default(15),
   GRAPHQL_MAX_COST: positiveInt.default(5000),
@@ -48,6 +54,7 @@ const schema = z.object({
   JOBS_PROCESS_EVERY_MS: positiveInt.default(1000),
   JOBS_LOCK_LIFETIME_MS: positiveInt.default(60_000),
   JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
+  QUIZ_MAX_ATTEMPTS: positiveInt.default(3),
   FACTORY_CONCURRENCY: positiveInt.default(4),
   FACTORY_STAGE_ATTEMPTS: positiveInt.default(3),
   FACTORY_MAX_ACTIVE_PER_REQUESTER: positiveInt.default(20),

@@ -1,9 +1,80 @@
-import pino from 'pino';
+import pino, { type DestinationStream } from 'pino';
 
-export function createLogger(level: string) {
-  return pino({
-    level,
-    base: { service: 'learning-platform-api' },
-    redact: ['req.headers.authorization', '*.password', '*.token', '*.refreshToken', '*.accessToken'],
-  });
+/**
+ * Personal data and secrets never reach a log line, wherever they sit in the logged object (pino
+ * `redact` wildcards match one level, so each name is listed at the depths we log objects).
+ */
+const SECRET_FIELDS = [
+  'email',
+  'learnerEmail',
+  'guardianEmail',
+  'password',
+  'newPassword',
+  'passwordHash',
+  'birthDate',
+  'displayName',
+  'token',
+  'refreshToken',
+  'accessToken',
+  'authorization',
+  'cookie',
+  'secret',
+  'apiKey',
+];
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
+];
+
+/** What an error that came from PostgreSQL may say in a log: its kind and where, never the statement or a row. */
+const SAFE_DRIVER_FIELDS = ['code', 'severity', 'table', 'column', 'constraint', 'routine', 'schema'] as const;
+
+function isDriverError(error: Record<string, unknown>): boolean {
+  return (
+    typeof error.sqlState === 'string' ||
+    (typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) && ('severity' in error || 'routine' in error)) ||
+    'sql' in error ||
+    'query' in error ||
+    (typeof error.name === 'string' && error.name.endsWith('Exception') && 'code' in error)
+  );
+}
+
+/**
+ * pino's error serializer, except that an error from the database keeps no statement, no
+ * parameters and no failing row: MikroORM and knex put the SQL with its values into the message
+ * (a failed sign-up logged the e-mail, birth date and password hash) and pg adds `detail`.
+ */
+export function safeError(error: unknown, depth = 0): unknown {
+  if (!error || typeof error !== 'object') return error;
+  const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  if (isDriverError(error as Record<string, unknown>)) {
+    const raw = error as Record<string, unknown>;
+    const safe: Record<string, unknown> = { type: serialized.type ?? (error as Error).name };
+    for (const field of SAFE_DRIVER_FIELDS) if (raw[field] !== undefined) safe[field] = raw[field];
+    safe.message = `${safe.type} (SQLSTATE ${String(raw.code ?? raw.sqlState ?? 'unknown')})${raw.table ? ` on ${String(raw.table)}` : ''}${raw.column ? `.${String(raw.column)}` : ''}${raw.constraint ? ` (${String(raw.constraint)})` : ''}`;
+    safe.stack = String(serialized.stack ?? '')
+      .split('\n')
+      .filter((line) => /^\s+at /.test(line))
+      .join('\n');
+    return safe;
+  }
+  // pino folds the causes' messages and stacks into the error's own: each is serialized on its own instead.
+  serialized.message = (error as Error).message;
+  serialized.stack = (error as Error).stack;
+  const cause = (error as { cause?: unknown }).cause;
+  if (cause && depth < 4) serialized.cause = safeError(cause, depth + 1);
+  return serialized;
+}
+
+export function createLogger(level: string, destination?: DestinationStream) {
+  return pino(
+    {
+      level,
+      base: { service: 'learning-platform-api' },
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      serializers: { err: safeError, error: safeError },
+    },
+    destination,
+  );
 }

@@ -3,7 +3,8 @@ import { UserView } from '../auth';
 import { Role, type User } from '../auth';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
-import { RoleChangeView, UserConnection, UsersArgs } from './admin.types';
+import { AuditArgs, AuditEntryConnection, PlatformStatsView, RoleChangeView, SuspendInput, UserConnection, UsersArgs } from './admin.types';
+import type { AuditEntry } from './audit-entry.entity';
 
 @Resolver(() => UserView)
 export class AdminResolver {
@@ -22,9 +23,48 @@ export class AdminResolver {
     return ctx.services.admin.removeRole(await ctx.viewer(), userId, role);
   }
 
+  @Mutation(() => UserView, { description: 'Suspends an account: log-in and every token refused, sessions ended (admins only); audited' })
+  async suspendUser(
+    @Arg('userId', () => ID) userId: string,
+    @Arg('input', () => SuspendInput, { nullable: true }) input: SuspendInput | null,
+    @Ctx() ctx: Context,
+  ) {
+    return ctx.services.admin.suspend(await ctx.viewer(), userId, input ?? {});
+  }
+
+  @Mutation(() => UserView, { description: 'Lifts a suspension (admins only); audited' })
+  async reactivateUser(@Arg('userId', () => ID) userId: string, @Ctx() ctx: Context) {
+    return ctx.services.admin.reactivate(await ctx.viewer(), userId);
+  }
+
+  @Query(() => AuditEntryConnection, { description: 'Privileged actions, newest first, with filters (admins only)' })
+  async auditEntries(@Args(() => AuditArgs) args: AuditArgs, @Ctx() ctx: Context) {
+    const page = await ctx.services.audit.list(args, args.first, args.after);
+    await ctx.em.populate(page.nodes, ['actor']);
+    return toConnection({ ...page, nodes: page.nodes.map(auditView) });
+  }
+
+  @Query(() => PlatformStatsView, { description: 'Users, activity, enrollments, certificates, AI use and revenue (admins only)' })
+  async platformStats(@Ctx() ctx: Context) {
+    return ctx.services.admin.stats();
+  }
+
   @FieldResolver(() => [RoleChangeView], { description: 'Who changed which role and when (admins only)' })
   async roleChanges(@Root() user: User, @Ctx() ctx: Context): Promise<RoleChangeView[]> {
     const changes = await ctx.services.admin.roleChanges(user.id);
     return changes.map((c) => ({ id: c.id, role: c.role, action: c.action, actorId: c.actor?.id ?? null, createdAt: c.createdAt }));
   }
+}
+
+function auditView(entry: AuditEntry) {
+  return {
+    id: entry.id,
+    actorId: entry.actor?.id ?? null,
+    actorEmail: entry.actor?.email ?? null,
+    action: entry.action,
+    targetType: entry.targetType,
+    targetId: entry.targetId,
+    data: entry.data,
+    createdAt: entry.createdAt,
+  };
 }

@@ -2,12 +2,25 @@ import { type FilterQuery, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { AuthService } from '../auth';
-import { normaliseEmail } from '../auth';
-import { type AccountStatus, Role, User } from '../auth';
+import { AccountStatus, normaliseEmail, Role, User } from '../auth';
 import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { RefreshToken } from '../auth';
+import type { AuditService } from './audit.service';
+import { AuditEntry } from './audit-entry.entity';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
+
+export interface PlatformStats {
+  usersByRole: { role: string; count: number }[];
+  usersByStatus: { status: string; count: number }[];
+  activeLearners7d: number;
+  activeLearners30d: number;
+  enrollments: number;
+  certificates: number;
+  aiMessagesToday: number;
+  revenueThisMonth: { currency: string; amount: number }[];
+}
 
 export interface UserFilter {
   role?: Role | null;
@@ -20,6 +33,7 @@ export class AdminService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly auth: AuthService,
+    private readonly audit: AuditService,
   ) {}
 
   private get em(): EntityManager {
@@ -57,7 +71,94 @@ export class AdminService {
     const user = await this.auth.createVerifiedUser(email, password, 'Administrator', Role.admin);
     this.em.create(RoleChange, { user, actor: null, role: Role.admin, action: RoleChangeAction.granted });
     await this.em.flush();
+    await this.audit.record({ actor: null, action: 'admin.role_granted', target: { type: 'user', id: user.id }, data: { role: Role.admin, via: 'command line' } });
     return { user, created: true };
+  }
+
+  /**
+   * Suspends an account: log-in and every token are refused from now on (the permission rules read
+   * the account on each request), and every refresh token is revoked in the same transaction.
+   */
+  async suspend(actor: User | null, userId: string, request: SuspensionRequest = {}): Promise<User> {
+    if (!isId(userId)) throw notFound('user');
+    if (actor?.id === userId) throw conflict('You cannot suspend your own account.');
+    const user = await this.uow.transaction(async (em) => {
+      const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!target) throw notFound('user');
+      if (target.status === AccountStatus.suspended) throw conflict('This account is suspended already.');
+      const previousStatus = target.status;
+      target.status = AccountStatus.suspended;
+      await em.nativeUpdate(RefreshToken, { user: target, revokedAt: null }, { revokedAt: new Date() });
+      await this.audit.record({ actor, action: 'admin.user_suspended', target: { type: 'user', id: target.id }, data: { previousStatus, reason: request.reason ?? null } });
+      return target;
+    });
+    this.auth.publishAccountChanged(user.id);
+    return user;
+  }
+
+  /** Lifts a suspension, back to the status the account had before it (active or pending_guardian). */
+  async reactivate(actor: User | null, userId: string): Promise<User> {
+    if (!isId(userId)) throw notFound('user');
+    const user = await this.uow.transaction(async (em) => {
+      const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!target) throw notFound('user');
+      if (target.status !== AccountStatus.suspended) throw conflict('This account is not suspended.');
+      const suspension = await em.findOne(AuditEntry, { action: 'admin.user_suspended', targetId: target.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+      const previous = suspension?.data.previousStatus;
+      target.status = previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active;
+      await this.audit.record({ actor, action: 'admin.user_reactivated', target: { type: 'user', id: target.id }, data: { status: target.status } });
+      return target;
+    });
+    this.auth.publishAccountChanged(user.id);
+    return user;
+  }
+
+  /** The platform's figures in one round trip; revenue only once a payments table exists. */
+  async stats(): Promise<PlatformStats> {
+    const [row] = await this.em.execute<Record<string, unknown>[]>(`
+      select
+        (select coalesce(json_agg(json_build_object('role', role, 'count', n) order by role), '[]') from (select unnest(roles) as role, count(*)::int as n from users group by 1) r) as by_role,
+        (select coalesce(json_agg(json_build_object('status', status, 'count', n) order by status), '[]') from (select status, count(*)::int as n from users group by 1) s) as by_status,
+        (select count(distinct learner_id)::int from (
+          select learner_id from lesson_completions where completed_at > now() - interval '7 days'
+          union all select learner_id from quiz_attempts where created_at > now() - interval '7 days'
+          union all select user_id from ai_usage where day > current_date - 7 and messages > 0) a) as active7,
+        (select count(distinct learner_id)::int from (
+          select learner_id from lesson_completions where completed_at > now() - interval '30 days'
+          union all select learner_id from quiz_attempts where created_at > now() - interval '30 days'
+          union all select user_id from ai_usage where day > current_date - 30 and messages > 0) a) as active30,
+        (select count(*)::int from enrollments) as enrollments,
+        (select count(*)::int from certificates) as certificates,
+        (select coalesce(sum(messages), 0)::int from ai_usage where day = (now() at time zone 'utc')::date) as ai_today,
+        to_regclass('payments') is not null as has_payments`);
+    return {
+      usersByRole: row.by_role as PlatformStats['usersByRole'],
+      usersByStatus: row.by_status as PlatformStats['usersByStatus'],
+      activeLearners7d: row.active7 as number,
+      activeLearners30d: row.active30 as number,
+      enrollments: row.enrollments as number,
+      certificates: row.certificates as number,
+      aiMessagesToday: row.ai_today as number,
+      revenueThisMonth: row.has_payments ? await this.revenueThisMonth() : [],
+    };
+  }
+
+  /**
+   * Revenue of the month per currency, from the commerce area's payments table when it exists.
+   * Its columns are that area's; we read the common ones and answer nothing if they differ.
+   */
+  private async revenueThisMonth(): Promise<PlatformStats['revenueThisMonth']> {
+    const columns = new Set(
+      (await this.em.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'payments'`)).map((c) => c.column_name),
+    );
+    const amount = ['amount_minor', 'amount', 'amount_total'].find((c) => columns.has(c));
+    const time = ['paid_at', 'created_at'].find((c) => columns.has(c));
+    if (!amount || !time || !columns.has('currency')) return [];
+    const paid = columns.has('status') ? `and status in ('succeeded', 'paid', 'completed')` : '';
+    const rows = await this.em.execute<{ currency: string; amount: string }[]>(
+      `select upper(currency) as currency, sum("${amount}")::bigint as amount from payments where "${time}" >= date_trunc('month', now()) ${paid} group by 1 order by 1`,
+    );
+    return rows.map((r) => ({ currency: r.currency, amount: Number(r.amount) }));
   }
 
   /**
@@ -77,11 +178,19 @@ export class AdminService {
       }
       target.roles = action === RoleChangeAction.granted ? [...target.roles, role] : target.roles.filter((r) => r !== role);
       em.create(RoleChange, { user: target, actor: actor ? em.getReference(User, actor.id) : null, role, action });
+      await this.audit.record({ actor, action: `admin.role_${action}`, target: { type: 'user', id: target.id }, data: { role } });
       return target;
     });
     this.auth.publishAccountChanged(user.id);
     return user;
   }
+}
+
+export const SUSPEND_REASON_MAX = 500;
+
+/** Suspension and reactivation, recorded in the audit trail. */
+export interface SuspensionRequest {
+  reason?: string | null;
 }
 
 function escapeLike(value: string): string {

@@ -1,7 +1,7 @@
-import { IsOptional, MaxLength } from 'class-validator';
-import { ArgsType, Field, GraphQLISODateTime, ID, InputType, ObjectType } from 'type-graphql';
-import { UserView } from '../auth';
-import { AccountStatus, Role } from '../auth';
+import { IsOptional, IsUUID, MaxLength } from 'class-validator';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
+import { AccountStatus, Role, UserView } from '../auth';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { RoleChangeAction } from './role-change.entity';
 import { registerEnumType } from 'type-graphql';
@@ -46,4 +46,124 @@ export class RoleChangeView {
 
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;
+}
+
+@ObjectType()
+export class AuditEntryView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID, { nullable: true, description: 'Null for the command line and the system' })
+  actorId!: string | null;
+
+  @Field(() => String, { nullable: true })
+  actorEmail!: string | null;
+
+  @Field(() => String, { description: '<area>.<verb>, e.g. admin.user_suspended' })
+  action!: string;
+
+  @Field(() => String, { nullable: true })
+  targetType!: string | null;
+
+  @Field(() => String, { nullable: true })
+  targetId!: string | null;
+
+  @Field(() => GraphQLJSONObject)
+  data!: Record<string, unknown>;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+export const AuditEntryConnection = Connection(AuditEntryView, 'AuditEntry');
+
+@ArgsType()
+export class AuditArgs extends PageArgs {
+  @Field(() => ID, { nullable: true })
+  @IsOptional()
+  @IsUUID()
+  actorId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(100)
+  action?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(100)
+  targetType?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(200)
+  targetId?: string | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'From this time on' })
+  since?: Date | null;
+
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'Before this time' })
+  until?: Date | null;
+}
+
+@InputType()
+export class SuspendInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  reason?: string | null;
+}
+
+@ObjectType()
+export class RoleCount {
+  @Field(() => String)
+  role!: string;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType()
+export class StatusCount {
+  @Field(() => String)
+  status!: string;
+
+  @Field(() => Int)
+  count!: number;
+}
+
+@ObjectType()
+export class CurrencyAmount {
+  @Field(() => String, { description: 'ISO 4217' })
+  currency!: string;
+
+  @Field(() => Float, { description: 'In the currency\'s minor unit' })
+  amount!: number;
+}
+
+@ObjectType()
+export class PlatformStatsView {
+  @Field(() => [RoleCount])
+  usersByRole!: RoleCount[];
+
+  @Field(() => [StatusCount])
+  usersByStatus!: StatusCount[];
+
+  @Field(() => Int, { description: 'Learners who completed a lesson, took a quiz or asked the AI in the last 7 days' })
+  activeLearners7d!: number;
+
+  @Field(() => Int)
+  activeLearners30d!: number;
+
+  @Field(() => Int)
+  enrollments!: number;
+
+  @Field(() => Int)
+  certificates!: number;
+
+  @Field(() => Int, { description: 'AI messages of the current UTC day' })
+  aiMessagesToday!: number;
+
+  @Field(() => [CurrencyAmount], { description: 'Empty until payments exist' })
+  revenueThisMonth!: CurrencyAmount[];
 }

@@ -1,7 +1,7 @@
 import express, { type Response as ExpressResponse, type Request, Router } from 'express';
-import type { ChatRequest } from './ai.service';
+import { AiChatInput } from './ai.types';
 import type { Context } from '../kernel/context';
-import { validationFailed } from '../kernel/errors';
+import { validateInput } from '../kernel/validation';
 import { enforce } from '../permissions/enforce';
 import { aiRules } from './ai.rules';
 
@@ -17,20 +17,13 @@ export function aiStreamRouter(context: (req: Request) => Context, bodyLimit: st
     const ctx = context(req);
     await enforce(aiRules.Mutation.aiChat, ctx);
     const user = (await ctx.viewer())!;
-    const prepared = await ctx.services.ai.prepareChat(user, chatRequestOf(req.body), ctx.requestId);
+    const prepared = await ctx.services.ai.prepareChat(user, await validateInput(AiChatInput, req.body), ctx.requestId);
     const leaving = new AbortController();
     res.on('close', () => leaving.abort());
     const upstream = await ctx.services.ai.send(prepared, 'text/event-stream', leaving.signal);
     await relay(upstream, res, (tokens) => prepared.recordTokens(tokens));
   });
   return router;
-}
-
-function chatRequestOf(body: unknown): ChatRequest {
-  const value = (body ?? {}) as Record<string, unknown>;
-  if (typeof value.message !== 'string') throw validationFailed([{ field: 'message', message: 'must be a string' }]);
-  if (value.conversationId != null && typeof value.conversationId !== 'string') throw validationFailed([{ field: 'conversationId', message: 'must be a string' }]);
-  return { message: value.message, conversationId: value.conversationId as string | undefined };
 }
 
 /** Writes each chunk as it comes; the `done` event's usage is recorded once the stream ends. */

@@ -1,12 +1,17 @@
+import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Tier } from '../auth';
 
 @InputType()
 export class AiChatInput {
   @Field(() => String, { description: 'At most AI_MESSAGE_MAX_LENGTH characters (4,000 by default)' })
+  @IsString({ message: 'must be a string' })
   message!: string;
 
   @Field(() => ID, { nullable: true, description: 'Continue this conversation; a new one without' })
+  @IsOptional()
+  @IsString({ message: 'must be a string' })
+  @MaxLength(100, { message: 'must be a conversation id' })
   conversationId?: string | null;
 }
 

@@ -1,3 +1,5 @@
+import { AGE } from '../kernel/limits';
+
 /** Completed years between a YYYY-MM-DD birth date and the given day (UTC), as rules count age. */
 export function ageOn(birthDate: string, today: Date = new Date()): number {
   const [year, month, day] = birthDate.split('-').map(Number);
@@ -16,6 +18,6 @@ export function isPastCalendarDate(value: string, today: Date = new Date()): boo
   return date.toISOString().slice(0, 10) === value && date.getTime() <= today.getTime();
 }
 
-export const MIN_AGE_WITHOUT_GUARDIAN = 13;
-export const ADULT_AGE = 18;
-export const MAX_AGE = 120;
+export const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
+export const ADULT_AGE = AGE.adult;
+export const MAX_AGE = AGE.max;

@@ -7,7 +7,7 @@ import { isEmail } from 'class-validator';
 import { publicLink, sendAfterCommit } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
-import { conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
+import { AppError, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
 import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
@@ -108,6 +108,7 @@ export class AuthService {
       throw unauthenticated('The e-mail address or the password is wrong.');
     }
     await limits.reset('loginFailuresEmail', email);
+    if (user.status === AccountStatus.suspended) throw new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
     return this.startSession(user);
   }
 
@@ -149,21 +150,35 @@ export class AuthService {
   }
 
   async resendVerification(email: string): Promise<void> {
-    const user = await this.findUserByEmail(email);
-    if (!user || user.emailVerified) return;
-    const token = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
-    await this.em.flush();
-    this.sendInBackground(verificationMail(user, this.link('verify-email', token), token));
+    this.afterAnswering('resend-verification', async (em) => {
+      const user = await em.findOne(User, { email: normaliseEmail(email) });
+      if (!user || user.emailVerified) return;
+      const token = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS, em);
+      await em.flush();
+      this.sendInBackground(verificationMail(user, this.link('verify-email', token), token));
+    });
   }
 
   /** Answers alike whether or not the address has an account; only an account holder gets mail. */
   async forgotPassword(email: string): Promise<void> {
-    const user = await this.findUserByEmail(email);
-    if (!user) return;
-    await this.em.nativeUpdate(AccountToken, { user, purpose: AccountTokenPurpose.reset_password, usedAt: null }, { usedAt: new Date() });
-    const token = this.newAccountToken(user, AccountTokenPurpose.reset_password, RESET_TTL_MS);
-    await this.em.flush();
-    this.sendInBackground(passwordResetMail(user, this.link('reset-password', token), token));
+    this.afterAnswering('forgot-password', async (em) => {
+      const user = await em.findOne(User, { email: normaliseEmail(email) });
+      if (!user) return;
+      await em.nativeUpdate(AccountToken, { user, purpose: AccountTokenPurpose.reset_password, usedAt: null }, { usedAt: new Date() });
+      const token = this.newAccountToken(user, AccountTokenPurpose.reset_password, RESET_TTL_MS, em);
+      await em.flush();
+      this.sendInBackground(passwordResetMail(user, this.link('reset-password', token), token));
+    });
+  }
+
+  /**
+   * Work whose cost would tell whether an address has an account (a lookup, a token written, a mail
+   * queued: 11.7 against 6.1 ms) runs after the answer, on an entity manager of its own, so both
+   * answers take the same time.
+   */
+  private afterAnswering(what: string, work: (em: EntityManager) => Promise<void>): void {
+    const em = this.em.fork() as EntityManager;
+    setImmediate(() => void work(em).catch((error: unknown) => this.deps.log.error({ err: error }, `${what} failed`)));
   }
 
   /** Sets a new password and ends every session of the account, in one transaction. */
@@ -223,7 +238,7 @@ export class AuthService {
   }
 
   publishAccountChanged(userId: string): void {
-    this.deps.pubSub.publish(ACCOUNT_CHANGED, userId, { userId });
+    this.uow.publish(ACCOUNT_CHANGED, userId, { userId });
   }
 
   private async startSession(user: User, familyId: string = randomUUID(), em: EntityManager = this.em): Promise<Session> {
@@ -244,9 +259,9 @@ export class AuthService {
     };
   }
 
-  private newAccountToken(user: User, purpose: AccountTokenPurpose, ttlMs: number): string {
+  private newAccountToken(user: User, purpose: AccountTokenPurpose, ttlMs: number, em: EntityManager = this.em): string {
     const { token, hash: tokenHash } = randomToken();
-    this.em.create(AccountToken, { user, purpose, tokenHash, expiresAt: new Date(Date.now() + ttlMs) });
+    em.create(AccountToken, { user, purpose, tokenHash, expiresAt: new Date(Date.now() + ttlMs) });
     return token;
   }
 

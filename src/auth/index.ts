@@ -7,6 +7,9 @@ import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 
+export { RefreshToken } from './refresh-token.entity';
+export { ADULT_AGE } from './age';
+
 export { UserView } from './auth.types';
 export { normaliseEmail } from './auth.service';
 export { ageOn } from './age';

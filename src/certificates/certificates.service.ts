@@ -3,8 +3,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth';
 import type { Course } from '../courses';
-import { NotificationType } from '../notifications';
-import type { NotificationsService } from '../notifications';
 import { notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';
@@ -21,7 +19,6 @@ export interface PublicCertificate {
 export class CertificatesService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly notifications: NotificationsService,
     private readonly publicUrl: string,
   ) {}
 
@@ -41,17 +38,14 @@ export class CertificatesService {
       [learner.id, course.id, code, Math.round(averageScore)],
     );
     if (!inserted.length) return;
-    await this.notifications.notifyWithGuardians(learner.id, NotificationType.certificate, {
-      learner: {
-        title: { en: 'You earned a certificate!', vi: 'Bạn đã nhận chứng chỉ!' },
-        body: { en: `Well done on finishing "${course.title.en}".`, vi: `Chúc mừng bạn đã hoàn thành "${course.title.vi}".` },
-        data: { certificateId: inserted[0].id, courseId: course.id, code },
-      },
-      guardian: {
-        title: { en: `${learner.displayName} earned a certificate`, vi: `${learner.displayName} đã nhận chứng chỉ` },
-        body: { en: `${learner.displayName} finished "${course.title.en}".`, vi: `${learner.displayName} đã hoàn thành "${course.title.vi}".` },
-        data: { certificateId: inserted[0].id, courseId: course.id },
-      },
+    this.uow.raise({
+      type: 'certificate.issued',
+      certificateId: inserted[0].id,
+      code,
+      learnerId: learner.id,
+      learnerName: learner.displayName,
+      courseId: course.id,
+      courseTitle: { en: course.title.en, vi: course.title.vi },
     });
   }
 

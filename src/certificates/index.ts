@@ -10,6 +10,13 @@ export { presentCertificate } from './certificates.resolver';
 export { CertificateView } from './certificates.types';
 export type { CertificatesService } from './certificates.service';
 
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** A learner earned a certificate (raised once per learner and course, after its commit). */
+    'certificate.issued': { certificateId: string; code: string; learnerId: string; learnerName: string; courseId: string; courseTitle: { en: string; vi: string } };
+  }
+}
+
 declare module '../kernel/services' {
   interface Services {
     certificates: CertificatesService;
@@ -23,6 +30,6 @@ export const certificatesArea = defineArea({
   rules: certificatesRules,
   routes: certificatesRoutes,
   http: (_deps, context) => certificatePdfRouter(context),
-  services: { certificates: (uow, services) => new CertificatesService(uow, services.notifications, uow.deps.config.PUBLIC_URL) },
+  services: { certificates: (uow) => new CertificatesService(uow, uow.deps.config.PUBLIC_URL) },
   personalData: { entities: [Certificate] },
 });

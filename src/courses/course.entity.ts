@@ -27,6 +27,7 @@ export interface Quiz {
 
 @Entity({ tableName: 'courses' })
 @Index({ properties: ['published', 'createdAt', 'id'] })
+@Index({ name: 'courses_catalog_index', expression: 'create index "courses_catalog_index" on "courses" ("created_at" desc, "id" desc) where "published"' })
 export class Course {
   [OptionalProps]?: 'passMark' | 'published' | 'createdBy' | 'createdAt' | 'updatedAt';
 
@@ -99,6 +100,7 @@ export class Lesson {
 
 @Entity({ tableName: 'enrollments' })
 @Unique({ properties: ['learner', 'course'] })
+@Index({ properties: ['course'] })
 export class Enrollment {
   [OptionalProps]?: 'createdAt';
 

@@ -1,5 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { AGE } from '../kernel/limits';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ageOn } from '../auth';
 import { Role, User } from '../auth';
@@ -173,7 +174,9 @@ export class CoursesService {
 
 function assertCourse(input: NewCourse): void {
   const problems = [];
-  if (!(input.minAge >= 5 && input.minAge <= input.maxAge && input.maxAge <= 18)) problems.push({ field: 'minAge', message: 'ages must satisfy 5 <= minAge <= maxAge <= 18' });
+  if (!(input.minAge >= AGE.courseMin && input.minAge <= input.maxAge && input.maxAge <= AGE.courseMax)) {
+    problems.push({ field: 'minAge', message: `ages must satisfy ${AGE.courseMin} <= minAge <= maxAge <= ${AGE.courseMax}` });
+  }
   if (input.passMark !== undefined && !(input.passMark >= 0 && input.passMark <= 100)) problems.push({ field: 'passMark', message: 'must be 0 to 100' });
   if (problems.length) throw validationFailed(problems);
   input.lessons.forEach((lesson, index) => assertQuiz(lesson.quiz, index));

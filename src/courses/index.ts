@@ -5,9 +5,13 @@ import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
+export { Enrollment } from './course.entity';
+export { LessonInput, LocalizedTextInput } from './courses.types';
+
 export { Course, Lesson } from './course.entity';
-export type { CourseLevel, Localized, Quiz, QuizQuestion } from './course.entity';
-export { EnrollmentView, LocalizedListView, LocalizedTextInput, LocalizedTextView } from './courses.types';
+export { CourseLevel } from './course.entity';
+export type { Localized, Quiz, QuizQuestion } from './course.entity';
+export { EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
 export type { CoursesService } from './courses.service';
 
 declare module '../kernel/services' {

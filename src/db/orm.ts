@@ -14,6 +14,9 @@ export function ormOptions(databaseUrl: string, model: DatabaseModel, log: (mess
   return {
     clientUrl: databaseUrl,
     logger: log,
+    // Never on: MikroORM's query log prints every statement with its parameters (e-mails, birth
+    // dates, password hashes). Failed statements reach our logs only through logger.ts's safeError.
+    debug: false,
     entities: model.entities,
     extensions: [Migrator],
     migrations: {

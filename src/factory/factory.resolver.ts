@@ -46,7 +46,7 @@ export class FactoryResolver {
     return presentGeneration(await ctx.services.factory.start(input, me(ctx)));
   }
 
-  @Mutation(() => GenerationView, { description: 'Publishes the generated course; only from awaiting_approval, and a second call answers the same' })
+  @Mutation(() => GenerationView, { description: 'Publishes the generated course; only from awaiting_approval (an approved one is CONFLICT)' })
   async approveGeneration(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
     return presentGeneration(await ctx.services.factory.approve(id, me(ctx)));
   }

@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { z } from 'zod';
 import { User } from '../auth';
 import type { CourseLevel } from '../courses';
 import type { CoursesService } from '../courses';
@@ -9,7 +8,7 @@ import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
 import type { Deps } from '../kernel/deps';
 import type { FactoryModels } from './providers';
-import { AppError, conflict, notFound, validationFailed } from '../kernel/errors';
+import { AppError, conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { GenerationPipeline, STAGE_JOB, type StageJob, stageKey } from './factory.pipeline';
@@ -29,18 +28,6 @@ export interface GenerationRequest {
   lessonCount: number;
 }
 
-const requestSchema = z.object({
-  topic: z.string().trim().min(3, 'must be 3 to 200 characters').max(200, 'must be 3 to 200 characters'),
-  level: z.enum(['beginner', 'intermediate', 'advanced'], 'must be beginner, intermediate or advanced'),
-  ageRange: z
-    .string()
-    .regex(/^\d{1,2}-\d{1,2}$/, 'must be <min>-<max>, such as 8-12')
-    .refine((range) => {
-      const [min, max] = range.split('-').map(Number);
-      return min >= 5 && min <= max && max <= 18;
-    }, 'must satisfy 5 <= min <= max <= 18'),
-  lessonCount: z.number().int('must be a whole number').min(1, 'must be 1 to 30').max(30, 'must be 1 to 30'),
-});
 
 /** A course's factory: generation requests, their pipeline, and the admin's decision. */
 export class FactoryService {
@@ -61,9 +48,9 @@ export class FactoryService {
   }
 
   async start(request: GenerationRequest, requesterId: string): Promise<CourseGeneration> {
-    const parsed = requestSchema.safeParse(request);
-    if (!parsed.success) throw validationFailed(parsed.error.issues.map((i) => ({ field: i.path.join('.'), message: i.message })));
-    const { topic, level, ageRange, lessonCount } = parsed.data;
+    // The shape was checked by GenerateCourseInput.
+    const { level, ageRange, lessonCount } = request;
+    const topic = request.topic.trim();
     const [minAge, maxAge] = ageRange.split('-').map(Number);
     const limit = this.deps.config.FACTORY_MAX_ACTIVE_PER_REQUESTER;
     const generation = await this.uow.transaction(async (em) => {
@@ -100,23 +87,23 @@ export class FactoryService {
 
   /**
    * Publishes the course and its lessons in the commit that marks the generation approved; the
-   * row lock makes a second click wait and then answer with the same course.
+   * row lock makes a second approval wait, then answer 409 conflict (DESIGN.md 4.2: approve twice).
    */
   async approve(id: string, approverId: string): Promise<CourseGeneration> {
-    let approvedNow = false;
     const generation = await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
-      if (generation.status === GenerationStatus.approved) return generation;
+      if (generation.status === GenerationStatus.approved) {
+        throw conflict(`This generation is already approved; its course is ${generation.courseId}.`);
+      }
       if (generation.status !== GenerationStatus.awaiting_approval) {
         throw conflict(`Only a generation awaiting approval can be approved; this one is ${generation.status}.`);
       }
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
       Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
-      approvedNow = true;
       return generation;
     });
     this.changed(id);
-    if (approvedNow) await this.tellRequester(generation);
+    await this.tellRequester(generation);
     return this.find(id);
   }
 

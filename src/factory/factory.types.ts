@@ -1,6 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { IsIn, Matches, Max, Min, Validate, type ValidationArguments, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalizedListView, LocalizedTextView } from '../courses';
+import { CourseLevel, LocalizedListView, LocalizedTextView } from '../courses';
+import { AGE, LIMITS } from '../kernel/limits';
 import { Connection } from '../kernel/pagination';
 import { GenerationStatus, StageName, StageStatus } from './generation.entity';
 
@@ -8,18 +10,46 @@ registerEnumType(GenerationStatus, { name: 'GenerationStatus' });
 registerEnumType(StageName, { name: 'GenerationStageName', description: 'research, outline, content, quiz, safety: in this order' });
 registerEnumType(StageStatus, { name: 'GenerationStageStatus' });
 
+@ValidatorConstraint({ name: 'trimmedLength' })
+class TrimmedLength implements ValidatorConstraintInterface {
+  validate(value: unknown, args: ValidationArguments) {
+    const [min, max] = args.constraints as [number, number];
+    return typeof value === 'string' && value.trim().length >= min && value.trim().length <= max;
+  }
+  defaultMessage(args: ValidationArguments) {
+    return `must be ${args.constraints[0]} to ${args.constraints[1]} characters`;
+  }
+}
+
+@ValidatorConstraint({ name: 'ageRangeWithinCourseAges' })
+class AgeRangeWithinCourseAges implements ValidatorConstraintInterface {
+  validate(value: unknown) {
+    const [min, max] = String(value).split('-').map(Number);
+    return min >= AGE.courseMin && min <= max && max <= AGE.courseMax;
+  }
+  defaultMessage() {
+    return `must satisfy ${AGE.courseMin} <= min <= max <= ${AGE.courseMax}`;
+  }
+}
+
 @InputType()
 export class GenerateCourseInput {
   @Field(() => String, { description: '3 to 200 characters' })
+  @Validate(TrimmedLength, [LIMITS.factoryTopic.min, LIMITS.factoryTopic.max])
   topic!: string;
 
   @Field(() => String, { description: 'beginner, intermediate or advanced' })
+  @IsIn(Object.values(CourseLevel), { message: 'must be beginner, intermediate or advanced' })
   level!: string;
 
-  @Field(() => String, { description: '<min>-<max>, with 5 <= min <= max <= 18' })
+  @Field(() => String, { description: `<min>-<max>, with ${AGE.courseMin} <= min <= max <= ${AGE.courseMax}` })
+  @Matches(/^\d{1,2}-\d{1,2}$/, { message: 'must be <min>-<max>, such as 8-12' })
+  @Validate(AgeRangeWithinCourseAges)
   ageRange!: string;
 
-  @Field(() => Int, { description: '1 to 30' })
+  @Field(() => Int, { description: `${LIMITS.factoryLessons.min} to ${LIMITS.factoryLessons.max}` })
+  @Min(LIMITS.factoryLessons.min, { message: `must be ${LIMITS.factoryLessons.min} to ${LIMITS.factoryLessons.max}` })
+  @Max(LIMITS.factoryLessons.max, { message: `must be ${LIMITS.factoryLessons.min} to ${LIMITS.factoryLessons.max}` })
   lessonCount!: number;
 }
 

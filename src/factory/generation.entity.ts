@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Check, Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
 import type { Localized, Quiz } from '../courses';
 
@@ -45,6 +45,7 @@ export interface SafetyFinding {
 
 @Entity({ tableName: 'course_generations' })
 @Index({ properties: ['createdAt', 'id'] })
+@Check({ name: 'course_generations_progress_check', expression: '"progress" >= 0 and "progress" <= 100' })
 export class CourseGeneration {
   [OptionalProps]?: 'status' | 'currentStage' | 'progress' | 'round' | 'error' | 'courseId' | 'approvedBy' | 'approvedAt' | 'decidedBy' | 'decidedAt' | 'createdAt' | 'updatedAt';
 
@@ -179,7 +180,7 @@ export class GenerationLesson {
   @Property({ type: 'jsonb', nullable: true })
   quiz: Quiz | null = null;
 
-  @Property({ type: 'jsonb' })
+  @Property({ type: 'jsonb', default: "'[]'" })
   findings: SafetyFinding[] = [];
 
   @Property({ type: 'boolean' })

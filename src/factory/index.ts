@@ -9,6 +9,13 @@ import { FactoryService } from './factory.service';
 import { CourseGeneration, GenerationLesson, GenerationStage } from './generation.entity';
 import { createFactoryModels } from './providers';
 
+export type { SafetyFinding } from './generation.entity';
+export { ProviderError } from './providers/model';
+export type { CourseBrief, LessonBrief } from './providers/model';
+export { classify } from './safety';
+export type { LessonText } from './safety';
+export { SafetyFindingView } from './factory.types';
+
 declare module '../kernel/services' {
   interface Services {
     factory: FactoryService;

@@ -13,6 +13,7 @@ import {
   GuardianLinkTransitionView,
   GuardianLinkView,
   LinkedLearner,
+  LinkParty,
 } from './guardian.types';
 
 /** Shield has let only signed-in callers through to the fields that use this. */
@@ -64,6 +65,15 @@ export class GuardianResolver {
   @Mutation(() => AiAccessView, { description: "Restricts a linked learner's AI use; the AI proxy obeys" })
   async updateLearnerAiAccess(@Arg('learnerId', () => ID) learnerId: string, @Arg('input', () => AiAccessInput) input: AiAccessInput, @Ctx() ctx: Context) {
     return ctx.services.guardian.setAiAccess(await viewer(ctx), learnerId, input);
+  }
+
+  /**
+   * The learner only once the link is active: a pending link reads the same whether or not its
+   * address has an account, so declaring an address tells a guardian nothing about who signed up.
+   */
+  @FieldResolver(() => LinkParty, { nullable: true, description: 'Null until the link has been active' })
+  learner(@Root() link: GuardianLink): LinkParty | null {
+    return link.activatedAt && link.learner ? (link.learner as unknown as LinkParty) : null;
   }
 
   @FieldResolver(() => [GuardianLinkTransitionView], { description: 'Each state the link entered, when and by whom' })

@@ -14,14 +14,12 @@ import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-link.entity';
+import { AGE, LIMITS } from '../kernel/limits';
 import { linkRequestMail } from './guardian.mails';
 
-/** Limits of the specification. */
-export const MAX_LINKS_PER_GUARDIAN = 5;
-/** Under this age a learner needs an active link to a verified guardian to use the platform. */
-const MIN_AGE_WITHOUT_GUARDIAN = 13;
-/** From this age a learner may end a guardian's link themselves. */
-const MIN_AGE_TO_REVOKE = 16;
+const MAX_LINKS_PER_GUARDIAN = LIMITS.linksPerGuardian;
+const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
+const MIN_AGE_TO_REVOKE = AGE.toRevokeGuardian;
 
 export interface ChildProfile {
   displayName: string;
@@ -139,7 +137,8 @@ export class GuardianService {
   }
 
   async linksOf(user: User, first: number, after?: string | null): Promise<Page<GuardianLink>> {
-    const mine = [{ guardian: user.id }, { learner: user.id }, ...(user.hasRole(Role.learner) ? [{ learner: null, learnerEmail: user.email }] : [])];
+    const claimsByAddress = user.hasRole(Role.learner) && user.emailVerified;
+    const mine = [{ guardian: user.id }, { learner: user.id }, ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : [])];
     const rows = await this.em.find(
       GuardianLink,
       { $and: [{ $or: mine }, afterCursor(after)] },
@@ -241,6 +240,8 @@ export class GuardianService {
   private async updateLearnerStatus(learnerId: string): Promise<void> {
     const learner = await this.em.findOneOrFail(User, { id: learnerId }, { refresh: true });
     if (!learner.birthDate || ageOn(learner.birthDate) >= MIN_AGE_WITHOUT_GUARDIAN) return;
+    // A link decides only between waiting for a guardian and active: a suspension is an admin's to lift.
+    if (learner.status !== AccountStatus.active && learner.status !== AccountStatus.pending_guardian) return;
     const verifiedGuardian = await this.em.count(GuardianLink, { learner, status: LinkStatus.active, guardian: { emailVerifiedAt: { $ne: null } } });
     await this.auth.setStatus(learner, verifiedGuardian > 0 ? AccountStatus.active : AccountStatus.pending_guardian);
   }
@@ -270,7 +271,9 @@ export class GuardianService {
   }
 
   private isLearnerOf(user: User, link: GuardianLink): boolean {
-    return link.learner ? link.learner.id === user.id : user.hasRole(Role.learner) && link.learnerEmail === user.email;
+    // A link declared before the address had an account belongs to whoever proves the address: a
+    // verified account (or the mailed token, see confirm), not the first to sign up with it.
+    return link.learner ? link.learner.id === user.id : user.hasRole(Role.learner) && user.emailVerified && link.learnerEmail === user.email;
   }
 
   private transition(em: EntityManager, link: GuardianLink, status: LinkStatus, actor: User): void {

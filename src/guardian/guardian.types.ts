@@ -1,4 +1,4 @@
-import { IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches, Max, MaxLength, Min } from 'class-validator';
+import { IsDefined, IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AccountStatus, Locale } from '../auth';
 import { Connection } from '../kernel/pagination';
@@ -45,7 +45,7 @@ export class GuardianLinkView {
   @Field(() => LinkParty)
   guardian!: LinkParty;
 
-  @Field(() => LinkParty, { nullable: true, description: 'Null until the learner has an account' })
+  /** Resolved by GuardianResolver.learner: null until the link is active. */
   learner!: LinkParty | null;
 
   @Field(() => String)
@@ -111,10 +111,16 @@ export class AiAccessView {
 
 @InputType()
 export class AiAccessInput {
+  // Left out means unchanged; null is no answer to a yes/no question (it reached the database as null).
+  // IsDefined, because type-graphql validates with skipMissingProperties, which passes null by.
   @Field(() => Boolean, { nullable: true })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsDefined({ message: 'must be true or false (leave it out to keep it)' })
   enabled?: boolean;
 
   @Field(() => Boolean, { nullable: true })
+  @ValidateIf((_, value) => value !== undefined)
+  @IsDefined({ message: 'must be true or false (leave it out to keep it)' })
   memoryEnabled?: boolean;
 
   @Field(() => Int, { nullable: true })

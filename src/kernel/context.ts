@@ -24,4 +24,6 @@ export interface Context {
   services: Services;
   /** The caller's account as stored now (roles and status may have changed since the token). */
   viewer(): Promise<Viewer | null>;
+  /** Why the caller could not be looked up (the database down, say), for rules that refuse because of it. */
+  failure(): unknown;
 }

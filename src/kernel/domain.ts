@@ -15,6 +15,8 @@ export enum AccountStatus {
   active = 'active',
   /** A learner under 13 whose guardian has not yet verified and linked. */
   pending_guardian = 'pending_guardian',
+  /** An admin suspended the account: log-in and every token are refused until reactivation. */
+  suspended = 'suspended',
 }
 
 export enum Tier {

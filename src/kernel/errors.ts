@@ -11,6 +11,8 @@ export const errorStatus = {
   consent_required: 403,
   guardian_consent_required: 403,
   tier_required: 403,
+  account_suspended: 403,
+  feature_disabled: 403,
   not_found: 404,
   conflict: 409,
   limit_reached: 409,
@@ -72,6 +74,8 @@ export const notFound = (what = 'resource') => new AppError('not_found', `No suc
 export const conflict = (message: string) => new AppError('conflict', message);
 export const validationFailed = (details: FieldError[], message = 'The request is invalid.') =>
   new AppError('validation_failed', message, { details });
+
+export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
 
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorStatus;

@@ -31,11 +31,17 @@ export function encodeCursor(position: Position): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`).toString('base64url');
 }
 
+/** What encodeCursor writes: an ISO instant (years 0000-9999, as the database stores them) and a UUID. */
+const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+
+/** A cursor this service did not write (a non-UUID id, a date out of range) is bad input, never a query. */
 export function decodeCursor(cursor: string): Position {
-  const [createdAt, id] = Buffer.from(cursor, 'base64url').toString().split('|');
-  const date = new Date(createdAt);
-  if (!id || Number.isNaN(date.getTime())) throw validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
-  return { createdAt: date, id };
+  const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
+  const date = match ? new Date(match[1]) : null;
+  if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString() !== match[1]) {
+    throw validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
+  }
+  return { createdAt: date, id: match[2] };
 }
 
 /** The MikroORM filter for rows after the cursor in newest-first order. */

@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
 import { AppError, unauthenticated } from './errors';
 import type { Role } from './domain';
+import { isId } from './ids';
 
 export interface AccessClaims {
   sub: string;
@@ -48,8 +49,13 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
     });
-    if (typeof payload === 'string' || !payload.sub) return { error: unauthenticated() };
-    return { userId: payload.sub, roles: (payload.roles ?? []) as Role[] };
+    // Only the claims we sign pass: an expiry, one user id, a list of role names. jsonwebtoken
+    // accepts a token without `exp` and any JSON as `sub`; an array `sub` once named the last user.
+    if (typeof payload === 'string' || typeof payload.exp !== 'number') return { error: unauthenticated() };
+    if (typeof payload.sub !== 'string' || !isId(payload.sub)) return { error: unauthenticated() };
+    const roles: unknown = payload.roles ?? [];
+    if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) return { error: unauthenticated() };
+    return { userId: payload.sub, roles: roles as Role[] };
   } catch (error) {
     const expired = error instanceof jwt.TokenExpiredError;
     return { error: unauthenticated(expired ? 'The access token has expired; refresh it.' : undefined) };

@@ -1,5 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { type Locale, User } from '../auth';
 import { notFound } from '../kernel/errors';
@@ -28,13 +29,10 @@ export interface NotificationAddedEvent {
   notificationId: string;
 }
 
-/** Who looks after a learner: their guardians with an active link (from the guardian area). */
-export type GuardiansOf = (learnerId: string) => Promise<string[]>;
-
 export class NotificationsService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly guardiansOf: GuardiansOf,
+    private readonly services: Services,
   ) {}
 
   private get em(): EntityManager {
@@ -48,7 +46,7 @@ export class NotificationsService {
   async notifyWithGuardians(learnerId: string, type: NotificationType, messages: { learner: NotificationMessage; guardian: NotificationMessage }): Promise<void> {
     await this.notify(learnerId, type, messages.learner);
     const guardianMessage = { ...messages.guardian, data: { ...messages.guardian.data, learnerId } };
-    for (const guardianId of await this.guardiansOf(learnerId)) await this.notify(guardianId, type, guardianMessage);
+    for (const guardianId of await this.services.guardian.activeGuardianIdsOf(learnerId)) await this.notify(guardianId, type, guardianMessage);
   }
 
   /**

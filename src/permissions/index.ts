@@ -2,7 +2,9 @@ import type { GraphQLSchema } from 'graphql';
 import type { IMiddlewareFieldMap } from 'graphql-middleware';
 import { allow, deny, shield } from 'graphql-shield';
 import type { AreaRules, FieldRules, ShieldRule as Rule } from '../kernel/area';
-import { forbidden } from '../kernel/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import type { Context } from '../kernel/context';
+import { databaseUnavailable, forbidden } from '../kernel/errors';
 
 export type RuleMap = Record<string, FieldRules>;
 
@@ -23,7 +25,11 @@ export function mergeRules(...areas: AreaRules[]): RuleMap {
 export function buildPermissions(rules: RuleMap) {
   return shield(rules, {
     fallbackRule: deny,
-    fallbackError: forbidden(),
+    // A rule that throws is `false` to shield, which loses the error: a database that is down made
+    // every protected field answer 403. The caller's lookup keeps its failure on the context
+    // (server/context.ts), so such a refusal answers 503 upstream_unavailable instead.
+    fallbackError: async (thrown: unknown, _parent: unknown, _args: unknown, ctx: object) =>
+      isDatabaseUnavailable(thrown) || isDatabaseUnavailable((ctx as Partial<Context>).failure?.()) ? databaseUnavailable() : forbidden(),
     allowExternalErrors: true,
     debug: false,
   });

@@ -1,7 +1,9 @@
 import { and, rule } from 'graphql-shield';
-import { Role, Tier } from '../kernel/domain';
+import { AccountStatus, Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
 import { AppError, forbidden, unauthenticated } from '../kernel/errors';
+
+export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
 
 // Rules read the caller from a context built for each request and operation, so no decision is
@@ -23,7 +25,9 @@ export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
 export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
   if (ctx.auth.error) return ctx.auth.error;
   if (!ctx.auth.userId) return unauthenticated();
-  return (await ctx.viewer()) ? true : unauthenticated('This account no longer exists.');
+  const viewer = await ctx.viewer();
+  if (!viewer) return unauthenticated('This account no longer exists.');
+  return viewer.status === AccountStatus.suspended ? accountSuspended() : true;
 });
 
 export const hasRole = (...roles: Role[]) =>

@@ -5,6 +5,9 @@ import { progressRoutes } from './progress.routes';
 import { progressRules } from './progress.rules';
 import { ProgressService } from './progress.service';
 
+export type { CourseProgress, ProgressService } from './progress.service';
+export { CourseProgressView } from './progress.types';
+
 declare module '../kernel/services' {
   interface Services {
     progress: ProgressService;

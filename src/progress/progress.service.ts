@@ -6,7 +6,7 @@ import type { Course, Lesson, Localized } from '../courses';
 import type { CoursesService } from '../courses';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
-import { forbidden, notFound, validationFailed } from '../kernel/errors';
+import { AppError, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
 
 export interface CourseProgress {
@@ -36,7 +36,8 @@ export interface QuizResult {
   correct: number;
   total: number;
   attempt: number;
-  results: { correct: boolean; correctIndex: number; explanation: Localized }[];
+  /** Right or wrong and why, per question; never the right option, which would let the next attempt copy it. */
+  results: { correct: boolean; explanation: Localized }[];
 }
 
 type Row = Record<string, unknown>;
@@ -73,18 +74,28 @@ export class ProgressService {
     });
   }
 
-  /** Answers are checked here, never on the client; every attempt is kept. */
+  /**
+   * Answers are checked here, never on the client; every attempt is kept. A learner has
+   * QUIZ_MAX_ATTEMPTS attempts per quiz (counted under a lock, so concurrent ones cannot pass it):
+   * with right/wrong per question, unlimited attempts would find every answer by elimination.
+   */
   async submitQuiz(learner: User, lessonId: string, answers: number[]): Promise<QuizResult> {
     const lesson = await this.enrolledLesson(learner, lessonId);
     if (!lesson.quiz) throw notFound('quiz');
     const questions = lesson.quiz.questions;
     if (answers.length !== questions.length) throw validationFailed([{ field: 'answers', message: `must give one answer for each of the ${questions.length} questions` }]);
-    const results = questions.map((q, i) => ({ correct: answers[i] === q.answerIndex, correctIndex: q.answerIndex, explanation: q.explanation }));
+    const results = questions.map((q, i) => ({ correct: answers[i] === q.answerIndex, explanation: q.explanation }));
     const correct = results.filter((r) => r.correct).length;
     const score = Math.round((correct / questions.length) * 100);
-    this.em.create(QuizAttempt, { learner, lesson, course: lesson.course, answers, correct, total: questions.length, score });
-    await this.em.flush();
-    const attempt = await this.em.count(QuizAttempt, { learner, lesson });
+    const limit = this.uow.deps.config.QUIZ_MAX_ATTEMPTS;
+    const attempt = await this.uow.transaction(async (em) => {
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`quiz:${learner.id}:${lesson.id}`]);
+      const before = await em.count(QuizAttempt, { learner, lesson });
+      if (before >= limit) throw new AppError('limit_reached', `A quiz may be attempted at most ${limit} times.`);
+      em.create(QuizAttempt, { learner, lesson, course: lesson.course, answers, correct, total: questions.length, score });
+      await em.flush();
+      return before + 1;
+    });
     await this.afterProgress(learner, lesson.course);
     return { lessonId: lesson.id, score, correct, total: questions.length, attempt, results };
   }

@@ -52,13 +52,10 @@ export class LearnerOverviewView {
   courses!: CourseProgressView[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'Right or wrong, and why; the right option is never sent' })
 export class QuizAnswerResult {
   @Field(() => Boolean)
   correct!: boolean;
-
-  @Field(() => Int)
-  correctIndex!: number;
 
   @Field(() => LocalizedTextView)
   explanation!: LocalizedTextView;

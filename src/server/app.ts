@@ -13,6 +13,7 @@ import type { Deps } from '../kernel/deps';
 import { permissionsFor } from '../permissions';
 import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
+import { inputGuard } from './input-guard';
 import { createExpressApp } from './http';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
@@ -49,6 +50,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
     formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed')),
     plugins: [
+      inputGuard(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
       ApolloServerPluginLandingPageDisabled(),

@@ -6,6 +6,7 @@ import { openUnit } from './platform';
 export function createContext(deps: Deps, request: Pick<Context, 'requestId' | 'ip' | 'auth' | 'countedBuckets'>): Context {
   const { uow, services } = openUnit(deps);
   let viewer: Promise<Viewer | null> | undefined;
+  let failure: unknown;
   return {
     ...request,
     limits: deps.limits,
@@ -14,6 +15,13 @@ export function createContext(deps: Deps, request: Pick<Context, 'requestId' | '
       return uow.em;
     },
     services,
-    viewer: () => (viewer ??= request.auth.userId ? services.auth.findUser(request.auth.userId) : Promise.resolve(null)),
+    viewer: () =>
+      (viewer ??= request.auth.userId
+        ? services.auth.findUser(request.auth.userId).catch((error: unknown) => {
+            failure = error;
+            throw error;
+          })
+        : Promise.resolve(null)),
+    failure: () => failure,
   };
 }

@@ -1,11 +1,22 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { ValidationError } from 'class-validator';
 import type { GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
-import { AppError, type FieldError, isErrorCode } from '../kernel/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import { AppError, databaseUnavailable, type FieldError, isErrorCode } from '../kernel/errors';
+import { validationDetails } from '../kernel/validation';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
-const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);
+const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
+
+/**
+ * Refusals of the request itself that Apollo leaves without a code of ours (they were answered as
+ * internal errors): which field of the request is at fault. The persisted-query message is Apollo's
+ * own, which automatic-persisted-query clients read to send the full query.
+ */
+const requestRefusals: Record<string, FieldError> = {
+  PERSISTED_QUERY_NOT_FOUND: { field: 'extensions.persistedQuery', message: 'is not a query this server knows; send the query with it' },
+  PERSISTED_QUERY_NOT_SUPPORTED: { field: 'extensions.persistedQuery', message: 'persisted queries are not supported' },
+};
 
 export type ErrorLogger = (error: unknown) => void;
 
@@ -23,12 +34,15 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return {
       ...base,
       message: 'The request is invalid.',
-      extensions: { code: 'VALIDATION_FAILED', details: classValidatorDetails(original.extensions.validationErrors) },
+      extensions: { code: 'VALIDATION_FAILED', details: validationDetails(original.extensions.validationErrors) },
     };
   }
   const code = formatted.extensions?.code;
+  if (typeof code === 'string' && Object.hasOwn(requestRefusals, code)) {
+    return { ...base, extensions: { code: 'VALIDATION_FAILED', details: [requestRefusals[code]] } };
+  }
   if (typeof code === 'string' && requestErrorCodes.has(code)) {
-    const details = coercionDetails(formatted.message);
+    const details = /operation name/i.test(formatted.message) ? [{ field: 'operationName', message: formatted.message }] : coercionDetails(formatted.message);
     // A variable that does not fit is bad input, said by `details`; a bad query keeps graphql's words.
     const message = code === 'BAD_USER_INPUT' && details.length ? 'The request is invalid.' : formatted.message;
     return { ...base, message, extensions: { code: 'VALIDATION_FAILED', details } };
@@ -37,16 +51,12 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     const { retryAfter, details } = formatted.extensions ?? {};
     return { ...base, extensions: { code, ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
   }
+  if (isDatabaseUnavailable(original)) {
+    const unavailable = databaseUnavailable();
+    return { ...base, message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
+  }
   log(original);
   return { message: 'Something went wrong on our side. Try again later.', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };
-}
-
-function classValidatorDetails(errors: ValidationError[], prefix = ''): FieldError[] {
-  return errors.flatMap((e) => {
-    const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).slice(0, 1).map((message) => ({ field, message }));
-    return [...own, ...classValidatorDetails(e.children ?? [], field)];
-  });
 }
 
 /**

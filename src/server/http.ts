@@ -6,6 +6,7 @@ import cors from 'cors';
 import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { pinoHttp } from 'pino-http';
+import { safeError } from '../logger';
 import { restRouter, sendError } from '../../rest/adapter';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
@@ -13,7 +14,8 @@ import { authenticateHeader } from '../kernel/tokens';
 import { createContext } from './context';
 import { serveDocs } from './docs';
 import { httpRoutes, routes } from './platform';
-import { AppError, type ErrorBody, errorStatus, internalErrorBody, notFound } from '../kernel/errors';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, notFound, validationFailed } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
@@ -42,6 +44,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
     next();
   });
   app.use(rateLimitMiddleware(deps.limits));
+  app.use(wellEncodedQuery);
   serveDocs(app, schema);
   app.use(
     '/graphql',
@@ -54,6 +57,30 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   app.use(errorHandler(deps));
   return app;
 }
+
+/**
+ * A query string must be percent-encoded UTF-8: the parser would turn `%ED%B0%80` (a lone
+ * surrogate) into replacement characters silently, where the same bytes in a path are refused.
+ */
+const wellEncodedQuery: RequestHandler = (req, _res, next) => {
+  const start = req.url.indexOf('?');
+  if (start < 0) return next();
+  for (const part of req.url.slice(start + 1).split('&')) {
+    try {
+      decodeURIComponent(part.replace(/\+/g, ' '));
+    } catch {
+      const name = part.split('=')[0];
+      let field = 'query';
+      try {
+        field = decodeURIComponent(name);
+      } catch {
+        // the name itself is malformed: the query as a whole is named
+      }
+      return next(validationFailed([{ field, message: 'is not valid percent-encoded UTF-8' }]));
+    }
+  }
+  next();
+};
 
 function requestLogging(deps: Deps): RequestHandler {
   return pinoHttp({
@@ -68,6 +95,7 @@ function requestLogging(deps: Deps): RequestHandler {
     serializers: {
       req: (req: { id: string; method: string; url: string }) => ({ id: req.id, method: req.method, url: req.url.split('?')[0] }),
       res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      err: safeError,
     },
   });
 }
@@ -88,9 +116,14 @@ function errorHandler(deps: Deps): ErrorRequestHandler {
 
 function toErrorBody(error: unknown): ErrorBody {
   if (error instanceof AppError) return error.toBody();
+  if (isDatabaseUnavailable(error)) return databaseUnavailable().toBody();
   const type = (error as { type?: string }).type;
   if (type === 'entity.parse.failed') return { error: 'invalid_json', message: 'The request body is not valid JSON.' };
   if (type === 'entity.too.large') return { error: 'payload_too_large', message: 'The request body is too large.' };
+  // A path whose percent-encoding is not UTF-8 (`%ED%A0%80`, a lone surrogate): the router could not decode it.
+  if (error instanceof URIError || (error as { status?: number }).status === 400) {
+    return { error: 'validation_failed', message: 'The request path is malformed.', details: [{ field: 'path', message: 'is not valid percent-encoded UTF-8' }] };
+  }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return { error: 'validation_failed', message: 'The request body encoding is not supported.', details: [] };
   }

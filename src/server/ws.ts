@@ -10,6 +10,7 @@ import { AppError, forbidden } from '../kernel/errors';
 import { enforce } from '../permissions/enforce';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
+import { badLiteral, badVariable } from './input-guard';
 import { formatGraphQLError } from './graphql-errors';
 import { parseOptions, queryLimitRules } from './query-limits';
 
@@ -43,6 +44,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         const errors = validate(schema, document, rules);
         if (errors.length) return errors.map(requestError);
+        const bad = badVariable(payload.variables) ?? badLiteral(document);
+        if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       onConnect: (ctx) => {

@@ -27,4 +27,10 @@ export class Migration20261122000000_accounts extends Migration {
     this.addSql(`alter table "account_tokens" add constraint "account_tokens_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`);
   }
 
+  override async down(): Promise<void> {
+    this.addSql(`drop table if exists "account_tokens" cascade;`);
+    this.addSql(`drop table if exists "refresh_tokens" cascade;`);
+    this.addSql(`drop table if exists "role_changes" cascade;`);
+    this.addSql(`drop table if exists "users" cascade;`);
+  }
 }

@@ -1,0 +1,72 @@
+import type { FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../auth';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { AuditEntry } from './audit-entry.entity';
+
+export interface AuditRecord {
+  /** The person acting (a viewer, a user id), or null for the command line and the system. */
+  actor: { id: string } | string | null;
+  action: string;
+  target?: { type: string; id: string } | null;
+  data?: Record<string, unknown>;
+}
+
+export interface AuditFilter {
+  actorId?: string | null;
+  action?: string | null;
+  targetType?: string | null;
+  targetId?: string | null;
+  since?: Date | null;
+  until?: Date | null;
+}
+
+/**
+ * The audit trail: every area records its privileged actions here, in its own transaction (the
+ * entry commits or rolls back with the action), and admins read them in one place.
+ */
+export class AuditService {
+  constructor(private readonly uow: UnitOfWork) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  /** Adds an entry in the caller's transaction (or one of its own outside one). */
+  async record(entry: AuditRecord): Promise<AuditEntry> {
+    const actorId = typeof entry.actor === 'string' ? entry.actor : (entry.actor?.id ?? null);
+    return this.uow.transaction(async (em) => {
+      const row = em.create(AuditEntry, {
+        actor: actorId ? em.getReference(User, actorId) : null,
+        action: entry.action,
+        targetType: entry.target?.type ?? null,
+        targetId: entry.target?.id ?? null,
+        data: entry.data ?? {},
+      });
+      await em.flush();
+      return row;
+    });
+  }
+
+  async list(filter: AuditFilter, first: number, after?: string | null): Promise<Page<AuditEntry>> {
+    const where: FilterQuery<AuditEntry> = { ...afterCursor(after) };
+    if (filter.actorId) {
+      if (!isId(filter.actorId)) return { nodes: [], hasNextPage: false, endCursor: null };
+      where.actor = filter.actorId;
+    }
+    if (filter.action) where.action = filter.action;
+    if (filter.targetType) where.targetType = filter.targetType;
+    if (filter.targetId) where.targetId = filter.targetId;
+    if (filter.since || filter.until) {
+      const range: Record<string, Date> = {};
+      if (filter.since) range.$gte = filter.since;
+      if (filter.until) range.$lt = filter.until;
+      // Combined with the cursor's own condition on createdAt through $and.
+      (where as Record<string, unknown>).$and = [{ createdAt: range }];
+    }
+    const rows = await this.em.find(AuditEntry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+}

@@ -1,0 +1,22 @@
+import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../kernel/context';
+import { toConnection } from '../kernel/pagination';
+import { ContactInput, ContactMessageConnection, ContactMessagesArgs, ContactMessageView, ContactReceipt } from './contact.types';
+
+@Resolver()
+export class ContactResolver {
+  @Mutation(() => ContactReceipt, { description: 'Write to the platform (anyone; 5 an hour per IP); acknowledged by mail' })
+  async sendContactMessage(@Arg('input', () => ContactInput) input: ContactInput, @Ctx() ctx: Context) {
+    return ctx.services.contact.send(input);
+  }
+
+  @Query(() => ContactMessageConnection, { description: 'Contact messages, newest first (admins only)' })
+  async contactMessages(@Args(() => ContactMessagesArgs) args: ContactMessagesArgs, @Ctx() ctx: Context) {
+    return toConnection(await ctx.services.contact.list(args.status, args.first, args.after));
+  }
+
+  @Mutation(() => ContactMessageView, { description: 'Marks a contact message resolved (admins only); audited' })
+  async resolveContactMessage(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+    return ctx.services.contact.resolve(await ctx.viewer(), id);
+  }
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import type { FilterQuery } from '@mikro-orm/core';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditService } from '../admin';
+import { Locale, User } from '../auth';
+import { conflict, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { sendInBackground } from '../mail/deliver';
+import { ContactMessage, ContactStatus } from './contact-message.entity';
+import { acknowledgementMail, forwardMail } from './contact.mails';
+
+export interface ContactRequest {
+  name: string;
+  email: string;
+  subject: string;
+  message: string;
+  locale?: Locale | null;
+  /** The honeypot: people leave it empty; bots fill it in. */
+  website?: string | null;
+}
+
+export class ContactService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly audit: AuditService,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  /**
+   * Stores the message and, after commit, acknowledges it to the sender and forwards it to
+   * CONTACT_TO. A filled honeypot gets the same answer, but nothing is stored or sent.
+   */
+  async send(request: ContactRequest): Promise<{ id: string }> {
+    if (request.website && request.website.trim() !== '') return { id: randomUUID() };
+    const message = await this.uow.transaction(async (em) => {
+      const row = em.create(ContactMessage, {
+        name: request.name.trim(),
+        email: request.email.trim(),
+        subject: request.subject.trim(),
+        message: request.message.trim(),
+        locale: request.locale ?? Locale.en,
+      });
+      await em.flush();
+      return row;
+    });
+    const { deps } = this.uow;
+    this.uow.afterCommit(() => {
+      sendInBackground(deps, acknowledgementMail(message));
+      sendInBackground(deps, forwardMail(message, deps.config.CONTACT_TO));
+    });
+    return { id: message.id };
+  }
+
+  async list(status: ContactStatus | null | undefined, first: number, after?: string | null): Promise<Page<ContactMessage>> {
+    const where: FilterQuery<ContactMessage> = { ...afterCursor(after) };
+    if (status) where.status = status;
+    const rows = await this.em.find(ContactMessage, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first);
+  }
+
+  async resolve(actor: User | null, id: string): Promise<ContactMessage> {
+    if (!isId(id)) throw notFound('message');
+    return this.uow.transaction(async (em) => {
+      const message = await em.findOne(ContactMessage, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      if (!message) throw notFound('message');
+      if (message.status === ContactStatus.resolved) throw conflict('This message is resolved already.');
+      message.status = ContactStatus.resolved;
+      message.resolvedAt = new Date();
+      message.resolvedBy = actor ? em.getReference(User, actor.id) : null;
+      await this.audit.record({ actor, action: 'contact.message_resolved', target: { type: 'contact_message', id: message.id } });
+      return message;
+    });
+  }
+}

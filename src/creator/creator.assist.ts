@@ -1,0 +1,92 @@
+import type { Localized } from '../courses';
+import { classify, type CourseBrief, factoryModelsOf, type LessonBrief, type LessonText, ProviderError, type SafetyFinding } from '../factory';
+import type { Deps } from '../kernel/deps';
+import { AppError, notFound, validationFailed } from '../kernel/errors';
+import type { CreatorCourse, CreatorLesson } from './creator.entity';
+
+export enum AssistTask {
+  outline = 'outline',
+  lesson = 'lesson',
+  quiz = 'quiz',
+  translate = 'translate',
+  review = 'review',
+}
+
+export interface AssistResult {
+  task: AssistTask;
+  /** What the model proposes (an outline, a lesson's content, a quiz); nothing is saved. */
+  suggestion: Record<string, unknown>;
+  /** The safety check on what came back (and, for review, on the draft itself). */
+  findings: SafetyFinding[];
+  model: string;
+}
+
+/**
+ * A model's help with a draft, through the course factory's providers (FACTORY_PROVIDERS decides
+ * which), with the child-safety check run on every answer before the creator sees it.
+ */
+export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorLesson[], task: AssistTask, lessonId?: string | null, prompt?: string | null): Promise<AssistResult> {
+  const models = factoryModelsOf(deps).byStage;
+  const brief: CourseBrief = {
+    topic: [draft.title.en, prompt?.trim()].filter(Boolean).join(': '),
+    level: draft.level,
+    minAge: draft.minAge,
+    maxAge: draft.maxAge,
+    lessonCount: Math.min(30, Math.max(1, lessons.length || 5)),
+  };
+  const lesson = lessonId ? lessons.find((l) => l.id === lessonId) : undefined;
+  if (lessonId && !lesson) throw notFound('lesson');
+  const lessonBrief = (): LessonBrief => {
+    if (lesson) return { position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content };
+    if (!prompt?.trim()) throw validationFailed([{ field: 'lessonId', message: 'name a lesson or give a prompt' }]);
+    return { position: lessons.length + 1, title: { en: prompt.trim(), vi: prompt.trim() }, objectives: { en: [], vi: [] } };
+  };
+  try {
+    switch (task) {
+      case AssistTask.outline: {
+        const research = await models.research.research(brief);
+        const outline = await models.outline.outline(brief, research);
+        return checked(task, models.outline.name, { ...outline }, draft.minAge, [
+          ...localized('title', outline.title),
+          ...localized('description', outline.description),
+          ...outline.lessons.flatMap((l, i) => localized(`lessons.${i + 1}.title`, l.title)),
+        ]);
+      }
+      case AssistTask.lesson: {
+        const target = lessonBrief();
+        const research = await models.research.research(brief);
+        const content = await models.content.lessonContent(brief, research, target);
+        return checked(task, models.content.name, { position: target.position, content }, draft.minAge, localized('content', content));
+      }
+      case AssistTask.quiz: {
+        const target = lessonBrief();
+        const quiz = await models.quiz.quiz(brief, target);
+        const texts = quiz.questions.flatMap((q, i) => [...localized(`quiz.${i}.prompt`, q.prompt), ...q.options.flatMap((o, j) => localized(`quiz.${i}.options.${j}`, o))]);
+        return checked(task, models.quiz.name, { ...quiz }, draft.minAge, texts);
+      }
+      case AssistTask.review: {
+        const texts = [...localized('title', draft.title), ...localized('description', draft.description), ...lessons.flatMap((l) => [...localized(`lessons.${l.position}.title`, l.title), ...localized(`lessons.${l.position}.content`, l.content)])];
+        const findings = classify(texts, draft.minAge);
+        return { task, suggestion: { lessons: lessons.length, ready: findings.length === 0 && lessons.length > 0 }, findings, model: 'builtin-safety' };
+      }
+      default:
+        throw validationFailed([{ field: 'task', message: 'translate needs a chat model that the factory providers do not offer yet' }]);
+    }
+  } catch (error) {
+    if (error instanceof ProviderError) {
+      throw new AppError(/unreachable|timed out/.test(error.message) ? 'upstream_unavailable' : 'upstream_error', 'The model provider could not help just now. Try again later.');
+    }
+    throw error;
+  }
+}
+
+function localized(field: string, text: Localized): LessonText[] {
+  return [
+    { field: `${field}.en`, text: text.en },
+    { field: `${field}.vi`, text: text.vi },
+  ];
+}
+
+function checked(task: AssistTask, model: string, suggestion: Record<string, unknown>, minAge: number, texts: LessonText[]): AssistResult {
+  return { task, suggestion, findings: classify(texts, minAge), model };
+}

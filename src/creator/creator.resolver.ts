@@ -1,0 +1,127 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { Context } from '../kernel/context';
+import { validationFailed } from '../kernel/errors';
+import { LessonInput } from '../courses';
+import type { CreatorCourse, CreatorLesson } from './creator.entity';
+import type { LessonDraftInput } from './creator.service';
+import { assist } from './creator.assist';
+import {
+  AssistInput,
+  AssistResultView,
+  CreatorCourseAnalytics,
+  CreatorCourseChangeInput,
+  CreatorCourseInput,
+  CreatorCourseView,
+  CreatorLessonView,
+  CreatorMessageInput,
+  CreatorMessageReceipt,
+  ReviewInput,
+} from './creator.types';
+
+@Resolver()
+export class CreatorResolver {
+  @Mutation(() => CreatorCourseView, { description: 'Starts a course draft (creators)' })
+  async createCreatorCourse(@Arg('input', () => CreatorCourseInput) input: CreatorCourseInput, @Ctx() ctx: Context) {
+    return present(await ctx.services.creator.create((await ctx.viewer())!, input), []);
+  }
+
+  @Query(() => [CreatorCourseView], { description: "The caller's courses, newest first (creators)" })
+  async creatorCourses(@Ctx() ctx: Context) {
+    const drafts = await ctx.services.creator.mine((await ctx.viewer())!);
+    const lessons = await ctx.services.creator.lessonsOf(drafts.map((d) => d.id));
+    return drafts.map((d) => present(d, lessons.get(d.id) ?? []));
+  }
+
+  @Query(() => [CreatorCourseView], { description: 'Courses in review, oldest submission first, at most 100 (content admins)' })
+  async creatorReviewQueue(@Ctx() ctx: Context) {
+    const drafts = await ctx.services.creator.reviewQueue();
+    const lessons = await ctx.services.creator.lessonsOf(drafts.map((d) => d.id));
+    return drafts.map((d) => present(d, lessons.get(d.id) ?? []));
+  }
+
+  @Mutation(() => CreatorCourseView, { description: 'Edits a draft or rejected course (its creator)' })
+  async updateCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => CreatorCourseChangeInput) input: CreatorCourseChangeInput, @Ctx() ctx: Context) {
+    const draft = await ctx.services.creator.update(courseId, input as never);
+    return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
+  }
+
+  @Mutation(() => CreatorLessonView, { description: 'Adds a lesson at the end (its creator)' })
+  async addCreatorLesson(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+    return presentLesson(await ctx.services.creator.addLesson(courseId, lessonOf(input)));
+  }
+
+  @Mutation(() => CreatorLessonView, { description: "Replaces a lesson's texts and quiz (its creator)" })
+  async updateCreatorLesson(
+    @Arg('courseId', () => ID) courseId: string,
+    @Arg('lessonId', () => ID) lessonId: string,
+    @Arg('input', () => LessonInput) input: LessonInput,
+    @Ctx() ctx: Context,
+  ) {
+    return presentLesson(await ctx.services.creator.updateLesson(courseId, lessonId, lessonOf(input)));
+  }
+
+  @Mutation(() => CreatorCourseView, { description: 'Sends the course to review; the safety check runs (its creator)' })
+  async submitCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context) {
+    const draft = await ctx.services.creator.submit(courseId);
+    return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
+  }
+
+  @Mutation(() => CreatorCourseView, { description: 'Publishes a course in review (content admins); audited' })
+  async approveCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => ReviewInput, { nullable: true }) input: ReviewInput | null, @Ctx() ctx: Context) {
+    const draft = await ctx.services.creator.approve((await ctx.viewer())!, courseId, input?.reason);
+    return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
+  }
+
+  @Mutation(() => CreatorCourseView, { description: 'Sends a course in review back with a reason (content admins); audited' })
+  async rejectCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => ReviewInput) input: ReviewInput, @Ctx() ctx: Context) {
+    if (!input.reason?.trim()) throw validationFailed([{ field: 'reason', message: 'say why the course is rejected' }]);
+    const draft = await ctx.services.creator.reject((await ctx.viewer())!, courseId, input.reason);
+    return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
+  }
+
+  @Mutation(() => CreatorMessageReceipt, { description: 'A creator_message notification to each enrolled learner (its creator; rate limited)' })
+  async messageCreatorLearners(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => CreatorMessageInput) input: CreatorMessageInput, @Ctx() ctx: Context) {
+    return ctx.services.creator.message((await ctx.viewer())!, courseId, input.title.trim(), input.body.trim());
+  }
+
+  @Mutation(() => AssistResultView, { description: "A model's suggestion for the draft, safety-checked; nothing is saved (its creator)" })
+  async assistCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => AssistInput) input: AssistInput, @Ctx() ctx: Context) {
+    const draft = (await ctx.services.creator.findDraft(courseId))!;
+    const lessons = (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? [];
+    return assist(ctx.uow.deps, draft, lessons, input.task, input.lessonId, input.prompt);
+  }
+
+  @Query(() => [CreatorCourseAnalytics], { description: "Enrollments, completions, average score and earnings per course of the caller's (creators)" })
+  async creatorAnalytics(@Ctx() ctx: Context) {
+    return ctx.services.creator.analytics((await ctx.viewer())!);
+  }
+}
+
+function lessonOf(input: LessonInput): LessonDraftInput {
+  const { quiz, ...rest } = input;
+  return { ...rest, quiz: quiz ? { questions: quiz } : null };
+}
+
+function presentLesson(l: CreatorLesson): CreatorLessonView {
+  return { id: l.id, position: l.position, title: l.title, objectives: l.objectives, content: l.content, quiz: l.quiz as unknown as Record<string, unknown> | null };
+}
+
+function present(d: CreatorCourse, lessons: CreatorLesson[]): CreatorCourseView {
+  return {
+    id: d.id,
+    creatorId: d.creator.id,
+    title: d.title,
+    description: d.description,
+    level: d.level,
+    minAge: d.minAge,
+    maxAge: d.maxAge,
+    language: d.language,
+    status: d.status,
+    findings: d.findings,
+    reviewReason: d.reviewReason,
+    courseId: d.courseId,
+    lessons: lessons.map(presentLesson),
+    createdAt: d.createdAt,
+    updatedAt: d.updatedAt,
+  };
+}

@@ -1,0 +1,265 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditService } from '../admin';
+import { User } from '../auth';
+import type { CourseLevel, Localized, Quiz } from '../courses';
+import { Enrollment } from '../courses';
+import type { CoursesService } from '../courses';
+import { classify, type LessonText } from '../factory';
+import { conflict, notFound, validationFailed } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { NotificationType } from '../notifications';
+import type { NotificationsService } from '../notifications';
+import { CreatorCourse, CreatorLesson, CreatorMessage, DraftStatus } from './creator.entity';
+
+export interface DraftInput {
+  title: Localized;
+  description: Localized;
+  level: CourseLevel;
+  minAge: number;
+  maxAge: number;
+  language?: string | null;
+}
+
+export interface LessonDraftInput {
+  title: Localized;
+  objectives: { en: string[]; vi: string[] };
+  content: Localized;
+  quiz?: Quiz | null;
+}
+
+export interface CourseAnalytics {
+  draftId: string;
+  courseId: string | null;
+  title: Localized;
+  status: DraftStatus;
+  enrollments: number;
+  completions: number;
+  averageScore: number | null;
+  /** Per currency; empty until the commerce area records sales. */
+  earnings: { currency: string; amount: number }[];
+}
+
+const EDITABLE = [DraftStatus.draft, DraftStatus.rejected];
+
+export class CreatorService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly courses: CoursesService,
+    private readonly notifications: NotificationsService,
+    private readonly audit: AuditService,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  findDraft(id: string): Promise<CreatorCourse | null> {
+    return isId(id) ? this.em.findOne(CreatorCourse, { id }) : Promise.resolve(null);
+  }
+
+  async lessonsOf(draftIds: string[]): Promise<Map<string, CreatorLesson[]>> {
+    const rows = draftIds.length ? await this.em.find(CreatorLesson, { draft: { $in: draftIds } }, { orderBy: { position: 'asc' } }) : [];
+    const map = new Map<string, CreatorLesson[]>();
+    for (const row of rows) map.set(row.draft.id, [...(map.get(row.draft.id) ?? []), row]);
+    return map;
+  }
+
+  async create(creator: User, input: DraftInput): Promise<CreatorCourse> {
+    assertAges(input.minAge, input.maxAge);
+    const draft = this.em.create(CreatorCourse, { creator: this.em.getReference(User, creator.id), ...input, language: input.language ?? 'vi' });
+    await this.em.flush();
+    return draft;
+  }
+
+  mine(creator: User): Promise<CreatorCourse[]> {
+    return this.em.find(CreatorCourse, { creator: creator.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
+  /** Content admins: what waits for review, oldest submission first. */
+  reviewQueue(): Promise<CreatorCourse[]> {
+    return this.em.find(CreatorCourse, { status: DraftStatus.in_review }, { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: 100 });
+  }
+
+  async update(id: string, change: Partial<DraftInput>): Promise<CreatorCourse> {
+    const draft = await this.editable(id);
+    const next = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) as Partial<DraftInput>;
+    assertAges(next.minAge ?? draft.minAge, next.maxAge ?? draft.maxAge);
+    this.em.assign(draft, next);
+    await this.em.flush();
+    return draft;
+  }
+
+  async addLesson(id: string, input: LessonDraftInput): Promise<CreatorLesson> {
+    assertQuiz(input.quiz);
+    return this.uow.transaction(async (em) => {
+      const draft = await this.editable(id);
+      await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`creator-lessons:${draft.id}`]);
+      const count = await em.count(CreatorLesson, { draft });
+      if (count >= 30) throw conflict('A course has at most 30 lessons.');
+      const lesson = em.create(CreatorLesson, { draft, position: count + 1, title: input.title, objectives: input.objectives, content: input.content, quiz: input.quiz ?? null });
+      await em.flush();
+      return lesson;
+    });
+  }
+
+  async updateLesson(id: string, lessonId: string, input: LessonDraftInput): Promise<CreatorLesson> {
+    assertQuiz(input.quiz);
+    const draft = await this.editable(id);
+    const lesson = isId(lessonId) ? await this.em.findOne(CreatorLesson, { id: lessonId, draft }) : null;
+    if (!lesson) throw notFound('lesson');
+    this.em.assign(lesson, { title: input.title, objectives: input.objectives, content: input.content, quiz: input.quiz ?? null });
+    await this.em.flush();
+    return lesson;
+  }
+
+  /** Sends the draft to review; the safety check's findings go with it for the reviewer. */
+  async submit(id: string): Promise<CreatorCourse> {
+    const draft = await this.editable(id);
+    const lessons = (await this.lessonsOf([draft.id])).get(draft.id) ?? [];
+    if (!lessons.length) throw validationFailed([{ field: 'lessons', message: 'add at least one lesson first' }]);
+    draft.findings = classify([...textsOfCourse(draft), ...lessons.flatMap(textsOfLesson)], draft.minAge);
+    draft.status = DraftStatus.in_review;
+    draft.submittedAt = new Date();
+    draft.reviewReason = null;
+    await this.em.flush();
+    return draft;
+  }
+
+  /** Content admins: publishes the draft as a course (one transaction), tells the creator; audited. */
+  async approve(reviewer: User, id: string, reason?: string | null): Promise<CreatorCourse> {
+    const draft = await this.uow.transaction(async (em) => {
+      const row = await this.inReview(id);
+      const lessons = (await this.lessonsOf([row.id])).get(row.id) ?? [];
+      const course = await this.courses.createCourse(
+        {
+          title: row.title,
+          description: row.description,
+          level: row.level,
+          minAge: row.minAge,
+          maxAge: row.maxAge,
+          language: row.language,
+          published: true,
+          lessons: lessons.map((l) => ({ title: l.title, objectives: l.objectives, content: l.content, quiz: l.quiz })),
+        },
+        row.creator.id,
+      );
+      await em.flush();
+      Object.assign(row, { status: DraftStatus.published, courseId: course.id, reviewReason: reason ?? null, reviewedBy: em.getReference(User, reviewer.id), reviewedAt: new Date() });
+      await em.flush();
+      await this.audit.record({ actor: reviewer, action: 'creator.course_approved', target: { type: 'creator_course', id: row.id }, data: { courseId: course.id } });
+      return row;
+    });
+    await this.tellCreator(draft, { en: `"${draft.title.en}" is published`, vi: `"${draft.title.vi}" đã được xuất bản` }, { en: 'Your course passed review and learners can enroll now.', vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.' });
+    return draft;
+  }
+
+  async reject(reviewer: User, id: string, reason: string): Promise<CreatorCourse> {
+    const draft = await this.uow.transaction(async (em) => {
+      const row = await this.inReview(id);
+      Object.assign(row, { status: DraftStatus.rejected, reviewReason: reason.trim(), reviewedBy: em.getReference(User, reviewer.id), reviewedAt: new Date() });
+      await em.flush();
+      await this.audit.record({ actor: reviewer, action: 'creator.course_rejected', target: { type: 'creator_course', id: row.id }, data: { reason: row.reviewReason } });
+      return row;
+    });
+    await this.tellCreator(draft, { en: `"${draft.title.en}" needs changes`, vi: `"${draft.title.vi}" cần chỉnh sửa` }, { en: reason, vi: reason });
+    return draft;
+  }
+
+  /** A creator_message notification to every learner enrolled in the published course (their settings decide). */
+  async message(creator: User, id: string, title: string, body: string): Promise<{ recipients: number }> {
+    const draft = await this.findDraft(id);
+    if (!draft) throw notFound('course');
+    if (draft.status !== DraftStatus.published || !draft.courseId) throw conflict('Only a published course has learners to write to.');
+    const enrollments = await this.em.find(Enrollment, { course: draft.courseId }, { fields: ['learner'] });
+    let recipients = 0;
+    for (const enrollment of enrollments) {
+      const sent = await this.notifications.notify(enrollment.learner.id, NotificationType.creator_message, {
+        title: { en: title, vi: title },
+        body: { en: body, vi: body },
+        data: { courseId: draft.courseId, creatorId: creator.id },
+      });
+      if (sent) recipients++;
+    }
+    this.em.create(CreatorMessage, { creator: this.em.getReference(User, creator.id), draft, title, body, recipients });
+    await this.em.flush();
+    return { recipients };
+  }
+
+  /** Per course of the creator, in one statement: enrollments, learners who finished every lesson, average best quiz score. */
+  async analytics(creator: User): Promise<CourseAnalytics[]> {
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      `select c.id, c.course_id, c.title, c.status,
+         (select count(*) from enrollments e where e.course_id = c.course_id)::int as enrollments,
+         (select count(*) from (select lc.learner_id from lesson_completions lc where lc.course_id = c.course_id group by lc.learner_id
+            having count(*) >= (select count(*) from lessons l where l.course_id = c.course_id)) done)::int as completions,
+         (select round(avg(best))::int from (select max(q.score) as best from quiz_attempts q where q.course_id = c.course_id group by q.learner_id, q.lesson_id) b) as average_score
+       from creator_courses c where c.creator_id = ? order by c.created_at desc, c.id desc`,
+      [creator.id],
+    );
+    return rows.map((r) => ({
+      draftId: String(r.id),
+      courseId: (r.course_id as string | null) ?? null,
+      title: r.title as Localized,
+      status: r.status as DraftStatus,
+      enrollments: Number(r.enrollments),
+      completions: r.course_id ? Number(r.completions) : 0,
+      averageScore: r.average_score === null || r.average_score === undefined ? null : Number(r.average_score),
+      earnings: [],
+    }));
+  }
+
+  private async editable(id: string): Promise<CreatorCourse> {
+    const draft = await this.findDraft(id);
+    if (!draft) throw notFound('course');
+    if (!EDITABLE.includes(draft.status)) throw conflict(`The course is ${draft.status}; it can no longer be edited.`);
+    return draft;
+  }
+
+  private async inReview(id: string): Promise<CreatorCourse> {
+    const draft = await this.findDraft(id);
+    if (!draft) throw notFound('course');
+    if (draft.status !== DraftStatus.in_review) throw conflict(`The course is ${draft.status}, not in review.`);
+    return draft;
+  }
+
+  private async tellCreator(draft: CreatorCourse, title: Localized, body: Localized): Promise<void> {
+    await this.notifications.notify(draft.creator.id, NotificationType.system, { title, body, data: { creatorCourseId: draft.id, status: draft.status } });
+  }
+}
+
+function assertAges(minAge: number, maxAge: number): void {
+  if (!(minAge >= 5 && minAge <= maxAge && maxAge <= 18)) throw validationFailed([{ field: 'minAge', message: 'ages must satisfy 5 <= minAge <= maxAge <= 18' }]);
+}
+
+function assertQuiz(quiz: Quiz | null | undefined): void {
+  for (const [i, q] of (quiz?.questions ?? []).entries()) {
+    if (q.options.length < 2 || q.answerIndex < 0 || q.answerIndex >= q.options.length) {
+      throw validationFailed([{ field: `quiz.${i}.answerIndex`, message: 'must name one of at least two options' }]);
+    }
+  }
+}
+
+function textsOfCourse(draft: CreatorCourse): LessonText[] {
+  return [
+    { field: 'course.title.en', text: draft.title.en },
+    { field: 'course.title.vi', text: draft.title.vi },
+    { field: 'course.description.en', text: draft.description.en },
+    { field: 'course.description.vi', text: draft.description.vi },
+  ];
+}
+
+function textsOfLesson(lesson: CreatorLesson): LessonText[] {
+  const at = `lessons.${lesson.position}`;
+  const quiz = (lang: 'en' | 'vi') => (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
+  return [
+    { field: `${at}.title.en`, text: lesson.title.en },
+    { field: `${at}.title.vi`, text: lesson.title.vi },
+    { field: `${at}.objectives.en`, text: lesson.objectives.en.join('\n') },
+    { field: `${at}.objectives.vi`, text: lesson.objectives.vi.join('\n') },
+    { field: `${at}.content.en`, text: lesson.content.en },
+    { field: `${at}.content.vi`, text: lesson.content.vi },
+    { field: `${at}.quiz.en`, text: quiz('en') },
+    { field: `${at}.quiz.vi`, text: quiz('vi') },
+  ];
+}

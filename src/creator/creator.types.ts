@@ -1,0 +1,233 @@
+import { IsIn, IsOptional, Length, Max, Min, ValidateNested } from 'class-validator';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { CourseLevel } from '../courses';
+import { LocalizedListView, LocalizedTextInput, LocalizedTextView } from '../courses';
+import { SafetyFindingView } from '../factory';
+import { AssistTask } from './creator.assist';
+import { DraftStatus } from './creator.entity';
+
+registerEnumType(AssistTask, { name: 'AssistTask' });
+
+registerEnumType(DraftStatus, { name: 'CreatorCourseStatus' });
+
+@InputType()
+export class CreatorCourseInput {
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  title!: LocalizedTextInput;
+
+  @Field(() => LocalizedTextInput)
+  @ValidateNested()
+  description!: LocalizedTextInput;
+
+  @Field(() => CourseLevel)
+  level!: CourseLevel;
+
+  @Field(() => Int)
+  @Min(5)
+  @Max(18)
+  minAge!: number;
+
+  @Field(() => Int)
+  @Min(5)
+  @Max(18)
+  maxAge!: number;
+
+  @Field(() => String, { nullable: true, description: 'vi (default) or en' })
+  @IsOptional()
+  @IsIn(['vi', 'en'], { message: 'must be vi or en' })
+  language?: string | null;
+}
+
+@InputType()
+export class CreatorCourseChangeInput {
+  @Field(() => LocalizedTextInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  title?: LocalizedTextInput | null;
+
+  @Field(() => LocalizedTextInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  description?: LocalizedTextInput | null;
+
+  @Field(() => CourseLevel, { nullable: true })
+  level?: CourseLevel | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(5)
+  @Max(18)
+  minAge?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(5)
+  @Max(18)
+  maxAge?: number | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @IsIn(['vi', 'en'], { message: 'must be vi or en' })
+  language?: string | null;
+}
+
+@InputType()
+export class ReviewInput {
+  @Field(() => String, { nullable: true, description: 'Required to reject' })
+  @IsOptional()
+  @Length(1, 2000)
+  reason?: string | null;
+}
+
+@InputType()
+export class CreatorMessageInput {
+  @Field(() => String)
+  @Length(1, 200)
+  title!: string;
+
+  @Field(() => String)
+  @Length(1, 5000)
+  body!: string;
+}
+
+@ObjectType('CreatorLesson')
+export class CreatorLessonView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => Int)
+  position!: number;
+
+  @Field(() => LocalizedTextView)
+  title!: LocalizedTextView;
+
+  @Field(() => LocalizedListView)
+  objectives!: LocalizedListView;
+
+  @Field(() => LocalizedTextView)
+  content!: LocalizedTextView;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: '{ questions: [{ prompt, options, answerIndex, explanation }] }' })
+  quiz!: Record<string, unknown> | null;
+}
+
+@ObjectType('CreatorCourse')
+export class CreatorCourseView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => ID)
+  creatorId!: string;
+
+  @Field(() => LocalizedTextView)
+  title!: LocalizedTextView;
+
+  @Field(() => LocalizedTextView)
+  description!: LocalizedTextView;
+
+  @Field(() => CourseLevel)
+  level!: CourseLevel;
+
+  @Field(() => Int)
+  minAge!: number;
+
+  @Field(() => Int)
+  maxAge!: number;
+
+  @Field(() => String)
+  language!: string;
+
+  @Field(() => DraftStatus)
+  status!: DraftStatus;
+
+  @Field(() => [SafetyFindingView], { description: 'What the safety check found at submission' })
+  findings!: SafetyFindingView[];
+
+  @Field(() => String, { nullable: true })
+  reviewReason!: string | null;
+
+  @Field(() => ID, { nullable: true, description: 'The published course' })
+  courseId!: string | null;
+
+  @Field(() => [CreatorLessonView])
+  lessons!: CreatorLessonView[];
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
+@ObjectType()
+export class CreatorMessageReceipt {
+  @Field(() => Int, { description: 'Learners notified (those who turned creator messages off are not)' })
+  recipients!: number;
+}
+
+@ObjectType()
+export class Earning {
+  @Field(() => String)
+  currency!: string;
+
+  @Field(() => Float)
+  amount!: number;
+}
+
+@ObjectType()
+export class CreatorCourseAnalytics {
+  @Field(() => ID)
+  draftId!: string;
+
+  @Field(() => ID, { nullable: true })
+  courseId!: string | null;
+
+  @Field(() => LocalizedTextView)
+  title!: LocalizedTextView;
+
+  @Field(() => DraftStatus)
+  status!: DraftStatus;
+
+  @Field(() => Int)
+  enrollments!: number;
+
+  @Field(() => Int, { description: 'Learners who completed every lesson' })
+  completions!: number;
+
+  @Field(() => Int, { nullable: true, description: 'Average of the best score per learner and quiz' })
+  averageScore!: number | null;
+
+  @Field(() => [Earning], { description: 'Empty until the commerce area records sales' })
+  earnings!: Earning[];
+}
+
+@InputType()
+export class AssistInput {
+  @Field(() => AssistTask)
+  task!: AssistTask;
+
+  @Field(() => ID, { nullable: true })
+  lessonId?: string | null;
+
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @Length(1, 2000)
+  prompt?: string | null;
+}
+
+@ObjectType()
+export class AssistResultView {
+  @Field(() => AssistTask)
+  task!: AssistTask;
+
+  @Field(() => GraphQLJSONObject, { description: 'Proposed only; nothing is saved' })
+  suggestion!: Record<string, unknown>;
+
+  @Field(() => [SafetyFindingView], { description: 'The safety check on the answer' })
+  findings!: SafetyFindingView[];
+
+  @Field(() => String)
+  model!: string;
+}

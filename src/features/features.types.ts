@@ -1,0 +1,79 @@
+import { ArrayMaxSize, IsISO31661Alpha2, IsOptional, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Field, Float, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
+import { Role, Tier } from '../auth';
+
+@InputType('FlagRuleInput')
+@ObjectType('FlagRule')
+export class FlagRuleType {
+  @Field(() => [Role], { nullable: true, description: 'Any of these roles' })
+  @IsOptional()
+  @ArrayMaxSize(10)
+  roles?: Role[] | null;
+
+  @Field(() => [Tier], { nullable: true, description: 'Any of these tiers' })
+  @IsOptional()
+  @ArrayMaxSize(10)
+  tiers?: Tier[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Any of these countries (ISO 3166-1 alpha-2)' })
+  @IsOptional()
+  @ArrayMaxSize(300)
+  @IsISO31661Alpha2({ each: true })
+  countries?: string[] | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(120)
+  minAge?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(0)
+  @Max(120)
+  maxAge?: number | null;
+
+  @Field(() => Float, { nullable: true, description: '0..100: the share of users, stable per user' })
+  @IsOptional()
+  @Min(0)
+  @Max(100)
+  percentage?: number | null;
+}
+
+@InputType()
+export class FeatureFlagInput {
+  @Field(() => String, { nullable: true })
+  @IsOptional()
+  @MaxLength(500)
+  description?: string | null;
+
+  @Field(() => Boolean)
+  enabled!: boolean;
+
+  @Field(() => [FlagRuleType], { nullable: true, description: 'On for whoever any rule holds for; no rules: on for everybody' })
+  @IsOptional()
+  @ArrayMaxSize(20)
+  @ValidateNested({ each: true })
+  rules?: FlagRuleType[] | null;
+}
+
+@ObjectType('FeatureFlag')
+export class FeatureFlagView {
+  @Field(() => String)
+  key!: string;
+
+  @Field(() => String)
+  description!: string;
+
+  @Field(() => Boolean)
+  enabled!: boolean;
+
+  @Field(() => [FlagRuleType])
+  rules!: FlagRuleType[];
+
+  @Field(() => String, { nullable: true })
+  updatedBy!: string | null;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}

@@ -1,0 +1,27 @@
+import { defineArea } from '../kernel/area';
+import { FeatureFlag } from './feature-flag.entity';
+import { FeaturesResolver } from './features.resolver';
+import { featuresRoutes } from './features.routes';
+import { featuresRules } from './features.rules';
+import { FeaturesService } from './features.service';
+import { Migration20261123120000_feature_flags } from './migrations/Migration20261123120000_feature_flags';
+
+
+export { featureEnabled } from './feature-rule';
+
+declare module '../kernel/services' {
+  interface Services {
+    features: FeaturesService;
+  }
+}
+
+export const featuresArea = defineArea({
+  name: 'features',
+  entities: [FeatureFlag],
+  resolvers: [FeaturesResolver],
+  rules: featuresRules,
+  routes: featuresRoutes,
+  migrations: [{ name: 'Migration20261123120000_feature_flags', class: Migration20261123120000_feature_flags }],
+  services: { features: (uow, services) => new FeaturesService(uow, services.audit) },
+  personalData: { entities: [] },
+});

@@ -1,0 +1,21 @@
+import type { EventHandlers } from '../kernel/events';
+import { NotificationType } from './notification.entity';
+
+/** What other areas' events tell the people concerned: the learner and their active guardians. */
+export const notificationReactions: EventHandlers = {
+  'certificate.issued': async (event, services) => {
+    const { learnerName, courseTitle, certificateId, courseId, code } = event;
+    await services.notifications.notifyWithGuardians(event.learnerId, NotificationType.certificate, {
+      learner: {
+        title: { en: 'You earned a certificate!', vi: 'Bạn đã nhận chứng chỉ!' },
+        body: { en: `Well done on finishing "${courseTitle.en}".`, vi: `Chúc mừng bạn đã hoàn thành "${courseTitle.vi}".` },
+        data: { certificateId, courseId, code },
+      },
+      guardian: {
+        title: { en: `${learnerName} earned a certificate`, vi: `${learnerName} đã nhận chứng chỉ` },
+        body: { en: `${learnerName} finished "${courseTitle.en}".`, vi: `${learnerName} đã hoàn thành "${courseTitle.vi}".` },
+        data: { certificateId, courseId },
+      },
+    });
+  },
+};

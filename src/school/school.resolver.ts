@@ -1,0 +1,102 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { User } from '../auth';
+import type { Context } from '../kernel/context';
+import type { ClassCourse, SchoolClass, SchoolMember } from './school.entity';
+import type { ClassMembership, RosterEntry } from './school.service';
+import {
+  AssignCourseInput,
+  ClassCourseView,
+  ClassInput,
+  ClassMembershipView,
+  ClassProgress,
+  ClassView,
+  JoinClassInput,
+  RosterView,
+  SchoolInput,
+  SchoolMe,
+  SchoolMemberInput,
+  SchoolMemberView,
+  SchoolView,
+} from './school.types';
+
+@Resolver()
+export class SchoolResolver {
+  @Mutation(() => SchoolView, { description: 'Creates a school (admins only); audited' })
+  async createSchool(@Arg('input', () => SchoolInput) input: SchoolInput, @Ctx() ctx: Context) {
+    return ctx.services.school.createSchool((await ctx.viewer())!, input.name, input.country);
+  }
+
+  @Mutation(() => SchoolMemberView, { description: "Gives a person a role in the school (the school's admins); audited" })
+  async setSchoolMember(@Arg('schoolId', () => ID) schoolId: string, @Arg('input', () => SchoolMemberInput) input: SchoolMemberInput, @Ctx() ctx: Context) {
+    return memberView(await ctx.services.school.setMember((await ctx.viewer())!, schoolId, input.email, input.role));
+  }
+
+  @Mutation(() => ClassView, { description: "Creates a class with a join code (the school's admins and teachers)" })
+  async createClass(@Arg('schoolId', () => ID) schoolId: string, @Arg('input', () => ClassInput) input: ClassInput, @Ctx() ctx: Context) {
+    return classView(await ctx.services.school.createClass((await ctx.viewer())!, schoolId, input.name));
+  }
+
+  @Mutation(() => ClassView, { description: 'Replaces the join code; the old one stops working (the school\'s staff)' })
+  async rotateJoinCode(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
+    return classView(await ctx.services.school.rotateJoinCode((await ctx.viewer())!, classId));
+  }
+
+  @Mutation(() => ClassMembershipView, { description: 'Joins a class with its code (learners); pending_consent under 18 until a guardian grants progress_sharing' })
+  async joinClass(@Arg('input', () => JoinClassInput) input: JoinClassInput, @Ctx() ctx: Context) {
+    return membershipView(await ctx.services.school.join((await ctx.viewer())!, input.code));
+  }
+
+  @Query(() => SchoolMe, { description: "The caller's schools, classes, and (guardians) their learners' classes" })
+  async schoolMe(@Ctx() ctx: Context) {
+    const me = await ctx.services.school.me((await ctx.viewer())!);
+    return {
+      schools: me.staff.map(memberView),
+      classes: me.classes.map(membershipView),
+      children: me.children.map((c) => ({ learnerId: c.learner.id, displayName: c.learner.displayName, classes: c.classes.map(membershipView) })),
+    };
+  }
+
+  @Query(() => RosterView, { description: "A class's members and courses (the school's staff)" })
+  async schoolClass(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
+    const roster = await ctx.services.school.roster(classId);
+    const c = roster.schoolClass;
+    return { id: c.id, name: c.name, joinCode: c.joinCode, schoolId: c.school.id, schoolName: c.school.name, members: roster.members.map(rosterMember), courses: roster.courses.map(courseView) };
+  }
+
+  @Query(() => ClassProgress, { description: "Progress of the class's active members; the others listed without it (the school's staff)" })
+  async classProgress(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
+    const { roster, progress } = await ctx.services.school.classProgress(classId);
+    return {
+      classId: roster.schoolClass.id,
+      courses: roster.courses.map(courseView),
+      learners: roster.members.map((m) => ({ ...rosterMember(m), courses: progress.get(m.learner.id) ?? null })),
+    };
+  }
+
+  @Mutation(() => ClassCourseView, { description: "Assigns a course to the class (the school's staff)" })
+  async assignClassCourse(@Arg('classId', () => ID) classId: string, @Arg('input', () => AssignCourseInput) input: AssignCourseInput, @Ctx() ctx: Context) {
+    return courseView(await ctx.services.school.assignCourse((await ctx.viewer())!, classId, input.courseId));
+  }
+}
+
+function memberView(member: SchoolMember): SchoolMemberView {
+  const user = member.user as User;
+  return { schoolId: member.school.id, schoolName: member.school.name, userId: user.id, email: user.email, displayName: user.displayName, role: member.role };
+}
+
+function classView(c: SchoolClass): ClassView {
+  return { id: c.id, name: c.name, joinCode: c.joinCode, schoolId: c.school.id, createdAt: c.createdAt };
+}
+
+function courseView(row: ClassCourse): ClassCourseView {
+  return { classId: row.schoolClass.id, courseId: row.course.id, title: row.course.title, assignedAt: row.assignedAt };
+}
+
+function rosterMember(m: RosterEntry) {
+  return { learnerId: m.learner.id, displayName: m.learner.displayName, status: m.status, joinedAt: m.joinedAt };
+}
+
+function membershipView(m: ClassMembership): ClassMembershipView {
+  const c = m.member.schoolClass;
+  return { classId: c.id, className: c.name, schoolId: c.school.id, schoolName: c.school.name, status: m.status, joinedAt: m.member.joinedAt, courses: m.courses.map(courseView) };
+}

@@ -1,0 +1,57 @@
+import { allow, and, rule } from 'graphql-shield';
+import { Role } from '../auth';
+import type { Context } from '../kernel/context';
+import { forbidden, notFound } from '../kernel/errors';
+import { hasRole, isAuthenticated } from '../permissions/rules';
+import { SchoolRole } from './school.entity';
+
+const isAdmin = hasRole(Role.admin);
+const isLearner = hasRole(Role.learner);
+
+/** The caller has one of `roles` in the school named by the `schoolId` argument (admins: every school). */
+const inSchool = (name: string, roles: SchoolRole[]) =>
+  and(
+    isAuthenticated,
+    rule(name, { cache: 'no_cache' })(async (_parent, args: { schoolId?: string }, ctx: Context) => {
+      const school = await ctx.services.school.findSchool(String(args.schoolId ?? ''));
+      if (!school) return notFound('school');
+      const role = await ctx.services.school.roleIn((await ctx.viewer())!, school.id);
+      return (role !== null && roles.includes(role)) || forbidden('Only staff of this school may do this.');
+    }),
+  );
+
+/** The caller is on the staff of the school of the class named by the `classId` argument. */
+const classStaff = and(
+  isAuthenticated,
+  rule('classStaff', { cache: 'no_cache' })(async (_parent, args: { classId?: string }, ctx: Context) => {
+    const schoolClass = await ctx.services.school.findClass(String(args.classId ?? ''));
+    if (!schoolClass) return notFound('class');
+    return (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || forbidden('Only staff of this school may do this.');
+  }),
+);
+
+const schoolAdmin = inSchool('schoolAdmin', [SchoolRole.school_admin]);
+const schoolStaff = inSchool('schoolStaff', [SchoolRole.school_admin, SchoolRole.teacher]);
+
+export const schoolRules = {
+  Query: { schoolMe: isAuthenticated, schoolClass: classStaff, classProgress: classStaff },
+  Mutation: {
+    createSchool: isAdmin,
+    setSchoolMember: schoolAdmin,
+    createClass: schoolStaff,
+    rotateJoinCode: classStaff,
+    joinClass: isLearner,
+    assignClassCourse: classStaff,
+  },
+  School: allow,
+  SchoolMember: allow,
+  SchoolClass: allow,
+  ClassCourse: allow,
+  ClassMembership: allow,
+  ChildClasses: allow,
+  SchoolMe: allow,
+  RosterMember: allow,
+  ClassRoster: allow,
+  ClassLearnerProgress: allow,
+  ClassProgress: allow,
+};

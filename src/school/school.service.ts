@@ -1,0 +1,244 @@
+import { randomInt } from 'node:crypto';
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AuditService } from '../admin';
+import { ADULT_AGE, ageOn } from '../auth';
+import type { AuthService } from '../auth';
+import { Role, User } from '../auth';
+import { Consent, ConsentType } from '../consent';
+import type { Course } from '../courses';
+import type { CoursesService } from '../courses';
+import type { GuardianService } from '../guardian';
+import { conflict, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { CourseProgress, ProgressService } from '../progress';
+import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember, SchoolRole } from './school.entity';
+
+export enum MembershipStatus {
+  active = 'active',
+  /** A learner under 18 whose guardian has not granted progress_sharing (or revoked it). */
+  pending_consent = 'pending_consent',
+}
+
+/** No 0/O, 1/I/L: codes are read aloud and copied from a board. */
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const JOIN_CODE_LENGTH = 8;
+
+export function newJoinCode(): string {
+  return Array.from({ length: JOIN_CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]).join('');
+}
+
+export interface RosterEntry {
+  learner: User;
+  status: MembershipStatus;
+  joinedAt: Date;
+}
+
+export interface Roster {
+  schoolClass: SchoolClass;
+  members: RosterEntry[];
+  courses: ClassCourse[];
+}
+
+export interface ClassMembership {
+  member: ClassMember;
+  status: MembershipStatus;
+  courses: ClassCourse[];
+}
+
+export class SchoolService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly auth: AuthService,
+    private readonly courses: CoursesService,
+    private readonly progress: ProgressService,
+    private readonly guardians: GuardianService,
+    private readonly audit: AuditService,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  findSchool(id: string): Promise<School | null> {
+    return isId(id) ? this.em.findOne(School, { id }) : Promise.resolve(null);
+  }
+
+  findClass(id: string): Promise<SchoolClass | null> {
+    return isId(id) ? this.em.findOne(SchoolClass, { id }, { populate: ['school'] }) : Promise.resolve(null);
+  }
+
+  /** The viewer's role in a school, or null; platform admins act as school admins everywhere. */
+  async roleIn(viewer: User, schoolId: string): Promise<SchoolRole | null> {
+    if (viewer.hasRole(Role.admin)) return SchoolRole.school_admin;
+    const member = await this.em.findOne(SchoolMember, { school: schoolId, user: viewer.id });
+    return member?.role ?? null;
+  }
+
+  async createSchool(actor: User, name: string, country: string): Promise<School> {
+    return this.uow.transaction(async (em) => {
+      const school = em.create(School, { name: name.trim(), country: country.toUpperCase(), createdBy: em.getReference(User, actor.id) });
+      await em.flush();
+      await this.audit.record({ actor, action: 'school.created', target: { type: 'school', id: school.id }, data: { name: school.name, country: school.country } });
+      return school;
+    });
+  }
+
+  /** Gives a person a role in a school (replacing their former one there); audited. */
+  async setMember(actor: User, schoolId: string, email: string, role: SchoolRole): Promise<SchoolMember> {
+    const school = await this.findSchool(schoolId);
+    if (!school) throw notFound('school');
+    const user = await this.auth.findUserByEmail(email);
+    if (!user) throw notFound('user');
+    return this.uow.transaction(async (em) => {
+      let member = await em.findOne(SchoolMember, { school, user }, { populate: ['user'] });
+      if (member) member.role = role;
+      else member = em.create(SchoolMember, { school, user, role });
+      await em.flush();
+      await this.audit.record({ actor, action: 'school.member_set', target: { type: 'school', id: school.id }, data: { userId: user.id, role } });
+      return member;
+    });
+  }
+
+  async createClass(actor: User, schoolId: string, name: string): Promise<SchoolClass> {
+    const school = await this.findSchool(schoolId);
+    if (!school) throw notFound('school');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.uow.transaction(async (em) => {
+          const schoolClass = em.create(SchoolClass, { school, name: name.trim(), joinCode: newJoinCode(), createdBy: em.getReference(User, actor.id) });
+          await em.flush();
+          return schoolClass;
+        });
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException) || attempt >= 5) throw error;
+        this.em.clear();
+      }
+    }
+  }
+
+  /** A new join code; the old one stops working at once. */
+  async rotateJoinCode(actor: User, classId: string): Promise<SchoolClass> {
+    const schoolClass = await this.findClass(classId);
+    if (!schoolClass) throw notFound('class');
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.uow.transaction(async (em) => {
+          const row = await em.findOneOrFail(SchoolClass, { id: classId }, { populate: ['school'] });
+          row.joinCode = newJoinCode();
+          row.codeRotatedAt = new Date();
+          await em.flush();
+          await this.audit.record({ actor, action: 'school.join_code_rotated', target: { type: 'class', id: row.id } });
+          return row;
+        });
+      } catch (error) {
+        if (!(error instanceof UniqueConstraintViolationException) || attempt >= 5) throw error;
+        this.em.clear();
+      }
+    }
+  }
+
+  /** A learner joins with the class's current code. */
+  async join(learner: User, code: string): Promise<ClassMembership> {
+    const schoolClass = await this.em.findOne(SchoolClass, { joinCode: code.trim().toUpperCase() }, { populate: ['school'] });
+    if (!schoolClass) throw notFound('class with this code');
+    let member: ClassMember;
+    try {
+      member = await this.uow.transaction(async (em) => {
+        const row = em.create(ClassMember, { schoolClass, learner: em.getReference(User, learner.id) });
+        await em.flush();
+        return row;
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict('You are in this class already.');
+      throw error;
+    }
+    const [statuses, courses] = await Promise.all([this.statusesOf([learner]), this.coursesOf([schoolClass.id])]);
+    return { member, status: statuses.get(learner.id)!, courses: courses.get(schoolClass.id) ?? [] };
+  }
+
+  /**
+   * Which learners' progress may show, in one statement whatever their number: adults always;
+   * under 18 only while a guardian's progress_sharing consent stands (read when asked, so a
+   * revocation hides it at once).
+   */
+  async statusesOf(learners: User[]): Promise<Map<string, MembershipStatus>> {
+    const minors = learners.filter((l) => !l.birthDate || ageOn(l.birthDate) < ADULT_AGE).map((l) => l.id);
+    const consented = minors.length
+      ? new Set(
+          (await this.em.find(Consent, { subject: { $in: minors }, type: ConsentType.progress_sharing, guardianGrantedAt: { $ne: null } }, { fields: ['subject'] })).map(
+            (c) => c.subject.id,
+          ),
+        )
+      : new Set<string>();
+    return new Map(learners.map((l) => [l.id, !minors.includes(l.id) || consented.has(l.id) ? MembershipStatus.active : MembershipStatus.pending_consent]));
+  }
+
+  private async coursesOf(classIds: string[]): Promise<Map<string, ClassCourse[]>> {
+    if (!classIds.length) return new Map();
+    const rows = await this.em.find(ClassCourse, { schoolClass: { $in: classIds } }, { populate: ['course'], orderBy: { assignedAt: 'asc', id: 'asc' } });
+    const byClass = new Map<string, ClassCourse[]>();
+    for (const row of rows) byClass.set(row.schoolClass.id, [...(byClass.get(row.schoolClass.id) ?? []), row]);
+    return byClass;
+  }
+
+  async roster(classId: string): Promise<Roster> {
+    const schoolClass = await this.findClass(classId);
+    if (!schoolClass) throw notFound('class');
+    const [members, courses] = await Promise.all([
+      this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }),
+      this.coursesOf([schoolClass.id]),
+    ]);
+    const statuses = await this.statusesOf(members.map((m) => m.learner));
+    return {
+      schoolClass,
+      members: members.map((m) => ({ learner: m.learner, status: statuses.get(m.learner.id)!, joinedAt: m.joinedAt })),
+      courses: courses.get(schoolClass.id) ?? [],
+    };
+  }
+
+  /**
+   * Each member with their progress in the class's courses (all their courses while none is
+   * assigned); members whose progress may not show are listed without it. A fixed number of
+   * statements for any class size.
+   */
+  async classProgress(classId: string): Promise<{ roster: Roster; progress: Map<string, CourseProgress[]> }> {
+    const roster = await this.roster(classId);
+    const active = roster.members.filter((m) => m.status === MembershipStatus.active).map((m) => m.learner.id);
+    const overviews = await this.progress.overviews(active);
+    const assigned = new Set(roster.courses.map((c) => c.course.id));
+    const progress = new Map(overviews.map((o) => [o.learnerId, assigned.size ? o.courses.filter((c) => assigned.has(c.courseId)) : o.courses]));
+    return { roster, progress };
+  }
+
+  async assignCourse(actor: User, classId: string, courseId: string): Promise<ClassCourse> {
+    const schoolClass = await this.findClass(classId);
+    if (!schoolClass) throw notFound('class');
+    const course: Course = await this.courses.course(actor, courseId);
+    try {
+      return await this.uow.transaction(async (em) => {
+        const row = em.create(ClassCourse, { schoolClass, course, assignedBy: em.getReference(User, actor.id) });
+        await em.flush();
+        return row;
+      });
+    } catch (error) {
+      if (error instanceof UniqueConstraintViolationException) throw conflict('The course is assigned to this class already.');
+      throw error;
+    }
+  }
+
+  /** The caller's schools (staff), classes (learners) and their learners' classes (guardians). */
+  async me(viewer: User): Promise<{ staff: SchoolMember[]; classes: ClassMembership[]; children: { learner: User; classes: ClassMembership[] }[] }> {
+    const children = viewer.hasRole(Role.guardian) ? await this.guardians.activeLearnersOf(viewer.id) : [];
+    const learners = [viewer, ...children];
+    const [staff, members] = await Promise.all([
+      this.em.find(SchoolMember, { user: viewer.id }, { populate: ['school', 'user'], orderBy: { createdAt: 'asc' } }),
+      this.em.find(ClassMember, { learner: { $in: learners.map((l) => l.id) } }, { populate: ['schoolClass', 'schoolClass.school', 'learner'], orderBy: { joinedAt: 'asc' } }),
+    ]);
+    const [statuses, courses] = await Promise.all([this.statusesOf(learners), this.coursesOf([...new Set(members.map((m) => m.schoolClass.id))])]);
+    const membershipsOf = (learnerId: string) =>
+      members.filter((m) => m.learner.id === learnerId).map((member) => ({ member, status: statuses.get(learnerId)!, courses: courses.get(member.schoolClass.id) ?? [] }));
+    return { staff, classes: membershipsOf(viewer.id), children: children.map((learner) => ({ learner, classes: membershipsOf(learner.id) })) };
+  }
+}

@@ -1,0 +1,236 @@
+import { IsIn, IsISO31661Alpha2, Length, Matches, MaxLength } from 'class-validator';
+import { Field, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
+import { IsEmail } from 'class-validator';
+import { LocalizedTextView } from '../courses';
+import { CourseProgressView } from '../progress';
+import { SchoolRole } from './school.entity';
+import { MembershipStatus } from './school.service';
+
+registerEnumType(SchoolRole, { name: 'SchoolRole' });
+registerEnumType(MembershipStatus, { name: 'ClassMembershipStatus' });
+
+@InputType()
+export class SchoolInput {
+  @Field(() => String)
+  @Length(1, 200)
+  name!: string;
+
+  @Field(() => String, { description: 'ISO 3166-1 alpha-2' })
+  @IsISO31661Alpha2()
+  country!: string;
+}
+
+@InputType()
+export class SchoolMemberInput {
+  @Field(() => String)
+  @IsEmail()
+  @MaxLength(254)
+  email!: string;
+
+  @Field(() => SchoolRole)
+  @IsIn(Object.values(SchoolRole))
+  role!: SchoolRole;
+}
+
+@InputType()
+export class ClassInput {
+  @Field(() => String)
+  @Length(1, 200)
+  name!: string;
+}
+
+@InputType()
+export class JoinClassInput {
+  @Field(() => String, { description: "The class's 8-character join code" })
+  @Matches(/^\s*[A-Za-z0-9]{8}\s*$/, { message: 'must be 8 letters or digits' })
+  code!: string;
+}
+
+@InputType()
+export class AssignCourseInput {
+  @Field(() => ID)
+  courseId!: string;
+}
+
+@ObjectType('School')
+export class SchoolView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  country!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+@ObjectType('SchoolMember')
+export class SchoolMemberView {
+  @Field(() => ID)
+  schoolId!: string;
+
+  @Field(() => String)
+  schoolName!: string;
+
+  @Field(() => ID)
+  userId!: string;
+
+  @Field(() => String)
+  email!: string;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => SchoolRole)
+  role!: SchoolRole;
+}
+
+@ObjectType('SchoolClass')
+export class ClassView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String, { description: 'For learners to join; rotatable' })
+  joinCode!: string;
+
+  @Field(() => ID)
+  schoolId!: string;
+
+  @Field(() => GraphQLISODateTime)
+  createdAt!: Date;
+}
+
+@ObjectType('ClassCourse')
+export class ClassCourseView {
+  @Field(() => ID)
+  classId!: string;
+
+  @Field(() => ID)
+  courseId!: string;
+
+  @Field(() => LocalizedTextView)
+  title!: LocalizedTextView;
+
+  @Field(() => GraphQLISODateTime)
+  assignedAt!: Date;
+}
+
+@ObjectType('ClassMembership')
+export class ClassMembershipView {
+  @Field(() => ID)
+  classId!: string;
+
+  @Field(() => String)
+  className!: string;
+
+  @Field(() => ID)
+  schoolId!: string;
+
+  @Field(() => String)
+  schoolName!: string;
+
+  @Field(() => MembershipStatus)
+  status!: MembershipStatus;
+
+  @Field(() => GraphQLISODateTime)
+  joinedAt!: Date;
+
+  @Field(() => [ClassCourseView])
+  courses!: ClassCourseView[];
+}
+
+@ObjectType()
+export class ChildClasses {
+  @Field(() => ID)
+  learnerId!: string;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => [ClassMembershipView])
+  classes!: ClassMembershipView[];
+}
+
+@ObjectType()
+export class SchoolMe {
+  @Field(() => [SchoolMemberView], { description: 'Schools the caller works in' })
+  schools!: SchoolMemberView[];
+
+  @Field(() => [ClassMembershipView], { description: 'Classes the caller learns in' })
+  classes!: ClassMembershipView[];
+
+  @Field(() => [ChildClasses], { description: "A guardian's learners' classes" })
+  children!: ChildClasses[];
+}
+
+@ObjectType()
+export class RosterMember {
+  @Field(() => ID)
+  learnerId!: string;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => MembershipStatus)
+  status!: MembershipStatus;
+
+  @Field(() => GraphQLISODateTime)
+  joinedAt!: Date;
+}
+
+@ObjectType('ClassRoster')
+export class RosterView {
+  @Field(() => ID)
+  id!: string;
+
+  @Field(() => String)
+  name!: string;
+
+  @Field(() => String)
+  joinCode!: string;
+
+  @Field(() => ID)
+  schoolId!: string;
+
+  @Field(() => String)
+  schoolName!: string;
+
+  @Field(() => [RosterMember])
+  members!: RosterMember[];
+
+  @Field(() => [ClassCourseView])
+  courses!: ClassCourseView[];
+}
+
+@ObjectType()
+export class ClassLearnerProgress {
+  @Field(() => ID)
+  learnerId!: string;
+
+  @Field(() => String)
+  displayName!: string;
+
+  @Field(() => MembershipStatus)
+  status!: MembershipStatus;
+
+  @Field(() => [CourseProgressView], { nullable: true, description: 'Null while the member is pending_consent' })
+  courses!: CourseProgressView[] | null;
+}
+
+@ObjectType()
+export class ClassProgress {
+  @Field(() => ID)
+  classId!: string;
+
+  @Field(() => [ClassCourseView])
+  courses!: ClassCourseView[];
+
+  @Field(() => [ClassLearnerProgress])
+  learners!: ClassLearnerProgress[];
+}

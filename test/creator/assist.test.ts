@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app';
+import { startModelServer } from '../support/model-server';
+import { adultSignup, type SignedIn, signUp, uniqueEmail } from '../support/users';
+
+let t: TestApp;
+let models: Awaited<ReturnType<typeof startModelServer>>;
+let creator: SignedIn;
+let other: SignedIn;
+
+beforeAll(async () => {
+  models = await startModelServer();
+  // Research goes to a model server that fails; the quiz stage is the built-in offline generator.
+  t = await startTestApp({ FACTORY_PROVIDERS: 'research=open_weight', OPEN_WEIGHT_LLM_URL: models.url, LLM_MALFORMED_RETRIES: '0' });
+  creator = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('creator') }));
+  other = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('creator') }));
+});
+afterAll(async () => {
+  await t?.close();
+  await models?.close();
+});
+
+const text = (en: string) => ({ en, vi: `${en} (vi)` });
+
+async function draft(content: string) {
+  const created = await t.http.post('/creator/courses', { title: text('Python loops'), description: text('for and while'), level: 'beginner', minAge: 10, maxAge: 14 }, { token: creator.accessToken });
+  const lesson = await t.http.post(`/creator/courses/${created.body.id}/lessons`, { title: text('for loops'), objectives: { en: ['Repeat'], vi: ['Lặp'] }, content: text(content) }, { token: creator.accessToken });
+  return { id: created.body.id as string, lessonId: lesson.body.id as string };
+}
+
+describe('POST /creator/courses/:id/assist', () => {
+  it("proposes a quiz through the factory's providers, safety-checked, and saves nothing", async () => {
+    const { id, lessonId } = await draft('A for loop repeats a block.');
+    const reply = await t.http.post(`/creator/courses/${id}/assist`, { task: 'quiz', lessonId }, { token: creator.accessToken });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ task: 'quiz', findings: [], model: expect.any(String) });
+    expect(reply.body.suggestion.questions.length).toBeGreaterThan(0);
+    const listed = await t.http.get('/creator/courses', { token: creator.accessToken });
+    expect(listed.body.items.find((c: { id: string }) => c.id === id).lessons[0].quiz).toBeNull();
+  });
+
+  it('reviews a draft with the safety classifier', async () => {
+    const { id } = await draft('Gamble at the casino after class.');
+    const reply = await t.http.gql('mutation($id: ID!) { assistCreatorCourse(courseId: $id, input: { task: review }) { findings { category field } suggestion } }', { id }, creator.accessToken);
+    expect(reply.body.data.assistCreatorCourse.findings.map((f: { category: string }) => f.category)).toContain('age_fit');
+    expect(reply.body.data.assistCreatorCourse.suggestion.ready).toBe(false);
+  });
+
+  it('answers 502 upstream_error when the model provider fails, 400 for what it cannot do, 403/404 for others', async () => {
+    const { id } = await draft('A for loop repeats a block.');
+    const failed = await t.http.post(`/creator/courses/${id}/assist`, { task: 'outline', prompt: 'games' }, { token: creator.accessToken });
+    expect(failed.status).toBe(502);
+    expect(failed.body.error).toBe('upstream_error');
+    expect((await t.http.post(`/creator/courses/${id}/assist`, { task: 'translate' }, { token: creator.accessToken })).status).toBe(400);
+    expect((await t.http.post(`/creator/courses/${id}/assist`, { task: 'poem' }, { token: creator.accessToken })).status).toBe(400);
+    expect((await t.http.post(`/creator/courses/${id}/assist`, { task: 'quiz' }, { token: creator.accessToken })).status).toBe(400);
+    expect((await t.http.post(`/creator/courses/${id}/assist`, { task: 'quiz', lessonId: '00000000-0000-4000-8000-000000000000' }, { token: creator.accessToken })).status).toBe(404);
+    expect((await t.http.post(`/creator/courses/${id}/assist`, { task: 'review' }, { token: other.accessToken })).status).toBe(403);
+    expect((await t.http.post(`/creator/courses/${id}/assist`, { task: 'review' })).status).toBe(401);
+  });
+});

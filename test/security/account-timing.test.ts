@@ -1,0 +1,59 @@
+import { Client as PgClient } from 'pg';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { withMailAndApp } from '../support/setup';
+import type { SmtpServer } from '../support/smtp';
+import { type SignedIn, signUp, uniqueEmail } from '../support/users';
+
+const ctx = withMailAndApp();
+let t: TestApp;
+let smtp: SmtpServer;
+let account: SignedIn;
+beforeAll(async () => {
+  ({ t, smtp } = ctx);
+  account = await signUp(t);
+});
+
+/** Times one request, in milliseconds. */
+async function timed(run: () => Promise<{ status: number }>): Promise<{ ms: number; status: number }> {
+  const start = performance.now();
+  const { status } = await run();
+  return { ms: performance.now() - start, status };
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+describe('forgot-password and resend-verification (issue 16, item 15)', () => {
+  it('answer before any work on the account: with its tables locked, both still answer at once', async () => {
+    const pg = new PgClient({ connectionString: t.databaseUrl });
+    await pg.connect();
+    try {
+      await pg.query('begin');
+      await pg.query('lock table users, account_tokens in access exclusive mode');
+      for (const path of ['/auth/forgot-password', '/auth/resend-verification']) {
+        for (const email of [account.email, uniqueEmail('nobody')]) {
+          const reply = await timed(() => t.http.post(path, { email }));
+          expect(reply.status, `${path} ${email}`).toBe(202);
+          expect(reply.ms, `${path} waited for the database`).toBeLessThan(1000);
+        }
+      }
+    } finally {
+      await pg.query('rollback');
+      await pg.end();
+    }
+    // The work is done once the tables are free.
+    await smtp.waitFor(account.email, /reset|đặt lại/i, 10_000);
+  });
+
+  it('take about as long for an address with an account as for one without', async () => {
+    const samples: Record<string, number[]> = { existing: [], missing: [] };
+    for (let i = 0; i < 30; i++) {
+      for (const [kind, email] of [['existing', account.email], ['missing', uniqueEmail('nobody')]] as const) {
+        samples[kind].push((await timed(() => t.http.post(i % 2 ? '/auth/forgot-password' : '/auth/resend-verification', { email }))).ms);
+      }
+    }
+    const [existing, missing] = [median(samples.existing), median(samples.missing)];
+    console.log(`median answer: existing ${existing.toFixed(2)} ms, missing ${missing.toFixed(2)} ms`);
+    expect(Math.abs(existing - missing)).toBeLessThan(Math.max(2, missing * 0.5));
+  });
+});

@@ -1,0 +1,208 @@
+// The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
+// call goes through the REST API with the admin's token; the API checks the role each time.
+interface ApiError {
+  error: string;
+  message: string;
+  details?: { field: string; message: string }[];
+}
+
+let token: string | null = sessionStorage.getItem('adminToken');
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const payload = response.status === 204 ? null : await response.json();
+  if (!response.ok) {
+    const error = payload as ApiError;
+    throw new Error(error.details?.length ? error.details.map((d) => `${d.field}: ${d.message}`).join('; ') : error.message);
+  }
+  return payload as T;
+}
+
+const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector(selector) as T;
+
+function el(tag: string, text?: string | null, attributes: Record<string, string> = {}): HTMLElement {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = text;
+  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
+  return node;
+}
+
+function row(cells: (string | HTMLElement)[]): HTMLTableRowElement {
+  const tr = document.createElement('tr');
+  for (const cell of cells) {
+    const td = document.createElement('td');
+    if (typeof cell === 'string') td.textContent = cell;
+    else td.append(cell);
+    tr.append(td);
+  }
+  return tr;
+}
+
+function showError(error: unknown): void {
+  $('#console-error').textContent = error instanceof Error ? error.message : String(error);
+}
+
+async function guarded(work: () => Promise<void>): Promise<void> {
+  $('#console-error').textContent = '';
+  try {
+    await work();
+  } catch (error) {
+    showError(error);
+  }
+}
+
+interface User {
+  id: string;
+  email: string;
+  displayName: string;
+  roles: string[];
+  status: string;
+}
+
+async function loadStats(): Promise<void> {
+  const stats = await api<{
+    usersByRole: { role: string; count: number }[];
+    usersByStatus: { status: string; count: number }[];
+    activeLearners7d: number;
+    activeLearners30d: number;
+    enrollments: number;
+    certificates: number;
+    aiMessagesToday: number;
+    revenueThisMonth: { currency: string; amount: number }[];
+  }>('GET', '/admin/stats');
+  const cards: [string, string | number][] = [
+    ...stats.usersByRole.map((r): [string, number] => [`${r.role}s`, r.count]),
+    ...stats.usersByStatus.map((s): [string, number] => [`${s.status} accounts`, s.count]),
+    ['learners active (7 days)', stats.activeLearners7d],
+    ['learners active (30 days)', stats.activeLearners30d],
+    ['enrollments', stats.enrollments],
+    ['certificates', stats.certificates],
+    ['AI messages today', stats.aiMessagesToday],
+    ...stats.revenueThisMonth.map((r): [string, number] => [`revenue ${r.currency} this month`, r.amount]),
+  ];
+  $('#stats').replaceChildren(...cards.map(([label, value]) => {
+    const card = el('div', label, { class: 'card' });
+    card.prepend(el('b', String(value)));
+    return card;
+  }));
+}
+
+async function loadUsers(): Promise<void> {
+  const form = new FormData($<HTMLFormElement>('#user-search'));
+  const query = new URLSearchParams({ limit: '50' });
+  for (const key of ['email', 'role']) if (form.get(key)) query.set(key, String(form.get(key)));
+  const { items } = await api<{ items: User[] }>('GET', `/admin/users?${query}`);
+  $('#users tbody').replaceChildren(
+    ...items.map((user) => {
+      const action = el('button', user.status === 'suspended' ? 'Reactivate' : 'Suspend', { class: user.status === 'suspended' ? 'secondary' : 'danger', 'data-user': user.email });
+      action.addEventListener('click', () =>
+        guarded(async () => {
+          await api('POST', `/admin/users/${user.id}/${user.status === 'suspended' ? 'reactivate' : 'suspend'}`, {});
+          await loadUsers();
+        }),
+      );
+      const tr = row([user.email, user.displayName, user.roles.join(', '), user.status, action]);
+      tr.dataset.email = user.email;
+      return tr;
+    }),
+  );
+}
+
+async function loadAudit(): Promise<void> {
+  const { items } = await api<{ items: { createdAt: string; actorEmail: string | null; action: string; targetType: string | null; targetId: string | null; data: unknown }[] }>('GET', '/admin/audit?limit=100');
+  $('#audit tbody').replaceChildren(
+    ...items.map((e) => row([new Date(e.createdAt).toLocaleString(), e.actorEmail ?? 'system', e.action, `${e.targetType ?? ''} ${e.targetId ?? ''}`.trim(), el('pre', JSON.stringify(e.data))])),
+  );
+}
+
+async function loadFlags(): Promise<void> {
+  const { items } = await api<{ items: { key: string; description: string; enabled: boolean; rules: unknown[] }[] }>('GET', '/admin/features');
+  $('#flags tbody').replaceChildren(
+    ...items.map((flag) => {
+      const toggle = el('button', flag.enabled ? 'Turn off' : 'Turn on', { class: flag.enabled ? 'danger' : 'secondary' });
+      toggle.addEventListener('click', () =>
+        guarded(async () => {
+          await api('PUT', `/admin/features/${encodeURIComponent(flag.key)}`, { enabled: !flag.enabled, description: flag.description, rules: flag.rules });
+          await loadFlags();
+        }),
+      );
+      return row([flag.key, flag.description, flag.enabled ? 'on' : 'off', el('pre', JSON.stringify(flag.rules)), toggle]);
+    }),
+  );
+}
+
+async function loadContact(): Promise<void> {
+  const { items } = await api<{ items: { id: string; createdAt: string; name: string; email: string; subject: string; status: string }[] }>('GET', '/contact/messages?limit=100');
+  $('#contact tbody').replaceChildren(
+    ...items.map((m) => {
+      const resolve = el('button', 'Resolve', { class: 'secondary' });
+      resolve.toggleAttribute('disabled', m.status === 'resolved');
+      resolve.addEventListener('click', () =>
+        guarded(async () => {
+          await api('POST', `/contact/messages/${m.id}/resolve`, {});
+          await loadContact();
+        }),
+      );
+      return row([new Date(m.createdAt).toLocaleString(), `${m.name} <${m.email}>`, m.subject, m.status, resolve]);
+    }),
+  );
+}
+
+const loaders: Record<string, () => Promise<void>> = { stats: loadStats, users: loadUsers, audit: loadAudit, flags: loadFlags, contact: loadContact };
+
+function showTab(tab: string): void {
+  for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) button.classList.toggle('active', button.dataset.tab === tab);
+  for (const panel of document.querySelectorAll<HTMLElement>('[data-panel]')) panel.hidden = panel.dataset.panel !== tab;
+  void guarded(loaders[tab]);
+}
+
+async function enter(): Promise<void> {
+  try {
+    const me = await api<{ user: User }>('GET', '/auth/me');
+    if (!me.user.roles.includes('admin')) throw new Error('This console is for admins.');
+    $('#who').textContent = me.user.email;
+    $('#logout').hidden = false;
+    $('#login-view').hidden = true;
+    $('#console-view').hidden = false;
+    showTab('stats');
+  } catch (error) {
+    token = null;
+    sessionStorage.removeItem('adminToken');
+    $('#login-view').hidden = false;
+    $('#console-view').hidden = true;
+    if (error instanceof Error && error.message) $('#login-error').textContent = error.message;
+  }
+}
+
+$('#login-form').addEventListener('submit', (event) => {
+  event.preventDefault();
+  const form = new FormData(event.target as HTMLFormElement);
+  $('#login-error').textContent = '';
+  api<{ accessToken: string }>('POST', '/auth/login', { email: form.get('email'), password: form.get('password') })
+    .then(async (session) => {
+      token = session.accessToken;
+      sessionStorage.setItem('adminToken', token);
+      await enter();
+    })
+    .catch((error: Error) => ($('#login-error').textContent = error.message));
+});
+
+$('#logout').addEventListener('click', () => {
+  token = null;
+  sessionStorage.removeItem('adminToken');
+  location.reload();
+});
+
+$('#user-search').addEventListener('submit', (event) => {
+  event.preventDefault();
+  void guarded(loadUsers);
+});
+
+for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) button.addEventListener('click', () => showTab(button.dataset.tab!));
+
+if (token) void enter();
+else $('#login-view').hidden = false;
