@@ -3,6 +3,7 @@ import { aiArea } from './ai';
 import { authArea } from './auth';
 import { certificatesArea } from './certificates';
 import { commerceArea } from './commerce';
+import { codelabArea } from './codelab';
 import { consentArea } from './consent';
 import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
@@ -44,4 +45,5 @@ export const areas: Area[] = [
   gdprArea,
   reportsArea,
   commerceArea,
+  codelabArea,
 ];

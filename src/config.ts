@@ -101,6 +101,14 @@ const schema = z.object({
   MOMO_ACCESS_KEY: z.string().min(1).optional(),
   MOMO_SECRET_KEY: z.string().min(1).optional(),
   MOMO_API_URL: url.default('https://test-payment.momo.vn'),
+  /** CodeLab: runs at once per language (default: cores), limits of a run, runs per user a minute. */
+  CODELAB_WORKERS: positiveInt.optional(),
+  CODELAB_TIME_LIMIT_MS: positiveInt.default(2000),
+  CODELAB_MEMORY_LIMIT_MB: positiveInt.default(64),
+  CODELAB_RUNS_PER_MINUTE: positiveInt.default(30),
+  CODELAB_JUDGE_CONCURRENCY: positiveInt.default(2),
+  /** Warm the interpreters at start-up (the service); tests of other areas start without them. */
+  CODELAB_PREWARM: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
   TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });

@@ -10,6 +10,9 @@ import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
 import { aiStreamRouter } from './ai.stream';
 
+export { mayConverse } from './ai.rules';
+export type { AiService } from './ai.service';
+
 declare module '../kernel/services' {
   interface Services {
     ai: AiService;

@@ -105,6 +105,7 @@ export class ConsentService {
       });
     }
     await this.em.flush();
+    if (action === ConsentAction.revoked) this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type });
     if (action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt) {
       await this.askGuardians(subject, type);
       throw guardianConsentRequired(type);

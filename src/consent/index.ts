@@ -1,6 +1,6 @@
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
-import { Consent, ConsentLedgerEntry } from './consent.entity';
+import { Consent, ConsentLedgerEntry, type ConsentType } from './consent.entity';
 import { ConsentResolver } from './consent.resolver';
 import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
@@ -11,6 +11,13 @@ export { Consent } from './consent.entity';
 export { ConsentType } from './consent.entity';
 export type { ConsentService } from './consent.service';
 export { hasConsent } from './consent.rules';
+
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** A consent was revoked (by the person or a guardian); other areas take back what it allowed. */
+    consentRevoked: { subjectId: string; consentType: ConsentType };
+  }
+}
 
 declare module '../kernel/services' {
   interface Services {

@@ -47,6 +47,8 @@ export async function startTestApp(env: Record<string, string> = {}, databaseUrl
     RATE_LIMIT_AI: '100000',
     RATE_LIMIT_LOGIN_FAILURES: '100000',
     RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
+    // Interpreters load when a test first runs code, not in every test file's app.
+    CODELAB_PREWARM: 'false',
     ...env,
   });
   const app = await createApp(config, createLogger(config.LOG_LEVEL));

@@ -1,0 +1,187 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { User } from '../auth';
+import type { Localized } from '../courses';
+import type { Language, RunStatus } from './sandbox';
+
+export type Difficulty = 'easy' | 'medium' | 'hard';
+export type Visibility = 'private' | 'unlisted' | 'public';
+export type SubmissionStatus = 'queued' | 'running' | 'completed';
+export type Verdict = 'accepted' | 'wrong_answer' | Exclude<RunStatus, 'ok'>;
+
+/**
+ * One test of an exercise. An stdin/stdout test feeds `input` and compares what the program
+ * printed with `expected` (trailing spaces and the final newline do not count). A function-call
+ * test (`call` names the function) passes `input`, a JSON array, as arguments and compares the
+ * returned value, as JSON, with `expected`.
+ */
+export interface ExerciseTest {
+  name: string;
+  hidden: boolean;
+  input: string;
+  expected: string;
+  call?: string | null;
+}
+
+@Entity({ tableName: 'codelab_exercises' })
+@Index({ properties: ['createdAt', 'id'] })
+export class Exercise {
+  [OptionalProps]?: 'slug' | 'courseId' | 'lessonId' | 'starterCode' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  /** The starter set's stable name, so it is written once; null for exercises content admins write. */
+  @Property({ type: 'text', nullable: true, unique: true })
+  slug: string | null = null;
+
+  @Property({ type: 'jsonb' })
+  title!: Localized;
+
+  @Property({ type: 'jsonb' })
+  prompt!: Localized;
+
+  @Property({ type: 'text' })
+  language!: Language;
+
+  @Property({ type: 'text' })
+  starterCode: string = '';
+
+  @Property({ type: 'text' })
+  difficulty!: Difficulty;
+
+  @Property({ type: 'uuid', nullable: true })
+  courseId: string | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  lessonId: string | null = null;
+
+  @Property({ type: 'jsonb' })
+  tests!: ExerciseTest[];
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+/** What one test of a submission showed; hidden tests keep their input and output to themselves. */
+export interface TestResult {
+  name: string;
+  hidden: boolean;
+  passed: boolean;
+  message: string | null;
+  timeMs: number;
+}
+
+@Entity({ tableName: 'codelab_submissions' })
+@Index({ properties: ['user', 'createdAt', 'id'] })
+export class Submission {
+  [OptionalProps]?: 'status' | 'verdict' | 'score' | 'results' | 'createdAt' | 'finishedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => Exercise, { deleteRule: 'cascade' })
+  exercise!: Exercise;
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  user!: User;
+
+  @Property({ type: 'text' })
+  code!: string;
+
+  @Property({ type: 'text' })
+  status: SubmissionStatus = 'queued';
+
+  @Property({ type: 'text', nullable: true })
+  verdict: Verdict | null = null;
+
+  @Property({ type: 'smallint' })
+  score: number = 0;
+
+  @Property({ type: 'jsonb' })
+  results: TestResult[] = [];
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', nullable: true })
+  finishedAt: Date | null = null;
+}
+
+export interface ProjectFile {
+  path: string;
+  content: string;
+}
+
+@Entity({ tableName: 'codelab_projects' })
+@Index({ properties: ['owner', 'createdAt', 'id'] })
+export class Project {
+  [OptionalProps]?: 'description' | 'visibility' | 'remixOf' | 'createdAt' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  owner!: User;
+
+  @Property({ type: 'text' })
+  title!: string;
+
+  @Property({ type: 'text' })
+  description: string = '';
+
+  @Property({ type: 'text' })
+  language!: Language;
+
+  @Property({ type: 'jsonb' })
+  files!: ProjectFile[];
+
+  @Property({ type: 'text' })
+  visibility: Visibility = 'private';
+
+  /** The project this one was remixed from (kept as an id: the original may be deleted). */
+  @Property({ type: 'uuid', nullable: true })
+  remixOf: string | null = null;
+
+  @Property({ type: 'timestamptz' })
+  createdAt: Date = new Date();
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}
+
+@Entity({ tableName: 'codelab_portfolios' })
+export class Portfolio {
+  [OptionalProps]?: 'headline' | 'bio' | 'projectIds' | 'certificateIds' | 'visibility' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade', unique: true })
+  user!: User;
+
+  @Property({ type: 'text' })
+  @Unique()
+  handle!: string;
+
+  @Property({ type: 'text' })
+  headline: string = '';
+
+  @Property({ type: 'text' })
+  bio: string = '';
+
+  @Property({ type: 'jsonb' })
+  projectIds: string[] = [];
+
+  @Property({ type: 'jsonb' })
+  certificateIds: string[] = [];
+
+  @Property({ type: 'text' })
+  visibility: 'private' | 'public' = 'private';
+
+  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
+  updatedAt: Date = new Date();
+}

@@ -1,0 +1,47 @@
+import { defineArea } from '../kernel/area';
+import { allRowsOf, rowsOf } from '../kernel/personal-data';
+import { Exercise, Portfolio, Project, Submission } from './codelab.entity';
+import { defineCodeLabJobs } from './codelab.jobs';
+import { CodeLabResolver } from './codelab.resolver';
+import { codelabRoutes } from './codelab.routes';
+import { codelabRules } from './codelab.rules';
+import { CodeLabService } from './codelab.service';
+import { Migration20261123100000_codelab } from './migrations/Migration20261123100000_codelab';
+
+export type { CodeLabService } from './codelab.service';
+
+declare module '../kernel/services' {
+  interface Services {
+    codelab: CodeLabService;
+  }
+}
+
+/** CodeLab (running and judging learners' code), projects and portfolios (DESIGN.md 4.8). */
+export const codelabArea = defineArea({
+  name: 'codelab',
+  entities: [Exercise, Submission, Project, Portfolio],
+  resolvers: [CodeLabResolver],
+  rules: codelabRules,
+  routes: codelabRoutes,
+  migrations: [{ name: 'Migration20261123100000_codelab', class: Migration20261123100000_codelab }],
+  jobs: defineCodeLabJobs,
+  services: { codelab: (uow, services) => new CodeLabService(uow, services.consent, services.guardian, services.certificates, services.ai) },
+  on: {
+    consentRevoked: (event, services) => services.codelab.consentRevoked(event.subjectId, event.consentType),
+  },
+  personalData: {
+    entities: [Submission, Project, Portfolio],
+    export: async (userId, _services, uow) => ({
+      submissions: rowsOf(uow, Submission, { user: userId }),
+      projects: await allRowsOf(uow, Project, { owner: userId }),
+      portfolio: await allRowsOf(uow, Portfolio, { user: userId }),
+    }),
+    // A learner's code is theirs: submissions, projects and the portfolio go. A remix another
+    // learner made is that learner's and stays.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(Submission, { user: userId });
+      await uow.em.nativeDelete(Portfolio, { user: userId });
+      await uow.em.nativeDelete(Project, { owner: userId });
+    },
+  },
+});

@@ -1,0 +1,136 @@
+import { chmodSync, statSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { z } from 'zod';
+import { validationFailed } from '../../kernel/errors';
+import { JavaScriptPool } from './javascript-pool';
+import { type PythonLayers, PythonPool } from './python-pool';
+import { type Job, type Language, languages, type PoolStats, type RunRequest, type RunResult, type SandboxLogger, silentLogger } from './types';
+
+export interface CodeRunnerOptions {
+  /** Runs at once per language (CODELAB_WORKERS); default: the number of cores. */
+  workers: number;
+  /** Warm Python processes beyond `workers`; default: `workers`. */
+  pythonSpares: number;
+  timeLimitMs: number;
+  memoryLimitMb: number;
+  outputLimitBytes: number;
+  codeLimitBytes: number;
+  stdinLimitBytes: number;
+  /**
+   * Directories the sandboxed user must not read (DATA_DIR: the JWT secret, the mail outbox, the
+   * database). start() takes the bits of group and others away from any that have them.
+   */
+  privateDirs: string[];
+  logger: SandboxLogger;
+  /** Tests only: switch layers inside the Python worker off to prove the ones beneath. */
+  pythonLayers?: Partial<PythonLayers>;
+}
+
+export const codeRunnerDefaults = {
+  timeLimitMs: 2000,
+  memoryLimitMb: 64,
+  outputLimitBytes: 64 * 1024,
+  codeLimitBytes: 64 * 1024,
+  stdinLimitBytes: 64 * 1024,
+};
+
+const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
+
+/**
+ * Runs learners' Python and JavaScript with the limits of DESIGN.md 4.8, each language in its own
+ * warm pool (see python-pool.ts and javascript-pool.ts for how each is confined). Start it at
+ * boot: runCode() waits for start() but never loads an interpreter itself.
+ */
+export class CodeRunner {
+  readonly options: CodeRunnerOptions;
+  private readonly pools: Record<Language, PythonPool | JavaScriptPool>;
+  private starting: Promise<void> | null = null;
+  private readonly request;
+
+  constructor(options: Partial<CodeRunnerOptions> = {}) {
+    const workers = options.workers ?? Math.max(1, availableParallelism());
+    this.options = {
+      ...codeRunnerDefaults,
+      workers,
+      pythonSpares: workers,
+      privateDirs: [],
+      logger: silentLogger,
+      ...options,
+    };
+    const o = this.options;
+    this.pools = {
+      python: new PythonPool({ workers: o.workers, spares: o.pythonSpares, memoryLimitMb: o.memoryLimitMb, logger: o.logger, layers: o.pythonLayers }),
+      javascript: new JavaScriptPool({ workers: o.workers, memoryLimitMb: o.memoryLimitMb, logger: o.logger }),
+    };
+    this.request = z.object({
+      language: z.enum(languages),
+      code: z.string().refine((s) => bytes(s) <= o.codeLimitBytes, `must be at most ${o.codeLimitBytes} bytes`),
+      stdin: z.string().refine((s) => bytes(s) <= o.stdinLimitBytes, `must be at most ${o.stdinLimitBytes} bytes`).optional(),
+      timeLimitMs: z.number().int().positive().optional(),
+      memoryLimitMb: z.number().int().positive().optional(),
+    });
+  }
+
+  /** Protects the private directories, then warms both pools. Safe to call more than once. */
+  start(): Promise<void> {
+    this.starting ??= (async () => {
+      for (const dir of this.options.privateDirs) this.protect(dir);
+      await Promise.all([this.pools.python.start(), this.pools.javascript.start()]);
+    })();
+    return this.starting;
+  }
+
+  /** Throws validation_failed for a bad request; every outcome of the program itself is a status. */
+  async runCode(request: RunRequest): Promise<RunResult> {
+    const parsed = this.request.safeParse(request);
+    if (!parsed.success) {
+      throw validationFailed(parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message })));
+    }
+    const r = parsed.data;
+    const o = this.options;
+    const job: Job = {
+      code: r.code,
+      stdin: r.stdin ?? '',
+      timeLimitMs: Math.min(r.timeLimitMs ?? o.timeLimitMs, o.timeLimitMs),
+      memoryLimitBytes: Math.min(r.memoryLimitMb ?? o.memoryLimitMb, o.memoryLimitMb) * 1024 * 1024,
+      outputLimitBytes: o.outputLimitBytes,
+    };
+    await this.start();
+    return this.pools[r.language].run(job);
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all([this.pools.python.stop(), this.pools.javascript.stop()]);
+  }
+
+  stats(): Record<Language, PoolStats> {
+    return { python: this.pools.python.stats(), javascript: this.pools.javascript.stats() };
+  }
+
+  private protect(dir: string): void {
+    try {
+      const mode = statSync(dir).mode & 0o777;
+      if (mode & 0o077) {
+        chmodSync(dir, mode & 0o700);
+        this.options.logger.warn({ dir, was: mode.toString(8) }, 'CodeLab: made a private directory unreadable to other users');
+      }
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+}
+
+/** The runner's settings from the environment (CODELAB_* of DESIGN.md 4.8). */
+export function codeRunnerSettings(env: {
+  CODELAB_WORKERS?: number;
+  CODELAB_TIME_LIMIT_MS: number;
+  CODELAB_MEMORY_LIMIT_MB: number;
+  DATA_DIR: string;
+}): Partial<CodeRunnerOptions> {
+  return {
+    ...(env.CODELAB_WORKERS ? { workers: env.CODELAB_WORKERS } : {}),
+    timeLimitMs: env.CODELAB_TIME_LIMIT_MS,
+    memoryLimitMb: env.CODELAB_MEMORY_LIMIT_MB,
+    privateDirs: [env.DATA_DIR],
+  };
+}

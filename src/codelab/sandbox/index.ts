@@ -1,0 +1,3 @@
+export { CodeRunner, type CodeRunnerOptions, codeRunnerDefaults, codeRunnerSettings } from './code-runner';
+export type { Language, RunRequest, RunResult, RunStatus, PoolStats } from './types';
+export { languages, runStatuses } from './types';

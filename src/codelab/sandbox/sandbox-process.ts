@@ -1,0 +1,78 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { SandboxLogger } from './types';
+
+/** The user the sandboxed processes run as: nobody, who owns nothing of ours. */
+export const SANDBOX_UID = 65534;
+export const SANDBOX_GID = 65534;
+
+const UNSHARE = '/usr/bin/unshare';
+const SETPRIV = '/usr/bin/setpriv';
+
+/**
+ * Inside fresh network, PID and mount namespaces (as root): empty tmpfs over every
+ * world-writable directory, so one run can leave no file for the next (they all run as nobody),
+ * then drop to nobody for good (no groups, no capabilities, no new privileges) and exec node.
+ * The network namespace has only a loopback interface, and it is down: no connection anywhere,
+ * not even to the service's own ports on 127.0.0.1. The PID namespace hides the other workers,
+ * so a program cannot signal or trace another user's run. Changing the user clears the parent-death
+ * signal that --kill-child set, so setpriv sets it again: killing unshare kills node, PID 1 of the
+ * namespace, and with it everything the program may have started. `env -i` drops the PWD that
+ * `cd` exported.
+ */
+/** Workers load at a lower priority than runs; the pool raises a worker's priority when it gets a job. */
+export const LOADING_NICENESS = 10;
+
+const ISOLATE_SCRIPT = [
+  'for d in /tmp /var/tmp /dev/shm /run/lock; do',
+  '  [ -d "$d" ] && mount -t tmpfs -o size=4m,mode=1777,nosuid,nodev tmpfs "$d";',
+  'done;',
+  'cd /tmp &&',
+  `exec /usr/bin/env -i /usr/bin/nice -n ${LOADING_NICENESS} ${SETPRIV} --reuid=${SANDBOX_UID} --regid=${SANDBOX_GID} --clear-groups --pdeathsig KILL --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"`,
+].join(' ');
+
+export type IsolationMode = 'namespaces' | 'none';
+
+let warned = false;
+
+/** Namespaces and nobody when we are root and have the tools; else plain processes, said loudly once. */
+export function isolationMode(logger: SandboxLogger): IsolationMode {
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  let tools = true;
+  try {
+    accessSync(UNSHARE, constants.X_OK);
+    accessSync(SETPRIV, constants.X_OK);
+  } catch {
+    tools = false;
+  }
+  if (root && tools) return 'namespaces';
+  if (!warned) {
+    warned = true;
+    logger.warn(
+      { root, tools },
+      'CodeLab sandbox: not running as root (or unshare/setpriv missing): Python workers run without a network namespace and as the service user; only Node permission flags and an empty environment confine them',
+    );
+  }
+  return 'none';
+}
+
+/**
+ * Starts `node <nodeArgs>` confined: empty environment, stdio pipes plus fd 3 for bulk input.
+ * The parent end of every pipe is ours; the child's death is reported through 'exit'.
+ */
+export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode): ChildProcess {
+  const stdio: ['pipe', 'pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe', 'pipe'];
+  if (mode === 'namespaces') {
+    return spawn(
+      UNSHARE,
+      ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs],
+      { env: {}, cwd: '/', stdio },
+    );
+  }
+  const scratch = mkdtempSync(join(tmpdir(), 'codelab-'));
+  const child = spawn(process.execPath, nodeArgs, { env: {}, cwd: scratch, stdio });
+  child.once('exit', () => rmSync(scratch, { recursive: true, force: true }));
+  return child;
+}

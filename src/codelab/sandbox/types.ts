@@ -1,0 +1,66 @@
+/** What a run of learner code can end as (DESIGN.md 4.8). */
+export const runStatuses = [
+  'ok',
+  'runtime_error',
+  'syntax_error',
+  'time_limit_exceeded',
+  'memory_limit_exceeded',
+  'output_limit_exceeded',
+] as const;
+export type RunStatus = (typeof runStatuses)[number];
+
+export const languages = ['python', 'javascript'] as const;
+export type Language = (typeof languages)[number];
+
+export interface RunRequest {
+  language: Language;
+  code: string;
+  stdin?: string;
+  /** At most the runner's time limit; lower values are honoured. */
+  timeLimitMs?: number;
+  /** At most the runner's memory limit; lower values are honoured. */
+  memoryLimitMb?: number;
+}
+
+export interface RunResult {
+  status: RunStatus;
+  stdout: string;
+  stderr: string;
+  timeMs: number;
+}
+
+/** One run as a pool receives it: every limit resolved, in bytes and milliseconds. */
+export interface Job {
+  code: string;
+  stdin: string;
+  timeLimitMs: number;
+  memoryLimitBytes: number;
+  outputLimitBytes: number;
+}
+
+export interface PoolStats {
+  /** Workers alive (ready, busy or starting). */
+  workers: number;
+  ready: number;
+  busy: number;
+  queued: number;
+  runs: number;
+  /** Workers thrown away after a run that hit a limit or crashed, or (Python) after every run. */
+  replaced: number;
+}
+
+export interface Pool {
+  start(): Promise<void>;
+  run(job: Job): Promise<RunResult>;
+  stop(): Promise<void>;
+  stats(): PoolStats;
+}
+
+/** The smallest logger the sandbox needs; pino's fits. */
+export interface SandboxLogger {
+  info(obj: object, msg?: string): void;
+  warn(obj: object, msg?: string): void;
+  error(obj: object, msg?: string): void;
+}
+
+export const silentLogger: SandboxLogger = { info() {}, warn() {}, error() {} };

@@ -1,0 +1,380 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { contentAdmin } from '../learning/support';
+import { startAiBackend } from '../support/ai-backend';
+import { startTestApp, type TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
+import { withMailAndApp } from '../support/setup';
+import type { SmtpServer } from '../support/smtp';
+import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
+import { connect, eventually, subscribe } from '../support/ws';
+
+// A 256 KiB project does not fit the default body limit (100kb): see the note in codelab/index.ts.
+vi.setConfig({ testTimeout: 180_000 });
+
+const ctx = withMailAndApp({ CODELAB_PREWARM: 'true', CODELAB_WORKERS: '2', CODELAB_RUNS_PER_MINUTE: '1000', BODY_LIMIT: '1mb' });
+let t: TestApp;
+let smtp: SmtpServer;
+let editor: SignedIn;
+let learner: SignedIn;
+let stranger: SignedIn;
+
+beforeAll(async () => {
+  ({ t, smtp } = ctx);
+  editor = await contentAdmin(t);
+  learner = await learnerOfAge(t, 20);
+  stranger = await learnerOfAge(t, 20);
+}, 120_000);
+
+const SUBMISSION = 'id exerciseId status verdict score tests { name hidden passed message timeMs } createdAt finishedAt';
+const EXERCISE = 'id title { en vi } language difficulty tests { name hidden input expected call }';
+
+const text = (en: string) => ({ en, vi: `${en} (vi)` });
+
+/** A Python exercise with a visible and a hidden stdin test, and a hidden function-call test. */
+function exerciseBody(overrides: Record<string, unknown> = {}) {
+  return {
+    title: text('Double it'),
+    prompt: text('Read n and print 2n; also write double(n).'),
+    language: 'python',
+    starterCode: 'n = int(input())\n',
+    difficulty: 'easy',
+    tests: [
+      { name: 'two', hidden: false, input: '2\n', expected: '4\n' },
+      { name: 'secret-io', hidden: true, input: '21\n', expected: '42' },
+      { name: 'secret-call', hidden: true, input: '[5]', expected: '10', call: 'double' },
+    ],
+    ...overrides,
+  };
+}
+
+const SOLUTION = 'def double(n):\n    return 2 * n\n\nif __name__ == "__main__":\n    import sys\n    data = sys.stdin.read().split()\n    if data:\n        print(double(int(data[0])))\n';
+
+async function judged(who: SignedIn, id: string) {
+  let reply = await t.http.get(`/codelab/submissions/${id}`, { token: who.accessToken });
+  const deadline = Date.now() + 90_000;
+  while (reply.body.status !== 'completed' && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    reply = await t.http.get(`/codelab/submissions/${id}`, { token: who.accessToken });
+  }
+  return reply.body;
+}
+
+describe('POST /codelab/run and runCode', () => {
+  it('runs Python and JavaScript with stdin', async () => {
+    const py = await t.http.post('/codelab/run', { language: 'python', code: 'print(input()[::-1])', stdin: 'abc\n' }, { token: learner.accessToken });
+    expect(py.status).toBe(200);
+    expect(py.body).toMatchObject({ status: 'ok', stdout: 'cba\n', stderr: '' });
+    expect(typeof py.body.timeMs).toBe('number');
+    const gql = await t.http.gql('mutation($input: RunCodeInput!) { runCode(input: $input) { status stdout } }', { input: { language: 'javascript', code: 'console.log(readLine().toUpperCase())', stdin: 'hi' } }, learner.accessToken);
+    expect(gql.body.data.runCode).toEqual({ status: 'ok', stdout: 'HI\n' });
+  });
+
+  it('answers with the status of the program: a syntax error is still 200', async () => {
+    const reply = await t.http.post('/codelab/run', { language: 'javascript', code: 'let = ;' }, { token: learner.accessToken });
+    expect(reply.status).toBe(200);
+    expect(reply.body.status).toBe('syntax_error');
+  });
+
+  it('refuses anonymous callers, unknown languages and code over 64 KiB', async () => {
+    expect((await t.http.post('/codelab/run', { language: 'python', code: 'print(1)' })).status).toBe(401);
+    const bad = await t.http.post('/codelab/run', { language: 'ruby', code: 'puts 1' }, { token: learner.accessToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body).toMatchObject({ error: 'validation_failed', details: [{ field: 'language' }] });
+    const big = await t.http.post('/codelab/run', { language: 'python', code: `#${'x'.repeat(64 * 1024)}` }, { token: learner.accessToken });
+    expect(big.status).toBe(400);
+    const gql = await t.http.gql('mutation { runCode(input: { language: "python", code: "print(1)" }) { status } }');
+    expect(gql.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+  });
+});
+
+describe('exercises', () => {
+  it('come with a starter set, and hidden tests show their name only (REST and GraphQL)', async () => {
+    const list = await t.http.get('/codelab/exercises?limit=100', { token: learner.accessToken });
+    expect(list.status).toBe(200);
+    expect(list.body.items.length).toBeGreaterThanOrEqual(12);
+    const hidden = list.body.items.flatMap((e: { tests: { hidden: boolean }[] }) => e.tests.filter((x) => x.hidden));
+    expect(hidden.length).toBeGreaterThan(0);
+    for (const test of hidden) expect(test).toMatchObject({ input: null, expected: null, call: null });
+    const python = await t.http.get('/codelab/exercises?language=javascript', { token: learner.accessToken });
+    expect(python.body.items.every((e: { language: string }) => e.language === 'javascript')).toBe(true);
+  });
+
+  it('content admins create and replace exercises; learners cannot; bad input names its field', async () => {
+    const created = await t.http.post('/codelab/exercises', exerciseBody(), { token: editor.accessToken });
+    expect(created.status).toBe(201);
+    expect(created.body.tests[1]).toEqual({ name: 'secret-io', hidden: true, input: '21\n', expected: '42', call: null });
+    const asLearner = await t.http.get(`/codelab/exercises/${created.body.id}`, { token: learner.accessToken });
+    expect(asLearner.body.tests[1]).toEqual({ name: 'secret-io', hidden: true, input: null, expected: null, call: null });
+    expect(JSON.stringify(asLearner.body)).not.toContain('21\\n');
+    const gql = await t.http.gql(`query($id: ID!) { codelabExercise(id: $id) { ${EXERCISE} } }`, { id: created.body.id }, learner.accessToken);
+    expect(gql.body.data.codelabExercise.tests[2]).toEqual({ name: 'secret-call', hidden: true, input: null, expected: null, call: null });
+
+    const replaced = await t.http.put(`/codelab/exercises/${created.body.id}`, exerciseBody({ difficulty: 'medium' }), { token: editor.accessToken });
+    expect(replaced.status).toBe(200);
+    expect(replaced.body.difficulty).toBe('medium');
+
+    expect((await t.http.post('/codelab/exercises', exerciseBody(), { token: learner.accessToken })).status).toBe(403);
+    const gqlRefused = await t.http.gql('mutation($input: ExerciseInput!) { createExercise(input: $input) { id } }', { input: exerciseBody() }, learner.accessToken);
+    expect(gqlRefused.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const invalid = await t.http.post('/codelab/exercises', exerciseBody({ difficulty: 'trivial', tests: [] }), { token: editor.accessToken });
+    expect(invalid.status).toBe(400);
+    expect(invalid.body.details.map((d: { field: string }) => d.field).sort()).toEqual(['difficulty', 'tests']);
+    expect((await t.http.get('/codelab/exercises/00000000-0000-4000-8000-000000000000', { token: learner.accessToken })).status).toBe(404);
+  });
+});
+
+describe('submissions', () => {
+  let exerciseId: string;
+  beforeAll(async () => {
+    exerciseId = (await t.http.post('/codelab/exercises', exerciseBody(), { token: editor.accessToken })).body.id;
+  });
+
+  it('are queued (202), judged by a job, and accepted with a score of 100', async () => {
+    const queued = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: SOLUTION }, { token: learner.accessToken });
+    expect(queued.status).toBe(202);
+    expect(queued.body).toMatchObject({ status: 'queued', exerciseId, verdict: null });
+    const done = await judged(learner, queued.body.id);
+    expect(done).toMatchObject({ status: 'completed', verdict: 'accepted', score: 100 });
+    expect(done.tests.map((r: { name: string; passed: boolean }) => [r.name, r.passed])).toEqual([
+      ['two', true],
+      ['secret-io', true],
+      ['secret-call', true],
+    ]);
+    expect(done.finishedAt).toBeTruthy();
+  }, 120_000);
+
+  it('gives wrong_answer with a partial score, and hidden tests tell nothing of their data', async () => {
+    const queued = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: 'def double(n):\n    return n + 2\nprint(4)' }, { token: learner.accessToken });
+    const done = await judged(learner, queued.body.id);
+    expect(done).toMatchObject({ verdict: 'wrong_answer', score: 33 });
+    const [visible, secretIo, secretCall] = done.tests;
+    expect(visible).toMatchObject({ passed: true });
+    expect(secretIo).toEqual({ name: 'secret-io', hidden: true, passed: false, message: 'Wrong answer', timeMs: secretIo.timeMs });
+    expect(secretCall).toMatchObject({ name: 'secret-call', hidden: true, passed: false, message: 'Wrong answer' });
+    const gql = await t.http.gql(`query($id: ID!) { codelabSubmission(id: $id) { ${SUBMISSION} } }`, { id: queued.body.id }, learner.accessToken);
+    expect(gql.body.data.codelabSubmission.tests[1]).toEqual(secretIo);
+    expect(JSON.stringify(gql.body)).not.toMatch(/expected|got/);
+  }, 120_000);
+
+  it('gives the limit verdicts: syntax error, runtime error and time limit', async () => {
+    const cases: [string, string][] = [
+      ['def double(n) return n', 'syntax_error'],
+      ['raise ValueError("no")', 'runtime_error'],
+      ['while True:\n    pass', 'time_limit_exceeded'],
+    ];
+    const ids = await Promise.all(cases.map(async ([code]) => (await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code }, { token: learner.accessToken })).body.id as string));
+    const results = await Promise.all(ids.map((id) => judged(learner, id)));
+    results.forEach((r, i) => expect(r, cases[i][1]).toMatchObject({ status: 'completed', verdict: cases[i][1], score: 0 }));
+  }, 180_000);
+
+  it("are their owner's only: another learner gets 404, anonymous 401, and the owner's list has them", async () => {
+    const queued = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: SOLUTION }, { token: learner.accessToken });
+    expect((await t.http.get(`/codelab/submissions/${queued.body.id}`, { token: stranger.accessToken })).status).toBe(404);
+    expect((await t.http.get(`/codelab/submissions/${queued.body.id}`)).status).toBe(401);
+    const gql = await t.http.gql(`query($id: ID!) { codelabSubmission(id: $id) { id } }`, { id: queued.body.id }, stranger.accessToken);
+    expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    const mine = await t.http.get('/codelab/me/submissions', { token: learner.accessToken });
+    expect(mine.body.items.map((s: { id: string }) => s.id)).toContain(queued.body.id);
+    expect((await t.http.get('/codelab/me/submissions', { token: stranger.accessToken })).body.items).toEqual([]);
+    expect((await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: 1 }, { token: learner.accessToken })).status).toBe(400);
+    await judged(learner, queued.body.id);
+  }, 120_000);
+
+  it('submissionUpdated pushes running and completed to the owner, and refuses anyone else when it opens', async () => {
+    const queued = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: SOLUTION }, { token: learner.accessToken });
+    const owner = subscribe(connect(t.url, learner.accessToken), `subscription($id: ID!) { submissionUpdated(id: $id) { id status verdict } }`, { id: queued.body.id });
+    const other = subscribe(connect(t.url, stranger.accessToken), `subscription($id: ID!) { submissionUpdated(id: $id) { id status verdict } }`, { id: queued.body.id });
+    await owner.ready;
+    await other.ready.catch(() => undefined);
+    await eventually(() => owner.events.some((e) => e.data?.submissionUpdated.status === 'completed') || false, 'the verdict', 90_000).catch(async () => {
+      // The verdict may have been given before the subscription opened: it is then in the store.
+      expect((await judged(learner, queued.body.id)).verdict).toBe('accepted');
+    });
+    if (owner.events.length) expect(owner.events.at(-1)?.data?.submissionUpdated).toMatchObject({ id: queued.body.id });
+    expect(other.events.every((e) => !e.data)).toBe(true);
+    expect(other.events[0]?.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    await owner.close();
+    await other.close();
+  }, 120_000);
+});
+
+describe('projects', () => {
+  const files = [
+    { path: 'main.py', content: 'from_input = input()\nprint("hi", from_input)\n' },
+    { path: 'README.md', content: '# My project' },
+  ];
+  const body = (overrides: Record<string, unknown> = {}) => ({ title: 'Greeter', description: 'Says hi', language: 'python', files, ...overrides });
+
+  it('are created (201) private, listed, run, remixed and deleted by their owner', async () => {
+    const created = await t.http.post('/projects', body(), { token: learner.accessToken });
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ ownerId: learner.id, visibility: 'private', remixOf: null, files });
+    const mine = await t.http.get('/projects/me', { token: learner.accessToken });
+    expect(mine.body.items.map((p: { id: string }) => p.id)).toContain(created.body.id);
+    const run = await t.http.post(`/projects/${created.body.id}/run`, { stdin: 'Lan\n' }, { token: learner.accessToken });
+    expect(run.status).toBe(200);
+    expect(run.body).toMatchObject({ status: 'ok', stdout: 'hi Lan\n' });
+    const remix = await t.http.post(`/projects/${created.body.id}/remix`, undefined, { token: learner.accessToken });
+    expect(remix.status).toBe(201);
+    expect(remix.body).toMatchObject({ remixOf: created.body.id, visibility: 'private', ownerId: learner.id });
+    const updated = await t.http.put(`/projects/${created.body.id}`, body({ title: 'Greeter 2', visibility: 'unlisted' }), { token: learner.accessToken });
+    expect(updated.body).toMatchObject({ title: 'Greeter 2', visibility: 'unlisted' });
+    expect((await t.http.delete(`/projects/${remix.body.id}`, { token: learner.accessToken })).status).toBe(204);
+    expect((await t.http.get(`/projects/${remix.body.id}`, { token: learner.accessToken })).status).toBe(404);
+  });
+
+  it('private: the owner only (a stranger and anonymous get 404); unlisted and public: anyone reads, only the owner changes', async () => {
+    const created = await t.http.post('/projects', body(), { token: learner.accessToken });
+    const id = created.body.id;
+    expect((await t.http.get(`/projects/${id}`, { token: stranger.accessToken })).status).toBe(404);
+    expect((await t.http.get(`/projects/${id}`)).status).toBe(404);
+    const gql = await t.http.gql('query($id: ID!) { project(id: $id) { id } }', { id }, stranger.accessToken);
+    expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect((await t.http.put(`/projects/${id}`, body({ title: 'Mine now' }), { token: stranger.accessToken })).status).toBe(404);
+    expect((await t.http.delete(`/projects/${id}`, { token: stranger.accessToken })).status).toBe(404);
+
+    await t.http.put(`/projects/${id}`, body({ visibility: 'unlisted' }), { token: learner.accessToken });
+    expect((await t.http.get(`/projects/${id}`)).status).toBe(200);
+    expect((await t.http.get(`/projects/${id}`, { token: stranger.accessToken })).status).toBe(200);
+    expect((await t.http.put(`/projects/${id}`, body({ title: 'Mine now' }), { token: stranger.accessToken })).status).toBe(403);
+    const remix = await t.http.post(`/projects/${id}/remix`, undefined, { token: stranger.accessToken });
+    expect(remix.body).toMatchObject({ ownerId: stranger.id, remixOf: id, visibility: 'private' });
+  });
+
+  it('hold at most 50 files and 256 KiB', async () => {
+    const many = Array.from({ length: 51 }, (_, i) => ({ path: `f${i}.py`, content: '' }));
+    const tooMany = await t.http.post('/projects', body({ files: many }), { token: learner.accessToken });
+    expect(tooMany.status).toBe(400);
+    expect(tooMany.body.details[0].field).toBe('files');
+    const big = await t.http.post('/projects', body({ files: [{ path: 'main.py', content: 'x'.repeat(256 * 1024) }] }), { token: learner.accessToken });
+    expect(big.status).toBe(400);
+    const badPath = await t.http.post('/projects', body({ files: [{ path: '../etc/passwd', content: '' }] }), { token: learner.accessToken });
+    expect(badPath.status).toBe(400);
+    const gql = await t.http.gql('mutation($input: ProjectInput!) { createProject(input: $input) { id } }', { input: body({ files: many }) }, learner.accessToken);
+    expect(gql.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
+  });
+});
+
+describe('portfolio and the under-18 rule', () => {
+  it('an adult sets a public portfolio; the public page shows no e-mail, birth date or country', async () => {
+    const adult = await signUp(t, adultSignup({ role: 'creator' }));
+    const project = await t.http.post('/projects', { title: 'Public work', language: 'javascript', files: [{ path: 'main.js', content: 'console.log(1)' }], visibility: 'public' }, { token: adult.accessToken });
+    const hiddenProject = await t.http.post('/projects', { title: 'Private work', language: 'javascript', files: [{ path: 'main.js', content: '' }] }, { token: adult.accessToken });
+    const handle = `lan-${adult.id.slice(0, 6)}`;
+    const put = await t.http.put('/portfolio/me', { handle, headline: 'Young coder', bio: 'I like loops', projectIds: [project.body.id, hiddenProject.body.id], visibility: 'public' }, { token: adult.accessToken });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({ handle, visibility: 'public' });
+    const page = await t.http.get(`/portfolio/${handle}`);
+    expect(page.status).toBe(200);
+    expect(page.body).toMatchObject({ handle, displayName: 'Lan Nguyen', headline: 'Young coder' });
+    expect(page.body.projects.map((p: { id: string }) => p.id)).toEqual([project.body.id]);
+    expect(JSON.stringify(page.body)).not.toMatch(/@example\.com|birthDate|country/);
+    const gql = await t.http.gql('query($h: String!) { portfolio(handle: $h) { handle displayName } }', { h: handle });
+    expect(gql.body.data.portfolio).toEqual({ handle, displayName: 'Lan Nguyen' });
+
+    // Handles are unique, well formed, and another person's projects cannot be shown.
+    const taken = await t.http.put('/portfolio/me', { handle }, { token: learner.accessToken });
+    expect(taken.status).toBe(409);
+    const bad = await t.http.put('/portfolio/me', { handle: 'No Spaces!' }, { token: learner.accessToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details[0].field).toBe('handle');
+    const notMine = await t.http.put('/portfolio/me', { handle: `x-${learner.id.slice(0, 6)}`, projectIds: [project.body.id] }, { token: learner.accessToken });
+    expect(notMine.status).toBe(400);
+    expect((await t.http.get('/portfolio/me', { token: learner.accessToken })).body).toMatchObject({ handle: null, visibility: 'private' });
+    expect((await t.http.get('/portfolio/nobody-here')).status).toBe(404);
+  });
+
+  it("a learner under 18 goes public only while a guardian's progress_sharing consent stands, and is private again when it is revoked", async () => {
+    const guardian = await verifiedGuardian(t, smtp);
+    const teen = await learnerOfAge(t, 15);
+    await linkFamily(t, guardian, teen);
+    const project = await t.http.post('/projects', { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] }, { token: teen.accessToken });
+    // The guardian sees the private project; a stranger does not.
+    expect((await t.http.get(`/projects/${project.body.id}`, { token: guardian.accessToken })).status).toBe(200);
+
+    const refused = await t.http.put(`/projects/${project.body.id}`, { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility: 'public' }, { token: teen.accessToken });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe('guardian_consent_required');
+    const handle = `teen-${teen.id.slice(0, 6)}`;
+    expect((await t.http.put('/portfolio/me', { handle, visibility: 'public' }, { token: teen.accessToken })).status).toBe(403);
+
+    const grant = await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken });
+    expect(grant.status).toBe(200);
+    // In Viet Nam a learner from 7 gives their own consent too.
+    await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing' }, { token: teen.accessToken });
+    const made = await t.http.put(`/projects/${project.body.id}`, { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility: 'public' }, { token: teen.accessToken });
+    expect(made.body.visibility).toBe('public');
+    expect((await t.http.put('/portfolio/me', { handle, projectIds: [project.body.id], visibility: 'public' }, { token: teen.accessToken })).status).toBe(200);
+    expect((await t.http.get(`/portfolio/${handle}`)).body.projects).toHaveLength(1);
+    expect((await t.http.get(`/projects/${project.body.id}`, { token: stranger.accessToken })).status).toBe(200);
+
+    const revoke = await t.http.post('/consent/revoke', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken });
+    expect(revoke.status).toBe(200);
+    // At once by the read-time check, and stored as private by the reaction to the revocation.
+    expect((await t.http.get(`/portfolio/${handle}`)).status).toBe(404);
+    expect((await t.http.get(`/projects/${project.body.id}`, { token: stranger.accessToken })).status).toBe(404);
+    let stored = await t.http.get(`/projects/${project.body.id}`, { token: teen.accessToken });
+    for (let i = 0; i < 50 && stored.body.visibility !== 'private'; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      stored = await t.http.get(`/projects/${project.body.id}`, { token: teen.accessToken });
+    }
+    expect(stored.body.visibility).toBe('private');
+    expect((await t.http.get('/portfolio/me', { token: teen.accessToken })).body.visibility).toBe('private');
+  });
+});
+
+describe('rate limit on runs', () => {
+  it('answers 429 with retryAfter once a user has used the runs of the minute', async () => {
+    const limited = await startTestApp({ CODELAB_RUNS_PER_MINUTE: '2', CODELAB_WORKERS: '1' });
+    try {
+      const who = await signUp(limited, adultSignup());
+      const run = () => limited.http.post('/codelab/run', { language: 'javascript', code: 'console.log(1)' }, { token: who.accessToken });
+      expect((await run()).status).toBe(200);
+      expect((await run()).status).toBe(200);
+      const third = await run();
+      expect(third.status).toBe(429);
+      expect(third.body).toMatchObject({ error: 'rate_limited' });
+      expect(third.body.retryAfter).toBeGreaterThan(0);
+      const other = await signUp(limited, adultSignup());
+      expect((await limited.http.post('/codelab/run', { language: 'javascript', code: 'console.log(2)' }, { token: other.accessToken })).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  }, 120_000);
+});
+
+describe('POST /codelab/submissions/:id/hint and requestHint', () => {
+  it("asks the AI tutor with the AI proxy's checks, sends no hidden test data, and only for the owner", async () => {
+    const backend = await startAiBackend();
+    const app = await startTestApp({ AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: 'a-secret-of-sixteen-chars-at-least' });
+    try {
+      const admin = await contentAdmin(app);
+      const exercise = await app.http.post('/codelab/exercises', exerciseBody(), { token: admin.accessToken });
+      const owner = await learnerOfAge(app, 20);
+      const other = await learnerOfAge(app, 20);
+      const queued = await app.http.post(`/codelab/exercises/${exercise.body.id}/submissions`, { code: 'print(1)' }, { token: owner.accessToken });
+
+      const noConsent = await app.http.post(`/codelab/submissions/${queued.body.id}/hint`, undefined, { token: owner.accessToken });
+      expect(noConsent.status).toBe(403);
+      expect(noConsent.body.error).toBe('consent_required');
+      expect((await app.http.post(`/codelab/submissions/${queued.body.id}/hint`)).status).toBe(401);
+
+      await app.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: owner.accessToken });
+      const hint = await app.http.post(`/codelab/submissions/${queued.body.id}/hint`, undefined, { token: owner.accessToken });
+      expect(hint.status).toBe(200);
+      expect(hint.body).toMatchObject({ submissionId: queued.body.id, conversationId: 'conv-1' });
+      expect(hint.body.hint).toContain('Read n and print 2n');
+      const sent = backend.seen.filter((r) => r.path === '/chat').at(-1)!;
+      expect(sent.body).toContain('print(1)');
+      expect(sent.body).not.toMatch(/secret-io|secret-call|\\"21|\[5\]/);
+
+      await app.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: other.accessToken });
+      expect((await app.http.post(`/codelab/submissions/${queued.body.id}/hint`, undefined, { token: other.accessToken })).status).toBe(404);
+      const gql = await app.http.gql('mutation($id: ID!) { requestHint(id: $id) { hint } }', { id: queued.body.id }, other.accessToken);
+      expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    } finally {
+      await app.close();
+      await backend.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,436 @@
+import { existsSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { CodeRunner, type RunResult } from '../../src/codelab/sandbox';
+import { AppError } from '../../src/kernel/errors';
+
+/**
+ * The sandbox as a learner meets it: real Pyodide processes and real QuickJS threads, no mocks.
+ * The escape tests run against three runners: the service's (every layer), one without the layers
+ * inside the Python interpreter (only Node's permission model and the process around it), and one
+ * with nothing but the process (namespaces, nobody, empty environment), each proving its layer.
+ */
+
+// Every Python run is a fresh process: on a machine shared with other work that takes a while.
+vi.setConfig({ testTimeout: 180_000 });
+
+const SECRET = `codelab-test-secret-${Math.random().toString(36).slice(2)}`;
+// A DATA_DIR outside /tmp (the sandbox hides /tmp behind an empty tmpfs, which would prove nothing).
+const dataDir = mkdtempSync(join(existsSync('/var/lib') ? '/var/lib' : process.cwd(), 'codelab-test-data-'));
+let runner: CodeRunner;
+let noGuard: CodeRunner;
+let processOnly: CodeRunner;
+let server: Server;
+let port = 0;
+let hits = 0;
+
+const py = (code: string, stdin?: string) => runner.runCode({ language: 'python', code, stdin });
+const js = (code: string, stdin?: string) => runner.runCode({ language: 'javascript', code, stdin });
+
+/** Whatever a run shows, the service's secrets are not in it. */
+function clean(result: RunResult): RunResult {
+  expect(result.stdout + result.stderr).not.toContain(SECRET);
+  return result;
+}
+
+beforeAll(async () => {
+  process.env.CODELAB_TEST_SECRET = SECRET;
+  writeFileSync(join(dataDir, 'jwt-secret'), SECRET, { mode: 0o644 });
+  // As a fresh `mkdir` leaves it: readable by everyone. The runner must close it.
+  (await import('node:fs')).chmodSync(dataDir, 0o755);
+  server = createServer((_req, res) => {
+    hits++;
+    res.end('reached');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+
+  runner = new CodeRunner({ workers: 2, privateDirs: [dataDir] });
+  noGuard = new CodeRunner({ workers: 1, pythonSpares: 0, pythonLayers: { importGuard: false, emptyJsGlobals: false } });
+  processOnly = new CodeRunner({
+    workers: 1,
+    pythonSpares: 0,
+    pythonLayers: { importGuard: false, emptyJsGlobals: false, noCodeGeneration: false, permissionModel: false },
+  });
+  await Promise.all([runner.start(), noGuard.start(), processOnly.start()]);
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all([runner?.stop(), noGuard?.stop(), processOnly?.stop()]);
+  server?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  delete process.env.CODELAB_TEST_SECRET;
+});
+
+describe('Python', () => {
+  it('prints hello world', async () => {
+    expect(await py('print("Hello, world!")')).toMatchObject({ status: 'ok', stdout: 'Hello, world!\n', stderr: '' });
+  });
+
+  it('reads stdin with input() and sys.stdin', async () => {
+    const r = await py('import sys\nname = input()\nrest = sys.stdin.read().split()\nprint("Hi", name, sum(map(int, rest)))', 'Lan\n1 2\n3\n');
+    expect(r).toMatchObject({ status: 'ok', stdout: 'Hi Lan 6\n' });
+  });
+
+  it('reports a syntax error with its line', async () => {
+    const r = await py('print("a")\ndef f(:\n  pass');
+    expect(r.status).toBe('syntax_error');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('line 2');
+    expect(r.stderr).toContain('SyntaxError');
+  });
+
+  it('reports a runtime error with the traceback of the program only, after the output so far', async () => {
+    const r = await py('print("before")\nx = {}\nprint(x["missing"])');
+    expect(r).toMatchObject({ status: 'runtime_error', stdout: 'before\n' });
+    expect(r.stderr).toContain('KeyError');
+    expect(r.stderr).toContain('File "main.py", line 3');
+    expect(r.stderr).not.toContain('_codelab_run');
+  });
+
+  it('stops an infinite loop at the time limit, replaces the worker, and the next run is fine', async () => {
+    const before = runner.stats().python.replaced;
+    const r = await py('print("start", flush=True)\nwhile True:\n    pass');
+    expect(r.status).toBe('time_limit_exceeded');
+    expect(r.timeMs).toBeGreaterThanOrEqual(2000);
+    expect(r.stdout).toBe('start\n');
+    expect(runner.stats().python.replaced).toBeGreaterThan(before);
+    expect(await py('print(6 * 7)')).toMatchObject({ status: 'ok', stdout: '42\n' });
+  });
+
+  it('stops a memory bomb at the memory limit', async () => {
+    expect((await py('x = [0] * (10 ** 9)')).status).toBe('memory_limit_exceeded');
+    const grow = await py('chunks = []\nwhile True:\n    chunks.append(bytearray(10 ** 6))');
+    expect(grow.status).toBe('memory_limit_exceeded');
+    expect(grow.stderr).toContain('MemoryError');
+    // 48 MiB of the 64 allowed is fine.
+    expect(await py('x = bytearray(48 * 2 ** 20)\nprint(len(x))')).toMatchObject({ status: 'ok', stdout: `${48 * 2 ** 20}\n` });
+    expect(await py('print("still here")')).toMatchObject({ status: 'ok', stdout: 'still here\n' });
+  });
+
+  it('stops an output flood at 64 KiB and keeps the first 64 KiB', async () => {
+    const r = await py('while True:\n    print("spam " * 20)');
+    expect(r.status).toBe('output_limit_exceeded');
+    expect(Buffer.byteLength(r.stdout)).toBe(64 * 1024);
+    expect(r.stdout.startsWith('spam spam')).toBe(true);
+  });
+
+  it('turns deep recursion into a runtime error', async () => {
+    const r = await py('def down(n):\n    return down(n + 1)\ndown(0)');
+    expect(r.status).toBe('runtime_error');
+    expect(r.stderr).toContain('RecursionError');
+    // With the recursion limit lifted, Python frames fill the heap or the time: still a clean verdict.
+    const lifted = await py('import sys\nsys.setrecursionlimit(10**6)\ndef down(n):\n    return down(n + 1)\ndown(0)');
+    expect(['runtime_error', 'memory_limit_exceeded', 'time_limit_exceeded']).toContain(lifted.status);
+    expect(await py('print("next")')).toMatchObject({ status: 'ok', stdout: 'next\n' });
+  });
+
+  it('exits quietly with sys.exit(0) and fails with sys.exit(3)', async () => {
+    expect(await py('import sys\nprint("bye")\nsys.exit(0)')).toMatchObject({ status: 'ok', stdout: 'bye\n' });
+    expect((await py('import sys\nsys.exit(3)')).status).toBe('runtime_error');
+  });
+});
+
+describe('JavaScript', () => {
+  it('prints hello world, and values the way Node does', async () => {
+    expect(await js('console.log("Hello, world!")')).toMatchObject({ status: 'ok', stdout: 'Hello, world!\n', stderr: '' });
+    const r = await js('console.log([1, "a"], { x: 1, y: [true, null] }, 2n, undefined); console.error("oops")');
+    expect(r).toMatchObject({ status: 'ok', stdout: "[ 1, 'a' ] { x: 1, y: [ true, null ] } 2n undefined\n", stderr: 'oops\n' });
+  });
+
+  it('reads stdin with readLine(), input() and the stdin string', async () => {
+    const r = await js('const name = readLine(); const nums = readLine().split(" ").map(Number); console.log("Hi", name, nums[0] + nums[1], readLine(), stdin.length)', 'Lan\n2 3\n');
+    expect(r).toMatchObject({ status: 'ok', stdout: 'Hi Lan 5 null 8\n' });
+  });
+
+  it('reports a syntax error', async () => {
+    const r = await js('console.log("a");\nlet = = 2;');
+    expect(r.status).toBe('syntax_error');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('SyntaxError');
+  });
+
+  it('reports a runtime error after the output so far', async () => {
+    const r = await js('console.log("before"); null.name');
+    expect(r).toMatchObject({ status: 'runtime_error', stdout: 'before\n' });
+    expect(r.stderr).toContain('TypeError');
+  });
+
+  it('stops an infinite loop at the time limit, even one that catches errors, replaces the worker, and the next run is fine', async () => {
+    const before = runner.stats().javascript.replaced;
+    const r = await js('console.log("start"); for (;;) { try { while (true) {} } catch (e) {} }');
+    expect(r.status).toBe('time_limit_exceeded');
+    expect(r.timeMs).toBeGreaterThanOrEqual(2000);
+    expect(r.stdout).toBe('start\n');
+    expect(runner.stats().javascript.replaced).toBeGreaterThan(before);
+    expect(await js('console.log(6 * 7)')).toMatchObject({ status: 'ok', stdout: '42\n' });
+  });
+
+  it('stops an endless chain of promises at the time limit', async () => {
+    expect((await js('const spin = () => Promise.resolve().then(spin); spin();')).status).toBe('time_limit_exceeded');
+  });
+
+  it('stops a memory bomb at the memory limit', async () => {
+    expect((await js('const parts = []; while (true) parts.push(new Uint8Array(1 << 22));')).status).toBe('memory_limit_exceeded');
+    expect((await js('const s = "x".repeat(1 << 26)')).status).toBe('memory_limit_exceeded');
+    expect((await js('new Array(1e8).fill(0)')).status).toBe('memory_limit_exceeded');
+    expect(await js('console.log("still here")')).toMatchObject({ status: 'ok', stdout: 'still here\n' });
+  });
+
+  it('stops an output flood at 64 KiB and keeps the first 64 KiB', async () => {
+    const r = await js('while (true) console.log("spam ".repeat(20))');
+    expect(r.status).toBe('output_limit_exceeded');
+    expect(Buffer.byteLength(r.stdout)).toBe(64 * 1024);
+  });
+
+  it('turns deep recursion into a runtime error with a short stack', async () => {
+    const r = await js('function down(n) { return down(n + 1) + 1 } down(0)');
+    expect(r.status).toBe('runtime_error');
+    expect(r.stderr).toContain('stack overflow');
+    expect(r.stderr.split('\n').length).toBeLessThan(15);
+  });
+});
+
+describe('limits on what is sent', () => {
+  it('refuses code over 64 KiB and an unknown language with validation_failed', async () => {
+    const big = runner.runCode({ language: 'python', code: `# ${'x'.repeat(64 * 1024)}` });
+    await expect(big).rejects.toBeInstanceOf(AppError);
+    await expect(big).rejects.toMatchObject({ code: 'validation_failed', extra: { details: [{ field: 'code' }] } });
+    await expect(runner.runCode({ language: 'ruby' as 'python', code: 'puts 1' })).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+
+  it('honours a lower time limit for one run', async () => {
+    const r = await runner.runCode({ language: 'javascript', code: 'while (true) {}', timeLimitMs: 300 });
+    expect(r.status).toBe('time_limit_exceeded');
+    expect(r.timeMs).toBeLessThan(1500);
+  });
+});
+
+describe('Python cannot reach the host', () => {
+  it('cannot import js, pyodide_js or pyodide.ffi', async () => {
+    for (const code of ['import js', 'from pyodide.ffi import to_js, create_proxy', 'import pyodide_js', 'import pyodide', 'import _pyodide_core']) {
+      const r = clean(await py(code));
+      expect(r.status, code).toBe('runtime_error');
+      expect(r.stderr, code).toMatch(/ImportError|ModuleNotFoundError/);
+    }
+  });
+
+  it('finds no secret in os.environ and cannot read DATA_DIR (open() sees the interpreter file system)', async () => {
+    const r = clean(
+      await py(`import os
+print(sorted(os.environ))
+print(any("${SECRET.slice(0, 12)}" in v for v in os.environ.values()))
+for path in ["${dataDir}/jwt-secret", "/etc/passwd"]:
+    try:
+        open(path).read()
+        print("read", path)
+    except OSError as e:
+        print("refused", type(e).__name__)`),
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toContain('False');
+    expect(r.stdout).not.toContain(`read ${dataDir}`);
+    expect(r.stdout).not.toContain('CODELAB_TEST_SECRET');
+  });
+
+  it('reaches no server on loopback with sockets or urllib', async () => {
+    const before = hits;
+    const r = clean(
+      await py(`import socket, urllib.request
+try:
+    s = socket.create_connection(("127.0.0.1", ${port}), timeout=0.2)
+    s.sendall(b"GET / HTTP/1.0\\r\\n\\r\\n")
+    print("socket", s.recv(100))
+except Exception as e:
+    print("socket failed", type(e).__name__)
+try:
+    print("urllib", urllib.request.urlopen("http://127.0.0.1:${port}/", timeout=0.2).read())
+except Exception as e:
+    print("urllib failed", type(e).__name__)`),
+    );
+    expect(r.stdout).toContain('socket failed');
+    expect(r.stdout).toContain('urllib failed');
+    expect(r.stdout).not.toContain('reached');
+    expect(hits).toBe(before);
+  });
+
+  it('gains nothing by hunting JavaScript proxies through the garbage collector', async () => {
+    const r = clean(
+      await py(`import gc, sys
+found = [o for o in gc.get_objects() if type(o).__name__.startswith("Js")]
+print("proxies", len(found))
+for o in found[:20]:
+    try:
+        p = o.constructor.constructor("return process")()
+        print("process", p.pid)
+    except BaseException as e:
+        print("blocked", type(e).__name__)
+print([m for m in sys.modules if sys.modules[m] is not None and ("pyodide" in m or m == "js")])`),
+    );
+    expect(r.stdout).not.toContain('process ');
+  });
+
+  it('the Function-constructor escape throws without the import guard, as code generation from strings is off', async () => {
+    const r = clean(
+      await noGuard.runCode({ language: 'python', code: 'import pyodide_js\nprint(pyodide_js.constructor.constructor("return process")())' }),
+    );
+    expect(r.status).toBe('runtime_error');
+    expect(r.stderr).toContain('EvalError');
+  });
+
+  it('reaching process through js.process finds no file and no child process (permission model)', async () => {
+    const r = clean(
+      await noGuard.runCode({
+        language: 'python',
+        code: `import js
+p = js.process
+print("env", js.JSON.stringify(p.env))
+print("uid", p.getuid())
+for name, attempt in [
+    ("fs", lambda: p.getBuiltinModule("fs").readFileSync("${dataDir}/jwt-secret", "utf8")),
+    ("passwd", lambda: p.getBuiltinModule("fs").readFileSync("/etc/passwd", "utf8")[:10]),
+    ("write", lambda: p.getBuiltinModule("fs").writeFileSync("/tmp/x", "x")),
+    ("child_process", lambda: p.getBuiltinModule("child_process").execSync("id").toString()),
+]:
+    try:
+        print(name, "got", attempt())
+    except Exception as e:
+        print(name, "refused", "has been restricted" in str(e))`,
+      }),
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toContain('env {}');
+    expect(r.stdout).toMatch(/fs refused True\npasswd refused True\nwrite refused True\nchild_process refused True/);
+  });
+
+  it('with every in-process layer off, the escape runs as nobody with an empty environment, no DATA_DIR and no network', async () => {
+    const before = hits;
+    const r = clean(
+      await processOnly.runCode({
+        language: 'python',
+        code: `import pyodide_js, js
+p = pyodide_js.constructor.constructor("return process")()
+print("env", js.JSON.stringify(p.env))
+print("uid", p.getuid(), "gid", p.getgid())
+fs = p.getBuiltinModule("fs")
+cp = p.getBuiltinModule("child_process")
+try:
+    print("secret", fs.readFileSync("${dataDir}/jwt-secret", "utf8"))
+except Exception as e:
+    print("secret refused", e.code)
+text = js.JSON.parse('{"encoding": "utf8", "timeout": 3000}')
+print("id", cp.execSync("id -u", text).strip())
+try:
+    print("cat", cp.execSync("cat ${dataDir}/jwt-secret 2>&1", text))
+except Exception as e:
+    print("cat refused")
+probe = 'require("http").get("http://127.0.0.1:${port}/", r => { console.log("http", r.statusCode); process.exit(0) }).on("error", e => { console.log("http failed", e.code); process.exit(0) })'
+out = cp.spawnSync(p.execPath, js.JSON.parse(js.JSON.stringify(["-e", probe])), text)
+print(out.stdout.strip())
+print("tmp", fs.readdirSync("/tmp").length)`,
+      }),
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toContain('env {}');
+    expect(r.stdout).toContain('uid 65534 gid 65534');
+    expect(r.stdout).toContain('secret refused EACCES');
+    expect(r.stdout).toContain('id 65534');
+    expect(r.stdout).toContain('cat refused');
+    expect(r.stdout).toMatch(/http failed (ENETUNREACH|ECONNREFUSED|EADDRNOTAVAIL)/);
+    expect(r.stdout).toContain('tmp 0');
+    expect(hits).toBe(before);
+  });
+
+  it('closed DATA_DIR to other users when it started', () => {
+    expect(statSync(dataDir).mode & 0o077).toBe(0);
+  });
+
+  it('a run that patches builtins and leaves files leaves nothing for the next run', async () => {
+    const first = await py(`import builtins, sys, json
+builtins.len = lambda x: -1
+builtins.print = lambda *a, **k: sys.stdout.write("hijacked\\n")
+json.dumps = lambda *a, **k: "hijacked"
+sys.modules["math"] = None
+open("/tmp/left-behind", "w").write("from the first user")
+open("left-behind", "w").write("from the first user")
+secret_of_first_user = "first-user-data"`);
+    expect(first.status).toBe('ok');
+    const results = await Promise.all(
+      [0, 1, 2].map(() =>
+        py(`import json, math, os
+print(len([1, 2]), json.dumps([1]), math.floor(2.5))
+print(os.path.exists("/tmp/left-behind"), os.path.exists("left-behind"))
+print("secret_of_first_user" in globals())`),
+      ),
+    );
+    for (const r of results) expect(r).toMatchObject({ status: 'ok', stdout: '2 [1] 2\nFalse False\nFalse\n' });
+  });
+});
+
+describe('JavaScript cannot reach the host', () => {
+  it('sees no process, require, fetch, module loader or host global', async () => {
+    const r = clean(
+      await js(`console.log(typeof process, typeof require, typeof fetch, typeof globalThis.process, typeof module, typeof std, typeof os, typeof XMLHttpRequest, typeof WebAssembly);
+console.log(Object.getOwnPropertyNames(globalThis).filter((k) => !/^[A-Z]/.test(k)).sort().join(","));`),
+    );
+    expect(r.status).toBe('ok');
+    const [types, globals] = r.stdout.trim().split('\n');
+    expect(types).toBe(Array(9).fill('undefined').join(' '));
+    expect(globals).not.toMatch(/process|require|write|host/);
+  });
+
+  it('finds no host through the Function constructor of any object, and import() fails', async () => {
+    const r = clean(
+      await js(`const probes = [
+  () => (function () {}).constructor("return typeof process")(),
+  () => console.log.constructor("return typeof require")(),
+  () => readLine.constructor.constructor("return Object.keys(this).includes('process')")(),
+  () => [].constructor.constructor("return typeof globalThis.process")(),
+  () => Object.getPrototypeOf(async function () {}).constructor("return 1")() instanceof Promise,
+];
+for (const p of probes) { try { console.log(String(p())) } catch (e) { console.log("threw", e.name) } }
+import("fs").then(() => console.log("imported"), (e) => console.log("import failed", e.name));`),
+    );
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toBe('undefined\nundefined\nfalse\nundefined\ntrue\nimport failed ReferenceError\n');
+  });
+
+  it('cannot use a static import or read the process environment', async () => {
+    expect((await js('import fs from "fs"; console.log(fs)')).status).toBe('syntax_error');
+    const r = clean(await js('try { console.log(process.env) } catch (e) { console.log(e.name) }'));
+    expect(r.stdout).toBe('ReferenceError\n');
+  });
+
+  it('prototype tricks and patched builtins stay in their own run', async () => {
+    const first = await js(`Object.prototype.polluted = "yes";
+Array.prototype.push = function () { return "hijacked" };
+globalThis.leftBehind = "first-user-data";
+console.log = () => {};
+JSON.stringify = () => "hijacked";
+Object.defineProperty(Object.prototype, "constructor", { get() { return "trap" } });`);
+    expect(first.status).toBe('ok');
+    const results = await Promise.all(
+      [0, 1, 2].map(() => js('const a = []; a.push(1); console.log(({}).polluted, a.length, typeof leftBehind, JSON.stringify([1]), typeof ({}).constructor)')),
+    );
+    for (const r of results) expect(r).toMatchObject({ status: 'ok', stdout: 'undefined 1 undefined [1] function\n' });
+  });
+});
+
+describe('load', () => {
+  it('answers 50 concurrent runs with 2 workers per language, never more than 2 at once', async () => {
+    let maxBusy = 0;
+    const sample = setInterval(() => {
+      const s = runner.stats();
+      maxBusy = Math.max(maxBusy, s.python.busy, s.javascript.busy);
+    }, 5);
+    const runs = Array.from({ length: 50 }, (_, i) =>
+      i % 2 ? js(`console.log(${i} * 2)`) : py(`print(${i} * 2)`),
+    );
+    const results = await Promise.all(runs);
+    clearInterval(sample);
+    results.forEach((r, i) => expect(r, `run ${i}`).toMatchObject({ status: 'ok', stdout: `${i * 2}\n` }));
+    expect(maxBusy).toBeLessThanOrEqual(2);
+  }, 180_000);
+});
