@@ -15,12 +15,7 @@ interface PreparedRoute extends RestRoute {
 }
 
 /** Serves every route of the table by executing its operation through Apollo. */
-export function restRouter(
-  apollo: ApolloServer<Context>,
-  routes: RestRoute[],
-  context: (req: Request) => Promise<Context> | Context,
-  bodyLimit: string,
-): Router {
+export function restRouter(apollo: ApolloServer<Context>, routes: RestRoute[], context: (req: Request) => Promise<Context> | Context, bodyLimit: string): Router {
   const router = Router();
   router.use(express.json({ limit: bodyLimit }));
   for (const route of routes.map(prepare)) {

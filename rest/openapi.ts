@@ -45,8 +45,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: 
     info: {
       title: 'Learning platform API (REST)',
       version: '0.1.0',
-      description:
-        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply.',
+      description: 'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply.',
     },
     paths,
     components: {
@@ -85,7 +84,10 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, co
           'application/json': {
             schema: prepared.variableTypes.has('input')
               ? inputSchema(bodyVariables.find((v) => v.name === 'input')!.type, components)
-              : objectOf(Object.fromEntries(bodyVariables.map((v) => [v.name, inputSchema(v.type, components)])), bodyVariables.filter((v) => v.required).map((v) => v.name)),
+              : objectOf(
+                  Object.fromEntries(bodyVariables.map((v) => [v.name, inputSchema(v.type, components)])),
+                  bodyVariables.filter((v) => v.required).map((v) => v.name),
+                ),
           },
         },
       }
@@ -93,10 +95,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, co
 
   const field = rootType.getFields()[rootField.name.value];
   const value = outputSchema(field.type, rootField.selectionSet);
-  const success =
-    route.status === 204
-      ? { description: 'Done; no content' }
-      : { description: 'Success', content: { 'application/json': { schema: shaped(route.body, value) } } };
+  const success = route.status === 204 ? { description: 'Done; no content' } : { description: 'Success', content: { 'application/json': { schema: shaped(route.body, value) } } };
 
   const errors = ['validation_failed', 'rate_limited', 'internal_error'];
   if (!isPublic) errors.push('unauthenticated', 'forbidden');

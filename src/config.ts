@@ -12,9 +12,15 @@ const schema = z.object({
   PORT: port.default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('./data'),
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   EMBEDDED_PG_PORT: port.default(54329),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('learning-platform-api'),
@@ -34,7 +40,10 @@ const schema = z.object({
   AI_QUOTA_FREE: z.coerce.number().int().min(0).default(20),
   AI_QUOTA_STARTER: z.coerce.number().int().min(0).default(200),
   AI_QUOTA_PRO: z.coerce.number().int().min(0).default(1000),
-  BODY_LIMIT: z.string().regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 100kb').default('100kb'),
+  BODY_LIMIT: z
+    .string()
+    .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 100kb')
+    .default('100kb'),
   RATE_LIMIT_DEFAULT: positiveInt.default(300),
   RATE_LIMIT_AUTH: positiveInt.default(30),
   RATE_LIMIT_LOGIN_FAILURES: positiveInt.default(10),
@@ -50,7 +59,10 @@ const schema = z.object({
   GRAPHQL_MAX_ALIASES: positiveInt.default(15),
   GRAPHQL_MAX_COST: positiveInt.default(5000),
   GRAPHQL_MAX_TOKENS: positiveInt.default(2000),
-  MONGODB_URL: z.string().regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL').optional(),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
+    .optional(),
   JOBS_PROCESS_EVERY_MS: positiveInt.default(1000),
   JOBS_LOCK_LIFETIME_MS: positiveInt.default(60_000),
   JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
@@ -108,8 +120,14 @@ const schema = z.object({
   CODELAB_RUNS_PER_MINUTE: positiveInt.default(30),
   CODELAB_JUDGE_CONCURRENCY: positiveInt.default(2),
   /** Warm the interpreters at start-up (the service); tests of other areas start without them. */
-  CODELAB_PREWARM: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
-  TRUST_PROXY: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  CODELAB_PREWARM: z
+    .enum(['true', 'false'])
+    .default('true')
+    .transform((v) => v === 'true'),
+  TRUST_PROXY: z
+    .enum(['true', 'false'])
+    .default('false')
+    .transform((v) => v === 'true'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
@@ -151,7 +169,9 @@ export type ProviderKind = 'offline' | 'open_weight' | 'commercial';
 /** FACTORY_PROVIDERS as a map; stages it does not name use the built-in offline generator. */
 export function factoryProviders(values: Pick<Env, 'FACTORY_PROVIDERS'>): Record<ModelStage, ProviderKind> {
   const chosen: Record<ModelStage, ProviderKind> = { research: 'offline', outline: 'offline', content: 'offline', quiz: 'offline' };
-  for (const pair of values.FACTORY_PROVIDERS.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const pair of values.FACTORY_PROVIDERS.split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const [stage, provider] = pair.split('=') as [ModelStage, ProviderKind];
     chosen[stage] = provider;
   }

@@ -21,11 +21,7 @@ const SECRET_FIELDS = [
   'secret',
   'apiKey',
 ];
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
-];
+export const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`])];
 
 /** What an error that came from PostgreSQL may say in a log: its kind and where, never the statement or a row. */
 const SAFE_DRIVER_FIELDS = ['code', 'severity', 'table', 'column', 'constraint', 'routine', 'schema'] as const;

@@ -28,8 +28,17 @@ function startBackend(): Promise<string> {
 }
 
 async function load(name: string, url: string, headers: Record<string, string>) {
-  const result = await autocannon({ url, method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"message":"What is a loop?"}', connections: CONNECTIONS, duration: DURATION });
-  console.log(`${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`);
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: '{"message":"What is a loop?"}',
+    connections: CONNECTIONS,
+    duration: DURATION,
+  });
+  console.log(
+    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`,
+  );
   return result;
 }
 

@@ -61,7 +61,10 @@ function plainMs([command, args]: [string, string[]]): number {
     }
     times.push(performance.now() - t0);
   }
-  return pct(times.sort((a, b) => a - b), 50);
+  return pct(
+    times.sort((a, b) => a - b),
+    50,
+  );
 }
 
 async function main() {
@@ -80,7 +83,9 @@ async function main() {
         const result = await runner.runCode({ language, code: program.code, stdin: program.stdin });
         if (result.status !== 'ok' || result.stdout !== '500500\n') throw new Error(`${language}: ${JSON.stringify(result)}`);
       });
-      console.log(`${language.padEnd(11)} ${String(clients).padStart(7)} ${r.rate.toFixed(1).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.n).padStart(6)}   ${plain.toFixed(1)}`);
+      console.log(
+        `${language.padEnd(11)} ${String(clients).padStart(7)} ${r.rate.toFixed(1).padStart(7)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.n).padStart(6)}   ${plain.toFixed(1)}`,
+      );
     }
   }
   console.log('\nsubmissions judged (10 tests each, stdin/stdout; the judge without the job queue)');

@@ -20,21 +20,31 @@ run(async () => {
   const service = await startBenchService({ PAYMENTS_SANDBOX: 'on' });
   const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => openUnit(service.app.deps).uow.em.execute<T[]>(query, params);
   const post = async (path: string, body: unknown, token?: string) => {
-    const response = await fetch(service.url + path, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) });
+    const response = await fetch(service.url + path, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(body),
+    });
     return (await response.json()) as Record<string, any>;
   };
   try {
     await service.services.admin.ensureAdmin('bench-admin@example.com', PASSWORD);
     const admin = await post('/auth/login', { email: 'bench-admin@example.com', password: PASSWORD });
     const buyer = await post('/auth/signup', { email: 'bench-buyer@example.com', password: PASSWORD, displayName: 'Bench Buyer', role: 'guardian', country: 'VN' });
-    const created = await post('/products', { kind: 'subscription', title: { en: 'Starter', vi: 'Starter' }, description: { en: 'Bench', vi: 'Bench' }, tier: 'starter', prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] }, admin.accessToken);
+    const created = await post(
+      '/products',
+      { kind: 'subscription', title: { en: 'Starter', vi: 'Starter' }, description: { en: 'Bench', vi: 'Bench' }, tier: 'starter', prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] },
+      admin.accessToken,
+    );
     const product = await post(`/products/${created.id}/publish`, {}, admin.accessToken);
     const priceId = product.prices[0].id as string;
     const auth = { authorization: `Bearer ${buyer.accessToken}`, 'content-type': 'application/json' };
 
     const load = async (name: string, options: autocannon.Options) => {
       const result = await autocannon({ connections: CONNECTIONS, duration: DURATION, ...options });
-      console.log(`${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`);
+      console.log(
+        `${name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`,
+      );
       return result;
     };
 
@@ -59,13 +69,15 @@ run(async () => {
        select gen_random_uuid(), 'bench-' || g || '@example.com', password_hash, display_name, roles, country, locale, 'free', status, now(), now(), now() from users, generate_series(1, 1000) g where id = ?`,
       [buyer.user.id],
     );
-    const ids = (await sql<{ id: string }>(
-      `with buyers as (select id, row_number() over () - 1 as n from users where email like 'bench-%@example.com')
+    const ids = (
+      await sql<{ id: string }>(
+        `with buyers as (select id, row_number() over () - 1 as n from users where email like 'bench-%@example.com')
        insert into payments (id, payer_id, beneficiary_id, product_id, price_id, provider, amount, currency, status, expires_at, created_at, updated_at)
        select gen_random_uuid(), b.id, b.id, ?, ?, 'sandbox', 199000, 'VND', 'pending', now() + interval '1 day', now(), now()
        from generate_series(1, 60000) g join buyers b on b.n = g % 1000 returning id`,
-      [product.id, priceId],
-    )).map((r) => r.id);
+        [product.id, priceId],
+      )
+    ).map((r) => r.id);
     const secret = sandboxSecretOf(service.config);
     let next = 0;
     const before = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n);
@@ -103,11 +115,15 @@ run(async () => {
     console.log(`\nledger: ${entries} entries (${((Date.now() - started) / 1000).toFixed(0)} s to write through the triggers)`);
     await sql('analyze ledger_entries; analyze ledger_balances');
     const balances = await autocannon({ url: `${service.url}/admin/ledger/balances`, headers: { authorization: `Bearer ${admin.accessToken}` }, connections: 1, duration: 5 });
-    const [one] = await Promise.all([fetch(`${service.url}/admin/ledger/balances`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<{ items: unknown[] }>)]);
+    const [one] = await Promise.all([
+      fetch(`${service.url}/admin/ledger/balances`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<{ items: unknown[] }>),
+    ]);
     console.log(`GET /admin/ledger/balances: ${one.items.length} accounts, p50 ${balances.latency.p50.toFixed(1)} ms, p99 ${balances.latency.p99.toFixed(1)} ms (aim < 50 ms)`);
     const plan = await sql<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${BALANCES_SQL}`);
     console.log('\nplan of the balances query:\n' + plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
-    const naive = await sql<{ 'QUERY PLAN': string }>('explain (analyze, buffers) select account, currency, sum(amount), count(*) from ledger_entries group by account, currency order by account, currency');
+    const naive = await sql<{ 'QUERY PLAN': string }>(
+      'explain (analyze, buffers) select account, currency, sum(amount), count(*) from ledger_entries group by account, currency order by account, currency',
+    );
     console.log('\nfor comparison, summing the entries instead:\n' + naive.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
   } finally {
     await service.stop();

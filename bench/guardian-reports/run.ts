@@ -30,7 +30,18 @@ async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds
  */
 run(async () => {
   let received = 0;
-  const sink = new SMTPServer({ authOptional: true, disabledCommands: ['STARTTLS'], logger: false, onData(stream, _s, done) { stream.on('end', () => { received++; done(); }); stream.resume(); } });
+  const sink = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, _s, done) {
+      stream.on('end', () => {
+        received++;
+        done();
+      });
+      stream.resume();
+    },
+  });
   await new Promise<void>((resolve) => sink.listen(0, '127.0.0.1', resolve));
   const port = (sink.server.address() as { port: number }).port;
   const service = await startBenchService({ SMTP_URL: `smtp://127.0.0.1:${port}`, GDPR_SWEEP_EVERY: '1 day', JOBS_PROCESS_EVERY_MS: '200' });
@@ -39,32 +50,55 @@ run(async () => {
   // A course of PROGRESS_ROWS lessons, GUARDIANS guardians in Viet Nam with 2 learners each, active links, last week's activity.
   const [course] = await sql(`insert into courses (id, title, description, level, min_age, max_age, language, pass_mark, published, created_at, updated_at)
     values (gen_random_uuid(), '{"en":"C","vi":"C"}', '{"en":"D","vi":"D"}', 'beginner', 6, 18, 'vi', 50, true, now(), now()) returning id`);
-  await sql(`insert into lessons (id, course_id, position, title, objectives, content) select gen_random_uuid(), ?, p, '{"en":"L","vi":"B"}', '{"en":[],"vi":[]}', '{"en":"C","vi":"N"}' from generate_series(1, ?) p`, [course.id, PROGRESS_ROWS]);
-  await sql(`insert into users (id, email, password_hash, display_name, roles, country, locale, status, email_verified_at, created_at, updated_at)
-    select gen_random_uuid(), 'bench-g' || g || '@example.com', '!', 'Guardian ' || g, '{guardian}', 'VN', (array['vi','en'])[1 + g % 2], 'active', now(), now(), now() from generate_series(1, ?) g`, [GUARDIANS]);
-  await sql(`insert into users (id, email, password_hash, display_name, roles, birth_date, country, locale, status, created_at, updated_at)
+  await sql(
+    `insert into lessons (id, course_id, position, title, objectives, content) select gen_random_uuid(), ?, p, '{"en":"L","vi":"B"}', '{"en":[],"vi":[]}', '{"en":"C","vi":"N"}' from generate_series(1, ?) p`,
+    [course.id, PROGRESS_ROWS],
+  );
+  await sql(
+    `insert into users (id, email, password_hash, display_name, roles, country, locale, status, email_verified_at, created_at, updated_at)
+    select gen_random_uuid(), 'bench-g' || g || '@example.com', '!', 'Guardian ' || g, '{guardian}', 'VN', (array['vi','en'])[1 + g % 2], 'active', now(), now(), now() from generate_series(1, ?) g`,
+    [GUARDIANS],
+  );
+  await sql(
+    `insert into users (id, email, password_hash, display_name, roles, birth_date, country, locale, status, created_at, updated_at)
     select gen_random_uuid(), 'bench-l' || g || '-' || k || '@example.com', '!', 'Learner ' || g || '-' || k, '{learner}', '2014-01-01', 'VN', 'vi', 'active', now(), now()
-      from generate_series(1, ?) g cross join generate_series(1, 2) k`, [GUARDIANS]);
+      from generate_series(1, ?) g cross join generate_series(1, 2) k`,
+    [GUARDIANS],
+  );
   await sql(`insert into guardian_links (id, guardian_id, learner_id, learner_email, status, "primary", created_at, activated_at)
     select gen_random_uuid(), g.id, l.id, l.email, 'active', true, now(), now() from users g
       join users l on l.email like 'bench-l' || substring(g.email from 'bench-g([0-9]+)@') || '-%' where g.email like 'bench-g%'`);
   const lesson = (await sql(`select id from lessons where course_id = ? order by position limit 1`, [course.id]))[0];
-  await sql(`insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at)
-    select gen_random_uuid(), id, ?, ?, 60, timestamptz '2026-11-18 05:00:00+00' from users where email like 'bench-l%'`, [lesson.id, course.id]);
+  await sql(
+    `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at)
+    select gen_random_uuid(), id, ?, ?, 60, timestamptz '2026-11-18 05:00:00+00' from users where email like 'bench-l%'`,
+    [lesson.id, course.id],
+  );
   await sql('analyze');
 
   const weekly = await measured(() => sendDueReports(service.app.deps, new Date('2026-11-23T02:00:00Z')));
   for (let waited = 0; received < weekly.result && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
   console.log(`\nWeekly reports: ${GUARDIANS.toLocaleString('en')} guardians x 2 learners, Node ${process.version}`);
-  console.log(`  mails sent ${weekly.result.toLocaleString('en')} (sink received ${received.toLocaleString('en')}) in ${(weekly.seconds / 60).toFixed(2)} min: ${(weekly.result / weekly.seconds).toFixed(1)} mails/s; peak memory +${weekly.peakMiB.toFixed(0)} MiB over ${weekly.baseMiB.toFixed(0)} MiB`);
+  console.log(
+    `  mails sent ${weekly.result.toLocaleString('en')} (sink received ${received.toLocaleString('en')}) in ${(weekly.seconds / 60).toFixed(2)} min: ${(weekly.result / weekly.seconds).toFixed(1)} mails/s; peak memory +${weekly.peakMiB.toFixed(0)} MiB over ${weekly.baseMiB.toFixed(0)} MiB`,
+  );
 
   // Exports: a small user, then one with NOTIFICATIONS notifications and PROGRESS_ROWS progress rows.
   const [small] = await sql(`select id from users where email = 'bench-l1-1@example.com'`);
   const [big] = await sql(`select id from users where email = 'bench-l2-1@example.com'`);
-  await sql(`insert into notifications (id, user_id, type, title, body, data, created_at) select gen_random_uuid(), ?, 'progress', 'Lesson ' || g || ' done', 'You completed lesson ' || g || ' of the course. Well done, keep going!', jsonb_build_object('lessonId', gen_random_uuid()), now() - (g || ' seconds')::interval from generate_series(1, ?) g`, [big.id, NOTIFICATIONS]);
-  await sql(`insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 60, now() from lessons l where l.course_id = ? and l.id <> ?`, [big.id, course.id, lesson.id]);
+  await sql(
+    `insert into notifications (id, user_id, type, title, body, data, created_at) select gen_random_uuid(), ?, 'progress', 'Lesson ' || g || ' done', 'You completed lesson ' || g || ' of the course. Well done, keep going!', jsonb_build_object('lessonId', gen_random_uuid()), now() - (g || ' seconds')::interval from generate_series(1, ?) g`,
+    [big.id, NOTIFICATIONS],
+  );
+  await sql(
+    `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 60, now() from lessons l where l.course_id = ? and l.id <> ?`,
+    [big.id, course.id, lesson.id],
+  );
   await sql('analyze');
-  for (const [label, user] of [['small user (1 progress row)', small], [`${NOTIFICATIONS.toLocaleString('en')} notifications + ${PROGRESS_ROWS.toLocaleString('en')} progress rows`, big]] as const) {
+  for (const [label, user] of [
+    ['small user (1 progress row)', small],
+    [`${NOTIFICATIONS.toLocaleString('en')} notifications + ${PROGRESS_ROWS.toLocaleString('en')} progress rows`, big],
+  ] as const) {
     const exported = await measured(async () => {
       const { services, uow } = openUnit(service.app.deps);
       const request = await services.gdpr.requestExport(user.id, null);

@@ -21,7 +21,21 @@ run(async () => {
     const claims = jwt.verify(token, config.JWT_SECRET, { algorithms: ['HS256'], issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }) as { sub: string };
     const { rows } = await pool.query('select u0.* from users as u0 where u0.id = $1 limit 1', [claims.sub]);
     const u = rows[0];
-    res.json({ user: { id: u.id, email: u.email, emailVerified: u.email_verified_at !== null, displayName: u.display_name, roles: u.roles, birthDate: u.birth_date, country: u.country, locale: u.locale, tier: u.tier, status: u.status, createdAt: u.created_at } });
+    res.json({
+      user: {
+        id: u.id,
+        email: u.email,
+        emailVerified: u.email_verified_at !== null,
+        displayName: u.display_name,
+        roles: u.roles,
+        birthDate: u.birth_date,
+        country: u.country,
+        locale: u.locale,
+        tier: u.tier,
+        status: u.status,
+        createdAt: u.created_at,
+      },
+    });
   });
   const baselineServer = baseline.listen(0, '127.0.0.1');
   await new Promise((resolve) => baselineServer.once('listening', resolve));

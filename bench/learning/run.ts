@@ -33,8 +33,14 @@ run(async () => {
     const child = link.learner!.id;
     for (const { id } of courses) {
       await sql('insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())', [child, id]);
-      await sql(`insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 120, now() from lessons l where l.course_id = ? and l.position <= 3`, [child, id]);
-      await sql(`insert into quiz_attempts (id, learner_id, lesson_id, course_id, answers, correct, total, score, created_at) select gen_random_uuid(), ?, l.id, l.course_id, '[1]', 1, 1, 100, now() from lessons l where l.course_id = ? and l.position <= 2`, [child, id]);
+      await sql(
+        `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 120, now() from lessons l where l.course_id = ? and l.position <= 3`,
+        [child, id],
+      );
+      await sql(
+        `insert into quiz_attempts (id, learner_id, lesson_id, course_id, answers, correct, total, score, created_at) select gen_random_uuid(), ?, l.id, l.course_id, '[1]', 1, 1, 100, now() from lessons l where l.course_id = ? and l.position <= 2`,
+        [child, id],
+      );
     }
   }
   await sql('analyze');
@@ -51,11 +57,14 @@ run(async () => {
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
   // Counted one request at a time, before any load, so that no other request's statements mix in.
   const counts = [];
-  for (const target of targets) counts.push(await countQueries(service, () => fetch(service.url + target.path, { method: target.body ? 'POST' : 'GET', headers, body: target.body }).then((r) => r.text())));
+  for (const target of targets)
+    counts.push(await countQueries(service, () => fetch(service.url + target.path, { method: target.body ? 'POST' : 'GET', headers, body: target.body }).then((r) => r.text())));
   for (const [i, target] of targets.entries()) {
     const queries = counts[i];
     const result = await autocannon({ url: service.url + target.path, method: target.body ? 'POST' : 'GET', headers, body: target.body, connections: CONNECTIONS, duration: DURATION });
-    console.log(`${target.name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(queries).padStart(11)}${result.non2xx ? `  (${result.non2xx} non-2xx)` : ''}`);
+    console.log(
+      `${target.name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(queries).padStart(11)}${result.non2xx ? `  (${result.non2xx} non-2xx)` : ''}`,
+    );
   }
   await service.stop();
   process.exit(0);

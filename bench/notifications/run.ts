@@ -84,11 +84,16 @@ async function main() {
   const produced = performance.now() - started;
   const deadline = Date.now() + 30_000;
   while (received.size < users.length && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-  const latencies = users.filter((id) => received.has(id)).map((id) => received.get(id)! - sent.get(id)!).sort((a, b) => a - b);
+  const latencies = users
+    .filter((id) => received.has(id))
+    .map((id) => received.get(id)! - sent.get(id)!)
+    .sort((a, b) => a - b);
   const pct = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN;
   console.log(`delivered ${latencies.length}/${users.length} in ${((performance.now() - started) / 1000).toFixed(1)} s (producing took ${(produced / 1000).toFixed(1)} s)`);
   console.log(`delivery latency p50 ${pct(50).toFixed(1)} ms, p99 ${pct(99).toFixed(1)} ms, max ${latencies.at(-1)?.toFixed(1)} ms`);
-  console.log(`server memory per open subscription: ${((after.rss - before.rss) / SUBSCRIBERS / 1024).toFixed(1)} KiB RSS, ${((after.heapUsed - before.heapUsed) / SUBSCRIBERS / 1024).toFixed(1)} KiB heap`);
+  console.log(
+    `server memory per open subscription: ${((after.rss - before.rss) / SUBSCRIBERS / 1024).toFixed(1)} KiB RSS, ${((after.heapUsed - before.heapUsed) / SUBSCRIBERS / 1024).toFixed(1)} KiB heap`,
+  );
 
   await Promise.all(clients.map(async (c) => c.dispose()));
   child.send('stop');

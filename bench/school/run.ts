@@ -36,8 +36,14 @@ run(async () => {
     await sql(`update users set birth_date = '2000-01-01' where id = ?`, [learner.id]);
     await sql('insert into class_members (id, school_class_id, learner_id, joined_at) values (gen_random_uuid(), ?, ?, now())', [theClass.id, learner.id]);
     await sql('insert into enrollments (id, learner_id, course_id, created_at) select gen_random_uuid(), ?, id, now() from courses', [learner.id]);
-    await sql(`insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 120, now() from lessons l where l.position <= 3`, [learner.id]);
-    await sql(`insert into quiz_attempts (id, learner_id, lesson_id, course_id, answers, correct, total, score, created_at) select gen_random_uuid(), ?, l.id, l.course_id, '[1]', 1, 1, 80, now() from lessons l where l.position <= 2`, [learner.id]);
+    await sql(
+      `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 120, now() from lessons l where l.position <= 3`,
+      [learner.id],
+    );
+    await sql(
+      `insert into quiz_attempts (id, learner_id, lesson_id, course_id, answers, correct, total, score, created_at) select gen_random_uuid(), ?, l.id, l.course_id, '[1]', 1, 1, 80, now() from lessons l where l.position <= 2`,
+      [learner.id],
+    );
   }
   for (let i = 0; i < FLAGS; i++) {
     await features.put(admin, `flag_${i}`, { enabled: true, rules: [{ roles: ['learner', 'guardian'], countries: ['VN'], percentage: 50 }, { tiers: ['pro'] }] });
@@ -67,7 +73,9 @@ run(async () => {
   for (const [i, target] of targets.entries()) {
     const result = await autocannon({ url: service.url + target.path, headers, connections: CONNECTIONS, duration: DURATION });
     rates.push(result.requests.average);
-    console.log(`${target.name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(counts[i]).padStart(11)}${result.non2xx ? `  (${result.non2xx} non-2xx)` : ''}`);
+    console.log(
+      `${target.name.padEnd(34)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(counts[i]).padStart(11)}${result.non2xx ? `  (${result.non2xx} non-2xx)` : ''}`,
+    );
   }
   console.log(`GET /features at ${((rates[1] / rates[0]) * 100).toFixed(0)}% of GET /auth/me (aim: 80% or more)`);
   await service.stop();

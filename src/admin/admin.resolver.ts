@@ -24,11 +24,7 @@ export class AdminResolver {
   }
 
   @Mutation(() => UserView, { description: 'Suspends an account: log-in and every token refused, sessions ended (admins only); audited' })
-  async suspendUser(
-    @Arg('userId', () => ID) userId: string,
-    @Arg('input', () => SuspendInput, { nullable: true }) input: SuspendInput | null,
-    @Ctx() ctx: Context,
-  ) {
+  async suspendUser(@Arg('userId', () => ID) userId: string, @Arg('input', () => SuspendInput, { nullable: true }) input: SuspendInput | null, @Ctx() ctx: Context) {
     return ctx.services.admin.suspend(await ctx.viewer(), userId, input ?? {});
   }
 

@@ -58,7 +58,12 @@ export class AdminService {
   }
 
   roleChanges(userId: string): Promise<RoleChange[]> {
-    return this.uow.children('admin.roleChanges', userId, (users) => this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }), (change) => change.user.id);
+    return this.uow.children(
+      'admin.roleChanges',
+      userId,
+      (users) => this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }),
+      (change) => change.user.id,
+    );
   }
 
   /** For `admin:create`: makes the account an admin, creating it first if needed. */
@@ -148,9 +153,7 @@ export class AdminService {
    * Its columns are that area's; we read the common ones and answer nothing if they differ.
    */
   private async revenueThisMonth(): Promise<PlatformStats['revenueThisMonth']> {
-    const columns = new Set(
-      (await this.em.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'payments'`)).map((c) => c.column_name),
-    );
+    const columns = new Set((await this.em.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'payments'`)).map((c) => c.column_name));
     const amount = ['amount_minor', 'amount', 'amount_total'].find((c) => columns.has(c));
     const time = ['paid_at', 'created_at'].find((c) => columns.has(c));
     if (!amount || !time || !columns.has('currency')) return [];

@@ -137,7 +137,7 @@ export class CurrencyAmount {
   @Field(() => String, { description: 'ISO 4217' })
   currency!: string;
 
-  @Field(() => Float, { description: 'In the currency\'s minor unit' })
+  @Field(() => Float, { description: "In the currency's minor unit" })
   amount!: number;
 }
 

@@ -10,7 +10,6 @@ import { AuditService } from './audit.service';
 import { Migration20261123100000_audit_suspension } from './migrations/Migration20261123100000_audit_suspension';
 import { RoleChange } from './role-change.entity';
 
-
 export { AuditService } from './audit.service';
 
 declare module '../kernel/services' {

@@ -29,7 +29,15 @@ const unavailable = (message = 'The AI service cannot be reached. Try again late
 const upstreamError = () => new AppError('upstream_error', 'The AI service answered with an error. Try again later.');
 
 /** A 4xx of the backend keeps its meaning with our error object. */
-const clientErrors: Record<number, ErrorCode> = { 400: 'validation_failed', 403: 'forbidden', 404: 'not_found', 409: 'conflict', 413: 'payload_too_large', 422: 'validation_failed', 429: 'rate_limited' };
+const clientErrors: Record<number, ErrorCode> = {
+  400: 'validation_failed',
+  403: 'forbidden',
+  404: 'not_found',
+  409: 'conflict',
+  413: 'payload_too_large',
+  422: 'validation_failed',
+  429: 'rate_limited',
+};
 
 class BackendFault extends Error {}
 
@@ -112,7 +120,9 @@ export class AiBackend {
 
 /** HMAC-SHA256 over what the backend must be able to trust (docs/ai-backend.md). */
 export function signature(secret: string, timestamp: string, method: string, path: string, identity: AiIdentity, body: string | undefined): string {
-  const bodyHash = createHash('sha256').update(body ?? '').digest('hex');
+  const bodyHash = createHash('sha256')
+    .update(body ?? '')
+    .digest('hex');
   const signed = [timestamp, method, path, identity.userId, identity.roles.join(','), identity.tier, identity.locale, String(identity.memory), bodyHash].join('\n');
   return createHmac('sha256', secret).update(signed).digest('hex');
 }

@@ -47,4 +47,3 @@ export class AiQuota {
   @Field(() => GraphQLISODateTime)
   resetsAt!: Date;
 }
-

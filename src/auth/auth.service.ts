@@ -184,9 +184,7 @@ export class AuthService {
   /** Sets a new password and ends every session of the account, in one transaction. */
   async resetPassword(token: string, password: string): Promise<void> {
     await this.uow.transaction(async (em) => {
-      const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) =>
-        assertValid(passwordProblems(password, owner.email)),
-      );
+      const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) => assertValid(passwordProblems(password, owner.email)));
       user.passwordHash = await hash(password);
       // Following the mailed link proves the address, as verification would.
       user.emailVerifiedAt ??= new Date();
@@ -269,12 +267,7 @@ export class AuthService {
    * Claims the token with a conditional update, so it works once even when two requests race;
    * `check` runs before the claim, so a refused request leaves the token usable.
    */
-  private async consumeAccountToken(
-    token: string,
-    purpose: AccountTokenPurpose,
-    em: EntityManager = this.em,
-    check: (owner: User) => void = () => {},
-  ): Promise<User> {
+  private async consumeAccountToken(token: string, purpose: AccountTokenPurpose, em: EntityManager = this.em, check: (owner: User) => void = () => {}): Promise<User> {
     const now = new Date();
     const found = await em.findOne(AccountToken, { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { $gt: now } }, { populate: ['user'] });
     if (found) check(found.user);

@@ -60,7 +60,10 @@ export class AuthPayload {
 }
 
 const email = () => [IsEmail({}, { message: 'must be an e-mail address' }), MaxLength(254)];
-const apply = (decorators: PropertyDecorator[]): PropertyDecorator => (target, key) => decorators.forEach((d) => d(target, key));
+const apply =
+  (decorators: PropertyDecorator[]): PropertyDecorator =>
+  (target, key) =>
+    decorators.forEach((d) => d(target, key));
 
 @InputType()
 export class SignupInput {

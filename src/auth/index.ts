@@ -8,8 +8,6 @@ import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 
-
-
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
 

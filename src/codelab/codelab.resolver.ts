@@ -34,9 +34,7 @@ export function presentExercise(e: Exercise, staff: boolean): ExerciseView {
     courseId: e.courseId,
     lessonId: e.lessonId,
     tests: e.tests.map((t) =>
-      t.hidden && !staff
-        ? { name: t.name, hidden: true, input: null, expected: null, call: null }
-        : { name: t.name, hidden: t.hidden, input: t.input, expected: t.expected, call: t.call ?? null },
+      t.hidden && !staff ? { name: t.name, hidden: true, input: null, expected: null, call: null } : { name: t.name, hidden: t.hidden, input: t.input, expected: t.expected, call: t.call ?? null },
     ),
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,

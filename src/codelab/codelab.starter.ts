@@ -85,7 +85,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'lists-largest',
     title: t('The largest number', 'Số lớn nhất'),
-    prompt: t('Write a function largest(numbers) that returns the largest number of a non-empty list, without using max().', 'Viết hàm largest(numbers) trả về số lớn nhất của một danh sách khác rỗng, không dùng max().'),
+    prompt: t(
+      'Write a function largest(numbers) that returns the largest number of a non-empty list, without using max().',
+      'Viết hàm largest(numbers) trả về số lớn nhất của một danh sách khác rỗng, không dùng max().',
+    ),
     language: 'python',
     starterCode: 'def largest(numbers):\n    pass\n',
     difficulty: 'medium',
@@ -112,7 +115,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'dictionaries-word-count',
     title: t('Count the words', 'Đếm từ'),
-    prompt: t('Write a function count_words(text) that returns a dictionary of each word and how often it appears.', 'Viết hàm count_words(text) trả về một từ điển gồm mỗi từ và số lần nó xuất hiện.'),
+    prompt: t(
+      'Write a function count_words(text) that returns a dictionary of each word and how often it appears.',
+      'Viết hàm count_words(text) trả về một từ điển gồm mỗi từ và số lần nó xuất hiện.',
+    ),
     language: 'python',
     starterCode: 'def count_words(text):\n    counts = {}\n    return counts\n',
     difficulty: 'medium',
@@ -121,7 +127,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'algorithms-sort',
     title: t('Sort without sort()', 'Sắp xếp không dùng sort()'),
-    prompt: t('Write a function my_sort(numbers) that returns a new list in increasing order, without sorted() or sort().', 'Viết hàm my_sort(numbers) trả về danh sách mới theo thứ tự tăng dần, không dùng sorted() hay sort().'),
+    prompt: t(
+      'Write a function my_sort(numbers) that returns a new list in increasing order, without sorted() or sort().',
+      'Viết hàm my_sort(numbers) trả về danh sách mới theo thứ tự tăng dần, không dùng sorted() hay sort().',
+    ),
     language: 'python',
     starterCode: 'def my_sort(numbers):\n    result = []\n    return result\n',
     difficulty: 'hard',
@@ -130,7 +139,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'classes-counter',
     title: t('A counter class', 'Lớp đếm'),
-    prompt: t('Write a class Counter with increment() and value(). Then read n and print the value after n increments.', 'Viết lớp Counter có increment() và value(). Sau đó đọc n và in giá trị sau n lần tăng.'),
+    prompt: t(
+      'Write a class Counter with increment() and value(). Then read n and print the value after n increments.',
+      'Viết lớp Counter có increment() và value(). Sau đó đọc n và in giá trị sau n lần tăng.',
+    ),
     language: 'python',
     starterCode: 'class Counter:\n    pass\n\nn = int(input())\n',
     difficulty: 'hard',

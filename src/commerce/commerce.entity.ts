@@ -102,7 +102,10 @@ export enum PaymentStatus {
 @Index({ properties: ['beneficiary'] })
 @Index({ properties: ['product'] })
 // A provider's reference names one payment (webhooks find theirs by it).
-@Index({ name: 'payments_provider_provider_ref_unique', expression: 'create unique index "payments_provider_provider_ref_unique" on "payments" ("provider", "provider_ref") where "provider_ref" is not null' })
+@Index({
+  name: 'payments_provider_provider_ref_unique',
+  expression: 'create unique index "payments_provider_provider_ref_unique" on "payments" ("provider", "provider_ref") where "provider_ref" is not null',
+})
 @Check({ name: 'payments_amount_check', expression: '"amount" > 0' })
 @Check({ name: 'payments_refunded_within', expression: '"refunded_amount" >= 0 and "refunded_amount" <= "amount"' })
 export class Payment {

@@ -49,7 +49,11 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     res.type('application/javascript').set('Cache-Control', 'no-store').send(PAGE_SCRIPT);
   });
   router.get('/payments/sandbox/page.css', (_req, res) => {
-    res.type('text/css').send('body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}#result{margin-top:1rem;font-weight:600}');
+    res
+      .type('text/css')
+      .send(
+        'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem}button{font-size:1rem;padding:.6rem 1.2rem;margin-right:.5rem}#result{margin-top:1rem;font-weight:600}',
+      );
   });
   router.get('/payments/sandbox/favicon.ico', (_req, res) => void res.status(204).end());
   router.get('/payments/sandbox/:id', async (req, res) => {

@@ -148,7 +148,7 @@ export class CommerceResolver {
     return presentProduct(await ctx.services.commerce.product(null, productId));
   }
 
-  @Mutation(() => ProductView, { description: "Creators: their own course or bundle, in review" })
+  @Mutation(() => ProductView, { description: 'Creators: their own course or bundle, in review' })
   async submitListing(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.submitListing(await viewer(ctx), input));
   }
@@ -196,7 +196,12 @@ export class CommerceResolver {
   }
 
   @Mutation(() => CheckoutView, { description: 'A guardian approves: a checkout for them to pay, the learner its beneficiary' })
-  async approvePurchaseRequest(@Arg('id', () => ID) id: string, @Arg('provider', () => String, { nullable: true }) provider: string | null, @Arg('returnUrl', () => String, { nullable: true }) returnUrl: string | null, @Ctx() ctx: Context) {
+  async approvePurchaseRequest(
+    @Arg('id', () => ID) id: string,
+    @Arg('provider', () => String, { nullable: true }) provider: string | null,
+    @Arg('returnUrl', () => String, { nullable: true }) returnUrl: string | null,
+    @Ctx() ctx: Context,
+  ) {
     return (await ctx.services.commerce.approveRequest(await viewer(ctx), id, provider ?? null, returnUrl ?? null)).payment;
   }
 

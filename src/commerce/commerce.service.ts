@@ -77,7 +77,15 @@ export interface MarketplaceFilter {
 }
 
 export function presentCheckout(payment: Payment) {
-  return { id: payment.id, status: payment.status, provider: payment.provider, amount: payment.amount, currency: payment.currency, redirectUrl: payment.redirectUrl, expiresAt: payment.expiresAt.toISOString() };
+  return {
+    id: payment.id,
+    status: payment.status,
+    provider: payment.provider,
+    amount: payment.amount,
+    currency: payment.currency,
+    redirectUrl: payment.redirectUrl,
+    expiresAt: payment.expiresAt.toISOString(),
+  };
 }
 
 const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
@@ -161,7 +169,8 @@ export class CommerceService {
     return this.uow.transaction(async (em) => {
       const product = await this.product(actor, id);
       if (product.status === status) return product;
-      if (status === ProductStatus.published && product.seller && product.status !== ProductStatus.in_review && product.status !== ProductStatus.archived) throw conflict('A listing is published by its review.');
+      if (status === ProductStatus.published && product.seller && product.status !== ProductStatus.in_review && product.status !== ProductStatus.archived)
+        throw conflict('A listing is published by its review.');
       product.status = status;
       this.audit(em, actor.id, `product.${status}`, `product:${product.id}`);
       return product;
@@ -173,7 +182,8 @@ export class CommerceService {
     if (!input.prices.length) problems.push({ field: 'prices', message: 'needs at least one price' });
     input.prices.forEach((price, i) => {
       if (!CURRENCY.test(price.currency)) problems.push({ field: `prices.${i}.currency`, message: 'must be an ISO 4217 code such as VND or USD' });
-      if (!Number.isSafeInteger(price.amount) || price.amount <= 0 || price.amount > MAX_AMOUNT) problems.push({ field: `prices.${i}.amount`, message: `must be a whole number of minor units, 1 to ${MAX_AMOUNT}` });
+      if (!Number.isSafeInteger(price.amount) || price.amount <= 0 || price.amount > MAX_AMOUNT)
+        problems.push({ field: `prices.${i}.amount`, message: `must be a whole number of minor units, 1 to ${MAX_AMOUNT}` });
       if (input.kind === ProductKind.subscription && !price.interval) problems.push({ field: `prices.${i}.interval`, message: 'a subscription price needs month or year' });
       if (input.kind !== ProductKind.subscription && price.interval) problems.push({ field: `prices.${i}.interval`, message: 'only subscriptions have an interval' });
     });
@@ -211,7 +221,9 @@ export class CommerceService {
     if (filter.kind) where.push(`p.kind = ${push(params, filter.kind)}`);
     if (filter.q) {
       const like = `%${filter.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      where.push(`(p.title->>'en' ilike ${push(params, like)} or p.title->>'vi' ilike ${push(params, like)} or p.description->>'en' ilike ${push(params, like)} or p.description->>'vi' ilike ${push(params, like)})`);
+      where.push(
+        `(p.title->>'en' ilike ${push(params, like)} or p.title->>'vi' ilike ${push(params, like)} or p.description->>'en' ilike ${push(params, like)} or p.description->>'vi' ilike ${push(params, like)})`,
+      );
     }
     if (filter.currency) where.push(`${priceOf()} is not null`);
     if (filter.currency && filter.minPrice != null) where.push(`${priceOf()} >= ${push(params, filter.minPrice)}`);
@@ -243,11 +255,13 @@ export class CommerceService {
       const seller = product.seller.id;
       const title = product.title;
       this.uow.afterCommit(() =>
-        this.services.notifications.notify(seller, NotificationType.system, {
-          title: approve ? { en: 'Your listing is published', vi: 'Sản phẩm của bạn đã được duyệt' } : { en: 'Your listing was not approved', vi: 'Sản phẩm của bạn chưa được duyệt' },
-          body: { en: `${title.en}${reason ? `: ${reason}` : ''}`, vi: `${title.vi}${reason ? `: ${reason}` : ''}` },
-          data: { productId: product.id },
-        }).then(() => undefined),
+        this.services.notifications
+          .notify(seller, NotificationType.system, {
+            title: approve ? { en: 'Your listing is published', vi: 'Sản phẩm của bạn đã được duyệt' } : { en: 'Your listing was not approved', vi: 'Sản phẩm của bạn chưa được duyệt' },
+            body: { en: `${title.en}${reason ? `: ${reason}` : ''}`, vi: `${title.vi}${reason ? `: ${reason}` : ''}` },
+            data: { productId: product.id },
+          })
+          .then(() => undefined),
       );
       return product;
     });
@@ -256,11 +270,25 @@ export class CommerceService {
   /** A creator's sales: each successful payment of their listings, and what they earn after the platform's fee. */
   async sales(creator: User) {
     const fee = this.deps.config.MARKETPLACE_FEE_PERCENT;
-    const payments = await this.em.find(Payment, { product: { seller: creator.id }, status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] } }, { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } });
+    const payments = await this.em.find(
+      Payment,
+      { product: { seller: creator.id }, status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] } },
+      { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } },
+    );
     const items = payments.map((p) => {
       const kept = p.amount - p.refundedAmount;
       const platformFee = Math.floor((kept * fee) / 100);
-      return { paymentId: p.id, productId: p.product.id, title: p.product.title, amount: p.amount, refunded: p.refundedAmount, currency: p.currency, fee: platformFee, earnings: kept - platformFee, soldAt: p.succeededAt! };
+      return {
+        paymentId: p.id,
+        productId: p.product.id,
+        title: p.product.title,
+        amount: p.amount,
+        refunded: p.refundedAmount,
+        currency: p.currency,
+        fee: platformFee,
+        earnings: kept - platformFee,
+        soldAt: p.succeededAt!,
+      };
     });
     const totals = new Map<string, { currency: string; amount: number; earnings: number; sales: number }>();
     for (const item of items) {
@@ -294,14 +322,19 @@ export class CommerceService {
     if (key !== null && (key.length < 1 || key.length > 255)) throw validationFailed([{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters' }]);
     if (input.returnUrl != null && !/^https?:\/\/[^\s]+$/.test(input.returnUrl)) throw validationFailed([{ field: 'returnUrl', message: 'must be an http(s) URL' }]);
     if (key === null) return this.uow.transaction(() => this.startCheckout(viewer, input));
-    const hash = createHash('sha256').update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null])).digest('hex');
+    const hash = createHash('sha256')
+      .update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null]))
+      .digest('hex');
     return this.uow.transaction(async (em) => {
       const taken = await em.execute<{ request_hash: string }[]>(
         'insert into idempotency_keys (user_id, key, request_hash, created_at) values (?, ?, ?, now()) on conflict do nothing returning request_hash',
         [viewer.id, key, hash],
       );
       if (!taken.length) {
-        const [row] = await em.execute<{ request_hash: string; response: CheckoutAnswer | null }[]>('select request_hash, response from idempotency_keys where user_id = ? and key = ?', [viewer.id, key]);
+        const [row] = await em.execute<{ request_hash: string; response: CheckoutAnswer | null }[]>('select request_hash, response from idempotency_keys where user_id = ? and key = ?', [
+          viewer.id,
+          key,
+        ]);
         if (row.request_hash !== hash) throw conflict('This Idempotency-Key was used with another request.');
         if (row.response) return row.response;
         throw conflict('A request with this Idempotency-Key is still under way.');
@@ -463,9 +496,21 @@ export class CommerceService {
     const product = payment.product;
     const price = product.prices.find((p) => p.id === payment.priceId);
     if (product.kind === ProductKind.subscription) {
-      const [latest] = await em.find(Entitlement, { user: payment.beneficiary.id, kind: EntitlementKind.tier, tier: product.tier, status: EntitlementStatus.active, endsAt: { $gt: now } }, { orderBy: { endsAt: 'desc' }, limit: 1 });
+      const [latest] = await em.find(
+        Entitlement,
+        { user: payment.beneficiary.id, kind: EntitlementKind.tier, tier: product.tier, status: EntitlementStatus.active, endsAt: { $gt: now } },
+        { orderBy: { endsAt: 'desc' }, limit: 1 },
+      );
       const from = latest?.endsAt && latest.endsAt > now ? latest.endsAt : now;
-      em.create(Entitlement, { user: payment.beneficiary, kind: EntitlementKind.tier, tier: product.tier, source: EntitlementSource.purchase, payment, startsAt: now, endsAt: addInterval(from, price?.interval ?? PriceInterval.month) });
+      em.create(Entitlement, {
+        user: payment.beneficiary,
+        kind: EntitlementKind.tier,
+        tier: product.tier,
+        source: EntitlementSource.purchase,
+        payment,
+        startsAt: now,
+        endsAt: addInterval(from, price?.interval ?? PriceInterval.month),
+      });
     } else {
       for (const courseId of product.courseIds) em.create(Entitlement, { user: payment.beneficiary, kind: EntitlementKind.course, courseId, source: EntitlementSource.purchase, payment });
     }
@@ -475,15 +520,26 @@ export class CommerceService {
     await em.flush();
     await this.recomputeTier(payment.beneficiary.id);
     const fee = this.feeOf(payment);
-    await this.post(em, LedgerKind.payment, payment.id, null, [
-      [`provider:${payment.provider}`, payment.amount],
-      [`customer:${payment.payer.id}`, -payment.amount],
-    ], payment.currency);
+    await this.post(
+      em,
+      LedgerKind.payment,
+      payment.id,
+      null,
+      [
+        [`provider:${payment.provider}`, payment.amount],
+        [`customer:${payment.payer.id}`, -payment.amount],
+      ],
+      payment.currency,
+    );
     await this.post(em, LedgerKind.fee_split, payment.id, null, this.split(payment, payment.amount, fee, 1), payment.currency);
     const beneficiaryId = payment.beneficiary.id;
     const payerId = payment.payer.id;
     this.uow.afterCommit(async () => {
-      const message = { title: { en: 'Payment received', vi: 'Đã nhận thanh toán' }, body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` }, data: { paymentId: payment.id } };
+      const message = {
+        title: { en: 'Payment received', vi: 'Đã nhận thanh toán' },
+        body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` },
+        data: { paymentId: payment.id },
+      };
       await this.services.notifications.notify(payerId, NotificationType.system, message);
       if (beneficiaryId !== payerId) await this.services.notifications.notify(beneficiaryId, NotificationType.system, message);
     });
@@ -498,7 +554,10 @@ export class CommerceService {
   /** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
   private split(payment: Payment, amount: number, fee: number, sign: 1 | -1): [string, number][] {
     const seller = payment.product.seller;
-    const entries: [string, number][] = [[`customer:${payment.payer.id}`, sign * amount], ['revenue:platform', -sign * fee]];
+    const entries: [string, number][] = [
+      [`customer:${payment.payer.id}`, sign * amount],
+      ['revenue:platform', -sign * fee],
+    ];
     if (seller && amount - fee !== 0) entries.push([`payable:creator:${seller.id}`, -sign * (amount - fee)]);
     return entries.filter(([, value]) => value !== 0);
   }
@@ -538,7 +597,11 @@ export class CommerceService {
 
   async purchaseRequests(viewer: User, first: number, after?: string | null): Promise<Page<PurchaseRequest>> {
     const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
-    const rows = await this.em.find(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] });
+    const rows = await this.em.find(
+      PurchaseRequest,
+      { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] },
+    );
     return toPage(rows, first);
   }
 
@@ -575,7 +638,13 @@ export class CommerceService {
       const learnerId = request.learner.id;
       const title = request.product.title;
       this.uow.afterCommit(() =>
-        this.services.notifications.notify(learnerId, NotificationType.guardian, { title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' }, body: { en: title.en, vi: title.vi }, data: { purchaseRequestId: request.id } }).then(() => undefined),
+        this.services.notifications
+          .notify(learnerId, NotificationType.guardian, {
+            title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' },
+            body: { en: title.en, vi: title.vi },
+            data: { purchaseRequestId: request.id },
+          })
+          .then(() => undefined),
       );
       return request;
     });
@@ -591,7 +660,13 @@ export class CommerceService {
   async recomputeTier(userId: string): Promise<Tier> {
     return this.uow.transaction(async (em) => {
       const now = new Date();
-      const active = await em.find(Entitlement, { user: userId, kind: EntitlementKind.tier, status: EntitlementStatus.active, startsAt: { $lte: now }, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] });
+      const active = await em.find(Entitlement, {
+        user: userId,
+        kind: EntitlementKind.tier,
+        status: EntitlementStatus.active,
+        startsAt: { $lte: now },
+        $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
+      });
       const tier = active.reduce((best, e) => (TIER_ORDER.indexOf(e.tier!) > TIER_ORDER.indexOf(best) ? e.tier! : best), Tier.free);
       await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
       const cached = em.getUnitOfWork().getById<User>(User.name, userId);
@@ -672,7 +747,10 @@ export class CommerceService {
       if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
         throw conflict(`Refunds are self-service for ${this.deps.config.REFUND_WINDOW_DAYS} days after payment; ask support.`);
       }
-      const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(`select coalesce(sum(amount), 0) as reserved from refunds where payment_id = ? and status in ('requested', 'processing')`, [payment.id]);
+      const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(
+        `select coalesce(sum(amount), 0) as reserved from refunds where payment_id = ? and status in ('requested', 'processing')`,
+        [payment.id],
+      );
       const left = payment.amount - payment.refundedAmount - Number(reserved);
       const amount = input.amount ?? left;
       if (amount <= 0 || amount > left) throw conflict(`At most ${Math.max(left, 0)} ${payment.currency} of this payment can still be refunded.`);
@@ -708,7 +786,8 @@ export class CommerceService {
       const full = refund.amount === payment.amount - payment.refundedAmount;
       const asked = await provider.refund(this.providerPayment(payment), { id: refund.id, amount: refund.amount, reason: refund.reason, full });
       if (asked.providerRef) await this.em.nativeUpdate(Refund, { id: refund.id }, { providerRef: asked.providerRef });
-      if (asked.completed) await this.applyEvent(payment.provider, { eventId: `refund:${refund.id}`, kind: 'refund_succeeded', paymentId: payment.id, refundId: refund.id, raw: { refundId: refund.id } });
+      if (asked.completed)
+        await this.applyEvent(payment.provider, { eventId: `refund:${refund.id}`, kind: 'refund_succeeded', paymentId: payment.id, refundId: refund.id, raw: { refundId: refund.id } });
     } catch (error) {
       this.deps.log.warn({ err: error, refundId: refund.id }, 'provider refused a refund');
       await this.applyEvent(payment.provider, { eventId: `refund-failed:${refund.id}`, kind: 'refund_failed', paymentId: payment.id, refundId: refund.id, raw: { error: String(error) } });
@@ -747,10 +826,17 @@ export class CommerceService {
     payment.refundedAmount = after;
     payment.status = after >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     await em.flush();
-    await this.post(em, LedgerKind.refund, payment.id, refund.id, [
-      [`provider:${payment.provider}`, -refund.amount],
-      [`customer:${payment.payer.id}`, refund.amount],
-    ], payment.currency);
+    await this.post(
+      em,
+      LedgerKind.refund,
+      payment.id,
+      refund.id,
+      [
+        [`provider:${payment.provider}`, -refund.amount],
+        [`customer:${payment.payer.id}`, refund.amount],
+      ],
+      payment.currency,
+    );
     await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
     if (payment.status === PaymentStatus.refunded) {
       await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });

@@ -23,7 +23,7 @@ function present(state: ConsentState): ConsentView {
 
 @Resolver()
 export class ConsentResolver {
-  @Query(() => [ConsentView], { description: "Every consent type for the caller, or for a linked learner (learnerId)" })
+  @Query(() => [ConsentView], { description: 'Every consent type for the caller, or for a linked learner (learnerId)' })
   async consents(@Arg('learnerId', () => ID, { nullable: true }) learnerId: string | null, @Ctx() ctx: Context) {
     return (await ctx.services.consent.statesFor(await viewer(ctx), learnerId)).map(present);
   }

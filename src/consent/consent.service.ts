@@ -24,8 +24,7 @@ export interface ConsentState extends ConsentRequirement {
 }
 
 export const consentRequired = (type: ConsentType) => new AppError('consent_required', `This needs the ${type} consent; grant it first.`);
-export const guardianConsentRequired = (type: ConsentType) =>
-  new AppError('guardian_consent_required', `This needs the ${type} consent of a linked guardian; your guardian has been asked.`);
+export const guardianConsentRequired = (type: ConsentType) => new AppError('guardian_consent_required', `This needs the ${type} consent of a linked guardian; your guardian has been asked.`);
 
 export class ConsentService {
   constructor(
@@ -45,7 +44,13 @@ export class ConsentService {
     const subject = await this.subjectFor(caller, learnerId);
     const stored = await this.em.find(Consent, { subject }, { populate: ['guardianGrantedBy'] });
     const requirements = await this.requirementsOf(subject);
-    return Object.values(ConsentType).map((type) => this.state(type, requirements(type), stored.find((c) => c.type === type)));
+    return Object.values(ConsentType).map((type) =>
+      this.state(
+        type,
+        requirements(type),
+        stored.find((c) => c.type === type),
+      ),
+    );
   }
 
   async grant(caller: User, type: ConsentType, learnerId?: string | null): Promise<ConsentState> {

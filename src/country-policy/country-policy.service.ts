@@ -49,7 +49,12 @@ export class CountryPolicyService {
   }
 
   changes(country: string): Promise<CountryPolicyChange[]> {
-    return this.uow.children('countryPolicy.changes', assertCountry(country), (countries) => this.em.find(CountryPolicyChange, { country: { $in: countries } }, { orderBy: { createdAt: 'desc' } }), (change) => change.country);
+    return this.uow.children(
+      'countryPolicy.changes',
+      assertCountry(country),
+      (countries) => this.em.find(CountryPolicyChange, { country: { $in: countries } }, { orderBy: { createdAt: 'desc' } }),
+      (change) => change.country,
+    );
   }
 }
 

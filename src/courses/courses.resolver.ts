@@ -18,7 +18,7 @@ function newLesson(input: LessonInput): NewLesson {
 
 @Resolver(() => CourseView)
 export class CoursesResolver {
-  @Query(() => CourseConnection, { description: 'Published courses, by default those fitting a learner\'s age' })
+  @Query(() => CourseConnection, { description: "Published courses, by default those fitting a learner's age" })
   async courses(@Args(() => CatalogArgs) args: CatalogArgs, @Ctx() ctx: Context) {
     const filter = { level: args.level, age: args.age, language: args.language, text: args.q };
     return toConnection(await ctx.services.courses.catalog(await ctx.viewer(), filter, args.first, args.after));

@@ -57,7 +57,10 @@ export class CoursesService {
       const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       qb.andWhere("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", [like, like, like, like]);
     }
-    const rows = await qb.orderBy({ createdAt: 'desc', id: 'desc' }).limit(first + 1).getResult();
+    const rows = await qb
+      .orderBy({ createdAt: 'desc', id: 'desc' })
+      .limit(first + 1)
+      .getResult();
     return toPage(rows, first);
   }
 
@@ -69,7 +72,12 @@ export class CoursesService {
   }
 
   lessons(courseId: string): Promise<Lesson[]> {
-    return this.uow.children('courses.lessons', courseId, (courses) => this.em.find(Lesson, { course: { $in: courses } }, { orderBy: { position: 'asc' } }), (lesson) => lesson.course.id);
+    return this.uow.children(
+      'courses.lessons',
+      courseId,
+      (courses) => this.em.find(Lesson, { course: { $in: courses } }, { orderBy: { position: 'asc' } }),
+      (lesson) => lesson.course.id,
+    );
   }
 
   /** Lessons of many courses in one query, by course. */

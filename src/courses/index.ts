@@ -6,7 +6,6 @@ import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
-
 export { Enrollment } from './course.entity';
 export { LessonInput, LocalizedTextInput } from './courses.types';
 

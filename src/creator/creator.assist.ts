@@ -65,7 +65,11 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
         return checked(task, models.quiz.name, { ...quiz }, draft.minAge, texts);
       }
       case AssistTask.review: {
-        const texts = [...localized('title', draft.title), ...localized('description', draft.description), ...lessons.flatMap((l) => [...localized(`lessons.${l.position}.title`, l.title), ...localized(`lessons.${l.position}.content`, l.content)])];
+        const texts = [
+          ...localized('title', draft.title),
+          ...localized('description', draft.description),
+          ...lessons.flatMap((l) => [...localized(`lessons.${l.position}.title`, l.title), ...localized(`lessons.${l.position}.content`, l.content)]),
+        ];
         const findings = classify(texts, draft.minAge);
         return { task, suggestion: { lessons: lessons.length, ready: findings.length === 0 && lessons.length > 0 }, findings, model: 'builtin-safety' };
       }

@@ -51,12 +51,7 @@ export class CreatorResolver {
   }
 
   @Mutation(() => CreatorLessonView, { description: "Replaces a lesson's texts and quiz (its creator)" })
-  async updateCreatorLesson(
-    @Arg('courseId', () => ID) courseId: string,
-    @Arg('lessonId', () => ID) lessonId: string,
-    @Arg('input', () => LessonInput) input: LessonInput,
-    @Ctx() ctx: Context,
-  ) {
+  async updateCreatorLesson(@Arg('courseId', () => ID) courseId: string, @Arg('lessonId', () => ID) lessonId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
     return presentLesson(await ctx.services.creator.updateLesson(courseId, lessonId, lessonOf(input)));
   }
 

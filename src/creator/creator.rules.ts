@@ -15,7 +15,7 @@ const ownsCourse = and(
   rule('ownsCreatorCourse', { cache: 'no_cache' })(async (_parent, args: { courseId?: string }, ctx: Context) => {
     const draft = await ctx.services.creator.findDraft(String(args.courseId ?? ''));
     if (!draft) return notFound('course');
-    return draft.creator.id === (await ctx.viewer())!.id || forbidden('Only the course\'s creator may do this.');
+    return draft.creator.id === (await ctx.viewer())!.id || forbidden("Only the course's creator may do this.");
   }),
 );
 

@@ -150,7 +150,11 @@ export class CreatorService {
       await this.audit.record({ actor: reviewer, action: 'creator.course_approved', target: { type: 'creator_course', id: row.id }, data: { courseId: course.id } });
       return row;
     });
-    await this.tellCreator(draft, { en: `"${draft.title.en}" is published`, vi: `"${draft.title.vi}" đã được xuất bản` }, { en: 'Your course passed review and learners can enroll now.', vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.' });
+    await this.tellCreator(
+      draft,
+      { en: `"${draft.title.en}" is published`, vi: `"${draft.title.vi}" đã được xuất bản` },
+      { en: 'Your course passed review and learners can enroll now.', vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.' },
+    );
     return draft;
   }
 

@@ -40,7 +40,10 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
   const stored = storedPassword(dataDir);
   const password = stored ?? randomBytes(24).toString('base64url');
-  const urlWith = (secret: string) => (database = EMBEDDED_DATABASE) => `postgres://${USER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
+  const urlWith =
+    (secret: string) =>
+    (database = EMBEDDED_DATABASE) =>
+      `postgres://${USER}:${encodeURIComponent(secret)}@127.0.0.1:${port}/${database}`;
   const url = urlWith(password);
   const running = postmasterPid(databaseDir);
   if (running !== null && !isAlive(ownerPid(dataDir))) {
@@ -111,7 +114,10 @@ function isAlive(pid: number | null): boolean {
 
 /** Fast shutdown (SIGINT: sessions ended, data kept), then immediate (SIGQUIT) if it lingers. */
 async function stopOrphan(pid: number): Promise<void> {
-  for (const [signal, waitMs] of [['SIGINT', 30_000], ['SIGQUIT', 10_000]] as const) {
+  for (const [signal, waitMs] of [
+    ['SIGINT', 30_000],
+    ['SIGQUIT', 10_000],
+  ] as const) {
     try {
       process.kill(pid, signal);
     } catch {

@@ -123,17 +123,31 @@ export class GenerationPipeline {
       case StageName.research:
         return timed(async () => ({ ...(await byStage.research.research(brief)) }));
       case StageName.outline:
-        return this.outline(generation, brief, timed(() => byStage.outline.outline(brief, output<Research>(StageName.research))));
+        return this.outline(
+          generation,
+          brief,
+          timed(() => byStage.outline.outline(brief, output<Research>(StageName.research))),
+        );
       case StageName.content:
-        return this.eachLesson(generation, touch, (l) => l.content === null, async (lesson) => {
-          const flaggedFor = lesson.revision > 0 ? lesson.findings : undefined;
-          lesson.content = await timed(() => byStage.content.lessonContent(brief, output<Research>(StageName.research), { ...plan(lesson), flaggedFor }));
-          lesson.findings = [];
-        });
+        return this.eachLesson(
+          generation,
+          touch,
+          (l) => l.content === null,
+          async (lesson) => {
+            const flaggedFor = lesson.revision > 0 ? lesson.findings : undefined;
+            lesson.content = await timed(() => byStage.content.lessonContent(brief, output<Research>(StageName.research), { ...plan(lesson), flaggedFor }));
+            lesson.findings = [];
+          },
+        );
       case StageName.quiz:
-        return this.eachLesson(generation, touch, (l) => l.quiz === null, async (lesson) => {
-          lesson.quiz = await timed(() => byStage.quiz.quiz(brief, { ...plan(lesson), content: lesson.content! }));
-        });
+        return this.eachLesson(
+          generation,
+          touch,
+          (l) => l.quiz === null,
+          async (lesson) => {
+            lesson.quiz = await timed(() => byStage.quiz.quiz(brief, { ...plan(lesson), content: lesson.content! }));
+          },
+        );
       case StageName.safety:
         return this.safety(generation, output<Outline>(StageName.outline), timed);
     }
@@ -196,8 +210,7 @@ function localized(field: string, text: Localized): LessonText[] {
 }
 
 function lessonTexts(lesson: GenerationLesson): LessonText[] {
-  const quiz = (lang: 'en' | 'vi') =>
-    (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
+  const quiz = (lang: 'en' | 'vi') => (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
   return [
     ...localized('title', lesson.title),
     { field: 'objectives.en', text: lesson.objectives.en.join('\n') },

@@ -28,7 +28,6 @@ export interface GenerationRequest {
   lessonCount: number;
 }
 
-
 /** A course's factory: generation requests, their pipeline, and the admin's decision. */
 export class FactoryService {
   constructor(
@@ -151,12 +150,7 @@ export class FactoryService {
     }).run(job, touch);
   }
 
-  private async transition(
-    id: string,
-    from: GenerationStatus[],
-    to: GenerationStatus,
-    change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>,
-  ): Promise<CourseGeneration> {
+  private async transition(id: string, from: GenerationStatus[], to: GenerationStatus, change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>): Promise<CourseGeneration> {
     await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
       if (!from.includes(generation.status)) throw conflict(`A generation that is ${generation.status} cannot become ${to}.`);

@@ -20,15 +20,70 @@ const word = (terms: string[]) => new RegExp(`(?<![\\p{L}\\p{N}])(?:${terms.join
  * programming ("kill a process", "execute", "shoot a bug") are not on the lists.
  */
 const PATTERNS: Pattern[] = [
-  { category: 'violence', pattern: word(['murder\\w*', 'guns?', 'firearms?', 'rifles?', 'bombs?', 'stab(?:bed|bing)?', 'behead\\w*', 'massacre\\w*', 'tortur\\w*', 'shoot (?:him|her|them|people|someone)', 'kill (?:him|her|them|people|someone|everyone)', 'giết người', 'giết', 'súng', 'bom', 'đâm chém', 'chém giết', 'bạo lực', 'tra tấn', 'thảm sát']) },
+  {
+    category: 'violence',
+    pattern: word([
+      'murder\\w*',
+      'guns?',
+      'firearms?',
+      'rifles?',
+      'bombs?',
+      'stab(?:bed|bing)?',
+      'behead\\w*',
+      'massacre\\w*',
+      'tortur\\w*',
+      'shoot (?:him|her|them|people|someone)',
+      'kill (?:him|her|them|people|someone|everyone)',
+      'giết người',
+      'giết',
+      'súng',
+      'bom',
+      'đâm chém',
+      'chém giết',
+      'bạo lực',
+      'tra tấn',
+      'thảm sát',
+    ]),
+  },
   { category: 'sexual', pattern: word(['sex', 'sexual\\w*', 'porn\\w*', 'nude\\w*', 'naked', 'erotic\\w*', 'tình dục', 'khiêu dâm', 'khỏa thân', 'khoả thân', 'đồi trụy', 'đồi truỵ']) },
-  { category: 'self_harm', pattern: word(['suicid\\w*', 'self-harm\\w*', 'self harm', 'kill (?:yourself|myself|themselves)', 'cut (?:yourself|myself)', 'tự tử', 'tự sát', 'tự hại', 'tự làm hại', 'tự làm đau']) },
-  { category: 'hate', pattern: word(['racis\\w*', 'inferior races?', 'hate (?:speech|group)', 'ethnic cleansing', 'subhuman', 'phân biệt chủng tộc', 'kỳ thị', 'kì thị', 'chủng tộc thấp kém', 'miệt thị']) },
+  {
+    category: 'self_harm',
+    pattern: word(['suicid\\w*', 'self-harm\\w*', 'self harm', 'kill (?:yourself|myself|themselves)', 'cut (?:yourself|myself)', 'tự tử', 'tự sát', 'tự hại', 'tự làm hại', 'tự làm đau']),
+  },
+  {
+    category: 'hate',
+    pattern: word(['racis\\w*', 'inferior races?', 'hate (?:speech|group)', 'ethnic cleansing', 'subhuman', 'phân biệt chủng tộc', 'kỳ thị', 'kì thị', 'chủng tộc thấp kém', 'miệt thị']),
+  },
   { category: 'personal_data', pattern: /(?<![\p{N}])(?:\+?84|0)(?:[\s.-]?\d){9,10}(?![\p{N}])|(?<![\p{N}])\+\d(?:[\s.-]?\d){7,14}(?![\p{N}])/u },
   { category: 'personal_data', pattern: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u },
-  { category: 'personal_data', pattern: /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Boulevard)\b|(?:số nhà|số)\s+\d{1,5}[\p{L}\p{N}\s,/]{0,30}(?:đường|phố|ngõ|hẻm)\s+\p{Lu}/u },
+  {
+    category: 'personal_data',
+    pattern: /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Boulevard)\b|(?:số nhà|số)\s+\d{1,5}[\p{L}\p{N}\s,/]{0,30}(?:đường|phố|ngõ|hẻm)\s+\p{Lu}/u,
+  },
   { category: 'external_link', pattern: /\bhttps?:\/\/\S+|\bwww\.[\w-]+\.\w{2,}\S*/iu },
-  { category: 'age_fit', maxAge: 15, pattern: word(['gambl\\w*', 'betting', 'casinos?', 'alcohol\\w*', 'beers?', 'wine', 'cigarettes?', 'vap(?:e|es|ing)', 'dating', 'cờ bạc', 'cá cược', 'cá độ', 'sòng bạc', 'rượu', 'bia', 'thuốc lá', 'hẹn hò']) },
+  {
+    category: 'age_fit',
+    maxAge: 15,
+    pattern: word([
+      'gambl\\w*',
+      'betting',
+      'casinos?',
+      'alcohol\\w*',
+      'beers?',
+      'wine',
+      'cigarettes?',
+      'vap(?:e|es|ing)',
+      'dating',
+      'cờ bạc',
+      'cá cược',
+      'cá độ',
+      'sòng bạc',
+      'rượu',
+      'bia',
+      'thuốc lá',
+      'hẹn hò',
+    ]),
+  },
 ];
 
 /** What the built-in classifier finds in a lesson's texts, for learners from `minAge` up. */
@@ -47,7 +102,10 @@ export function classify(texts: LessonText[], minAge: number): SafetyFinding[] {
 
 function excerpt(text: string, at: number, length: number): string {
   const start = Math.max(0, at - 20);
-  return `${start > 0 ? '…' : ''}${text.slice(start, at + length + 20).replace(/\s+/g, ' ').trim()}${at + length + 20 < text.length ? '…' : ''}`;
+  return `${start > 0 ? '…' : ''}${text
+    .slice(start, at + length + 20)
+    .replace(/\s+/g, ' ')
+    .trim()}${at + length + 20 < text.length ? '…' : ''}`;
 }
 
 function dedupe(findings: SafetyFinding[]): SafetyFinding[] {
@@ -85,7 +143,9 @@ export class ModerationClient {
     if (!Array.isArray(body?.results) || body.results.length !== texts.length) throw new ProviderError('moderation endpoint answered without one result per text');
     return body.results.flatMap((result, i) => {
       if (!result.flagged) return [];
-      const categories = Object.entries(result.categories ?? {}).filter(([, on]) => on).map(([name]) => MODERATION_CATEGORIES[name] ?? 'age_fit');
+      const categories = Object.entries(result.categories ?? {})
+        .filter(([, on]) => on)
+        .map(([name]) => MODERATION_CATEGORIES[name] ?? 'age_fit');
       return [...new Set(categories.length ? categories : (['age_fit'] as SafetyCategory[]))].map((category) => ({
         category,
         source: 'moderation' as const,

@@ -6,7 +6,7 @@ import { FeatureFlagInput, FeatureFlagView } from './features.types';
 
 @Resolver()
 export class FeaturesResolver {
-  @Query(() => GraphQLJSONObject, { description: 'Each feature flag\'s value for the caller, `{ key: true|false }` (anonymous: the defaults)' })
+  @Query(() => GraphQLJSONObject, { description: "Each feature flag's value for the caller, `{ key: true|false }` (anonymous: the defaults)" })
   async features(@Ctx() ctx: Context) {
     return ctx.services.features.evaluateAll(await ctx.viewer());
   }

@@ -74,7 +74,12 @@ export class FeaturesService {
       row.rules = rules;
       row.updatedBy = actor ? em.getReference(User, actor.id) : null;
       await em.flush();
-      await this.audit.record({ actor, action: 'features.flag_changed', target: { type: 'feature_flag', id: key }, data: { before, after: { enabled: row.enabled, rules, description: row.description } } });
+      await this.audit.record({
+        actor,
+        action: 'features.flag_changed',
+        target: { type: 'feature_flag', id: key },
+        data: { before, after: { enabled: row.enabled, rules, description: row.description } },
+      });
       return row;
     });
     this.uow.afterCommit(() => this.runtime.provider.invalidate());

@@ -7,7 +7,6 @@ import { featuresRules } from './features.rules';
 import { FeaturesService } from './features.service';
 import { Migration20261123120000_feature_flags } from './migrations/Migration20261123120000_feature_flags';
 
-
 export { featureEnabled } from './feature-rule';
 
 declare module '../kernel/services' {

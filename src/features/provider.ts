@@ -1,14 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import {
-  type EvaluationContext,
-  type JsonValue,
-  OpenFeature,
-  type Provider,
-  type ResolutionDetails,
-  StandardResolutionReasons,
-  ErrorCode,
-  type Client,
-} from '@openfeature/server-sdk';
+import { type EvaluationContext, type JsonValue, OpenFeature, type Provider, type ResolutionDetails, StandardResolutionReasons, ErrorCode, type Client } from '@openfeature/server-sdk';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../kernel/deps';
 import { evaluateFlag, type FlagDefinition, type FlagSubject } from './evaluate';

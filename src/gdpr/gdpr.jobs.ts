@@ -14,7 +14,6 @@ const SWEEP_JOB = 'gdpr: sweep';
 const EXPORT_ATTEMPTS = 3;
 const units = new WeakMap<Deps, InUnit>();
 
-
 /**
  * The privacy jobs: one per export, and a sweep (every GDPR_SWEEP_EVERY) that erases the accounts
  * whose grace period is over and deletes expired export files.

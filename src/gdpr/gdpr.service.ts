@@ -272,7 +272,10 @@ export class GdprService {
 
   /** Records one area as erased, in that area's transaction. */
   async markAreaErased(requestId: string, area: string): Promise<void> {
-    await this.em.execute(`update gdpr_requests set progress = jsonb_set(progress, '{areas}', coalesce(progress->'areas', '{}') || jsonb_build_object(?::text, 'done'), true) where id = ?`, [area, requestId]);
+    await this.em.execute(`update gdpr_requests set progress = jsonb_set(progress, '{areas}', coalesce(progress->'areas', '{}') || jsonb_build_object(?::text, 'done'), true) where id = ?`, [
+      area,
+      requestId,
+    ]);
   }
 
   async completeErasure(requestId: string): Promise<void> {

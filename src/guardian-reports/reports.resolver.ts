@@ -4,7 +4,15 @@ import { PageArgs, toConnection } from '../kernel/pagination';
 import type { GuardianReport, GuardianReportSettings } from './report.entity';
 import { GuardianReportConnection, GuardianReportSettingsInput, GuardianReportSettingsView, type GuardianReportView } from './reports.types';
 
-const present = (r: GuardianReport): GuardianReportView => ({ id: r.id, learnerId: r.learner.id, kind: r.kind, period: r.period, activityCount: r.activityCount, sentAt: r.sentAt, createdAt: r.createdAt });
+const present = (r: GuardianReport): GuardianReportView => ({
+  id: r.id,
+  learnerId: r.learner.id,
+  kind: r.kind,
+  period: r.period,
+  activityCount: r.activityCount,
+  sentAt: r.sentAt,
+  createdAt: r.createdAt,
+});
 const presentSettings = (s: GuardianReportSettings): GuardianReportSettingsView => ({ weeklyReport: s.weeklyReport, monthlyReport: s.monthlyReport, inactivityAlert: s.inactivityAlert });
 
 @Resolver()
@@ -23,7 +31,11 @@ export class ReportsResolver {
   @Mutation(() => GuardianReportSettingsView, { description: 'Turns the weekly, monthly and inactivity mails on or off' })
   async updateGuardianReportSettings(@Arg('input', () => GuardianReportSettingsInput) input: GuardianReportSettingsInput, @Ctx() ctx: Context) {
     return presentSettings(
-      await ctx.services.reports.updateSettings(ctx.auth.userId!, { weeklyReport: input.weeklyReport ?? undefined, monthlyReport: input.monthlyReport ?? undefined, inactivityAlert: input.inactivityAlert ?? undefined }),
+      await ctx.services.reports.updateSettings(ctx.auth.userId!, {
+        weeklyReport: input.weeklyReport ?? undefined,
+        monthlyReport: input.monthlyReport ?? undefined,
+        inactivityAlert: input.inactivityAlert ?? undefined,
+      }),
     );
   }
 }

@@ -66,7 +66,15 @@ export class ReportsService {
          weekly_report = coalesce(?, guardian_report_settings.weekly_report),
          monthly_report = coalesce(?, guardian_report_settings.monthly_report),
          inactivity_alert = coalesce(?, guardian_report_settings.inactivity_alert), updated_at = now()`,
-      [guardianId, values.weeklyReport ?? null, values.monthlyReport ?? null, values.inactivityAlert ?? null, values.weeklyReport ?? null, values.monthlyReport ?? null, values.inactivityAlert ?? null],
+      [
+        guardianId,
+        values.weeklyReport ?? null,
+        values.monthlyReport ?? null,
+        values.inactivityAlert ?? null,
+        values.weeklyReport ?? null,
+        values.monthlyReport ?? null,
+        values.inactivityAlert ?? null,
+      ],
     );
     return this.em.findOneOrFail(GuardianReportSettings, { guardian: guardianId }, { refresh: true });
   }

@@ -1,9 +1,29 @@
 /** The time zone of a country (the guardian's), for when reports are due and how days are counted. */
 const zones: Record<string, string> = {
-  VN: 'Asia/Ho_Chi_Minh', US: 'America/New_York', GB: 'Europe/London', IE: 'Europe/Dublin', FR: 'Europe/Paris', DE: 'Europe/Berlin',
-  ES: 'Europe/Madrid', IT: 'Europe/Rome', NL: 'Europe/Amsterdam', BE: 'Europe/Brussels', AT: 'Europe/Vienna', PL: 'Europe/Warsaw',
-  SE: 'Europe/Stockholm', FI: 'Europe/Helsinki', PT: 'Europe/Lisbon', GR: 'Europe/Athens', JP: 'Asia/Tokyo', KR: 'Asia/Seoul',
-  SG: 'Asia/Singapore', TH: 'Asia/Bangkok', AU: 'Australia/Sydney', CA: 'America/Toronto', IN: 'Asia/Kolkata', CN: 'Asia/Shanghai',
+  VN: 'Asia/Ho_Chi_Minh',
+  US: 'America/New_York',
+  GB: 'Europe/London',
+  IE: 'Europe/Dublin',
+  FR: 'Europe/Paris',
+  DE: 'Europe/Berlin',
+  ES: 'Europe/Madrid',
+  IT: 'Europe/Rome',
+  NL: 'Europe/Amsterdam',
+  BE: 'Europe/Brussels',
+  AT: 'Europe/Vienna',
+  PL: 'Europe/Warsaw',
+  SE: 'Europe/Stockholm',
+  FI: 'Europe/Helsinki',
+  PT: 'Europe/Lisbon',
+  GR: 'Europe/Athens',
+  JP: 'Asia/Tokyo',
+  KR: 'Asia/Seoul',
+  SG: 'Asia/Singapore',
+  TH: 'Asia/Bangkok',
+  AU: 'Australia/Sydney',
+  CA: 'America/Toronto',
+  IN: 'Asia/Kolkata',
+  CN: 'Asia/Shanghai',
 };
 
 export const timeZoneOf = (country: string): string => zones[country.toUpperCase()] ?? 'UTC';

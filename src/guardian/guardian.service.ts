@@ -139,11 +139,7 @@ export class GuardianService {
   async linksOf(user: User, first: number, after?: string | null): Promise<Page<GuardianLink>> {
     const claimsByAddress = user.hasRole(Role.learner) && user.emailVerified;
     const mine = [{ guardian: user.id }, { learner: user.id }, ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : [])];
-    const rows = await this.em.find(
-      GuardianLink,
-      { $and: [{ $or: mine }, afterCursor(after)] },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] },
-    );
+    const rows = await this.em.find(GuardianLink, { $and: [{ $or: mine }, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] });
     return toPage(rows, first);
   }
 

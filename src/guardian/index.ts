@@ -8,8 +8,6 @@ import { guardianRoutes } from './guardian.routes';
 import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
 
-
-
 export type { AiAccess, GuardianService } from './guardian.service';
 export { isGuardianOf, isVerifiedGuardian, learnerActive } from './guardian.rules';
 export { LinkedLearner } from './guardian.types';

@@ -21,9 +21,7 @@ export interface Jobs {
 export function createJobs(config: Config, databaseUrl: string, log: Logger): Jobs {
   const pool = config.MONGODB_URL ? undefined : new Pool({ connectionString: databaseUrl, max: 4 });
   pool?.on('error', (error) => log.warn({ err: error }, 'job pool connection lost'));
-  const backend = config.MONGODB_URL
-    ? new MongoBackend({ address: config.MONGODB_URL })
-    : new PostgresBackend({ pool, ensureSchema: false });
+  const backend = config.MONGODB_URL ? new MongoBackend({ address: config.MONGODB_URL }) : new PostgresBackend({ pool, ensureSchema: false });
   // The LISTEN connection reconnects by itself, but reports each loss as an 'error' event, which
   // would end the process without a listener (seen when the database restarts).
   const channel = backend.notificationChannel as unknown as EventEmitter | undefined;

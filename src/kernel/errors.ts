@@ -68,13 +68,11 @@ export class AppError extends Error {
   }
 }
 
-export const unauthenticated = (message = 'Sign in to do this: the access token is missing, invalid or expired.') =>
-  new AppError('unauthenticated', message);
+export const unauthenticated = (message = 'Sign in to do this: the access token is missing, invalid or expired.') => new AppError('unauthenticated', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError('forbidden', message);
 export const notFound = (what = 'resource') => new AppError('not_found', `No such ${what}.`);
 export const conflict = (message: string) => new AppError('conflict', message);
-export const validationFailed = (details: FieldError[], message = 'The request is invalid.') =>
-  new AppError('validation_failed', message, { details });
+export const validationFailed = (details: FieldError[], message = 'The request is invalid.') => new AppError('validation_failed', message, { details });
 
 export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
 

@@ -11,7 +11,6 @@ import type { UnitOfWork } from './unit-of-work';
 export const EXPORT_PAGE_SIZE = 1000;
 
 /** An entity as plain JSON: relations as ids, hidden properties (password hashes) left out. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export function plain(entity: any): Record<string, unknown> {
   return wrap(entity).toObject() as Record<string, unknown>;
 }

@@ -57,9 +57,7 @@ class PostgresEventTarget extends EventTarget {
       return false;
     }
     const client = this.client;
-    this.sending = this.sending
-      .then(() => client.query('select pg_notify($1, $2)', [CHANNEL, payload]))
-      .catch((error) => this.log.warn({ err: error, event: event.type }, 'event not published'));
+    this.sending = this.sending.then(() => client.query('select pg_notify($1, $2)', [CHANNEL, payload])).catch((error) => this.log.warn({ err: error, event: event.type }, 'event not published'));
     return true;
   }
 

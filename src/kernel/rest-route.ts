@@ -46,7 +46,7 @@ export function restRoutes(dir: string, file: string, rows: RestRoute[]): RestRo
 function usedFragments(operation: OperationDefinitionNode, fragments: FragmentDefinitionNode[]): FragmentDefinitionNode[] {
   const used = new Set<FragmentDefinitionNode>();
   let text = print(operation);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const fragment of fragments) {
       if (used.has(fragment) || !new RegExp(`\\.\\.\\.${fragment.name.value}\\b`).test(text)) continue;

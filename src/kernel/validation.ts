@@ -18,7 +18,9 @@ export async function validateInput<T extends object>(type: new () => T, body: u
 export function validationDetails(errors: ValidationError[], prefix = ''): FieldError[] {
   return errors.flatMap((e) => {
     const field = prefix ? `${prefix}.${e.property}` : e.property;
-    const own = Object.values(e.constraints ?? {}).slice(0, 1).map((message) => ({ field, message }));
+    const own = Object.values(e.constraints ?? {})
+      .slice(0, 1)
+      .map((message) => ({ field, message }));
     return [...own, ...validationDetails(e.children ?? [], field)];
   });
 }

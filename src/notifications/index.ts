@@ -9,8 +9,6 @@ import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
 import { NotificationsService } from './notifications.service';
 
-
-
 export { NotificationType } from './notification.entity';
 export type { NotificationsService } from './notifications.service';
 

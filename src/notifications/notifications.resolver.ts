@@ -2,15 +2,7 @@ import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } fro
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
 import { NOTIFICATION_ADDED, type NotificationAddedEvent, UNREAD_COUNT_CHANGED } from './notifications.service';
-import {
-  NotificationConnection,
-  NotificationSettingsInput,
-  NotificationSettingsView,
-  NotificationsArgs,
-  NotificationView,
-  ReadAllResult,
-  UnreadCount,
-} from './notifications.types';
+import { NotificationConnection, NotificationSettingsInput, NotificationSettingsView, NotificationsArgs, NotificationView, ReadAllResult, UnreadCount } from './notifications.types';
 
 /** The caller's id; shield has already refused callers without one. */
 const me = (ctx: Context) => ctx.auth.userId!;

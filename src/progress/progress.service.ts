@@ -147,8 +147,14 @@ export class ProgressService {
     const best = new Map(scores.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
     const activity = new Map(days.map((r) => [String(r.learner_id), (r.days as (string | Date)[]).map(toDay)]));
     return learnerIds.map((learnerId) => {
-      const courses = enrollments.filter((e) => e.learner.id === learnerId).map((e) => courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id))));
-      const last = courses.map((c) => c.lastActivityAt).filter((d): d is Date => d !== null).sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
+      const courses = enrollments
+        .filter((e) => e.learner.id === learnerId)
+        .map((e) => courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id))));
+      const last =
+        courses
+          .map((c) => c.lastActivityAt)
+          .filter((d): d is Date => d !== null)
+          .sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
       return { learnerId, streakDays: streak(activity.get(learnerId) ?? []), lastActivityAt: last, timeSpentSeconds: courses.reduce((s, c) => s + c.timeSpentSeconds, 0), courses };
     });
   }
@@ -168,7 +174,11 @@ export class ProgressService {
 
   private async notifyHalfway(learner: User, course: Course): Promise<void> {
     await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
-      learner: { title: { en: 'Halfway there!', vi: 'Đã được một nửa!' }, body: { en: `You finished half of "${course.title.en}".`, vi: `Bạn đã học xong một nửa "${course.title.vi}".` }, data: { courseId: course.id, milestone: 'halfway' } },
+      learner: {
+        title: { en: 'Halfway there!', vi: 'Đã được một nửa!' },
+        body: { en: `You finished half of "${course.title.en}".`, vi: `Bạn đã học xong một nửa "${course.title.vi}".` },
+        data: { courseId: course.id, milestone: 'halfway' },
+      },
       guardian: {
         title: { en: `${learner.displayName} is halfway through a course`, vi: `${learner.displayName} đã học được một nửa khóa học` },
         body: { en: `${learner.displayName} finished half of "${course.title.en}".`, vi: `${learner.displayName} đã học xong một nửa "${course.title.vi}".` },
@@ -179,7 +189,11 @@ export class ProgressService {
 
   private async notifyCompletion(learner: User, course: Course): Promise<void> {
     await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
-      learner: { title: { en: 'Course finished!', vi: 'Đã hoàn thành khóa học!' }, body: { en: `You finished every lesson of "${course.title.en}".`, vi: `Bạn đã học xong mọi bài của "${course.title.vi}".` }, data: { courseId: course.id } },
+      learner: {
+        title: { en: 'Course finished!', vi: 'Đã hoàn thành khóa học!' },
+        body: { en: `You finished every lesson of "${course.title.en}".`, vi: `Bạn đã học xong mọi bài của "${course.title.vi}".` },
+        data: { courseId: course.id },
+      },
       guardian: {
         title: { en: `${learner.displayName} finished a course`, vi: `${learner.displayName} đã học xong một khóa` },
         body: { en: `${learner.displayName} finished every lesson of "${course.title.en}".`, vi: `${learner.displayName} đã học xong mọi bài của "${course.title.vi}".` },

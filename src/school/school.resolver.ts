@@ -36,7 +36,7 @@ export class SchoolResolver {
     return classView(await ctx.services.school.createClass((await ctx.viewer())!, schoolId, input.name));
   }
 
-  @Mutation(() => ClassView, { description: 'Replaces the join code; the old one stops working (the school\'s staff)' })
+  @Mutation(() => ClassView, { description: "Replaces the join code; the old one stops working (the school's staff)" })
   async rotateJoinCode(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
     return classView(await ctx.services.school.rotateJoinCode((await ctx.viewer())!, classId));
   }

@@ -8,7 +8,13 @@ export const schoolRoutes = restRoutes(__dirname, 'school.graphql', [
   { method: 'post', path: '/school/:id/members', status: 201, operation: 'SetSchoolMember', summary: 'Give a person the school_admin or teacher role in the school (its admins); audited' },
   { method: 'post', path: '/school/:id/classes', status: 201, operation: 'CreateClass', summary: "Create a class with an 8-character join code (the school's staff)" },
   { method: 'get', path: '/school/classes/:id', status: 200, operation: 'SchoolClass', summary: "A class's roster and courses (the school's staff)" },
-  { method: 'get', path: '/school/classes/:id/progress', status: 200, operation: 'ClassProgress', summary: "Progress of the class's active members; the others listed without it (the school's staff)" },
+  {
+    method: 'get',
+    path: '/school/classes/:id/progress',
+    status: 200,
+    operation: 'ClassProgress',
+    summary: "Progress of the class's active members; the others listed without it (the school's staff)",
+  },
   { method: 'post', path: '/school/classes/:id/join-code', status: 200, operation: 'RotateJoinCode', summary: "Replace the class's join code; the old one stops working (the school's staff)" },
   { method: 'post', path: '/school/classes/:id/courses', status: 201, operation: 'AssignClassCourse', summary: "Assign a course to the class (the school's staff)" },
 ]);

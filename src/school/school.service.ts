@@ -166,11 +166,7 @@ export class SchoolService {
   async statusesOf(learners: User[]): Promise<Map<string, MembershipStatus>> {
     const minors = learners.filter((l) => !l.birthDate || ageOn(l.birthDate) < ADULT_AGE).map((l) => l.id);
     const consented = minors.length
-      ? new Set(
-          (await this.em.find(Consent, { subject: { $in: minors }, type: ConsentType.progress_sharing, guardianGrantedAt: { $ne: null } }, { fields: ['subject'] })).map(
-            (c) => c.subject.id,
-          ),
-        )
+      ? new Set((await this.em.find(Consent, { subject: { $in: minors }, type: ConsentType.progress_sharing, guardianGrantedAt: { $ne: null } }, { fields: ['subject'] })).map((c) => c.subject.id))
       : new Set<string>();
     return new Map(learners.map((l) => [l.id, !minors.includes(l.id) || consented.has(l.id) ? MembershipStatus.active : MembershipStatus.pending_consent]));
   }
@@ -186,10 +182,7 @@ export class SchoolService {
   async roster(classId: string): Promise<Roster> {
     const schoolClass = await this.findClass(classId);
     if (!schoolClass) throw notFound('class');
-    const [members, courses] = await Promise.all([
-      this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }),
-      this.coursesOf([schoolClass.id]),
-    ]);
+    const [members, courses] = await Promise.all([this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }), this.coursesOf([schoolClass.id])]);
     const statuses = await this.statusesOf(members.map((m) => m.learner));
     return {
       schoolClass,

@@ -29,9 +29,7 @@ export interface App {
 }
 
 export async function createApp(config: Config, log: Logger): Promise<App> {
-  const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL
-    ? undefined
-    : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }));
+  const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }));
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
   const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
   await migrate(orm);

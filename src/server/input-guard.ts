@@ -9,7 +9,6 @@ import type { FieldError } from '../kernel/errors';
  * Keys are checked as well as values. It covers GraphQL over HTTP and the REST table (both run
  * through Apollo) and the WebSocket (ws.ts calls it).
  */
-// eslint-disable-next-line no-control-regex
 const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 const reasonOf = (text: string) => (text.includes('\u0000') ? 'must not contain a NUL character' : 'must be valid Unicode text (a lone surrogate is not)');

@@ -1,6 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import { type DocumentNode, type ExecutionArgs, getArgumentValues, getOperationAST, GraphQLError, type GraphQLSchema, Kind, parse, specifiedRules, subscribe as graphqlSubscribe, validate } from 'graphql';
+import {
+  type DocumentNode,
+  type ExecutionArgs,
+  getArgumentValues,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLSchema,
+  Kind,
+  parse,
+  specifiedRules,
+  subscribe as graphqlSubscribe,
+  validate,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
@@ -61,9 +73,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         return refusal ? { errors: [refusal] } : graphqlSubscribe(args);
       },
       onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors
-          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => deps.log.error({ err }, 'subscription failed'))) }
-          : undefined,
+        result.errors ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => deps.log.error({ err }, 'subscription failed'))) } : undefined,
     },
     wsServer,
   );

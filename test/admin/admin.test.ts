@@ -154,7 +154,11 @@ describe('npm run admin:create', () => {
   });
 
   it('reports bad input in one line with a non-zero exit', async () => {
-    for (const args of [['--email', 'not-an-email', '--password', PASSWORD], ['--email', uniqueEmail(), '--password', 'short'], ['--email', uniqueEmail()]]) {
+    for (const args of [
+      ['--email', 'not-an-email', '--password', PASSWORD],
+      ['--email', uniqueEmail(), '--password', 'short'],
+      ['--email', uniqueEmail()],
+    ]) {
       const failure = await run('node', [script, ...args], { env: env() }).catch((error: { code: number; stderr: string }) => error);
       expect('code' in failure && failure.code).toBe(1);
       expect((failure as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);

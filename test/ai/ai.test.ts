@@ -46,7 +46,7 @@ async function childWithGuardian(consents: string[] = ['ai_conversation']) {
 }
 
 describe('POST /ai/chat', () => {
-  it('forwards an allowed message with a signed identity, never the caller\'s token, and counts it', async () => {
+  it("forwards an allowed message with a signed identity, never the caller's token, and counts it", async () => {
     const learner = await adultWithConsent();
     const reply = await chat(learner, 'Hi there');
     expect(reply.status).toBe(200);
@@ -97,20 +97,20 @@ describe('the checks, in order, in REST and GraphQL', () => {
     await expectRefused(await learnerOfAge(t, 10), 403, 'guardian_required');
   });
 
-  it('3. the ai_conversation consent, a guardian\'s under 18', async () => {
+  it("3. the ai_conversation consent, a guardian's under 18", async () => {
     await expectRefused(await learnerOfAge(t, 20), 403, 'consent_required');
     const { learner } = await childWithGuardian([]);
     await expectRefused(learner, 403, 'guardian_consent_required');
   });
 
-  it('4. the guardian\'s switch', async () => {
+  it("4. the guardian's switch", async () => {
     const { guardian, learner } = await childWithGuardian();
     expect((await chat(learner)).status).toBe(200);
     await t.http.put(`/guardian/learners/${learner.id}/ai-access`, { enabled: false }, { token: guardian.accessToken });
     await expectRefused(learner, 403, 'forbidden');
   });
 
-  it('5. for memory: the tier, the ai_memory consent and the guardian\'s memory switch; the memory flag follows', async () => {
+  it("5. for memory: the tier, the ai_memory consent and the guardian's memory switch; the memory flag follows", async () => {
     const { guardian, learner } = await childWithGuardian(['ai_conversation']);
     const memory = () => t.http.get('/ai/memory', { token: learner.accessToken });
     expect((await memory()).body.error).toBe('tier_required');
@@ -137,7 +137,7 @@ describe('the checks, in order, in REST and GraphQL', () => {
     expect(backend.seen.at(-1)).toMatchObject({ method: 'DELETE', path: '/memory' });
   });
 
-  it('6. the quota of the day, lowered by the guardian\'s limit', async () => {
+  it("6. the quota of the day, lowered by the guardian's limit", async () => {
     const { guardian, learner } = await childWithGuardian();
     await t.http.put(`/guardian/learners/${learner.id}/ai-access`, { dailyMessageLimit: 2 }, { token: guardian.accessToken });
     expect((await chat(learner)).status).toBe(200);
@@ -162,7 +162,7 @@ describe('the checks, in order, in REST and GraphQL', () => {
 });
 
 describe('conversations', () => {
-  it('lists the backend\'s conversations in REST and GraphQL', async () => {
+  it("lists the backend's conversations in REST and GraphQL", async () => {
     const learner = await adultWithConsent();
     const reply = await t.http.get('/ai/conversations', { token: learner.accessToken });
     expect(reply.status).toBe(200);
@@ -225,7 +225,7 @@ describe('streaming', () => {
 });
 
 describe('backend faults', () => {
-  it('answers 502 for a 5xx and the backend\'s status for a 4xx, and gives the message back to the quota', async () => {
+  it("answers 502 for a 5xx and the backend's status for a 4xx, and gives the message back to the quota", async () => {
     const learner = await adultWithConsent();
     backend.state.behaviour = 'fail';
     const failed = await chat(learner);

@@ -65,7 +65,11 @@ describe('POST /codelab/run and runCode', () => {
     expect(py.status).toBe(200);
     expect(py.body).toMatchObject({ status: 'ok', stdout: 'cba\n', stderr: '' });
     expect(typeof py.body.timeMs).toBe('number');
-    const gql = await t.http.gql('mutation($input: RunCodeInput!) { runCode(input: $input) { status stdout } }', { input: { language: 'javascript', code: 'console.log(readLine().toUpperCase())', stdin: 'hi' } }, learner.accessToken);
+    const gql = await t.http.gql(
+      'mutation($input: RunCodeInput!) { runCode(input: $input) { status stdout } }',
+      { input: { language: 'javascript', code: 'console.log(readLine().toUpperCase())', stdin: 'hi' } },
+      learner.accessToken,
+    );
     expect(gql.body.data.runCode).toEqual({ status: 'ok', stdout: 'HI\n' });
   });
 
@@ -258,10 +262,18 @@ describe('projects', () => {
 describe('portfolio and the under-18 rule', () => {
   it('an adult sets a public portfolio; the public page shows no e-mail, birth date or country', async () => {
     const adult = await signUp(t, adultSignup({ role: 'creator' }));
-    const project = await t.http.post('/projects', { title: 'Public work', language: 'javascript', files: [{ path: 'main.js', content: 'console.log(1)' }], visibility: 'public' }, { token: adult.accessToken });
+    const project = await t.http.post(
+      '/projects',
+      { title: 'Public work', language: 'javascript', files: [{ path: 'main.js', content: 'console.log(1)' }], visibility: 'public' },
+      { token: adult.accessToken },
+    );
     const hiddenProject = await t.http.post('/projects', { title: 'Private work', language: 'javascript', files: [{ path: 'main.js', content: '' }] }, { token: adult.accessToken });
     const handle = `lan-${adult.id.slice(0, 6)}`;
-    const put = await t.http.put('/portfolio/me', { handle, headline: 'Young coder', bio: 'I like loops', projectIds: [project.body.id, hiddenProject.body.id], visibility: 'public' }, { token: adult.accessToken });
+    const put = await t.http.put(
+      '/portfolio/me',
+      { handle, headline: 'Young coder', bio: 'I like loops', projectIds: [project.body.id, hiddenProject.body.id], visibility: 'public' },
+      { token: adult.accessToken },
+    );
     expect(put.status).toBe(200);
     expect(put.body).toMatchObject({ handle, visibility: 'public' });
     const page = await t.http.get(`/portfolio/${handle}`);
@@ -292,7 +304,11 @@ describe('portfolio and the under-18 rule', () => {
     // The guardian sees the private project; a stranger does not.
     expect((await t.http.get(`/projects/${project.body.id}`, { token: guardian.accessToken })).status).toBe(200);
 
-    const refused = await t.http.put(`/projects/${project.body.id}`, { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility: 'public' }, { token: teen.accessToken });
+    const refused = await t.http.put(
+      `/projects/${project.body.id}`,
+      { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility: 'public' },
+      { token: teen.accessToken },
+    );
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('guardian_consent_required');
     const handle = `teen-${teen.id.slice(0, 6)}`;
@@ -302,7 +318,11 @@ describe('portfolio and the under-18 rule', () => {
     expect(grant.status).toBe(200);
     // In Viet Nam a learner from 7 gives their own consent too.
     await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing' }, { token: teen.accessToken });
-    const made = await t.http.put(`/projects/${project.body.id}`, { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility: 'public' }, { token: teen.accessToken });
+    const made = await t.http.put(
+      `/projects/${project.body.id}`,
+      { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility: 'public' },
+      { token: teen.accessToken },
+    );
     expect(made.body.visibility).toBe('public');
     expect((await t.http.put('/portfolio/me', { handle, projectIds: [project.body.id], visibility: 'public' }, { token: teen.accessToken })).status).toBe(200);
     expect((await t.http.get(`/portfolio/${handle}`)).body.projects).toHaveLength(1);

@@ -273,9 +273,7 @@ print([m for m in sys.modules if sys.modules[m] is not None and ("pyodide" in m 
   });
 
   it('the Function-constructor escape throws without the import guard, as code generation from strings is off', async () => {
-    const r = clean(
-      await noGuard.runCode({ language: 'python', code: 'import pyodide_js\nprint(pyodide_js.constructor.constructor("return process")())' }),
-    );
+    const r = clean(await noGuard.runCode({ language: 'python', code: 'import pyodide_js\nprint(pyodide_js.constructor.constructor("return process")())' }));
     expect(r.status).toBe('runtime_error');
     expect(r.stderr).toContain('EvalError');
   });
@@ -411,9 +409,7 @@ console.log = () => {};
 JSON.stringify = () => "hijacked";
 Object.defineProperty(Object.prototype, "constructor", { get() { return "trap" } });`);
     expect(first.status).toBe('ok');
-    const results = await Promise.all(
-      [0, 1, 2].map(() => js('const a = []; a.push(1); console.log(({}).polluted, a.length, typeof leftBehind, JSON.stringify([1]), typeof ({}).constructor)')),
-    );
+    const results = await Promise.all([0, 1, 2].map(() => js('const a = []; a.push(1); console.log(({}).polluted, a.length, typeof leftBehind, JSON.stringify([1]), typeof ({}).constructor)')));
     for (const r of results) expect(r).toMatchObject({ status: 'ok', stdout: 'undefined 1 undefined [1] function\n' });
   });
 });
@@ -425,9 +421,7 @@ describe('load', () => {
       const s = runner.stats();
       maxBusy = Math.max(maxBusy, s.python.busy, s.javascript.busy);
     }, 5);
-    const runs = Array.from({ length: 50 }, (_, i) =>
-      i % 2 ? js(`console.log(${i} * 2)`) : py(`print(${i} * 2)`),
-    );
+    const runs = Array.from({ length: 50 }, (_, i) => (i % 2 ? js(`console.log(${i} * 2)`) : py(`print(${i} * 2)`)));
     const results = await Promise.all(runs);
     clearInterval(sample);
     results.forEach((r, i) => expect(r, `run ${i}`).toMatchObject({ status: 'ok', stdout: `${i * 2}\n` }));

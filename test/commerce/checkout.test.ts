@@ -119,7 +119,9 @@ describe('sandbox checkout end to end', () => {
     const twin = await t.http.gql('query($id: ID!) { payment(id: $id) { id } }', { id: paid.id }, stranger.accessToken);
     expect(twin.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect((await t.http.post('/payments/webhooks/paypal', { id: 'x' })).status).toBe(404);
-    const audit = await openUnit(t.app.deps).uow.em.execute<{ action: string; actor_id: string | null }[]>(`select action, actor_id from commerce_audit where target = ? order by created_at`, [`payment:${paid.id}`]);
+    const audit = await openUnit(t.app.deps).uow.em.execute<{ action: string; actor_id: string | null }[]>(`select action, actor_id from commerce_audit where target = ? order by created_at`, [
+      `payment:${paid.id}`,
+    ]);
     expect(audit.map((a) => a.action)).toEqual(['payment.created', 'payment.succeeded']);
     expect(audit[0].actor_id).toBe(buyer.id);
   });

@@ -35,11 +35,7 @@ function sandboxEvent(type: 'payment.succeeded' | 'payment.canceled', paymentId:
   return { method: 'POST', rawBody: Buffer.from(body), headers: { 'x-sandbox-signature': signSandbox(sandboxSecretOf(t.app.deps.config), body) }, query: {} };
 }
 
-type Step =
-  | { kind: 'checkout'; user: number; price: number }
-  | { kind: 'pay' | 'cancel'; payment: number }
-  | { kind: 'refund'; payment: number; part: number }
-  | { kind: 'expire' };
+type Step = { kind: 'checkout'; user: number; price: number } | { kind: 'pay' | 'cancel'; payment: number } | { kind: 'refund'; payment: number; part: number } | { kind: 'expire' };
 
 const step: fc.Arbitrary<Step> = fc.oneof(
   fc.record({ kind: fc.constant('checkout' as const), user: fc.nat(1), price: fc.nat(1) }),
@@ -73,7 +69,10 @@ async function run(s: Step): Promise<void> {
       const amount = Math.max(1, Math.floor((left * s.part) / 100));
       const refund = await unit().requestRefund(admin, { paymentId: id, amount, reason: 'property' });
       await unit().approveRefund(admin, refund.id);
-      await waitFor(() => sql<{ status: string }>('select status from refunds where id = ?', [refund.id]), ([r]) => r.status !== 'processing');
+      await waitFor(
+        () => sql<{ status: string }>('select status from refunds where id = ?', [refund.id]),
+        ([r]) => r.status !== 'processing',
+      );
       return;
     }
     case 'expire':
@@ -88,9 +87,13 @@ describe('the ledger under random sequences (fast-check)', () => {
         for (const s of steps) await run(s);
         const unbalanced = await sql(`select transaction_id, currency from ledger_entries group by transaction_id, currency having sum(amount) <> 0`);
         expect(unbalanced).toEqual([]);
-        const kept = await sql(`select b.account, b.currency from (select account, currency, sum(balance) balance, sum(entries) entries from ledger_balances group by 1, 2) b left join (select account, currency, sum(amount) s, count(*) n from ledger_entries group by 1, 2) e using (account, currency) where b.balance <> coalesce(e.s, 0) or b.entries <> coalesce(e.n, 0)`);
+        const kept = await sql(
+          `select b.account, b.currency from (select account, currency, sum(balance) balance, sum(entries) entries from ledger_balances group by 1, 2) b left join (select account, currency, sum(amount) s, count(*) n from ledger_entries group by 1, 2) e using (account, currency) where b.balance <> coalesce(e.s, 0) or b.entries <> coalesce(e.n, 0)`,
+        );
         expect(kept).toEqual([]);
-        const expected = await sql<{ currency: string; net: string }>(`select currency, sum(amount - refunded_amount) net from payments where status in ('succeeded', 'partially_refunded', 'refunded') group by currency`);
+        const expected = await sql<{ currency: string; net: string }>(
+          `select currency, sum(amount - refunded_amount) net from payments where status in ('succeeded', 'partially_refunded', 'refunded') group by currency`,
+        );
         const balances = await sql<{ currency: string; balance: string }>(`select currency, sum(balance) balance from ledger_balances where account = 'provider:sandbox' group by currency`);
         for (const { currency, net } of expected) expect(Number(balances.find((b) => b.currency === currency)?.balance ?? 0)).toBe(Number(net));
         const customers = await sql(`select account from ledger_balances where account like 'customer:%' group by account, currency having sum(balance) <> 0`);

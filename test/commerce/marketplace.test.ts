@@ -20,7 +20,16 @@ afterAll(async () => {
   await t?.close();
 });
 
-const listing = (title: string, usd: number, vnd: number) => ({ kind: 'course', title: text(title), description: text(`${title} description`), prices: [{ currency: 'USD', amount: usd }, { currency: 'VND', amount: vnd }], courseIds: [courseId] });
+const listing = (title: string, usd: number, vnd: number) => ({
+  kind: 'course',
+  title: text(title),
+  description: text(`${title} description`),
+  prices: [
+    { currency: 'USD', amount: usd },
+    { currency: 'VND', amount: vnd },
+  ],
+  courseIds: [courseId],
+});
 
 describe('marketplace', () => {
   it('creators list, content admins review, everyone searches; sales show earnings after the fee', async () => {
@@ -74,7 +83,11 @@ describe('marketplace', () => {
 
     const sales = await t.http.get('/marketplace/me/sales', { token: creator.accessToken });
     expect(sales.status).toBe(200);
-    expect(sales.body).toMatchObject({ feePercent: 30, items: [{ productId: submitted.body.id, amount: 500, currency: 'USD', fee: 150, earnings: 350 }], totals: [{ currency: 'USD', earnings: 350, sales: 1 }] });
+    expect(sales.body).toMatchObject({
+      feePercent: 30,
+      items: [{ productId: submitted.body.id, amount: 500, currency: 'USD', fee: 150, earnings: 350 }],
+      totals: [{ currency: 'USD', earnings: 350, sales: 1 }],
+    });
     expect((await t.http.get('/marketplace/me/sales', { token: rival.accessToken })).body.items).toHaveLength(0);
     expect((await t.http.get('/marketplace/me/sales', { token: buyer.accessToken })).status).toBe(403);
     const balances = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
@@ -86,7 +99,11 @@ describe('marketplace', () => {
 
   it('refuses: subscriptions from creators (400), listings from learners and guardians (403), anonymous (401)', async () => {
     const creator = await creatorAccount(t);
-    const sub = await t.http.post('/marketplace/listings', { ...listing('Sub', 100, 100), kind: 'subscription', tier: 'pro', prices: [{ currency: 'USD', amount: 100, interval: 'month' }] }, { token: creator.accessToken });
+    const sub = await t.http.post(
+      '/marketplace/listings',
+      { ...listing('Sub', 100, 100), kind: 'subscription', tier: 'pro', prices: [{ currency: 'USD', amount: 100, interval: 'month' }] },
+      { token: creator.accessToken },
+    );
     expect(sub.status).toBe(400);
     expect(sub.body.details[0].field).toBe('kind');
     const learner = await learnerOfAge(t, 15);

@@ -19,7 +19,16 @@ describe('products', () => {
   it('admins create, update, publish and archive; everyone reads published ones', async () => {
     const created = await t.http.post('/products', subscriptionBody(), { token: admin.accessToken });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ kind: 'subscription', tier: 'starter', status: 'draft', sellerId: null, prices: [{ currency: 'VND', amount: 199000, interval: 'month' }, { currency: 'USD', amount: 799 }] });
+    expect(created.body).toMatchObject({
+      kind: 'subscription',
+      tier: 'starter',
+      status: 'draft',
+      sellerId: null,
+      prices: [
+        { currency: 'VND', amount: 199000, interval: 'month' },
+        { currency: 'USD', amount: 799 },
+      ],
+    });
     expect((await t.http.get(`/products/${created.body.id}`)).status).toBe(404);
     const updated = await t.http.put(`/products/${created.body.id}`, { title: text('Starter'), prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] }, { token: admin.accessToken });
     expect(updated.status).toBe(200);
@@ -48,7 +57,11 @@ describe('products', () => {
     const tierless = await t.http.post('/products', subscriptionBody({ tier: null }), { token: admin.accessToken });
     expect(tierless.status).toBe(400);
     expect(tierless.body.details).toContainEqual(expect.objectContaining({ field: 'tier' }));
-    const course = await t.http.post('/products', { ...subscriptionBody(), kind: 'course', tier: null, prices: [{ currency: 'USD', amount: 500 }], courseIds: ['00000000-0000-4000-8000-000000000000'] }, { token: admin.accessToken });
+    const course = await t.http.post(
+      '/products',
+      { ...subscriptionBody(), kind: 'course', tier: null, prices: [{ currency: 'USD', amount: 500 }], courseIds: ['00000000-0000-4000-8000-000000000000'] },
+      { token: admin.accessToken },
+    );
     expect(course.status).toBe(400);
     expect(course.body.details).toContainEqual(expect.objectContaining({ field: 'courseIds' }));
     expect((await t.http.post('/products', subscriptionBody())).status).toBe(401);
@@ -57,7 +70,7 @@ describe('products', () => {
     const learner = await learnerOfAge(t, 15);
     expect((await t.http.post('/products', subscriptionBody(), { token: learner.accessToken })).status).toBe(403);
     const gql = await t.http.gql('mutation($id: ID!) { publishProduct(id: $id) { id } }', { id: '00000000-0000-4000-8000-000000000000' }, guardian.accessToken);
-    expect(gql.body.errors?.[0].extensions.code).toBe("FORBIDDEN");
+    expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     expect((await t.http.post('/products/00000000-0000-4000-8000-000000000000/publish', undefined, { token: admin.accessToken })).status).toBe(404);
   });
 });
@@ -82,7 +95,11 @@ describe('entitlements and tier', () => {
     expect((await t.http.post('/entitlements/grants', { userId: user.id, kind: 'tier', tier: 'pro' })).status).toBe(401);
     expect((await t.http.get('/entitlements/me')).status).toBe(401);
     expect((await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: user.accessToken })).status).toBe(403);
-    const gql = await t.http.gql('mutation($input: GrantInput!) { grantEntitlement(input: $input) { tier } }', { input: { userId: user.id, kind: 'course', courseId: '00000000-0000-4000-8000-000000000000' } }, admin.accessToken);
+    const gql = await t.http.gql(
+      'mutation($input: GrantInput!) { grantEntitlement(input: $input) { tier } }',
+      { input: { userId: user.id, kind: 'course', courseId: '00000000-0000-4000-8000-000000000000' } },
+      admin.accessToken,
+    );
     expect(gql.body.data.grantEntitlement).toEqual({ tier: null });
     const mine = await t.http.gql('{ myEntitlements { tier items { kind courseId status } } }', {}, user.accessToken);
     expect(mine.body.data.myEntitlements.items).toContainEqual({ kind: 'course', courseId: '00000000-0000-4000-8000-000000000000', status: 'active' });
@@ -104,7 +121,10 @@ describe('entitlements and tier', () => {
     expect(mine.body.items[0].status).toBe('expired');
     // The sweep is one recurring Agenda job, however many instances start.
     const em = openUnit(t.app.deps).uow.em;
-    const jobs = await waitFor(() => em.execute<{ n: string }[]>(`select count(*) n from agenda_jobs where name = 'commerce:sweep'`), ([row]) => row.n === '1');
+    const jobs = await waitFor(
+      () => em.execute<{ n: string }[]>(`select count(*) n from agenda_jobs where name = 'commerce:sweep'`),
+      ([row]) => row.n === '1',
+    );
     expect(jobs[0].n).toBe('1');
   });
 });
@@ -120,7 +140,9 @@ describe('the ledger', () => {
     await expect(em.execute('truncate ledger_entries cascade')).rejects.toThrow();
     await expect(
       em.transactional(async (tx) => {
-        const [{ id }] = await tx.execute<{ id: string }[]>(`insert into ledger_transactions (id, kind, payment_id, created_at) values (gen_random_uuid(), 'payment', gen_random_uuid(), now()) returning id`);
+        const [{ id }] = await tx.execute<{ id: string }[]>(
+          `insert into ledger_transactions (id, kind, payment_id, created_at) values (gen_random_uuid(), 'payment', gen_random_uuid(), now()) returning id`,
+        );
         await tx.execute(`insert into ledger_entries (id, transaction_id, account, amount, currency, created_at) values (gen_random_uuid(), ?, 'revenue:platform', 5, 'USD', now())`, [id]);
       }),
     ).rejects.toThrow(/does not sum to zero/);

@@ -64,7 +64,14 @@ describe('Stripe', () => {
     expect(form.get('line_items[0][price_data][currency]')).toBe('usd');
     expect(form.get('metadata[paymentId]')).toBe(started.body.id);
 
-    const completed = stripeEvent('checkout.session.completed', { id: 'cs_x', object: 'checkout.session', payment_status: 'paid', payment_intent: 'pi_123', amount_total: 799, metadata: { paymentId: started.body.id } });
+    const completed = stripeEvent('checkout.session.completed', {
+      id: 'cs_x',
+      object: 'checkout.session',
+      payment_status: 'paid',
+      payment_intent: 'pi_123',
+      amount_total: 799,
+      metadata: { paymentId: started.body.id },
+    });
     const forged = await t.http.rest('POST', '/payments/webhooks/stripe', { raw: completed.payload, headers: { 'stripe-signature': 't=1,v1=deadbeef' } });
     expect(forged.status).toBe(400);
     expect(forged.body.error).toBe('invalid_signature');
@@ -144,7 +151,20 @@ describe('VNPay', () => {
 
 describe('MoMo', () => {
   const ipnBody = (paymentId: string, amount: number, resultCode = 0) => {
-    const fields: Record<string, string | number> = { partnerCode: MOMO.partnerCode, orderId: paymentId, requestId: paymentId, amount, orderInfo: `Thanh toan ${paymentId}`, orderType: 'momo_wallet', transId: 4088878653, resultCode, message: 'Successful.', payType: 'qr', responseTime: 1721720663942, extraData: '' };
+    const fields: Record<string, string | number> = {
+      partnerCode: MOMO.partnerCode,
+      orderId: paymentId,
+      requestId: paymentId,
+      amount,
+      orderInfo: `Thanh toan ${paymentId}`,
+      orderType: 'momo_wallet',
+      transId: 4088878653,
+      resultCode,
+      message: 'Successful.',
+      payType: 'qr',
+      responseTime: 1721720663942,
+      extraData: '',
+    };
     const signature = momoSign(MOMO.secretKey, { accessKey: MOMO.accessKey, ...Object.fromEntries(MOMO_IPN_FIELDS.map((k) => [k, fields[k]])) });
     return { ...fields, signature };
   };
@@ -193,7 +213,10 @@ describe('MoMo', () => {
     const again = await t.http.post('/refunds', { paymentId: started.body.id, reason: 'all' }, { token: buyer.accessToken });
     expect(again.status).toBe(201);
     expect(again.body.amount).toBe(199000);
-    const payments = await waitFor(() => t.http.get('/payments/me', { token: buyer.accessToken }), () => true);
+    const payments = await waitFor(
+      () => t.http.get('/payments/me', { token: buyer.accessToken }),
+      () => true,
+    );
     expect(payments.body.items.length).toBeGreaterThanOrEqual(1);
   });
 });

@@ -21,7 +21,11 @@ const balance = async (account: string, currency = 'VND') => {
   const reply = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
   return reply.body.items.find((b: { account: string; currency: string }) => b.account === account && b.currency === currency)?.balance ?? 0;
 };
-const settled = (id: string, who: SignedIn) => waitFor(() => t.http.get('/refunds/me', { token: who.accessToken }), (r) => r.body.items.find((x: { id: string }) => x.id === id)?.status !== 'processing');
+const settled = (id: string, who: SignedIn) =>
+  waitFor(
+    () => t.http.get('/refunds/me', { token: who.accessToken }),
+    (r) => r.body.items.find((x: { id: string }) => x.id === id)?.status !== 'processing',
+  );
 
 describe('refunds', () => {
   it('partial then full: processing, the provider webhook, succeeded; the ledger reverses and a full refund revokes', async () => {
@@ -61,7 +65,10 @@ describe('refunds', () => {
     expect(created).toHaveLength(6);
     expect(answers.filter((a) => a.status === 409)).toHaveLength(4);
     await Promise.all(created.map((c) => t.http.post(`/refunds/${c.body.id}/approve`, undefined, { token: admin.accessToken })));
-    const paid = await waitFor(() => t.http.get(`/payments/${payment.id}`, { token: buyer.accessToken }), (r) => r.body.refundedAmount === 180000);
+    const paid = await waitFor(
+      () => t.http.get(`/payments/${payment.id}`, { token: buyer.accessToken }),
+      (r) => r.body.refundedAmount === 180000,
+    );
     expect(paid.body.refundedAmount).toBe(180000);
     expect(paid.body.status).toBe('partially_refunded');
   });

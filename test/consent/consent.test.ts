@@ -13,8 +13,7 @@ let smtp: SmtpServer;
 beforeAll(() => void ({ t, smtp } = ctx));
 
 const CONSENT = 'consentTypeId granted needsGuardian needsOwnConsent canGrantAlone guardianGrantedBy { id displayName }';
-const consentOf = async (who: SignedIn, type: string) =>
-  (await t.http.get('/consent/me', { token: who.accessToken })).body.items.find((c: { consentTypeId: string }) => c.consentTypeId === type);
+const consentOf = async (who: SignedIn, type: string) => (await t.http.get('/consent/me', { token: who.accessToken })).body.items.find((c: { consentTypeId: string }) => c.consentTypeId === type);
 
 /** What a feature behind a consent asks (the AI proxy, for one): the service's check. */
 async function check(userId: string, type: ConsentType): Promise<string> {
@@ -63,7 +62,7 @@ describe('granting and revoking', () => {
     ]);
   });
 
-  it('refuses a learner a consent that needs a guardian, asks the guardian, and takes the guardian\'s', async () => {
+  it("refuses a learner a consent that needs a guardian, asks the guardian, and takes the guardian's", async () => {
     const { guardian, learner } = await family(15, 'US');
     const asked = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
     expect(asked.status).toBe(403);
@@ -93,7 +92,7 @@ describe('granting and revoking', () => {
     expect(await check(learner.id, ConsentType.ai_memory)).toBe('guardian_consent_required');
   });
 
-  it('needs the child\'s own consent beside the guardian\'s in Viet Nam from 7', async () => {
+  it("needs the child's own consent beside the guardian's in Viet Nam from 7", async () => {
     const { guardian, learner } = await family(10, 'VN');
     const byGuardian = await t.http.post('/consent/grant', { consentTypeId: 'basic_data', learnerId: learner.id }, { token: guardian.accessToken });
     expect(byGuardian.body).toMatchObject({ granted: false, needsGuardian: true, needsOwnConsent: true });

@@ -61,7 +61,10 @@ describe('PUT /country-policy/:country', () => {
 
     const history = await t.http.gql('{ countryPolicy(country: "JP") { history { version authorId before after } } }', {}, admin.accessToken);
     const changes = history.body.data.countryPolicy.history;
-    expect(changes.map((c: { version: number; authorId: string }) => [c.version, c.authorId])).toEqual([[2, admin.id], [1, admin.id]]);
+    expect(changes.map((c: { version: number; authorId: string }) => [c.version, c.authorId])).toEqual([
+      [2, admin.id],
+      [1, admin.id],
+    ]);
     expect(changes[1].before.guardianConsentAge).toBe(16);
     expect(changes[1].after.guardianConsentAge).toBe(14);
 

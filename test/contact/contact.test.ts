@@ -29,7 +29,7 @@ const SEND = 'mutation($input: ContactInput!) { sendContactMessage(input: $input
 const LIST = 'query($status: ContactStatus) { contactMessages(status: $status, first: 100) { edges { node { id email subject status resolvedAt } } pageInfo { hasNextPage endCursor } } }';
 
 describe('POST /contact and { sendContactMessage }', () => {
-  it('stores the message, acknowledges it in the sender\'s language and forwards it to CONTACT_TO', async () => {
+  it("stores the message, acknowledges it in the sender's language and forwards it to CONTACT_TO", async () => {
     const body = message({ locale: 'vi' });
     const reply = await t.http.post('/contact', body, from(freshIp()));
     expect(reply.status).toBe(202);

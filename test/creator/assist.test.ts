@@ -24,7 +24,11 @@ const text = (en: string) => ({ en, vi: `${en} (vi)` });
 
 async function draft(content: string) {
   const created = await t.http.post('/creator/courses', { title: text('Python loops'), description: text('for and while'), level: 'beginner', minAge: 10, maxAge: 14 }, { token: creator.accessToken });
-  const lesson = await t.http.post(`/creator/courses/${created.body.id}/lessons`, { title: text('for loops'), objectives: { en: ['Repeat'], vi: ['Lặp'] }, content: text(content) }, { token: creator.accessToken });
+  const lesson = await t.http.post(
+    `/creator/courses/${created.body.id}/lessons`,
+    { title: text('for loops'), objectives: { en: ['Repeat'], vi: ['Lặp'] }, content: text(content) },
+    { token: creator.accessToken },
+  );
   return { id: created.body.id as string, lessonId: lesson.body.id as string };
 }
 

@@ -48,7 +48,11 @@ describe('POST /factory/generate and the pipeline', () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
     const done = await generated(http, editor.accessToken, { topic: 'Lập trình Python', lessonCount: 2 });
-    const reply = await http.gql(`query($id: ID!) { factoryGeneration(id: $id) { ${GENERATION} lessons { position title { en vi } objectives { en vi } content { en vi } quiz findings { category } flagged revision } } }`, { id: done.id }, editor.accessToken);
+    const reply = await http.gql(
+      `query($id: ID!) { factoryGeneration(id: $id) { ${GENERATION} lessons { position title { en vi } objectives { en vi } content { en vi } quiz findings { category } flagged revision } } }`,
+      { id: done.id },
+      editor.accessToken,
+    );
     expect(reply.body.errors).toBeUndefined();
     const lessons = reply.body.data.factoryGeneration.lessons;
     expect(lessons.map((l: { position: number }) => l.position)).toEqual([1, 2]);
@@ -167,7 +171,13 @@ describe('listing and reading generations', () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
     for (const id of ['00000000-0000-4000-8000-000000000000', 'not-an-id']) {
-      for (const [method, path] of [['GET', ''], ['POST', '/approve'], ['POST', '/reject'], ['POST', '/retry'], ['POST', '/regenerate']]) {
+      for (const [method, path] of [
+        ['GET', ''],
+        ['POST', '/approve'],
+        ['POST', '/reject'],
+        ['POST', '/retry'],
+        ['POST', '/regenerate'],
+      ]) {
         const reply = await http.rest(method, `/factory/generations/${id}${path}`, { token: editor.accessToken });
         expect(reply.status, `${method} ${path}`).toBe(404);
         expect(reply.body.error).toBe('not_found');
@@ -206,7 +216,10 @@ describe('validation', () => {
 
   it('accepts the edges of every range', async () => {
     const admin = await signInAdmin(ctx.t);
-    for (const overrides of [{ topic: 'abc', ageRange: '5-5', lessonCount: 1 }, { topic: 'y'.repeat(200), ageRange: '18-18', lessonCount: 30, level: 'advanced' }]) {
+    for (const overrides of [
+      { topic: 'abc', ageRange: '5-5', lessonCount: 1 },
+      { topic: 'y'.repeat(200), ageRange: '18-18', lessonCount: 30, level: 'advanced' },
+    ]) {
       expect((await ctx.t.http.post('/factory/generate', request(overrides), { token: admin.accessToken })).status).toBe(202);
     }
   });

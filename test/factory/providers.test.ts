@@ -33,7 +33,10 @@ afterAll(async () => {
   await models?.close();
 });
 
-const research = { summary: { en: 'Loops repeat work', vi: 'Vòng lặp lặp lại công việc' }, concepts: [{ name: { en: 'for loops', vi: 'vòng lặp for' }, explanation: { en: 'Repeat n times', vi: 'Lặp n lần' } }] };
+const research = {
+  summary: { en: 'Loops repeat work', vi: 'Vòng lặp lặp lại công việc' },
+  concepts: [{ name: { en: 'for loops', vi: 'vòng lặp for' }, explanation: { en: 'Repeat n times', vi: 'Lặp n lần' } }],
+};
 const lessonOf = (r: ChatRequest) => Number(/Write lesson (\d+)/.exec(promptOf(r))?.[1]);
 const content = (r: ChatRequest) => ({ content: { en: `Lesson ${lessonOf(r)}: for loops repeat instructions.`, vi: `Bài ${lessonOf(r)}: vòng lặp for lặp lại câu lệnh.` } });
 const good = (r: ChatRequest) => ({ content: JSON.stringify(r.model === 'qwen-test' ? research : content(r)) });
@@ -128,7 +131,11 @@ describe('the safety check on generated lessons', () => {
     expect(flagged.stages[4].output).toMatchObject({ flaggedLessons: [1], checkedBy: ['builtin', 'moderation'] });
     const before = (await t.http.get(`/factory/generations/${flagged.id}`, { token: editor.accessToken })).body.lessons;
     expect(before[0].flagged).toBe(true);
-    expect(before[0].findings.map((f: { category: string; field: string }) => `${f.category}:${f.field}`).sort()).toEqual(['external_link:content.en', 'personal_data:content.en', 'personal_data:content.vi']);
+    expect(before[0].findings.map((f: { category: string; field: string }) => `${f.category}:${f.field}`).sort()).toEqual([
+      'external_link:content.en',
+      'personal_data:content.en',
+      'personal_data:content.vi',
+    ]);
     expect(before[1]).toMatchObject({ flagged: false, findings: [] });
 
     const refused = await t.http.post(`/factory/generations/${flagged.id}/approve`, undefined, { token: editor.accessToken });

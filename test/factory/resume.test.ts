@@ -77,7 +77,8 @@ describe('a generation whose process is killed during a stage', () => {
     const started = await first.http.post('/factory/generate', request({ lessonCount: 8 }), { token: admin.accessToken });
     expect(started.status).toBe(202);
     const id = started.body.id;
-    const written = () => rows<{ position: number; content: unknown }>(databaseUrl, 'select position, content from generation_lessons where generation_id = $1 and content is not null order by position', [id]);
+    const written = () =>
+      rows<{ position: number; content: unknown }>(databaseUrl, 'select position, content from generation_lessons where generation_id = $1 and content is not null order by position', [id]);
     const deadline = Date.now() + 20_000;
     while ((await written()).length < 3) {
       if (Date.now() > deadline) throw new Error('the content stage did not get going');
@@ -85,7 +86,11 @@ describe('a generation whose process is killed during a stage', () => {
     }
     first.child.kill('SIGKILL');
     await new Promise((resolve) => first.child.once('exit', resolve));
-    const before = await rows<{ name: string; finished_at: Date; output: unknown }>(databaseUrl, "select name, finished_at, output from generation_stages where generation_id = $1 and status = 'done' order by position", [id]);
+    const before = await rows<{ name: string; finished_at: Date; output: unknown }>(
+      databaseUrl,
+      "select name, finished_at, output from generation_stages where generation_id = $1 and status = 'done' order by position",
+      [id],
+    );
     const lessonsBefore = await written();
     expect(before.map((s) => s.name)).toEqual(['research', 'outline']);
     expect(lessonsBefore.length).toBeLessThan(8);
@@ -95,11 +100,25 @@ describe('a generation whose process is killed during a stage', () => {
     second.child.kill('SIGTERM');
 
     // Finished stages were not run again, and what they stored is as it was.
-    expect(done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts])).toEqual([['research', 1], ['outline', 1], ['content', 2], ['quiz', 1], ['safety', 1]]);
-    const after = await rows<{ name: string; finished_at: Date; output: unknown }>(databaseUrl, "select name, finished_at, output from generation_stages where generation_id = $1 and name in ('research', 'outline') order by position", [id]);
+    expect(done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts])).toEqual([
+      ['research', 1],
+      ['outline', 1],
+      ['content', 2],
+      ['quiz', 1],
+      ['safety', 1],
+    ]);
+    const after = await rows<{ name: string; finished_at: Date; output: unknown }>(
+      databaseUrl,
+      "select name, finished_at, output from generation_stages where generation_id = $1 and name in ('research', 'outline') order by position",
+      [id],
+    );
     expect(after).toEqual(before);
     // One lesson per position, each with its content and quiz; those written before the kill kept.
-    const lessons = await rows<{ position: number; content: { en: string }; quiz: unknown }>(databaseUrl, 'select position, content, quiz from generation_lessons where generation_id = $1 order by position', [id]);
+    const lessons = await rows<{ position: number; content: { en: string }; quiz: unknown }>(
+      databaseUrl,
+      'select position, content, quiz from generation_lessons where generation_id = $1 order by position',
+      [id],
+    );
     expect(lessons.map((l) => l.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(lessons.every((l) => l.content && l.quiz)).toBe(true);
     expect(lessons.slice(0, lessonsBefore.length).map((l) => ({ position: l.position, content: l.content }))).toEqual(lessonsBefore);

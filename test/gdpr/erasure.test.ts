@@ -36,7 +36,14 @@ const later = () => new Date(Date.now() + 8 * 86_400_000);
 beforeAll(async () => {
   smtp = await startSmtpServer();
   ai = await aiBackend(2);
-  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: ai.url, AI_BACKEND_SECRET: 'a-secret-of-sixteen-chars', GDPR_AI_RETRY_DELAY_MS: '50', AI_BREAKER_RESET_MS: '300', GDPR_SWEEP_EVERY: '1 day' });
+  t = await startTestApp({
+    SMTP_URL: smtp.url,
+    AI_BACKEND_URL: ai.url,
+    AI_BACKEND_SECRET: 'a-secret-of-sixteen-chars',
+    GDPR_AI_RETRY_DELAY_MS: '50',
+    AI_BREAKER_RESET_MS: '300',
+    GDPR_SWEEP_EVERY: '1 day',
+  });
 });
 afterAll(async () => {
   await t.close();

@@ -18,7 +18,7 @@ function entitiesReferringToUsers(metadata: EntityMetadata[]): Map<string, strin
   if (!user) throw new Error('no users table in the model');
   const refers = new Map<string, string>([[user.className, 'is the user']]);
   const belongs = new Set<string>([user.className]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const meta of metadata) {
       if (meta.embeddable || meta.virtual) continue;

@@ -48,8 +48,7 @@ let mails: Awaited<ReturnType<typeof richSmtp>>;
 let smtp: SmtpServer;
 const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
 /** Report mails to a person (the ones with the chart), not their account mails. */
-const to = (who: SignedIn) =>
-  mails.received.filter((m) => [m.to ?? []].flat().some((a) => a.value.some((v) => v.address === who.email)) && m.attachments.some((a) => a.cid === 'activity-chart'));
+const to = (who: SignedIn) => mails.received.filter((m) => [m.to ?? []].flat().some((a) => a.value.some((v) => v.address === who.email)) && m.attachments.some((a) => a.cid === 'activity-chart'));
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 beforeAll(async () => {

@@ -150,7 +150,7 @@ describe('limits', () => {
 });
 
 describe('who may approve and revoke', () => {
-  it('hides another family\'s link (404) and lets only the learner or an admin approve', async () => {
+  it("hides another family's link (404) and lets only the learner or an admin approve", async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const stranger = await verifiedGuardian(t, smtp);
     const learner = await learnerOfAge(t, 14);
@@ -170,7 +170,10 @@ describe('who may approve and revoke', () => {
   });
 
   it('lets a learner end a link from 16, not before', async () => {
-    for (const [age, status] of [[15, 403], [16, 200]] as const) {
+    for (const [age, status] of [
+      [15, 403],
+      [16, 200],
+    ] as const) {
       const guardian = await verifiedGuardian(t, smtp);
       const learner = await learnerOfAge(t, age);
       const link = (await declare(guardian, learner.email)).body;
@@ -189,7 +192,7 @@ describe('who may approve and revoke', () => {
   });
 });
 
-describe('children without an e-mail, and the guardian\'s view of a learner', () => {
+describe("children without an e-mail, and the guardian's view of a learner", () => {
   it('creates a managed child with an active link, shown to the guardian only', async () => {
     const guardian = await verifiedGuardian(t, smtp, { country: 'DE', locale: 'vi' });
     const added = await t.http.post('/guardian/learners', { displayName: 'Bé Na', birthDate: '2018-05-01' }, { token: guardian.accessToken });
@@ -231,7 +234,11 @@ describe('children without an e-mail, and the guardian\'s view of a learner', ()
     const put = await t.http.put(path, { memoryEnabled: false, dailyMessageLimit: 10 }, { token: guardian.accessToken });
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ enabled: true, memoryEnabled: false, dailyMessageLimit: 10 });
-    const gql = await t.http.gql('mutation($id: ID!) { updateLearnerAiAccess(learnerId: $id, input: { enabled: false }) { enabled memoryEnabled dailyMessageLimit } }', { id: childId }, guardian.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { updateLearnerAiAccess(learnerId: $id, input: { enabled: false }) { enabled memoryEnabled dailyMessageLimit } }',
+      { id: childId },
+      guardian.accessToken,
+    );
     expect(gql.body.data.updateLearnerAiAccess).toEqual({ enabled: false, memoryEnabled: false, dailyMessageLimit: 10 });
     for (const body of [{ dailyMessageLimit: -1 }, { enabled: 'yes' }]) {
       const bad = await t.http.put(path, body, { token: guardian.accessToken });
@@ -242,8 +249,8 @@ describe('children without an e-mail, and the guardian\'s view of a learner', ()
   });
 });
 
-describe('guardians hear of their learners\' events', () => {
-  it('sends the learner\'s progress to guardians with an active link, not to a pending one', async () => {
+describe("guardians hear of their learners' events", () => {
+  it("sends the learner's progress to guardians with an active link, not to a pending one", async () => {
     const [active, pending] = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
     const learner = await learnerOfAge(t, 14);
     const link = (await declare(active, learner.email)).body;

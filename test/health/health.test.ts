@@ -19,7 +19,10 @@ describe('GET /health', () => {
     let postgres: EmbeddedPostgres = await startEmbeddedPostgres(dataDir, port);
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const t = await startTestApp({}, postgres.url());
-    cleanups.push(() => t.close(), () => postgres.stop());
+    cleanups.push(
+      () => t.close(),
+      () => postgres.stop(),
+    );
 
     const up = await t.http.get('/health');
     expect(up.status).toBe(200);

@@ -55,8 +55,28 @@ describe('content admins create, edit and publish courses', () => {
       [{ minAge: 3 }, 'minAge'],
       [{ minAge: 15, maxAge: 12 }, 'minAge'],
       [{ language: 'fr' }, 'language'],
-      [{ title: { en: '' , vi: 'x' } }, 'title'],
-      [{ lessons: [{ ...courseBody().lessons[0], quiz: [{ prompt: { en: 'q', vi: 'q' }, options: [{ en: 'a', vi: 'a' }, { en: 'b', vi: 'b' }], answerIndex: 5, explanation: { en: 'e', vi: 'e' } }] }] }, 'answerIndex'],
+      [{ title: { en: '', vi: 'x' } }, 'title'],
+      [
+        {
+          lessons: [
+            {
+              ...courseBody().lessons[0],
+              quiz: [
+                {
+                  prompt: { en: 'q', vi: 'q' },
+                  options: [
+                    { en: 'a', vi: 'a' },
+                    { en: 'b', vi: 'b' },
+                  ],
+                  answerIndex: 5,
+                  explanation: { en: 'e', vi: 'e' },
+                },
+              ],
+            },
+          ],
+        },
+        'answerIndex',
+      ],
     ] as const) {
       const reply = await t.http.post('/courses', courseBody(change as Record<string, unknown>), { token: editor.accessToken });
       expect(reply.status, JSON.stringify(change)).toBe(400);
@@ -66,7 +86,7 @@ describe('content admins create, edit and publish courses', () => {
 });
 
 describe('the catalog', () => {
-  it('shows published courses by level, language and words, fitting a learner\'s age by default, in pages', async () => {
+  it("shows published courses by level, language and words, fitting a learner's age by default, in pages", async () => {
     const marker = `Marker${Date.now()}`;
     await publishedCourse(t, editor, { title: { en: `${marker} kids`, vi: 'Trẻ em' }, minAge: 8, maxAge: 10 });
     await publishedCourse(t, editor, { title: { en: `${marker} teens`, vi: 'Thiếu niên' }, minAge: 13, maxAge: 17, level: 'intermediate', language: 'en' });
@@ -89,7 +109,7 @@ describe('the catalog', () => {
 });
 
 describe('enrollment', () => {
-  it('enrolls (201), refuses twice (409), lists the caller\'s courses, and leaves (204)', async () => {
+  it("enrolls (201), refuses twice (409), lists the caller's courses, and leaves (204)", async () => {
     const course = await publishedCourse(t, editor);
     const learner = await learnerOfAge(t, 13);
     const enrolled = await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });

@@ -48,7 +48,11 @@ describe('lessons and quizzes', () => {
     expect(first.body).toMatchObject({ courseId: course.id, lessonsTotal: 4, lessonsCompleted: 1, percent: 25, timeSpentSeconds: 300, completed: false });
     const again = await complete(learner, course.lessonIds[0], 999);
     expect(again.body).toMatchObject({ lessonsCompleted: 1, timeSpentSeconds: 300 });
-    const gql = await t.http.gql('mutation($id: ID!) { completeLesson(lessonId: $id, input: { timeSpentSeconds: 60 }) { lessonsCompleted percent } }', { id: course.lessonIds[1] }, learner.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { completeLesson(lessonId: $id, input: { timeSpentSeconds: 60 }) { lessonsCompleted percent } }',
+      { id: course.lessonIds[1] },
+      learner.accessToken,
+    );
     expect(gql.body.data.completeLesson).toEqual({ lessonsCompleted: 2, percent: 50 });
     const progress = await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken });
     expect(progress.body).toMatchObject({ lessonsCompleted: 2, timeSpentSeconds: 360, lastActivityAt: expect.any(String) });
@@ -145,7 +149,7 @@ describe('certificates', () => {
 });
 
 describe('guardian views', () => {
-  it('show a linked learner\'s progress, courses and certificates, and nothing of others (404)', async () => {
+  it("show a linked learner's progress, courses and certificates, and nothing of others (404)", async () => {
     const course = await publishedCourse(t, editor, {}, 1);
     const guardian = await verifiedGuardian(t, smtp);
     const learner = await enrolledLearner(course.id);
@@ -158,7 +162,13 @@ describe('guardian views', () => {
     expect((await t.http.get(`/guardian/learners/${learner.id}/courses`, { token: guardian.accessToken })).body.items[0].course.id).toBe(course.id);
     expect((await t.http.get(`/guardian/learners/${learner.id}/certificates`, { token: guardian.accessToken })).body.items).toHaveLength(1);
     // The guardian heard of the certificate too.
-    await expect.poll(async () => (await t.http.get('/notifications', { token: guardian.accessToken })).body.items.some((n: { type: string; data: { learnerId: string } }) => n.type === 'certificate' && n.data.learnerId === learner.id)).toBe(true);
+    await expect
+      .poll(async () =>
+        (await t.http.get('/notifications', { token: guardian.accessToken })).body.items.some(
+          (n: { type: string; data: { learnerId: string } }) => n.type === 'certificate' && n.data.learnerId === learner.id,
+        ),
+      )
+      .toBe(true);
 
     const other = await verifiedGuardian(t, smtp);
     for (const part of ['progress', 'courses', 'certificates']) {
@@ -177,7 +187,13 @@ describe('guardian views', () => {
         for (const course of courses) {
           // Seeded straight in the database: the dashboard's reading is what is measured.
           await t.app.deps.orm.em.getConnection().execute('insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())', [child.id, course.id]);
-          await t.app.deps.orm.em.getConnection().execute('insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, 60, now())', [child.id, course.lessonIds[0], course.id]);
+          await t.app.deps.orm.em
+            .getConnection()
+            .execute('insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, 60, now())', [
+              child.id,
+              course.lessonIds[0],
+              course.id,
+            ]);
         }
       }
       return guardian;

@@ -20,7 +20,7 @@ const ADDED = 'subscription { notificationAdded { id type title read } }';
 const COUNT = 'subscription { unreadCountChanged { count } }';
 
 describe('live notifications', () => {
-  it('reach the owner\'s subscriptions from another instance within a second, and nobody else\'s', async () => {
+  it("reach the owner's subscriptions from another instance within a second, and nobody else's", async () => {
     const [guardian, stranger] = [await signUp(first, adultSignup()), await signUp(first, adultSignup())];
     const added = subscribe(connect(first.url, guardian.accessToken), ADDED);
     const counts = subscribe(connect(first.url, guardian.accessToken), COUNT);

@@ -21,7 +21,7 @@ async function inbox(n: number, overrides: Record<string, unknown> = {}): Promis
 }
 
 describe('GET /notifications and { notifications }', () => {
-  it('lists the caller\'s notifications newest first, in their locale, in pages', async () => {
+  it("lists the caller's notifications newest first, in their locale, in pages", async () => {
     const user = await inbox(5, { locale: 'vi' });
     const first = await t.http.get('/notifications?limit=2', { token: user.accessToken });
     expect(first.status).toBe(200);
@@ -67,7 +67,7 @@ describe('GET /notifications and { notifications }', () => {
     }
   });
 
-  it('never shows another user\'s notifications', async () => {
+  it("never shows another user's notifications", async () => {
     await inbox(3);
     const other = await inbox(0);
     expect((await t.http.get('/notifications', { token: other.accessToken })).body.items).toEqual([]);
@@ -123,7 +123,7 @@ describe('reading, counting and deleting', () => {
     expect(await count()).toBe(0);
   });
 
-  it('answers 404 for another user\'s notification, an unknown id and a malformed id', async () => {
+  it("answers 404 for another user's notification, an unknown id and a malformed id", async () => {
     const owner = await inbox(1);
     const stranger = await inbox(0);
     const [theirs] = (await t.http.get('/notifications', { token: owner.accessToken })).body.items;

@@ -43,8 +43,7 @@ async function start(env: Record<string, string>): Promise<Started> {
   return { child, base: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
-const post = (base: string, path: string, body: unknown) =>
-  fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (base: string, path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('running the service with nothing configured', () => {
   it('uses the embedded database, keeps data across restarts, and stops cleanly on SIGTERM and SIGINT', async () => {

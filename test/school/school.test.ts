@@ -201,7 +201,11 @@ describe('course assignments', () => {
   it('assigns a course once, seen by the class; refused to other schools and for unknown courses', async () => {
     const course = await publishedCourse(t, editor, {}, 1);
     const cls = await newClass('9E');
-    const assigned = await t.http.gql('mutation($c: ID!, $k: ID!) { assignClassCourse(classId: $c, input: { courseId: $k }) { courseId title { en } } }', { c: cls.id, k: course.id }, teacher.accessToken);
+    const assigned = await t.http.gql(
+      'mutation($c: ID!, $k: ID!) { assignClassCourse(classId: $c, input: { courseId: $k }) { courseId title { en } } }',
+      { c: cls.id, k: course.id },
+      teacher.accessToken,
+    );
     expect(assigned.body.data.assignClassCourse.courseId).toBe(course.id);
     expect((await t.http.post(`/school/classes/${cls.id}/courses`, { courseId: course.id }, { token: teacher.accessToken })).status).toBe(409);
     expect((await t.http.post(`/school/classes/${cls.id}/courses`, { courseId: '00000000-0000-4000-8000-000000000000' }, { token: teacher.accessToken })).status).toBe(404);

@@ -48,7 +48,10 @@ describe('forgot-password and resend-verification (issue 16, item 15)', () => {
   it('take about as long for an address with an account as for one without', async () => {
     const samples: Record<string, number[]> = { existing: [], missing: [] };
     for (let i = 0; i < 30; i++) {
-      for (const [kind, email] of [['existing', account.email], ['missing', uniqueEmail('nobody')]] as const) {
+      for (const [kind, email] of [
+        ['existing', account.email],
+        ['missing', uniqueEmail('nobody')],
+      ] as const) {
         samples[kind].push((await timed(() => t.http.post(i % 2 ? '/auth/forgot-password' : '/auth/resend-verification', { email }))).ms);
       }
     }

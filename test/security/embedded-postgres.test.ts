@@ -48,7 +48,10 @@ describe('the embedded PostgreSQL (issue 16, item 12)', () => {
     expect(postgres.url()).toContain(encodeURIComponent(password));
     expect(await canLogIn(postgres.url('postgres'))).toBe(true);
     expect(await canLogIn(`postgres://postgres:postgres@127.0.0.1:${port}/postgres`)).toBe(false);
-    const [settings] = await query(postgres.url('postgres'), "select current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, current_setting('password_encryption') as encryption");
+    const [settings] = await query(
+      postgres.url('postgres'),
+      "select current_setting('listen_addresses') as listen, current_setting('unix_socket_directories') as sockets, current_setting('password_encryption') as encryption",
+    );
     expect(settings).toEqual({ listen: '127.0.0.1', sockets: '', encryption: 'scram-sha-256' });
 
     // The same password after a restart.

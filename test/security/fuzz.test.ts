@@ -2,19 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { type ErrorCode, errorStatus } from '../../src/kernel/errors';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  buildSchema,
-  type GraphQLInputType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isScalarType,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  typeFromAST,
-} from 'graphql';
+import { buildSchema, type GraphQLInputType, isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType, Kind, type OperationDefinitionNode, parse, typeFromAST } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/server/platform';
 import type { RestRoute } from '../../src/kernel/rest-route';
@@ -106,7 +94,18 @@ const fieldValues: { label: string; value: unknown; mustRefuse: boolean }[] = [
 ];
 
 /** Whole bodies that are not the object a route expects. */
-const rawBodies = ['null', '[]', '[{}]', '"text"', '12', 'true', '{"__proto__": {"polluted": true}}', '{"constructor": {"prototype": {"polluted": true}}}', '{"__proto__": 1, "constructor": 2}', '{"input": "\\u0000"}'];
+const rawBodies = [
+  'null',
+  '[]',
+  '[{}]',
+  '"text"',
+  '12',
+  'true',
+  '{"__proto__": {"polluted": true}}',
+  '{"constructor": {"prototype": {"polluted": true}}}',
+  '{"__proto__": 1, "constructor": 2}',
+  '{"input": "\\u0000"}',
+];
 
 const queryValues = ['%00', 'a%00b', '%ED%A0%80', '%F0%9F', LONG.slice(0, 4000), '', '-1', '1e309'];
 const pathValues = ['%00', 'a%00b', '%ED%A0%80', 'x'.repeat(3000), '__proto__', 'constructor', '..%2F..%2Fetc', '00000000-0000-0000-0000-000000000000', '%20'];
@@ -116,7 +115,8 @@ function encode(text: string): string {
   let out = '';
   for (const ch of text) {
     const c = ch.charCodeAt(0);
-    out += ch.length === 1 && c >= 0xd800 && c <= 0xdfff ? [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('') : encodeURIComponent(ch);
+    out +=
+      ch.length === 1 && c >= 0xd800 && c <= 0xdfff ? [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('') : encodeURIComponent(ch);
   }
   return out;
 }
@@ -166,7 +166,10 @@ function casesOf(route: RestRoute): Case[] {
   const bodyOf = (vars: Record<string, unknown>): unknown =>
     bodyVariables.length === 1 && bodyVariables[0].name === 'input' ? vars.input : Object.fromEntries(bodyVariables.map((v) => [v.name, vars[v.name]]));
   const queryOf = (vars: Record<string, unknown>) =>
-    queryVariables.filter((v) => vars[v.name] !== undefined && vars[v.name] !== null).map((v) => `${restName(v.name)}=${encode(typeof vars[v.name] === 'object' ? JSON.stringify(vars[v.name]) : String(vars[v.name]))}`).join('&');
+    queryVariables
+      .filter((v) => vars[v.name] !== undefined && vars[v.name] !== null)
+      .map((v) => `${restName(v.name)}=${encode(typeof vars[v.name] === 'object' ? JSON.stringify(vars[v.name]) : String(vars[v.name]))}`)
+      .join('&');
 
   const cases: Case[] = [];
   const push = (label: string, mustRefuse: boolean, vars: Record<string, unknown>, extra: Partial<Case> = {}) => {
@@ -211,7 +214,14 @@ function casesOf(route: RestRoute): Case[] {
   // Path parameters.
   for (const name of pathNames) {
     for (const value of pathValues) {
-      cases.push({ route, label: `path ${name}=${value.slice(0, 20)}`, mustRefuse: value.includes('%00'), method: route.method.toUpperCase(), path: pathOf(base, [name, value]), raw: route.method === 'get' ? undefined : JSON.stringify(bodyOf(base)) });
+      cases.push({
+        route,
+        label: `path ${name}=${value.slice(0, 20)}`,
+        mustRefuse: value.includes('%00'),
+        method: route.method.toUpperCase(),
+        path: pathOf(base, [name, value]),
+        raw: route.method === 'get' ? undefined : JSON.stringify(bodyOf(base)),
+      });
     }
     for (const { label, value, mustRefuse } of fieldValues.filter((f) => f.mustRefuse)) push(`variable ${name} = ${label}`, mustRefuse, { ...base, [name]: value });
   }
@@ -262,7 +272,10 @@ describe('fuzzing the route table (issue 16, item 9)', () => {
       `fuzz: ${routes.length} routes, ${cases.length} cases, ${outcomes.length} requests (${outcomes.filter((o) => o.via === 'rest').length} REST, ${outcomes.filter((o) => o.via === 'graphql').length} GraphQL): ` +
         `2xx ${count(200, 300)}, 4xx ${count(400, 500)}, 5xx ${count(500, 600)}`,
     );
-    const show = (list: Outcome[]) => [...new Map(list.map((o) => [`${o.via} ${o.kase.route.path} ${o.kase.label.split(' = ')[0]}`, o])).values()].slice(0, 60).map((o) => `${o.via} ${o.kase.method} ${o.kase.route.path} [${o.kase.label}] -> ${o.status} ${JSON.stringify(o.body).slice(0, 160)}`);
+    const show = (list: Outcome[]) =>
+      [...new Map(list.map((o) => [`${o.via} ${o.kase.route.path} ${o.kase.label.split(' = ')[0]}`, o])).values()]
+        .slice(0, 60)
+        .map((o) => `${o.via} ${o.kase.method} ${o.kase.route.path} [${o.kase.label}] -> ${o.status} ${JSON.stringify(o.body).slice(0, 160)}`);
     expect(show(serverErrors)).toEqual([]);
     expect(show(accepted)).toEqual([]);
     expect(show(badFields)).toEqual([]);

@@ -26,7 +26,11 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     const listed = await t.http.get('/guardian/me/links', { token: guardian.accessToken });
     const [a, b] = [withAccount.body.id, without.body.id].map((id) => listed.body.items.find((l: { id: string }) => l.id === id));
     expect(shape(a)).toEqual(shape(b));
-    const gql = await t.http.gql(`mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`, { input: { learnerEmail: (await learnerOfAge(t, 15)).email } }, guardian.accessToken);
+    const gql = await t.http.gql(
+      `mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`,
+      { input: { learnerEmail: (await learnerOfAge(t, 15)).email } },
+      guardian.accessToken,
+    );
     expect(gql.body.data.declareLearner.learner).toBeNull();
 
     // Once active, the learner appears.

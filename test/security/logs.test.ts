@@ -64,7 +64,12 @@ describe('logs (issue 16, item 11)', () => {
     const own: string[] = [];
     const log = createLogger('info', new Writable({ write: (chunk, _e, done) => void (own.push(String(chunk)), done()) }));
     log.info(
-      { email: 'a@example.com', user: { email: 'b@example.com', birthDate: '2010-01-01', password: 'pw-1' }, input: { learner: { guardianEmail: 'c@example.com', token: 'tok-1' } }, req: { headers: { authorization: 'Bearer abc', cookie: 'sid=1' } } },
+      {
+        email: 'a@example.com',
+        user: { email: 'b@example.com', birthDate: '2010-01-01', password: 'pw-1' },
+        input: { learner: { guardianEmail: 'c@example.com', token: 'tok-1' } },
+        req: { headers: { authorization: 'Bearer abc', cookie: 'sid=1' } },
+      },
       'something happened',
     );
     const text = own.join('');

@@ -53,6 +53,11 @@ describe('quiz answers (issue 16, item 8)', () => {
     const together = await Promise.all(Array.from({ length: 8 }, () => quiz(other, course.lessonIds[1], [1, 0])));
     expect(together.filter((r) => r.status === 200)).toHaveLength(3);
     expect(together.filter((r) => r.status === 409)).toHaveLength(5);
-    expect(together.filter((r) => r.status === 200).map((r) => r.body.attempt).sort()).toEqual([1, 2, 3]);
+    expect(
+      together
+        .filter((r) => r.status === 200)
+        .map((r) => r.body.attempt)
+        .sort(),
+    ).toEqual([1, 2, 3]);
   });
 });

@@ -18,11 +18,7 @@ beforeAll(async () => {
 /** A token signed with the real secret, issuer and audience, with whatever claims a forger picks. */
 function forge(payload: Record<string, unknown>, withExp = true): string {
   const now = Math.floor(Date.now() / 1000);
-  return jwt.sign(
-    { iss: 'learning-platform-api', aud: 'learning-platform', iat: now, ...(withExp ? { exp: now + 600 } : {}), ...payload },
-    SECRET,
-    { algorithm: 'HS256' },
-  );
+  return jwt.sign({ iss: 'learning-platform-api', aud: 'learning-platform', iat: now, ...(withExp ? { exp: now + 600 } : {}), ...payload }, SECRET, { algorithm: 'HS256' });
 }
 
 describe('access tokens (issue 16, item 14)', () => {

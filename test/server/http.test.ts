@@ -68,7 +68,11 @@ describe('malformed requests', () => {
   });
 
   it('answers an unknown path with 404 not_found JSON', async () => {
-    for (const [method, path] of [['GET', '/nowhere'], ['POST', '/auth/unknown'], ['DELETE', '/auth/me']]) {
+    for (const [method, path] of [
+      ['GET', '/nowhere'],
+      ['POST', '/auth/unknown'],
+      ['DELETE', '/auth/me'],
+    ]) {
       const reply = await t.http.rest(method, path);
       expect(reply.status).toBe(404);
       expect(reply.body).toEqual({ error: 'not_found', message: expect.any(String) });

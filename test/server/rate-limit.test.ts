@@ -74,7 +74,10 @@ describe('the /auth limit', () => {
     withApp({ RATE_LIMIT_AUTH: '5' }, async (app) => {
       const replies = await Promise.all(Array.from({ length: 9 }, () => app.http.post('/auth/forgot-password', { email: 'someone@example.com' })));
       expect(replies.filter((r) => r.status === 202)).toHaveLength(5);
-      expectHeaders(replies.find((r) => r.status === 202)!, 5);
+      expectHeaders(
+        replies.find((r) => r.status === 202)!,
+        5,
+      );
       expectRateLimited(replies.find((r) => r.status === 429)!);
       // Paths outside /auth have room: only the stricter bucket is used up.
       expect((await app.http.get('/health')).status).toBe(200);

@@ -50,7 +50,11 @@ export async function startAiBackend(port = 0) {
     port: address.port,
     seen,
     state,
-    close: () => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

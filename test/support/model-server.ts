@@ -37,7 +37,12 @@ export async function startModelServer() {
         chats.push(request);
         const answer = state.chat(request);
         if ('status' in answer) return json({ error: { message: 'model failed' } }, answer.status);
-        return json({ id: `chat-${chats.length}`, object: 'chat.completion', model: request.model, choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: 'stop' }] });
+        return json({
+          id: `chat-${chats.length}`,
+          object: 'chat.completion',
+          model: request.model,
+          choices: [{ index: 0, message: { role: 'assistant', content: answer.content }, finish_reason: 'stop' }],
+        });
       }
       if (req.method === 'POST' && req.url === '/v1/moderations') {
         const { input } = JSON.parse(body) as { input: string[] };

@@ -27,13 +27,16 @@ export function connect(baseUrl: string, token?: string): Client {
 export function subscribe<T = any>(client: Client, query: string, variables?: Record<string, unknown>): Subscription<T> {
   const events: Subscription<T>['events'] = [];
   let failed: unknown;
-  const stop = client.subscribe<T>({ query, variables }, {
-    next: (value) => void events.push(value as never),
-    error: (error) => {
-      failed = error;
+  const stop = client.subscribe<T>(
+    { query, variables },
+    {
+      next: (value) => void events.push(value as never),
+      error: (error) => {
+        failed = error;
+      },
+      complete: () => undefined,
     },
-    complete: () => undefined,
-  });
+  );
   const ready = new Promise<void>((resolve, reject) => {
     client.subscribe({ query: '{ __typename }' }, { next: () => undefined, error: reject, complete: () => (failed ? reject(failed) : resolve()) });
   });

@@ -84,11 +84,13 @@ async function loadStats(): Promise<void> {
     ['AI messages today', stats.aiMessagesToday],
     ...stats.revenueThisMonth.map((r): [string, number] => [`revenue ${r.currency} this month`, r.amount]),
   ];
-  $('#stats').replaceChildren(...cards.map(([label, value]) => {
-    const card = el('div', label, { class: 'card' });
-    card.prepend(el('b', String(value)));
-    return card;
-  }));
+  $('#stats').replaceChildren(
+    ...cards.map(([label, value]) => {
+      const card = el('div', label, { class: 'card' });
+      card.prepend(el('b', String(value)));
+      return card;
+    }),
+  );
 }
 
 async function loadUsers(): Promise<void> {
@@ -113,7 +115,10 @@ async function loadUsers(): Promise<void> {
 }
 
 async function loadAudit(): Promise<void> {
-  const { items } = await api<{ items: { createdAt: string; actorEmail: string | null; action: string; targetType: string | null; targetId: string | null; data: unknown }[] }>('GET', '/admin/audit?limit=100');
+  const { items } = await api<{ items: { createdAt: string; actorEmail: string | null; action: string; targetType: string | null; targetId: string | null; data: unknown }[] }>(
+    'GET',
+    '/admin/audit?limit=100',
+  );
   $('#audit tbody').replaceChildren(
     ...items.map((e) => row([new Date(e.createdAt).toLocaleString(), e.actorEmail ?? 'system', e.action, `${e.targetType ?? ''} ${e.targetId ?? ''}`.trim(), el('pre', JSON.stringify(e.data))])),
   );

@@ -8,7 +8,8 @@ import { api, ApiFailure, type Generation } from './api';
  */
 const TOKEN_KEY = 'factory.accessToken';
 const FINISHED = new Set(['awaiting_approval', 'flagged', 'failed', 'approved', 'rejected']);
-const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error createdAt stages { name status attempts startedAt finishedAt error output } } }';
+const SUBSCRIPTION =
+  'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error createdAt stages { name status attempts startedAt finishedAt error output } } }';
 
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const generations = new Map<string, Generation>();

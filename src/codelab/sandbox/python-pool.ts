@@ -175,8 +175,7 @@ class PythonWorker {
         if (note) err.push(Buffer.from(note));
         resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timeMs });
       };
-      const timeLimitExceeded = () =>
-        settle('time_limit_exceeded', job.timeLimitMs, `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`);
+      const timeLimitExceeded = () => settle('time_limit_exceeded', job.timeLimitMs, `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`);
       this.onMessage = (m) => {
         if ((m.t === 'o' || m.t === 'e') && typeof m.d === 'string') {
           const data = Buffer.from(m.d, 'base64');

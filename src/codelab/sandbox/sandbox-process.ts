@@ -65,11 +65,7 @@ export function isolationMode(logger: SandboxLogger): IsolationMode {
 export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode): ChildProcess {
   const stdio: ['pipe', 'pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe', 'pipe'];
   if (mode === 'namespaces') {
-    return spawn(
-      UNSHARE,
-      ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs],
-      { env: {}, cwd: '/', stdio },
-    );
+    return spawn(UNSHARE, ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs], { env: {}, cwd: '/', stdio });
   }
   const scratch = mkdtempSync(join(tmpdir(), 'codelab-'));
   const child = spawn(process.execPath, nodeArgs, { env: {}, cwd: scratch, stdio });

@@ -36,5 +36,5 @@ export function createProviders(config: Config, deliverSandbox: (body: string) =
   const sandboxSecret = sandboxSecretOf(config);
   const sandbox = config.PAYMENTS_SANDBOX === 'on' || (config.PAYMENTS_SANDBOX === 'auto' && offered.size === 0);
   if (sandbox) offered.set('sandbox', sandboxProvider(sandboxSecret, baseUrl, deliverSandbox));
-  return { offered, defaultName: sandbox ? 'sandbox' : [...offered.keys()][0] ?? 'sandbox', sandboxSecret };
+  return { offered, defaultName: sandbox ? 'sandbox' : ([...offered.keys()][0] ?? 'sandbox'), sandboxSecret };
 }

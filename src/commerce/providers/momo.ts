@@ -52,7 +52,15 @@ export function momoProvider(settings: MomoSettings): PaymentProvider {
       return { redirectUrl: String(answer.payUrl), providerRef: payment.id };
     },
     async refund(payment, refund) {
-      const fields = { accessKey: settings.accessKey, amount: refund.amount, description: refund.reason.slice(0, 100), orderId: refund.id, partnerCode: settings.partnerCode, requestId: randomUUID(), transId: payment.providerCharge ?? '' };
+      const fields = {
+        accessKey: settings.accessKey,
+        amount: refund.amount,
+        description: refund.reason.slice(0, 100),
+        orderId: refund.id,
+        partnerCode: settings.partnerCode,
+        requestId: randomUUID(),
+        transId: payment.providerCharge ?? '',
+      };
       const { accessKey: _omit, ...body } = fields;
       const answer = await post('/v2/gateway/api/refund', { ...body, lang: 'vi', signature: momoSign(settings.secretKey, fields) });
       return { providerRef: answer.transId === undefined ? null : String(answer.transId), completed: true };

@@ -77,7 +77,21 @@ export function vnpayProvider(settings: VnpaySettings): PaymentProvider {
         vnp_IpAddr: '127.0.0.1',
         vnp_OrderInfo: `Hoan tien ${refund.id}`,
       };
-      const order = ['vnp_RequestId', 'vnp_Version', 'vnp_Command', 'vnp_TmnCode', 'vnp_TransactionType', 'vnp_TxnRef', 'vnp_Amount', 'vnp_TransactionNo', 'vnp_TransactionDate', 'vnp_CreateBy', 'vnp_CreateDate', 'vnp_IpAddr', 'vnp_OrderInfo'];
+      const order = [
+        'vnp_RequestId',
+        'vnp_Version',
+        'vnp_Command',
+        'vnp_TmnCode',
+        'vnp_TransactionType',
+        'vnp_TxnRef',
+        'vnp_Amount',
+        'vnp_TransactionNo',
+        'vnp_TransactionDate',
+        'vnp_CreateBy',
+        'vnp_CreateDate',
+        'vnp_IpAddr',
+        'vnp_OrderInfo',
+      ];
       body.vnp_SecureHash = vnpaySign(settings.hashSecret, order.map((key) => body[key]).join('|'));
       const response = await fetch(settings.apiUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
       const answer = (await response.json().catch(() => ({}))) as { vnp_ResponseCode?: string; vnp_TransactionNo?: string };
@@ -85,8 +99,7 @@ export function vnpayProvider(settings: VnpaySettings): PaymentProvider {
       return { providerRef: answer.vnp_TransactionNo ?? null, completed: true };
     },
     verify(request: WebhookRequest): ProviderEvent {
-      const params: Record<string, string> =
-        request.method === 'GET' ? request.query : Object.fromEntries(new URLSearchParams(request.rawBody.toString('utf8')));
+      const params: Record<string, string> = request.method === 'GET' ? request.query : Object.fromEntries(new URLSearchParams(request.rawBody.toString('utf8')));
       const given = params.vnp_SecureHash ?? '';
       if (!sameText(given.toLowerCase(), vnpaySign(settings.hashSecret, vnpaySignData(params)))) throw new InvalidSignature();
       const paid = params.vnp_ResponseCode === '00' && (params.vnp_TransactionStatus ?? '00') === '00';

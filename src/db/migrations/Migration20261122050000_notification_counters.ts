@@ -5,9 +5,10 @@ import { Migration } from '@mikro-orm/migrations';
  * is one row however many notifications a user has, and no code path can forget to update it.
  */
 export class Migration20261122050000_notification_counters extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create table "notification_counters" ("user_id" uuid not null references "users" ("id") on delete cascade, "unread" integer not null default 0 check ("unread" >= 0), constraint "notification_counters_pkey" primary key ("user_id"));`);
+    this.addSql(
+      `create table "notification_counters" ("user_id" uuid not null references "users" ("id") on delete cascade, "unread" integer not null default 0 check ("unread" >= 0), constraint "notification_counters_pkey" primary key ("user_id"));`,
+    );
     this.addSql(`create function notification_counters_apply() returns trigger language plpgsql as $$
       begin
         if tg_op <> 'DELETE' and new.read_at is null and (tg_op = 'INSERT' or old.read_at is not null) then
@@ -28,5 +29,4 @@ export class Migration20261122050000_notification_counters extends Migration {
     this.addSql(`drop function if exists notification_counters_apply();`);
     this.addSql(`drop table if exists "notification_counters";`);
   }
-
 }

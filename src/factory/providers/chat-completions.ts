@@ -16,7 +16,13 @@ export interface ChatOptions {
 }
 
 const text = z.object({ en: z.string().trim().min(1), vi: z.string().trim().min(1) });
-const researchSchema = z.object({ summary: text, concepts: z.array(z.object({ name: text, explanation: text })).min(1).max(40) });
+const researchSchema = z.object({
+  summary: text,
+  concepts: z
+    .array(z.object({ name: text, explanation: text }))
+    .min(1)
+    .max(40),
+});
 const lessonPlan = z.object({ title: text, objectives: z.object({ en: z.array(z.string().min(1)).min(1), vi: z.array(z.string().min(1)).min(1) }) });
 const outlineSchema = (count: number) => z.object({ title: text, description: text, lessons: z.array(lessonPlan).length(count) });
 const contentSchema = z.object({ content: text });
@@ -51,7 +57,10 @@ export class ChatCompletionsModel implements CourseModel {
   }
 
   research(brief: CourseBrief): Promise<Research> {
-    return this.ask(researchSchema, `Research the topic of this course and list its key concepts in teaching order.\n${describe(brief)}\nJSON shape: {"summary":{"en","vi"},"concepts":[{"name":{"en","vi"},"explanation":{"en","vi"}}]}`);
+    return this.ask(
+      researchSchema,
+      `Research the topic of this course and list its key concepts in teaching order.\n${describe(brief)}\nJSON shape: {"summary":{"en","vi"},"concepts":[{"name":{"en","vi"},"explanation":{"en","vi"}}]}`,
+    );
   }
 
   outline(brief: CourseBrief, research: Research): Promise<Outline> {

@@ -22,8 +22,6 @@ export function createFactoryModels(config: Config): FactoryModels {
   const chosen = factoryProviders(config);
   return {
     byStage: { research: model(chosen.research), outline: model(chosen.outline), content: model(chosen.content), quiz: model(chosen.quiz) },
-    moderation: config.MODERATION_URL
-      ? new ModerationClient({ url: config.MODERATION_URL, model: config.MODERATION_MODEL, apiKey: config.MODERATION_API_KEY }, config.LLM_TIMEOUT_MS)
-      : undefined,
+    moderation: config.MODERATION_URL ? new ModerationClient({ url: config.MODERATION_URL, model: config.MODERATION_MODEL, apiKey: config.MODERATION_API_KEY }, config.LLM_TIMEOUT_MS) : undefined,
   };
 }

@@ -32,7 +32,10 @@ export const CONCEPTS: Concept[] = [
     ),
     analogy: t('It is like a recipe: first crack the egg, then fry it, never the other way round.', 'Giống như một công thức nấu ăn: đập trứng trước rồi mới rán, không bao giờ làm ngược lại.'),
     code: { python: 'print("Hello!")\nprint("Let us learn to code.")', javascript: 'console.log("Hello!");\nconsole.log("Let us learn to code.");' },
-    exercise: t('Write a program that prints three lines: your name, your favourite colour and your favourite animal.', 'Viết chương trình in ra ba dòng: tên của em, màu em thích và con vật em thích.'),
+    exercise: t(
+      'Write a program that prints three lines: your name, your favourite colour and your favourite animal.',
+      'Viết chương trình in ra ba dòng: tên của em, màu em thích và con vật em thích.',
+    ),
     questions: [
       {
         prompt: t('In which order does the computer run the lines of a simple program?', 'Máy tính chạy các dòng của một chương trình đơn giản theo thứ tự nào?'),
@@ -57,7 +60,10 @@ export const CONCEPTS: Concept[] = [
     ),
     analogy: t('A variable is like a labelled box: the label is the name, and what is inside is the value.', 'Biến giống như một chiếc hộp có dán nhãn: nhãn là tên, còn thứ bên trong là giá trị.'),
     code: { python: 'score = 0\nscore = score + 10\nprint(score)  # 10', javascript: 'let score = 0;\nscore = score + 10;\nconsole.log(score); // 10' },
-    exercise: t('Create a variable for the number of stars a player has, add 5 stars, then print the new number.', 'Tạo một biến lưu số ngôi sao của người chơi, cộng thêm 5 ngôi sao rồi in ra số mới.'),
+    exercise: t(
+      'Create a variable for the number of stars a player has, add 5 stars, then print the new number.',
+      'Tạo một biến lưu số ngôi sao của người chơi, cộng thêm 5 ngôi sao rồi in ra số mới.',
+    ),
     questions: [
       {
         prompt: t('After score = 3 and then score = score + 2, what is the value of score?', 'Sau score = 3 rồi score = score + 2, giá trị của score là bao nhiêu?'),
@@ -107,7 +113,10 @@ export const CONCEPTS: Concept[] = [
     ),
     analogy: t('Like a conversation: you ask a question (input) and get an answer (output).', 'Giống như một cuộc trò chuyện: em hỏi một câu (vào) và nhận được câu trả lời (ra).'),
     code: { python: 'name = input("What is your name? ")\nprint("Nice to meet you, " + name)', javascript: 'const name = prompt("What is your name?");\nalert("Nice to meet you, " + name);' },
-    exercise: t('Ask the user for their favourite food and answer with a friendly sentence that repeats it.', 'Hỏi người dùng món ăn họ thích nhất và trả lời bằng một câu thân thiện nhắc lại món đó.'),
+    exercise: t(
+      'Ask the user for their favourite food and answer with a friendly sentence that repeats it.',
+      'Hỏi người dùng món ăn họ thích nhất và trả lời bằng một câu thân thiện nhắc lại món đó.',
+    ),
     questions: [
       {
         prompt: t('Showing a message on the screen is an example of...', 'Hiển thị một thông báo trên màn hình là ví dụ của...'),
@@ -131,11 +140,14 @@ export const CONCEPTS: Concept[] = [
       'Câu lệnh if giúp chương trình lựa chọn: khi điều kiện đúng thì một khối lệnh chạy, ngược lại (else) thì khối lệnh khác chạy. Điều kiện so sánh các giá trị, ví dụ score >= 10.',
     ),
     analogy: t('If it is raining, take an umbrella; otherwise, take a cap.', 'Nếu trời mưa thì mang ô; nếu không thì đội mũ.'),
-    code: { python: 'score = 12\nif score >= 10:\n    print("You win!")\nelse:\n    print("Try again")', javascript: 'const score = 12;\nif (score >= 10) {\n  console.log("You win!");\n} else {\n  console.log("Try again");\n}' },
+    code: {
+      python: 'score = 12\nif score >= 10:\n    print("You win!")\nelse:\n    print("Try again")',
+      javascript: 'const score = 12;\nif (score >= 10) {\n  console.log("You win!");\n} else {\n  console.log("Try again");\n}',
+    },
     exercise: t('Write a program that checks a number and prints "even" or "odd".', 'Viết chương trình kiểm tra một số và in ra "chẵn" hoặc "lẻ".'),
     questions: [
       {
-        prompt: t('With score = 7, what does "if score >= 10: print(\'win\') else: print(\'again\')" print?', 'Với score = 7, "if score >= 10: print(\'win\') else: print(\'again\')" in ra gì?'),
+        prompt: t("With score = 7, what does \"if score >= 10: print('win') else: print('again')\" print?", "Với score = 7, \"if score >= 10: print('win') else: print('again')\" in ra gì?"),
         answer: t('again', 'again'),
         wrong: [t('win', 'win'), t('Both words', 'Cả hai từ')],
         explanation: t('7 is less than 10, so the condition is false and the else branch runs.', '7 nhỏ hơn 10 nên điều kiện sai và nhánh else được chạy.'),
@@ -181,8 +193,11 @@ export const CONCEPTS: Concept[] = [
       'Danh sách lưu nhiều giá trị theo thứ tự dưới một cái tên. Mỗi phần tử có một vị trí gọi là chỉ số, bắt đầu từ 0. Em có thể thêm phần tử, đọc chúng và duyệt qua tất cả.',
     ),
     analogy: t('Like a row of numbered lockers, where the first locker has number 0.', 'Giống như một dãy tủ có đánh số, trong đó tủ đầu tiên mang số 0.'),
-    code: { python: 'fruits = ["mango", "banana", "lychee"]\nfruits.append("durian")\nprint(fruits[0])  # mango', javascript: 'const fruits = ["mango", "banana", "lychee"];\nfruits.push("durian");\nconsole.log(fruits[0]); // mango' },
-    exercise: t('Make a list of five classmates\' names and print each one with a loop.', 'Tạo danh sách tên năm bạn cùng lớp và in từng tên bằng vòng lặp.'),
+    code: {
+      python: 'fruits = ["mango", "banana", "lychee"]\nfruits.append("durian")\nprint(fruits[0])  # mango',
+      javascript: 'const fruits = ["mango", "banana", "lychee"];\nfruits.push("durian");\nconsole.log(fruits[0]); // mango',
+    },
+    exercise: t("Make a list of five classmates' names and print each one with a loop.", 'Tạo danh sách tên năm bạn cùng lớp và in từng tên bằng vòng lặp.'),
     questions: [
       {
         prompt: t('In the list ["a", "b", "c"], what is at index 1?', 'Trong danh sách ["a", "b", "c"], phần tử ở chỉ số 1 là gì?'),
@@ -206,8 +221,14 @@ export const CONCEPTS: Concept[] = [
       'Hàm là một khối lệnh có tên, làm một việc. Em định nghĩa hàm một lần và gọi nó bất cứ khi nào cần; tham số cho phép truyền các giá trị khác nhau, còn return trả kết quả về.',
     ),
     analogy: t('Like a juice machine: put in fruit (parameters), get juice back (the return value).', 'Giống như máy ép nước: cho trái cây vào (tham số), nhận lại nước ép (giá trị trả về).'),
-    code: { python: 'def area(width, height):\n    return width * height\n\nprint(area(3, 4))  # 12', javascript: 'function area(width, height) {\n  return width * height;\n}\nconsole.log(area(3, 4)); // 12' },
-    exercise: t('Write a function that takes a name and returns a greeting, then call it for three different names.', 'Viết một hàm nhận vào một cái tên và trả về lời chào, rồi gọi hàm với ba tên khác nhau.'),
+    code: {
+      python: 'def area(width, height):\n    return width * height\n\nprint(area(3, 4))  # 12',
+      javascript: 'function area(width, height) {\n  return width * height;\n}\nconsole.log(area(3, 4)); // 12',
+    },
+    exercise: t(
+      'Write a function that takes a name and returns a greeting, then call it for three different names.',
+      'Viết một hàm nhận vào một cái tên và trả về lời chào, rồi gọi hàm với ba tên khác nhau.',
+    ),
     questions: [
       {
         prompt: t('What does area(2, 5) return if area multiplies width by height?', 'area(2, 5) trả về gì nếu hàm area nhân chiều rộng với chiều cao?'),
@@ -231,8 +252,14 @@ export const CONCEPTS: Concept[] = [
       'Lỗi (bug) là một sai sót trong chương trình. Gỡ lỗi là đọc thông báo lỗi, kiểm tra từng dòng thực sự làm gì (in giá trị ra sẽ giúp ích) và sửa từng chỗ một cho đến khi chạy đúng.',
     ),
     analogy: t('Like a detective following clues until the mystery is solved.', 'Giống như một thám tử lần theo manh mối cho đến khi phá được vụ án.'),
-    code: { python: 'total = 0\nfor n in [1, 2, 3]:\n    total = total + n\n    print("after", n, "total is", total)', javascript: 'let total = 0;\nfor (const n of [1, 2, 3]) {\n  total = total + n;\n  console.log("after", n, "total is", total);\n}' },
-    exercise: t('A friend\'s program should print 1 to 5 but prints 0 to 4. Find the line to change and fix it.', 'Chương trình của một bạn cần in từ 1 đến 5 nhưng lại in từ 0 đến 4. Hãy tìm dòng cần sửa và sửa nó.'),
+    code: {
+      python: 'total = 0\nfor n in [1, 2, 3]:\n    total = total + n\n    print("after", n, "total is", total)',
+      javascript: 'let total = 0;\nfor (const n of [1, 2, 3]) {\n  total = total + n;\n  console.log("after", n, "total is", total);\n}',
+    },
+    exercise: t(
+      "A friend's program should print 1 to 5 but prints 0 to 4. Find the line to change and fix it.",
+      'Chương trình của một bạn cần in từ 1 đến 5 nhưng lại in từ 0 đến 4. Hãy tìm dòng cần sửa và sửa nó.',
+    ),
     questions: [
       {
         prompt: t('What is a good first step when a program shows an error?', 'Bước đầu tiên nên làm khi chương trình báo lỗi là gì?'),
@@ -256,8 +283,14 @@ export const CONCEPTS: Concept[] = [
       'Từ điển (đối tượng trong JavaScript) lưu giá trị theo khóa thay vì theo vị trí, ví dụ "name" và "level" của một người chơi. Em tra cứu giá trị bằng khóa của nó.',
     ),
     analogy: t('Like a phone book: you look up a name (the key) to find the number (the value).', 'Giống như danh bạ: em tra một cái tên (khóa) để tìm số điện thoại (giá trị).'),
-    code: { python: 'player = {"name": "Minh", "level": 3}\nplayer["level"] += 1\nprint(player["name"], player["level"])', javascript: 'const player = { name: "Minh", level: 3 };\nplayer.level += 1;\nconsole.log(player.name, player.level);' },
-    exercise: t('Describe your favourite book with a dictionary (title, author, pages) and print each part.', 'Mô tả cuốn sách em thích bằng một từ điển (tên sách, tác giả, số trang) và in từng phần.'),
+    code: {
+      python: 'player = {"name": "Minh", "level": 3}\nplayer["level"] += 1\nprint(player["name"], player["level"])',
+      javascript: 'const player = { name: "Minh", level: 3 };\nplayer.level += 1;\nconsole.log(player.name, player.level);',
+    },
+    exercise: t(
+      'Describe your favourite book with a dictionary (title, author, pages) and print each part.',
+      'Mô tả cuốn sách em thích bằng một từ điển (tên sách, tác giả, số trang) và in từng phần.',
+    ),
     questions: [
       {
         prompt: t('How do you find a value in a dictionary?', 'Làm thế nào để tìm một giá trị trong từ điển?'),
@@ -281,7 +314,10 @@ export const CONCEPTS: Concept[] = [
       'Thuật toán là một cách giải chính xác cho một bài toán. Tìm kiếm giúp tìm một phần tử (xét lần lượt từng phần tử, hoặc chia đôi một danh sách đã sắp xếp mỗi lần); sắp xếp đặt các phần tử theo thứ tự để dễ dùng hơn.',
     ),
     analogy: t('Finding a word in a dictionary by opening it in the middle and going left or right.', 'Tìm một từ trong từ điển bằng cách mở ở giữa rồi lật sang trái hoặc phải.'),
-    code: { python: 'numbers = [8, 3, 5, 1]\nprint(sorted(numbers))  # [1, 3, 5, 8]\nprint(5 in numbers)     # True', javascript: 'const numbers = [8, 3, 5, 1];\nconsole.log([...numbers].sort((a, b) => a - b)); // [1, 3, 5, 8]\nconsole.log(numbers.includes(5)); // true' },
+    code: {
+      python: 'numbers = [8, 3, 5, 1]\nprint(sorted(numbers))  # [1, 3, 5, 8]\nprint(5 in numbers)     # True',
+      javascript: 'const numbers = [8, 3, 5, 1];\nconsole.log([...numbers].sort((a, b) => a - b)); // [1, 3, 5, 8]\nconsole.log(numbers.includes(5)); // true',
+    },
     exercise: t('Write a function that finds the largest number in a list without using max().', 'Viết một hàm tìm số lớn nhất trong danh sách mà không dùng max().'),
     questions: [
       {
@@ -306,7 +342,10 @@ export const CONCEPTS: Concept[] = [
       'Lớp là một bản thiết kế gói dữ liệu (thuộc tính) và hành vi (phương thức) lại với nhau. Mỗi đối tượng tạo từ lớp có dữ liệu riêng nhưng dùng chung các phương thức.',
     ),
     analogy: t('A cookie cutter (the class) makes many cookies (objects), each with its own icing.', 'Khuôn bánh (lớp) làm ra nhiều chiếc bánh (đối tượng), mỗi chiếc có lớp kem riêng.'),
-    code: { python: 'class Pet:\n    def __init__(self, name):\n        self.name = name\n\n    def speak(self):\n        return self.name + " says hi"\n\nprint(Pet("Mimi").speak())', javascript: 'class Pet {\n  constructor(name) {\n    this.name = name;\n  }\n  speak() {\n    return this.name + " says hi";\n  }\n}\nconsole.log(new Pet("Mimi").speak());' },
+    code: {
+      python: 'class Pet:\n    def __init__(self, name):\n        self.name = name\n\n    def speak(self):\n        return self.name + " says hi"\n\nprint(Pet("Mimi").speak())',
+      javascript: 'class Pet {\n  constructor(name) {\n    this.name = name;\n  }\n  speak() {\n    return this.name + " says hi";\n  }\n}\nconsole.log(new Pet("Mimi").speak());',
+    },
     exercise: t('Write a class for a piggy bank with methods to add coins and to show the total.', 'Viết một lớp cho chiếc heo đất với các phương thức bỏ thêm xu và hiển thị tổng số tiền.'),
     questions: [
       {

@@ -57,9 +57,22 @@ export class OfflineCourseModel implements CourseModel {
     const young = brief.minAge < 10;
     const example = concept.code[code.key];
     const section = (lang: 'en' | 'vi') => {
-      const words = lang === 'en'
-        ? { intro: `In this lesson of the course "${brief.topic}" you learn about ${concept.name.en.toLowerCase()}.`, picture: 'Think of it this way', example: `Example in ${code.label}`, exercise: 'Your turn', recap: 'Remember' }
-        : { intro: `Trong bài học này của khóa "${brief.topic}", em sẽ tìm hiểu về ${concept.name.vi.toLowerCase()}.`, picture: 'Hãy hình dung thế này', example: `Ví dụ bằng ${code.label}`, exercise: 'Đến lượt em', recap: 'Ghi nhớ' };
+      const words =
+        lang === 'en'
+          ? {
+              intro: `In this lesson of the course "${brief.topic}" you learn about ${concept.name.en.toLowerCase()}.`,
+              picture: 'Think of it this way',
+              example: `Example in ${code.label}`,
+              exercise: 'Your turn',
+              recap: 'Remember',
+            }
+          : {
+              intro: `Trong bài học này của khóa "${brief.topic}", em sẽ tìm hiểu về ${concept.name.vi.toLowerCase()}.`,
+              picture: 'Hãy hình dung thế này',
+              example: `Ví dụ bằng ${code.label}`,
+              exercise: 'Đến lượt em',
+              recap: 'Ghi nhớ',
+            };
       return [
         `# ${lesson.title[lang]}`,
         words.intro,
@@ -71,7 +84,9 @@ export class OfflineCourseModel implements CourseModel {
         concept.exercise[lang],
         `## ${words.recap}`,
         lesson.objectives[lang].map((objective) => `- ${objective}`).join('\n'),
-      ].filter(Boolean).join('\n\n');
+      ]
+        .filter(Boolean)
+        .join('\n\n');
     };
     return { en: section('en'), vi: section('vi') };
   }
