@@ -6,8 +6,6 @@ import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth';
 import { publicLink, sendAfterCommit } from '../mail/deliver';
-import { NotificationType } from '../notifications';
-import type { NotificationsService } from '../notifications';
 import type { Deps } from '../kernel/deps';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
@@ -41,7 +39,6 @@ export class GuardianService {
     private readonly uow: UnitOfWork,
     private readonly deps: Deps,
     private readonly auth: AuthService,
-    private readonly notifications: NotificationsService,
   ) {}
 
   private get em(): EntityManager {
@@ -251,12 +248,7 @@ export class GuardianService {
     const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
     const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
     sendAfterCommit(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
-    if (!learner) return;
-    await this.notifications.notify(learner.id, NotificationType.guardian, {
-      title: { en: `${guardian.displayName} asks to be your guardian`, vi: `${guardian.displayName} muốn làm người giám hộ của bạn` },
-      body: { en: 'Approve the request to link your accounts.', vi: 'Hãy chấp nhận yêu cầu để liên kết tài khoản.' },
-      data: { linkId: link.id, guardianId: guardian.id },
-    });
+    if (learner) this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
   }
 
   /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */

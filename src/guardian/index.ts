@@ -12,6 +12,13 @@ export type { AiAccess, GuardianService } from './guardian.service';
 export { isGuardianOf, isVerifiedGuardian, learnerActive } from './guardian.rules';
 export { LinkedLearner } from './guardian.types';
 
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** A guardian declared a learner who has an account: the link waits for the learner. */
+    'guardian.link_requested': { linkId: string; learnerId: string; guardianId: string; guardianName: string };
+  }
+}
+
 declare module '../kernel/services' {
   interface Services {
     guardian: GuardianService;
@@ -24,7 +31,7 @@ export const guardianArea = defineArea({
   resolvers: [GuardianResolver],
   rules: guardianRules,
   routes: guardianRoutes,
-  services: { guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth, services.notifications) },
+  services: { guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth) },
   personalData: {
     entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
     export: async (userId, _services, uow) => {

@@ -3,6 +3,14 @@ import { NotificationType } from './notification.entity';
 
 /** What other areas' events tell the people concerned: the learner and their active guardians. */
 export const notificationReactions: EventHandlers = {
+  'guardian.link_requested': async ({ learnerId, linkId, guardianId, guardianName }, services) => {
+    await services.notifications.notify(learnerId, NotificationType.guardian, {
+      title: { en: `${guardianName} asks to be your guardian`, vi: `${guardianName} muốn làm người giám hộ của bạn` },
+      body: { en: 'Approve the request to link your accounts.', vi: 'Hãy chấp nhận yêu cầu để liên kết tài khoản.' },
+      data: { linkId, guardianId },
+    });
+  },
+
   'certificate.issued': async (event, services) => {
     const { learnerName, courseTitle, certificateId, courseId, code } = event;
     await services.notifications.notifyWithGuardians(event.learnerId, NotificationType.certificate, {

@@ -47,7 +47,8 @@ const MAX_LINE_BYTES = 1 << 20;
 const HEAP_HEADROOM = 4 << 20;
 const WASM_PAGE = 64 * 1024;
 
-function pyodideDir(): string {
+/** Where the interpreter's files are: the one folder a Python worker may read. */
+export function pyodideDir(): string {
   return realpathSync(dirname(require.resolve('pyodide/package.json')));
 }
 
@@ -295,7 +296,7 @@ export class PythonPool implements Pool {
   /** Loads Pyodide once, in the same sandbox, and keeps the interpreter's memory as the starting point of every worker. */
   private buildSnapshot(): Promise<Buffer> {
     const settings = { mode: 'build', indexURL: `${pyodideDir()}/`, jsGlobals: !this.layers.emptyJsGlobals };
-    const child = spawnSandboxed(this.nodeArgs(settings, 256 << 20), this.mode);
+    const child = spawnSandboxed(this.nodeArgs(settings, 256 << 20), this.mode, pyodideDir());
     child.stdin!.end();
     (child.stdio[3] as NodeJS.WritableStream).end();
     return new Promise<Buffer>((resolve, reject) => {
@@ -329,7 +330,7 @@ export class PythonPool implements Pool {
       jsGlobals: !this.layers.emptyJsGlobals,
     };
     const heap = (this.snapshot?.length ?? 32 << 20) + HEAP_HEADROOM + this.options.memoryLimitMb * (1 << 20);
-    const worker = new PythonWorker(spawnSandboxed(this.nodeArgs(settings, heap), this.mode), this.snapshot, this.mode === 'namespaces');
+    const worker = new PythonWorker(spawnSandboxed(this.nodeArgs(settings, heap), this.mode, pyodideDir()), this.snapshot, this.mode === 'namespaces');
     this.everyone.add(worker);
     this.starting++;
     return worker.ready.then(

@@ -25,10 +25,14 @@ const SETPRIV = '/usr/bin/setpriv';
 /** Workers load at a lower priority than runs; the pool raises a worker's priority when it gets a job. */
 export const LOADING_NICENESS = 10;
 
+// $KEEP (the interpreter's files) may lie under one of those directories, as a checkout under /tmp
+// does: it is bound aside first and bound back onto the fresh tmpfs, read-only.
 const ISOLATE_SCRIPT = [
+  'mount --bind "$KEEP" /mnt && mount -o remount,bind,ro /mnt;',
   'for d in /tmp /var/tmp /dev/shm /run/lock; do',
   '  [ -d "$d" ] && mount -t tmpfs -o size=4m,mode=1777,nosuid,nodev tmpfs "$d";',
   'done;',
+  '[ -d "$KEEP" ] || { mkdir -p "$KEEP" && mount --bind /mnt "$KEEP"; };',
   'cd /tmp &&',
   `exec /usr/bin/env -i /usr/bin/nice -n ${LOADING_NICENESS} ${SETPRIV} --reuid=${SANDBOX_UID} --regid=${SANDBOX_GID} --clear-groups --pdeathsig KILL --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"`,
 ].join(' ');
@@ -62,10 +66,14 @@ export function isolationMode(logger: SandboxLogger): IsolationMode {
  * Starts `node <nodeArgs>` confined: empty environment, stdio pipes plus fd 3 for bulk input.
  * The parent end of every pipe is ours; the child's death is reported through 'exit'.
  */
-export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode): ChildProcess {
+export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode, keep: string): ChildProcess {
   const stdio: ['pipe', 'pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe', 'pipe'];
   if (mode === 'namespaces') {
-    return spawn(UNSHARE, ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs], { env: {}, cwd: '/', stdio });
+    return spawn(UNSHARE, ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs], {
+      env: { KEEP: keep },
+      cwd: '/',
+      stdio,
+    });
   }
   const scratch = mkdtempSync(join(tmpdir(), 'codelab-'));
   const child = spawn(process.execPath, nodeArgs, { env: {}, cwd: scratch, stdio });
