@@ -28,7 +28,15 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** A step of shutdown that hangs (a connection lost mid-query during a database outage) must not keep the process from stopping. */
+const SHUTDOWN_STEP_MS = 15_000;
+
 export async function createApp(config: Config, log: Logger): Promise<App> {
+  const bounded = (step: Promise<unknown>, what: string) =>
+    Promise.race([
+      step,
+      new Promise<void>((resolve) => setTimeout(() => (log.warn(`shutdown: ${what} did not close within ${SHUTDOWN_STEP_MS / 1000} s; going on`), resolve()), SHUTDOWN_STEP_MS).unref()),
+    ]);
   const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }));
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
   const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
@@ -71,9 +79,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       log.debug('stopping: http and websocket');
       await apollo.stop();
       log.debug('stopping: jobs, mail and events');
-      await closeDeps(deps);
+      await bounded(closeDeps(deps), 'jobs, mail and events');
       log.debug('stopping: database pool');
-      await orm.close();
+      await bounded(orm.close(), 'database pool');
       log.debug('stopping: embedded database');
       await embedded?.stop();
     },
