@@ -158,11 +158,16 @@ async function createServer(databaseDir: string, port: number, password: string,
 
 let signalsReleased = false;
 
-/** Once per process: a second unhook throws, and a process may start several servers (tests). */
+/**
+ * Once per process: a second unhook throws, and a process may start several servers (tests).
+ * `beforeExit` and `exit` go too: at `beforeExit` the hook ended the process with `process.exit(0)`,
+ * throwing away the exit code already set (vitest's after failing tests, so a red run exited 0), and
+ * at `exit` it calls its handler without the callback it then calls. Our shutdown stops the servers.
+ */
 async function releaseSignals(): Promise<void> {
   if (signalsReleased) return;
   const exitHook = (await import('async-exit-hook')).default;
-  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK']) exitHook.unhookEvent(signal);
+  for (const event of ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit']) exitHook.unhookEvent(event);
   signalsReleased = true;
 }
 
