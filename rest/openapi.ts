@@ -1,5 +1,7 @@
 import {
+  type DocumentNode,
   type FieldNode,
+  type FragmentDefinitionNode,
   getNamedType,
   type GraphQLInputType,
   type GraphQLOutputType,
@@ -13,6 +15,7 @@ import {
   Kind,
   type OperationDefinitionNode,
   parse,
+  type SelectionNode,
   type SelectionSetNode,
   typeFromAST,
 } from 'graphql';
@@ -57,7 +60,9 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: 
 
 function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, components: Record<string, JsonSchema>): JsonSchema {
   const prepared = prepare(route);
-  const operation = parse(route.operation).definitions[0] as OperationDefinitionNode;
+  const document = parse(route.operation);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const fields = fieldsOf(document);
   const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   const rootField = operation.selectionSet.selections[0] as FieldNode;
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
@@ -94,7 +99,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, co
     : undefined;
 
   const field = rootType.getFields()[rootField.name.value];
-  const value = outputSchema(field.type, rootField.selectionSet);
+  const value = outputSchema(field.type, rootField.selectionSet, fields);
   const success = route.status === 204 ? { description: 'Done; no content' } : { description: 'Success', content: { 'application/json': { schema: shaped(route.body, value) } } };
 
   const errors = ['validation_failed', 'rate_limited', 'internal_error'];
@@ -126,17 +131,29 @@ function shaped(mapping: BodyMapping | undefined, value: JsonSchema): JsonSchema
   return mapping ? objectOf({ [mapping.wrap]: value }, [mapping.wrap]) : value;
 }
 
-function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined): JsonSchema {
-  if (isNonNullType(type)) return withoutNull(outputSchema(type.ofType, selection));
-  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection), nullable: true };
+type FieldsOf = (selection: SelectionSetNode) => FieldNode[];
+
+/** The fields a selection set asks for, through the fragments it spreads (of the same document). */
+function fieldsOf(document: DocumentNode): FieldsOf {
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const flatten = (node: SelectionNode): FieldNode[] => {
+    if (node.kind === Kind.FIELD) return [node];
+    const selectionSet = node.kind === Kind.FRAGMENT_SPREAD ? fragments.get(node.name.value)!.selectionSet : node.selectionSet;
+    return selectionSet.selections.flatMap(flatten);
+  };
+  return (selection) => selection.selections.flatMap(flatten);
+}
+
+function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fieldsIn: FieldsOf): JsonSchema {
+  if (isNonNullType(type)) return withoutNull(outputSchema(type.ofType, selection, fieldsIn));
+  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, fieldsIn), nullable: true };
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name), nullable: true };
   if (isScalarType(type)) return { ...(scalars[type.name] ?? {}), nullable: true };
   if (isObjectType(type) && selection) {
     const fields = type.getFields();
     const properties: JsonSchema = {};
-    for (const node of selection.selections) {
-      if (node.kind !== Kind.FIELD) continue;
-      properties[node.alias?.value ?? node.name.value] = outputSchema(fields[node.name.value].type, node.selectionSet);
+    for (const node of fieldsIn(selection)) {
+      properties[node.alias?.value ?? node.name.value] = outputSchema(fields[node.name.value].type, node.selectionSet, fieldsIn);
     }
     return { ...objectOf(properties, Object.keys(properties)), nullable: true };
   }
