@@ -28,7 +28,8 @@ export interface NewCourse {
   lessons: NewLesson[];
 }
 
-export type CourseChange = Partial<Omit<NewCourse, 'lessons' | 'published'>>;
+/** A change to a course: a field left out or null stays as it is. */
+export type CourseChange = { [K in keyof Omit<NewCourse, 'lessons' | 'published'>]?: NewCourse[K] | null };
 
 export interface CatalogFilter {
   level?: CourseLevel | null;

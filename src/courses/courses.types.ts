@@ -1,5 +1,6 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { AGE } from '../kernel/limits';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { CourseLevel } from './course.entity';
 
@@ -184,8 +185,9 @@ export class LessonInput {
   quiz?: QuizQuestionInput[] | null;
 }
 
+/** What describes a course, whoever writes it (content admins here, creators in their studio). */
 @InputType()
-export class CourseInput {
+export abstract class CourseDescriptionInput {
   @Field(() => LocalizedTextInput)
   @ValidateNested()
   title!: LocalizedTextInput;
@@ -198,15 +200,47 @@ export class CourseInput {
   level!: CourseLevel;
 
   @Field(() => Int)
-  @Min(5)
-  @Max(18)
+  @Min(AGE.courseMin)
+  @Max(AGE.courseMax)
   minAge!: number;
 
   @Field(() => Int)
-  @Min(5)
-  @Max(18)
+  @Min(AGE.courseMin)
+  @Max(AGE.courseMax)
   maxAge!: number;
+}
 
+/** A change to a course's description: each field optional. */
+@InputType()
+export abstract class CourseDescriptionChangeInput {
+  @Field(() => LocalizedTextInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  title?: LocalizedTextInput | null;
+
+  @Field(() => LocalizedTextInput, { nullable: true })
+  @IsOptional()
+  @ValidateNested()
+  description?: LocalizedTextInput | null;
+
+  @Field(() => CourseLevel, { nullable: true })
+  level?: CourseLevel | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(AGE.courseMin)
+  @Max(AGE.courseMax)
+  minAge?: number | null;
+
+  @Field(() => Int, { nullable: true })
+  @IsOptional()
+  @Min(AGE.courseMin)
+  @Max(AGE.courseMax)
+  maxAge?: number | null;
+}
+
+@InputType()
+export class CourseInput extends CourseDescriptionInput {
   @Field(() => String)
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
   language!: string;
@@ -224,28 +258,7 @@ export class CourseInput {
 }
 
 @InputType()
-export class CourseChangeInput {
-  @Field(() => LocalizedTextInput, { nullable: true })
-  title?: LocalizedTextInput;
-
-  @Field(() => LocalizedTextInput, { nullable: true })
-  description?: LocalizedTextInput;
-
-  @Field(() => CourseLevel, { nullable: true })
-  level?: CourseLevel;
-
-  @Field(() => Int, { nullable: true })
-  @IsOptional()
-  @Min(5)
-  @Max(18)
-  minAge?: number;
-
-  @Field(() => Int, { nullable: true })
-  @IsOptional()
-  @Min(5)
-  @Max(18)
-  maxAge?: number;
-
+export class CourseChangeInput extends CourseDescriptionChangeInput {
   @Field(() => Int, { nullable: true })
   @IsOptional()
   @Min(0)

@@ -7,7 +7,7 @@ import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
 export { Enrollment } from './course.entity';
-export { LessonInput, LocalizedTextInput } from './courses.types';
+export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonInput, LocalizedTextInput } from './courses.types';
 
 export { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';

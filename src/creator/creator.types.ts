@@ -1,8 +1,8 @@
-import { IsIn, IsOptional, Length, Max, Min, ValidateNested } from 'class-validator';
+import { IsIn, IsOptional, Length } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CourseLevel } from '../courses';
-import { LocalizedListView, LocalizedTextInput, LocalizedTextView } from '../courses';
+import { CourseDescriptionChangeInput, CourseDescriptionInput, LocalizedListView, LocalizedTextView } from '../courses';
 import { SafetyFindingView } from '../factory';
 import { AssistTask } from './creator.assist';
 import { DraftStatus } from './creator.entity';
@@ -12,28 +12,7 @@ registerEnumType(AssistTask, { name: 'AssistTask' });
 registerEnumType(DraftStatus, { name: 'CreatorCourseStatus' });
 
 @InputType()
-export class CreatorCourseInput {
-  @Field(() => LocalizedTextInput)
-  @ValidateNested()
-  title!: LocalizedTextInput;
-
-  @Field(() => LocalizedTextInput)
-  @ValidateNested()
-  description!: LocalizedTextInput;
-
-  @Field(() => CourseLevel)
-  level!: CourseLevel;
-
-  @Field(() => Int)
-  @Min(5)
-  @Max(18)
-  minAge!: number;
-
-  @Field(() => Int)
-  @Min(5)
-  @Max(18)
-  maxAge!: number;
-
+export class CreatorCourseInput extends CourseDescriptionInput {
   @Field(() => String, { nullable: true, description: 'vi (default) or en' })
   @IsOptional()
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
@@ -41,32 +20,7 @@ export class CreatorCourseInput {
 }
 
 @InputType()
-export class CreatorCourseChangeInput {
-  @Field(() => LocalizedTextInput, { nullable: true })
-  @IsOptional()
-  @ValidateNested()
-  title?: LocalizedTextInput | null;
-
-  @Field(() => LocalizedTextInput, { nullable: true })
-  @IsOptional()
-  @ValidateNested()
-  description?: LocalizedTextInput | null;
-
-  @Field(() => CourseLevel, { nullable: true })
-  level?: CourseLevel | null;
-
-  @Field(() => Int, { nullable: true })
-  @IsOptional()
-  @Min(5)
-  @Max(18)
-  minAge?: number | null;
-
-  @Field(() => Int, { nullable: true })
-  @IsOptional()
-  @Min(5)
-  @Max(18)
-  maxAge?: number | null;
-
+export class CreatorCourseChangeInput extends CourseDescriptionChangeInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
