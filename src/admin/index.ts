@@ -1,6 +1,6 @@
 import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
-import { adminConsolePage } from './admin-page';
+import { webPage } from '../kernel/web-page';
 import { AdminResolver } from './admin.resolver';
 import { adminRoutes } from './admin.routes';
 import { adminRules } from './admin.rules';
@@ -25,7 +25,8 @@ export const adminArea = defineArea({
   resolvers: [AdminResolver],
   rules: adminRules,
   routes: adminRoutes,
-  http: () => adminConsolePage(),
+  // The console: stats, users, audit, flags and contact messages through the admin API.
+  http: () => webPage({ name: 'admin-console', paths: ['/admin', '/admin/'], assets: '/admin/console' }),
   migrations: [{ name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension }],
   services: { admin: (uow, services) => new AdminService(uow, services.auth, services.audit), audit: (uow) => new AuditService(uow) },
   personalData: {

@@ -1,7 +1,7 @@
 import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { perProcess } from '../kernel/deps';
-import { adminFactoryPage } from './admin-page';
+import { webPage } from '../kernel/web-page';
 import { defineFactoryJobs } from './factory.jobs';
 import { FactoryResolver } from './factory.resolver';
 import { factoryRoutes } from './factory.routes';
@@ -32,7 +32,8 @@ export const factoryArea = defineArea({
   resolvers: [FactoryResolver],
   rules: factoryRules,
   routes: factoryRoutes,
-  http: () => adminFactoryPage(),
+  // The factory page watches generations live through the subscription (WebSocket).
+  http: () => webPage({ name: 'admin-factory', paths: ['/admin/factory'], assets: '/admin/factory', connect: 'ws: wss:' }),
   jobs: defineFactoryJobs,
   services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications) },
   personalData: {

@@ -14,7 +14,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
   let t: TestApp;
   beforeAll(async () => {
     // The page as `npm run build` bundles it.
-    await promisify(execFile)(process.execPath, ['web/admin-console/build.mjs']);
+    await promisify(execFile)(process.execPath, ['web/build.mjs', 'admin-console']);
     t = await startTestApp();
     browser = await chromium.launch({
       executablePath: CHROMIUM,

@@ -1,25 +1,11 @@
 // The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
 // call goes through the REST API with the admin's token; the API checks the role each time.
-interface ApiError {
-  error: string;
-  message: string;
-  details?: { field: string; message: string }[];
-}
+import { api as request } from '../shared/api';
 
 let token: string | null = sessionStorage.getItem('adminToken');
 
-async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  const response = await fetch(path, {
-    method,
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const payload = response.status === 204 ? null : await response.json();
-  if (!response.ok) {
-    const error = payload as ApiError;
-    throw new Error(error.details?.length ? error.details.map((d) => `${d.field}: ${d.message}`).join('; ') : error.message);
-  }
-  return payload as T;
+function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return request<T>(method, path, token, body);
 }
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector(selector) as T;

@@ -1,5 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
-import { api, ApiFailure, type Generation } from './api';
+import { api, ApiFailure } from '../shared/api';
+import type { Generation } from './generation';
 
 /**
  * The course factory's admin page: log in, start a generation, watch every generation's stages

@@ -24,38 +24,3 @@ export async function api<T>(method: string, path: string, token: string | null,
   if (!response.ok) throw new ApiFailure(response.status, payload as ApiError);
   return payload as T;
 }
-
-export interface Stage {
-  name: string;
-  status: string;
-  attempts: number;
-  startedAt: string | null;
-  finishedAt: string | null;
-  error: string | null;
-  output: unknown;
-}
-
-export interface Generation {
-  id: string;
-  topic: string;
-  level: string;
-  ageRange: string;
-  lessonCount: number;
-  status: string;
-  currentStage: string | null;
-  progress: number;
-  courseId: string | null;
-  error: string | null;
-  createdAt: string;
-  stages: Stage[];
-  lessons?: GeneratedLesson[];
-}
-
-export interface GeneratedLesson {
-  position: number;
-  title: { en: string; vi: string };
-  content: { en: string; vi: string } | null;
-  quiz: { questions: { prompt: { en: string; vi: string }; options: { en: string; vi: string }[]; answerIndex: number }[] } | null;
-  findings: { category: string; source: string; field: string; excerpt: string }[];
-  flagged: boolean;
-}
