@@ -8,6 +8,7 @@ import {
   type ExecutionResult,
   getArgumentValues,
   getOperationAST,
+  getVariableValues,
   GraphQLError,
   type GraphQLSchema,
   Kind,
@@ -30,7 +31,7 @@ import { enforce } from '../permissions/enforce';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { badLiteral, badVariable } from './input-guard';
-import { formatGraphQLError, withoutSuggestions } from './graphql-errors';
+import { coercionDetails, formatGraphQLError, withoutSuggestions } from './graphql-errors';
 import { openUnit } from './platform';
 import { parseOptions, queryLimitRules } from './query-limits';
 
@@ -167,6 +168,15 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         if (errors.length) return errors.map((error) => requestError(error, hideSchema));
         const bad = badVariable(payload.variables) ?? badLiteral(document);
         if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
+        // Which operation, and variables that fit it, are the request's to get right: 400 with
+        // details, as over HTTP (graphql-js alone leaves them without a code: internal errors).
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation) {
+          const message = 'The document must name the operation to run (operationName) when it holds several, and hold at least one.';
+          return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'operationName', message }] } })];
+        }
+        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+        if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       onConnect: async (ctx) => {
@@ -295,6 +305,12 @@ function eachEvent(source: AsyncIterable<unknown>, map: (payload: unknown) => Pr
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
+}
+
+function variableError(error: GraphQLError, hideSchema: boolean): GraphQLError {
+  const said = hideSchema ? withoutSuggestions(error.message) : error.message;
+  const details = coercionDetails(said);
+  return new GraphQLError(details.length ? 'The request is invalid.' : said, { extensions: { code: 'VALIDATION_FAILED', details } });
 }
 
 function requestError(error: GraphQLError, hideSchema: boolean): GraphQLError {
