@@ -70,10 +70,10 @@ describe('a WebSocket holds no more than its token (issue 16, item 1)', () => {
     await Promise.all([first.client.dispose(), second.live.close()]);
   });
 
-  it('a password reset closes every socket of the account at once', async () => {
+  it('a password reset closes every socket of the account at once, on both instances', async () => {
     const user = await signUp(a, adultSignup());
     const other = await login(user.email);
-    const sockets = [await liveSocket(b, user.accessToken), await liveSocket(b, other.accessToken)];
+    const sockets = [await liveSocket(b, user.accessToken), await liveSocket(a, other.accessToken)];
     expect((await a.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
     const mail = await ctx.smtp.waitFor(user.email, /reset/i);
     expect((await a.http.post('/auth/reset-password', { token: tokenFrom(mail), password: 'a brand new passphrase' })).status).toBe(204);
@@ -129,6 +129,27 @@ describe('a WebSocket holds no more than its token (issue 16, item 1)', () => {
     await operate(late, '{ me { id } }');
     expect(await lateClosed).toBe(4403);
     await late.dispose();
+  });
+
+  it('a refresh token used twice ends its session family, and the sockets of that session', async () => {
+    const user = await signUp(a, adultSignup());
+    const { client, closed } = await liveSocket(b, user.accessToken);
+    expect((await a.http.post('/auth/refresh', { refreshToken: user.refreshToken })).status).toBe(200);
+    // Refreshing keeps the session: the socket stays.
+    expect((await operate(client, '{ me { id } }')).data).toEqual({ me: { id: user.id } });
+    expect((await a.http.post('/auth/refresh', { refreshToken: user.refreshToken })).status).toBe(401);
+    expect(await within(closed, 3000, 'the close after reuse')).toBe(4401);
+    await client.dispose();
+  });
+
+  it('answers a variable that does not fit with VALIDATION_FAILED and details, not an internal error', async () => {
+    const user = await signUp(a, adultSignup());
+    const client = connect(b.url, user.accessToken, false);
+    const reply = await operate(client, 'query($filter: NotificationFilter) { notifications(filter: $filter) { edges { node { id } } } }', { filter: 'unred' });
+    expect(reply.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'filter' }] });
+    const twoOperations = await operate(client, 'query A { me { id } } query B { me { email } }');
+    expect(twoOperations.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'operationName' }] });
+    await client.dispose();
   });
 
   it('a suspension written without an event is caught by the next operation (4403)', async () => {
