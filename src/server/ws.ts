@@ -179,18 +179,14 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
-      onConnect: async (ctx) => {
+      // The signature and expiry are checked here; the session and account before each operation
+      // (a socket whose session has ended closes at its first), so a reconnection storm after a
+      // deploy costs the database nothing until the sockets are used.
+      onConnect: (ctx) => {
         const auth = authenticateHeader(config, String(ctx.connectionParams?.authorization ?? ''));
         const userId = auth.userId;
         if (!userId) return false;
         const socket = ctx.extra.socket;
-        try {
-          if ((await sessionState({ ...auth, userId })) !== 'live') return false;
-        } catch (error) {
-          log.warn({ err: error }, 'websocket connection not checked');
-          socket.close(CloseCode.InternalServerError, 'Service unavailable');
-          return false;
-        }
         const connection: Connection = { socket, auth: { ...auth, userId }, ip: ctx.extra.request.socket.remoteAddress ?? 'unknown', closing: false };
         connections.set(socket, connection);
         register(connection);
