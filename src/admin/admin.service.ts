@@ -98,6 +98,7 @@ export class AdminService {
       return target;
     });
     this.auth.publishAccountChanged(user.id);
+    this.auth.publishSessionsEnded(user.id);
     return user;
   }
 

@@ -13,6 +13,7 @@ import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
 import { RefreshToken } from './refresh-token.entity';
 import { hashToken, randomToken, signAccessToken } from '../kernel/tokens';
+import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { AccountStatus, Locale, Role, User } from './user.entity';
 
 export interface SignupRequest {
@@ -119,6 +120,7 @@ export class AuthService {
       if (!current || current.revokedAt || current.expiresAt <= new Date()) return { reused: false, session: undefined };
       if (current.usedAt) {
         await em.nativeUpdate(RefreshToken, { familyId: current.familyId, revokedAt: null }, { revokedAt: new Date() });
+        this.publishSessionsEnded(current.user.id);
         return { reused: true, session: undefined };
       }
       current.usedAt = new Date();
@@ -137,6 +139,7 @@ export class AuthService {
     const current = await this.em.findOne(RefreshToken, { tokenHash: hashToken(token) });
     if (!current) return;
     await this.em.nativeUpdate(RefreshToken, { familyId: current.familyId, revokedAt: null }, { revokedAt: new Date() });
+    this.publishSessionsEnded(current.user.id);
   }
 
   async verifyEmail(token: string): Promise<User> {
@@ -189,6 +192,7 @@ export class AuthService {
       // Following the mailed link proves the address, as verification would.
       user.emailVerifiedAt ??= new Date();
       await em.nativeUpdate(RefreshToken, { user, revokedAt: null }, { revokedAt: new Date() });
+      this.publishSessionsEnded(user.id);
     });
   }
 
@@ -239,6 +243,28 @@ export class AuthService {
     this.uow.publish(ACCOUNT_CHANGED, userId, { userId });
   }
 
+  /** After commit, tells every instance that sessions of the account ended, so its live sockets close. */
+  publishSessionsEnded(userId: string): void {
+    this.uow.publish(SESSIONS_ENDED, SESSIONS_ENDED_KEY, { userId } satisfies SessionsEndedEvent);
+  }
+
+  /**
+   * Whether an access token still stands beyond its signature and expiry, in one statement: the
+   * account exists and is not suspended, and the token's session (refresh token family) has a
+   * token neither revoked nor expired. A token without a session id is judged by its account only.
+   */
+  async sessionState(userId: string, sessionId?: string): Promise<SessionState> {
+    const [row] = await this.em.execute<{ status: AccountStatus; live: boolean }[]>(
+      `select u.status, (?::uuid is null or exists (
+         select 1 from refresh_tokens r where r.family_id = ?::uuid and r.user_id = u.id and r.revoked_at is null and r.expires_at > now())) as live
+       from users u where u.id = ?`,
+      [sessionId ?? null, sessionId ?? null, userId],
+    );
+    if (!row || row.status === AccountStatus.erased) return 'ended';
+    if (row.status === AccountStatus.suspended) return 'suspended';
+    return row.live ? 'live' : 'ended';
+  }
+
   private async startSession(user: User, familyId: string = randomUUID(), em: EntityManager = this.em): Promise<Session> {
     const { config } = this.deps;
     const refresh = randomToken();
@@ -251,7 +277,7 @@ export class AuthService {
     await em.flush();
     return {
       user,
-      accessToken: signAccessToken(config, { sub: user.id, roles: user.roles }),
+      accessToken: signAccessToken(config, { sub: user.id, roles: user.roles, sid: familyId }),
       refreshToken: refresh.token,
       expiresIn: config.ACCESS_TOKEN_TTL,
     };

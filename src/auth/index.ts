@@ -51,8 +51,10 @@ export const authArea = defineArea({
     // Runs last (areas erase in reverse order). The account row becomes its pseudonym rather than
     // going: the records the law keeps (the consent ledger) follow its id through their foreign
     // keys (on update cascade) and keep pointing at something that names no one.
-    erase: async (userId, pseudonym, _services, uow) => {
+    erase: async (userId, pseudonym, services, uow) => {
       await uow.em.nativeDelete(RefreshToken, { user: userId });
+      // Live sockets of the account close once the erasure commits.
+      services.auth.publishSessionsEnded(userId);
       await uow.em.nativeDelete(AccountToken, { user: userId });
       await uow.em.execute(
         `update users set id = ?, email = ?, display_name = 'Erased user', password_hash = '!', roles = '{}', birth_date = null, guardian_email = null,

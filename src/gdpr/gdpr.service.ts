@@ -128,6 +128,7 @@ export class GdprService {
       return created;
     });
     this.services.auth.publishAccountChanged(subject.id);
+    this.services.auth.publishSessionsEnded(subject.id);
     for (const to of new Set([subject.email, requester.email].filter(canReceive))) {
       sendInBackground(this.uow.deps, deletionScheduledMail(to, to === subject.email ? subject.locale : requester.locale, subject.displayName, request.dueAt!));
     }

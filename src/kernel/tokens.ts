@@ -8,12 +8,18 @@ import { isId } from './ids';
 export interface AccessClaims {
   sub: string;
   roles: Role[];
+  /** The session (refresh token family) the token was issued for, so a live socket can follow it. */
+  sid?: string;
 }
 
 /** Who the bearer token names, or why it was refused; anonymous requests have neither. */
 export interface RequestAuth {
   userId?: string;
   roles?: Role[];
+  /** The session the token belongs to (absent in tokens signed before sessions were named). */
+  sessionId?: string;
+  /** When the token stops being valid (epoch milliseconds). */
+  expiresAt?: number;
   error?: AppError;
 }
 
@@ -29,7 +35,7 @@ function keyOf(secret: string): KeyObject {
 }
 
 export function signAccessToken(config: TokenSettings, claims: AccessClaims): string {
-  return jwt.sign({ roles: claims.roles }, keyOf(config.JWT_SECRET), {
+  return jwt.sign(claims.sid ? { roles: claims.roles, sid: claims.sid } : { roles: claims.roles }, keyOf(config.JWT_SECRET), {
     algorithm: 'HS256',
     subject: claims.sub,
     issuer: config.JWT_ISSUER,
@@ -55,7 +61,9 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
     if (typeof payload.sub !== 'string' || !isId(payload.sub)) return { error: unauthenticated() };
     const roles: unknown = payload.roles ?? [];
     if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) return { error: unauthenticated() };
-    return { userId: payload.sub, roles: roles as Role[] };
+    const sid: unknown = payload.sid;
+    if (sid !== undefined && (typeof sid !== 'string' || !isId(sid))) return { error: unauthenticated() };
+    return { userId: payload.sub, roles: roles as Role[], sessionId: sid as string | undefined, expiresAt: payload.exp * 1000 };
   } catch (error) {
     const expired = error instanceof jwt.TokenExpiredError;
     return { error: unauthenticated(expired ? 'The access token has expired; refresh it.' : undefined) };

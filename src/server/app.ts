@@ -46,6 +46,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
   const ws = attachWebSocketServer(httpServer, schema, deps, ruleMap);
+  // Production hides the schema from clients: no introspection, no "Did you mean" (ws.ts does the same).
+  const hideSchema = config.NODE_ENV === 'production';
   const apollo = new ApolloServer<Context>({
     schema,
     validationRules: queryLimitRules(config),
@@ -53,8 +55,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     includeStacktraceInErrorResponses: false,
     // main.ts owns SIGTERM and SIGINT: Apollo drains as one step of our shutdown.
     stopOnTerminationSignals: false,
-    hideSchemaDetailsFromClientErrors: config.NODE_ENV === 'production',
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed')),
+    introspection: !hideSchema,
+    hideSchemaDetailsFromClientErrors: hideSchema,
+    formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema),
     plugins: [
       inputGuard(),
       ApolloServerPluginDrainHttpServer({ httpServer }),

@@ -20,11 +20,18 @@ const requestRefusals: Record<string, FieldError> = {
 
 export type ErrorLogger = (error: unknown) => void;
 
+/** graphql-js names the closest fields, types and enum values ("Did you mean ...?"): a map of the schema for whoever probes it. */
+export function withoutSuggestions(message: string): string {
+  return message.replace(/ ?Did you mean(.+?)\?$/, '');
+}
+
 /**
  * Gives every GraphQL error one of our codes (DESIGN.md 4.2) and nothing else: anything we did not
  * raise on purpose is logged and answered as INTERNAL_ERROR, so no stack, SQL or driver text leaves.
+ * With `hideSchema` (production) the suggestions of graphql-js leave no message, not even a
+ * variable's (Apollo strips them from validation errors only).
  */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, log: ErrorLogger): GraphQLFormattedError {
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, log: ErrorLogger, hideSchema = false): GraphQLFormattedError {
   const original = unwrapResolverError(error);
   const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
   if (original instanceof AppError) {
@@ -42,9 +49,10 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return { ...base, extensions: { code: 'VALIDATION_FAILED', details: [requestRefusals[code]] } };
   }
   if (typeof code === 'string' && requestErrorCodes.has(code)) {
-    const details = /operation name/i.test(formatted.message) ? [{ field: 'operationName', message: formatted.message }] : coercionDetails(formatted.message);
+    const said = hideSchema ? withoutSuggestions(formatted.message) : formatted.message;
+    const details = /operation name/i.test(said) ? [{ field: 'operationName', message: said }] : coercionDetails(said);
     // A variable that does not fit is bad input, said by `details`; a bad query keeps graphql's words.
-    const message = code === 'BAD_USER_INPUT' && details.length ? 'The request is invalid.' : formatted.message;
+    const message = code === 'BAD_USER_INPUT' && details.length ? 'The request is invalid.' : said;
     return { ...base, message, extensions: { code: 'VALIDATION_FAILED', details } };
   }
   if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {

@@ -1,93 +1,245 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import {
+  createSourceEventStream,
   type DocumentNode,
+  execute,
   type ExecutionArgs,
+  type ExecutionResult,
   getArgumentValues,
   getOperationAST,
+  getVariableValues,
   GraphQLError,
   type GraphQLSchema,
   Kind,
+  NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
-  subscribe as graphqlSubscribe,
   validate,
 } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { AppError, forbidden } from '../kernel/errors';
+import { AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
+import { RateLimitedError } from '../kernel/rate-limit';
+import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { enforce } from '../permissions/enforce';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { badLiteral, badVariable } from './input-guard';
-import { formatGraphQLError } from './graphql-errors';
+import { coercionDetails, formatGraphQLError, withoutSuggestions } from './graphql-errors';
+import { openUnit } from './platform';
 import { parseOptions, queryLimitRules } from './query-limits';
 
+/** One socket, signed in with one access token for its whole life. */
+interface Connection {
+  socket: WebSocket;
+  auth: RequestAuth & { userId: string };
+  ip: string;
+  expiry?: NodeJS.Timeout;
+  closing: boolean;
+}
+
+/** setTimeout's longest delay; a token living longer is caught by the check of each operation. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /**
- * GraphQL over WebSocket on /graphql: the token is checked once in `connection_init`
- * (`connectionParams.authorization`), each operation gets its own context and unit of work, and
- * the limits of HTTP apply here too.
+ * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
+ * (`connectionParams.authorization`), and no longer than that token stands: it closes with 4401
+ * when the token expires or its session ends (logout, password reset, a refresh token used twice,
+ * a deletion request, erasure) and with 4403 when the account is suspended, on every instance, as
+ * soon as the event bus says so; each operation checks the token again before it runs and counts
+ * against the caller's rate limit as an HTTP request does. Each operation, and each event of a
+ * subscription, gets its own context and unit of work, so roles and status are read as stored
+ * then; the limits and schema hiding of HTTP apply here too.
  */
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps, ruleMap: RuleMap) {
+  const { config, log } = deps;
+  const hideSchema = config.NODE_ENV === 'production';
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const rules = [...specifiedRules, ...queryLimitRules(deps.config)];
-  const connections = new WeakMap<object, RequestAuth>();
-  const contextOf = (ctx: { extra: { socket: object; request: { socket: { remoteAddress?: string } } } }): Context =>
-    createContext(deps, {
-      requestId: randomUUID(),
-      ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
-      auth: connections.get(ctx.extra.socket) ?? {},
-      countedBuckets: new Set(),
-    });
+  const rules = [...specifiedRules, ...(hideSchema ? [NoSchemaIntrospectionCustomRule] : []), ...queryLimitRules(config)];
+  const connections = new WeakMap<object, Connection>();
+  const byUser = new Map<string, Set<Connection>>();
+  /** How to make a fresh context for each event of the subscription an operation context belongs to. */
+  const freshContexts = new WeakMap<object, () => Context>();
+
+  const contextOf = (connection: Connection): Context => createContext(deps, { requestId: randomUUID(), ip: connection.ip, auth: connection.auth, countedBuckets: new Set() });
+
+  const sessionState = (auth: RequestAuth & { userId: string }): Promise<SessionState> => openUnit(deps).services.auth.sessionState(auth.userId, auth.sessionId);
+
+  /** Closes the socket with `code` after what is being sent now (an operation's error) has gone out. */
+  const end = (connection: Connection, code: number, reason: string) => {
+    if (connection.closing) return;
+    connection.closing = true;
+    clearTimeout(connection.expiry);
+    setImmediate(() => connection.socket.close(code, reason));
+  };
+  const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) =>
+    state === 'suspended' ? end(connection, CloseCode.Forbidden, 'Account suspended') : end(connection, CloseCode.Unauthorized, 'Session ended');
+  const refusalFor = (state: Exclude<SessionState, 'live'>) =>
+    state === 'suspended'
+      ? new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.')
+      : unauthenticated('The session of this connection has ended; sign in again.');
+
+  const register = (connection: Connection) => {
+    let sockets = byUser.get(connection.auth.userId);
+    if (!sockets) byUser.set(connection.auth.userId, (sockets = new Set()));
+    sockets.add(connection);
+    const { expiresAt } = connection.auth;
+    if (expiresAt !== undefined) {
+      connection.expiry = setTimeout(() => end(connection, CloseCode.Unauthorized, 'Token expired'), Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS));
+      connection.expiry.unref();
+    }
+  };
+  const unregister = (connection: Connection) => {
+    clearTimeout(connection.expiry);
+    const sockets = byUser.get(connection.auth.userId);
+    sockets?.delete(connection);
+    if (sockets?.size === 0) byUser.delete(connection.auth.userId);
+  };
+
+  /** Sessions of an account ended somewhere: each of its sockets here checks its own token's session. */
+  const recheck = async (userId: string) => {
+    const sockets = [...(byUser.get(userId) ?? [])];
+    const states = new Map<string | undefined, Promise<SessionState>>();
+    for (const connection of sockets) {
+      if (!states.has(connection.auth.sessionId)) states.set(connection.auth.sessionId, sessionState(connection.auth));
+      const state = await states.get(connection.auth.sessionId)!;
+      if (state !== 'live') endFor(connection, state);
+    }
+  };
+  const sessionEvents = deps.pubSub.subscribe(SESSIONS_ENDED, SESSIONS_ENDED_KEY) as AsyncIterableIterator<SessionsEndedEvent> & { return(): Promise<unknown> };
+  void (async () => {
+    try {
+      for await (const event of sessionEvents) void recheck(event.userId).catch((error: unknown) => log.warn({ err: error }, 'live sessions not rechecked'));
+    } catch (error) {
+      log.warn({ err: error }, 'session listener of the websocket server ended');
+    }
+  })();
+
+  /**
+   * What an operation meets before it runs, in the order HTTP applies it: an expired token, the
+   * rate limit (an operation is a request), a session that ended or an account suspended since.
+   */
+  const operationRefusal = async (connection: Connection): Promise<GraphQLError | null> => {
+    try {
+      if (connection.closing) return unauthenticated('The session of this connection has ended; sign in again.').toGraphQLError();
+      if (connection.auth.expiresAt !== undefined && connection.auth.expiresAt <= Date.now()) {
+        end(connection, CloseCode.Unauthorized, 'Token expired');
+        return unauthenticated('The access token has expired; refresh it and connect again.').toGraphQLError();
+      }
+      await deps.limits.consume('default', `user:${connection.auth.userId}`);
+      const state = await sessionState(connection.auth);
+      if (state === 'live') return null;
+      endFor(connection, state);
+      return refusalFor(state).toGraphQLError();
+    } catch (error) {
+      if (error instanceof RateLimitedError) return error.toGraphQLError();
+      if (isDatabaseUnavailable(error)) return databaseUnavailable().toGraphQLError();
+      log.error({ err: error }, 'websocket operation check failed');
+      return new GraphQLError('Something went wrong on our side. Try again later.', { extensions: { code: 'INTERNAL_ERROR' } });
+    }
+  };
+
+  const format = (result: ExecutionResult) =>
+    result.errors ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => log.error({ err }, 'subscription failed'), hideSchema)) } : undefined;
+
   const server = useServer(
     {
       schema,
       // Parsing and validating here lets a refused query (tokens, depth, aliases) answer with an
       // error message, where graphql-ws would otherwise close the socket as an internal error.
-      onSubscribe: (_ctx, _id, payload) => {
+      onSubscribe: async (ctx, _id, payload) => {
+        const connection = connections.get(ctx.extra.socket);
+        if (!connection) return [unauthenticated().toGraphQLError()];
+        const refusal = await operationRefusal(connection);
+        if (refusal) return [refusal];
         let document: DocumentNode;
         try {
-          document = parse(payload.query, parseOptions(deps.config));
+          document = parse(payload.query, parseOptions(config));
         } catch (error) {
-          return [requestError(error as GraphQLError)];
+          return [requestError(error as GraphQLError, hideSchema)];
         }
         const errors = validate(schema, document, rules);
-        if (errors.length) return errors.map(requestError);
+        if (errors.length) return errors.map((error) => requestError(error, hideSchema));
         const bad = badVariable(payload.variables) ?? badLiteral(document);
         if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
+        // Which operation, and variables that fit it, are the request's to get right: 400 with
+        // details, as over HTTP (graphql-js alone leaves them without a code: internal errors).
+        const operation = getOperationAST(document, payload.operationName);
+        if (!operation) {
+          const message = 'The document must name the operation to run (operationName) when it holds several, and hold at least one.';
+          return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'operationName', message }] } })];
+        }
+        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+        if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
+      // The signature and expiry are checked here; the session and account before each operation
+      // (a socket whose session has ended closes at its first), so a reconnection storm after a
+      // deploy costs the database nothing until the sockets are used.
       onConnect: (ctx) => {
-        const auth = authenticateHeader(deps.config, String(ctx.connectionParams?.authorization ?? ''));
-        if (!auth.userId) return false;
-        connections.set(ctx.extra.socket, auth);
+        const auth = authenticateHeader(config, String(ctx.connectionParams?.authorization ?? ''));
+        const userId = auth.userId;
+        if (!userId) return false;
+        const socket = ctx.extra.socket;
+        const connection: Connection = { socket, auth: { ...auth, userId }, ip: ctx.extra.request.socket.remoteAddress ?? 'unknown', closing: false };
+        connections.set(socket, connection);
+        register(connection);
         return true;
       },
-      context: (ctx) => contextOf(ctx),
+      onClose: (ctx) => {
+        const connection = connections.get(ctx.extra.socket);
+        if (connection) unregister(connection);
+      },
+      context: (ctx) => {
+        const connection = connections.get(ctx.extra.socket)!;
+        const context = contextOf(connection);
+        freshContexts.set(context, () => contextOf(connection));
+        return context;
+      },
       // A refused subscription answers one result with the error, as a refused query does.
       subscribe: async (args) => {
         const refusal = await subscriptionRefusal(args, ruleMap);
-        return refusal ? { errors: [refusal] } : graphqlSubscribe(args);
+        if (refusal) return { errors: [refusal] };
+        const fresh = freshContexts.get(args.contextValue as object)!;
+        const stream = await createSourceEventStream(args);
+        if (!isAsyncIterable(stream)) return stream;
+        return eachEvent(stream, async (payload) => {
+          const eventArgs = { ...args, rootValue: payload, contextValue: fresh() };
+          try {
+            const refused = await subscriptionRefusal(eventArgs, ruleMap);
+            if (refused) return { result: { errors: [refused] }, last: true };
+            return { result: await execute(eventArgs), last: false };
+          } catch (error) {
+            // Formatted by onNext: upstream_unavailable or internal_error, nothing internal.
+            return { result: { errors: [new GraphQLError(String((error as Error)?.message), { originalError: error as Error })] }, last: true };
+          }
+        });
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => deps.log.error({ err }, 'subscription failed'))) } : undefined,
+      onNext: (_ctx, _id, _payload, _args, result) => format(result),
     },
     wsServer,
   );
   return {
     wsServer,
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
-    dispose: () => server.dispose(),
+    dispose: async () => {
+      await sessionEvents.return();
+      await server.dispose();
+    },
   };
 }
 
 /**
- * A subscription is checked when it opens by the rules of the same map that guards queries (graphql
- * middleware only wraps the resolver, which runs per event): each root field's rule with its
- * arguments; a field without a rule is refused.
+ * A subscription is checked by the rules of the same map that guards queries (graphql middleware
+ * only wraps the resolver, which runs per event) when it opens and again before each event, with
+ * a context of that event's: each root field's rule with its arguments; a field without a rule is
+ * refused. So a role removed, or an account suspended, stops the events at once.
  */
 async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promise<GraphQLError | null> {
   const operation = getOperationAST(args.document, args.operationName);
@@ -108,6 +260,55 @@ async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promi
   return null;
 }
 
-function requestError(error: GraphQLError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: { code: 'VALIDATION_FAILED' } });
+/**
+ * Maps each source event to a result, as graphql's `subscribe` does, ending after a result marked
+ * last. `return()` reaches the source at once (a client's `complete`, a closed socket), even while
+ * no event is pending, which an async generator would delay until the next event.
+ */
+function eachEvent(source: AsyncIterable<unknown>, map: (payload: unknown) => Promise<{ result: ExecutionResult; last: boolean }>): AsyncGenerator<ExecutionResult> {
+  const iterator = source[Symbol.asyncIterator]();
+  let done = false;
+  const finish = async (): Promise<IteratorReturnResult<undefined>> => {
+    if (!done) {
+      done = true;
+      await iterator.return?.();
+    }
+    return { value: undefined, done: true };
+  };
+  const generator = {
+    async next(): Promise<IteratorResult<ExecutionResult, undefined>> {
+      if (done) return { value: undefined, done: true };
+      const step = await iterator.next();
+      if (step.done) {
+        done = true;
+        return { value: undefined, done: true };
+      }
+      const { result, last } = await map(step.value);
+      if (last) await finish();
+      return { value: result, done: false };
+    },
+    return: finish,
+    async throw(error: unknown): Promise<IteratorResult<ExecutionResult, undefined>> {
+      await finish();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return generator;
+    },
+  };
+  return generator as unknown as AsyncGenerator<ExecutionResult>;
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
+}
+
+function variableError(error: GraphQLError, hideSchema: boolean): GraphQLError {
+  const said = hideSchema ? withoutSuggestions(error.message) : error.message;
+  const details = coercionDetails(said);
+  return new GraphQLError(details.length ? 'The request is invalid.' : said, { extensions: { code: 'VALIDATION_FAILED', details } });
+}
+
+function requestError(error: GraphQLError, hideSchema: boolean): GraphQLError {
+  return new GraphQLError(hideSchema ? withoutSuggestions(error.message) : error.message, { extensions: { code: 'VALIDATION_FAILED' } });
 }

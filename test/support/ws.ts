@@ -9,14 +9,19 @@ export interface Subscription<T> {
   close(): Promise<void>;
 }
 
-/** Opens a graphql-ws connection to the service with the token in `connection_init`. */
-export function connect(baseUrl: string, token?: string): Client {
+/**
+ * Opens a graphql-ws connection to the service with the token in `connection_init`; a lazy client
+ * (the default) closes its socket when its last operation ends.
+ */
+export function connect(baseUrl: string, token?: string, lazy = true): Client {
   return createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     connectionParams: token ? { authorization: `Bearer ${token}` } : {},
     retryAttempts: 0,
-    lazy: true,
+    lazy,
+    // A non-lazy client reports a close outside any operation here; tests read it with closeCodeOf.
+    onNonLazyError: () => undefined,
   });
 }
 
@@ -57,4 +62,29 @@ export async function eventually(predicate: () => boolean, what: string, timeout
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
+}
+
+/** The close code the server ends the client's socket with (register before the socket opens). */
+export function closeCodeOf(client: Client): Promise<number> {
+  return new Promise((resolve) => client.on('closed', (event) => resolve((event as { code: number }).code)));
+}
+
+/** Runs one query or mutation over the socket: its result, or the errors it was refused with. */
+export function operate<T = any>(client: Client, query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
+  return new Promise((resolve) => {
+    let result: { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] } = {};
+    client.subscribe<T>(
+      { query, variables },
+      {
+        next: (value) => void (result = value as never),
+        error: (error) =>
+          resolve(
+            Array.isArray(error)
+              ? { errors: error as never }
+              : { errors: [{ message: String((error as { reason?: string }).reason ?? error), extensions: { closeCode: (error as { code?: number }).code } }] },
+          ),
+        complete: () => resolve(result),
+      },
+    );
+  });
 }
