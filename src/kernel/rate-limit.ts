@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
@@ -45,23 +46,31 @@ export function createRateLimits(config: Config, store: RateLimitStore = memoryS
     store: store.kind,
     async consume(bucket, key) {
       try {
-        return state(bucket, await limiters[bucket].consume(key));
+        return state(bucket, await limiters[bucket].consume(counterKey(key)));
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) throw rateLimited(rejection.msBeforeNext, state(bucket, rejection));
         throw rejection;
       }
     },
     async check(bucket, key) {
-      const res = await limiters[bucket].get(key);
+      const res = await limiters[bucket].get(counterKey(key));
       if (res && res.remainingPoints <= 0) throw rateLimited(res.msBeforeNext, state(bucket, res));
     },
     async refund(bucket, key) {
-      await limiters[bucket].reward(key, 1);
+      await limiters[bucket].reward(counterKey(key), 1);
     },
     async reset(bucket, key) {
-      await limiters[bucket].delete(key);
+      await limiters[bucket].delete(counterKey(key));
     },
   };
+}
+
+/**
+ * What a counter is stored under: a digest of the user id, IP or e-mail address, so that a shared
+ * store (a table, Redis) holds no personal data (an erased account leaves nothing there).
+ */
+function counterKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 32);
 }
 
 export class RateLimitedError extends AppError {

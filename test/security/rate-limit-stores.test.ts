@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createRateLimits } from '../../src/kernel/rate-limit';
@@ -33,6 +34,16 @@ async function spread(apps: TestApp[], total: number): Promise<Reply[]> {
     replies.push(...(await Promise.all(Array.from({ length: Math.min(20, total - i) }, (_, j) => apps[(i + j) % apps.length].http.get('/health')))));
   }
   return replies;
+}
+
+async function counterKeys(app: TestApp): Promise<string[]> {
+  const client = new Client({ connectionString: app.databaseUrl });
+  await client.connect();
+  try {
+    return (await client.query<{ key: string }>('select key from rate_limits')).rows.map((row) => row.key);
+  } finally {
+    await client.end();
+  }
 }
 
 const statuses = (replies: Reply[]) => replies.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
@@ -68,6 +79,10 @@ describe('log-in failures', () => {
     // A 401 is a password that was verified; a 429 was refused before.
     expect(statuses(replies)).toEqual({ 401: 10, 429: 18 });
     expect((await app.http.post('/auth/login', { email: account.email, password: PASSWORD })).status).toBe(429);
+    // The shared table holds digests, not the e-mail address, the user id or the IP.
+    const keys = await counterKeys(app);
+    expect(keys.length).toBeGreaterThan(0);
+    expect(keys.filter((k) => [account.email, account.id, '127.0.0.1'].some((personal) => k.includes(personal)))).toEqual([]);
   });
 
   it('gives a successful log-in its point back: the per-IP failure limit counts only failures', { timeout: 60_000 }, async () => {
