@@ -34,7 +34,7 @@ export const factoryArea = defineArea({
   routes: factoryRoutes,
   http: () => adminFactoryPage(),
   jobs: defineFactoryJobs,
-  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications) },
+  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications, services.audit) },
   personalData: {
     entities: [CourseGeneration, GenerationStage, GenerationLesson],
     export: async (userId, _services, uow) => ({ generations: await allRowsOf(uow, CourseGeneration, { requestedBy: userId }) }),
