@@ -44,6 +44,11 @@ const schema = z.object({
     .string()
     .regex(/^\d+(b|kb|mb)$/i, 'must be a size such as 100kb')
     .default('100kb'),
+  /** Rate limit counters in Redis (shared by every instance); without it they live in the database. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, 'must be a redis:// or rediss:// URL')
+    .optional(),
   RATE_LIMIT_DEFAULT: positiveInt.default(300),
   RATE_LIMIT_AUTH: positiveInt.default(30),
   RATE_LIMIT_LOGIN_FAILURES: positiveInt.default(10),

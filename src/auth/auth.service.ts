@@ -99,15 +99,19 @@ export class AuthService {
   async login(emailInput: string, password: string, ip: string): Promise<Session> {
     const email = normaliseEmail(emailInput);
     const { limits } = this.deps;
-    await limits.check('loginFailuresEmail', email);
-    await limits.check('loginFailuresIp', ip);
+    // Each attempt counts as a failure before its password is verified, and gets its point back if it
+    // succeeds: concurrent guesses can then verify no more passwords than the limit allows.
+    await limits.consume('loginFailuresIp', ip);
+    try {
+      await limits.consume('loginFailuresEmail', email);
+    } catch (error) {
+      await limits.refund('loginFailuresIp', ip);
+      throw error;
+    }
     const user = await this.em.findOne(User, { email });
     const valid = user ? await verify(user.passwordHash, password) : await verify(await decoy(), password).then(() => false);
-    if (!user || !valid) {
-      await limits.consume('loginFailuresIp', ip);
-      await limits.consume('loginFailuresEmail', email);
-      throw unauthenticated('The e-mail address or the password is wrong.');
-    }
+    if (!user || !valid) throw unauthenticated('The e-mail address or the password is wrong.');
+    await limits.refund('loginFailuresIp', ip);
     await limits.reset('loginFailuresEmail', email);
     if (user.status === AccountStatus.suspended) throw new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
     return this.startSession(user);

@@ -1,5 +1,6 @@
 import { allow, and, rule } from 'graphql-shield';
 import { mayConverse } from '../ai';
+import { mayStoreLearnerData } from '../consent';
 import { learnerActive } from '../guardian';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
@@ -36,14 +37,14 @@ export const codelabRules = {
     runCode: learnerActive,
     createExercise: isContentEditor,
     updateExercise: isContentEditor,
-    submitSolution: learnerActive,
+    submitSolution: mayStoreLearnerData,
     requestHint: mayConverse,
-    createProject: learnerActive,
-    updateProject: learnerActive,
+    createProject: mayStoreLearnerData,
+    updateProject: mayStoreLearnerData,
     deleteProject: isAuthenticated,
     runProject: learnerActive,
-    remixProject: learnerActive,
-    updatePortfolio: learnerActive,
+    remixProject: mayStoreLearnerData,
+    updatePortfolio: mayStoreLearnerData,
   },
   Subscription: { submissionUpdated: ownsSubmission },
   CodeRunResult: allow,

@@ -1,18 +1,24 @@
-import { allow, and, rule } from 'graphql-shield';
+import { allow, and, chain, rule } from 'graphql-shield';
 import { learnerActive } from '../guardian';
 import { isAuthenticated, namedRule } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
-import type { ConsentType } from './consent.entity';
+import { ConsentType } from './consent.entity';
 
-/** For features behind a consent: the caller's holds today, else consent_required or guardian_consent_required. */
+/**
+ * For features behind a consent: the caller's holds today, else consent_required or
+ * guardian_consent_required. `basic_data` (storing what a learner does) checks the guardian's part
+ * only, which is needed under the country's consent age (DESIGN.md 4.5): the person gave their own
+ * by signing up.
+ */
 export const hasConsent = (type: ConsentType) =>
   namedRule(`hasConsent(${type})`, () =>
     and(
       isAuthenticated,
       rule(`hasConsent(${type})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
         try {
-          await ctx.services.consent.assertConsent(ctx.auth.userId!, type);
+          if (type === ConsentType.basic_data) await ctx.services.consent.assertGuardianConsent(ctx.auth.userId!, type);
+          else await ctx.services.consent.assertConsent(ctx.auth.userId!, type);
           return true;
         } catch (error) {
           if (error instanceof AppError) return error;
@@ -21,6 +27,13 @@ export const hasConsent = (type: ConsentType) =>
       }),
     ),
   );
+
+/**
+ * Operations that store a learner's data (enroll, progress, quizzes, CodeLab submissions and
+ * projects): an active learner whose guardian granted `basic_data` where the country's consent age
+ * asks for it. In order, so that a learner still waiting for a guardian hears that first.
+ */
+export const mayStoreLearnerData = namedRule('mayStoreLearnerData', () => chain(learnerActive, hasConsent(ConsentType.basic_data)));
 
 export const consentRules = {
   Query: { consents: isAuthenticated, consentLedger: isAuthenticated },

@@ -72,6 +72,21 @@ export class ConsentService {
     throw consentRequired(type);
   }
 
+  /**
+   * Only the guardian's part of a consent: for `basic_data`, whose own part the person gave by
+   * signing up. Under the country's consent age, until a linked guardian grants it, this throws
+   * guardian_consent_required and the active guardians are asked (once while their notice is unread).
+   */
+  async assertGuardianConsent(subjectId: string, type: ConsentType): Promise<void> {
+    const subject = await this.auth.findUser(subjectId);
+    if (!subject) throw notFound('user');
+    if (!(await this.requirementsOf(subject))(type).needsGuardian) return;
+    const stored = await this.em.findOne(Consent, { subject, type });
+    if (stored?.guardianGrantedAt) return;
+    await this.askGuardians(subject, type, { unlessAskedAlready: true });
+    throw guardianConsentRequired(type);
+  }
+
   async hasConsent(subjectId: string, type: ConsentType): Promise<boolean> {
     return this.assertConsent(subjectId, type).then(
       () => true,
@@ -118,13 +133,26 @@ export class ConsentService {
     return this.state(type, requirement, consent);
   }
 
-  private async askGuardians(learner: User, type: ConsentType): Promise<void> {
+  private async askGuardians(learner: User, type: ConsentType, options: { unlessAskedAlready?: boolean } = {}): Promise<void> {
+    const data = { learnerId: learner.id, consentTypeId: type };
+    const message =
+      type === ConsentType.basic_data
+        ? {
+            title: { en: `${learner.displayName} needs your consent to learn here`, vi: `${learner.displayName} cần bạn đồng ý để học tại đây` },
+            body: {
+              en: `Until you grant the "basic_data" consent, ${learner.displayName} cannot enroll, save progress, take quizzes or save projects.`,
+              vi: `Cho đến khi bạn đồng ý "basic_data", ${learner.displayName} chưa thể ghi danh, lưu tiến độ, làm bài kiểm tra hay lưu dự án.`,
+            },
+            data,
+          }
+        : {
+            title: { en: `${learner.displayName} asks for your consent`, vi: `${learner.displayName} xin bạn đồng ý` },
+            body: { en: `${learner.displayName} would like to use a feature that needs the "${type}" consent.`, vi: `${learner.displayName} muốn dùng một tính năng cần sự đồng ý "${type}".` },
+            data,
+          };
     for (const guardianId of await this.guardians.activeGuardianIdsOf(learner.id)) {
-      await this.notifications.notify(guardianId, NotificationType.consent, {
-        title: { en: `${learner.displayName} asks for your consent`, vi: `${learner.displayName} xin bạn đồng ý` },
-        body: { en: `${learner.displayName} would like to use a feature that needs the "${type}" consent.`, vi: `${learner.displayName} muốn dùng một tính năng cần sự đồng ý "${type}".` },
-        data: { learnerId: learner.id, consentTypeId: type },
-      });
+      if (options.unlessAskedAlready && (await this.notifications.hasUnread(guardianId, NotificationType.consent, data))) continue;
+      await this.notifications.notify(guardianId, NotificationType.consent, message);
     }
   }
 

@@ -10,7 +10,7 @@ export { Consent } from './consent.entity';
 
 export { ConsentType } from './consent.entity';
 export type { ConsentService } from './consent.service';
-export { hasConsent } from './consent.rules';
+export { hasConsent, mayStoreLearnerData } from './consent.rules';
 
 declare module '../kernel/events' {
   interface DomainEvents {

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { isISO31661Alpha2 } from 'class-validator';
+import type { AuditService } from '../admin';
 import { User } from '../auth';
 import { validationFailed } from '../kernel/errors';
 import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';
@@ -17,7 +18,11 @@ export type PolicyChange = Partial<Omit<PolicyValues, 'region'>>;
 
 /** Country rules as data: the defaults of DESIGN.md 4.5, unless an admin changed a country's. */
 export class CountryPolicyService {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    /** Policy changes are privileged actions: audited in the transaction that makes them. */
+    private readonly audit: AuditService,
+  ) {}
 
   private get em(): EntityManager {
     return this.uow.em;
@@ -43,6 +48,7 @@ export class CountryPolicyService {
       em.persist(em.create(CountryPolicyChange, { country: code, author: author ? em.getReference(User, author.id) : null, before, after, version }));
       if (existing) em.assign(existing, { ...after, version, updatedAt: new Date() });
       else em.persist(em.create(CountryPolicyOverride, { country: code, ...after, version }));
+      await this.audit.record({ actor: author, action: 'country_policy.changed', target: { type: 'country', id: code }, data: { version, before, after } });
     });
     this.em.clear();
     return this.policyOf(code);

@@ -21,7 +21,7 @@ export const countryPolicyArea = defineArea({
   resolvers: [CountryPolicyResolver],
   rules: countryPolicyRules,
   routes: countryPolicyRoutes,
-  services: { countryPolicy: (uow) => new CountryPolicyService(uow) },
+  services: { countryPolicy: (uow, services) => new CountryPolicyService(uow, services.audit) },
   personalData: {
     entities: [CountryPolicyChange],
     export: async (userId, _services, uow) => ({ policyChanges: await allRowsOf(uow, CountryPolicyChange, { author: userId }) }),

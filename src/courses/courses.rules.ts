@@ -1,10 +1,20 @@
 import { allow } from 'graphql-shield';
+import { mayStoreLearnerData } from '../consent';
 import { learnerActive } from '../guardian';
 import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {
   Query: { courses: allow, course: allow, myCourses: learnerActive },
-  Mutation: { enroll: learnerActive, leaveCourse: learnerActive, createCourse: editor, updateCourse: editor, publishCourse: editor, unpublishCourse: editor, addLesson: editor, updateLesson: editor },
+  Mutation: {
+    enroll: mayStoreLearnerData,
+    leaveCourse: learnerActive,
+    createCourse: editor,
+    updateCourse: editor,
+    publishCourse: editor,
+    unpublishCourse: editor,
+    addLesson: editor,
+    updateLesson: editor,
+  },
   Course: allow,
   CourseConnection: allow,
   CourseEdge: allow,

@@ -73,8 +73,28 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
         const findings = classify(texts, draft.minAge);
         return { task, suggestion: { lessons: lessons.length, ready: findings.length === 0 && lessons.length > 0 }, findings, model: 'builtin-safety' };
       }
+      case AssistTask.translate: {
+        // Into `prompt` (en or vi) when it names one, else into whichever language the draft lacks (Vietnamese when neither).
+        const wanted = prompt?.trim().toLowerCase();
+        if (wanted && wanted !== 'en' && wanted !== 'vi') throw validationFailed([{ field: 'prompt', message: 'the language to translate into: en or vi' }]);
+        const sources = lesson
+          ? [...localized('title', lesson.title), ...localized('content', lesson.content)]
+          : [...localized('title', draft.title), ...localized('description', draft.description), ...lessons.flatMap((l) => localized(`lessons.${l.position}.title`, l.title))];
+        const to = (wanted as 'en' | 'vi' | undefined) ?? (sources.some((s) => s.field.endsWith('.en') && !s.text.trim()) ? 'en' : 'vi');
+        const from = to === 'en' ? 'vi' : 'en';
+        const texts = Object.fromEntries(sources.filter((s) => s.field.endsWith(`.${from}`) && s.text.trim()).map((s) => [s.field.slice(0, -from.length - 1), s.text]));
+        if (!Object.keys(texts).length) throw validationFailed([{ field: lesson ? 'lessonId' : 'task', message: `nothing in ${from} to translate` }]);
+        const translated = await models.content.translate(brief, texts, from, to);
+        return checked(
+          task,
+          models.content.name,
+          { from, to, lessonId: lesson?.id ?? null, texts: translated },
+          draft.minAge,
+          Object.entries(translated).map(([field, text]) => ({ field: `${field}.${to}`, text })),
+        );
+      }
       default:
-        throw validationFailed([{ field: 'task', message: 'translate needs a chat model that the factory providers do not offer yet' }]);
+        throw validationFailed([{ field: 'task', message: 'must be one of outline, lesson, quiz, translate, review' }]);
     }
   } catch (error) {
     if (error instanceof ProviderError) {

@@ -58,7 +58,7 @@ export class FactoryResolver {
 
   @Mutation(() => GenerationView, { description: 'A failed generation goes on from the stage that failed' })
   async retryGeneration(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
-    return presentGeneration(await ctx.services.factory.retry(id));
+    return presentGeneration(await ctx.services.factory.retry(id, me(ctx)));
   }
 
   @Mutation(() => GenerationView, { description: 'A flagged generation writes its flagged lessons again and checks them again' })

@@ -6,6 +6,7 @@ import type { CourseLevel } from '../courses';
 import type { CoursesService } from '../courses';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
+import type { AuditService } from '../admin';
 import type { Deps } from '../kernel/deps';
 import type { FactoryModels } from './providers';
 import { AppError, conflict, notFound } from '../kernel/errors';
@@ -36,6 +37,8 @@ export class FactoryService {
     /** Joins our transaction, so approval publishes the course in the same commit. */
     private readonly courses: CoursesService,
     private readonly notifications: NotificationsService,
+    /** Decisions on generations are privileged actions: each is audited in its own transaction. */
+    private readonly audit: AuditService,
   ) {}
 
   private get em(): EntityManager {
@@ -99,6 +102,7 @@ export class FactoryService {
       }
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
       Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
+      await this.audit.record({ actor: approverId, action: 'factory.generation_approved', target: { type: 'generation', id: generation.id }, data: { courseId: course.id } });
       return generation;
     });
     this.changed(id);
@@ -107,20 +111,22 @@ export class FactoryService {
   }
 
   async reject(id: string, deciderId: string): Promise<CourseGeneration> {
-    return this.transition(id, [GenerationStatus.awaiting_approval, GenerationStatus.flagged, GenerationStatus.failed], GenerationStatus.rejected, (generation, em) => {
+    return this.transition(id, [GenerationStatus.awaiting_approval, GenerationStatus.flagged, GenerationStatus.failed], GenerationStatus.rejected, async (generation, em) => {
       generation.decidedBy = em.getReference(User, deciderId);
       generation.decidedAt = new Date();
+      await this.audit.record({ actor: deciderId, action: 'factory.generation_rejected', target: { type: 'generation', id: generation.id } });
     });
   }
 
   /** A failed generation goes on from the stage that failed; what earlier stages made is kept. */
-  async retry(id: string): Promise<CourseGeneration> {
+  async retry(id: string, actorId: string | null = null): Promise<CourseGeneration> {
     const generation = await this.transition(id, [GenerationStatus.failed], GenerationStatus.queued, async (generation, em) => {
       generation.round += 1;
       generation.error = null;
       const failed = await em.findOneOrFail(GenerationStage, { generation, status: StageStatus.failed });
       Object.assign(failed, { status: StageStatus.pending, attempts: 0, error: null, finishedAt: null });
       generation.currentStage = failed.name;
+      await this.audit.record({ actor: actorId, action: 'factory.generation_retried', target: { type: 'generation', id: generation.id }, data: { stage: failed.name, round: generation.round } });
     });
     return this.schedule(generation, generation.currentStage!);
   }

@@ -35,7 +35,7 @@ export const factoryArea = defineArea({
   // The factory page watches generations live through the subscription (WebSocket).
   http: () => webPage({ name: 'admin-factory', paths: ['/admin/factory'], assets: '/admin/factory', connect: 'ws: wss:' }),
   jobs: defineFactoryJobs,
-  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications) },
+  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications, services.audit) },
   personalData: {
     entities: [CourseGeneration, GenerationStage, GenerationLesson],
     export: async (userId, _services, uow) => ({ generations: await allRowsOf(uow, CourseGeneration, { requestedBy: userId }) }),

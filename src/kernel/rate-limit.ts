@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
 import type { NextFunction, Request, Response } from 'express';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { AppError } from './errors';
+import { memoryStore, type RateLimitStore } from './rate-limit-stores';
 
 export type Bucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp';
 
@@ -12,44 +14,63 @@ export interface RateLimitState {
 }
 
 export interface RateLimits {
+  /** Where the counters live (DESIGN.md 4.3): shared by every instance unless `memory`. */
+  readonly store: RateLimitStore['kind'];
   /** Counts one request against a bucket; throws rate_limited when none is left. */
   consume(bucket: Bucket, key: string): Promise<RateLimitState>;
   /** Throws rate_limited if the bucket is used up, without counting anything. */
   check(bucket: Bucket, key: string): Promise<void>;
+  /** Gives back a point counted ahead of an outcome that turned out not to count (a log-in that succeeded). */
+  refund(bucket: Bucket, key: string): Promise<void>;
   reset(bucket: Bucket, key: string): Promise<void>;
 }
 
-/** The limits of DESIGN.md 4.3, kept in memory (one instance; see README for scaling out). */
-export function createRateLimits(config: Config): RateLimits {
-  const limiters: Record<Bucket, RateLimiterMemory> = {
-    default: new RateLimiterMemory({ keyPrefix: 'default', points: config.RATE_LIMIT_DEFAULT, duration: 60 }),
-    auth: new RateLimiterMemory({ keyPrefix: 'auth', points: config.RATE_LIMIT_AUTH, duration: 60 }),
-    ai: new RateLimiterMemory({ keyPrefix: 'ai', points: config.RATE_LIMIT_AI, duration: 60 }),
-    loginFailuresEmail: new RateLimiterMemory({ keyPrefix: 'lfe', points: config.RATE_LIMIT_LOGIN_FAILURES, duration: 15 * 60 }),
-    loginFailuresIp: new RateLimiterMemory({ keyPrefix: 'lfi', points: config.RATE_LIMIT_LOGIN_FAILURES_IP, duration: 15 * 60 }),
+/**
+ * The limits of DESIGN.md 4.3, counted in the given store: PostgreSQL or Redis share them between
+ * instances; memory (the default here) is one instance's.
+ */
+export function createRateLimits(config: Config, store: RateLimitStore = memoryStore()): RateLimits {
+  const limiters: Record<Bucket, RateLimiterAbstract> = {
+    default: store.limiter({ keyPrefix: 'default', points: config.RATE_LIMIT_DEFAULT, duration: 60 }),
+    auth: store.limiter({ keyPrefix: 'auth', points: config.RATE_LIMIT_AUTH, duration: 60 }),
+    ai: store.limiter({ keyPrefix: 'ai', points: config.RATE_LIMIT_AI, duration: 60 }),
+    loginFailuresEmail: store.limiter({ keyPrefix: 'lfe', points: config.RATE_LIMIT_LOGIN_FAILURES, duration: 15 * 60 }),
+    loginFailuresIp: store.limiter({ keyPrefix: 'lfi', points: config.RATE_LIMIT_LOGIN_FAILURES_IP, duration: 15 * 60 }),
   };
   const state = (bucket: Bucket, res: RateLimiterRes): RateLimitState => ({
     limit: limiters[bucket].points,
     remaining: Math.max(0, res.remainingPoints),
-    resetAt: Math.ceil((Date.now() + res.msBeforeNext) / 1000),
+    resetAt: Math.ceil((Date.now() + Math.max(0, res.msBeforeNext)) / 1000),
   });
   return {
+    store: store.kind,
     async consume(bucket, key) {
       try {
-        return state(bucket, await limiters[bucket].consume(key));
+        return state(bucket, await limiters[bucket].consume(counterKey(key)));
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) throw rateLimited(rejection.msBeforeNext, state(bucket, rejection));
         throw rejection;
       }
     },
     async check(bucket, key) {
-      const res = await limiters[bucket].get(key);
+      const res = await limiters[bucket].get(counterKey(key));
       if (res && res.remainingPoints <= 0) throw rateLimited(res.msBeforeNext, state(bucket, res));
     },
+    async refund(bucket, key) {
+      await limiters[bucket].reward(counterKey(key), 1);
+    },
     async reset(bucket, key) {
-      await limiters[bucket].delete(key);
+      await limiters[bucket].delete(counterKey(key));
     },
   };
+}
+
+/**
+ * What a counter is stored under: a digest of the user id, IP or e-mail address, so that a shared
+ * store (a table, Redis) holds no personal data (an erased account leaves nothing there).
+ */
+function counterKey(key: string): string {
+  return createHash('sha256').update(key).digest('base64url').slice(0, 32);
 }
 
 export class RateLimitedError extends AppError {

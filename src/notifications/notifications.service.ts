@@ -69,6 +69,11 @@ export class NotificationsService {
     return notification;
   }
 
+  /** Whether the user has an unread notification of this type whose data holds these values (not to ask twice). */
+  async hasUnread(userId: string, type: NotificationType, data: Record<string, string>): Promise<boolean> {
+    return (await this.em.count(Notification, { user: userId, type, readAt: null, data })) > 0;
+  }
+
   async list(userId: string, filter: NotificationFilter, first: number, after?: string | null): Promise<Page<Notification>> {
     const where: FilterQuery<Notification> = { user: userId, ...afterCursor(after) };
     if (filter === 'unread') where.readAt = null;

@@ -7,19 +7,27 @@ import { createJobs } from '../jobs/agenda';
 import type { Deps } from '../kernel/deps';
 import { createPostgresPubSub } from '../kernel/pubsub';
 import { createRateLimits } from '../kernel/rate-limit';
+import { openRateLimitStore, type RateLimitStore } from '../kernel/rate-limit-stores';
 import { createMailer } from '../mail/mailer';
 
+/** The rate limit store of each Deps, closed with it. */
+const limitStores = new WeakMap<Deps, RateLimitStore>();
+
 export async function createDeps(config: Config, log: Logger, orm: Orm, databaseUrl: string): Promise<Deps> {
-  return {
+  // Shared counters (DESIGN.md 4.3): Redis when REDIS_URL is set, else the service's own database.
+  const limitStore = await openRateLimitStore({ redisUrl: config.REDIS_URL, databaseUrl, log });
+  const deps: Deps = {
     config,
     log,
     orm,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
-    limits: createRateLimits(config),
+    limits: createRateLimits(config, limitStore),
     jobs: createJobs(config, databaseUrl, log),
     areas,
   };
+  limitStores.set(deps, limitStore);
+  return deps;
 }
 
 export async function closeDeps(deps: Deps): Promise<void> {
@@ -27,4 +35,5 @@ export async function closeDeps(deps: Deps): Promise<void> {
   await deps.jobs.close();
   deps.mailer.close();
   await deps.pubSub.close();
+  await limitStores.get(deps)?.close();
 }

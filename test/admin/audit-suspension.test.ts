@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
+import { withBasicData } from '../support/family';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -64,7 +65,7 @@ describe('suspension', () => {
   });
 
   it('gives a pending_guardian learner their status back on reactivation', async () => {
-    const child = await learnerOfAge(t, 10);
+    const child = await withBasicData(t, await learnerOfAge(t, 10));
     expect(child.user.status).toBe('pending_guardian');
     const gql = await t.http.gql('mutation($id: ID!) { suspendUser(userId: $id) { status } }', { id: child.id }, admin.accessToken);
     expect(gql.body.data.suspendUser.status).toBe('suspended');
@@ -143,7 +144,7 @@ describe('GET /admin/stats and { platformStats }', () => {
 
     // A learner who enrolls and finishes a lesson counts as active in both windows.
     const course = await publishedCourse(t, await contentAdmin(t), {}, 2);
-    const learner = await learnerOfAge(t, 15);
+    const learner = await withBasicData(t, await learnerOfAge(t, 15));
     await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
     await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
     const gql = await t.http.gql('{ platformStats { enrollments activeLearners7d activeLearners30d usersByRole { role count } } }', {}, admin.accessToken);

@@ -3,7 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { generated } from '../factory/support';
 import type { TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, uniqueEmail, verifiedGuardian } from '../support/users';
@@ -77,7 +77,7 @@ describe('one transaction per operation', () => {
 
   it('completing the last lesson when the certificate notices cannot be stored keeps neither the completion nor the certificate, and publishes nothing', async () => {
     const course = await publishedCourse(t, editor, {}, 1);
-    const learner = await learnerOfAge(t, 14);
+    const learner = await withBasicData(t, await learnerOfAge(t, 14));
     const guardian = await verifiedGuardian(t, smtp);
     await linkFamily(t, guardian, learner);
     await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentAdmin } from '../learning/support';
 import { startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
@@ -298,7 +298,7 @@ describe('portfolio and the under-18 rule', () => {
 
   it("a learner under 18 goes public only while a guardian's progress_sharing consent stands, and is private again when it is revoked", async () => {
     const guardian = await verifiedGuardian(t, smtp);
-    const teen = await learnerOfAge(t, 15);
+    const teen = await withBasicData(t, await learnerOfAge(t, 15));
     await linkFamily(t, guardian, teen);
     const project = await t.http.post('/projects', { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] }, { token: teen.accessToken });
     // The guardian sees the private project; a stranger does not.

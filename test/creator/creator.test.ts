@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
+import { withBasicData } from '../support/family';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -66,7 +67,7 @@ describe('drafts and lessons', () => {
     const { id, lessonId } = await draftWithLesson();
     expect((await t.http.put(`/creator/courses/${id}`, { minAge: 12, maxAge: 10 }, { token: creator.accessToken })).status).toBe(400);
     expect((await t.http.post('/creator/courses', draftBody())).status).toBe(401);
-    const learner = await learnerOfAge(t, 15);
+    const learner = await withBasicData(t, await learnerOfAge(t, 15));
     expect((await t.http.post('/creator/courses', draftBody(), { token: learner.accessToken })).status).toBe(403);
     const foreign = await t.http.put(`/creator/courses/${id}/lessons/${lessonId}`, lessonBody(), { token: otherCreator.accessToken });
     expect(foreign.status).toBe(403);
@@ -118,7 +119,12 @@ describe('review', () => {
 describe('messages and analytics', () => {
   it('notifies enrolled learners (settings respected), limits messages per hour, and counts per course', async () => {
     const { id, courseId } = await publishedDraft();
-    const [a, b, quiet, outsider] = [await learnerOfAge(t, 13), await learnerOfAge(t, 14), await learnerOfAge(t, 14), await learnerOfAge(t, 13)];
+    const [a, b, quiet, outsider] = [
+      await withBasicData(t, await learnerOfAge(t, 13)),
+      await withBasicData(t, await learnerOfAge(t, 14)),
+      await withBasicData(t, await learnerOfAge(t, 14)),
+      await withBasicData(t, await learnerOfAge(t, 13)),
+    ];
     for (const l of [a, b, quiet]) await t.http.post(`/courses/${courseId}/enrollment`, undefined, { token: l.accessToken });
     await t.http.put('/notifications/settings', { disabledTypes: ['creator_message'] }, { token: quiet.accessToken });
 

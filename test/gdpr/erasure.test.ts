@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eraseDue } from '../../src/gdpr';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, PASSWORD, verifiedGuardian } from '../support/users';
 import { learningData } from './support';
@@ -113,7 +113,7 @@ describe('erasure: the grace period', () => {
 
   it('checks the password (403), the body (400) and the token (401); a guardian asks for a linked learner only; GraphQL twin', async () => {
     const guardian = await verifiedGuardian(t, smtp);
-    const learner = await learnerOfAge(t, 12);
+    const learner = await withBasicData(t, await learnerOfAge(t, 12));
     await linkFamily(t, guardian, learner);
     const wrong = await t.http.post('/gdpr/delete', { password: 'not the password' }, { token: guardian.accessToken });
     expect(wrong.status).toBe(403);
@@ -147,7 +147,7 @@ describe('erasure at dueAt', () => {
   it('mails a receipt first, erases every area, keeps the consent ledger under a pseudonym, tells the AI backend (500 twice, then 204); nothing of the person is left in any table', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const name = `Erased Person ${Date.now()}`;
-    const learner = await learnerOfAge(t, 15, { displayName: name });
+    const learner = await withBasicData(t, await learnerOfAge(t, 15, { displayName: name }));
     await linkFamily(t, guardian, learner);
     await learningData(t, learner);
     const ledgerBefore = (await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [learner.id]))[0].n;

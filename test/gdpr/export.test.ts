@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
 import { downloadLinkFor } from './links';
@@ -32,7 +32,7 @@ describe('data export', () => {
 
   beforeAll(async () => {
     guardian = await verifiedGuardian(t, smtp, { locale: 'vi' });
-    learner = await learnerOfAge(t, 14, { displayName: 'Export Learner', locale: 'vi' });
+    learner = await withBasicData(t, await learnerOfAge(t, 14, { displayName: 'Export Learner', locale: 'vi' }));
     await linkFamily(t, guardian, learner);
     await learningData(t, learner);
   });

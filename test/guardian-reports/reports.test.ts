@@ -5,7 +5,7 @@ import { sendDueReports } from '../../src/guardian-reports';
 import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
 
@@ -70,7 +70,7 @@ async function family(learners: number, overrides: Record<string, unknown> = {})
   const editor = await contentAdmin(t);
   const course = await publishedCourse(t, editor);
   for (let i = 0; i < learners; i++) {
-    const kid = await learnerOfAge(t, 14, { displayName: `Kid ${i} ${Date.now()}` });
+    const kid = await withBasicData(t, await learnerOfAge(t, 14, { displayName: `Kid ${i} ${Date.now()}` }));
     await linkFamily(t, guardian, kid);
     await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: kid.accessToken });
     kids.push(kid);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signUp } from '../support/users';
+import { withBasicData } from '../support/family';
 import { contentAdmin, courseBody, publishedCourse } from './support';
 
 let t: TestApp;
@@ -39,7 +40,7 @@ describe('content admins create, edit and publish courses', () => {
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ id: lesson.body.id, position: 3, title: { en: 'Loops' }, quiz: null });
     expect((await t.http.put(`/courses/${created.body.id}/lessons/00000000-0000-4000-8000-000000000000`, changedLesson, { token: editor.accessToken })).status).toBe(404);
-    const learner = await learnerOfAge(t, 13);
+    const learner = await withBasicData(t, await learnerOfAge(t, 13));
     expect((await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, { token: learner.accessToken })).status).toBe(403);
     const gql = await t.http.gql('mutation($id: ID!) { unpublishCourse(id: $id) { published } }', { id: created.body.id }, editor.accessToken);
     expect(gql.body.data.unpublishCourse.published).toBe(false);
@@ -47,7 +48,7 @@ describe('content admins create, edit and publish courses', () => {
 
   it('refuses others (401, 403) and bad courses (400 with details)', async () => {
     expect((await t.http.post('/courses', courseBody())).status).toBe(401);
-    const learner = await learnerOfAge(t, 15);
+    const learner = await withBasicData(t, await learnerOfAge(t, 15));
     const refused = await t.http.post('/courses', courseBody(), { token: learner.accessToken });
     expect(refused.status).toBe(403);
     for (const [change, field] of [
@@ -95,9 +96,9 @@ describe('the catalog', () => {
     expect(await list('level=intermediate')).toEqual([`${marker} teens`]);
     expect(await list('language=vi')).toEqual([`${marker} kids`]);
     expect(await list('age=9')).toEqual([`${marker} kids`]);
-    const nine = await learnerOfAge(t, 9, { guardianEmail: 'parent@example.com' });
+    const nine = await withBasicData(t, await learnerOfAge(t, 9, { guardianEmail: 'parent@example.com' }));
     expect(await list('', nine)).toEqual([`${marker} kids`]);
-    expect(await list('', await learnerOfAge(t, 14))).toEqual([`${marker} teens`]);
+    expect(await list('', await withBasicData(t, await learnerOfAge(t, 14)))).toEqual([`${marker} teens`]);
     const page = await t.http.get(`/courses?q=${marker}&limit=1`);
     expect(page.body.items).toHaveLength(1);
     const next = await t.http.get(`/courses?q=${marker}&limit=1&cursor=${page.body.nextCursor}`);
@@ -111,7 +112,7 @@ describe('the catalog', () => {
 describe('enrollment', () => {
   it("enrolls (201), refuses twice (409), lists the caller's courses, and leaves (204)", async () => {
     const course = await publishedCourse(t, editor);
-    const learner = await learnerOfAge(t, 13);
+    const learner = await withBasicData(t, await learnerOfAge(t, 13));
     const enrolled = await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
     expect(enrolled.status).toBe(201);
     expect(enrolled.body).toMatchObject({ course: { id: course.id }, enrolledAt: expect.any(String) });
@@ -127,7 +128,7 @@ describe('enrollment', () => {
 
   it('keeps a learner waiting for a guardian out (403 guardian_required)', async () => {
     const course = await publishedCourse(t, editor);
-    const child = await learnerOfAge(t, 9);
+    const child = await withBasicData(t, await learnerOfAge(t, 9));
     const reply = await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: child.accessToken });
     expect(reply.status).toBe(403);
     expect(reply.body.error).toBe('guardian_required');

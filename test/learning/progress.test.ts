@@ -1,7 +1,7 @@
 import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
@@ -30,7 +30,7 @@ async function countQueries<T>(run: () => Promise<T>): Promise<{ result: T; quer
 }
 
 async function enrolledLearner(courseId: string, age = 14): Promise<SignedIn> {
-  const learner = await learnerOfAge(t, age);
+  const learner = await withBasicData(t, await learnerOfAge(t, age));
   await t.http.post(`/courses/${courseId}/enrollment`, undefined, { token: learner.accessToken });
   return learner;
 }
@@ -81,7 +81,7 @@ describe('lessons and quizzes', () => {
 
   it('refuses lessons of courses the learner is not enrolled in (403), unknown ones (404), and callers without a token (401)', async () => {
     const course = await publishedCourse(t, editor);
-    const stranger = await learnerOfAge(t, 14);
+    const stranger = await withBasicData(t, await learnerOfAge(t, 14));
     const refused = await complete(stranger, course.lessonIds[0]);
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('forbidden');
@@ -116,7 +116,7 @@ describe('certificates', () => {
     expect(parsed.text).toContain('CHỨNG NHẬN HOÀN THÀNH');
     expect(parsed.text).toContain(certificate.code);
 
-    const stranger = await learnerOfAge(t, 15);
+    const stranger = await withBasicData(t, await learnerOfAge(t, 15));
     expect((await t.http.get(`/certificates/${certificate.id}`, { token: stranger.accessToken })).status).toBe(404);
     expect((await fetch(`${t.url}/certificates/${certificate.id}/pdf`, { headers: { authorization: `Bearer ${stranger.accessToken}` } })).status).toBe(404);
     expect((await fetch(`${t.url}/certificates/${certificate.id}/pdf`)).status).toBe(401);
@@ -240,7 +240,7 @@ describe('the GraphQL twins', () => {
     const other = await verifiedGuardian(t, smtp);
     const refused = await t.http.gql('query($l: ID!) { learnerProgress(learnerId: $l) { learnerId } }', { l: learner.id }, other.accessToken);
     expect(refused.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
-    const stranger = await learnerOfAge(t, 14);
+    const stranger = await withBasicData(t, await learnerOfAge(t, 14));
     const notEnrolled = await t.http.gql('mutation($id: ID!) { completeLesson(lessonId: $id) { percent } }', { id: course.lessonIds[0] }, stranger.accessToken);
     expect(notEnrolled.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     expect((await t.http.gql('{ myProgress { streakDays } }')).body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
 
@@ -149,7 +149,7 @@ describe('the consent rule for class progress', () => {
     const cls = await newClass('8D');
     expect((await t.http.post(`/school/classes/${cls.id}/courses`, { courseId: course.id }, { token: teacher.accessToken })).status).toBe(201);
     const guardian = await verifiedGuardian(t, smtp);
-    const child = await learnerOfAge(t, 14);
+    const child = await withBasicData(t, await learnerOfAge(t, 14));
     await linkFamily(t, guardian, child);
     await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: child.accessToken });
     await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: child.accessToken });

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { learnerOfAge, type SignedIn } from '../support/users';
+import { withBasicData } from '../support/family';
 import { contentAdmin, publishedCourse } from '../learning/support';
 
 const ctx = withMailAndApp({ QUIZ_MAX_ATTEMPTS: '3' });
@@ -13,7 +14,7 @@ beforeAll(async () => {
 });
 
 async function enrolled(courseId: string): Promise<SignedIn> {
-  const learner = await learnerOfAge(t, 14);
+  const learner = await withBasicData(t, await learnerOfAge(t, 14));
   await t.http.post(`/courses/${courseId}/enrollment`, undefined, { token: learner.accessToken });
   return learner;
 }

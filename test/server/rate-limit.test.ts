@@ -1,20 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import type { Reply } from '../support/http';
 import { adultSignup, PASSWORD, signUp } from '../support/users';
 
-/** Accounts are made on an instance with room to spare; the limits are met on the others. */
-let roomy: TestApp;
-
-beforeAll(async () => {
-  roomy = await startTestApp();
-});
-afterAll(async () => {
-  await roomy?.close();
-});
-
+/**
+ * Each test on an instance and a database of its own: the counters live in the database (shared by
+ * every instance on it), so a test's limits meet only its own requests.
+ */
 async function withApp(env: Record<string, string>, run: (app: TestApp) => Promise<void>) {
-  const app = await startTestApp(env, roomy.databaseUrl);
+  const app = await startTestApp(env);
   try {
     await run(app);
   } finally {
@@ -43,20 +37,20 @@ function expectRateLimited(reply: Reply, headersOfBucket = true) {
 describe('the default limit', () => {
   it('counts a signed-in user on their own, lets exactly the limit through under concurrency, then answers 429', () =>
     withApp({ RATE_LIMIT_DEFAULT: '8' }, async (app) => {
-      const account = await signUp(roomy, adultSignup());
+      const account = await signUp(app, adultSignup());
       const replies = await Promise.all(Array.from({ length: 14 }, () => app.http.get('/health', { token: account.accessToken })));
       expect(replies.filter((r) => r.status === 200)).toHaveLength(8);
       for (const reply of replies) expectHeaders(reply, 8);
       expectRateLimited(replies.find((r) => r.status === 429)!);
       // Another user, and anonymous callers of the same address, still have their own room.
-      const other = await signUp(roomy, adultSignup());
+      const other = await signUp(app, adultSignup());
       expect((await app.http.get('/health', { token: other.accessToken })).status).toBe(200);
       expect((await app.http.get('/health')).status).toBe(200);
     }));
 
   it('shows the headers on GraphQL answers, success and error alike, and refuses with 429 RATE_LIMITED', () =>
     withApp({ RATE_LIMIT_DEFAULT: '8' }, async (app) => {
-      const account = await signUp(roomy, adultSignup());
+      const account = await signUp(app, adultSignup());
       const replies: Reply[] = [];
       for (let i = 0; i < 9; i++) replies.push(await app.http.gql(i === 3 ? '{ nope }' : '{ me { id } }', {}, account.accessToken));
       for (const reply of replies.slice(0, 8)) expectHeaders(reply, 8);
@@ -87,14 +81,14 @@ describe('the /auth limit', () => {
 
   it('limits log-in failures per e-mail address: then even the right password waits', () =>
     withApp({ RATE_LIMIT_LOGIN_FAILURES: '3' }, async (app) => {
-      const account = await signUp(roomy, adultSignup());
+      const account = await signUp(app, adultSignup());
       const failures = await Promise.all(Array.from({ length: 3 }, () => app.http.post('/auth/login', { email: account.email, password: 'a wrong password' })));
       expect(failures.map((r) => r.status)).toEqual([401, 401, 401]);
       expectRateLimited(await app.http.post('/auth/login', { email: account.email, password: PASSWORD }), false);
       const gql = await app.http.gql('mutation($input: LoginInput!) { login(input: $input) { accessToken } }', { input: { email: account.email, password: PASSWORD } });
       expect(gql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
       // Another address from the same IP is not held back.
-      const other = await signUp(roomy, adultSignup());
+      const other = await signUp(app, adultSignup());
       expect((await app.http.post('/auth/login', { email: other.email, password: PASSWORD })).status).toBe(200);
     }));
 });

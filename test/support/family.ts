@@ -1,3 +1,5 @@
+import { randomUUID } from 'node:crypto';
+import { Consent, ConsentType } from '../../src/consent';
 import type { TestApp } from './app';
 import type { SignedIn } from './users';
 
@@ -6,4 +8,20 @@ export async function linkFamily(t: TestApp, guardian: SignedIn, learner: Signed
   const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
   if (link.body.status === 'pending') await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
   return link.body.id;
+}
+
+/**
+ * The guardian's `basic_data` grant as a fixture, for tests about other things whose learners are
+ * under their country's consent age (16 in Viet Nam, the default country of these tests): without
+ * it they may not enroll or store progress (DESIGN.md 4.5). The grant itself, through a linked
+ * guardian, is tested in test/consent and test/security/basic-data-consent.
+ */
+export async function withBasicData<T extends { id: string }>(t: TestApp, learner: T): Promise<T> {
+  const em = t.app.deps.orm.em.fork();
+  await em.upsert(
+    Consent,
+    { id: randomUUID(), subject: learner.id, type: ConsentType.basic_data, guardianGrantedAt: new Date(), policyVersion: 1, updatedAt: new Date() },
+    { onConflictFields: ['subject', 'type'], onConflictAction: 'merge', onConflictMergeFields: ['guardianGrantedAt'] },
+  );
+  return learner;
 }

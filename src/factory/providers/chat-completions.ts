@@ -92,6 +92,20 @@ export class ChatCompletionsModel implements CourseModel {
     );
   }
 
+  async translate(brief: CourseBrief, texts: Record<string, string>, from: 'en' | 'vi', to: 'en' | 'vi'): Promise<Record<string, string>> {
+    const keys = Object.keys(texts);
+    const schema = z.object(Object.fromEntries(keys.map((key) => [key, z.string().min(1)]))) as unknown as z.ZodType<Record<string, string>>;
+    const language = { en: 'English', vi: 'Vietnamese' };
+    return this.ask(
+      schema,
+      [
+        `Translate each value of this JSON object from ${language[from]} to ${language[to]}, for learners aged ${brief.minAge} to ${brief.maxAge}.`,
+        'Keep every key, keep code and names as they are, and answer with the JSON object only.',
+        JSON.stringify(texts),
+      ].join('\n'),
+    );
+  }
+
   private async ask<T>(schema: z.ZodType<T>, prompt: string): Promise<T> {
     const messages = [
       { role: 'system', content: SYSTEM },

@@ -97,6 +97,15 @@ export class OfflineCourseModel implements CourseModel {
     return { questions: concept.questions.map((q, i) => shuffled(q.answer, q.wrong, lesson.position + i, q.prompt, q.explanation)) };
   }
 
+  /**
+   * The built-in generator has no translator: it hands each text back marked with the target
+   * language, for a creator (or a demo) to rewrite; a model provider translates for real.
+   */
+  async translate(_brief: CourseBrief, texts: Record<string, string>, _from: 'en' | 'vi', to: 'en' | 'vi'): Promise<Record<string, string>> {
+    await this.think();
+    return Object.fromEntries(Object.entries(texts).map(([key, text]) => [key, `[${to}] ${text}`]));
+  }
+
   private async think(): Promise<void> {
     if (this.delayMs > 0) await sleep(this.delayMs);
   }
