@@ -51,7 +51,3 @@ export async function reserveMessage(em: EntityManager, userId: string, limit: n
 export async function releaseMessage(em: EntityManager, userId: string): Promise<void> {
   await em.getConnection().execute('update ai_usage set messages = greatest(messages - 1, 0) where user_id = ? and day = ?', [userId, today()]);
 }
-
-export async function recordTokens(em: EntityManager, userId: string, tokens: number): Promise<void> {
-  if (tokens > 0) await em.getConnection().execute('update ai_usage set tokens = tokens + ? where user_id = ? and day = ?', [Math.round(tokens), userId, today()]);
-}

@@ -24,3 +24,17 @@ export function validationDetails(errors: ValidationError[], prefix = ''): Field
     return [...own, ...validationDetails(e.children ?? [], field)];
   });
 }
+
+/**
+ * graphql-js reports a variable that does not fit its type in prose; the field it names is what a
+ * client needs, so it is pulled out: `at "input.email"`, `Field "password" of required type`,
+ * `Field "x" is not defined`, `Variable "$id" of required type`.
+ */
+export function coercionDetails(message: string): FieldError[] {
+  const at = /at "(?:[^".]+\.)?([^"]+)"/.exec(message)?.[1];
+  const named = /Field "([^"]+)"/.exec(message)?.[1];
+  const variable = /Variable "\$([^"]+)"/.exec(message)?.[1];
+  const path = [at, named].filter(Boolean).join('.') || variable;
+  const reason = message.includes('; ') ? message.slice(message.indexOf('; ') + 2) : message;
+  return path ? [{ field: path, message: reason }] : [];
+}
