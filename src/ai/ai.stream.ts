@@ -3,7 +3,7 @@ import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNo
 import { restNameOf } from '../../rest/adapter';
 import type { Context } from '../kernel/context';
 import { AppError, validationFailed } from '../kernel/errors';
-import { coercionDetails, validateInput } from '../kernel/validation';
+import { badVariable, coercionDetails, validateInput } from '../kernel/validation';
 import { enforce } from '../permissions/enforce';
 import type { BackendResponse } from './ai.backend';
 import type { DecisionCache } from './ai.decisions';
@@ -17,7 +17,7 @@ export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: 
 
 /**
  * `POST /ai/chat`, JSON or `Accept: text/event-stream`, answered here without a GraphQL round trip,
- * in the order the route table's `AiChat` would: the body coerced to `AiChatInput!` as GraphQL
+ * in the order the route table's `AiChat` would: text no request may carry (input-guard), the body coerced to `AiChatInput!` as GraphQL
  * coerces the variable (same details), the rules of `Mutation.aiChat` through `enforce` (decided
  * once per person and kept until their account, consents, guardian's settings or country policy
  * change), the input's class-validator checks, the service's limits, then one statement for the
@@ -30,6 +30,8 @@ export function aiChatRouter(context: (req: Request) => Context, schema: GraphQL
   const router = Router();
   router.post('/ai/chat', express.json({ limit: bodyLimit }), async (req, res) => {
     const ctx = context(req);
+    const bad = badVariable({ input: req.body as unknown });
+    if (bad) throw validationFailed([bad]);
     const input = coerce(schema, variables, req.body as unknown);
     const userId = ctx.auth.error ? undefined : ctx.auth.userId;
     const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
