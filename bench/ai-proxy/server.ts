@@ -3,9 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { Role } from '../../src/auth/user.entity';
 import { ConsentType } from '../../src/consent/consent.entity';
-import { authenticateHeader } from '../../src/kernel/tokens';
+import { authenticateHeader, signAccessToken } from '../../src/kernel/tokens';
 import { type Config, loadConfig } from '../../src/config';
 import { run, serveUntilTold, startBenchService } from '../support';
+
+const LEARNERS = Number(process.env.BENCH_LEARNERS ?? 200);
 
 /**
  * The bare baseline: a pass-through proxy with only the JWT check (the service's own verifier),
@@ -55,5 +57,18 @@ run(async () => {
   const { auth, consent } = service.services;
   const session = await auth.signup({ email: `bench-${Date.now()}@example.com`, password: 'a benchmark password', displayName: 'Bench', role: Role.learner, birthDate: '1990-01-01', country: 'VN' });
   await consent.grant(session.user, ConsentType.ai_conversation);
-  serveUntilTold({ url: service.url, token: session.accessToken }, service.stop);
+  // More learners like this one (BENCH_LEARNERS in all), copied in SQL: each connection chats as one of them.
+  const sql = (query: string, params: unknown[]) => service.app.deps.orm.em.getConnection().execute<{ id: string }[]>(query, params);
+  const copies = await sql(
+    `insert into users select (jsonb_populate_record(null::users, to_jsonb(u) || jsonb_build_object('id', gen_random_uuid(), 'email', 'bench-ai-' || g || '-' || u.email))).*
+     from users u, generate_series(1, ?) g where u.id = ? returning id`,
+    [LEARNERS - 1, session.user.id],
+  );
+  await sql(
+    `insert into consents select (jsonb_populate_record(null::consents, to_jsonb(c) || jsonb_build_object('id', gen_random_uuid(), 'subject_id', u.id))).*
+     from consents c, users u where c.subject_id = ? and u.email like 'bench-ai-%'`,
+    [session.user.id],
+  );
+  const tokens = [session.accessToken, ...copies.map(({ id }) => signAccessToken(service.config, { sub: id, roles: [Role.learner] }))];
+  serveUntilTold({ url: service.url, tokens }, service.stop);
 });

@@ -7,7 +7,7 @@ import type { AiAccess, GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
 import { AppError, validationFailed } from '../kernel/errors';
 import type { AiBackend, AiIdentity, BackendResponse } from './ai.backend';
-import { nextReset, type Quota, releaseMessage, reserveMessage, tierQuota, usedToday } from './ai.quota';
+import { nextReset, type Quota, type QuotaReserver, releaseMessage, tierQuota, usedToday } from './ai.quota';
 import type { UsageRecorder } from './ai.usage';
 
 export interface ChatRequest {
@@ -56,6 +56,7 @@ export class AiService {
     private readonly consent: ConsentService,
     private readonly guardian: GuardianService,
     private readonly usage: UsageRecorder,
+    private readonly reserver: QuotaReserver,
   ) {}
 
   private get em(): EntityManager {
@@ -80,7 +81,7 @@ export class AiService {
   async prepareWith(userId: string, terms: ChatTerms, request: ChatRequest, requestId: string): Promise<PreparedChat> {
     this.assertValid(request);
     this.backend.assertConfigured();
-    await reserveMessage(this.em, userId, terms.dailyLimit);
+    await this.reserver.reserve(userId, terms.dailyLimit);
     return {
       identity: { userId, roles: terms.roles, tier: terms.tier, locale: terms.locale, memory: terms.memory, requestId },
       body: { message: request.message, conversationId: request.conversationId ?? null },

@@ -11,6 +11,7 @@ import { AiService } from './ai.service';
 import { aiChatRouter, type AiDecision } from './ai.stream';
 import { DecisionCache } from './ai.decisions';
 import { UsageRecorder } from './ai.usage';
+import { QuotaReserver } from './ai.quota';
 import { Migration20261124100000_ai_access_events } from './migrations/Migration20261124100000_ai_access_events';
 
 export { mayConverse } from './ai.rules';
@@ -30,6 +31,7 @@ const runtimeOf = perProcess((deps) => ({
   backend: new AiBackend(deps.config, deps.log),
   decisions: new DecisionCache<AiDecision>(deps.pubSub, deps.config.AI_DECISION_TTL_MS),
   usage: new UsageRecorder(deps.orm, deps.log, deps.config.AI_USAGE_FLUSH_MS),
+  quota: new QuotaReserver(deps.orm),
 }));
 const aiBackendOf = (deps: Deps) => runtimeOf(deps).backend;
 
@@ -41,7 +43,7 @@ export const aiArea = defineArea({
   routes: aiRoutes,
   migrations: [{ name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events }],
   http: (deps, context, schema) => aiChatRouter(context, schema, runtimeOf(deps).decisions, deps.config.BODY_LIMIT),
-  services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian, runtimeOf(uow.deps).usage) },
+  services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian, runtimeOf(uow.deps).usage, runtimeOf(uow.deps).quota) },
   close: async (deps) => {
     const runtime = runtimeOf(deps);
     runtime.decisions.close();
