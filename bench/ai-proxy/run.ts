@@ -42,7 +42,7 @@ async function load(name: string, url: string, tokens: string[] = []) {
     duration: DURATION,
   });
   console.log(
-    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`,
+    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}${result.non2xx + result.errors ? `  ${JSON.stringify({ ...result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}` : ''}`,
   );
   return result;
 }

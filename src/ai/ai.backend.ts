@@ -112,7 +112,9 @@ export class AiBackend {
     const path = url.pathname + url.search;
     let response: BackendResponse;
     try {
-      response = await this.breaker.fire({ method: request.method, path, body, signal: request.signal, headers: this.headers(request, path, body) });
+      // The whole exchange, streams included, is bounded as it was with fetch (the pool's own timeouts are coarser).
+      const signal = AbortSignal.any([AbortSignal.timeout(this.config.AI_BACKEND_TIMEOUT_MS), ...(request.signal ? [request.signal] : [])]);
+      response = await this.breaker.fire({ method: request.method, path, body, signal, headers: this.headers(request, path, body) });
     } catch (error) {
       if (request.signal?.aborted) throw error;
       if (error instanceof AppError) throw error;
@@ -166,7 +168,8 @@ async function send(agent: Agent, origin: string, options: SendOptions): Promise
   try {
     response = await undiciRequest(origin + options.path, { method: options.method, headers: options.headers, body: options.body, signal: options.signal, dispatcher: agent });
   } catch (error) {
-    if (options.signal?.aborted) throw new BackendFault('client went away');
+    const signal = options.signal;
+    if (signal?.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError') throw new BackendFault('client went away');
     throw error;
   }
   if (response.statusCode >= 500) {

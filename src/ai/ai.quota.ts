@@ -18,9 +18,18 @@ export function tierQuota(config: Pick<Config, 'AI_QUOTA_FREE' | 'AI_QUOTA_START
 }
 
 /** Quotas count UTC days. */
-export function today(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+export function today(now?: Date): string {
+  if (now) return now.toISOString().slice(0, 10);
+  // Asked on every message: worked out again when the day it knows is over (or the clock went back).
+  const ms = Date.now();
+  if (ms >= day.until || ms < day.from) {
+    const start = ms - (ms % 86_400_000);
+    day = { from: start, until: start + 86_400_000, value: new Date(start).toISOString().slice(0, 10) };
+  }
+  return day.value;
 }
+
+let day = { from: 0, until: 0, value: '' };
 
 export function nextReset(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
@@ -52,19 +61,22 @@ interface Reservation {
   fail(error: unknown): void;
 }
 
-/** Most reservations one statement carries. */
+/** Most reservations one statement carries, and most statements under way at once. */
 const MAX_BATCH = 500;
+const MAX_STATEMENTS = 4;
 
 /**
  * Takes messages of the day's quota, at most one statement per request and usually far fewer:
- * requests that arrive while a statement is under way go together in the next one (one row per
+ * requests that arrive while statements are under way (at most four) go together in the next one (one row per
  * person; a person's second request waits for the statement after). Each row only grows while below
  * its limit, in the database, so concurrent requests on any number of instances can never spend
  * more than there is.
  */
 export class QuotaReserver {
   private waiting: Reservation[] = [];
-  private busy = false;
+  private underWay = 0;
+  /** People with a reservation in a statement under way: their next one waits for it. */
+  private readonly inFlight = new Set<string>();
 
   constructor(private readonly orm: Orm) {}
 
@@ -79,24 +91,26 @@ export class QuotaReserver {
   }
 
   private next(): void {
-    if (this.busy || this.waiting.length === 0) return;
+    if (this.underWay >= MAX_STATEMENTS || this.waiting.length === 0) return;
     const batch: Reservation[] = [];
     const later: Reservation[] = [];
-    const people = new Set<string>();
     for (const reservation of this.waiting) {
       const key = `${reservation.userId} ${reservation.day}`;
-      if (people.has(key) || batch.length >= MAX_BATCH) later.push(reservation);
+      if (this.inFlight.has(key) || batch.length >= MAX_BATCH) later.push(reservation);
       else {
-        people.add(key);
+        this.inFlight.add(key);
         batch.push(reservation);
       }
     }
     this.waiting = later;
-    this.busy = true;
+    if (batch.length === 0) return;
+    this.underWay++;
     void this.take(batch).finally(() => {
-      this.busy = false;
+      this.underWay--;
+      for (const r of batch) this.inFlight.delete(`${r.userId} ${r.day}`);
       this.next();
     });
+    this.next();
   }
 
   private async take(batch: Reservation[]): Promise<void> {

@@ -2,9 +2,10 @@ import express, { type Response as ExpressResponse, type Request, Router } from 
 import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { restNameOf } from '../../rest/adapter';
 import type { Context } from '../kernel/context';
-import { AppError, validationFailed } from '../kernel/errors';
+import { AppError, databaseUnavailable, forbidden, validationFailed } from '../kernel/errors';
 import { badVariable, coercionDetails, validateInput } from '../kernel/validation';
-import { enforce } from '../permissions/enforce';
+import { evaluateRule } from '../permissions/enforce';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import type { BackendResponse } from './ai.backend';
 import type { DecisionCache } from './ai.decisions';
 import { aiRoutes } from './ai.routes';
@@ -18,7 +19,7 @@ export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: 
 /**
  * `POST /ai/chat`, JSON or `Accept: text/event-stream`, answered here without a GraphQL round trip,
  * in the order the route table's `AiChat` would: text no request may carry (input-guard), the body coerced to `AiChatInput!` as GraphQL
- * coerces the variable (same details), the rules of `Mutation.aiChat` through `enforce` (decided
+ * coerces the variable (same details), the rules of `Mutation.aiChat` as `enforce` reads them (decided
  * once per person and kept until their account, consents, guardian's settings or country policy
  * change), the input's class-validator checks, the service's limits, then one statement for the
  * quota. Streams pass the backend's events through as they arrive and stop it when the client leaves.
@@ -59,13 +60,17 @@ function coerce(schema: GraphQLSchema, variables: OperationDefinitionNode['varia
   throw details.length ? validationFailed(details) : new AppError('validation_failed', message, { details: [] });
 }
 
-/** The rules of `Mutation.aiChat` for the caller; a refusal of the person (401, 403) is a decision too, anything else is thrown. */
+/**
+ * The rules of `Mutation.aiChat` for the caller; a refusal of the person (401, 403) is a decision
+ * too. A rule that failed rather than decided (the database timing out) is answered as GraphQL
+ * answers it (503 when the database is down, else 403) and nothing is kept; so is a rate limit.
+ */
 async function decide(ctx: Context): Promise<AiDecision> {
-  try {
-    await enforce(aiRules.Mutation.aiChat, ctx, 'Mutation.aiChat');
-  } catch (error) {
-    if (error instanceof AppError && (error.status === 401 || error.status === 403)) return { refusal: error };
-    throw error;
+  const result = await evaluateRule(aiRules.Mutation.aiChat, ctx, 'Mutation.aiChat');
+  if (result === false) throw isDatabaseUnavailable(ctx.failure()) ? databaseUnavailable() : forbidden();
+  if (result instanceof Error) {
+    if (result instanceof AppError && (result.status === 401 || result.status === 403)) return { refusal: result };
+    throw result;
   }
   const user = (await ctx.viewer()) as Parameters<Context['services']['ai']['terms']>[0];
   return { terms: await ctx.services.ai.terms(user) };
