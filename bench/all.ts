@@ -51,7 +51,7 @@ async function main() {
     const { output, code, seconds } = await runOne(bench.script, bench.nodeArgs ?? []);
     sections.push(`## ${bench.name}\n\n${code === 0 ? '' : `**exited with ${code}**\n\n`}${seconds} s\n\n\`\`\`\n${output.trim()}\n\`\`\`\n`);
   }
-  const settings = ['BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
+  const settings = ['BENCH_ONLY', 'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_LEARNERS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
   const text = `# Benchmark results\n\nRun by \`npm run bench:all\` on ${new Date().toISOString()}.\n\nMachine: ${machine}.${settings.length ? `\n\nSettings: ${settings.join(', ')}.` : ''}\n\nEach benchmark measures its own baseline in the same run (the load generator shares the machine), so compare the ratios rather than absolute figures across machines.\n\n${sections.join('\n')}`;
   writeFileSync(join(__dirname, '..', '..', 'bench', 'results.md'), text);
   console.log('\nwritten: bench/results.md');
