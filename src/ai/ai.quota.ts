@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
+import type { Orm } from '../db/orm';
 import { Tier } from '../auth';
 import { AppError } from '../kernel/errors';
 
@@ -17,9 +18,18 @@ export function tierQuota(config: Pick<Config, 'AI_QUOTA_FREE' | 'AI_QUOTA_START
 }
 
 /** Quotas count UTC days. */
-export function today(now = new Date()): string {
-  return now.toISOString().slice(0, 10);
+export function today(now?: Date): string {
+  if (now) return now.toISOString().slice(0, 10);
+  // Asked on every message: worked out again when the day it knows is over (or the clock went back).
+  const ms = Date.now();
+  if (ms >= day.until || ms < day.from) {
+    const start = ms - (ms % 86_400_000);
+    day = { from: start, until: start + 86_400_000, value: new Date(start).toISOString().slice(0, 10) };
+  }
+  return day.value;
 }
+
+let day = { from: 0, until: 0, value: '' };
 
 export function nextReset(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
@@ -31,27 +41,97 @@ export async function usedToday(em: EntityManager, userId: string): Promise<numb
 }
 
 /**
- * Takes one message of the day's quota in a single statement: the row only grows while below the
- * limit, so concurrent requests can never spend more than there is.
+ * The statement's own transaction commits without waiting for the disk (`set_config(..., true)`
+ * lasts as long as the transaction, which is the statement): a person's messages all count on one
+ * row, so waiting for each flush in turn made every message wait for the ones before it. A crash
+ * may forget the last fraction of a second of counting; locking and atomicity are unchanged.
  */
-export async function reserveMessage(em: EntityManager, userId: string, limit: number): Promise<void> {
-  const rows = await em.getConnection().execute<{ messages: number }[]>(
-    `insert into ai_usage (user_id, day, messages, tokens) select ?, ?, 1, 0 where ? > 0
-     on conflict (user_id, day) do update set messages = ai_usage.messages + 1 where ai_usage.messages < ?
-     returning messages`,
-    [userId, today(), limit, limit],
-  );
-  if (rows.length === 0) {
-    const retryAfter = Math.max(1, Math.ceil((nextReset().getTime() - Date.now()) / 1000));
-    throw new AppError('quota_exceeded', `Today's AI messages are used up (${limit}). They come back at midnight UTC.`, { retryAfter });
+const NO_FLUSH_WAIT = `with no_flush_wait as (select set_config('synchronous_commit', 'off', true))`;
+
+function quotaExceeded(limit: number): AppError {
+  const retryAfter = Math.max(1, Math.ceil((nextReset().getTime() - Date.now()) / 1000));
+  return new AppError('quota_exceeded', `Today's AI messages are used up (${limit}). They come back at midnight UTC.`, { retryAfter });
+}
+
+interface Reservation {
+  userId: string;
+  day: string;
+  limit: number;
+  settle(taken: boolean): void;
+  fail(error: unknown): void;
+}
+
+/** Most reservations one statement carries, and most statements under way at once. */
+const MAX_BATCH = 500;
+const MAX_STATEMENTS = 4;
+
+/**
+ * Takes messages of the day's quota, at most one statement per request and usually far fewer:
+ * requests that arrive while statements are under way (at most four) go together in the next one (one row per
+ * person; a person's second request waits for the statement after). Each row only grows while below
+ * its limit, in the database, so concurrent requests on any number of instances can never spend
+ * more than there is.
+ */
+export class QuotaReserver {
+  private waiting: Reservation[] = [];
+  private underWay = 0;
+  /** People with a reservation in a statement under way: their next one waits for it. */
+  private readonly inFlight = new Set<string>();
+
+  constructor(private readonly orm: Orm) {}
+
+  /** Takes one message, or throws quota_exceeded. */
+  async reserve(userId: string, limit: number): Promise<void> {
+    if (limit <= 0) throw quotaExceeded(limit);
+    const taken = await new Promise<boolean>((settle, fail) => {
+      this.waiting.push({ userId, day: today(), limit, settle, fail });
+      this.next();
+    });
+    if (!taken) throw quotaExceeded(limit);
+  }
+
+  private next(): void {
+    if (this.underWay >= MAX_STATEMENTS || this.waiting.length === 0) return;
+    const batch: Reservation[] = [];
+    const later: Reservation[] = [];
+    for (const reservation of this.waiting) {
+      const key = `${reservation.userId} ${reservation.day}`;
+      if (this.inFlight.has(key) || batch.length >= MAX_BATCH) later.push(reservation);
+      else {
+        this.inFlight.add(key);
+        batch.push(reservation);
+      }
+    }
+    this.waiting = later;
+    if (batch.length === 0) return;
+    this.underWay++;
+    void this.take(batch).finally(() => {
+      this.underWay--;
+      for (const r of batch) this.inFlight.delete(`${r.userId} ${r.day}`);
+      this.next();
+    });
+    this.next();
+  }
+
+  private async take(batch: Reservation[]): Promise<void> {
+    try {
+      const rows = await this.orm.em.getConnection().execute<{ user_id: string; day: string }[]>(
+        `${NO_FLUSH_WAIT}, batch as (select * from jsonb_to_recordset(?::jsonb) as b (user_id uuid, day date, lim integer))
+         insert into ai_usage (user_id, day, messages, tokens) select b.user_id, b.day, 1, 0 from batch b, no_flush_wait
+         on conflict (user_id, day) do update set messages = ai_usage.messages + 1
+           where ai_usage.messages < (select b.lim from batch b where b.user_id = ai_usage.user_id and b.day = ai_usage.day)
+         returning user_id, day::text as day`,
+        [JSON.stringify(batch.map((r) => ({ user_id: r.userId, day: r.day, lim: r.limit })))],
+      );
+      const taken = new Set(rows.map((row) => `${row.user_id} ${row.day}`));
+      for (const reservation of batch) reservation.settle(taken.has(`${reservation.userId} ${reservation.day}`));
+    } catch (error) {
+      for (const reservation of batch) reservation.fail(error);
+    }
   }
 }
 
 /** Gives a message back when the backend did not answer it. */
 export async function releaseMessage(em: EntityManager, userId: string): Promise<void> {
   await em.getConnection().execute('update ai_usage set messages = greatest(messages - 1, 0) where user_id = ? and day = ?', [userId, today()]);
-}
-
-export async function recordTokens(em: EntityManager, userId: string, tokens: number): Promise<void> {
-  if (tokens > 0) await em.getConnection().execute('update ai_usage set tokens = tokens + ? where user_id = ? and day = ?', [Math.round(tokens), userId, today()]);
 }

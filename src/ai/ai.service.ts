@@ -6,8 +6,9 @@ import type { ConsentService } from '../consent';
 import type { AiAccess, GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
 import { AppError, validationFailed } from '../kernel/errors';
-import type { AiBackend, AiIdentity } from './ai.backend';
-import { nextReset, type Quota, recordTokens, releaseMessage, reserveMessage, tierQuota, usedToday } from './ai.quota';
+import type { AiBackend, AiIdentity, BackendResponse } from './ai.backend';
+import { nextReset, type Quota, type QuotaReserver, releaseMessage, tierQuota, usedToday } from './ai.quota';
+import type { UsageRecorder } from './ai.usage';
 
 export interface ChatRequest {
   message: string;
@@ -26,7 +27,19 @@ export interface PreparedChat {
   body: ChatRequest;
   /** Gives the message back to the quota (the backend did not answer it). */
   release(): Promise<void>;
-  recordTokens(tokens: number): Promise<void>;
+  /** Adds the answer's tokens to the day's usage (written in the next batch). */
+  recordTokens(tokens: number): void;
+}
+
+/** What a person's chats are sent with, decided from their account, consents and guardian's settings. */
+export interface ChatTerms {
+  roles: string[];
+  tier: Tier;
+  locale: string;
+  /** The memory flag: every memory condition holds (tier, consent, guardian's switch). */
+  memory: boolean;
+  /** The tier's messages a day, lowered by the guardian's limit. */
+  dailyLimit: number;
 }
 
 const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
@@ -42,37 +55,56 @@ export class AiService {
     private readonly backend: AiBackend,
     private readonly consent: ConsentService,
     private readonly guardian: GuardianService,
+    private readonly usage: UsageRecorder,
+    private readonly reserver: QuotaReserver,
   ) {}
 
   private get em(): EntityManager {
     return this.uow.em;
   }
 
+  /** The terms of a person's chats as stored now (the AI proxy keeps them per person until they change). */
+  async terms(user: User): Promise<ChatTerms> {
+    const access = await this.guardian.aiAccessOf(user.id);
+    return { roles: user.roles, tier: user.tier, locale: user.locale, memory: await this.memoryAllowed(user, access), dailyLimit: this.dailyLimit(user, access) };
+  }
+
   async prepareChat(user: User, request: ChatRequest, requestId: string): Promise<PreparedChat> {
     this.assertValid(request);
-    const access = await this.guardian.aiAccessOf(user.id);
-    const memory = await this.memoryAllowed(user, access);
+    return this.prepareWith(user.id, await this.terms(user), request, requestId);
+  }
+
+  /**
+   * A chat of a person whose terms are known (the rules passed): the input's limits, the backend's
+   * configuration, then one statement that takes a message of the day's quota.
+   */
+  async prepareWith(userId: string, terms: ChatTerms, request: ChatRequest, requestId: string): Promise<PreparedChat> {
+    this.assertValid(request);
     this.backend.assertConfigured();
-    await reserveMessage(this.em, user.id, this.dailyLimit(user, access));
+    await this.reserver.reserve(userId, terms.dailyLimit);
     return {
-      identity: this.identity(user, memory, requestId),
+      identity: { userId, roles: terms.roles, tier: terms.tier, locale: terms.locale, memory: terms.memory, requestId },
       body: { message: request.message, conversationId: request.conversationId ?? null },
-      release: () => releaseMessage(this.em, user.id),
-      recordTokens: (tokens) => recordTokens(this.em, user.id, tokens),
+      release: () => releaseMessage(this.em, userId),
+      recordTokens: (tokens) => this.usage.record(userId, tokens),
     };
   }
 
   async chat(user: User, request: ChatRequest, requestId: string): Promise<ChatReply> {
-    const prepared = await this.prepareChat(user, request, requestId);
+    return this.complete(await this.prepareChat(user, request, requestId));
+  }
+
+  /** Sends a prepared chat and answers it whole; its tokens go to the next usage batch. */
+  async complete(prepared: PreparedChat): Promise<ChatReply> {
     const answer = await this.send(prepared, 'application/json');
-    const reply = (await answer.json()) as { conversationId?: string; reply?: string; usage?: { totalTokens?: number } };
+    const reply = (await answer.body.json()) as { conversationId?: string; reply?: string; usage?: { totalTokens?: number } };
     const tokens = reply.usage?.totalTokens ?? 0;
-    await prepared.recordTokens(tokens);
-    return { conversationId: String(reply.conversationId ?? request.conversationId ?? ''), reply: String(reply.reply ?? ''), tokens };
+    prepared.recordTokens(tokens);
+    return { conversationId: String(reply.conversationId ?? prepared.body.conversationId ?? ''), reply: String(reply.reply ?? ''), tokens };
   }
 
   /** Sends a prepared chat; a backend that fails gives the message back to the quota. */
-  async send(prepared: PreparedChat, accept: string, signal?: AbortSignal): Promise<Response> {
+  async send(prepared: PreparedChat, accept: string, signal?: AbortSignal): Promise<BackendResponse> {
     try {
       return await this.backend.request({ method: 'POST', path: '/chat', identity: prepared.identity, body: prepared.body, accept, signal });
     } catch (error) {
@@ -98,7 +130,8 @@ export class AiService {
 
   /** Forgetting is always allowed to the person remembered: no tier or consent is asked for it. */
   async forgetMemory(user: User, requestId: string): Promise<void> {
-    await this.backend.request({ method: 'DELETE', path: '/memory', identity: this.identity(user, false, requestId) });
+    const response = await this.backend.request({ method: 'DELETE', path: '/memory', identity: this.identity(user, false, requestId) });
+    await response.body.dump();
   }
 
   private assertValid(request: ChatRequest): void {
@@ -110,7 +143,7 @@ export class AiService {
 
   private async items(user: User, method: 'GET', path: string, requestId: string, memory: boolean): Promise<unknown[]> {
     const response = await this.backend.request({ method, path, identity: this.identity(user, memory, requestId) });
-    const body = (await response.json()) as { items?: unknown[] };
+    const body = (await response.body.json()) as { items?: unknown[] };
     return Array.isArray(body.items) ? body.items : [];
   }
 

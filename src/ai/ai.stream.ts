@@ -1,23 +1,48 @@
 import express, { type Response as ExpressResponse, type Request, Router } from 'express';
-import { AiChatInput } from './ai.types';
+import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
+import { restNameOf } from '../../rest/adapter';
 import type { Context } from '../kernel/context';
-import { validateInput } from '../kernel/validation';
-import { enforce } from '../permissions/enforce';
+import { AppError, databaseUnavailable, forbidden, validationFailed } from '../kernel/errors';
+import { badVariable, coercionDetails, validateInput } from '../kernel/validation';
+import { evaluateRule } from '../permissions/enforce';
+import { isDatabaseUnavailable } from '../db/unavailable';
+import type { BackendResponse } from './ai.backend';
+import type { DecisionCache } from './ai.decisions';
+import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
+import type { ChatTerms } from './ai.service';
+import { AiChatInput } from './ai.types';
+
+/** What the rules answered for a person (a refusal is kept like a pass: it too lasts until something changes). */
+export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: undefined; terms: ChatTerms };
 
 /**
- * `POST /ai/chat` with `Accept: text/event-stream`: the one path the route table cannot serve,
- * because GraphQL answers whole. It runs the same checks through the same service, passes the
- * backend's events through as they arrive, and stops the backend when the client leaves.
+ * `POST /ai/chat`, JSON or `Accept: text/event-stream`, answered here without a GraphQL round trip,
+ * in the order the route table's `AiChat` would: text no request may carry (input-guard), the body coerced to `AiChatInput!` as GraphQL
+ * coerces the variable (same details), the rules of `Mutation.aiChat` as `enforce` reads them (decided
+ * once per person and kept until their account, consents, guardian's settings or country policy
+ * change), the input's class-validator checks, the service's limits, then one statement for the
+ * quota. Streams pass the backend's events through as they arrive and stop it when the client leaves.
  */
-export function aiStreamRouter(context: (req: Request) => Context, bodyLimit: string): Router {
+export function aiChatRouter(context: (req: Request) => Context, schema: GraphQLSchema, decisions: DecisionCache<AiDecision>, bodyLimit: string): Router {
+  const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;
+  const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const variables = operation.variableDefinitions ?? [];
   const router = Router();
-  router.post('/ai/chat', express.json({ limit: bodyLimit }), async (req, res, next) => {
-    if (!req.headers.accept?.includes('text/event-stream')) return next();
+  router.post('/ai/chat', express.json({ limit: bodyLimit }), async (req, res) => {
     const ctx = context(req);
-    await enforce(aiRules.Mutation.aiChat, ctx, 'Mutation.aiChat');
-    const user = (await ctx.viewer())!;
-    const prepared = await ctx.services.ai.prepareChat(user, await validateInput(AiChatInput, req.body), ctx.requestId);
+    const bad = badVariable({ input: req.body as unknown });
+    if (bad) throw validationFailed([bad]);
+    const input = coerce(schema, variables, req.body as unknown);
+    const userId = ctx.auth.error ? undefined : ctx.auth.userId;
+    const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
+    if (decision.refusal) throw decision.refusal;
+    const body = await validateInput(AiChatInput, input);
+    const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId);
+    if (!req.headers.accept?.includes('text/event-stream')) {
+      res.status(route.status).json(await ctx.services.ai.complete(prepared));
+      return;
+    }
     const leaving = new AbortController();
     res.on('close', () => leaving.abort());
     const upstream = await ctx.services.ai.send(prepared, 'text/event-stream', leaving.signal);
@@ -26,8 +51,33 @@ export function aiStreamRouter(context: (req: Request) => Context, bodyLimit: st
   return router;
 }
 
+/** `$input` as GraphQL coerces it: what a client sends to the route table's operation is refused with the same details. */
+function coerce(schema: GraphQLSchema, variables: OperationDefinitionNode['variableDefinitions'] & object, body: unknown): unknown {
+  const result = getVariableValues(schema, variables, { input: body });
+  if (!result.errors) return result.coerced.input;
+  const { message } = result.errors[0];
+  const details = coercionDetails(message).map((d) => ({ ...d, field: restNameOf(d.field) }));
+  throw details.length ? validationFailed(details) : new AppError('validation_failed', message, { details: [] });
+}
+
+/**
+ * The rules of `Mutation.aiChat` for the caller; a refusal of the person (401, 403) is a decision
+ * too. A rule that failed rather than decided (the database timing out) is answered as GraphQL
+ * answers it (503 when the database is down, else 403) and nothing is kept; so is a rate limit.
+ */
+async function decide(ctx: Context): Promise<AiDecision> {
+  const result = await evaluateRule(aiRules.Mutation.aiChat, ctx, 'Mutation.aiChat');
+  if (result === false) throw isDatabaseUnavailable(ctx.failure()) ? databaseUnavailable() : forbidden();
+  if (result instanceof Error) {
+    if (result instanceof AppError && (result.status === 401 || result.status === 403)) return { refusal: result };
+    throw result;
+  }
+  const user = (await ctx.viewer()) as Parameters<Context['services']['ai']['terms']>[0];
+  return { terms: await ctx.services.ai.terms(user) };
+}
+
 /** Writes each chunk as it comes; the `done` event's usage is recorded once the stream ends. */
-async function relay(upstream: Response, res: ExpressResponse, record: (tokens: number) => Promise<void>) {
+async function relay(upstream: BackendResponse, res: ExpressResponse, record: (tokens: number) => void) {
   res.status(200);
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
@@ -36,9 +86,9 @@ async function relay(upstream: Response, res: ExpressResponse, record: (tokens: 
   let tokens = 0;
   let pending = '';
   try {
-    for await (const chunk of upstream.body as unknown as AsyncIterable<Uint8Array>) {
+    for await (const chunk of upstream.body as AsyncIterable<Buffer>) {
       res.write(chunk);
-      pending += Buffer.from(chunk).toString('utf8');
+      pending += chunk.toString('utf8');
       const lines = pending.split('\n');
       pending = lines.pop() ?? '';
       for (const line of lines) tokens = usageOf(line) ?? tokens;
@@ -47,7 +97,7 @@ async function relay(upstream: Response, res: ExpressResponse, record: (tokens: 
     // The client left (the upstream request was aborted) or the backend broke off: end here.
   }
   res.end();
-  await record(tokens);
+  record(tokens);
 }
 
 function usageOf(line: string): number | undefined {

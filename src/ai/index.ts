@@ -1,14 +1,18 @@
 import { allRowsOf, withBackoff } from '../kernel/personal-data';
 import { AppError } from '../kernel/errors';
 import { defineArea } from '../kernel/area';
-import { perProcess } from '../kernel/deps';
+import { type Deps, perProcess } from '../kernel/deps';
 import { AiUsage } from './ai-usage.entity';
 import { AiBackend } from './ai.backend';
 import { AiResolver } from './ai.resolver';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
-import { aiStreamRouter } from './ai.stream';
+import { aiChatRouter, type AiDecision } from './ai.stream';
+import { DecisionCache } from './ai.decisions';
+import { UsageRecorder } from './ai.usage';
+import { QuotaReserver } from './ai.quota';
+import { Migration20261124100000_ai_access_events } from './migrations/Migration20261124100000_ai_access_events';
 
 export { mayConverse } from './ai.rules';
 export type { AiService } from './ai.service';
@@ -19,8 +23,17 @@ declare module '../kernel/services' {
   }
 }
 
-/** One backend client per process, so its circuit breaker sees every request. */
-const aiBackendOf = perProcess((deps) => new AiBackend(deps.config, deps.log));
+/**
+ * What the AI area keeps per process: one backend client (its circuit breaker sees every request,
+ * its keep-alive pool serves them all), the per-person decisions, and the token usage waiting to be written.
+ */
+const runtimeOf = perProcess((deps) => ({
+  backend: new AiBackend(deps.config, deps.log),
+  decisions: new DecisionCache<AiDecision>(deps.pubSub, deps.config.AI_DECISION_TTL_MS),
+  usage: new UsageRecorder(deps.orm, deps.log, deps.config.AI_USAGE_FLUSH_MS),
+  quota: new QuotaReserver(deps.orm),
+}));
+const aiBackendOf = (deps: Deps) => runtimeOf(deps).backend;
 
 export const aiArea = defineArea({
   name: 'ai',
@@ -28,8 +41,15 @@ export const aiArea = defineArea({
   resolvers: [AiResolver],
   rules: aiRules,
   routes: aiRoutes,
-  http: (deps, context) => aiStreamRouter(context, deps.config.BODY_LIMIT),
-  services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian) },
+  migrations: [{ name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events }],
+  http: (deps, context, schema) => aiChatRouter(context, schema, runtimeOf(deps).decisions, deps.config.BODY_LIMIT),
+  services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian, runtimeOf(uow.deps).usage, runtimeOf(uow.deps).quota) },
+  close: async (deps) => {
+    const runtime = runtimeOf(deps);
+    runtime.decisions.close();
+    await runtime.usage.close();
+    await runtime.backend.close();
+  },
   personalData: {
     entities: [AiUsage],
     export: async (userId, _services, uow) => ({ usage: await allRowsOf(uow, AiUsage, { user: userId }) }),
@@ -43,7 +63,7 @@ export const aiArea = defineArea({
         await withBackoff(config.GDPR_AI_RETRIES, config.GDPR_AI_RETRY_DELAY_MS, async () => {
           try {
             const response = await backend.request({ method: 'DELETE', path: `/users/${encodeURIComponent(userId)}`, identity });
-            await response.body?.cancel();
+            await response.body.dump();
           } catch (error) {
             if (error instanceof AppError && error.code === 'not_found') return;
             throw error;

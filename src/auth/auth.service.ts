@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
+import { accessChanged } from '../kernel/access';
 import { hash, verify } from '@node-rs/argon2';
 import { isEmail } from 'class-validator';
 import { publicLink, sendAfterCommit } from '../mail/deliver';
@@ -240,6 +241,7 @@ export class AuthService {
     if (user.status === status) return;
     user.status = status;
     await this.em.flush();
+    accessChanged(this.uow, user.id);
     this.publishAccountChanged(user.id);
   }
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
+import { accessChanged } from '../kernel/access';
 import type { AuthService } from '../auth';
 import { ageOn } from '../auth';
 import { Role, type User } from '../auth';
@@ -125,6 +126,7 @@ export class ConsentService {
       });
     }
     await this.em.flush();
+    accessChanged(this.uow, subject.id);
     if (action === ConsentAction.revoked) this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type });
     if (action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt) {
       await this.askGuardians(subject, type);

@@ -1,6 +1,7 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
+import { accessChanged } from '../kernel/access';
 import { ageOn } from '../auth';
 import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
@@ -189,6 +190,7 @@ export class GuardianService {
     await this.learnerFor(guardian, learnerId);
     const next = { ...(await this.aiAccessOf(learnerId)), ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
     await this.em.upsert(LearnerAiAccess, { learner: learnerId, ...next, updatedBy: guardian.id, updatedAt: new Date() });
+    accessChanged(this.uow, learnerId);
     return next;
   }
 

@@ -1,5 +1,6 @@
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import type { Request, Router } from 'express';
+import type { GraphQLSchema } from 'graphql';
 import type { and } from 'graphql-shield';
 import type { NonEmptyArray } from 'type-graphql';
 import type { Context } from './context';
@@ -24,8 +25,11 @@ export interface PersonalDataHandler {
   erase?(userId: string, pseudonym: string, services: Services, uow: UnitOfWork): Promise<void>;
 }
 
-/** Serves the area's paths that the route table cannot (files, streams, pages). */
-export type HttpRoutes = (deps: Deps, context: (req: Request) => Context) => Router;
+/**
+ * Serves the area's paths that the route table cannot (files, streams, pages) or that answer
+ * without a GraphQL round trip; the schema is there to check inputs as GraphQL would.
+ */
+export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema: GraphQLSchema) => Router;
 
 /**
  * One area of the specification as a value: the composition root reads these, so adding an area
@@ -46,6 +50,8 @@ export interface Area {
   /** Defines the area's Agenda jobs before the queue starts. */
   jobs?: (deps: Deps, units: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>) => void;
   personalData?: PersonalDataHandler;
+  /** Writes what the area holds in memory and closes its clients, on shutdown (after the jobs, before the events and the database). */
+  close?: (deps: Deps) => Promise<void>;
 }
 
 export const defineArea = (area: Area): Area => area;

@@ -6,7 +6,23 @@ const CHANNEL = 'learning_platform_events';
 /** PostgreSQL drops NOTIFY payloads of 8000 bytes or more: events carry ids, subscribers fetch data. */
 const MAX_PAYLOAD_BYTES = 7900;
 
-export type EventPubSub = ReturnType<typeof createPubSub> & { close(): Promise<void> };
+export type EventPubSub = ReturnType<typeof createPubSub> & {
+  close(): Promise<void>;
+  /** True while this instance listens: events of other instances reach it. */
+  connected(): boolean;
+  /**
+   * Calls `listener` for each event of `type` on this instance, at once (no async iterator): for
+   * in-memory caches that must drop an entry as soon as the event arrives. `connection` events
+   * (detail `true` or `false`) tell when the listening connection is lost and back, so that a cache
+   * can stop trusting itself while events may be missed. Returns the unsubscribe.
+   */
+  listen(type: string, listener: (detail: unknown) => void): () => void;
+  /** Hands an event to this instance's listeners only, synchronously (nothing is sent). */
+  local(type: string, detail: unknown): void;
+};
+
+/** Local event (never sent): the listening connection was lost (`false`) or is back (`true`). */
+export const CONNECTION_EVENT = 'pubsub:connection';
 
 /**
  * A pub/sub whose events reach the subscribers of every instance on the same database: publishing
@@ -16,7 +32,16 @@ export async function createPostgresPubSub(databaseUrl: string, log: Logger): Pr
   const target = new PostgresEventTarget(databaseUrl, log);
   await target.connect();
   const pubSub = createPubSub({ eventTarget: target });
-  return Object.assign(pubSub, { close: () => target.close() });
+  return Object.assign(pubSub, {
+    close: () => target.close(),
+    connected: () => target.connected,
+    listen(type: string, listener: (detail: unknown) => void) {
+      const handler = (event: Event) => listener((event as CustomEvent).detail);
+      target.addEventListener(type, handler);
+      return () => target.removeEventListener(type, handler);
+    },
+    local: (type: string, detail: unknown) => target.deliverLocally(type, detail),
+  });
 }
 
 class PostgresEventTarget extends EventTarget {
@@ -45,6 +70,11 @@ class PostgresEventTarget extends EventTarget {
     await client.query(`listen ${CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
+    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: true }));
+  }
+
+  get connected(): boolean {
+    return this.client !== undefined;
   }
 
   override dispatchEvent(event: Event): boolean {
@@ -68,6 +98,10 @@ class PostgresEventTarget extends EventTarget {
     await client?.end().catch(() => {});
   }
 
+  deliverLocally(type: string, detail: unknown): void {
+    super.dispatchEvent(new CustomEvent(type, { detail }));
+  }
+
   private deliver(payload: string | undefined): void {
     if (!payload) return;
     const { type, detail } = JSON.parse(payload) as { type: string; detail: unknown };
@@ -78,6 +112,7 @@ class PostgresEventTarget extends EventTarget {
   private reconnect(client: Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
+    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: false }));
     this.log.warn({ err: error }, 'event connection lost; reconnecting');
     client.end().catch(() => {});
     const retry = () => {

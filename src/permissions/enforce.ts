@@ -22,3 +22,15 @@ export async function enforce(rule: ShieldRule, ctx: Context, field: `${'Query' 
   if (result === true) return;
   throw result instanceof Error ? result : forbidden();
 }
+
+/**
+ * What a rule answers, as `enforce` reads it, without throwing: `true`, the refusal it returned, or
+ * `false` when a rule failed rather than decided (it threw: the database timing out, say). Callers
+ * that keep decisions keep only the first two.
+ */
+export async function evaluateRule(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mutation' | 'Subscription'}.${string}`, args: Record<string, unknown> = {}): Promise<true | Error | false> {
+  const [parentType, fieldName] = field.split('.');
+  const info = { parentType: { name: parentType }, fieldName } as unknown as GraphQLResolveInfo;
+  const result = await (rule as unknown as Resolvable).resolve(undefined, args, ctx, info, options);
+  return result === true || result instanceof Error ? result : false;
+}

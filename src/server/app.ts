@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { applyMiddleware } from 'graphql-middleware';
 import type { Logger } from 'pino';
@@ -63,6 +63,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
       ApolloServerPluginLandingPageDisabled(),
+      // Nothing here sets cache hints; Apollo's default cache-control plugin still hooked every field
+      // of every response (a catalog page is thousands), for no header it would ever send.
+      ApolloServerPluginCacheControlDisabled(),
     ],
   });
   await apollo.start();

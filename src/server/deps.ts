@@ -33,6 +33,13 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
 export async function closeDeps(deps: Deps): Promise<void> {
   // Jobs first: a stage finishing during the drain still stores its output and publishes.
   await deps.jobs.close();
+  for (const area of deps.areas) {
+    try {
+      await area.close?.(deps);
+    } catch (error) {
+      deps.log.error({ err: error, area: area.name }, 'area did not close cleanly');
+    }
+  }
   deps.mailer.close();
   await deps.pubSub.close();
   await limitStores.get(deps)?.close();

@@ -3,7 +3,9 @@ import type { GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, databaseUnavailable, type FieldError, isErrorCode } from '../kernel/errors';
-import { validationDetails } from '../kernel/validation';
+import { coercionDetails, validationDetails } from '../kernel/validation';
+
+export { coercionDetails };
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
@@ -65,18 +67,4 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   log(original);
   return { message: 'Something went wrong on our side. Try again later.', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };
-}
-
-/**
- * graphql-js reports a variable that does not fit its type in prose; the field it names is what a
- * client needs, so it is pulled out: `at "input.email"`, `Field "password" of required type`,
- * `Field "x" is not defined`, `Variable "$id" of required type`.
- */
-export function coercionDetails(message: string): FieldError[] {
-  const at = /at "(?:[^".]+\.)?([^"]+)"/.exec(message)?.[1];
-  const named = /Field "([^"]+)"/.exec(message)?.[1];
-  const variable = /Variable "\$([^"]+)"/.exec(message)?.[1];
-  const path = [at, named].filter(Boolean).join('.') || variable;
-  const reason = message.includes('; ') ? message.slice(message.indexOf('; ') + 2) : message;
-  return path ? [{ field: path, message: reason }] : [];
 }

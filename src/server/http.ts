@@ -47,7 +47,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   app.use(wellEncodedQuery);
   serveDocs(app, schema);
   app.use('/graphql', express.json({ limit: config.BODY_LIMIT }), expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }));
-  for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req)));
+  for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req), schema));
   app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));

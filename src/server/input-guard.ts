@@ -1,51 +1,17 @@
 import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import { type ArgumentNode, type DocumentNode, GraphQLError, Kind, type ValueNode, visit } from 'graphql';
 import type { FieldError } from '../kernel/errors';
+import { BAD_TEXT, badVariable, reasonOf } from '../kernel/validation';
 
-/**
+export { badVariable };
+
+/*
  * One check of every string a request carries, before any resolver runs: a NUL byte (PostgreSQL
  * refuses it in text, so it surfaced as a 500) or a lone UTF-16 surrogate (no valid text has one;
  * UTF-8 cannot say it, so it changes on its way to the database, mail or a hash) is bad input.
  * Keys are checked as well as values. It covers GraphQL over HTTP and the REST table (both run
  * through Apollo) and the WebSocket (ws.ts calls it).
  */
-const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
-const reasonOf = (text: string) => (text.includes('\u0000') ? 'must not contain a NUL character' : 'must be valid Unicode text (a lone surrogate is not)');
-
-/** The first bad string among the variables, named as a client names the field. */
-export function badVariable(variables: Record<string, unknown> | undefined | null): FieldError | null {
-  if (!variables) return null;
-  for (const [name, value] of Object.entries(variables)) {
-    // `$input` is the body of a REST request: its fields are named without the variable, as graphql-js does.
-    const found = badValue(value, name === 'input' ? [] : [name], 0);
-    if (found) return found;
-  }
-  return null;
-}
-
-function badValue(value: unknown, path: string[], depth: number): FieldError | null {
-  const field = () => path.join('.') || 'input';
-  if (typeof value === 'string') return BAD_TEXT.test(value) ? { field: field(), message: reasonOf(value) } : null;
-  if (depth > 64) return { field: field(), message: 'is nested too deeply' };
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = badValue(value[i], [...path, String(i)], depth + 1);
-      if (found) return found;
-    }
-    return null;
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, inner] of Object.entries(value)) {
-      const keyPath = [...path, key];
-      if (BAD_TEXT.test(key)) return { field: keyPath.join('.'), message: `a field name ${reasonOf(key)}` };
-      const found = badValue(inner, keyPath, depth + 1);
-      if (found) return found;
-    }
-  }
-  return null;
-}
-
 /** The first bad string literal written in the document itself, named by its argument. */
 export function badLiteral(document: DocumentNode): FieldError | null {
   let found: FieldError | null = null;

@@ -1,0 +1,199 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
+import { startTestApp, type TestApp } from '../support/app';
+import { freePort } from '../support/ports';
+import { learnerOfAge, type SignedIn } from '../support/users';
+
+const SECRET = 'test-ai-backend-secret-0123456789';
+const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
+const env = { AI_BACKEND_URL: '', AI_BACKEND_SECRET: SECRET, AI_QUOTA_FREE: '50' };
+let backend: AiBackendFake;
+/** Two instances of the service on one database, as deployed behind a load balancer. */
+let one: TestApp;
+let two: TestApp;
+
+beforeAll(async () => {
+  backend = await startAiBackend();
+  env.AI_BACKEND_URL = backend.url;
+  one = await startTestApp(env);
+  two = await startTestApp(env, one.databaseUrl);
+});
+afterAll(async () => {
+  await two?.close();
+  await one?.close();
+  await backend?.close();
+});
+
+const sql = (query: string, params: unknown[] = []) => one.app.deps.orm.em.getConnection().execute(query, params);
+const chat = (t: TestApp, who: SignedIn) => t.http.post('/ai/chat', { message: 'What is a loop?' }, { token: who.accessToken });
+
+async function adultWithConsent(): Promise<SignedIn> {
+  const learner = await learnerOfAge(one, 20);
+  await one.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+  return learner;
+}
+
+/** Asks `t` until it refuses with `error`; returns how long that took. */
+async function refusedWithin(t: TestApp, who: SignedIn, error: string, limitMs: number): Promise<number> {
+  const started = Date.now();
+  for (;;) {
+    const reply = await chat(t, who);
+    if (reply.status !== 200) {
+      expect(reply.body.error).toBe(error);
+      return Date.now() - started;
+    }
+    if (Date.now() - started > limitMs) throw new Error(`still answered 200 after ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The SQL statements instance `one` sends while `run` runs: the fewest of three runs (the service's own jobs may add to any one). */
+async function statements(run: () => Promise<unknown>): Promise<number> {
+  const logger = one.app.deps.orm.config.getLogger();
+  const original = logger.logQuery.bind(logger);
+  let fewest = Infinity;
+  try {
+    for (let i = 0; i < 3; i++) {
+      let count = 0;
+      logger.logQuery = () => void count++;
+      await run();
+      fewest = Math.min(fewest, count);
+    }
+    return fewest;
+  } finally {
+    logger.logQuery = original;
+  }
+}
+
+describe('cached decisions of the AI proxy', () => {
+  it('a chat whose decision is known costs one SQL statement (the quota); tokens follow in batches', async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(one, learner)).status).toBe(200);
+    expect(await statements(async () => expect((await chat(one, learner)).status).toBe(200))).toBe(1);
+  });
+
+  it('refuses text no request may carry, as the GraphQL path does', async () => {
+    const learner = await adultWithConsent();
+    for (const message of ['a\u0000b', 'a\ud800b']) {
+      const reply = await one.http.post('/ai/chat', { message }, { token: learner.accessToken });
+      expect(reply.status).toBe(400);
+      expect(reply.body).toMatchObject({ error: 'validation_failed', details: [{ field: 'message' }] });
+    }
+    const unknownField = await one.http.post('/ai/chat', { message: 'hi', extra: 1 }, { token: learner.accessToken });
+    expect(unknownField.status).toBe(400);
+    expect(unknownField.body.details[0].field).toBe('extra');
+  });
+
+  it('a revoked consent refuses the very next request on the instance that took the revocation', async () => {
+    const learner = await adultWithConsent();
+    for (let i = 0; i < 3; i++) expect((await chat(one, learner)).status).toBe(200);
+    const revoked = await one.http.post('/consent/revoke', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    expect(revoked.status).toBe(200);
+    const next = await chat(one, learner);
+    expect(next.status).toBe(403);
+    expect(next.body.error).toBe('consent_required');
+    // And granted again, the next request passes.
+    await one.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    expect((await chat(one, learner)).status).toBe(200);
+  });
+
+  it('a revoked consent refuses requests on another instance within one second', async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(two, learner)).status).toBe(200);
+    expect((await chat(two, learner)).status).toBe(200);
+    await one.http.post('/consent/revoke', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    expect(await refusedWithin(two, learner, 'consent_required', 1000)).toBeLessThan(1000);
+  });
+
+  it('a change made outside the service (SQL by hand) reaches every instance: account suspended, tier changed', async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(one, learner)).status).toBe(200);
+    expect((await chat(two, learner)).status).toBe(200);
+    expect(backend.seen.at(-1)!.headers['x-ai-user-tier']).toBe('free');
+    await sql('update users set tier = ? where id = ?', ['pro', learner.id]);
+    await expect.poll(async () => ((await chat(two, learner)).status === 200 ? backend.seen.at(-1)!.headers['x-ai-user-tier'] : 'refused'), { timeout: 1000, interval: 20 }).toBe('pro');
+    await sql('update users set status = ? where id = ?', ['suspended', learner.id]);
+    await refusedWithin(one, learner, 'account_suspended', 1000);
+    await refusedWithin(two, learner, 'account_suspended', 1000);
+  });
+
+  it("a guardian's daily limit lowered on one instance holds on the other", async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(two, learner)).status).toBe(200);
+    // Guardians set it for children; for this adult the row is written as an admin tool would.
+    await sql('insert into learner_ai_access (learner_id, enabled, memory_enabled, daily_message_limit, updated_at) values (?, true, true, 1, now())', [learner.id]);
+    await expect.poll(async () => (await chat(two, learner)).status, { timeout: 1000, interval: 20 }).toBe(429);
+  });
+});
+
+describe('the daily quota across instances', () => {
+  it('lets exactly the remaining messages through when 20 arrive at once at two instances', async () => {
+    const learner = await adultWithConsent();
+    await sql(`insert into ai_usage (user_id, day, messages, tokens) values (?, (now() at time zone 'utc')::date, 45, 0)`, [learner.id]);
+    const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(i % 2 ? one : two, learner)));
+    expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
+    expect(replies.filter((r) => r.status === 429).every((r) => r.body.error === 'quota_exceeded')).toBe(true);
+    expect((await one.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ used: 50, remaining: 0 });
+    expect((await two.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ used: 50, remaining: 0 });
+  });
+});
+
+describe('token usage written in batches', () => {
+  it('adds up the tokens of many answers in the day row', async () => {
+    const learner = await adultWithConsent();
+    await Promise.all(Array.from({ length: 10 }, (_, i) => chat(i % 2 ? one : two, learner)));
+    // The fake backend reports 42 tokens per answer.
+    await expect.poll(async () => (await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0], { timeout: 3000 }).toEqual({ messages: 10, tokens: '420' });
+  });
+
+  it('writes what is waiting when the process stops on SIGTERM', async () => {
+    const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
+    const dataDir = mkdtempSync(join(tmpdir(), 'lp-ai-sigterm-'));
+    const port = await freePort();
+    let output = '';
+    const child: ChildProcess = spawn(process.execPath, [main], {
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATABASE_URL: one.databaseUrl,
+        JWT_SECRET,
+        LOG_LEVEL: 'info',
+        AI_BACKEND_URL: backend.url,
+        AI_BACKEND_SECRET: SECRET,
+        // Nothing is written before the shutdown: only the drain can save these tokens.
+        AI_USAGE_FLUSH_MS: '600000',
+        CODELAB_PREWARM: 'false',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    try {
+      const deadline = Date.now() + 45_000;
+      while (!output.includes('Listening') && child.exitCode === null) {
+        if (Date.now() > deadline) throw new Error(`service did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const learner = await adultWithConsent();
+      const base = `http://127.0.0.1:${port}`;
+      for (let i = 0; i < 3; i++) {
+        const reply = await fetch(`${base}/ai/chat`, { method: 'POST', headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json' }, body: '{"message":"hi"}' });
+        expect(reply.status).toBe(200);
+      }
+      expect((await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({ messages: 3, tokens: '0' });
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+      expect((await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({ messages: 3, tokens: '126' });
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
