@@ -1,11 +1,22 @@
-import { allow } from 'graphql-shield';
+import { allow, and } from 'graphql-shield';
 import { learnerActive } from '../guardian';
+import { courseOpen } from '../permissions/paid-courses';
 import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {
   Query: { courses: allow, course: allow, myCourses: learnerActive },
-  Mutation: { enroll: learnerActive, leaveCourse: learnerActive, createCourse: editor, updateCourse: editor, publishCourse: editor, unpublishCourse: editor, addLesson: editor, updateLesson: editor },
-  Course: allow,
+  Mutation: {
+    enroll: and(learnerActive, courseOpen('courseId')),
+    leaveCourse: learnerActive,
+    createCourse: editor,
+    updateCourse: editor,
+    publishCourse: editor,
+    unpublishCourse: editor,
+    addLesson: editor,
+    updateLesson: editor,
+  },
+  // Lessons of a paid course: with an entitlement only (the rest of a course is the catalog's).
+  Course: { '*': allow, lessons: courseOpen(null) },
   CourseConnection: allow,
   CourseEdge: allow,
   Lesson: allow,
