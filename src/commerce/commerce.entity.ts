@@ -101,6 +101,8 @@ export enum PaymentStatus {
 @Index({ properties: ['status', 'expiresAt'] })
 @Index({ properties: ['beneficiary'] })
 @Index({ properties: ['product'] })
+// Disputes name the charge, not our payment.
+@Index({ properties: ['provider', 'providerCharge'] })
 // A provider's reference names one payment (webhooks find theirs by it).
 @Index({
   name: 'payments_provider_provider_ref_unique',
@@ -422,32 +424,6 @@ export class Refund {
 
   @Property({ type: 'timestamptz', onUpdate: () => new Date() })
   updatedAt: Date = new Date();
-}
-
-/** Who changed money or access, what and when: one row per money-changing action. */
-@Entity({ tableName: 'commerce_audit' })
-@Index({ properties: ['createdAt'] })
-export class CommerceAudit {
-  [OptionalProps]?: 'actorId' | 'data' | 'createdAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
-
-  /** Null: the system (a provider's webhook, a job). */
-  @Property({ type: 'uuid', nullable: true })
-  actorId: string | null = null;
-
-  @Property({ type: 'text' })
-  action!: string;
-
-  @Property({ type: 'text' })
-  target!: string;
-
-  @Property({ type: 'jsonb', default: "'{}'" })
-  data: Record<string, unknown> = {};
-
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
 }
 
 /**

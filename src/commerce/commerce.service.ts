@@ -8,11 +8,11 @@ import type { Deps } from '../kernel/deps';
 import { Role, Tier } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
+import { publicLink, sendAfterCommit } from '../mail/deliver';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import {
-  CommerceAudit,
   Entitlement,
   EntitlementKind,
   EntitlementSource,
@@ -32,6 +32,7 @@ import {
   Refund,
   RefundStatus,
 } from './commerce.entity';
+import { purchaseRequestMail } from './commerce.mails';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
@@ -93,13 +94,6 @@ const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin
 const isMinor = (user: User) => user.hasRole(Role.learner) && user.birthDate !== null && ageOn(user.birthDate) < 18;
 const CURRENCY = /^[A-Z]{3}$/;
 
-function addInterval(from: Date, interval: PriceInterval): Date {
-  const next = new Date(from);
-  if (interval === PriceInterval.month) next.setUTCMonth(next.getUTCMonth() + 1);
-  else next.setUTCFullYear(next.getUTCFullYear() + 1);
-  return next;
-}
-
 /** The cumulative share of `part` of `total` that `fee` is, so partial refunds add up to the whole fee exactly. */
 const shareOf = (fee: number, amount: number, part: number) => Math.floor((part * fee) / amount);
 
@@ -122,8 +116,14 @@ export class CommerceService {
     return this.uow.deps;
   }
 
-  private audit(em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): void {
-    em.persist(em.create(CommerceAudit, { actorId, action, target, data }));
+  /**
+   * The audit trail of the admin area (`GET /admin/audit`), written in the acting transaction: an
+   * action that rolls back leaves no entry. `action` is `payment.succeeded`, recorded as
+   * `commerce.payment_succeeded`; `target` is `<type>:<id>`.
+   */
+  private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
+    const at = target.indexOf(':');
+    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
   }
 
   // ---- products ------------------------------------------------------------------------------
@@ -148,7 +148,7 @@ export class CommerceService {
     const checked = await this.checkProduct(input);
     return this.uow.transaction(async (em) => {
       const product = em.create(Product, { ...checked, seller, status: seller ? ProductStatus.in_review : ProductStatus.draft });
-      this.audit(em, actor.id, seller ? 'listing.submitted' : 'product.created', `product:${product.id}`, { prices: product.prices });
+      await this.audit(em, actor.id, seller ? 'listing.submitted' : 'product.created', `product:${product.id}`, { prices: product.prices });
       return product;
     });
   }
@@ -159,8 +159,9 @@ export class CommerceService {
     const next = { ...current, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) } as ProductInput;
     const checked = await this.checkProduct(next, product.prices);
     return this.uow.transaction(async (em) => {
+      const previousPrices = product.prices;
       em.assign(product, checked);
-      this.audit(em, actor.id, 'product.updated', `product:${product.id}`, { prices: product.prices });
+      await this.audit(em, actor.id, 'product.updated', `product:${product.id}`, { prices: product.prices, previousPrices });
       return product;
     });
   }
@@ -172,7 +173,7 @@ export class CommerceService {
       if (status === ProductStatus.published && product.seller && product.status !== ProductStatus.in_review && product.status !== ProductStatus.archived)
         throw conflict('A listing is published by its review.');
       product.status = status;
-      this.audit(em, actor.id, `product.${status}`, `product:${product.id}`);
+      await this.audit(em, actor.id, `product.${status}`, `product:${product.id}`);
       return product;
     });
   }
@@ -251,7 +252,7 @@ export class CommerceService {
       if (!approve && !reason?.trim()) throw validationFailed([{ field: 'reason', message: 'say why it is rejected' }]);
       product.status = approve ? ProductStatus.published : ProductStatus.rejected;
       product.reviewReason = reason?.trim() || null;
-      this.audit(em, reviewer.id, approve ? 'listing.approved' : 'listing.rejected', `product:${product.id}`, { reason });
+      await this.audit(em, reviewer.id, approve ? 'listing.approved' : 'listing.rejected', `product:${product.id}`, { reason });
       const seller = product.seller.id;
       const title = product.title;
       this.uow.afterCommit(() =>
@@ -383,7 +384,7 @@ export class CommerceService {
     }
     payment.redirectUrl = started.redirectUrl;
     payment.providerRef = started.providerRef;
-    this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, provider: provider.name, beneficiaryId: beneficiary.id });
+    await this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, provider: provider.name, beneficiaryId: beneficiary.id });
     await em.flush();
     return { payment: presentCheckout(payment), purchaseRequest: null };
   }
@@ -399,6 +400,7 @@ export class CommerceService {
       returnUrl: payment.returnUrl,
       succeededAt: payment.succeededAt,
       expiresAt: payment.expiresAt,
+      interval: (product ?? payment.product).prices?.find((p) => p.id === payment.priceId)?.interval ?? null,
     };
   }
 
@@ -467,12 +469,21 @@ export class CommerceService {
         case 'payment_canceled':
           if (payment.status !== PaymentStatus.pending) return 'already_final';
           payment.status = event.kind === 'payment_failed' ? PaymentStatus.failed : PaymentStatus.canceled;
-          this.audit(em, null, `payment.${payment.status}`, `payment:${payment.id}`, { eventId: event.eventId });
+          await this.audit(em, null, `payment.${payment.status}`, `payment:${payment.id}`, { eventId: event.eventId });
           await em.flush();
           return 'applied';
         case 'refund_succeeded':
         case 'refund_failed':
           return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded')) ? 'applied' : 'already_final';
+        case 'renewal_succeeded':
+          return (await this.renew(em, payment, event)) ? 'applied' : 'already_final';
+        case 'chargeback':
+          return (await this.chargeback(em, payment, event)) ? 'applied' : 'already_final';
+        case 'chargeback_reversed':
+          return (await this.reverseChargeback(em, payment, event)) ? 'applied' : 'already_final';
+        case 'chargeback_lost':
+          await this.audit(em, null, 'payment.chargeback_lost', `payment:${payment.id}`, { eventId: event.eventId, disputeId: event.disputeId ?? null });
+          return 'applied';
         default:
           return 'applied';
       }
@@ -480,61 +491,76 @@ export class CommerceService {
   }
 
   private async lockPayment(em: EntityManager, provider: string, event: ProviderEvent): Promise<Payment | null> {
-    const where = event.paymentId && isId(event.paymentId) ? { id: event.paymentId, provider } : event.providerRef ? { providerRef: event.providerRef, provider } : null;
+    const where =
+      event.paymentId && isId(event.paymentId)
+        ? { id: event.paymentId, provider }
+        : event.providerRef
+          ? { providerRef: event.providerRef, provider }
+          : event.providerCharge
+            ? { providerCharge: event.providerCharge, provider }
+            : null;
     if (!where) return null;
-    return em.findOne(Payment, where, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'product.seller'], refresh: true });
+    // Only the payment's row is locked: a populate under the lock would lock the product too, which every sale of it shares.
+    const payment = await em.findOne(Payment, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (payment) await em.findOne(Product, { id: payment.product.id }, { refresh: true });
+    return payment;
   }
 
-  /** Success: the payment, the product's entitlements, the ledger and the sales count, in the caller's transaction. */
+  /**
+   * Success: the payment, the product's entitlements, the tier, the ledger (the payment and its fee
+   * split) in one statement of the caller's transaction, then its audit entry. The webhook is the
+   * hot path of a day of sales, so it is written as few round trips: the sales count and the
+   * notifications follow after commit, without holding the provider's answer.
+   */
   private async succeed(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
     // A payment the provider took after we expired or canceled it is still money received.
     if (![PaymentStatus.pending, PaymentStatus.expired, PaymentStatus.canceled, PaymentStatus.failed].includes(payment.status)) return false;
-    const now = new Date();
-    payment.status = PaymentStatus.succeeded;
-    payment.succeededAt = now;
-    payment.providerCharge = event.providerCharge ?? payment.providerCharge;
     const product = payment.product;
     const price = product.prices.find((p) => p.id === payment.priceId);
-    if (product.kind === ProductKind.subscription) {
-      const [latest] = await em.find(
-        Entitlement,
-        { user: payment.beneficiary.id, kind: EntitlementKind.tier, tier: product.tier, status: EntitlementStatus.active, endsAt: { $gt: now } },
-        { orderBy: { endsAt: 'desc' }, limit: 1 },
-      );
-      const from = latest?.endsAt && latest.endsAt > now ? latest.endsAt : now;
-      em.create(Entitlement, {
-        user: payment.beneficiary,
-        kind: EntitlementKind.tier,
-        tier: product.tier,
-        source: EntitlementSource.purchase,
-        payment,
-        startsAt: now,
-        endsAt: addInterval(from, price?.interval ?? PriceInterval.month),
-      });
-    } else {
-      for (const courseId of product.courseIds) em.create(Entitlement, { user: payment.beneficiary, kind: EntitlementKind.course, courseId, source: EntitlementSource.purchase, payment });
-    }
-    // The sales count only sorts the marketplace: it is counted after commit, so no payment waits on the product's row.
-    this.uow.afterCommit(async () => void (await this.deps.orm.em.fork().execute('update products set sales = sales + 1 where id = ?', [product.id])));
-    this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId: payment.beneficiary.id });
-    await em.flush();
-    await this.recomputeTier(payment.beneficiary.id);
-    const fee = this.feeOf(payment);
-    await this.post(
-      em,
-      LedgerKind.payment,
-      payment.id,
-      null,
-      [
-        [`provider:${payment.provider}`, payment.amount],
-        [`customer:${payment.payer.id}`, -payment.amount],
-      ],
-      payment.currency,
-    );
-    await this.post(em, LedgerKind.fee_split, payment.id, null, this.split(payment, payment.amount, fee, 1), payment.currency);
     const beneficiaryId = payment.beneficiary.id;
     const payerId = payment.payer.id;
-    this.uow.afterCommit(async () => {
+    const params: unknown[] = [];
+    const ctes = [
+      `paid as (update payments set status = 'succeeded', succeeded_at = now(), provider_charge = coalesce(${push(params, event.providerCharge ?? null)}, provider_charge), updated_at = now()
+        where id = ${push(params, payment.id)} returning id)`,
+    ];
+    if (product.kind === ProductKind.subscription) {
+      // A renewal runs on from the end of the current period (months counted in UTC, as the database does).
+      const interval = (price?.interval ?? PriceInterval.month) === PriceInterval.year ? '1 year' : '1 month';
+      ctes.push(
+        `granted as (insert into entitlements (id, user_id, kind, tier, course_id, source, payment_id, granted_by, starts_at, ends_at, status, created_at)
+          select gen_random_uuid(), ${push(params, beneficiaryId)}, 'tier', ${push(params, product.tier)}, null, 'purchase', ${push(params, payment.id)}, null, now(),
+            ((coalesce((select max(ends_at) from entitlements where user_id = ${push(params, beneficiaryId)} and kind = 'tier' and tier = ${push(params, product.tier)} and status = 'active' and ends_at > now()), now())
+              at time zone 'UTC') + ${push(params, interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
+        // The tier only rises with a new entitlement: the higher of the account's and the product's.
+        `tiered as (update users set tier = ${push(params, product.tier)}, updated_at = now() where id = ${push(params, beneficiaryId)}
+          and array_position(array['free', 'starter', 'pro'], tier::text) < array_position(array['free', 'starter', 'pro'], ${push(params, product.tier)}::text) returning id)`,
+      );
+    } else if (product.courseIds.length) {
+      ctes.push(
+        `granted as (insert into entitlements (id, user_id, kind, tier, course_id, source, payment_id, granted_by, starts_at, ends_at, status, created_at)
+          select gen_random_uuid(), ${push(params, beneficiaryId)}, 'course', null, c::uuid, 'purchase', ${push(params, payment.id)}, null, now(), null, 'active', now()
+          from unnest(string_to_array(${push(params, product.courseIds.join(','))}, ',')) c returning id)`,
+      );
+    }
+    const fee = this.feeOf(payment);
+    ctes.push(
+      ...ledgerCtes(params, payment.id, null, payment.currency, [
+        [
+          LedgerKind.payment,
+          [
+            [`provider:${payment.provider}`, payment.amount],
+            [`customer:${payerId}`, -payment.amount],
+          ],
+        ],
+        [LedgerKind.fee_split, this.split(payment, payment.amount, fee, 1)],
+      ]),
+    );
+    await em.execute(`with ${ctes.join(',\n')} select 1`, params);
+    await this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId });
+    // The sales count only sorts the marketplace, and the notifications are the people's: neither holds the answer.
+    this.inBackground(() => this.deps.orm.em.fork().execute('update products set sales = sales + 1 where id = ?', [product.id]));
+    this.inBackground(async () => {
       const message = {
         title: { en: 'Payment received', vi: 'Đã nhận thanh toán' },
         body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` },
@@ -543,6 +569,104 @@ export class CommerceService {
       await this.services.notifications.notify(payerId, NotificationType.system, message);
       if (beneficiaryId !== payerId) await this.services.notifications.notify(beneficiaryId, NotificationType.system, message);
     });
+    return true;
+  }
+
+  /** After commit, without holding the answer; a failure is logged (the commit stands). */
+  private inBackground(work: () => Promise<unknown>): void {
+    this.uow.afterCommit(() => void work().catch((error: unknown) => this.deps.log.error({ err: error }, 'commerce after-commit work failed')));
+  }
+
+  /**
+   * A subscription billed again by the provider: a payment of its own (succeeded, on the ledger)
+   * whose entitlement runs on from the end of the current one. The invoice names one payment, so
+   * a second event about it changes nothing.
+   */
+  private async renew(em: EntityManager, first: Payment, event: ProviderEvent): Promise<boolean> {
+    if (first.product.kind !== ProductKind.subscription || !event.providerRef) throw new NotApplied('unknown_payment');
+    if (await em.count(Payment, { provider: first.provider, providerRef: event.providerRef })) return false;
+    if (event.amount !== undefined && event.amount !== first.amount) throw new NotApplied('wrong_amount');
+    const renewal = em.create(Payment, {
+      payer: first.payer,
+      beneficiary: first.beneficiary,
+      product: first.product,
+      priceId: first.priceId,
+      provider: first.provider,
+      amount: first.amount,
+      currency: first.currency,
+      providerRef: event.providerRef,
+      providerCharge: event.providerCharge ?? null,
+      expiresAt: new Date(),
+    });
+    await em.flush();
+    return this.succeed(em, renewal, { ...event, paymentId: renewal.id });
+  }
+
+  /**
+   * A chargeback: the provider took the disputed amount back from us. One balanced ledger
+   * transaction moves it out of the provider's account and takes back the revenue and the
+   * creator's share; the payment counts it as returned (no refund can follow on top of it),
+   * refunds still asked for are rejected, and when nothing is left paid the entitlements go.
+   */
+  private async chargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) return false;
+    const left = payment.amount - payment.refundedAmount;
+    const amount = Math.min(event.amount ?? left, left);
+    if (amount <= 0) return false;
+    const fee = this.feeOf(payment);
+    const before = payment.refundedAmount;
+    const feeBack = shareOf(fee, payment.amount, before + amount) - shareOf(fee, payment.amount, before);
+    const seller = payment.product.seller;
+    const entries: [string, number][] = [
+      [`provider:${payment.provider}`, -amount],
+      ['revenue:platform', feeBack],
+    ];
+    if (seller) entries.push([`payable:creator:${seller.id}`, amount - feeBack]);
+    await this.post(em, LedgerKind.chargeback, payment.id, null, entries, payment.currency);
+    payment.refundedAmount = before + amount;
+    payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
+    const rejected = await em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [payment.id]);
+    if (payment.status === PaymentStatus.refunded) {
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
+      await this.recomputeTier(payment.beneficiary.id);
+    }
+    await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
+      amount,
+      currency: payment.currency,
+      disputeId: event.disputeId ?? null,
+      eventId: event.eventId,
+      rejectedRefunds: rejected.map((r) => r.id),
+    });
+    await em.flush();
+    return true;
+  }
+
+  /** A dispute won: what the chargebacks took comes back, in one transaction that reverses theirs, and so do the entitlements. */
+  private async reverseChargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    const held = await em.execute<{ account: string; amount: string }[]>(
+      `select e.account, sum(e.amount) as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where t.payment_id = ? and t.kind = 'chargeback' group by e.account having sum(e.amount) <> 0`,
+      [payment.id],
+    );
+    const taken = -Number(held.find((row) => row.account === `provider:${payment.provider}`)?.amount ?? 0);
+    if (taken <= 0) return false;
+    await this.post(
+      em,
+      LedgerKind.chargeback,
+      payment.id,
+      null,
+      held.map((row) => [row.account, -Number(row.amount)]),
+      payment.currency,
+    );
+    const wasRefunded = payment.status === PaymentStatus.refunded;
+    payment.refundedAmount -= taken;
+    payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
+    if (wasRefunded) {
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.revoked, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] }, { status: EntitlementStatus.active });
+      await this.recomputeTier(payment.beneficiary.id);
+    }
+    await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, { amount: taken, currency: payment.currency, disputeId: event.disputeId ?? null, eventId: event.eventId });
+    await em.flush();
     return true;
   }
 
@@ -564,25 +688,23 @@ export class CommerceService {
 
   /** One balanced ledger transaction; entries go in account order, so concurrent postings lock balances in one order. */
   private async post(em: EntityManager, kind: LedgerKind, paymentId: string, refundId: string | null, entries: [string, number][], currency: string): Promise<void> {
-    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
-    const rows = entries.filter(([, amount]) => amount !== 0).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    if (!rows.length) return;
-    // One statement: the transaction and its entries.
-    await em.execute(
-      `with tx as (insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ?, ?, ?, now()) returning id)
-       insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
-       select gen_random_uuid(), tx.id, e.account, e.amount, ?, now() from tx, (values ${rows.map(() => '(?::int, ?::text, ?::bigint)').join(', ')}) e(position, account, amount) order by e.position`,
-      [kind, paymentId, refundId, currency, ...rows.flatMap(([account, amount], i) => [i, account, amount])],
-    );
+    const params: unknown[] = [];
+    const ctes = ledgerCtes(params, paymentId, refundId, currency, [[kind, entries]]);
+    if (ctes.length) await em.execute(`with ${ctes.join(',\n')} select 1`, params);
   }
 
   // ---- purchase requests ---------------------------------------------------------------------
 
   private async requestPurchase(learner: User, product: Product, price: Price) {
     const request = this.em.create(PurchaseRequest, { learner, product, priceId: price.id });
-    this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, { productId: product.id, amount: price.amount, currency: price.currency });
+    await this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, { productId: product.id, amount: price.amount, currency: price.currency });
     await this.em.flush();
     const guardians = await this.services.guardian.activeGuardianIdsOf(learner.id);
+    // Each guardian hears of it in the app and by e-mail (once the request is committed).
+    const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
+    for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
+      if (guardian.email) sendAfterCommit(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
+    }
     this.uow.afterCommit(async () => {
       for (const guardianId of guardians) {
         await this.services.notifications.notify(guardianId, NotificationType.guardian, {
@@ -621,7 +743,7 @@ export class CommerceService {
       request.decidedBy = guardian.id;
       request.decidedAt = new Date();
       request.paymentId = answer.payment!.id;
-      this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, { paymentId: request.paymentId });
+      await this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, { paymentId: request.paymentId });
       await em.flush();
       return answer;
     });
@@ -633,7 +755,7 @@ export class CommerceService {
       request.status = PurchaseRequestStatus.declined;
       request.decidedBy = guardian.id;
       request.decidedAt = new Date();
-      this.audit(em, guardian.id, 'purchase_request.declined', `purchase_request:${request.id}`);
+      await this.audit(em, guardian.id, 'purchase_request.declined', `purchase_request:${request.id}`);
       await em.flush();
       const learnerId = request.learner.id;
       const title = request.product.title;
@@ -680,6 +802,42 @@ export class CommerceService {
     return (await this.em.count(Entitlement, { user: userId, kind: EntitlementKind.course, courseId, status: EntitlementStatus.active, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] })) > 0;
   }
 
+  /**
+   * Whether a course is sold: a published course or bundle product lists it (a platform product or
+   * a creator's listing). Such a course opens (enrollment, lessons, progress) only with an
+   * entitlement. Many courses asked for in one tick are read in one statement.
+   */
+  async isPaidCourse(courseId: string): Promise<boolean> {
+    if (!isId(courseId)) return false;
+    return this.uow
+      .loader<string, boolean>('commerce.paidCourses', async (ids) => {
+        const rows = await this.em.execute<{ course_id: string }[]>(
+          `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
+           where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
+          [ids.join(',')],
+        );
+        const paid = new Set(rows.map((r) => r.course_id));
+        return ids.map((id) => paid.has(id));
+      })
+      .load(courseId);
+  }
+
+  /**
+   * May this person open the course? A free course: yes. A paid one: with an active course
+   * entitlement (a learner's own, or what a guardian bought for them: its beneficiary is the
+   * learner), and for the people who run it (admins, content admins, the seller of a listing of it).
+   */
+  async mayOpenCourse(viewer: User, courseId: string): Promise<boolean> {
+    if (!(await this.isPaidCourse(courseId))) return true;
+    if (isEditor(viewer)) return true;
+    if (await this.hasCourse(viewer.id, courseId)) return true;
+    const [{ sells }] = await this.em.execute<{ sells: boolean }[]>(`select exists (select 1 from products p where p.seller_id = ? and p.course_ids @> jsonb_build_array(?::text)) as sells`, [
+      viewer.id,
+      courseId,
+    ]);
+    return sells;
+  }
+
   async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {
     const problems = [];
     if (input.kind === EntitlementKind.tier && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a tier grant names starter or pro' });
@@ -698,7 +856,7 @@ export class CommerceService {
         grantedBy: admin.id,
         endsAt: input.endsAt ?? null,
       });
-      this.audit(em, admin.id, 'entitlement.granted', `entitlement:${entitlement.id}`, { userId: user.id, kind: input.kind, tier: input.tier, courseId: input.courseId });
+      await this.audit(em, admin.id, 'entitlement.granted', `entitlement:${entitlement.id}`, { userId: user.id, kind: input.kind, tier: input.tier, courseId: input.courseId });
       await em.flush();
       await this.recomputeTier(user.id);
       return entitlement;
@@ -711,7 +869,7 @@ export class CommerceService {
       if (!entitlement) throw notFound('entitlement');
       if (entitlement.status !== EntitlementStatus.active) throw conflict(`The entitlement is ${entitlement.status} already.`);
       entitlement.status = EntitlementStatus.revoked;
-      this.audit(em, admin.id, 'entitlement.revoked', `entitlement:${entitlement.id}`, { userId: entitlement.user.id });
+      await this.audit(em, admin.id, 'entitlement.revoked', `entitlement:${entitlement.id}`, { userId: entitlement.user.id });
       await em.flush();
       await this.recomputeTier(entitlement.user.id);
       return entitlement;
@@ -723,8 +881,8 @@ export class CommerceService {
     return this.uow.transaction(async (em) => {
       const ended = await em.execute<{ user_id: string; id: string }[]>(`update entitlements set status = 'expired' where status = 'active' and ends_at <= ? returning id, user_id`, [now]);
       const expired = await em.execute<{ id: string }[]>(`update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`, [now]);
-      for (const row of ended) this.audit(em, null, 'entitlement.expired', `entitlement:${row.id}`, { userId: row.user_id });
-      for (const row of expired) this.audit(em, null, 'payment.expired', `payment:${row.id}`);
+      for (const row of ended) await this.audit(em, null, 'entitlement.expired', `entitlement:${row.id}`, { userId: row.user_id });
+      for (const row of expired) await this.audit(em, null, 'payment.expired', `payment:${row.id}`);
       await em.flush();
       for (const userId of new Set(ended.map((row) => row.user_id))) await this.recomputeTier(userId);
       return { entitlements: ended.length, payments: expired.length };
@@ -755,7 +913,7 @@ export class CommerceService {
       const amount = input.amount ?? left;
       if (amount <= 0 || amount > left) throw conflict(`At most ${Math.max(left, 0)} ${payment.currency} of this payment can still be refunded.`);
       const refund = em.create(Refund, { payment, requestedBy: viewer, amount, currency: payment.currency, reason: input.reason.trim() });
-      this.audit(em, viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
+      await this.audit(em, viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
       await em.flush();
       return refund;
     });
@@ -775,7 +933,7 @@ export class CommerceService {
       if (found.status !== RefundStatus.requested) throw conflict(`The refund is ${found.status} already.`);
       found.status = RefundStatus.processing;
       found.decidedBy = admin.id;
-      this.audit(em, admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
+      await this.audit(em, admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
       await em.flush();
       return found;
     });
@@ -802,7 +960,7 @@ export class CommerceService {
       if (refund.status !== RefundStatus.requested) throw conflict(`The refund is ${refund.status} already.`);
       refund.status = RefundStatus.rejected;
       refund.decidedBy = admin.id;
-      this.audit(em, admin.id, 'refund.rejected', `refund:${refund.id}`);
+      await this.audit(em, admin.id, 'refund.rejected', `refund:${refund.id}`);
       await em.flush();
       return refund;
     });
@@ -812,9 +970,11 @@ export class CommerceService {
   private async settleRefund(em: EntityManager, payment: Payment, refundId: string | null, succeeded: boolean): Promise<boolean> {
     const refund = refundId && isId(refundId) ? await em.findOne(Refund, { id: refundId, payment: payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
     if (!refund || refund.status !== RefundStatus.processing) return false;
+    // A chargeback took the money back meanwhile: this refund cannot pay it out again.
+    if (succeeded && payment.refundedAmount + refund.amount > payment.amount) succeeded = false;
     if (!succeeded) {
       refund.status = RefundStatus.failed;
-      this.audit(em, null, 'refund.failed', `refund:${refund.id}`);
+      await this.audit(em, null, 'refund.failed', `refund:${refund.id}`);
       await em.flush();
       return true;
     }
@@ -842,7 +1002,7 @@ export class CommerceService {
       await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
       await this.recomputeTier(payment.beneficiary.id);
     }
-    this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
+    await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
     await em.flush();
     return true;
   }
@@ -867,6 +1027,36 @@ class NotApplied extends Error {
 function push(params: unknown[], value: unknown): string {
   params.push(value);
   return '?';
+}
+
+/**
+ * Common table expressions that write balanced ledger transactions (one per item) and their
+ * entries in one statement. The entries of all of them go in account order, so concurrent postings
+ * take the balances' rows in one order.
+ */
+function ledgerCtes(params: unknown[], paymentId: string, refundId: string | null, currency: string, transactions: [LedgerKind, [string, number][]][]): string[] {
+  const ctes: string[] = [];
+  // Placeholders are positional: the transactions' values first, then the currency, then the entries', as the SQL reads.
+  const kept = transactions.map(([kind, entries]) => {
+    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
+    return [kind, entries.filter(([, amount]) => amount !== 0)] as const;
+  });
+  kept.forEach(([kind, entries], i) => {
+    if (entries.length)
+      ctes.push(
+        `lt${i} as (insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ${push(params, kind)}, ${push(params, paymentId)}, ${push(params, refundId)}, now()) returning id)`,
+      );
+  });
+  if (!ctes.length) return [];
+  const currencyAt = push(params, currency);
+  const rows = kept.flatMap(([, entries], i) =>
+    entries.map(([account, amount]) => `select lt${i}.id as tx, ${push(params, account)}::text as account, ${push(params, amount)}::bigint as amount from lt${i}`),
+  );
+  ctes.push(
+    `le as (insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
+      select gen_random_uuid(), x.tx, x.account, x.amount, ${currencyAt}, now() from (${rows.join(' union all ')}) x order by x.account returning 1)`,
+  );
+  return ctes;
 }
 
 export const refused = forbidden;

@@ -3,7 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { type Deps, perProcess } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { CommerceAudit, Entitlement, IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
+import { Entitlement, IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
 import { commerceHttp } from './commerce.http';
 import { defineCommerceJobs } from './commerce.jobs';
 import { CommerceResolver } from './commerce.resolver';
@@ -11,6 +11,7 @@ import { commerceRoutes } from './commerce.routes';
 import { commerceRules } from './commerce.rules';
 import { CommerceService } from './commerce.service';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
+import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { createProviders } from './providers';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox as signSandboxBody } from './providers/sandbox';
 
@@ -42,21 +43,23 @@ export const providersOf = perProcess((deps) => {
 
 export const commerceArea = defineArea({
   name: 'commerce',
-  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund, CommerceAudit],
+  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
   resolvers: [CommerceResolver],
   rules: commerceRules,
   routes: commerceRoutes,
   http: (deps, context) => commerceHttp(deps, context, () => providersOf(deps).sandboxSecret),
-  migrations: [{ name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce }],
+  migrations: [
+    { name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce },
+    { name: 'Migration20261125000000_commerce_review', class: Migration20261125000000_commerce_review },
+  ],
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
     defineCommerceJobs(deps, inUnit);
   },
   services: { commerce: (uow, services) => new CommerceService(uow, services, providersOf(uow.deps)) },
   personalData: {
-    entities: [Payment, Entitlement, PurchaseRequest, Refund, IdempotencyKey, Product, CommerceAudit],
+    entities: [Payment, Entitlement, PurchaseRequest, Refund, IdempotencyKey, Product],
     export: async (userId, _services, uow) => ({
-      audit: await allRowsOf(uow, CommerceAudit, { actorId: userId }),
       payments: await allRowsOf(uow, Payment, { $or: [{ payer: userId }, { beneficiary: userId }] }),
       refunds: await allRowsOf(uow, Refund, { requestedBy: userId }),
       entitlements: await allRowsOf(uow, Entitlement, { user: userId }),
@@ -66,8 +69,7 @@ export const commerceArea = defineArea({
     // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
     // pseudonym the account becomes (the append-only ledger keeps its account names, ids that then name no one). What only
     // served the person goes: entitlements, requests to a guardian, stored checkout answers.
-    erase: async (userId, pseudonym, _services, uow) => {
-      await uow.em.nativeUpdate(CommerceAudit, { actorId: userId }, { actorId: pseudonym });
+    erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(Entitlement, { user: userId });
       await uow.em.nativeDelete(PurchaseRequest, { learner: userId });
       await uow.em.nativeDelete(IdempotencyKey, { userId });

@@ -35,6 +35,11 @@ export class CoursesResolver {
     return enrollments.map((e) => ({ course: e.course, enrolledAt: e.createdAt }));
   }
 
+  @FieldResolver(() => Boolean, { description: 'Sold by a published product: it opens (enrollment, lessons, progress) only with an entitlement' })
+  async paid(@Root() course: Course, @Ctx() ctx: Context): Promise<boolean> {
+    return ctx.services.commerce.isPaidCourse(course.id);
+  }
+
   @FieldResolver(() => [LessonView])
   async lessons(@Root() course: Course, @Ctx() ctx: Context): Promise<LessonView[]> {
     return (await ctx.services.courses.lessons(course.id)).map(presentLesson);

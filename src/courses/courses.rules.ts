@@ -1,12 +1,13 @@
-import { allow } from 'graphql-shield';
+import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
 import { learnerActive } from '../guardian';
+import { courseOpen } from '../permissions/paid-courses';
 import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {
   Query: { courses: allow, course: allow, myCourses: learnerActive },
   Mutation: {
-    enroll: mayStoreLearnerData,
+    enroll: and(mayStoreLearnerData, courseOpen('courseId')),
     leaveCourse: learnerActive,
     createCourse: editor,
     updateCourse: editor,
@@ -15,7 +16,8 @@ export const coursesRules = {
     addLesson: editor,
     updateLesson: editor,
   },
-  Course: allow,
+  // Lessons of a paid course: with an entitlement only (the rest of a course is the catalog's).
+  Course: { '*': allow, lessons: courseOpen(null) },
   CourseConnection: allow,
   CourseEdge: allow,
   Lesson: allow,

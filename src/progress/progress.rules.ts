@@ -1,17 +1,20 @@
-import { allow } from 'graphql-shield';
+import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
 import { isGuardianOf, isVerifiedGuardian, learnerActive } from '../guardian';
+import { courseOpen, lessonOpen } from '../permissions/paid-courses';
+
+const inLesson = and(mayStoreLearnerData, lessonOpen('lessonId'));
 
 export const progressRules = {
   Query: {
-    courseProgress: learnerActive,
+    courseProgress: and(learnerActive, courseOpen('courseId')),
     myProgress: learnerActive,
     learnerProgress: isGuardianOf('learnerId'),
     learnerCourses: isGuardianOf('learnerId'),
     learnerCertificates: isGuardianOf('learnerId'),
     guardianDashboard: isVerifiedGuardian,
   },
-  Mutation: { completeLesson: mayStoreLearnerData, submitQuiz: mayStoreLearnerData },
+  Mutation: { completeLesson: inLesson, submitQuiz: inLesson },
   CourseProgress: allow,
   LearnerProgress: allow,
   QuizResult: allow,

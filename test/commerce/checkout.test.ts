@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { buy, checkout, newKey, postSandbox, publishedProduct, sandboxEvents, subscriptionBody } from './support';
@@ -119,11 +118,12 @@ describe('sandbox checkout end to end', () => {
     const twin = await t.http.gql('query($id: ID!) { payment(id: $id) { id } }', { id: paid.id }, stranger.accessToken);
     expect(twin.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect((await t.http.post('/payments/webhooks/paypal', { id: 'x' })).status).toBe(404);
-    const audit = await openUnit(t.app.deps).uow.em.execute<{ action: string; actor_id: string | null }[]>(`select action, actor_id from commerce_audit where target = ? order by created_at`, [
-      `payment:${paid.id}`,
-    ]);
-    expect(audit.map((a) => a.action)).toEqual(['payment.created', 'payment.succeeded']);
-    expect(audit[0].actor_id).toBe(buyer.id);
+    // The audit trail admins read (GET /admin/audit) has the checkout with its actor and the success by the provider.
+    const audit = await t.http.get(`/admin/audit?targetType=payment&targetId=${paid.id}&first=10`, { token: admin.accessToken });
+    expect(audit.status).toBe(200);
+    expect(audit.body.items.map((a: { action: string }) => a.action).reverse()).toEqual(['commerce.payment_created', 'commerce.payment_succeeded']);
+    expect(audit.body.items[1]).toMatchObject({ actorId: buyer.id, data: { amount: 199000, currency: 'VND', provider: 'sandbox' } });
+    expect(audit.body.items[0]).toMatchObject({ actorId: null, data: { amount: 199000, currency: 'VND' } });
   });
 
   it('has a GraphQL twin of checkout with idempotencyKey', async () => {

@@ -41,6 +41,11 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id });
     expect(asked.status).toBe(202);
     expect(asked.body).toEqual({ purchaseRequest: { id: expect.any(String), status: 'pending', productId: product.id } });
+    // The guardian hears of it by e-mail too (through the real SMTP server), with the price and where to decide.
+    const mail = await smtp.waitFor(guardian.email, /asks to buy Starter monthly/);
+    expect(mail.text).toContain('199,000');
+    expect(mail.text).toMatch(/payments\/requests\?id=[0-9a-f-]{36}/);
+    expect(mail.text).toContain(asked.body.purchaseRequest.id);
     const notes = await t.http.get('/notifications', { token: guardian.accessToken });
     expect(notes.body.items.some((n: { type: string; data: { purchaseRequestId?: string } }) => n.type === 'guardian' && n.data.purchaseRequestId === asked.body.purchaseRequest.id)).toBe(true);
 

@@ -22,13 +22,20 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     name: 'stripe',
     async start(payment) {
       const back = payment.returnUrl ?? `${settings.baseUrl}/payments/${payment.id}`;
+      const price = { currency: payment.currency.toLowerCase(), unit_amount: payment.amount, product_data: { name: payment.description } };
+      // A subscription is a Stripe subscription: Stripe bills each period and its invoice.paid renews the entitlement.
+      const mode = payment.interval
+        ? {
+            mode: 'subscription' as const,
+            line_items: [{ quantity: 1, price_data: { ...price, recurring: { interval: payment.interval } } }],
+            subscription_data: { metadata: { paymentId: payment.id } },
+          }
+        : { mode: 'payment' as const, line_items: [{ quantity: 1, price_data: price }], payment_intent_data: { metadata: { paymentId: payment.id } } };
       const session = await stripe.checkout.sessions.create(
         {
-          mode: 'payment',
+          ...mode,
           client_reference_id: payment.id,
           metadata: { paymentId: payment.id },
-          payment_intent_data: { metadata: { paymentId: payment.id } },
-          line_items: [{ quantity: 1, price_data: { currency: payment.currency.toLowerCase(), unit_amount: payment.amount, product_data: { name: payment.description } } }],
           success_url: back,
           cancel_url: back,
           expires_at: Math.floor(payment.expiresAt.getTime() / 1000),
@@ -69,6 +76,22 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           const refund = event.data.object;
           const kind = refund.status === 'succeeded' ? 'refund_succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'refund_failed' : 'ignored';
           return { ...base, kind, paymentId: refund.metadata?.paymentId, refundId: refund.metadata?.refundId, amount: refund.amount };
+        }
+        case 'invoice.paid': {
+          // The first invoice is the checkout's own payment (checkout.session.completed applies it); later ones renew.
+          const invoice = event.data.object;
+          const paymentId = invoice.parent?.subscription_details?.metadata?.paymentId;
+          if (invoice.billing_reason === 'subscription_create' || !paymentId || !invoice.id) return { ...base, kind: 'ignored' };
+          return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, amount: invoice.amount_paid };
+        }
+        case 'charge.dispute.created':
+        case 'charge.dispute.closed': {
+          // Disputes name the charge's PaymentIntent, which a payment keeps as its providerCharge.
+          const dispute = event.data.object;
+          const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+          const kind = event.type === 'charge.dispute.created' ? 'chargeback' : dispute.status === 'won' ? 'chargeback_reversed' : dispute.status === 'lost' ? 'chargeback_lost' : 'ignored';
+          if (!intent) return { ...base, kind: 'ignored' };
+          return { ...base, kind, providerCharge: intent, disputeId: dispute.id, amount: dispute.amount };
         }
         default:
           return { ...base, kind: 'ignored' };

@@ -9,6 +9,8 @@ export interface ProviderPayment {
   returnUrl: string | null;
   succeededAt: Date | null;
   expiresAt: Date;
+  /** A subscription's billing period (a provider that bills again renews it by webhook); null for one-off purchases. */
+  interval: 'month' | 'year' | null;
 }
 
 export interface ProviderRefund {
@@ -22,12 +24,28 @@ export interface ProviderRefund {
 /** A provider's event in our words. */
 export interface ProviderEvent {
   eventId: string;
-  kind: 'payment_succeeded' | 'payment_failed' | 'payment_canceled' | 'refund_succeeded' | 'refund_failed' | 'ignored';
+  kind:
+    | 'payment_succeeded'
+    | 'payment_failed'
+    | 'payment_canceled'
+    | 'refund_succeeded'
+    | 'refund_failed'
+    /** A subscription billed again: `paymentId` names the first payment, `providerRef` the new charge (an invoice). */
+    | 'renewal_succeeded'
+    /** The card holder disputed the charge: the provider took `amount` back. */
+    | 'chargeback'
+    /** The dispute was decided for us: the provider gave the money back. */
+    | 'chargeback_reversed'
+    /** The dispute was decided against us: the money stays with the card holder (taken at `chargeback`). */
+    | 'chargeback_lost'
+    | 'ignored';
   paymentId?: string;
   /** Found by the provider's reference when the event does not carry our id. */
   providerRef?: string;
   providerCharge?: string;
   refundId?: string;
+  /** The provider's dispute, for chargebacks. */
+  disputeId?: string;
   /** What the provider says was paid, checked against the payment. */
   amount?: number;
   raw: unknown;

@@ -1,0 +1,97 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { contentAdmin, publishedCourse } from '../learning/support';
+import { startTestApp, type TestApp } from '../support/app';
+import { linkFamily } from '../support/family';
+import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
+import { buy, publishedProduct, text } from './support';
+
+let t: TestApp;
+let smtp: SmtpServer;
+let admin: SignedIn;
+let editor: SignedIn;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await startTestApp({ SMTP_URL: smtp.url });
+  admin = await signInAdmin(t);
+  editor = await contentAdmin(t);
+});
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+});
+
+async function family(): Promise<{ guardian: SignedIn; learner: SignedIn }> {
+  const guardian = await verifiedGuardian(t, smtp, { country: 'US' });
+  const learner = await learnerOfAge(t, 15, { country: 'US' });
+  await linkFamily(t, guardian, learner);
+  return { guardian, learner };
+}
+
+const courseProduct = (courseId: string) => ({
+  kind: 'course',
+  title: text('Python course'),
+  description: text('The whole course'),
+  prices: [{ currency: 'VND', amount: 99000 }],
+  courseIds: [courseId],
+});
+
+describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
+  it('shows paid in the catalog; refuses enroll, lessons and progress without an entitlement; opens what a guardian bought for the learner', async () => {
+    const free = await publishedCourse(t, editor, { maxAge: 17 });
+    const paid = await publishedCourse(t, editor, { maxAge: 17 });
+    const { guardian, learner } = await family();
+    const other = await family();
+
+    // Before any product sells it, a course is free.
+    expect((await t.http.get(`/courses/${paid.id}`, { token: learner.accessToken })).body.paid).toBe(false);
+    await publishedProduct(t, admin, courseProduct(paid.id));
+
+    const catalog = await t.http.get('/courses?first=100', { token: learner.accessToken });
+    const shown = new Map(catalog.body.items.map((c: { id: string; paid: boolean }) => [c.id, c.paid]));
+    expect(shown.get(paid.id)).toBe(true);
+    expect(shown.get(free.id)).toBe(false);
+    const gqlCatalog = await t.http.gql('{ courses(first: 100) { edges { node { id paid } } } }', {}, learner.accessToken);
+    expect(gqlCatalog.body.data.courses.edges.find((e: { node: { id: string } }) => e.node.id === paid.id).node.paid).toBe(true);
+
+    // A free course opens as before.
+    expect((await t.http.post(`/courses/${free.id}/enrollment`, undefined, { token: learner.accessToken })).status).toBe(201);
+    expect((await t.http.get(`/courses/${free.id}`)).status).toBe(200);
+
+    // The paid one: enrollment, lessons, progress refused.
+    const enroll = await t.http.post(`/courses/${paid.id}/enrollment`, undefined, { token: learner.accessToken });
+    expect(enroll.status).toBe(403);
+    expect(enroll.body).toMatchObject({ error: 'forbidden', message: expect.stringMatching(/bought/) });
+    const gqlEnroll = await t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { enrolledAt } }', { id: paid.id }, learner.accessToken);
+    expect(gqlEnroll.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect((await t.http.get(`/courses/${paid.id}`, { token: learner.accessToken })).status).toBe(403);
+    expect((await t.http.get(`/courses/${paid.id}`)).status).toBe(401);
+    const lessons = await t.http.gql('query($id: ID!) { course(id: $id) { id paid lessons { id content { en } } } }', { id: paid.id }, learner.accessToken);
+    expect(lessons.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect(JSON.stringify(lessons.body)).not.toContain('Content 1');
+    expect((await t.http.post(`/progress/lessons/${paid.lessonIds[0]}/complete`, {}, { token: learner.accessToken })).status).toBe(403);
+    expect((await t.http.post(`/progress/lessons/${paid.lessonIds[0]}/quiz`, { answers: [1, 0] }, { token: learner.accessToken })).status).toBe(403);
+    expect((await t.http.get(`/progress/courses/${paid.id}`, { token: learner.accessToken })).status).toBe(403);
+    // Content admins still see it whole.
+    expect((await t.http.get(`/courses/${paid.id}`, { token: editor.accessToken })).body.lessons).toHaveLength(2);
+
+    // The guardian buys it for the learner: the learner (the beneficiary) opens it; the guardian's other child does not.
+    const product = (await t.http.get('/products?first=100')).body.items.find((p: { courseIds: string[] }) => p.courseIds.includes(paid.id));
+    await buy(t, guardian, product, { learnerId: learner.id });
+    expect((await t.http.post(`/courses/${paid.id}/enrollment`, undefined, { token: learner.accessToken })).status).toBe(201);
+    const opened = await t.http.get(`/courses/${paid.id}`, { token: learner.accessToken });
+    expect(opened.status).toBe(200);
+    expect(opened.body).toMatchObject({ paid: true, lessons: [{ content: { en: 'Content 1' } }, { content: { en: 'Content 2' } }] });
+    expect((await t.http.post(`/progress/lessons/${paid.lessonIds[0]}/complete`, {}, { token: learner.accessToken })).status).toBe(200);
+    expect((await t.http.get(`/progress/courses/${paid.id}`, { token: learner.accessToken })).status).toBe(200);
+    expect((await t.http.post(`/courses/${paid.id}/enrollment`, undefined, { token: other.learner.accessToken })).status).toBe(403);
+
+    // An admin's grant opens it too; its revocation closes it again.
+    const granted = await t.http.post('/entitlements/grants', { userId: other.learner.id, kind: 'course', courseId: paid.id }, { token: admin.accessToken });
+    expect(granted.status).toBe(201);
+    expect((await t.http.get(`/courses/${paid.id}`, { token: other.learner.accessToken })).status).toBe(200);
+    expect((await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: admin.accessToken })).status).toBe(200);
+    expect((await t.http.get(`/courses/${paid.id}`, { token: other.learner.accessToken })).status).toBe(403);
+  });
+});
