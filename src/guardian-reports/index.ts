@@ -4,7 +4,8 @@ import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { allRowsOf } from '../kernel/personal-data';
 import { Migration20261123110000_guardian_reports } from './migrations/Migration20261123110000_guardian_reports';
-import { GuardianReport, GuardianReportSettings } from './report.entity';
+import { GuardianReport } from './report.entity';
+import { Migration20261123150100_drop_report_settings } from './migrations/Migration20261123150100_drop_report_settings';
 import { reportsUnsubscribeRouter } from './reports.http';
 import { ReportsResolver } from './reports.resolver';
 import { reportsRoutes } from './reports.routes';
@@ -34,12 +35,15 @@ export async function sendDueReports(deps: Deps, now = new Date()): Promise<numb
 
 export const reportsArea = defineArea({
   name: 'guardian-reports',
-  entities: [GuardianReport, GuardianReportSettings],
+  entities: [GuardianReport],
   resolvers: [ReportsResolver],
   rules: reportsRules,
   routes: reportsRoutes,
   http: (_deps, context) => reportsUnsubscribeRouter(context),
-  migrations: [{ name: 'Migration20261123110000_guardian_reports', class: Migration20261123110000_guardian_reports }],
+  migrations: [
+    { name: 'Migration20261123110000_guardian_reports', class: Migration20261123110000_guardian_reports },
+    { name: 'Migration20261123150100_drop_report_settings', class: Migration20261123150100_drop_report_settings },
+  ],
   // Every 15 minutes: each guardian's Monday morning and 1st of the month come in their own time zone.
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
@@ -48,17 +52,15 @@ export const reportsArea = defineArea({
       deps.jobs.agenda.every('15 minutes', REPORTS_JOB).catch((error) => deps.log.error({ err: error }, 'reports job not scheduled'));
     });
   },
-  services: { reports: (uow) => new ReportsService(uow) },
+  services: { reports: (uow, services) => new ReportsService(uow, services) },
   personalData: {
-    entities: [GuardianReport, GuardianReportSettings],
+    entities: [GuardianReport],
     export: async (userId, _services, uow) => ({
       reportsReceived: await allRowsOf(uow, GuardianReport, { guardian: userId }),
       reportsAbout: await allRowsOf(uow, GuardianReport, { learner: userId }),
-      settings: await allRowsOf(uow, GuardianReportSettings, { guardian: userId }),
     }),
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(GuardianReport, { $or: [{ guardian: userId }, { learner: userId }] });
-      await uow.em.nativeDelete(GuardianReportSettings, { guardian: userId });
     },
   },
 });

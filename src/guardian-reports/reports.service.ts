@@ -4,7 +4,8 @@ import { apiBase } from '../gdpr';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from '../mail/mailer';
-import { GuardianReport, GuardianReportSettings, ReportKind } from './report.entity';
+import type { Services } from '../kernel/services';
+import { GuardianReport, ReportKind } from './report.entity';
 import { activityChart } from './reports.chart';
 import { translator } from './reports.i18n';
 import { isoWeek, localDate, localTime, previousDays, timeZoneOf } from './reports.time';
@@ -30,15 +31,16 @@ interface Pair {
 /** A mail with an inline image; nodemailer takes these fields as they are. */
 type RichMail = Mail & { html: string; attachments: { filename: string; content: Buffer; cid: string; contentType: string }[]; headers: Record<string, string> };
 
-export type SettingsChange = Partial<Pick<GuardianReportSettings, 'weeklyReport' | 'monthlyReport' | 'inactivityAlert'>>;
-
 /**
  * Guardian e-mail reports (DESIGN.md 4.7): weekly on Monday morning, monthly on the 1st, and an
  * alert after 7 days without activity (once per inactive spell), in the guardian's language and
  * country time zone, with a chart of the period as an inline PNG.
  */
 export class ReportsService {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+  ) {}
 
   private get em(): EntityManager {
     return this.uow.em;
@@ -53,32 +55,6 @@ export class ReportsService {
     return toPage(rows, first);
   }
 
-  async settings(guardianId: string): Promise<GuardianReportSettings> {
-    return (await this.em.findOne(GuardianReportSettings, { guardian: guardianId })) ?? this.em.create(GuardianReportSettings, { guardian: guardianId }, { persist: false });
-  }
-
-  async updateSettings(guardianId: string, change: SettingsChange): Promise<GuardianReportSettings> {
-    const values = Object.fromEntries(Object.entries(change).filter(([, v]) => typeof v === 'boolean'));
-    await this.em.execute(
-      `insert into guardian_report_settings (guardian_id, weekly_report, monthly_report, inactivity_alert, updated_at)
-       values (?, coalesce(?, true), coalesce(?, true), coalesce(?, true), now())
-       on conflict (guardian_id) do update set
-         weekly_report = coalesce(?, guardian_report_settings.weekly_report),
-         monthly_report = coalesce(?, guardian_report_settings.monthly_report),
-         inactivity_alert = coalesce(?, guardian_report_settings.inactivity_alert), updated_at = now()`,
-      [
-        guardianId,
-        values.weeklyReport ?? null,
-        values.monthlyReport ?? null,
-        values.inactivityAlert ?? null,
-        values.weeklyReport ?? null,
-        values.monthlyReport ?? null,
-        values.inactivityAlert ?? null,
-      ],
-    );
-    return this.em.findOneOrFail(GuardianReportSettings, { guardian: guardianId }, { refresh: true });
-  }
-
   unsubscribeUrl(guardianId: string, kind: ReportKind): string {
     return `${apiBase(this.config)}/guardian/reports/unsubscribe?guardian=${guardianId}&kind=${kind}&signature=${this.sign(guardianId, kind)}`;
   }
@@ -89,8 +65,8 @@ export class ReportsService {
     const expected = Buffer.from(this.sign(guardianId, kind));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-    const field = { weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' }[kind as ReportKind] as keyof SettingsChange;
-    await this.updateSettings(guardianId, { [field]: false });
+    const field = ({ weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' } as const)[kind as ReportKind];
+    await this.services.notifications.updateSettings(guardianId, { [field]: false });
     return true;
   }
 
@@ -108,7 +84,7 @@ export class ReportsService {
          from guardian_links gl
          join users g on g.id = gl.guardian_id and g.status = 'active'
          join users l on l.id = gl.learner_id and l.status not in ('deletion_pending', 'erased')
-         left join guardian_report_settings s on s.guardian_id = gl.guardian_id
+         left join notification_settings s on s.user_id = gl.guardian_id
         where gl.status = 'active'`,
     )) as Pair[];
     let sent = 0;

@@ -139,8 +139,10 @@ describe('guardian reports', () => {
     const tampered = await fetch(`${t.url}${link.pathname}?${link.searchParams.toString().replace('kind=weekly', 'kind=monthly')}`);
     expect(tampered.status).toBe(403);
     expect((await fetch(`${t.url}${link.pathname}${link.search}`)).status).toBe(200);
-    const settings = await t.http.get('/guardian/reports/settings', { token: guardian.accessToken });
-    expect(settings.body).toEqual({ weeklyReport: false, monthlyReport: true, inactivityAlert: true });
+    // The toggles live in the notification settings (DESIGN.md 4.7); the old path is gone.
+    const settings = await t.http.get('/notifications/settings', { token: guardian.accessToken });
+    expect(settings.body).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: true, inactivityAlert: true });
+    expect((await t.http.get('/guardian/reports/settings', { token: guardian.accessToken })).status).toBe(404);
     await sendDueReports(t.app.deps, new Date('2026-11-30T02:00:00Z'));
     await settle();
     expect(to(guardian).filter((m) => /Tuần/.test(m.subject!))).toHaveLength(2);
@@ -149,9 +151,14 @@ describe('guardian reports', () => {
     await sendDueReports(t.app.deps, new Date('2026-12-01T02:00:00Z'));
     await settle();
     expect(to(guardian).filter((m) => /Tháng học/.test(m.subject!))).toHaveLength(2);
-    const put = await t.http.put('/guardian/reports/settings', { monthlyReport: false }, { token: guardian.accessToken });
-    expect(put.body).toEqual({ weeklyReport: false, monthlyReport: false, inactivityAlert: true });
-    expect((await t.http.put('/guardian/reports/settings', { monthlyReport: 'no' }, { token: guardian.accessToken })).status).toBe(400);
+    const put = await t.http.put('/notifications/settings', { monthlyReport: false }, { token: guardian.accessToken });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: false, inactivityAlert: true });
+    const bad = await t.http.put('/notifications/settings', { monthlyReport: 'no' }, { token: guardian.accessToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('validation_failed');
+    expect(bad.body.details[0].field).toMatch(/monthlyReport/);
+    expect((await t.http.put('/notifications/settings', { monthlyReport: true })).status).toBe(401);
     await sendDueReports(t.app.deps, new Date('2027-01-01T02:00:00Z'));
     await settle();
     expect(to(guardian).filter((m) => /Tháng học/.test(m.subject!))).toHaveLength(2);
@@ -159,7 +166,17 @@ describe('guardian reports', () => {
 
   it('an inactivity alert on day 7, not again on day 8; active again then 7 days idle: a new alert; in English for an English guardian', async () => {
     const { guardian, kids, lessonIds } = await family(1, { locale: 'en', country: 'US' });
-    await t.http.put('/guardian/reports/settings', { weeklyReport: false, monthlyReport: false }, { token: guardian.accessToken });
+    // The GraphQL twin of PUT /notifications/settings turns the other reports off; the inactivity alert stays on.
+    const toggles = await t.http.gql(
+      'mutation { updateNotificationSettings(input: { weeklyReport: false, monthlyReport: false }) { disabledTypes weeklyReport monthlyReport inactivityAlert } }',
+      {},
+      guardian.accessToken,
+    );
+    expect(toggles.body.data.updateNotificationSettings).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: false, inactivityAlert: true });
+    expect((await t.http.gql('{ notificationSettings { weeklyReport inactivityAlert } }', {}, guardian.accessToken)).body.data.notificationSettings).toEqual({
+      weeklyReport: false,
+      inactivityAlert: true,
+    });
     const t0 = new Date('2026-11-10T15:00:00Z');
     await activityAt(kids[0], lessonIds, t0);
     const at = (days: number, hours = 0) => new Date(t0.getTime() + days * 86_400_000 + hours * 3_600_000);
@@ -179,6 +196,12 @@ describe('guardian reports', () => {
     await settle();
     expect(to(guardian)).toHaveLength(1);
     await sendDueReports(t.app.deps, at(16, 1));
+    await settle();
+    expect(to(guardian)).toHaveLength(2);
+    // Turned off in the notification settings: the next spell brings no alert.
+    expect((await t.http.put('/notifications/settings', { inactivityAlert: false }, { token: guardian.accessToken })).status).toBe(200);
+    await activityAt(kids[0], lessonIds.slice(0, 1), at(17));
+    await sendDueReports(t.app.deps, at(25));
     await settle();
     expect(to(guardian)).toHaveLength(2);
   });
