@@ -1,11 +1,12 @@
 import { exponential } from 'agenda';
+import { queueMail } from '../mail/queue';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ExportArchive } from './gdpr.archive';
 import { downloadUrl } from './gdpr.links';
-import { exportReadme, exportReadyMail } from './gdpr.mails';
+import { exportReadme, exportReadyMail, readmeFile } from './gdpr.mails';
 import { EXPORT_JOB, exportFile } from './gdpr.service';
 
 type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>;
@@ -126,7 +127,7 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
         await archive.buffer(`certificates/${certificate.code}.pdf`, await services.certificates.pdf(subjectId, certificate.id));
       }
     });
-    await archive.buffer(locale === 'vi' ? 'README.vi.txt' : 'README.txt', exportReadme(locale, archive.paths));
+    await archive.buffer(readmeFile(locale), exportReadme(locale, archive.paths));
     await archive.finish({ format: 'learning-platform-export/1', requestId, subjectId, locale, createdAt: new Date().toISOString() });
   } catch (error) {
     await archive.abort();
@@ -138,6 +139,6 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
     const to = request.requester ?? request.subject;
     if (to.email.endsWith('.invalid')) return;
     const url = downloadUrl(deps.config, request.id, request.expiresAt!);
-    await deps.mailer.send(exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!)).catch((error) => deps.log.error({ err: error }, 'export mail not sent'));
+    await queueMail(deps, exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!));
   });
 }
