@@ -22,7 +22,7 @@ const units = new WeakMap<Deps, InUnit>();
 export const defineGdprJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   units.set(deps, inUnit);
   const { agenda } = deps.jobs;
-  agenda.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS), {
+  agenda.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS, () => job.touch()), {
     concurrency: 2,
     lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
     backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
@@ -104,7 +104,7 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
 }
 
 /** Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. */
-async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean): Promise<void> {
+async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean, touch: () => Promise<unknown> = async () => {}): Promise<void> {
   let subject: { id: string; locale: string; displayName: string } | undefined;
   await inUnit(async (services) => {
     const request = await services.gdpr.claimExport(requestId);
@@ -121,6 +121,8 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
       await inUnit(async (services, uow) => {
         await archive.json(`${area.name}.json`, await exportArea(subjectId, services, uow));
       });
+      // A large account outlasts the job's lock: each area done keeps it, so Agenda does not start the export again.
+      await touch();
     }
     await inUnit(async (services) => {
       for (const certificate of await services.certificates.listOf([subjectId])) {
