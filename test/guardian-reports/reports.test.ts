@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -87,6 +88,48 @@ async function activityAt(kid: SignedIn, lessonIds: string[], at: Date) {
   await sql(`update quiz_attempts set created_at = ? where learner_id = ? and created_at > now() - interval '1 hour'`, [at, kid.id]);
 }
 
+/** Decodes a PNG (8-bit grey, RGB or RGBA, any row filter) with zlib: its size and the colour of a pixel. */
+function decodePng(png: Buffer): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat: Buffer[] = [];
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    const type = png.subarray(at + 4, at + 8).toString('latin1');
+    const data = png.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') {
+      [width, height] = [data.readUInt32BE(0), data.readUInt32BE(4)];
+      expect(data[8]).toBe(8);
+      channels = ({ 0: 1, 2: 3, 4: 2, 6: 4 } as Record<number, number>)[data[9]];
+    }
+    if (type === 'IDAT') idat.push(data);
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  expect(raw.length).toBe(height * (stride + 1));
+  const pixels = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let i = 0; i < stride; i++) {
+      const x = raw[y * (stride + 1) + 1 + i];
+      const a = i >= channels ? pixels[y * stride + i - channels] : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + i] : 0;
+      const c = y > 0 && i >= channels ? pixels[(y - 1) * stride + i - channels] : 0;
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      pixels[y * stride + i] = (x + [0, a, b, (a + b) >> 1, paeth][filter]) & 0xff;
+    }
+  }
+  const rgb = (x: number, y: number): [number, number, number] => {
+    const at = y * stride + x * channels;
+    return channels < 3 ? [pixels[at], pixels[at], pixels[at]] : [pixels[at], pixels[at + 1], pixels[at + 2]];
+  };
+  return { width, height, rgb };
+}
+
 function pngSize(png: Buffer): { width: number; height: number } {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   expect(png.subarray(12, 16).toString()).toBe('IHDR');
@@ -120,6 +163,11 @@ describe('guardian reports', () => {
       expect(chart.cid).toBe('activity-chart');
       expect(mail.html).toMatch(/<img src="(cid:activity-chart|data:image\/png;base64,)/); // mailparser inlines the cid
       expect(pngSize(chart.content)).toEqual({ width: 600, height: 240 });
+      // Decoded: one learner was active on one day of the seven, so one bar (blue, #3b82f6) stands in the middle of the plot, the other days are white.
+      const image = decodePng(chart.content);
+      const bars = [0, 1, 2, 3, 4, 5, 6].filter((day) => image.rgb(30 + day * 80 + 40, 120).join() === '59,130,246');
+      expect(bars).toHaveLength(1);
+      expect(image.rgb(30 + ((bars[0] + 1) % 7) * 80 + 40, 120)).toEqual([255, 255, 255]);
     }
     // The same Monday later: nothing again.
     await sendDueReports(t.app.deps, new Date('2026-11-23T06:00:00Z'));
