@@ -114,6 +114,9 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
   const { id: subjectId, locale } = subject;
   const path = exportFile(deps.config.DATA_DIR, requestId);
   const archive = await ExportArchive.create(path);
+  // A large account outlasts the job's lock (JOBS_LOCK_LIFETIME_MS): without a touch now and then
+  // Agenda counts the job dead half way through and cancels it.
+  const keepAlive = setInterval(() => touch().catch(() => clearInterval(keepAlive)), Math.max(1000, deps.config.JOBS_LOCK_LIFETIME_MS / 3));
   try {
     for (const area of deps.areas) {
       const exportArea = area.personalData?.export;
@@ -121,8 +124,6 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
       await inUnit(async (services, uow) => {
         await archive.json(`${area.name}.json`, await exportArea(subjectId, services, uow));
       });
-      // A large account outlasts the job's lock: each area done keeps it, so Agenda does not start the export again.
-      await touch();
     }
     await inUnit(async (services) => {
       for (const certificate of await services.certificates.listOf([subjectId])) {
@@ -135,6 +136,8 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
     await archive.abort();
     await inUnit((services) => services.gdpr.exportFailed(requestId, error, lastAttempt));
     throw error;
+  } finally {
+    clearInterval(keepAlive);
   }
   await inUnit(async (services) => {
     const request = await services.gdpr.exportReady(requestId);
