@@ -22,6 +22,9 @@ const schema = z.object({
     .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
     .optional(),
   MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
+  MAIL_RETRIES: z.coerce.number().int().min(0).default(10),
+  MAIL_RETRY_DELAY_MS: positiveInt.default(30_000),
+  MAIL_CONCURRENCY: positiveInt.default(5),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('learning-platform-api'),
   JWT_AUDIENCE: z.string().min(1).default('learning-platform'),

@@ -1,27 +1,41 @@
-import { Locale } from '../auth';
 import type { Mail } from '../mail/mailer';
+import { defineMessages } from '../mail/messages';
 import type { ContactMessage } from './contact-message.entity';
+
+/** The contact mails' catalog (namespace `contact`); the forward to the platform's inbox is in English. */
+const texts = defineMessages('contact', {
+  en: {
+    acknowledgement: {
+      subject: 'We received your message: {{subject}}',
+      text: 'Hello {{name}},\n\nThank you for writing to us. We received your message and will answer as soon as we can.\n\nYour message:\n{{message}}\n\nReference: {{id}}\n',
+    },
+    forward: {
+      subject: '[contact] {{subject}}',
+      text: 'From: {{name}} <{{email}}>\nLocale: {{locale}}\nReference: {{id}}\n\n{{message}}\n',
+    },
+  },
+  vi: {
+    acknowledgement: {
+      subject: 'Chúng tôi đã nhận được thư của bạn: {{subject}}',
+      text: 'Xin chào {{name}},\n\nCảm ơn bạn đã liên hệ. Chúng tôi đã nhận được thư của bạn và sẽ trả lời sớm nhất có thể.\n\nThư của bạn:\n{{message}}\n\nMã tham chiếu: {{id}}\n',
+    },
+    forward: {
+      subject: '[liên hệ] {{subject}}',
+      text: 'Từ: {{name}} <{{email}}>\nNgôn ngữ: {{locale}}\nMã tham chiếu: {{id}}\n\n{{message}}\n',
+    },
+  },
+});
+
+const values = (message: ContactMessage) => ({ subject: message.subject, name: message.name, email: message.email, message: message.message, id: message.id, locale: message.locale });
 
 /** Tells the sender, in their language, that the message arrived. */
 export function acknowledgementMail(message: ContactMessage): Mail {
-  const texts = {
-    [Locale.en]: {
-      subject: `We received your message: ${message.subject}`,
-      text: `Hello ${message.name},\n\nThank you for writing to us. We received your message and will answer as soon as we can.\n\nYour message:\n${message.message}\n\nReference: ${message.id}\n`,
-    },
-    [Locale.vi]: {
-      subject: `Chúng tôi đã nhận được thư của bạn: ${message.subject}`,
-      text: `Xin chào ${message.name},\n\nCảm ơn bạn đã liên hệ. Chúng tôi đã nhận được thư của bạn và sẽ trả lời sớm nhất có thể.\n\nThư của bạn:\n${message.message}\n\nMã tham chiếu: ${message.id}\n`,
-    },
-  };
-  return { to: message.email, ...texts[message.locale] };
+  const t = texts(message.locale);
+  return { to: message.email, subject: t('acknowledgement.subject', values(message)), text: t('acknowledgement.text', values(message)) };
 }
 
-/** Forwards the message to the platform's inbox (CONTACT_TO). */
+/** Forwards the message to the platform's inbox (CONTACT_TO), in English. */
 export function forwardMail(message: ContactMessage, to: string): Mail {
-  return {
-    to,
-    subject: `[contact] ${message.subject}`,
-    text: `From: ${message.name} <${message.email}>\nLocale: ${message.locale}\nReference: ${message.id}\n\n${message.message}\n`,
-  };
+  const t = texts('en');
+  return { to, subject: t('forward.subject', values(message)), text: t('forward.text', values(message)) };
 }

@@ -129,8 +129,14 @@ export class ExportArchive {
     await rename(`${this.path}.part`, this.path);
   }
 
+  /**
+   * Stops the archive and removes what was written. archiver's `abort()` alone does not end its
+   * output stream, so waiting for the file to close never returned: a failed export hung for ever
+   * (its request stayed `running`, never retried). Destroying the stream ends the pipeline.
+   */
   async abort(): Promise<void> {
     this.archive.abort();
+    this.archive.destroy();
     await this.written.catch(() => {});
     await rm(`${this.path}.part`, { force: true });
   }

@@ -1,11 +1,12 @@
 import { exponential } from 'agenda';
+import { queueMail } from '../mail/queue';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ExportArchive } from './gdpr.archive';
 import { downloadUrl } from './gdpr.links';
-import { exportReadme, exportReadyMail } from './gdpr.mails';
+import { exportReadme, exportReadyMail, readmeFile } from './gdpr.mails';
 import { EXPORT_JOB, exportFile } from './gdpr.service';
 
 type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>;
@@ -21,7 +22,7 @@ const units = new WeakMap<Deps, InUnit>();
 export const defineGdprJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   units.set(deps, inUnit);
   const { agenda } = deps.jobs;
-  agenda.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS), {
+  agenda.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS, () => job.touch()), {
     concurrency: 2,
     lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
     backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
@@ -103,7 +104,7 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
 }
 
 /** Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. */
-async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean): Promise<void> {
+async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean, touch: () => Promise<unknown> = async () => {}): Promise<void> {
   let subject: { id: string; locale: string; displayName: string } | undefined;
   await inUnit(async (services) => {
     const request = await services.gdpr.claimExport(requestId);
@@ -113,6 +114,9 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
   const { id: subjectId, locale } = subject;
   const path = exportFile(deps.config.DATA_DIR, requestId);
   const archive = await ExportArchive.create(path);
+  // A large account outlasts the job's lock (JOBS_LOCK_LIFETIME_MS): without a touch now and then
+  // Agenda counts the job dead half way through and cancels it.
+  const keepAlive = setInterval(() => touch().catch(() => clearInterval(keepAlive)), Math.max(1000, deps.config.JOBS_LOCK_LIFETIME_MS / 3));
   try {
     for (const area of deps.areas) {
       const exportArea = area.personalData?.export;
@@ -126,18 +130,20 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
         await archive.buffer(`certificates/${certificate.code}.pdf`, await services.certificates.pdf(subjectId, certificate.id));
       }
     });
-    await archive.buffer(locale === 'vi' ? 'README.vi.txt' : 'README.txt', exportReadme(locale, archive.paths));
+    await archive.buffer(readmeFile(locale), exportReadme(locale, archive.paths));
     await archive.finish({ format: 'learning-platform-export/1', requestId, subjectId, locale, createdAt: new Date().toISOString() });
   } catch (error) {
     await archive.abort();
     await inUnit((services) => services.gdpr.exportFailed(requestId, error, lastAttempt));
     throw error;
+  } finally {
+    clearInterval(keepAlive);
   }
   await inUnit(async (services) => {
     const request = await services.gdpr.exportReady(requestId);
     const to = request.requester ?? request.subject;
     if (to.email.endsWith('.invalid')) return;
     const url = downloadUrl(deps.config, request.id, request.expiresAt!);
-    await deps.mailer.send(exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!)).catch((error) => deps.log.error({ err: error }, 'export mail not sent'));
+    await queueMail(deps, exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!));
   });
 }

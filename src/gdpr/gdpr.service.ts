@@ -212,7 +212,9 @@ export class GdprService {
     await this.em.nativeUpdate(
       GdprRequest,
       { id: requestId },
-      { leaseUntil: null, attempts: final ? 0 : undefined, error: String((error as Error)?.message ?? error).slice(0, 500), ...(final ? { status: GdprRequestStatus.failed } : {}) },
+      // No key may be undefined: MikroORM writes it as NULL (attempts is not null), the update failed,
+      // and the request stayed `running` under its lease with no job left to retry it.
+      { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500), ...(final ? { status: GdprRequestStatus.failed, attempts: 0 } : {}) },
     );
   }
 

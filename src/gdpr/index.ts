@@ -1,4 +1,5 @@
 import { unlink } from 'node:fs/promises';
+import { forgetQueuedMail } from '../mail/queue';
 import { defineArea } from '../kernel/area';
 import { GdprRequest, GdprRequestKind } from './gdpr-request.entity';
 import { gdprDownloadRouter } from './gdpr.http';
@@ -47,6 +48,9 @@ export const gdprArea = defineArea({
       for (const request of exports) await unlink(exportFile(uow.deps.config.DATA_DIR, request.id)).catch(() => {});
       // The AI backend forgets everything of the person (the ai area asks it), memory included.
       await uow.em.nativeDelete(AiMemoryDeletion, { subject: userId });
+      // Mails still waiting in the queue for the person (their address, name, links) go too.
+      const [subject] = (await uow.em.execute(`select email from users where id = ?`, [userId])) as { email: string }[];
+      if (subject) await forgetQueuedMail(uow.deps, subject.email);
     },
   },
 });

@@ -4,7 +4,8 @@ import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { allRowsOf } from '../kernel/personal-data';
 import { Migration20261123110000_guardian_reports } from './migrations/Migration20261123110000_guardian_reports';
-import { GuardianReport, GuardianReportSettings } from './report.entity';
+import { GuardianReport } from './report.entity';
+import { Migration20261123150100_drop_report_settings } from './migrations/Migration20261123150100_drop_report_settings';
 import { reportsUnsubscribeRouter } from './reports.http';
 import { ReportsResolver } from './reports.resolver';
 import { reportsRoutes } from './reports.routes';
@@ -22,43 +23,45 @@ type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => 
 const units = new WeakMap<Deps, InUnit>();
 
 /** Sends the reports due at `now` (a clock of the caller's, for tests and benchmarks); how many mails went out. */
-export async function sendDueReports(deps: Deps, now = new Date()): Promise<number> {
+export async function sendDueReports(deps: Deps, now = new Date(), touch?: () => Promise<unknown>): Promise<number> {
   const inUnit = units.get(deps);
   if (!inUnit) throw new Error('report jobs are not defined for these deps');
   let sent = 0;
   await inUnit(async (services) => {
-    sent = await services.reports.run(now);
+    sent = await services.reports.run(now, touch);
   });
   return sent;
 }
 
 export const reportsArea = defineArea({
   name: 'guardian-reports',
-  entities: [GuardianReport, GuardianReportSettings],
+  entities: [GuardianReport],
   resolvers: [ReportsResolver],
   rules: reportsRules,
   routes: reportsRoutes,
   http: (_deps, context) => reportsUnsubscribeRouter(context),
-  migrations: [{ name: 'Migration20261123110000_guardian_reports', class: Migration20261123110000_guardian_reports }],
+  migrations: [
+    { name: 'Migration20261123110000_guardian_reports', class: Migration20261123110000_guardian_reports },
+    { name: 'Migration20261123150100_drop_report_settings', class: Migration20261123150100_drop_report_settings },
+  ],
   // Every 15 minutes: each guardian's Monday morning and 1st of the month come in their own time zone.
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
-    deps.jobs.agenda.define(REPORTS_JOB, () => sendDueReports(deps).then(() => {}), { concurrency: 1, lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS });
+    // A run for many guardians outlasts the lock: it touches the job after each batch, or Agenda would count it dead and start another.
+    deps.jobs.agenda.define(REPORTS_JOB, (job) => sendDueReports(deps, new Date(), () => job.touch()).then(() => {}), { concurrency: 1, lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS });
     deps.jobs.agenda.on('ready', () => {
       deps.jobs.agenda.every('15 minutes', REPORTS_JOB).catch((error) => deps.log.error({ err: error }, 'reports job not scheduled'));
     });
   },
-  services: { reports: (uow) => new ReportsService(uow) },
+  services: { reports: (uow, services) => new ReportsService(uow, services) },
   personalData: {
-    entities: [GuardianReport, GuardianReportSettings],
+    entities: [GuardianReport],
     export: async (userId, _services, uow) => ({
       reportsReceived: await allRowsOf(uow, GuardianReport, { guardian: userId }),
       reportsAbout: await allRowsOf(uow, GuardianReport, { learner: userId }),
-      settings: await allRowsOf(uow, GuardianReportSettings, { guardian: userId }),
     }),
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(GuardianReport, { $or: [{ guardian: userId }, { learner: userId }] });
-      await uow.em.nativeDelete(GuardianReportSettings, { guardian: userId });
     },
   },
 });

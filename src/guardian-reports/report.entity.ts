@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, Index, ManyToOne, OneToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
 
 export enum ReportKind {
@@ -47,25 +47,4 @@ export class GuardianReport {
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
-}
-
-/** Which reports a guardian wants; all on until turned off (here or by a mail's unsubscribe link). */
-@Entity({ tableName: 'guardian_report_settings' })
-export class GuardianReportSettings {
-  [OptionalProps]?: 'weeklyReport' | 'monthlyReport' | 'inactivityAlert' | 'updatedAt';
-
-  @OneToOne(() => User, { primary: true, deleteRule: 'cascade' })
-  guardian!: User;
-
-  @Property({ type: 'boolean' })
-  weeklyReport: boolean = true;
-
-  @Property({ type: 'boolean' })
-  monthlyReport: boolean = true;
-
-  @Property({ type: 'boolean' })
-  inactivityAlert: boolean = true;
-
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
 }

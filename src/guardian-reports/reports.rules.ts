@@ -5,10 +5,8 @@ import { hasRole } from '../permissions/rules';
 const isGuardian = hasRole(Role.guardian);
 
 export const reportsRules = {
-  Query: { guardianReports: isGuardian, guardianReportSettings: isGuardian },
-  Mutation: { updateGuardianReportSettings: isGuardian },
+  Query: { guardianReports: isGuardian },
   GuardianReport: allow,
   GuardianReportConnection: allow,
   GuardianReportEdge: allow,
-  GuardianReportSettings: allow,
 };

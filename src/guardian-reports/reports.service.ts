@@ -4,7 +4,8 @@ import { apiBase } from '../gdpr';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from '../mail/mailer';
-import { GuardianReport, GuardianReportSettings, ReportKind } from './report.entity';
+import type { Services } from '../kernel/services';
+import { GuardianReport, ReportKind } from './report.entity';
 import { activityChart } from './reports.chart';
 import { translator } from './reports.i18n';
 import { isoWeek, localDate, localTime, previousDays, timeZoneOf } from './reports.time';
@@ -13,6 +14,8 @@ import { isoWeek, localDate, localTime, previousDays, timeZoneOf } from './repor
 const MORNING_HOUR = 8;
 const INACTIVE_DAYS = 7;
 const RESEND_AFTER_MS = 10 * 60_000;
+/** Reports claimed, read and marked together. */
+const REPORTS_BATCH = 200;
 
 interface Pair {
   guardian_id: string;
@@ -27,10 +30,17 @@ interface Pair {
   last_activity: Date | null;
 }
 
+/** One report due: for whom, which kind and period, and the local days it covers. */
+interface Due {
+  pair: Pair;
+  zone: string;
+  kind: ReportKind;
+  period: string;
+  days: string[];
+}
+
 /** A mail with an inline image; nodemailer takes these fields as they are. */
 type RichMail = Mail & { html: string; attachments: { filename: string; content: Buffer; cid: string; contentType: string }[]; headers: Record<string, string> };
-
-export type SettingsChange = Partial<Pick<GuardianReportSettings, 'weeklyReport' | 'monthlyReport' | 'inactivityAlert'>>;
 
 /**
  * Guardian e-mail reports (DESIGN.md 4.7): weekly on Monday morning, monthly on the 1st, and an
@@ -38,7 +48,10 @@ export type SettingsChange = Partial<Pick<GuardianReportSettings, 'weeklyReport'
  * country time zone, with a chart of the period as an inline PNG.
  */
 export class ReportsService {
-  constructor(private readonly uow: UnitOfWork) {}
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+  ) {}
 
   private get em(): EntityManager {
     return this.uow.em;
@@ -53,32 +66,6 @@ export class ReportsService {
     return toPage(rows, first);
   }
 
-  async settings(guardianId: string): Promise<GuardianReportSettings> {
-    return (await this.em.findOne(GuardianReportSettings, { guardian: guardianId })) ?? this.em.create(GuardianReportSettings, { guardian: guardianId }, { persist: false });
-  }
-
-  async updateSettings(guardianId: string, change: SettingsChange): Promise<GuardianReportSettings> {
-    const values = Object.fromEntries(Object.entries(change).filter(([, v]) => typeof v === 'boolean'));
-    await this.em.execute(
-      `insert into guardian_report_settings (guardian_id, weekly_report, monthly_report, inactivity_alert, updated_at)
-       values (?, coalesce(?, true), coalesce(?, true), coalesce(?, true), now())
-       on conflict (guardian_id) do update set
-         weekly_report = coalesce(?, guardian_report_settings.weekly_report),
-         monthly_report = coalesce(?, guardian_report_settings.monthly_report),
-         inactivity_alert = coalesce(?, guardian_report_settings.inactivity_alert), updated_at = now()`,
-      [
-        guardianId,
-        values.weeklyReport ?? null,
-        values.monthlyReport ?? null,
-        values.inactivityAlert ?? null,
-        values.weeklyReport ?? null,
-        values.monthlyReport ?? null,
-        values.inactivityAlert ?? null,
-      ],
-    );
-    return this.em.findOneOrFail(GuardianReportSettings, { guardian: guardianId }, { refresh: true });
-  }
-
   unsubscribeUrl(guardianId: string, kind: ReportKind): string {
     return `${apiBase(this.config)}/guardian/reports/unsubscribe?guardian=${guardianId}&kind=${kind}&signature=${this.sign(guardianId, kind)}`;
   }
@@ -89,8 +76,8 @@ export class ReportsService {
     const expected = Buffer.from(this.sign(guardianId, kind));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-    const field = { weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' }[kind as ReportKind] as keyof SettingsChange;
-    await this.updateSettings(guardianId, { [field]: false });
+    const field = ({ weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' } as const)[kind as ReportKind];
+    await this.services.notifications.updateSettings(guardianId, { [field]: false });
     return true;
   }
 
@@ -98,8 +85,14 @@ export class ReportsService {
     return createHmac('sha256', this.config.JWT_SECRET).update(`report-unsubscribe:${guardianId}:${kind}`).digest('base64url');
   }
 
-  /** Sends every report due at `now`; how many mails it sent. Safe to run on several instances at once. */
-  async run(now = new Date()): Promise<number> {
+  /**
+   * Sends every report due at `now`; how many mails it sent. Safe to run on several instances at
+   * once. Work goes in batches of REPORTS_BATCH: one statement claims a batch's rows, one reads
+   * its learners' activity, mails go out REPORTS_CONCURRENCY at a time, and one statement marks
+   * them sent, so the database commits a few times per batch, not twice per mail. `touch` is
+   * called after each batch (the Agenda job keeps its lock).
+   */
+  async run(now = new Date(), touch?: () => Promise<unknown>): Promise<number> {
     const pairs = (await this.em.execute(
       `select gl.guardian_id, g.email as guardian_email, g.locale as guardian_locale, g.country as guardian_country,
               gl.learner_id, l.display_name as learner_name, s.weekly_report, s.monthly_report, s.inactivity_alert,
@@ -108,82 +101,120 @@ export class ReportsService {
          from guardian_links gl
          join users g on g.id = gl.guardian_id and g.status = 'active'
          join users l on l.id = gl.learner_id and l.status not in ('deletion_pending', 'erased')
-         left join guardian_report_settings s on s.guardian_id = gl.guardian_id
+         left join notification_settings s on s.user_id = gl.guardian_id
         where gl.status = 'active'`,
     )) as Pair[];
+    const due = pairs.flatMap((pair) => this.dueFor(pair, now));
     let sent = 0;
-    // Mails go out REPORTS_CONCURRENCY at a time: each waits on the mail server, not on us.
-    let next = 0;
-    const worker = async () => {
-      while (next < pairs.length) {
-        const count = await this.sendDue(pairs[next++], now);
-        sent += count;
-      }
-    };
-    await Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, pairs.length) }, worker));
+    for (let start = 0; start < due.length; start += REPORTS_BATCH) {
+      sent += await this.sendBatch(due.slice(start, start + REPORTS_BATCH), now);
+      await touch?.();
+    }
     return sent;
   }
 
-  /** The reports due for one guardian and learner at `now`; how many mails it sent. */
-  private async sendDue(pair: Pair, now: Date): Promise<number> {
-    let sent = 0;
+  /** The reports due for one guardian and learner at `now`. */
+  private dueFor(pair: Pair, now: Date): Due[] {
     const zone = timeZoneOf(pair.guardian_country);
     const local = localTime(now, zone);
-    const due: { kind: ReportKind; period: string; days: string[] }[] = [];
+    const due: Due[] = [];
     if (pair.weekly_report !== false && local.weekday === 1 && local.hour >= MORNING_HOUR) {
       const days = previousDays(now, zone, 7);
       const [y, m, d] = days[6].split('-').map(Number);
-      due.push({ kind: ReportKind.weekly, period: isoWeek(y, m, d), days });
+      due.push({ pair, zone, kind: ReportKind.weekly, period: isoWeek(y, m, d), days });
     }
     if (pair.monthly_report !== false && local.day === 1 && local.hour >= MORNING_HOUR) {
       const previous = new Date(Date.UTC(local.year, local.month - 2, 1));
       const length = new Date(Date.UTC(local.year, local.month - 1, 0)).getUTCDate();
-      due.push({ kind: ReportKind.monthly, period: previous.toISOString().slice(0, 7), days: previousDays(now, zone, length) });
+      due.push({ pair, zone, kind: ReportKind.monthly, period: previous.toISOString().slice(0, 7), days: previousDays(now, zone, length) });
     }
     const last = pair.last_activity ? new Date(pair.last_activity) : null;
     if (pair.inactivity_alert !== false && last && now.getTime() - last.getTime() >= INACTIVE_DAYS * 86_400_000) {
-      due.push({ kind: ReportKind.inactivity, period: `since-${last.toISOString()}`, days: previousDays(now, zone, INACTIVE_DAYS) });
+      due.push({ pair, zone, kind: ReportKind.inactivity, period: `since-${last.toISOString()}`, days: previousDays(now, zone, INACTIVE_DAYS) });
     }
-    for (const report of due) if (await this.send(pair, report.kind, report.period, report.days, zone, now)) sent++;
-    return sent;
+    return due;
   }
 
-  /** Claims the period's row (one instance wins), sends, marks it sent; a failed send gives the claim back for the next run. */
-  private async send(pair: Pair, kind: ReportKind, period: string, days: string[], zone: string, now: Date): Promise<boolean> {
-    const claimed = (await this.em.execute(
+  /**
+   * Claims the batch's rows (one instance wins each: the unique key), sends what it won, marks the
+   * sent ones and gives failed claims back for the next run. A claim left `sending` by a process
+   * that stopped is taken again after RESEND_AFTER_MS.
+   */
+  private async sendBatch(batch: Due[], now: Date): Promise<number> {
+    const claims = (await this.em.execute(
       `insert into guardian_reports (id, guardian_id, learner_id, kind, period, status, activity_count, created_at)
-       values (gen_random_uuid(), ?, ?, ?, ?, 'sending', 0, now())
+       select gen_random_uuid(), c.g, c.l, c.k, c.p, 'sending', 0, now() from jsonb_to_recordset(?::jsonb) as c(g uuid, l uuid, k text, p text)
        on conflict (guardian_id, learner_id, kind, period) do update set created_at = now()
          where guardian_reports.status = 'sending' and guardian_reports.created_at < ?
-       returning id`,
-      [pair.guardian_id, pair.learner_id, kind, period, new Date(Date.now() - RESEND_AFTER_MS)],
-    )) as { id: string }[];
-    if (!claimed.length) return false;
-    const id = claimed[0].id;
-    try {
-      const counts = await this.activityByDay(pair.learner_id, days, zone);
-      const total = counts.reduce((sum, c) => sum + c.count, 0);
-      await this.uow.deps.mailer.send(this.mail(pair, kind, days, counts, total, now, zone));
-      await this.em.execute(`update guardian_reports set status = 'sent', sent_at = now(), activity_count = ? where id = ?`, [total, id]);
-      return true;
-    } catch (error) {
-      await this.em.execute(`delete from guardian_reports where id = ? and status = 'sending'`, [id]);
-      this.uow.deps.log.error({ err: error, kind }, 'guardian report not sent; the next run tries again');
-      return false;
+       returning id, guardian_id, learner_id, kind, period`,
+      [JSON.stringify(batch.map((d) => ({ g: d.pair.guardian_id, l: d.pair.learner_id, k: d.kind, p: d.period }))), new Date(Date.now() - RESEND_AFTER_MS)],
+    )) as { id: string; guardian_id: string; learner_id: string; kind: string; period: string }[];
+    if (!claims.length) return 0;
+    const key = (g: string, l: string, k: string, p: string) => `${g}|${l}|${k}|${p}`;
+    const ids = new Map(claims.map((c) => [key(c.guardian_id, c.learner_id, c.kind, c.period), c.id]));
+    const won = batch.flatMap((d) => {
+      const id = ids.get(key(d.pair.guardian_id, d.pair.learner_id, d.kind, d.period));
+      return id ? [{ ...d, id }] : [];
+    });
+    const activity = await this.activityOf(won);
+    const sent: { id: string; n: number }[] = [];
+    const failed: string[] = [];
+    let next = 0;
+    // Mails go out REPORTS_CONCURRENCY at a time: each waits on the mail server, not on us.
+    const worker = async () => {
+      while (next < won.length) {
+        const report = won[next++];
+        const counts = this.countByDay(activity.get(report.pair.learner_id) ?? [], report.days, report.zone);
+        const total = counts.reduce((sum, c) => sum + c.count, 0);
+        try {
+          await this.uow.deps.mailer.send(this.mail(report.pair, report.kind, report.days, counts, total, now, report.zone));
+          sent.push({ id: report.id, n: total });
+        } catch (error) {
+          failed.push(report.id);
+          this.uow.deps.log.error({ err: error, kind: report.kind }, 'guardian report not sent; the next run tries again');
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, won.length) }, worker));
+    if (sent.length) {
+      await this.em.execute(`update guardian_reports r set status = 'sent', sent_at = now(), activity_count = c.n from jsonb_to_recordset(?::jsonb) as c(id uuid, n integer) where r.id = c.id`, [
+        JSON.stringify(sent),
+      ]);
     }
+    if (failed.length) {
+      await this.em.execute(`delete from guardian_reports where id in (select jsonb_array_elements_text(?::jsonb)::uuid) and status = 'sending'`, [JSON.stringify(failed)]);
+    }
+    return sent.length;
   }
 
-  private async activityByDay(learnerId: string, days: string[], zone: string): Promise<{ label: string; count: number }[]> {
-    const from = new Date(`${days[0]}T00:00:00Z`).getTime() - 86_400_000;
-    const to = new Date(`${days.at(-1)}T00:00:00Z`).getTime() + 2 * 86_400_000;
+  /** Lessons and quizzes of the batch's learners over the days their reports cover, in one statement. */
+  private async activityOf(reports: Due[]): Promise<Map<string, Date[]>> {
+    const byLearner = new Map<string, Date[]>();
+    if (!reports.length) return byLearner;
+    const first = reports.reduce((min, r) => (r.days[0] < min ? r.days[0] : min), reports[0].days[0]);
+    const last = reports.reduce((max, r) => (r.days.at(-1)! > max ? r.days.at(-1)! : max), reports[0].days.at(-1)!);
+    // A day off either side: local days of any zone fall inside.
+    const from = new Date(new Date(`${first}T00:00:00Z`).getTime() - 86_400_000);
+    const to = new Date(new Date(`${last}T00:00:00Z`).getTime() + 2 * 86_400_000);
+    const learners = JSON.stringify([...new Set(reports.map((r) => r.pair.learner_id))]);
     const rows = (await this.em.execute(
-      `select completed_at as at from lesson_completions where learner_id = ? and completed_at between ? and ?
-       union all select created_at from quiz_attempts where learner_id = ? and created_at between ? and ?`,
-      [learnerId, new Date(from), new Date(to), learnerId, new Date(from), new Date(to)],
-    )) as { at: Date }[];
-    const byDay = new Map(days.map((d) => [d, 0]));
+      `with learners as (select jsonb_array_elements_text(?::jsonb)::uuid as id)
+       select learner_id, completed_at as at from lesson_completions where learner_id in (select id from learners) and completed_at between ? and ?
+       union all select learner_id, created_at from quiz_attempts where learner_id in (select id from learners) and created_at between ? and ?`,
+      [learners, from, to, from, to],
+    )) as { learner_id: string; at: Date }[];
     for (const row of rows) {
-      const day = localDate(new Date(row.at), zone);
+      let list = byLearner.get(row.learner_id);
+      if (!list) byLearner.set(row.learner_id, (list = []));
+      list.push(new Date(row.at));
+    }
+    return byLearner;
+  }
+
+  private countByDay(at: Date[], days: string[], zone: string): { label: string; count: number }[] {
+    const byDay = new Map(days.map((d) => [d, 0]));
+    for (const instant of at) {
+      const day = localDate(instant, zone);
       if (byDay.has(day)) byDay.set(day, byDay.get(day)! + 1);
     }
     return days.map((d) => ({ label: d.slice(5), count: byDay.get(d)! }));

@@ -39,9 +39,17 @@ export interface LocalTime {
 
 const weekdays: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 5, Sat: 6, Sun: 7 };
 
+/** A formatter per zone: making one costs far more than using it, and a report run asks thousands of times. */
+const formats = new Map<string, Intl.DateTimeFormat>();
+const formatOf = (timeZone: string): Intl.DateTimeFormat => {
+  let format = formats.get(timeZone);
+  if (!format) formats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', hourCycle: 'h23', weekday: 'short' })));
+  return format;
+};
+
 export function localTime(at: Date, timeZone: string): LocalTime {
   const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', hourCycle: 'h23', weekday: 'short' })
+    formatOf(timeZone)
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );

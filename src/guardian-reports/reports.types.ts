@@ -1,5 +1,4 @@
-import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { IsBoolean, IsOptional } from 'class-validator';
+import { Field, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../kernel/pagination';
 import { ReportKind } from './report.entity';
 
@@ -30,33 +29,3 @@ export class GuardianReportView {
 }
 
 export const GuardianReportConnection = Connection(GuardianReportView, 'GuardianReport');
-
-@ObjectType('GuardianReportSettings')
-export class GuardianReportSettingsView {
-  @Field(() => Boolean)
-  weeklyReport!: boolean;
-
-  @Field(() => Boolean)
-  monthlyReport!: boolean;
-
-  @Field(() => Boolean)
-  inactivityAlert!: boolean;
-}
-
-@InputType()
-export class GuardianReportSettingsInput {
-  @Field(() => Boolean, { nullable: true })
-  @IsOptional()
-  @IsBoolean()
-  weeklyReport?: boolean | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @IsOptional()
-  @IsBoolean()
-  monthlyReport?: boolean | null;
-
-  @Field(() => Boolean, { nullable: true })
-  @IsOptional()
-  @IsBoolean()
-  inactivityAlert?: boolean | null;
-}

@@ -1,6 +1,7 @@
 import type { Deps } from '../kernel/deps';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from './mailer';
+import { queueMail } from './queue';
 
 /** A page of the web app, with the token the mail carries, for links in mails. */
 export function publicLink(publicUrl: string, page: string, token?: string, query: Record<string, string> = {}): string {
@@ -9,9 +10,12 @@ export function publicLink(publicUrl: string, page: string, token?: string, quer
   return url.toString();
 }
 
-/** The answer does not wait for the mail server; a failed send is logged and can be asked for again. */
-export function sendInBackground(deps: Pick<Deps, 'mailer' | 'log'>, mail: Mail): void {
-  deps.mailer.send(mail).catch((error) => deps.log.error({ err: error }, 'mail not sent'));
+/**
+ * The answer does not wait for the mail server: the mail is stored as a durable job (src/mail/queue.ts)
+ * that is retried with backoff until the server takes it; only a failure to store it is logged here.
+ */
+export function sendInBackground(deps: Pick<Deps, 'jobs' | 'log'>, mail: Mail): void {
+  queueMail(deps, mail).catch((error) => deps.log.error({ err: error }, 'mail not queued'));
 }
 
 /** Mail about a change goes once the change is committed: a rolled-back sign-up mails nobody. */

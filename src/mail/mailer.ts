@@ -7,6 +7,9 @@ export interface Mail {
   to: string;
   subject: string;
   text: string;
+  html?: string;
+  attachments?: { filename: string; content: Buffer; cid?: string; contentType?: string }[];
+  headers?: Record<string, string>;
 }
 
 export interface MailHealth {
@@ -27,7 +30,8 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
 }
 
 function smtpMailer(smtpUrl: string, from: string): Mailer {
-  const transport: Transporter = nodemailer.createTransport(smtpUrl);
+  // Pooled: the connection (and its greeting and log-in) is kept for the next mails.
+  const transport: Transporter = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 5 } as Parameters<typeof nodemailer.createTransport>[0]);
   return {
     async send(mail) {
       await transport.sendMail({ from, ...mail });

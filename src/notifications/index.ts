@@ -8,6 +8,7 @@ import { notificationsRoutes } from './notifications.routes';
 import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
 import { NotificationsService } from './notifications.service';
+import { Migration20261123150000_report_toggles } from './migrations/Migration20261123150000_report_toggles';
 
 export { NotificationType } from './notification.entity';
 export type { NotificationsService } from './notifications.service';
@@ -24,6 +25,7 @@ export const notificationsArea = defineArea({
   resolvers: [NotificationsResolver],
   rules: notificationsRules,
   routes: notificationsRoutes,
+  migrations: [{ name: 'Migration20261123150000_report_toggles', class: Migration20261123150000_report_toggles }],
   services: { notifications: (uow, services) => new NotificationsService(uow, services) },
   on: notificationReactions,
   personalData: {

@@ -22,7 +22,7 @@ export class NotificationsResolver {
 
   @Query(() => NotificationSettingsView)
   async notificationSettings(@Ctx() ctx: Context): Promise<NotificationSettingsView> {
-    return { disabledTypes: await ctx.services.notifications.disabledTypes(me(ctx)) };
+    return ctx.services.notifications.settings(me(ctx));
   }
 
   @Mutation(() => NotificationView, { description: 'Harmless on a notification already read' })
@@ -41,9 +41,14 @@ export class NotificationsResolver {
     return true;
   }
 
-  @Mutation(() => NotificationSettingsView, { description: 'Disabled types are not created for the caller from now on' })
-  async updateNotificationSettings(@Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput, @Ctx() ctx: Context) {
-    return { disabledTypes: await ctx.services.notifications.setDisabledTypes(me(ctx), input.disabledTypes) };
+  @Mutation(() => NotificationSettingsView, { description: 'Disabled types are not created for the caller from now on; report toggles turn guardian report mails off or on' })
+  updateNotificationSettings(@Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput, @Ctx() ctx: Context): Promise<NotificationSettingsView> {
+    return ctx.services.notifications.updateSettings(me(ctx), {
+      disabledTypes: input.disabledTypes ?? undefined,
+      weeklyReport: input.weeklyReport ?? undefined,
+      monthlyReport: input.monthlyReport ?? undefined,
+      inactivityAlert: input.inactivityAlert ?? undefined,
+    });
   }
 
   @Subscription(() => NotificationView, { description: "Each new notification of the caller's", topics: NOTIFICATION_ADDED, topicId: ownTopic })

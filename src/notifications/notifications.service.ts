@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { type Locale, User } from '../auth';
-import { notFound } from '../kernel/errors';
+import { notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { Notification, type NotificationType } from './notification.entity';
@@ -28,6 +28,15 @@ export interface NotificationAddedEvent {
   userId: string;
   notificationId: string;
 }
+
+export interface SettingsValues {
+  disabledTypes: NotificationType[];
+  weeklyReport: boolean;
+  monthlyReport: boolean;
+  inactivityAlert: boolean;
+}
+
+export type SettingsChange = Partial<SettingsValues>;
 
 export class NotificationsService {
   constructor(
@@ -123,10 +132,31 @@ export class NotificationsService {
     return settings?.disabledTypes ?? [];
   }
 
-  async setDisabledTypes(userId: string, types: NotificationType[]): Promise<NotificationType[]> {
-    const disabledTypes = [...new Set(types)].sort();
-    await this.em.upsert(NotificationSettings, { user: userId, disabledTypes, updatedAt: new Date() });
-    return disabledTypes;
+  /** Every setting of the user's (a user without a row gets everything). */
+  async settings(userId: string): Promise<SettingsValues> {
+    const row = await this.em.findOne(NotificationSettings, { user: userId }, { refresh: true });
+    return { disabledTypes: row?.disabledTypes ?? [], weeklyReport: row?.weeklyReport ?? true, monthlyReport: row?.monthlyReport ?? true, inactivityAlert: row?.inactivityAlert ?? true };
+  }
+
+  /** Changes what is given, in one statement (two changes at once both stay). */
+  async updateSettings(userId: string, change: SettingsChange): Promise<SettingsValues> {
+    if (Object.values(change).every((value) => value === undefined)) {
+      throw validationFailed([{ field: 'input', message: 'Give disabledTypes, weeklyReport, monthlyReport or inactivityAlert.' }]);
+    }
+    const disabledTypes = change.disabledTypes ? JSON.stringify([...new Set(change.disabledTypes)].sort()) : null;
+    const flag = (value: boolean | undefined) => (typeof value === 'boolean' ? value : null);
+    const values = [flag(change.weeklyReport), flag(change.monthlyReport), flag(change.inactivityAlert)];
+    await this.em.execute(
+      `insert into notification_settings (user_id, disabled_types, weekly_report, monthly_report, inactivity_alert, updated_at)
+       values (?, array(select jsonb_array_elements_text(?::jsonb)), coalesce(?, true), coalesce(?, true), coalesce(?, true), now())
+       on conflict (user_id) do update set
+         disabled_types = case when ?::jsonb is null then notification_settings.disabled_types else array(select jsonb_array_elements_text(?::jsonb)) end,
+         weekly_report = coalesce(?, notification_settings.weekly_report),
+         monthly_report = coalesce(?, notification_settings.monthly_report),
+         inactivity_alert = coalesce(?, notification_settings.inactivity_alert), updated_at = now()`,
+      [userId, disabledTypes, ...values, disabledTypes, disabledTypes, ...values],
+    );
+    return this.settings(userId);
   }
 
   private publishUnreadCount(userId: string): void {

@@ -1,4 +1,4 @@
-import { ArrayMaxSize } from 'class-validator';
+import { ArrayMaxSize, IsBoolean, IsOptional } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection, PageArgs } from '../kernel/pagination';
@@ -65,11 +65,37 @@ export class ReadAllResult {
 export class NotificationSettingsView {
   @Field(() => [NotificationType], { description: 'Types the user does not receive' })
   disabledTypes!: NotificationType[];
+
+  @Field(() => Boolean, { description: "A guardian's weekly report mail (Monday morning)" })
+  weeklyReport!: boolean;
+
+  @Field(() => Boolean, { description: "A guardian's monthly report mail (the 1st)" })
+  monthlyReport!: boolean;
+
+  @Field(() => Boolean, { description: "A guardian's alert after 7 days without activity" })
+  inactivityAlert!: boolean;
 }
 
+/** Only what is given changes. */
 @InputType()
 export class NotificationSettingsInput {
-  @Field(() => [NotificationType])
+  @Field(() => [NotificationType], { nullable: true })
+  @IsOptional()
   @ArrayMaxSize(Object.keys(NotificationType).length * 2)
-  disabledTypes!: NotificationType[];
+  disabledTypes?: NotificationType[] | null;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  weeklyReport?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  monthlyReport?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true })
+  @IsOptional()
+  @IsBoolean()
+  inactivityAlert?: boolean | null;
 }

@@ -8,6 +8,7 @@ import type { RestRoute } from '../kernel/rest-route';
 import { type Services, serviceRegistry } from '../kernel/services';
 import { UnitOfWork } from '../kernel/unit-of-work';
 import { mergeRules } from '../permissions';
+import { defineMailJob } from '../mail/queue';
 
 /**
  * The composition root: everything the service is made of, read from the list of areas. Nothing
@@ -64,6 +65,7 @@ function eventBusOf(deps: Deps): EventBus {
 
 /** Defines every area's jobs; each job runs in a unit of work of its own. */
 export function defineJobs(deps: Deps): void {
+  defineMailJob(deps);
   for (const area of areas) {
     area.jobs?.(deps, async (work) => {
       const { uow, services } = openUnit(deps);

@@ -136,4 +136,34 @@ describe('data export', () => {
     const both = await Promise.all([0, 1].map(() => t.http.post('/gdpr/export', {}, { token: solo.accessToken })));
     expect(both.map((r) => r.status).sort()).toEqual([202, 409]);
   });
+
+  it('an export that fails half way is given up cleanly and retried (it used to hang for ever), then completes', async () => {
+    const sql = (query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+    // The notifications area's table is away while the export runs: its part of the archive fails after others were written.
+    await sql(`alter table notifications rename to notifications_away`);
+    let renamed = true;
+    try {
+      const accepted = await t.http.post('/gdpr/export', {}, { token: learner.accessToken });
+      expect(accepted.status).toBe(202);
+      for (let waited = 0; waited < 20_000; waited += 100) {
+        const [row] = (await sql(`select status, error, lease_until from gdpr_requests where id = ?`, [accepted.body.id])) as { status: string; error: string | null; lease_until: Date | null }[];
+        if (row.error) {
+          expect(row.status).toBe('running');
+          expect(row.lease_until).toBeNull();
+          break;
+        }
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const [failed] = (await sql(`select error from gdpr_requests where id = ?`, [accepted.body.id])) as { error: string | null }[];
+      expect(failed.error).toMatch(/notifications/);
+      await sql(`alter table notifications_away rename to notifications`);
+      renamed = false;
+      const ready = await waitForRequest(t, learner.accessToken, accepted.body.id);
+      expect(ready.status).toBe('ready');
+      const files = await unzip((await download(ready.downloadUrl)).body);
+      expect(files.has('notifications.json')).toBe(true);
+    } finally {
+      if (renamed) await sql(`alter table notifications_away rename to notifications`);
+    }
+  });
 });

@@ -1,3 +1,4 @@
+import { inflateSync } from 'node:zlib';
 import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -87,6 +88,48 @@ async function activityAt(kid: SignedIn, lessonIds: string[], at: Date) {
   await sql(`update quiz_attempts set created_at = ? where learner_id = ? and created_at > now() - interval '1 hour'`, [at, kid.id]);
 }
 
+/** Decodes a PNG (8-bit grey, RGB or RGBA, any row filter) with zlib: its size and the colour of a pixel. */
+function decodePng(png: Buffer): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+  expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
+  let width = 0;
+  let height = 0;
+  let channels = 0;
+  const idat: Buffer[] = [];
+  for (let at = 8; at < png.length;) {
+    const length = png.readUInt32BE(at);
+    const type = png.subarray(at + 4, at + 8).toString('latin1');
+    const data = png.subarray(at + 8, at + 8 + length);
+    if (type === 'IHDR') {
+      [width, height] = [data.readUInt32BE(0), data.readUInt32BE(4)];
+      expect(data[8]).toBe(8);
+      channels = ({ 0: 1, 2: 3, 4: 2, 6: 4 } as Record<number, number>)[data[9]];
+    }
+    if (type === 'IDAT') idat.push(data);
+    at += 12 + length;
+  }
+  const raw = inflateSync(Buffer.concat(idat));
+  const stride = width * channels;
+  expect(raw.length).toBe(height * (stride + 1));
+  const pixels = Buffer.alloc(height * stride);
+  for (let y = 0; y < height; y++) {
+    const filter = raw[y * (stride + 1)];
+    for (let i = 0; i < stride; i++) {
+      const x = raw[y * (stride + 1) + 1 + i];
+      const a = i >= channels ? pixels[y * stride + i - channels] : 0;
+      const b = y > 0 ? pixels[(y - 1) * stride + i] : 0;
+      const c = y > 0 && i >= channels ? pixels[(y - 1) * stride + i - channels] : 0;
+      const p = a + b - c;
+      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      pixels[y * stride + i] = (x + [0, a, b, (a + b) >> 1, paeth][filter]) & 0xff;
+    }
+  }
+  const rgb = (x: number, y: number): [number, number, number] => {
+    const at = y * stride + x * channels;
+    return channels < 3 ? [pixels[at], pixels[at], pixels[at]] : [pixels[at], pixels[at + 1], pixels[at + 2]];
+  };
+  return { width, height, rgb };
+}
+
 function pngSize(png: Buffer): { width: number; height: number } {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   expect(png.subarray(12, 16).toString()).toBe('IHDR');
@@ -120,6 +163,11 @@ describe('guardian reports', () => {
       expect(chart.cid).toBe('activity-chart');
       expect(mail.html).toMatch(/<img src="(cid:activity-chart|data:image\/png;base64,)/); // mailparser inlines the cid
       expect(pngSize(chart.content)).toEqual({ width: 600, height: 240 });
+      // Decoded: one learner was active on one day of the seven, so one bar (blue, #3b82f6) stands in the middle of the plot, the other days are white.
+      const image = decodePng(chart.content);
+      const bars = [0, 1, 2, 3, 4, 5, 6].filter((day) => image.rgb(30 + day * 80 + 40, 120).join() === '59,130,246');
+      expect(bars).toHaveLength(1);
+      expect(image.rgb(30 + ((bars[0] + 1) % 7) * 80 + 40, 120)).toEqual([255, 255, 255]);
     }
     // The same Monday later: nothing again.
     await sendDueReports(t.app.deps, new Date('2026-11-23T06:00:00Z'));
@@ -139,8 +187,10 @@ describe('guardian reports', () => {
     const tampered = await fetch(`${t.url}${link.pathname}?${link.searchParams.toString().replace('kind=weekly', 'kind=monthly')}`);
     expect(tampered.status).toBe(403);
     expect((await fetch(`${t.url}${link.pathname}${link.search}`)).status).toBe(200);
-    const settings = await t.http.get('/guardian/reports/settings', { token: guardian.accessToken });
-    expect(settings.body).toEqual({ weeklyReport: false, monthlyReport: true, inactivityAlert: true });
+    // The toggles live in the notification settings (DESIGN.md 4.7); the old path is gone.
+    const settings = await t.http.get('/notifications/settings', { token: guardian.accessToken });
+    expect(settings.body).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: true, inactivityAlert: true });
+    expect((await t.http.get('/guardian/reports/settings', { token: guardian.accessToken })).status).toBe(404);
     await sendDueReports(t.app.deps, new Date('2026-11-30T02:00:00Z'));
     await settle();
     expect(to(guardian).filter((m) => /Tuần/.test(m.subject!))).toHaveLength(2);
@@ -149,9 +199,14 @@ describe('guardian reports', () => {
     await sendDueReports(t.app.deps, new Date('2026-12-01T02:00:00Z'));
     await settle();
     expect(to(guardian).filter((m) => /Tháng học/.test(m.subject!))).toHaveLength(2);
-    const put = await t.http.put('/guardian/reports/settings', { monthlyReport: false }, { token: guardian.accessToken });
-    expect(put.body).toEqual({ weeklyReport: false, monthlyReport: false, inactivityAlert: true });
-    expect((await t.http.put('/guardian/reports/settings', { monthlyReport: 'no' }, { token: guardian.accessToken })).status).toBe(400);
+    const put = await t.http.put('/notifications/settings', { monthlyReport: false }, { token: guardian.accessToken });
+    expect(put.status).toBe(200);
+    expect(put.body).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: false, inactivityAlert: true });
+    const bad = await t.http.put('/notifications/settings', { monthlyReport: 'no' }, { token: guardian.accessToken });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('validation_failed');
+    expect(bad.body.details[0].field).toMatch(/monthlyReport/);
+    expect((await t.http.put('/notifications/settings', { monthlyReport: true })).status).toBe(401);
     await sendDueReports(t.app.deps, new Date('2027-01-01T02:00:00Z'));
     await settle();
     expect(to(guardian).filter((m) => /Tháng học/.test(m.subject!))).toHaveLength(2);
@@ -159,7 +214,17 @@ describe('guardian reports', () => {
 
   it('an inactivity alert on day 7, not again on day 8; active again then 7 days idle: a new alert; in English for an English guardian', async () => {
     const { guardian, kids, lessonIds } = await family(1, { locale: 'en', country: 'US' });
-    await t.http.put('/guardian/reports/settings', { weeklyReport: false, monthlyReport: false }, { token: guardian.accessToken });
+    // The GraphQL twin of PUT /notifications/settings turns the other reports off; the inactivity alert stays on.
+    const toggles = await t.http.gql(
+      'mutation { updateNotificationSettings(input: { weeklyReport: false, monthlyReport: false }) { disabledTypes weeklyReport monthlyReport inactivityAlert } }',
+      {},
+      guardian.accessToken,
+    );
+    expect(toggles.body.data.updateNotificationSettings).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: false, inactivityAlert: true });
+    expect((await t.http.gql('{ notificationSettings { weeklyReport inactivityAlert } }', {}, guardian.accessToken)).body.data.notificationSettings).toEqual({
+      weeklyReport: false,
+      inactivityAlert: true,
+    });
     const t0 = new Date('2026-11-10T15:00:00Z');
     await activityAt(kids[0], lessonIds, t0);
     const at = (days: number, hours = 0) => new Date(t0.getTime() + days * 86_400_000 + hours * 3_600_000);
@@ -179,6 +244,12 @@ describe('guardian reports', () => {
     await settle();
     expect(to(guardian)).toHaveLength(1);
     await sendDueReports(t.app.deps, at(16, 1));
+    await settle();
+    expect(to(guardian)).toHaveLength(2);
+    // Turned off in the notification settings: the next spell brings no alert.
+    expect((await t.http.put('/notifications/settings', { inactivityAlert: false }, { token: guardian.accessToken })).status).toBe(200);
+    await activityAt(kids[0], lessonIds.slice(0, 1), at(17));
+    await sendDueReports(t.app.deps, at(25));
     await settle();
     expect(to(guardian)).toHaveLength(2);
   });

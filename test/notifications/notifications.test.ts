@@ -169,10 +169,13 @@ describe('settings', () => {
   it('turns types off in REST and GraphQL; a disabled type is not created', async () => {
     const user = await inbox(0);
     const token = user.accessToken;
-    expect((await t.http.get('/notifications/settings', { token })).body).toEqual({ disabledTypes: [] });
+    const everything = { weeklyReport: true, monthlyReport: true, inactivityAlert: true };
+    expect((await t.http.get('/notifications/settings', { token })).body).toEqual({ disabledTypes: [], ...everything });
     const put = await t.http.put('/notifications/settings', { disabledTypes: ['progress', 'system', 'progress'] }, { token });
     expect(put.status).toBe(200);
-    expect(put.body).toEqual({ disabledTypes: ['progress', 'system'] });
+    expect(put.body).toEqual({ disabledTypes: ['progress', 'system'], ...everything });
+    // Only what is given changes: a report toggle leaves the types as they are, and the other way round.
+    expect((await t.http.put('/notifications/settings', { inactivityAlert: false }, { token })).body).toEqual({ disabledTypes: ['progress', 'system'], ...everything, inactivityAlert: false });
 
     expect(await notify(t, user.id, 'system')).toEqual([null]);
     await notify(t, user.id, 'certificate');
@@ -190,7 +193,10 @@ describe('settings', () => {
 
   it('refuses unknown types and bad bodies with 400 and details', async () => {
     const user = await inbox(0);
-    for (const body of [{ disabledTypes: ['spam'] }, { disabledTypes: [null] }, {}, { disabledTypes: [1] }]) {
+    const nothing = await t.http.put('/notifications/settings', {}, { token: user.accessToken });
+    expect(nothing.status).toBe(400);
+    expect(nothing.body.details[0].field).toBe('input');
+    for (const body of [{ disabledTypes: ['spam'] }, { disabledTypes: [null] }, { disabledTypes: [1] }]) {
       const reply = await t.http.put('/notifications/settings', body, { token: user.accessToken });
       expect(reply.status, JSON.stringify(body)).toBe(400);
       expect(reply.body.error).toBe('validation_failed');

@@ -10,10 +10,20 @@ export interface ReceivedMail {
 /** A real SMTP server on loopback that keeps what it receives. */
 export async function startSmtpServer() {
   const received: ReceivedMail[] = [];
+  /** When each message was offered (MAIL FROM), and whether it was refused. */
+  const attempts: { at: number; refused: boolean }[] = [];
+  let refusing = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onMailFrom(_address, _session, callback) {
+      const refused = refusing > 0;
+      attempts.push({ at: Date.now(), refused });
+      if (!refused) return callback();
+      refusing--;
+      callback(Object.assign(new Error('Try again later'), { responseCode: 451 }));
+    },
     onData(stream, _session, callback) {
       simpleParser(stream)
         .then((mail: ParsedMail) => {
@@ -29,6 +39,11 @@ export async function startSmtpServer() {
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    attempts,
+    /** The next `count` messages offered are refused with 451 (a temporary failure). */
+    refuseNext(count: number) {
+      refusing = count;
+    },
     /** The first mail to `to` whose subject matches, waiting for it to arrive. */
     async waitFor(to: string, subject: RegExp = /./, timeoutMs = 5000): Promise<ReceivedMail> {
       const deadline = Date.now() + timeoutMs;

@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openUnit } from '../../src/server/platform';
+import { startTestApp, type TestApp } from '../support/app';
+import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import { adultSignup, signUp } from '../support/users';
+
+/** Mail goes through a durable Agenda job with retries (issue 13): refused sends are tried again with backoff, and a restart loses nothing. */
+let smtp: SmtpServer;
+let t: TestApp;
+const env = () => ({ SMTP_URL: smtp.url, MAIL_RETRY_DELAY_MS: '300', MAIL_RETRIES: '8', JOBS_PROCESS_EVERY_MS: '100' });
+const resetMails = (to: string) => smtp.received.filter((m) => m.to.includes(to) && /reset|đặt lại/i.test(m.subject));
+const queued = async (app: TestApp, to: string) =>
+  ((await openUnit(app.app.deps).uow.em.getConnection().execute(`select count(*)::int as n from agenda_jobs where name = 'mail: send' and data->>'to' = ?`, [to])) as { n: number }[])[0].n;
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  t = await startTestApp(env());
+});
+afterAll(async () => {
+  await t.close();
+  await smtp.close();
+});
+
+describe('the mail queue', () => {
+  it('tries a refused mail again with growing delays, and it arrives once; its job is then removed', async () => {
+    const user = await signUp(t, adultSignup());
+    await smtp.waitFor(user.email);
+    smtp.attempts.length = 0;
+    smtp.refuseNext(2);
+    expect((await t.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
+    await smtp.waitFor(user.email, /reset|đặt lại/i, 15_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(resetMails(user.email)).toHaveLength(1);
+    expect(smtp.attempts.map((a) => a.refused)).toEqual([true, true, false]);
+    const [a, b, c] = smtp.attempts.map((x) => x.at);
+    expect(b - a).toBeGreaterThanOrEqual(250);
+    expect(c - b).toBeGreaterThan(b - a);
+    expect(await queued(t, user.email)).toBe(0);
+  });
+
+  it('keeps a mail that could not be sent across a restart: the next process sends it, once', async () => {
+    const user = await signUp(t, adultSignup());
+    await smtp.waitFor(user.email);
+    smtp.attempts.length = 0;
+    smtp.refuseNext(1_000);
+    expect((await t.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
+    for (let waited = 0; smtp.attempts.length < 2 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    expect(smtp.attempts.length).toBeGreaterThanOrEqual(2);
+    const databaseUrl = t.databaseUrl;
+    await t.close();
+    expect(await queuedIn(databaseUrl, user.email)).toBe(1);
+    expect(resetMails(user.email)).toHaveLength(0);
+
+    smtp.refuseNext(0);
+    t = await startTestApp(env(), databaseUrl);
+    await smtp.waitFor(user.email, /reset|đặt lại/i, 20_000);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(resetMails(user.email)).toHaveLength(1);
+    expect(await queued(t, user.email)).toBe(0);
+  });
+});
+
+/** The queue as stored, read with a connection of its own while no service runs. */
+async function queuedIn(databaseUrl: string, to: string): Promise<number> {
+  const { Client } = await import('pg');
+  const client = new Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from agenda_jobs where name = 'mail: send' and data->>'to' = $1`, [to]);
+    return rows[0].n;
+  } finally {
+    await client.end();
+  }
+}
