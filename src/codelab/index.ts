@@ -12,6 +12,17 @@ import { Migration20261123100000_codelab } from './migrations/Migration202611231
 
 export type { CodeLabService } from './codelab.service';
 
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /**
+     * A submission was judged (raised after its verdict is stored). `score` is this submission's;
+     * the progress area keeps the best, and counts an accepted exercise linked to a lesson as that
+     * lesson done.
+     */
+    exerciseJudged: { learnerId: string; exerciseId: string; courseId: string | null; lessonId: string | null; score: number; accepted: boolean };
+  }
+}
+
 declare module '../kernel/services' {
   interface Services {
     codelab: CodeLabService;

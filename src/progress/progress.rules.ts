@@ -12,6 +12,7 @@ export const progressRules = {
   },
   Mutation: { completeLesson: learnerActive, submitQuiz: learnerActive },
   CourseProgress: allow,
+  ExerciseProgress: allow,
   LearnerProgress: allow,
   QuizResult: allow,
   QuizAnswerResult: allow,
