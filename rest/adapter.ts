@@ -1,6 +1,7 @@
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request, type Response, Router } from 'express';
 import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse, type TypeNode } from 'graphql';
+import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
 import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/kernel/errors';
 import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
@@ -15,11 +16,12 @@ interface PreparedRoute extends RestRoute {
 }
 
 /** Serves every route of the table by executing its operation through Apollo. */
-export function restRouter(apollo: ApolloServer<Context>, routes: RestRoute[], context: (req: Request) => Promise<Context> | Context, bodyLimit: string): Router {
+export function restRouter(apollo: ApolloServer<Context>, routes: RestRoute[], context: (req: Request) => Promise<Context> | Context, bodyLimit: number, bodyLimits: BodyLimits = {}): Router {
   const router = Router();
-  router.use(express.json({ limit: bodyLimit }));
   for (const route of routes.map(prepare)) {
-    router[route.method](route.path, async (req, res, next) => {
+    // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
+    const json = express.json({ limit: operationBodyLimit(parse(route.operation), undefined, bodyLimits, bodyLimit) });
+    router[route.method](route.path, json, async (req, res, next) => {
       try {
         const variables = variablesOf(route, req);
         const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: await context(req) });

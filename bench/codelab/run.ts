@@ -69,10 +69,13 @@ function plainMs([command, args]: [string, string[]]): number {
 
 async function main() {
   const workers = Number(process.env.CODELAB_WORKERS ?? availableParallelism());
-  const runner = new CodeRunner({ workers });
+  const runsPerWorker = Number(process.env.CODELAB_PYTHON_RUNS_PER_WORKER ?? 50);
+  const runner = new CodeRunner({ workers, pythonRunsPerWorker: runsPerWorker });
   const t0 = Date.now();
   await runner.start();
-  console.log(`CodeLab sandbox bench: ${workers} workers per language, ${SECONDS} s per row, warm-up ${Date.now() - t0} ms\n`);
+  console.log(
+    `CodeLab sandbox bench: ${workers} workers per language, Python processes serve ${runsPerWorker} runs each (CODELAB_PYTHON_RUNS_PER_WORKER), ${SECONDS} s per row, warm-up ${Date.now() - t0} ms\n`,
+  );
   console.log('runs of a small program (sum 1..1000 from stdin)');
   console.log('language    clients  runs/s   p50 ms   p99 ms   runs   plain interpreter p50 ms (process start included)');
   for (const language of ['javascript', 'python'] as Language[]) {

@@ -178,6 +178,16 @@ export class CodeLabService {
     submission.finishedAt = new Date();
     await this.em.flush();
     this.changed(submission.id);
+    // The verdict is committed: the learner's progress hears of it (the progress area's reaction).
+    this.uow.raise({
+      type: 'exerciseJudged',
+      learnerId: submission.user.id,
+      exerciseId: exercise.id,
+      courseId: exercise.courseId,
+      lessonId: exercise.lessonId,
+      score: judgement.score,
+      accepted: judgement.verdict === 'accepted',
+    });
   }
 
   /**

@@ -1,14 +1,27 @@
 import { defineArea } from '../kernel/area';
+import { jsonRoomFor } from '../kernel/body-limit';
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { Exercise, Portfolio, Project, Submission } from './codelab.entity';
 import { defineCodeLabJobs } from './codelab.jobs';
 import { CodeLabResolver } from './codelab.resolver';
 import { codelabRoutes } from './codelab.routes';
 import { codelabRules } from './codelab.rules';
-import { CodeLabService } from './codelab.service';
+import { CodeLabService, MAX_PROJECT_BYTES } from './codelab.service';
+import { codeRunnerDefaults } from './sandbox';
 import { Migration20261123100000_codelab } from './migrations/Migration20261123100000_codelab';
 
 export type { CodeLabService } from './codelab.service';
+
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /**
+     * A submission was judged (raised after its verdict is stored). `score` is this submission's;
+     * the progress area keeps the best, and counts an accepted exercise linked to a lesson as that
+     * lesson done.
+     */
+    exerciseJudged: { learnerId: string; exerciseId: string; courseId: string | null; lessonId: string | null; score: number; accepted: boolean };
+  }
+}
 
 declare module '../kernel/services' {
   interface Services {
@@ -23,6 +36,15 @@ export const codelabArea = defineArea({
   resolvers: [CodeLabResolver],
   rules: codelabRules,
   routes: codelabRoutes,
+  // Any JSON encoding of a project of 256 KiB, or of code and stdin of 64 KiB each, gets through to
+  // the limits of DESIGN.md 4.8 and their validation_failed, instead of express's 413 at BODY_LIMIT.
+  bodyLimits: {
+    createProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),
+    updateProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),
+    runCode: jsonRoomFor(codeRunnerDefaults.codeLimitBytes + codeRunnerDefaults.stdinLimitBytes, 16 * 1024),
+    submitSolution: jsonRoomFor(codeRunnerDefaults.codeLimitBytes, 16 * 1024),
+    runProject: jsonRoomFor(codeRunnerDefaults.stdinLimitBytes, 16 * 1024),
+  },
   migrations: [{ name: 'Migration20261123100000_codelab', class: Migration20261123100000_codelab }],
   jobs: defineCodeLabJobs,
   services: { codelab: (uow, services) => new CodeLabService(uow, services.consent, services.guardian, services.certificates, services.ai) },

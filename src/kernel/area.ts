@@ -3,6 +3,7 @@ import type { Request, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { and } from 'graphql-shield';
 import type { NonEmptyArray } from 'type-graphql';
+import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
@@ -41,6 +42,8 @@ export interface Area {
   resolvers?: NonEmptyArray<Function>;
   rules?: AreaRules;
   routes?: RestRoute[];
+  /** Mutations whose input may be larger than BODY_LIMIT, with the body each needs (REST and GraphQL). */
+  bodyLimits?: BodyLimits;
   http?: HttpRoutes;
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];

@@ -1,6 +1,7 @@
 import { rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
-import { LessonCompletion, QuizAttempt } from './progress.entity';
+import { ExerciseResult, LessonCompletion, QuizAttempt } from './progress.entity';
+import { Migration20261123160000_exercise_results } from './migrations/Migration20261123160000_exercise_results';
 import { ProgressResolver } from './progress.resolver';
 import { progressRoutes } from './progress.routes';
 import { progressRules } from './progress.rules';
@@ -17,18 +18,26 @@ declare module '../kernel/services' {
 
 export const progressArea = defineArea({
   name: 'progress',
-  entities: [LessonCompletion, QuizAttempt],
+  entities: [LessonCompletion, QuizAttempt, ExerciseResult],
+  migrations: [{ name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results }],
   resolvers: [ProgressResolver],
   rules: progressRules,
   routes: progressRoutes,
   services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.notifications) },
+  on: {
+    // A judged CodeLab submission: its best score joins the learner's progress, and an accepted
+    // exercise linked to a lesson completes that lesson.
+    exerciseJudged: (event, services) => services.progress.exerciseJudged(event),
+  },
   personalData: {
-    entities: [LessonCompletion, QuizAttempt],
+    entities: [LessonCompletion, QuizAttempt, ExerciseResult],
     export: async (userId, _services, uow) => ({
       lessonCompletions: rowsOf(uow, LessonCompletion, { learner: userId }),
       quizAttempts: rowsOf(uow, QuizAttempt, { learner: userId }),
+      exerciseResults: rowsOf(uow, ExerciseResult, { learner: userId }),
     }),
     erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(ExerciseResult, { learner: userId });
       await uow.em.nativeDelete(QuizAttempt, { learner: userId });
       await uow.em.nativeDelete(LessonCompletion, { learner: userId });
     },

@@ -63,3 +63,40 @@ export class QuizAttempt {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 }
+
+/**
+ * A learner's best result on a CodeLab exercise, fed by CodeLab's `exerciseJudged` event: the
+ * best score of all their judged submissions, and whether one was accepted. The exercise, its
+ * course and lesson are CodeLab's ids (no foreign keys across areas).
+ */
+@Entity({ tableName: 'exercise_results' })
+@Unique({ properties: ['learner', 'exerciseId'] })
+@Index({ properties: ['learner', 'courseId'] })
+export class ExerciseResult {
+  [OptionalProps]?: 'courseId' | 'lessonId' | 'updatedAt';
+
+  @PrimaryKey({ type: 'uuid' })
+  id: string = randomUUID();
+
+  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  learner!: User;
+
+  @Property({ type: 'uuid' })
+  exerciseId!: string;
+
+  @Property({ type: 'uuid', nullable: true })
+  courseId: string | null = null;
+
+  @Property({ type: 'uuid', nullable: true })
+  lessonId: string | null = null;
+
+  /** 0..100 */
+  @Property({ type: 'smallint' })
+  bestScore!: number;
+
+  @Property({ type: 'boolean' })
+  accepted!: boolean;
+
+  @Property({ type: 'timestamptz' })
+  updatedAt: Date = new Date();
+}

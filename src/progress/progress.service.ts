@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import type { User } from '../auth';
+import { User } from '../auth';
 import type { CertificatesService } from '../certificates';
 import type { Course, Lesson, Localized } from '../courses';
 import type { CoursesService } from '../courses';
@@ -8,6 +8,26 @@ import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
 import { AppError, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
+
+/** A learner's best on one CodeLab exercise of a course. */
+export interface ExerciseProgress {
+  exerciseId: string;
+  lessonId: string | null;
+  /** The best score of the learner's judged submissions, 0..100. */
+  bestScore: number;
+  accepted: boolean;
+  updatedAt: Date;
+}
+
+/** What CodeLab's exerciseJudged event tells. */
+export interface ExerciseJudged {
+  learnerId: string;
+  exerciseId: string;
+  courseId: string | null;
+  lessonId: string | null;
+  score: number;
+  accepted: boolean;
+}
 
 export interface CourseProgress {
   courseId: string;
@@ -20,6 +40,9 @@ export interface CourseProgress {
   timeSpentSeconds: number;
   lastActivityAt: Date | null;
   completed: boolean;
+  /** CodeLab exercises of the course the learner submitted, each with its best score. */
+  exercises: ExerciseProgress[];
+  exercisesAccepted: number;
 }
 
 export interface LearnerOverview {
@@ -100,6 +123,29 @@ export class ProgressService {
     return { lessonId: lesson.id, score, correct, total: questions.length, attempt, results };
   }
 
+  /**
+   * The reaction to a judged CodeLab submission: the best score per exercise is kept (whatever order
+   * the verdicts arrive in), and an accepted exercise linked to a lesson of a course the learner is
+   * enrolled in completes that lesson (with the certificate and notifications that may follow).
+   */
+  async exerciseJudged(event: ExerciseJudged): Promise<void> {
+    const score = Math.max(0, Math.min(100, Math.round(event.score)));
+    await this.em.execute(
+      `insert into exercise_results (id, learner_id, exercise_id, course_id, lesson_id, best_score, accepted, updated_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, ?, now())
+       on conflict (learner_id, exercise_id) do update set best_score = greatest(exercise_results.best_score, excluded.best_score), accepted = exercise_results.accepted or excluded.accepted,
+       course_id = excluded.course_id, lesson_id = excluded.lesson_id, updated_at = now()`,
+      [event.learnerId, event.exerciseId, event.courseId, event.lessonId, score, event.accepted],
+    );
+    if (!event.accepted || !event.lessonId) return;
+    const learner = await this.em.findOne(User, { id: event.learnerId });
+    const lesson = await this.courses.lesson(event.lessonId).catch((error: unknown) => {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    });
+    if (!learner || !lesson || !(await this.courses.isEnrolled(learner.id, lesson.course.id))) return;
+    await this.completeLesson(learner, lesson.id);
+  }
+
   async courseProgress(learnerId: string, courseId: string): Promise<CourseProgress> {
     const overview = (await this.overviews([learnerId]))[0];
     const progress = overview.courses.find((c) => c.courseId === courseId);
@@ -122,7 +168,7 @@ export class ProgressService {
     const enrollments = await this.courses.enrollmentsOf(learnerIds);
     const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
     const ids = `{${learnerIds.join(',')}}`;
-    const [lessonCounts, completions, scores, days] = await Promise.all([
+    const [lessonCounts, completions, scores, days, exerciseRows] = await Promise.all([
       courseIds.length ? connection.execute<Row[]>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]) : [],
       connection.execute<Row[]>(
         'select learner_id, course_id, count(*)::int as n, sum(time_spent_seconds)::int as seconds, max(completed_at) as last from lesson_completions where learner_id = any(?::uuid[]) group by 1, 2',
@@ -141,7 +187,23 @@ export class ProgressService {
          ) activity group by 1`,
         [ids, ids],
       ),
+      connection.execute<Row[]>(
+        'select learner_id, course_id, exercise_id, lesson_id, best_score, accepted, updated_at from exercise_results where learner_id = any(?::uuid[]) and course_id is not null order by updated_at, exercise_id',
+        [ids],
+      ),
     ]);
+    const exercises = new Map<string, ExerciseProgress[]>();
+    for (const r of exerciseRows) {
+      const k = key(String(r.learner_id), String(r.course_id));
+      if (!exercises.has(k)) exercises.set(k, []);
+      exercises.get(k)!.push({
+        exerciseId: String(r.exercise_id),
+        lessonId: r.lesson_id === null ? null : String(r.lesson_id),
+        bestScore: Number(r.best_score),
+        accepted: Boolean(r.accepted),
+        updatedAt: new Date(r.updated_at as string),
+      });
+    }
     const totals = new Map(lessonCounts.map((r) => [String(r.course_id), Number(r.n)]));
     const done = new Map(completions.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
     const best = new Map(scores.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
@@ -149,7 +211,9 @@ export class ProgressService {
     return learnerIds.map((learnerId) => {
       const courses = enrollments
         .filter((e) => e.learner.id === learnerId)
-        .map((e) => courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id))));
+        .map((e) =>
+          courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id)), exercises.get(key(learnerId, e.course.id)) ?? []),
+        );
       const last =
         courses
           .map((c) => c.lastActivityAt)
@@ -203,9 +267,9 @@ export class ProgressService {
   }
 }
 
-function courseProgressOf(course: Course, total: number, done: Row | undefined, best: Row | undefined): CourseProgress {
+function courseProgressOf(course: Course, total: number, done: Row | undefined, best: Row | undefined, exercises: ExerciseProgress[]): CourseProgress {
   const completed = Number(done?.n ?? 0);
-  const lasts = [done?.last, best?.last].filter(Boolean).map((d) => new Date(d as string));
+  const lasts = [done?.last, best?.last, ...exercises.map((e) => e.updatedAt)].filter(Boolean).map((d) => new Date(d as string));
   return {
     courseId: course.id,
     courseTitle: course.title,
@@ -216,6 +280,8 @@ function courseProgressOf(course: Course, total: number, done: Row | undefined, 
     timeSpentSeconds: Number(done?.seconds ?? 0),
     lastActivityAt: lasts.sort((a, b) => b.getTime() - a.getTime())[0] ?? null,
     completed: total > 0 && completed >= total,
+    exercises,
+    exercisesAccepted: exercises.filter((e) => e.accepted).length,
   };
 }
 

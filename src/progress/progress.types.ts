@@ -4,6 +4,24 @@ import { LocalizedTextView } from '../courses';
 import { CertificateView } from '../certificates';
 import { LinkedLearner } from '../guardian';
 
+@ObjectType('ExerciseProgress', { description: "A learner's best on a CodeLab exercise of the course" })
+export class ExerciseProgressView {
+  @Field(() => ID)
+  exerciseId!: string;
+
+  @Field(() => ID, { nullable: true })
+  lessonId!: string | null;
+
+  @Field(() => Int, { description: 'The best score of the judged submissions, 0..100' })
+  bestScore!: number;
+
+  @Field(() => Boolean)
+  accepted!: boolean;
+
+  @Field(() => GraphQLISODateTime)
+  updatedAt!: Date;
+}
+
 @ObjectType('CourseProgress')
 export class CourseProgressView {
   @Field(() => ID)
@@ -32,6 +50,12 @@ export class CourseProgressView {
 
   @Field(() => Boolean)
   completed!: boolean;
+
+  @Field(() => [ExerciseProgressView], { description: 'CodeLab exercises of the course the learner submitted, with their best score' })
+  exercises!: ExerciseProgressView[];
+
+  @Field(() => Int)
+  exercisesAccepted!: number;
 }
 
 @ObjectType('LearnerProgress')

@@ -13,7 +13,8 @@ import type { Deps } from '../kernel/deps';
 import { authenticateHeader } from '../kernel/tokens';
 import { createContext } from './context';
 import { serveDocs } from './docs';
-import { httpRoutes, routes } from './platform';
+import { bodyLimits, httpRoutes, routes } from './platform';
+import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } from '../kernel/body-limit';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, notFound, validationFailed } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
@@ -46,9 +47,17 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
   serveDocs(app, schema);
-  app.use('/graphql', express.json({ limit: config.BODY_LIMIT }), expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }));
+  // BODY_LIMIT for every operation but the mutations that declare more (a 256 KiB project): the
+  // parser takes the largest, then the operation's own limit decides.
+  const bodyLimit = sizeInBytes(config.BODY_LIMIT);
+  app.use(
+    '/graphql',
+    express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }),
+    graphqlBodyLimit(bodyLimits, bodyLimit),
+    expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
+  );
   for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req), schema));
-  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
+  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), bodyLimit, bodyLimits));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));
   return app;

@@ -3,6 +3,7 @@ import { areas } from '../areas';
 import { migrations as foundationMigrations } from '../db/migrations';
 import { type DatabaseModel, openDatabase, type Orm } from '../db/orm';
 import type { Deps } from '../kernel/deps';
+import type { BodyLimits } from '../kernel/body-limit';
 import type { DomainEvent, EventBus } from '../kernel/events';
 import type { RestRoute } from '../kernel/rest-route';
 import { type Services, serviceRegistry } from '../kernel/services';
@@ -24,6 +25,9 @@ export const resolvers = areas.flatMap((area) => area.resolvers ?? []) as [Funct
 export const ruleMap = mergeRules(...areas.map((area) => area.rules ?? {}));
 
 export const routes: RestRoute[] = areas.flatMap((area) => area.routes ?? []);
+
+/** The mutations that may carry bodies over BODY_LIMIT, and how large. */
+export const bodyLimits: BodyLimits = Object.assign({}, ...areas.map((area) => area.bodyLimits ?? {})) as BodyLimits;
 
 const servicesOf = serviceRegistry(areas.map((area) => area.services ?? {}));
 

@@ -22,6 +22,8 @@ const dataDir = mkdtempSync(join(existsSync('/var/lib') ? '/var/lib' : process.c
 let runner: CodeRunner;
 let noGuard: CodeRunner;
 let processOnly: CodeRunner;
+/** One warm Python process: every run goes to the same one until it is recycled. */
+let single: CodeRunner;
 let server: Server;
 let port = 0;
 let hits = 0;
@@ -49,16 +51,18 @@ beforeAll(async () => {
 
   runner = new CodeRunner({ workers: 2, privateDirs: [dataDir] });
   noGuard = new CodeRunner({ workers: 1, pythonSpares: 0, pythonLayers: { importGuard: false, emptyJsGlobals: false } });
+  single = new CodeRunner({ workers: 1, pythonSpares: 0, pythonRunsPerWorker: 1000, privateDirs: [dataDir] });
   processOnly = new CodeRunner({
     workers: 1,
     pythonSpares: 0,
+    pythonRunsPerWorker: 2,
     pythonLayers: { importGuard: false, emptyJsGlobals: false, noCodeGeneration: false, permissionModel: false },
   });
-  await Promise.all([runner.start(), noGuard.start(), processOnly.start()]);
+  await Promise.all([runner.start(), noGuard.start(), processOnly.start(), single.start()]);
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([runner?.stop(), noGuard?.stop(), processOnly?.stop()]);
+  await Promise.all([runner?.stop(), noGuard?.stop(), processOnly?.stop(), single?.stop()]);
   server?.close();
   rmSync(dataDir, { recursive: true, force: true });
   delete process.env.CODELAB_TEST_SECRET;
@@ -168,8 +172,10 @@ describe('JavaScript', () => {
     expect(await js('console.log(6 * 7)')).toMatchObject({ status: 'ok', stdout: '42\n' });
   });
 
-  it('stops an endless chain of promises at the time limit', async () => {
-    expect((await js('const spin = () => Promise.resolve().then(spin); spin();')).status).toBe('time_limit_exceeded');
+  it('stops an endless chain of promises at a limit (the chain holds memory: whichever comes first), and still runs promise jobs', async () => {
+    expect(['time_limit_exceeded', 'memory_limit_exceeded']).toContain((await js('const spin = () => Promise.resolve().then(spin); spin();')).status);
+    expect((await js('const spin = () => Promise.resolve().then(() => { spin() }); spin();')).status).toBe('time_limit_exceeded');
+    expect(await js('Promise.resolve(1).then((x) => console.log(x + 1))')).toMatchObject({ status: 'ok', stdout: '2\n' });
   });
 
   it('stops a memory bomb at the memory limit', async () => {
@@ -177,6 +183,9 @@ describe('JavaScript', () => {
     expect((await js('const s = "x".repeat(1 << 26)')).status).toBe('memory_limit_exceeded');
     expect((await js('new Array(1e8).fill(0)')).status).toBe('memory_limit_exceeded');
     expect(await js('console.log("still here")')).toMatchObject({ status: 'ok', stdout: 'still here\n' });
+    // Typed arrays too: QuickJS's own limit does not count their bytes, the capped wasm memory does.
+    expect((await js('const big = new Uint8Array(96 * 1024 * 1024); console.log(big.length)')).status).toBe('memory_limit_exceeded');
+    expect(await js('const fits = new Uint8Array(40 * 1024 * 1024); console.log(fits.length)')).toMatchObject({ status: 'ok', stdout: `${40 * 1024 * 1024}\n` });
   });
 
   it('stops an output flood at 64 KiB and keeps the first 64 KiB', async () => {
@@ -256,7 +265,7 @@ except Exception as e:
     expect(hits).toBe(before);
   });
 
-  it('gains nothing by hunting JavaScript proxies through the garbage collector', async () => {
+  it('cannot list objects through the garbage collector (where JavaScript proxies could be found)', async () => {
     const r = clean(
       await py(`import gc, sys
 found = [o for o in gc.get_objects() if type(o).__name__.startswith("Js")]
@@ -269,6 +278,8 @@ for o in found[:20]:
         print("blocked", type(e).__name__)
 print([m for m in sys.modules if sys.modules[m] is not None and ("pyodide" in m or m == "js")])`),
     );
+    expect(r.status).toBe('runtime_error');
+    expect(r.stderr).toContain('RuntimeError: not available in CodeLab: gc.get_objects');
     expect(r.stdout).not.toContain('process ');
   });
 
@@ -366,6 +377,145 @@ print("secret_of_first_user" in globals())`),
       ),
     );
     for (const r of results) expect(r).toMatchObject({ status: 'ok', stdout: '2 [1] 2\nFalse False\nFalse\n' });
+  });
+});
+
+describe('a warm Python process serves many runs, and one run leaves nothing for the next', () => {
+  const py1 = (code: string, stdin?: string) => single.runCode({ language: 'python', code, stdin });
+  /** Runs `code` and says whether the same process served it (none was replaced). */
+  async function inSameProcess(code: string) {
+    const before = single.stats().python.replaced;
+    const result = clean(await py1(code));
+    return { result, same: single.stats().python.replaced === before };
+  }
+
+  it('a run that patches builtins, modules, classes, objects, files, descriptors and settings leaves none of it to the next run in the same process', async () => {
+    const first = await inSameProcess(`import builtins, sys, os, json, decimal, fractions
+builtins.len = lambda x: -1
+builtins.print = lambda *a, **k: sys.stdout.write("hijacked\\n")
+json.dumps = lambda *a, **k: "hijacked"
+json.JSONEncoder.default = lambda self, o: "hijacked"
+json._default_encoder.indent = 4
+fractions.Fraction.__repr__ = lambda self: "hijacked"
+sys.modules["math"] = None
+sys.path.insert(0, "/tmp/evil")
+os.environ["CODELAB_LEFT"] = "first-user"
+decimal.getcontext().prec = 3
+sys.setrecursionlimit(60)
+open("/tmp/left-behind", "w").write("from the first user")
+open("left-behind", "w").write("from the first user")
+os.mkdir("/tmp/dir")
+fd = os.open("/tmp/kept-open", os.O_RDWR | os.O_CREAT)
+os.write(fd, b"first-user-data")
+os.lseek(fd, 0, 0)
+os.chdir("/tmp")
+secret_of_first_user = "first-user-data"
+sys.stdout = open("/tmp/captured", "w")`);
+    expect(first.result.status).toBe('ok');
+    expect(first.same).toBe(true);
+    const second = await inSameProcess(`import json, math, os, sys, decimal, fractions
+print(len([1, 2]), json.dumps([1]), math.floor(2.5), repr(fractions.Fraction(1, 2)))
+try:
+    json.dumps(object())
+except TypeError:
+    print("TypeError")
+print(os.path.exists("/tmp/left-behind"), os.path.exists("left-behind"), os.path.exists("/tmp/dir"), os.getcwd())
+print(os.environ.get("CODELAB_LEFT"), sys.getrecursionlimit() >= 1000, "/tmp/evil" in sys.path, str(decimal.Decimal(1) / 3)[:8])
+found = []
+for fd in range(3, 64):
+    try:
+        found.append(os.read(fd, 100))
+    except OSError:
+        pass
+print("secret_of_first_user" in globals(), [data for data in found if b"first-user" in data])`);
+    expect(second.same).toBe(true);
+    expect(second.result).toMatchObject({
+      status: 'ok',
+      stdout: '2 [1] 2 Fraction(1, 2)\nTypeError\nFalse False False /home/pyodide\nNone True False 0.333333\nFalse []\n',
+    });
+  });
+
+  it("refuses the ways to the interpreter's internals and changes outside the run's own files, and keeps the process", async () => {
+    const { result, same } = await inSameProcess(`import sys, gc, os, json
+def attempt(name, f):
+    try:
+        f()
+        print(name, "allowed")
+    except BaseException as e:
+        print(name, "refused", type(e).__name__)
+def traceback_frame():
+    try:
+        1 / 0
+    except ZeroDivisionError as e:
+        return e.__traceback__.tb_frame
+attempt("gc", gc.get_objects)
+attempt("referrers", lambda: gc.get_referrers(sys))
+attempt("frame", sys._getframe)
+attempt("traceback frame", traceback_frame)
+attempt("generator frame", lambda: (x for x in []).gi_frame)
+attempt("settrace", lambda: sys.settrace(lambda *a: None))
+attempt("audit hook", lambda: (sys.addaudithook(lambda *a: print("HOOKED")), sys.audit("codelab.test")))
+attempt("ctypes", lambda: __import__("ctypes"))
+attempt("function code", lambda: setattr(json.dumps, "__code__", (lambda: 1).__code__))
+attempt("write stdlib", lambda: open("/lib/python314.zip", "ab"))
+attempt("new file", lambda: open("/lib/new.py", "w"))
+attempt("chmod", lambda: os.chmod("/lib/python314.zip", 0o777))
+attempt("rename", lambda: os.rename("/lib/python314.zip", "/tmp/stolen.zip"))
+attempt("remove", lambda: os.remove("/lib/python314.zip"))
+attempt("scratch", lambda: open("/tmp/mine", "w").write("ok"))`);
+    expect(result.status).toBe('ok');
+    expect(result.stdout.trim().split('\n')).toEqual([
+      'gc refused RuntimeError',
+      'referrers refused RuntimeError',
+      'frame refused RuntimeError',
+      'traceback frame refused RuntimeError',
+      'generator frame refused RuntimeError',
+      'settrace refused RuntimeError',
+      // Python drops a hook that the existing hooks refuse, without an error: it never runs.
+      'audit hook allowed',
+      'ctypes refused ImportError',
+      'function code refused RuntimeError',
+      'write stdlib refused PermissionError',
+      'new file refused PermissionError',
+      'chmod refused PermissionError',
+      'rename refused PermissionError',
+      'remove refused PermissionError',
+      'scratch allowed',
+    ]);
+    expect(same).toBe(true);
+  });
+
+  it('recycles the process when the reset cannot vouch for it: a module imported for the first time, a finalizer that patches again', async () => {
+    const imported = await inSameProcess('import colorsys\nprint(colorsys.rgb_to_hsv(1, 0, 0))');
+    expect(imported.result.stdout).toBe('(0.0, 1.0, 1)\n');
+    // The process goes after the run (its result is sent first).
+    await vi.waitFor(() => expect(single.stats().python.replaced).toBeGreaterThan(0), { timeout: 10_000 });
+    const sneaky = await py1(`import builtins, json
+class Sneaky:
+    def __del__(self):
+        builtins.len = lambda x: -1
+        json.dumps = lambda *a, **k: "hijacked"
+json.sneaky = Sneaky()
+sneaky_cycle = [Sneaky()]
+sneaky_cycle.append(sneaky_cycle)`);
+    expect(sneaky.status).toBe('ok');
+    const after = await py1('import json\nprint(len([1, 2]), json.dumps([1]), hasattr(json, "sneaky"))');
+    expect(after).toMatchObject({ status: 'ok', stdout: '2 [1] False\n' });
+  });
+
+  it('recycles a process after CODELAB_PYTHON_RUNS_PER_WORKER runs', async () => {
+    const before = processOnly.stats().python.replaced;
+    for (let i = 0; i < 4; i++) expect(await processOnly.runCode({ language: 'python', code: `print(${i})` })).toMatchObject({ status: 'ok', stdout: `${i}\n` });
+    await vi.waitFor(() => expect(processOnly.stats().python.replaced - before).toBe(2), { timeout: 10_000 });
+  });
+
+  it("shows a runtime error of the program's own exception class, whose message cannot reach the internals either", async () => {
+    const r = clean(await py1('class Oops(Exception):\n    def __str__(self):\n        import gc\n        return str(len(gc.get_objects()))\nraise Oops("x")'));
+    expect(r.status).toBe('runtime_error');
+    expect(r.stderr).toContain('File "main.py", line 5');
+    expect(r.stderr.trim().split('\n').at(-1)).toBe('Oops');
+    const plain = clean(await py1('class Oops(Exception):\n    pass\nraise Oops("it went wrong")'));
+    expect(plain.stderr.trim().split('\n').at(-1)).toBe('Oops: it went wrong');
   });
 });
 

@@ -3,6 +3,7 @@ import { realpathSync } from 'node:fs';
 import { setPriority } from 'node:os';
 import { dirname } from 'node:path';
 import { firstChildPid, threadCpuMs } from './cpu-time';
+import { pythonDriverSource } from './python-driver.source';
 import { pythonWorkerSource } from './python-worker.source';
 import { type IsolationMode, isolationMode, spawnSandboxed } from './sandbox-process';
 import { type Job, type Pool, type PoolStats, type RunResult, type RunStatus, runStatuses, type SandboxLogger } from './types';
@@ -31,6 +32,11 @@ export interface PythonPoolOptions {
   spares: number;
   /** What a program may allocate on the wasm heap beyond the interpreter's own. */
   memoryLimitMb: number;
+  /**
+   * Runs one process serves before it is recycled (CODELAB_PYTHON_RUNS_PER_WORKER); between runs
+   * the interpreter is reset. 1: a fresh process for every run.
+   */
+  runsPerWorker: number;
   logger: SandboxLogger;
   layers?: Partial<PythonLayers>;
 }
@@ -42,9 +48,10 @@ export interface PythonPoolOptions {
 const START_MARGIN_MS = 5000;
 const WALL_FACTOR = 5;
 const WATCH_INTERVAL_MS = 20;
-const READY_TIMEOUT_MS = 60_000;
+const READY_TIMEOUT_MS = 120_000;
 const MAX_LINE_BYTES = 1 << 20;
-const HEAP_HEADROOM = 4 << 20;
+/** Room for the interpreter beyond its snapshot: what the driver keeps of its state, caches. */
+const HEAP_HEADROOM = 32 << 20;
 const WASM_PAGE = 64 * 1024;
 
 /** Where the interpreter's files are: the one folder a Python worker may read. */
@@ -59,9 +66,16 @@ interface Message {
   timeMs?: unknown;
 }
 
-/** One process, one run. Speaks the line protocol of python-worker.source.ts. */
+/** The statuses after which a process may serve another run: the program ended by itself. */
+const REUSABLE: RunStatus[] = ['ok', 'runtime_error', 'syntax_error'];
+
+/** One process, many runs. Speaks the line protocol of python-worker.source.ts. */
 class PythonWorker {
   readonly ready: Promise<void>;
+  /** Runs given to this process. */
+  runs = 0;
+  /** After a run: true once the process has reset itself and is ready for the next, false when it is gone. */
+  next: Promise<boolean> = Promise.resolve(false);
   /** Settles when the process has exited, for whatever reason. */
   readonly gone: Promise<void>;
   private onMessage: (m: Message) => void = () => {};
@@ -146,7 +160,11 @@ class PythonWorker {
     return this.nodePid;
   }
 
-  run(job: Job): Promise<RunResult> {
+  /** One run; `keep` says whether the process may serve another after resetting itself. */
+  run(job: Job, keep: boolean): Promise<RunResult> {
+    this.runs++;
+    let resolveNext: (again: boolean) => void = () => {};
+    this.next = new Promise<boolean>((resolve) => (resolveNext = resolve));
     return new Promise<RunResult>((resolve) => {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
@@ -172,12 +190,18 @@ class PythonWorker {
         if (settled) return;
         settled = true;
         clearInterval(watch);
-        this.kill();
+        if (!keep || !REUSABLE.includes(status)) this.kill();
         if (note) err.push(Buffer.from(note));
         resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timeMs });
       };
       const timeLimitExceeded = () => settle('time_limit_exceeded', job.timeLimitMs, `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`);
       this.onMessage = (m) => {
+        if (settled) {
+          // The reset after the run: ready again, or gone.
+          if (m.t === 'ready') resolveNext(true);
+          else if (m.t === 'recycle') this.kill();
+          return;
+        }
         if ((m.t === 'o' || m.t === 'e') && typeof m.d === 'string') {
           const data = Buffer.from(m.d, 'base64');
           const room = job.outputLimitBytes - bytes;
@@ -192,6 +216,7 @@ class PythonWorker {
         }
       };
       this.onExit = (code, signal) => {
+        resolveNext(false);
         const tail = this.stderrTail;
         const used = elapsed();
         const outOfMemory = /out of memory|heap limit|allocation failed|Cannot enlarge memory|RangeError: Array buffer allocation/i.test(tail);
@@ -213,6 +238,9 @@ class PythonWorker {
   }
 }
 
+/** Memory snapshots of a loaded interpreter, by whether its `js` module is empty. */
+const snapshots = new Map<string, Promise<Buffer>>();
+
 interface Waiting {
   job: Job;
   resolve: (r: RunResult) => void;
@@ -220,9 +248,11 @@ interface Waiting {
 }
 
 /**
- * Warm Python processes. Each serves exactly one run and is replaced at once, so the pool keeps
- * `workers + spares` loaded interpreters (loaded from a memory snapshot made once at start-up, about
- * 0.3 s each) and at most `workers` runs go at once; the rest queue.
+ * Warm Python processes, loaded from a memory snapshot made once at start-up (about 0.3 s each).
+ * A process serves up to `runsPerWorker` runs, resetting its interpreter after each; it is replaced
+ * after a run that hit a limit or crashed, when its reset finds something it cannot put back, and
+ * after its last run. The pool keeps `workers + spares` processes and at most `workers` runs go at
+ * once; the rest queue.
  */
 export class PythonPool implements Pool {
   private readonly layers: PythonLayers;
@@ -232,6 +262,8 @@ export class PythonPool implements Pool {
   private readonly queue: Waiting[] = [];
   private starting = 0;
   private busy = 0;
+  /** Processes resetting after a run. */
+  private resetting = 0;
   private runs = 0;
   private replaced = 0;
   private failures = 0;
@@ -247,7 +279,15 @@ export class PythonPool implements Pool {
     this.mode = isolationMode(this.options.logger);
     const started = Date.now();
     try {
-      this.snapshot = await this.buildSnapshot();
+      // One snapshot per process and kind of interpreter: every pool (and every app in tests) shares it.
+      const key = String(this.layers.emptyJsGlobals);
+      let snapshot = snapshots.get(key);
+      if (!snapshot) {
+        snapshot = this.buildSnapshot();
+        snapshots.set(key, snapshot);
+        snapshot.catch(() => snapshots.delete(key));
+      }
+      this.snapshot = await snapshot;
     } catch (error) {
       this.options.logger.warn({ err: String(error) }, 'CodeLab: no Pyodide snapshot; Python workers load from scratch (about 3 s each)');
     }
@@ -277,7 +317,7 @@ export class PythonPool implements Pool {
   }
 
   private get alive(): number {
-    return this.idle.length + this.starting + this.busy;
+    return this.idle.length + this.starting + this.busy + this.resetting;
   }
 
   private get target(): number {
@@ -328,6 +368,8 @@ export class PythonPool implements Pool {
       snapshot: Boolean(this.snapshot),
       importGuard: this.layers.importGuard,
       jsGlobals: !this.layers.emptyJsGlobals,
+      reuse: this.options.runsPerWorker > 1,
+      driver: pythonDriverSource,
     };
     const heap = (this.snapshot?.length ?? 32 << 20) + HEAP_HEADROOM + this.options.memoryLimitMb * (1 << 20);
     const worker = new PythonWorker(spawnSandboxed(this.nodeArgs(settings, heap), this.mode, pyodideDir()), this.snapshot, this.mode === 'namespaces');
@@ -387,14 +429,22 @@ export class PythonPool implements Pool {
       if (!worker) break;
       const waiting = this.queue.shift()!;
       this.busy++;
-      void worker.run(waiting.job).then((result) => {
+      const keep = worker.runs + 1 < this.options.runsPerWorker;
+      void worker.run(waiting.job, keep).then(async (result) => {
         this.busy--;
         this.runs++;
-        this.replaced++;
-        worker.kill();
-        this.everyone.delete(worker);
+        this.resetting++;
         waiting.resolve(result);
-        if (this.failures === 0) this.refill();
+        const again = await worker.next;
+        this.resetting--;
+        if (again && !this.stopped && !worker.exited) {
+          this.idle.push(worker);
+        } else {
+          this.replaced++;
+          worker.kill();
+          this.everyone.delete(worker);
+          if (this.failures === 0) this.refill();
+        }
         this.dispatch();
       });
     }

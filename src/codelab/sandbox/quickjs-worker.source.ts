@@ -9,7 +9,7 @@
 export const quickjsWorkerSource = String.raw`
 'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
-const { newQuickJSWASMModule } = require(workerData.quickjsPath);
+const { newQuickJSWASMModule, newVariant, RELEASE_SYNC } = require(workerData.quickjsPath);
 
 const fs = require('node:fs');
 
@@ -132,8 +132,16 @@ function run(job) {
       if (result.error) failure = describe(result.error);
       else {
         result.value.dispose();
-        const jobs = runtime.executePendingJobs(-1);
-        if (jobs.error) failure = describe(jobs.error);
+        // Promise jobs run in C, where the interrupt handler is not asked: a thousand at a time,
+        // with the time limit checked in between.
+        while (!stop && runtime.hasPendingJob()) {
+          const jobs = runtime.executePendingJobs(1000);
+          if (jobs.error) {
+            failure = describe(jobs.error);
+            break;
+          }
+          if (used() >= job.timeLimitMs) stop = 'time_limit_exceeded';
+        }
       }
       if (stop) status = stop;
       else if (failure) {
@@ -149,6 +157,16 @@ function run(job) {
     err.push(Buffer.from(status === 'memory_limit_exceeded' ? 'InternalError: out of memory\n' : 'InternalError: the interpreter failed\n'));
   }
   if (stop) status = stop;
+  // The memory reached its ceiling: an allocation failed somewhere, perhaps where the program
+  // could not see it (a promise chain that ends in an unhandled rejection). The thread goes, so the
+  // next run starts with room.
+  if (memory.buffer.byteLength >= MAX_BYTES - 4 * 1024 * 1024) {
+    broken = true;
+    if (status === 'ok') {
+      status = 'memory_limit_exceeded';
+      err.push(Buffer.from('InternalError: out of memory\n'));
+    }
+  }
   const timeMs = stop === 'time_limit_exceeded' ? job.timeLimitMs : Math.round(used());
   try {
     context.dispose();
@@ -176,14 +194,24 @@ function growMemoryOnce() {
   const runtime = quickjs.newRuntime();
   runtime.setMemoryLimit(workerData.memoryLimitBytes);
   const context = runtime.newContext();
-  const result = context.evalCode('const a = []; while (true) a.push(new Uint8Array(1 << 20));', 'warm-up.js', { type: 'global' });
+  // To three quarters of the ceiling: a run that reaches the ceiling is one that ran out of memory.
+  const megabytes = Math.floor((MAX_BYTES * 0.75 - memory.buffer.byteLength) / (1 << 20));
+  const result = context.evalCode('const a = []; for (let i = 0; i < ' + megabytes + '; i++) a.push(new Uint8Array(1 << 20));', 'warm-up.js', { type: 'global' });
   if (result.error) result.error.dispose();
   else result.value.dispose();
   context.dispose();
   runtime.dispose();
 }
 
-newQuickJSWASMModule().then(
+// The module's WebAssembly memory has a ceiling: the engine's own 16 MiB, the run's limit and some
+// room. QuickJS's malloc limit does not count the bytes of typed arrays, so without the ceiling a
+// run could grow the memory to the 2 GiB of wasm32 (and keep it: wasm memory never shrinks).
+const PAGE = 64 * 1024;
+const MAX_PAGES = Math.ceil((16 * 1024 * 1024 + workerData.memoryLimitBytes + 32 * 1024 * 1024) / PAGE);
+const MAX_BYTES = MAX_PAGES * PAGE;
+const memory = new WebAssembly.Memory({ initial: 256, maximum: MAX_PAGES });
+
+newQuickJSWASMModule(newVariant(RELEASE_SYNC, { wasmMemory: memory })).then(
   (module) => {
     quickjs = module;
     growMemoryOnce();
