@@ -4,7 +4,7 @@ import { defineArea } from '../kernel/area';
 import { perProcess } from '../kernel/deps';
 import { AiUsage } from './ai-usage.entity';
 import { AiBackend } from './ai.backend';
-import { AiResolver } from './ai.resolver';
+import { AiResolver, AiUserEdges } from './ai.resolver';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
@@ -25,7 +25,7 @@ const aiBackendOf = perProcess((deps) => new AiBackend(deps.config, deps.log));
 export const aiArea = defineArea({
   name: 'ai',
   entities: [AiUsage],
-  resolvers: [AiResolver],
+  resolvers: [AiResolver, AiUserEdges],
   rules: aiRules,
   routes: aiRoutes,
   http: (deps, context) => aiStreamRouter(context, deps.config.BODY_LIMIT),

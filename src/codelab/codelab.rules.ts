@@ -3,7 +3,7 @@ import { mayConverse } from '../ai';
 import { learnerActive } from '../guardian';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
-import { isAuthenticated, isContentEditor } from '../permissions/rules';
+import { isAuthenticated, isContentEditor, isSelf } from '../permissions/rules';
 import type { User } from '../auth';
 
 /** The submission named by `id` is the caller's: checked when submissionUpdated opens, and again per event by the resolver. */
@@ -63,4 +63,5 @@ export const codelabRules = {
   Portfolio: allow,
   PortfolioCertificate: allow,
   PublicPortfolio: allow,
+  User: { projects: isSelf, submissions: isSelf },
 };

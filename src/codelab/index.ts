@@ -2,7 +2,7 @@ import { defineArea } from '../kernel/area';
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { Exercise, Portfolio, Project, Submission } from './codelab.entity';
 import { defineCodeLabJobs } from './codelab.jobs';
-import { CodeLabResolver } from './codelab.resolver';
+import { CodeLabResolver, CodeLabUserEdges, codelabNodes } from './codelab.resolver';
 import { codelabRoutes } from './codelab.routes';
 import { codelabRules } from './codelab.rules';
 import { CodeLabService } from './codelab.service';
@@ -20,7 +20,8 @@ declare module '../kernel/services' {
 export const codelabArea = defineArea({
   name: 'codelab',
   entities: [Exercise, Submission, Project, Portfolio],
-  resolvers: [CodeLabResolver],
+  resolvers: [CodeLabResolver, CodeLabUserEdges],
+  nodes: codelabNodes,
   rules: codelabRules,
   routes: codelabRoutes,
   migrations: [{ name: 'Migration20261123100000_codelab', class: Migration20261123100000_codelab }],

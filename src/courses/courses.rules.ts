@@ -1,5 +1,5 @@
 import { allow } from 'graphql-shield';
-import { learnerActive } from '../guardian';
+import { isSelfOrGuardian, learnerActive } from '../guardian';
 import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {
@@ -13,4 +13,7 @@ export const coursesRules = {
   LocalizedList: allow,
   QuizQuestionView: allow,
   Enrollment: allow,
+  EnrollmentConnection: allow,
+  EnrollmentEdge: allow,
+  User: { enrollments: isSelfOrGuardian },
 };

@@ -5,6 +5,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
+import { type NodeSource, registerNodes } from './node';
 import type { RestRoute } from './rest-route';
 import type { ServiceFactories, Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
@@ -46,6 +47,11 @@ export interface Area {
   /** Defines the area's Agenda jobs before the queue starts. */
   jobs?: (deps: Deps, units: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>) => void;
   personalData?: PersonalDataHandler;
+  /** The area's types that implement Node: how `node(id:)` finds and reads them. */
+  nodes?: NodeSource[];
 }
 
-export const defineArea = (area: Area): Area => area;
+export const defineArea = (area: Area): Area => {
+  registerNodes(area.nodes ?? []);
+  return area;
+};

@@ -3,7 +3,7 @@ import { defineArea } from '../kernel/area';
 import { Notification } from './notification.entity';
 import { NotificationCounter } from './notification-counter.entity';
 import { NotificationSettings } from './notification-settings.entity';
-import { NotificationsResolver } from './notifications.resolver';
+import { NotificationsResolver, NotificationsUserEdges, notificationsNodes } from './notifications.resolver';
 import { notificationsRoutes } from './notifications.routes';
 import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
@@ -21,7 +21,8 @@ declare module '../kernel/services' {
 export const notificationsArea = defineArea({
   name: 'notifications',
   entities: [Notification, NotificationSettings, NotificationCounter],
-  resolvers: [NotificationsResolver],
+  resolvers: [NotificationsResolver, NotificationsUserEdges],
+  nodes: notificationsNodes,
   rules: notificationsRules,
   routes: notificationsRoutes,
   services: { notifications: (uow, services) => new NotificationsService(uow, services) },

@@ -1,13 +1,14 @@
 import { rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { LessonCompletion, QuizAttempt } from './progress.entity';
+import { CourseProgressEdges, EnrollmentEdges, ProgressUserEdges } from './progress.graph';
 import { ProgressResolver } from './progress.resolver';
 import { progressRoutes } from './progress.routes';
 import { progressRules } from './progress.rules';
 import { ProgressService } from './progress.service';
 
 export type { CourseProgress, ProgressService } from './progress.service';
-export { CourseProgressView } from './progress.types';
+export { CourseProgressView, LearnerOverviewView } from './progress.types';
 
 declare module '../kernel/services' {
   interface Services {
@@ -18,7 +19,7 @@ declare module '../kernel/services' {
 export const progressArea = defineArea({
   name: 'progress',
   entities: [LessonCompletion, QuizAttempt],
-  resolvers: [ProgressResolver],
+  resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],
   rules: progressRules,
   routes: progressRoutes,
   services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.notifications) },

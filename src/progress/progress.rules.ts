@@ -1,5 +1,5 @@
 import { allow } from 'graphql-shield';
-import { isGuardianOf, isVerifiedGuardian, learnerActive } from '../guardian';
+import { isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from '../guardian';
 
 export const progressRules = {
   Query: {
@@ -16,4 +16,5 @@ export const progressRules = {
   QuizResult: allow,
   QuizAnswerResult: allow,
   DashboardLearner: allow,
+  User: { progress: isSelfOrGuardian },
 };

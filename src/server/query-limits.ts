@@ -1,8 +1,8 @@
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GraphQLError, ValidationContext, ValidationRule } from 'graphql';
 import type { Config } from '../config';
+import { queryCostRule } from './query-cost';
 
 /** graphql-armor throws by default, which servers answer as an internal error; report instead. */
 const reported = {
@@ -13,11 +13,7 @@ const reported = {
 
 /** The same depth, alias and cost limits for GraphQL over HTTP and over WebSocket. */
 export function queryLimitRules(config: Config): ValidationRule[] {
-  return [
-    maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, ...reported }),
-    maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported }),
-    costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, ...reported }),
-  ] as ValidationRule[];
+  return [maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, ...reported }), maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported }), queryCostRule(config.GRAPHQL_MAX_COST)] as ValidationRule[];
 }
 
 export const parseOptions = (config: Config) => ({ maxTokens: config.GRAPHQL_MAX_TOKENS });
