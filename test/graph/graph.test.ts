@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkout, publishedProduct, text } from '../commerce/support';
-import { contentAdmin, publishedCourse } from '../learning/support';
+import { checkout, publishedProduct, subscriptionBody, text } from '../commerce/support';
+import { contentAdmin, courseBody, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { linkFamily } from '../support/family';
 import type { GqlError } from '../support/http';
@@ -90,8 +90,8 @@ describe('a guardian walks the graph', () => {
   it('cannot walk to a learner who is not theirs: another guardian, an admin and the learner through a link each meet refusals', async () => {
     const other = await t.http.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: learner.id }, stranger.accessToken);
     expect(other.body.data.node).toBeNull();
-    expect(other.body.errors.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
-    expect(other.body.errors[0].message).toBe((await t.http.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: randomUUID() }, stranger.accessToken)).body.errors[0].message);
+    expect(other.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
+    expect(other.body.errors![0].message).toBe((await t.http.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: randomUUID() }, stranger.accessToken)).body.errors![0].message);
     expect((await t.http.gql('{ viewer { linkedLearners { totalCount } } }', {}, stranger.accessToken)).body.data.viewer.linkedLearners.totalCount).toBe(0);
 
     // An admin lists accounts, but an account's edges are its own and its guardians'.
@@ -110,7 +110,7 @@ describe('a guardian walks the graph', () => {
 
     // Without a token there is no viewer, and no edge of anyone's.
     const anonymous = await t.http.gql('{ viewer { id } }');
-    expect(anonymous.body.errors.map((e: GqlError) => e.extensions.code)).toEqual(['UNAUTHENTICATED']);
+    expect(anonymous.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['UNAUTHENTICATED']);
   });
 });
 
@@ -155,13 +155,13 @@ describe('node(id:) and nodes(ids:)', () => {
     const reply = await node(id, who);
     expect(reply.status).toBe(200);
     expect(reply.body.data.node).toBeNull();
-    expect(reply.body.errors.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
+    expect(reply.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
   };
 
   it('answers every node type to whom may see it, and NOT_FOUND to anyone else, as for an id that names nothing', async () => {
     const someone = await signUp(t, adultSignup({ email: uniqueEmail('someone') }));
     const product = await publishedProduct(t, admin);
-    const draft = (await t.http.post('/products', { ...(await import('../commerce/support')).subscriptionBody(), title: text('Draft') }, { token: admin.accessToken })).body;
+    const draft = (await t.http.post('/products', { ...subscriptionBody(), title: text('Draft') }, { token: admin.accessToken })).body;
     const payment = (await checkout(t, someone, { productId: product.id, priceId: product.prices[0].id, provider: 'sandbox' })).body;
     const project = (
       await t.http.post(
@@ -185,7 +185,7 @@ describe('node(id:) and nodes(ids:)', () => {
         learner.accessToken,
       )
     ).body.data.me;
-    const unpublished = (await t.http.post('/courses', (await import('../learning/support')).courseBody(), { token: editor.accessToken })).body;
+    const unpublished = (await t.http.post('/courses', courseBody(), { token: editor.accessToken })).body;
 
     // [type, id, who sees it (undefined: anyone, even without a token)]
     const visible: [string, string, SignedIn | undefined][] = [
@@ -247,9 +247,9 @@ describe('node(id:) and nodes(ids:)', () => {
       null,
       { __typename: 'User', id: guardian.id, displayName: expect.any(String) },
     ]);
-    expect(reply.body.errors.map((e: GqlError & { path: unknown[] }) => [e.path, e.extensions.code])).toEqual([[['nodes', 2], 'NOT_FOUND']]);
+    expect(reply.body.errors!.map((e) => [(e as GqlError & { path: unknown[] }).path, e.extensions.code])).toEqual([[['nodes', 2], 'NOT_FOUND']]);
     const tooMany = await t.http.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, () => randomUUID()) }, guardian.accessToken);
-    expect(tooMany.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(tooMany.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });
 
@@ -284,9 +284,9 @@ describe('connections', () => {
     expect(seen.sort()).toEqual(before.map((c) => c.id).sort());
 
     const tooLarge = await t.http.gql('{ me { enrollments(first: 101) { totalCount } } }', {}, pager.accessToken);
-    expect(tooLarge.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
+    expect(tooLarge.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
     const badCursor = await t.http.gql('{ me { enrollments(after: "bm90IGEgY3Vyc29y") { totalCount } } }', {}, pager.accessToken);
-    expect(badCursor.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'after', message: expect.any(String) }] });
+    expect(badCursor.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'after', message: expect.any(String) }] });
   });
 
   it('refuses before running a query that asks for 100 x 100 x 100, and prices the dashboard below the limit', async () => {
@@ -301,8 +301,8 @@ describe('connections', () => {
         guardian.accessToken,
       );
       expect(deep.status).toBe(400);
-      expect(deep.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-      expect(deep.body.errors[0].message).toMatch(/too expensive/);
+      expect(deep.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
+      expect(deep.body.errors![0].message).toMatch(/too expensive/);
       expect(deep.body.data).toBeUndefined();
     } finally {
       logger.logQuery = original;
@@ -329,6 +329,6 @@ describe('a teacher reaches class members', () => {
     expect(active.body.data.schoolClass.members[0]).toMatchObject({ status: 'active', progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) } });
     // A teacher walks no further than progress: the roster names no account to walk from.
     const walk = await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, teacher.accessToken);
-    expect(walk.body.errors.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
+    expect(walk.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
   });
 });
