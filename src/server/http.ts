@@ -13,6 +13,7 @@ import type { Deps } from '../kernel/deps';
 import { authenticateHeader } from '../kernel/tokens';
 import { createContext } from './context';
 import { serveDocs } from './docs';
+import { graphExplorer } from './explorer';
 import { httpRoutes, routes } from './platform';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, notFound, validationFailed } from '../kernel/errors';
@@ -46,6 +47,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
   serveDocs(app, schema);
+  app.use(graphExplorer(config));
   app.use('/graphql', express.json({ limit: config.BODY_LIMIT }), expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }));
   for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req)));
   app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), config.BODY_LIMIT));
