@@ -2,7 +2,7 @@ import { allow, and, rule } from 'graphql-shield';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
 import { forbidden, notFound } from '../kernel/errors';
-import { hasRole, isAuthenticated } from '../permissions/rules';
+import { hasRole, isAuthenticated, isSelf } from '../permissions/rules';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
 
@@ -58,6 +58,7 @@ export const schoolRules = {
   SchoolMe: allow,
   // The roster is the school staff's (schoolClass); a member's progress only while they share it.
   RosterMember: { '*': allow, progress: memberSharesProgress },
+  User: { schoolClasses: isSelf },
   ClassRoster: allow,
   ClassLearnerProgress: allow,
   ClassProgress: allow,

@@ -15,6 +15,7 @@ import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { inputGuard } from './input-guard';
 import { createExpressApp } from './http';
+import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
 import { defineJobs, openAppDatabase, ruleMap } from './platform';
@@ -57,6 +58,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed')),
     plugins: [
       inputGuard(),
+      queryCostPlugin(config.GRAPHQL_MAX_COST),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
       ApolloServerPluginLandingPageDisabled(),

@@ -1,3 +1,4 @@
+import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import {
   type FieldNode,
   getNamedType,
@@ -14,11 +15,12 @@ import {
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
+  validate,
   type ValueNode,
   type VariableDefinitionNode,
 } from 'graphql';
 
-/** What `first` may ask for at most (PageArgs): a variable without a default is priced at it. */
+/** What `first` may ask for at most (PageArgs): a variable of unknown value is priced at it. */
 const MAX_PAGE = 100;
 
 /**
@@ -30,33 +32,59 @@ const MAX_PAGE = 100;
  * (a guardian's learners: 5). So 100 learners x 100 courses x 100 lessons costs a million, and is
  * refused; the guardian's dashboard (5 x 20 courses) costs a few thousand.
  */
-export function queryCostRule(maxCost: number): ValidationRule {
+export function queryCostRule(maxCost: number, variables: Record<string, unknown> = {}): ValidationRule {
   return (context: ValidationContext) => ({
     OperationDefinition(operation: OperationDefinitionNode) {
       const root =
         operation.operation === 'query' ? context.getSchema().getQueryType() : operation.operation === 'mutation' ? context.getSchema().getMutationType() : context.getSchema().getSubscriptionType();
       if (!root) return;
-      const defaults = variableDefaults(operation.variableDefinitions ?? []);
+      const defaults = variableValues(operation.variableDefinitions ?? [], variables);
       const cost = selectionCost(context, operation.selectionSet, root, defaults, new Set());
       if (cost > maxCost) {
         context.reportError(
-          new GraphQLError(
-            `The query is too expensive: it may read ${cost} fields, above the limit of ${maxCost} (a list counts what is under it once per element it may hold; ask for smaller pages).`,
-            {
-              nodes: [operation],
-              extensions: { cost, maxCost },
-            },
-          ),
+          new GraphQLError(tooExpensive(cost, maxCost), {
+            nodes: [operation],
+            extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'query', message: tooExpensive(cost, maxCost) }], cost, maxCost },
+          }),
         );
       }
     },
   });
 }
 
+const tooExpensive = (cost: number, maxCost: number) =>
+  `The query is too expensive: it may read ${cost} fields, above the limit of ${maxCost} (a list counts what is under it once per element it may hold; ask for smaller pages).`;
+
 type Defaults = Map<string, ValueNode | undefined>;
 
-function variableDefaults(definitions: readonly VariableDefinitionNode[]): Defaults {
-  return new Map(definitions.map((d) => [d.variable.name.value, d.defaultValue]));
+/** Each variable's value as a literal: the one sent, else its default. */
+function variableValues(definitions: readonly VariableDefinitionNode[], variables: Record<string, unknown>): Defaults {
+  return new Map(
+    definitions.map((d) => {
+      const sent = variables[d.variable.name.value];
+      if (typeof sent === 'number' && Number.isInteger(sent)) return [d.variable.name.value, { kind: Kind.INT, value: String(sent) } as ValueNode];
+      if (Array.isArray(sent)) return [d.variable.name.value, { kind: Kind.LIST, values: sent.map(() => ({ kind: Kind.NULL })) } as unknown as ValueNode];
+      return [d.variable.name.value, d.defaultValue];
+    }),
+  );
+}
+
+/**
+ * The cost check for GraphQL over HTTP, where the variables are known once the operation is
+ * resolved (validation is cached per document, so it cannot see them): refused before it runs,
+ * with 400 validation_failed.
+ */
+export function queryCostPlugin<T extends object>(maxCost: number): ApolloServerPlugin<T> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, schema }) {
+          const [error] = validate(schema, document, [queryCostRule(maxCost, request.variables ?? {})]);
+          if (error) throw new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400, headers: new HeaderMap() } } });
+        },
+      };
+    },
+  };
 }
 
 function selectionCost(context: ValidationContext, selectionSet: SelectionSetNode, type: GraphQLNamedType, defaults: Defaults, visited: Set<string>): number {
@@ -96,7 +124,10 @@ function multiplier(field: GraphQLField<unknown, unknown>, node: FieldNode, defa
     return Math.max(1, Math.min(asked, declared ?? asked));
   }
   const ids = node.arguments?.find((a) => a.name.value === 'ids');
-  if (ids) return ids.value.kind === Kind.LIST ? Math.max(1, ids.value.values.length) : MAX_PAGE;
+  if (ids) {
+    const value = ids.value.kind === Kind.VARIABLE ? defaults.get(ids.value.name.value) : ids.value;
+    return value?.kind === Kind.LIST ? Math.max(1, value.values.length) : MAX_PAGE;
+  }
   let type = field.type;
   if (isNonNullType(type)) type = type.ofType;
   return isListType(type) ? (declared ?? 1) : 1;

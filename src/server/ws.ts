@@ -24,6 +24,7 @@ import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { badLiteral, badVariable } from './input-guard';
 import { formatGraphQLError } from './graphql-errors';
+import { queryCostRule } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 
 /**
@@ -54,7 +55,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         } catch (error) {
           return [requestError(error as GraphQLError)];
         }
-        const errors = validate(schema, document, rules);
+        const errors = validate(schema, document, [...rules, queryCostRule(deps.config.GRAPHQL_MAX_COST, payload.variables ?? {})]);
         if (errors.length) return errors.map(requestError);
         const bad = badVariable(payload.variables) ?? badLiteral(document);
         if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];

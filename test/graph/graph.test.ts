@@ -76,12 +76,24 @@ describe('a guardian walks the graph', () => {
   it("is refused the learner's notifications, AI conversations, payments, projects and links: null with FORBIDDEN, the rest answered", async () => {
     const query = `{ viewer { linkedLearners { nodes { id displayName
       notifications { totalCount } unreadNotificationCount aiConversations guardianLinks { totalCount }
-      linkedLearners { totalCount } payments { totalCount } entitlements { id } projects { totalCount } submissions { totalCount } createdCourses { totalCount }
+      linkedLearners { totalCount } payments { totalCount } entitlements { id } projects { totalCount } submissions { totalCount } createdCourses { totalCount } schoolClasses { classId }
       progress { streakDays } } } } }`;
     const reply = await t.http.gql(query, {}, guardian.accessToken);
     const child = reply.body.data.viewer.linkedLearners.nodes[0];
     expect(child).toMatchObject({ id: learner.id, displayName: expect.any(String), progress: { streakDays: expect.any(Number) } });
-    for (const edge of ['notifications', 'unreadNotificationCount', 'aiConversations', 'guardianLinks', 'linkedLearners', 'payments', 'entitlements', 'projects', 'submissions', 'createdCourses']) {
+    for (const edge of [
+      'notifications',
+      'unreadNotificationCount',
+      'aiConversations',
+      'guardianLinks',
+      'linkedLearners',
+      'payments',
+      'entitlements',
+      'projects',
+      'submissions',
+      'createdCourses',
+      'schoolClasses',
+    ]) {
       expect(child[edge], edge).toBeNull();
       expect(codesAt(reply.body.errors, `viewer.linkedLearners.nodes.0.${edge}`), edge).toEqual(['FORBIDDEN']);
     }
@@ -96,12 +108,13 @@ describe('a guardian walks the graph', () => {
 
     // An admin lists accounts, but an account's edges are its own and its guardians'.
     const listed = await t.http.gql(
-      `query($email: String) { users(first: 1, filter: { email: $email }) { nodes { id enrollments { totalCount } progress { streakDays } certificates { totalCount } notifications { totalCount } consents { granted } aiAccess { enabled } } } }`,
+      `query($email: String) { users(first: 1, filter: { email: $email }) { nodes { id enrollments { totalCount } progress { streakDays } certificates { totalCount } notifications { totalCount } consents { granted } consentLedger { totalCount } aiAccess { enabled } } } }`,
       { email: learner.email },
       admin.accessToken,
     );
     expect(listed.body.data.users.nodes[0]).toMatchObject({ id: learner.id, enrollments: null, progress: null, certificates: null, notifications: null, consents: null, aiAccess: null });
-    for (const edge of ['enrollments', 'progress', 'certificates', 'notifications', 'consents', 'aiAccess']) expect(codesAt(listed.body.errors, `users.nodes.0.${edge}`), edge).toEqual(['FORBIDDEN']);
+    for (const edge of ['enrollments', 'progress', 'certificates', 'notifications', 'consents', 'consentLedger', 'aiAccess'])
+      expect(codesAt(listed.body.errors, `users.nodes.0.${edge}`), edge).toEqual(['FORBIDDEN']);
 
     // The learner sees their links, but walking through one to an account is the guardian's way.
     const own = await t.http.gql('{ viewer { guardianLinks { nodes { status guardian { id } learnerAccount { id } } } } }', {}, learner.accessToken);
@@ -308,6 +321,17 @@ describe('connections', () => {
       logger.logQuery = original;
     }
     expect(statements).toBe(0);
+    // Variables are priced at the values sent: the same document with small pages runs.
+    const document =
+      'query($n: Int) { viewer { guardianLinks(first: $n) { nodes { learnerAccount { guardianLinks(first: $n) { nodes { learnerAccount { enrollments(first: $n) { nodes { id } } } } } } } } } }';
+    const refused = await t.http.gql(document, { n: 100 }, guardian.accessToken);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
+    const small = await t.http.gql(document, { n: 3 }, guardian.accessToken);
+    expect(small.status).toBe(200);
+    expect(small.body.data.viewer.guardianLinks.nodes).toHaveLength(1);
+    // It ran: the learner's own links are refused to the guardian by the rules, not by the price.
+    expect(small.body.errors!.map((e) => e.extensions.code)).toEqual(['FORBIDDEN']);
   });
 });
 
@@ -326,6 +350,8 @@ describe('a teacher reaches class members', () => {
     expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
     const active = await t.http.gql(query, { id: schoolClass.id }, teacher.accessToken);
     expect(active.body.errors).toBeUndefined();
+    const own = await t.http.gql('{ viewer { schoolClasses { classId status } } }', {}, learner.accessToken);
+    expect(own.body.data.viewer.schoolClasses).toEqual([{ classId: schoolClass.id, status: 'active' }]);
     expect(active.body.data.schoolClass.members[0]).toMatchObject({ status: 'active', progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) } });
     // A teacher walks no further than progress: the roster names no account to walk from.
     const walk = await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, teacher.accessToken);
