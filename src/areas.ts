@@ -11,6 +11,7 @@ import { creatorArea } from './creator';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
 import { featuresArea } from './features';
+import { graphArea } from './graph';
 import { guardianArea } from './guardian';
 import { gdprArea } from './gdpr';
 import { healthArea } from './health';
@@ -46,4 +47,5 @@ export const areas: Area[] = [
   reportsArea,
   commerceArea,
   codelabArea,
+  graphArea,
 ];

@@ -1,6 +1,6 @@
 // Builds every page under web/ (a folder with main.ts) into dist/web/<page>: one bundled, minified
-// script (esbuild; the factory's graphql-ws included) beside its HTML, and the shared stylesheet
-// followed by the page's own, so no page needs anything from a CDN at run time.
+// script (esbuild; the factory's graphql-ws and the explorer's GraphiQL included) beside its HTML
+// and stylesheets, so no page needs anything from a CDN at run time.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -23,9 +23,15 @@ for (const page of pages) {
     sourcemap: true,
     format: 'iife',
     target: ['es2022'],
+    // React (the explorer's GraphiQL) in its production build; fonts inside the stylesheet.
+    define: { 'process.env.NODE_ENV': '"production"' },
+    loader: { '.woff': 'dataurl', '.woff2': 'dataurl' },
+    legalComments: 'none',
     logLevel: 'warning',
   });
   copyFileSync(join(here, 'index.html'), join(out, 'index.html'));
-  const ownCss = existsSync(join(here, 'app.css')) ? readFileSync(join(here, 'app.css'), 'utf8') : '';
-  writeFileSync(join(out, 'app.css'), baseCss + ownCss);
+  // Our admin pages share a base stylesheet (app.css); the explorer brings GraphiQL's, which
+  // esbuild writes as app.css from its imports, and a page.css of its own.
+  if (existsSync(join(here, 'app.css'))) writeFileSync(join(out, 'app.css'), baseCss + readFileSync(join(here, 'app.css'), 'utf8'));
+  if (existsSync(join(here, 'page.css'))) copyFileSync(join(here, 'page.css'), join(out, 'page.css'));
 }

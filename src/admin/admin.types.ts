@@ -1,14 +1,14 @@
 import { IsOptional, IsUUID, MaxLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { AccountStatus, Role, UserView } from '../auth';
+import { AccountStatus, Role, UserConnection } from '../auth';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { RoleChangeAction } from './role-change.entity';
 import { registerEnumType } from 'type-graphql';
 
 registerEnumType(RoleChangeAction, { name: 'RoleChangeAction' });
 
-export const UserConnection = Connection(UserView, 'User');
+export { UserConnection };
 
 @InputType()
 export class UserFilterInput {

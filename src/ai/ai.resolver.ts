@@ -1,10 +1,19 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth';
+import { Arg, Ctx, FieldResolver, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { type User, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import { AiChatInput, AiChatReply, AiQuota } from './ai.types';
 
 const viewer = async (ctx: Context): Promise<User> => (await ctx.viewer())!;
+
+/** The account's AI conversations: the account itself only, with the same checks as `aiConversations` (never a guardian). */
+@Resolver(() => UserView)
+export class AiUserEdges {
+  @FieldResolver(() => [GraphQLJSONObject], { nullable: true, description: "The account's AI conversations, as the backend keeps them (the account itself; not its guardians)" })
+  aiConversations(@Root() user: User, @Ctx() ctx: Context) {
+    return ctx.services.ai.conversations(user, ctx.requestId);
+  }
+}
 
 /** GraphQL answers whole; streaming is REST's `POST /ai/chat` with `Accept: text/event-stream`. */
 @Resolver()

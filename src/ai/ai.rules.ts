@@ -4,7 +4,7 @@ import { ConsentType, hasConsent } from '../consent';
 import { learnerActive } from '../guardian';
 import type { Context } from '../kernel/context';
 import { forbidden } from '../kernel/errors';
-import { isAuthenticated, throttled, tierAtLeast } from '../permissions/rules';
+import { isAuthenticated, isSelf, throttled, tierAtLeast } from '../permissions/rules';
 
 /** At the door: a token, and the per-minute AI limit (counted once, REST or GraphQL). */
 const aiCaller = chain(isAuthenticated, throttled('ai'));
@@ -30,4 +30,5 @@ export const aiRules = {
   Mutation: { aiChat: mayConverse, forgetAiMemory: aiCaller },
   AiChatReply: allow,
   AiQuota: allow,
+  User: { aiConversations: chain(isSelf, mayConverse) },
 };

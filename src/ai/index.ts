@@ -4,7 +4,7 @@ import { defineArea } from '../kernel/area';
 import { type Deps, perProcess } from '../kernel/deps';
 import { AiUsage } from './ai-usage.entity';
 import { AiBackend } from './ai.backend';
-import { AiResolver } from './ai.resolver';
+import { AiResolver, AiUserEdges } from './ai.resolver';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
@@ -38,7 +38,7 @@ const aiBackendOf = (deps: Deps) => runtimeOf(deps).backend;
 export const aiArea = defineArea({
   name: 'ai',
   entities: [AiUsage],
-  resolvers: [AiResolver],
+  resolvers: [AiResolver, AiUserEdges],
   rules: aiRules,
   routes: aiRoutes,
   migrations: [{ name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events }],

@@ -60,6 +60,11 @@ export class AuthService {
     return this.em.findOne(User, { id });
   }
 
+  /** Many accounts in one statement (the graph's batched edges). */
+  findUsers(ids: string[]): Promise<User[]> {
+    return ids.length ? this.em.find(User, { id: { $in: ids } }) : Promise.resolve([]);
+  }
+
   findUserByEmail(email: string): Promise<User | null> {
     return this.em.findOne(User, { email: normaliseEmail(email) });
   }

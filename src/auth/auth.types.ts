@@ -1,5 +1,7 @@
 import { IsEmail, IsIn, IsISO31661Alpha2, IsNotEmpty, IsOptional, Length, Matches, MaxLength } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection } from '../kernel/pagination';
+import { Node } from '../kernel/node';
 import { AccountStatus, Locale, Role, signupRoles, Tier } from './user.entity';
 
 registerEnumType(Role, { name: 'Role' });
@@ -8,8 +10,12 @@ registerEnumType(Tier, { name: 'Tier' });
 registerEnumType(Locale, { name: 'Locale' });
 
 /** What leaves the service of an account: never the password hash or tokens. */
-@ObjectType('User')
-export class UserView {
+@ObjectType('User', {
+  implements: Node,
+  description:
+    'An account. Its edges (courses, progress, certificates, inbox, links, consents, ...) are shown to whom they concern: the account itself, and for a learner their active guardians where the field says so',
+})
+export class UserView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -43,6 +49,8 @@ export class UserView {
   @Field(() => GraphQLISODateTime)
   createdAt!: Date;
 }
+
+export const UserConnection = Connection(UserView, 'User');
 
 @ObjectType()
 export class AuthPayload {

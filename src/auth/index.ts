@@ -11,7 +11,7 @@ import { User } from './user.entity';
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
 
-export { UserView } from './auth.types';
+export { UserConnection, UserView } from './auth.types';
 export { normaliseEmail } from './auth.service';
 export { ageOn } from './age';
 

@@ -1,11 +1,34 @@
-import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Query, Resolver, Root } from 'type-graphql';
+import { type User, UserView } from '../auth';
+import type { NodeSource } from '../kernel/node';
+import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
+import { certificatesRules } from './certificates.rules';
 import type { Context } from '../kernel/context';
 import type { Certificate } from './certificate.entity';
-import { CertificateCheck, CertificateView } from './certificates.types';
+import { CertificateCheck, CertificateConnection, CertificateView } from './certificates.types';
 
 export function presentCertificate(c: Certificate): CertificateView {
   return { id: c.id, code: c.code, courseId: c.course.id, courseTitle: c.course.title, learnerName: c.learner.displayName, averageScore: c.averageScore, issuedAt: c.issuedAt };
 }
+
+@Resolver(() => UserView)
+export class CertificatesUserEdges {
+  @FieldResolver(() => CertificateConnection, { nullable: true, description: "The account's certificates, newest first (the account and a learner's active guardians)" })
+  async certificates(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    const rows = (await ctx.services.certificates.certificatesOf(user.id)).map((c) => ({ ...presentCertificate(c), createdAt: c.issuedAt }));
+    return toConnection(pageOf(rows, page.first, page.after));
+  }
+}
+
+export const certificatesNodes: NodeSource[] = [
+  {
+    type: 'Certificate',
+    table: 'certificates',
+    rule: certificatesRules.Query.certificate,
+    field: 'Query.certificate',
+    load: async (ctx, id) => presentCertificate(await ctx.services.certificates.find(ctx.auth.userId!, id)),
+  },
+];
 
 @Resolver()
 export class CertificatesResolver {

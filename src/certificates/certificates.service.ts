@@ -55,6 +55,16 @@ export class CertificatesService {
     return this.em.find(Certificate, { learner: { $in: learnerIds } }, { populate: ['course', 'learner'], orderBy: { issuedAt: 'desc', id: 'desc' } });
   }
 
+  /** Each learner's certificates, batched over the learners a query walks to. */
+  certificatesOf(learnerId: string): Promise<Certificate[]> {
+    return this.uow.children(
+      'certificates.byLearner',
+      learnerId,
+      (ids) => this.listOf(ids),
+      (c) => c.learner.id,
+    );
+  }
+
   async find(learnerId: string, id: string): Promise<Certificate> {
     const certificate = isId(id) ? await this.em.findOne(Certificate, { id, learner: learnerId }, { populate: ['course', 'learner'] }) : null;
     if (!certificate) throw notFound('certificate');

@@ -1,8 +1,10 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
 import { LocalizedTextView } from '../courses';
+import { Connection } from '../kernel/pagination';
+import { Node } from '../kernel/node';
 
-@ObjectType('Certificate')
-export class CertificateView {
+@ObjectType('Certificate', { implements: Node })
+export class CertificateView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -24,6 +26,8 @@ export class CertificateView {
   @Field(() => GraphQLISODateTime)
   issuedAt!: Date;
 }
+
+export const CertificateConnection = Connection(CertificateView, 'Certificate');
 
 /** What the public check shows: the name, the course and the date, nothing else. */
 @ObjectType()

@@ -1,7 +1,7 @@
 import { defineArea } from '../kernel/area';
 import { Certificate } from './certificate.entity';
 import { certificatePdfRouter } from './certificate-pdf.route';
-import { CertificatesResolver } from './certificates.resolver';
+import { CertificatesResolver, CertificatesUserEdges, certificatesNodes } from './certificates.resolver';
 import { certificatesRoutes } from './certificates.routes';
 import { certificatesRules } from './certificates.rules';
 import { CertificatesService } from './certificates.service';
@@ -26,7 +26,8 @@ declare module '../kernel/services' {
 export const certificatesArea = defineArea({
   name: 'certificates',
   entities: [Certificate],
-  resolvers: [CertificatesResolver],
+  resolvers: [CertificatesResolver, CertificatesUserEdges],
+  nodes: certificatesNodes,
   rules: certificatesRules,
   routes: certificatesRoutes,
   http: (_deps, context) => certificatePdfRouter(context),

@@ -1,5 +1,8 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Subscription } from 'type-graphql';
-import type { User } from '../auth';
+import { allow } from 'graphql-shield';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { type User, UserView } from '../auth';
+import type { NodeSource } from '../kernel/node';
+import { isAuthenticated } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
 import type { Exercise, Portfolio, Project, Submission } from './codelab.entity';
@@ -75,6 +78,46 @@ function presentPortfolio(p: Portfolio | null): PortfolioView {
 }
 
 const me = async (ctx: Context) => (await ctx.viewer()) as User;
+
+/** An account's CodeLab work: only the account itself reads it here (guardians open a project by its id). */
+@Resolver(() => UserView)
+export class CodeLabUserEdges {
+  @FieldResolver(() => ProjectConnection, { nullable: true, description: "The account's projects, newest first (the account itself)" })
+  async projects(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
+    const page = await ctx.services.codelab.myProjects(user, args.first, args.after);
+    return toConnection({ ...page, nodes: page.nodes.map(presentProject) });
+  }
+
+  @FieldResolver(() => SubmissionConnection, { nullable: true, description: "The account's exercise submissions, newest first (the account itself)" })
+  async submissions(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
+    const page = await ctx.services.codelab.mySubmissions(user, args.first, args.after);
+    return toConnection({ ...page, nodes: page.nodes.map(presentSubmission) });
+  }
+}
+
+export const codelabNodes: NodeSource[] = [
+  {
+    type: 'Exercise',
+    table: 'codelab_exercises',
+    rule: isAuthenticated,
+    field: 'Query.codelabExercise',
+    load: async (ctx, id) => presentExercise(await ctx.services.codelab.exercise(id), isStaff(await me(ctx))),
+  },
+  {
+    type: 'Submission',
+    table: 'codelab_submissions',
+    rule: isAuthenticated,
+    field: 'Query.codelabSubmission',
+    load: async (ctx, id) => presentSubmission(await ctx.services.codelab.submission(await me(ctx), id)),
+  },
+  {
+    type: 'Project',
+    table: 'codelab_projects',
+    rule: allow,
+    field: 'Query.project',
+    load: async (ctx, id) => presentProject(await ctx.services.codelab.project((await ctx.viewer()) as User | null, id)),
+  },
+];
 
 @Resolver()
 export class CodeLabResolver {

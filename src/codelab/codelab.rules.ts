@@ -4,7 +4,7 @@ import { mayStoreLearnerData } from '../consent';
 import { learnerActive } from '../guardian';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
-import { isAuthenticated, isContentEditor } from '../permissions/rules';
+import { isAuthenticated, isContentEditor, isSelf } from '../permissions/rules';
 import type { User } from '../auth';
 
 /** The submission named by `id` is the caller's: checked when submissionUpdated opens, and again per event by the resolver. */
@@ -64,4 +64,5 @@ export const codelabRules = {
   Portfolio: allow,
   PortfolioCertificate: allow,
   PublicPortfolio: allow,
+  User: { projects: isSelf, submissions: isSelf },
 };

@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsUUID, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import { Node } from '../kernel/node';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { LocalizedTextInput, LocalizedTextView } from '../courses';
 import { Connection, PageArgs } from '../kernel/pagination';
@@ -55,8 +56,8 @@ export class ExerciseTestView {
   call!: string | null;
 }
 
-@ObjectType('Exercise')
-export class ExerciseView {
+@ObjectType('Exercise', { implements: Node })
+export class ExerciseView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -186,8 +187,8 @@ export class TestResultView {
   timeMs!: number;
 }
 
-@ObjectType('Submission')
-export class SubmissionView {
+@ObjectType('Submission', { implements: Node })
+export class SubmissionView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -236,8 +237,8 @@ export class ProjectFileView {
   content!: string;
 }
 
-@ObjectType('Project')
-export class ProjectView {
+@ObjectType('Project', { implements: Node })
+export class ProjectView implements Node {
   @Field(() => ID)
   id!: string;
 

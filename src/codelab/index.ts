@@ -3,7 +3,7 @@ import { jsonRoomFor } from '../kernel/body-limit';
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { Exercise, Portfolio, Project, Submission } from './codelab.entity';
 import { defineCodeLabJobs } from './codelab.jobs';
-import { CodeLabResolver } from './codelab.resolver';
+import { CodeLabResolver, CodeLabUserEdges, codelabNodes } from './codelab.resolver';
 import { codelabRoutes } from './codelab.routes';
 import { codelabRules } from './codelab.rules';
 import { CodeLabService, MAX_PROJECT_BYTES } from './codelab.service';
@@ -33,7 +33,8 @@ declare module '../kernel/services' {
 export const codelabArea = defineArea({
   name: 'codelab',
   entities: [Exercise, Submission, Project, Portfolio],
-  resolvers: [CodeLabResolver],
+  resolvers: [CodeLabResolver, CodeLabUserEdges],
+  nodes: codelabNodes,
   rules: codelabRules,
   routes: codelabRoutes,
   // Any JSON encoding of a project of 256 KiB, or of code and stdin of 64 KiB each, gets through to

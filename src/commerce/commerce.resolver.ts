@@ -1,5 +1,8 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth';
+import { allow } from 'graphql-shield';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { type User, UserView } from '../auth';
+import type { NodeSource } from '../kernel/node';
+import { isAuthenticated } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, type Page, toConnection } from '../kernel/pagination';
 import { type Entitlement, type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
@@ -93,10 +96,30 @@ const presentRefund = (r: Refund): RefundView => ({ id: r.id, paymentId: r.payme
 
 function connection<T extends { createdAt: Date; id: string }, V>(page: Page<T>, present: (row: T) => V) {
   const c = toConnection(page);
-  return { ...c, edges: c.edges.map((e) => ({ cursor: e.cursor, node: present(e.node) })) };
+  const edges = c.edges.map((e) => ({ cursor: e.cursor, node: present(e.node) }));
+  return { ...c, edges, nodes: edges.map((e) => e.node) };
 }
 
 const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
+
+/** What an account bought or was given: only the account itself reads it. */
+@Resolver(() => UserView)
+export class CommerceUserEdges {
+  @FieldResolver(() => PaymentConnection, { nullable: true, description: 'Payments the account made or benefits from, newest first (the account itself)' })
+  async payments(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return connection(await ctx.services.commerce.myPayments(user, page.first, page.after), presentPayment);
+  }
+
+  @FieldResolver(() => [EntitlementView], { nullable: true, description: "The account's entitlements (tiers and courses), active or not (the account itself)" })
+  async entitlements(@Root() user: User, @Ctx() ctx: Context) {
+    return (await ctx.services.commerce.entitlementsOf(user.id)).map(presentEntitlement);
+  }
+}
+
+export const commerceNodes: NodeSource[] = [
+  { type: 'Product', table: 'products', rule: allow, field: 'Query.product', load: async (ctx, id) => presentProduct(await ctx.services.commerce.product(await ctx.viewer(), id)) },
+  { type: 'Payment', table: 'payments', rule: isAuthenticated, field: 'Query.payment', load: async (ctx, id) => presentPayment(await ctx.services.commerce.payment(await viewer(ctx), id)) },
+];
 
 @Resolver()
 export class CommerceResolver {
@@ -137,9 +160,12 @@ export class CommerceResolver {
   @Query(() => ProductConnection, { description: 'Published products with seller and sales; q, kind, price range in a currency, sort' })
   async marketplace(@Args(() => MarketplaceArgs) args: MarketplaceArgs, @Ctx() ctx: Context) {
     const page = await ctx.services.commerce.marketplace(args, args.first, args.after);
+    const nodes = page.nodes.map(presentProduct);
     return {
-      edges: page.nodes.map((node, i) => ({ cursor: Buffer.from(String(i)).toString('base64url'), node: presentProduct(node) })),
+      edges: nodes.map((node, i) => ({ cursor: Buffer.from(String(i)).toString('base64url'), node })),
+      nodes,
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+      totalCount: null,
     };
   }
 

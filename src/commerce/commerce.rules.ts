@@ -1,7 +1,7 @@
 import { allow } from 'graphql-shield';
 import { Role } from '../auth';
 import { learnerActive } from '../guardian';
-import { hasRole, isAuthenticated, isContentEditor } from '../permissions/rules';
+import { hasRole, isAuthenticated, isContentEditor, isSelf } from '../permissions/rules';
 
 const admin = hasRole(Role.admin);
 const creator = hasRole(Role.creator);
@@ -64,4 +64,5 @@ export const commerceRules = {
   Sale: allow,
   SalesTotal: allow,
   MySales: allow,
+  User: { payments: isSelf, entitlements: isSelf },
 };

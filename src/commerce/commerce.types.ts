@@ -1,4 +1,5 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { Node } from '../kernel/node';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { LocalizedTextInput, LocalizedTextView } from '../courses';
 import { Tier } from '../kernel/domain';
@@ -41,8 +42,8 @@ export class SellerView {
   displayName!: string;
 }
 
-@ObjectType('Product')
-export class ProductView {
+@ObjectType('Product', { implements: Node })
+export class ProductView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -232,8 +233,8 @@ export class CheckoutResultView {
   purchaseRequest!: PurchaseRequestRefView | null;
 }
 
-@ObjectType('Payment')
-export class PaymentView {
+@ObjectType('Payment', { implements: Node })
+export class PaymentView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -6,7 +6,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { Entitlement, IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
 import { commerceHttp } from './commerce.http';
 import { defineCommerceJobs } from './commerce.jobs';
-import { CommerceResolver } from './commerce.resolver';
+import { CommerceResolver, CommerceUserEdges, commerceNodes } from './commerce.resolver';
 import { commerceRoutes } from './commerce.routes';
 import { commerceRules } from './commerce.rules';
 import { CommerceService } from './commerce.service';
@@ -44,7 +44,8 @@ export const providersOf = perProcess((deps) => {
 export const commerceArea = defineArea({
   name: 'commerce',
   entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
-  resolvers: [CommerceResolver],
+  resolvers: [CommerceResolver, CommerceUserEdges],
+  nodes: commerceNodes,
   rules: commerceRules,
   routes: commerceRoutes,
   http: (deps, context) => commerceHttp(deps, context, () => providersOf(deps).sandboxSecret),

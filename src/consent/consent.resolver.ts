@@ -1,8 +1,10 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { type User, UserView } from '../auth';
+import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
+import type { ConsentLedgerEntry } from './consent.entity';
 import type { Context } from '../kernel/context';
 import type { ConsentState } from './consent.service';
-import { ConsentChangeInput, ConsentLedgerEntryView, ConsentView } from './consent.types';
+import { ConsentChangeInput, ConsentLedgerConnection, ConsentLedgerEntryView, ConsentView } from './consent.types';
 
 const viewer = async (ctx: Context): Promise<User> => (await ctx.viewer())!;
 
@@ -21,6 +23,36 @@ function present(state: ConsentState): ConsentView {
   };
 }
 
+function presentEntry(e: ConsentLedgerEntry): ConsentLedgerEntryView {
+  return {
+    id: e.id,
+    subjectId: e.subject.id,
+    consentTypeId: e.type,
+    action: e.action,
+    actorId: e.actor?.id ?? null,
+    actorRole: e.actorRole,
+    country: e.country,
+    policyVersion: e.policyVersion,
+    createdAt: e.createdAt,
+  };
+}
+
+/** Consents as edges of an account: the account's own, or a linked learner's for their guardian. */
+@Resolver(() => UserView)
+export class ConsentUserEdges {
+  @FieldResolver(() => [ConsentView], { nullable: true, description: "Every consent type and whether it holds (the account and a learner's active guardians)" })
+  async consents(@Root() user: User, @Ctx() ctx: Context) {
+    return (await ctx.services.consent.statesOfSubject(user.id)).map(present);
+  }
+
+  @FieldResolver(() => ConsentLedgerConnection, { nullable: true, description: "Every grant and revoke of the account's consents, newest first (the account and a learner's active guardians)" })
+  async consentLedger(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    const caller = await viewer(ctx);
+    const entries = await ctx.services.consent.ledger(caller, user.id === caller.id ? null : user.id);
+    return toConnection(pageOf(entries.map(presentEntry), page.first, page.after));
+  }
+}
+
 @Resolver()
 export class ConsentResolver {
   @Query(() => [ConsentView], { description: 'Every consent type for the caller, or for a linked learner (learnerId)' })
@@ -30,18 +62,7 @@ export class ConsentResolver {
 
   @Query(() => [ConsentLedgerEntryView], { description: 'Every grant and revoke, newest first: the person, their guardians, admins' })
   async consentLedger(@Arg('learnerId', () => ID, { nullable: true }) learnerId: string | null, @Ctx() ctx: Context): Promise<ConsentLedgerEntryView[]> {
-    const entries = await ctx.services.consent.ledger(await viewer(ctx), learnerId);
-    return entries.map((e) => ({
-      id: e.id,
-      subjectId: e.subject.id,
-      consentTypeId: e.type,
-      action: e.action,
-      actorId: e.actor?.id ?? null,
-      actorRole: e.actorRole,
-      country: e.country,
-      policyVersion: e.policyVersion,
-      createdAt: e.createdAt,
-    }));
+    return (await ctx.services.consent.ledger(await viewer(ctx), learnerId)).map(presentEntry);
   }
 
   @Mutation(() => ConsentView, { description: 'Grants a consent for the caller, or as guardian for a linked learner' })

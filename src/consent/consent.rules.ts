@@ -1,5 +1,5 @@
 import { allow, and, chain, rule } from 'graphql-shield';
-import { learnerActive } from '../guardian';
+import { isSelfOrGuardian, learnerActive } from '../guardian';
 import { isAuthenticated, namedRule } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
@@ -41,4 +41,7 @@ export const consentRules = {
   Consent: allow,
   ConsentGrantor: allow,
   ConsentLedgerEntryView: allow,
+  ConsentLedgerConnection: allow,
+  ConsentLedgerEdge: allow,
+  User: { consents: isSelfOrGuardian, consentLedger: isSelfOrGuardian },
 };

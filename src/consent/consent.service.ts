@@ -54,6 +54,34 @@ export class ConsentService {
     );
   }
 
+  /**
+   * Every consent type of one person, batched with every other person the same query walks to (a
+   * guardian's learners): one read of the people, one of their consents, one policy per country.
+   * Who may read them is the caller's rule (the person, or their active guardian).
+   */
+  statesOfSubject(subjectId: string): Promise<ConsentState[]> {
+    return this.uow
+      .loader<string, ConsentState[]>('consent.states', async (keys) => {
+        const ids = [...keys];
+        const [subjects, stored] = await Promise.all([this.auth.findUsers(ids), this.em.find(Consent, { subject: { $in: ids } }, { populate: ['guardianGrantedBy'] })]);
+        const countries = [...new Set(subjects.map((s) => s.country))];
+        const policies = new Map(await Promise.all(countries.map(async (country) => [country, await this.policies.policyOf(country)] as const)));
+        return ids.map((id) => {
+          const subject = subjects.find((s) => s.id === id);
+          if (!subject) return [];
+          const age = subject.birthDate ? ageOn(subject.birthDate) : undefined;
+          return Object.values(ConsentType).map((type) =>
+            this.state(
+              type,
+              consentRequirement(type, age, policies.get(subject.country)!),
+              stored.find((c) => c.subject.id === id && c.type === type),
+            ),
+          );
+        });
+      })
+      .load(subjectId);
+  }
+
   async grant(caller: User, type: ConsentType, learnerId?: string | null): Promise<ConsentState> {
     return this.change(caller, type, learnerId, ConsentAction.granted);
   }

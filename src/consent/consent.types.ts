@@ -1,5 +1,6 @@
 import { IsOptional, IsUUID } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { Connection } from '../kernel/pagination';
 import { ConsentAction, ConsentActorRole, ConsentType } from './consent.entity';
 
 registerEnumType(ConsentType, { name: 'ConsentType' });
@@ -85,3 +86,5 @@ export class ConsentChangeInput {
   @IsUUID('all', { message: 'must be a learner id' })
   learnerId?: string | null;
 }
+
+export const ConsentLedgerConnection = Connection(ConsentLedgerEntryView, 'ConsentLedger');

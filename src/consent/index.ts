@@ -1,7 +1,7 @@
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Consent, ConsentLedgerEntry, type ConsentType } from './consent.entity';
-import { ConsentResolver } from './consent.resolver';
+import { ConsentResolver, ConsentUserEdges } from './consent.resolver';
 import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
 import { ConsentService } from './consent.service';
@@ -28,7 +28,7 @@ declare module '../kernel/services' {
 export const consentArea = defineArea({
   name: 'consent',
   entities: [Consent, ConsentLedgerEntry],
-  resolvers: [ConsentResolver],
+  resolvers: [ConsentResolver, ConsentUserEdges],
   rules: consentRules,
   routes: consentRoutes,
   services: { consent: (uow, services) => new ConsentService(uow, services.auth, services.countryPolicy, services.guardian, services.notifications) },

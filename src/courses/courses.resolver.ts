@@ -1,9 +1,14 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
-import type { Course, Lesson } from './course.entity';
+import type { Course, Enrollment, Lesson } from './course.entity';
 import type { NewLesson } from './courses.service';
 import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView } from './courses.types';
+
+/** An enrollment as the graph shows it (its learner kept for the fields below it). */
+export function presentEnrollment(e: Enrollment): EnrollmentView {
+  return { id: e.id, learnerId: e.learner.id, course: e.course, enrolledAt: e.createdAt, createdAt: e.createdAt };
+}
 
 /** What a learner sees of a lesson: the quiz without its answers. */
 export function presentLesson(lesson: Lesson): LessonView {
@@ -32,7 +37,7 @@ export class CoursesResolver {
   @Query(() => [EnrollmentView], { description: "The caller's courses" })
   async myCourses(@Ctx() ctx: Context): Promise<EnrollmentView[]> {
     const enrollments = await ctx.services.courses.enrollmentsOf([ctx.auth.userId!]);
-    return enrollments.map((e) => ({ course: e.course, enrolledAt: e.createdAt }));
+    return enrollments.map(presentEnrollment);
   }
 
   @FieldResolver(() => Boolean, { description: 'Sold by a published product: it opens (enrollment, lessons, progress) only with an entitlement' })
@@ -40,7 +45,7 @@ export class CoursesResolver {
     return ctx.services.commerce.isPaidCourse(course.id);
   }
 
-  @FieldResolver(() => [LessonView])
+  @FieldResolver(() => [LessonView], { complexity: 30, description: 'In order; priced as 30 lessons in the query cost' })
   async lessons(@Root() course: Course, @Ctx() ctx: Context): Promise<LessonView[]> {
     return (await ctx.services.courses.lessons(course.id)).map(presentLesson);
   }
@@ -48,7 +53,7 @@ export class CoursesResolver {
   @Mutation(() => EnrollmentView)
   async enroll(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context): Promise<EnrollmentView> {
     const enrollment = await ctx.services.courses.enroll((await ctx.viewer())!, courseId);
-    return { course: enrollment.course, enrolledAt: enrollment.createdAt };
+    return presentEnrollment(enrollment);
   }
 
   @Mutation(() => Boolean)

@@ -1,6 +1,6 @@
 import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
-import { learnerActive } from '../guardian';
+import { isSelfOrGuardian, learnerActive } from '../guardian';
 import { courseOpen } from '../permissions/paid-courses';
 import { isContentEditor as editor } from '../permissions/rules';
 
@@ -25,4 +25,7 @@ export const coursesRules = {
   LocalizedList: allow,
   QuizQuestionView: allow,
   Enrollment: allow,
+  EnrollmentConnection: allow,
+  EnrollmentEdge: allow,
+  User: { enrollments: isSelfOrGuardian },
 };

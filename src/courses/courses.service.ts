@@ -174,6 +174,33 @@ export class CoursesService {
     return (await this.em.count(Enrollment, { learner: learnerId, course: courseId })) > 0;
   }
 
+  /** The learner's own enrollment, for `node(id:)`; anybody else's is not found. */
+  async enrollment(learnerId: string, id: string): Promise<Enrollment> {
+    const enrollment = isId(id) ? await this.em.findOne(Enrollment, { id, learner: learnerId }, { populate: ['course'] }) : null;
+    if (!enrollment) throw notFound('enrollment');
+    return enrollment;
+  }
+
+  /** The caller's enrollments among some courses, batched over the courses a page shows. */
+  viewerEnrollment(learnerId: string, courseId: string): Promise<Enrollment | null> {
+    return this.uow
+      .loader<string, Enrollment | null>(`courses.viewerEnrollment:${learnerId}`, async (courseIds) => {
+        const rows = await this.em.find(Enrollment, { learner: learnerId, course: { $in: [...courseIds] } }, { populate: ['course'] });
+        return courseIds.map((id) => rows.find((row) => row.course.id === id) ?? null);
+      })
+      .load(courseId);
+  }
+
+  /** Each learner's enrollments, batched over the learners a query walks to. */
+  enrollmentsOfLearner(learnerId: string): Promise<Enrollment[]> {
+    return this.uow.children(
+      'courses.enrollments',
+      learnerId,
+      (ids) => this.enrollmentsOf(ids),
+      (e) => e.learner.id,
+    );
+  }
+
   /** Enrollments of many learners in one query, with their courses. */
   enrollmentsOf(learnerIds: string[]): Promise<Enrollment[]> {
     if (!learnerIds.length) return Promise.resolve([]);

@@ -2,6 +2,7 @@ import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Max, MaxLength, M
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AGE } from '../kernel/limits';
 import { Connection, PageArgs } from '../kernel/pagination';
+import { Node } from '../kernel/node';
 import { CourseLevel } from './course.entity';
 
 registerEnumType(CourseLevel, { name: 'CourseLevel' });
@@ -34,8 +35,8 @@ export class QuizQuestionView {
   options!: LocalizedTextView[];
 }
 
-@ObjectType('Lesson')
-export class LessonView {
+@ObjectType('Lesson', { implements: Node })
+export class LessonView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -55,8 +56,8 @@ export class LessonView {
   quiz!: QuizQuestionView[] | null;
 }
 
-@ObjectType('Course')
-export class CourseView {
+@ObjectType('Course', { implements: Node, description: 'A course: its lessons, and for the signed-in caller their enrollment and progress in it' })
+export class CourseView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -90,14 +91,23 @@ export class CourseView {
 
 export const CourseConnection = Connection(CourseView, 'Course');
 
-@ObjectType('Enrollment')
-export class EnrollmentView {
+@ObjectType('Enrollment', { implements: Node, description: "A learner's place in a course: the course, when they joined, and their progress" })
+export class EnrollmentView implements Node {
+  @Field(() => ID)
+  id!: string;
+
+  /** Whose enrollment it is, and its place in the order of lists (not fields). */
+  learnerId!: string;
+  createdAt!: Date;
+
   @Field(() => CourseView)
   course!: CourseView;
 
   @Field(() => GraphQLISODateTime)
   enrolledAt!: Date;
 }
+
+export const EnrollmentConnection = Connection(EnrollmentView, 'Enrollment');
 
 @ArgsType()
 export class CatalogArgs extends PageArgs {

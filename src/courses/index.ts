@@ -1,6 +1,7 @@
 import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Course, Enrollment, Lesson } from './course.entity';
+import { CourseEdges, CoursesUserEdges, coursesNodes } from './courses.graph';
 import { CoursesResolver } from './courses.resolver';
 import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
@@ -12,7 +13,8 @@ export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonInput, Loca
 export { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
 export type { Localized, Quiz, QuizQuestion } from './course.entity';
-export { EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
+export { CourseView, EnrollmentConnection, EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
+export { presentEnrollment } from './courses.resolver';
 export type { CoursesService } from './courses.service';
 
 declare module '../kernel/services' {
@@ -24,7 +26,8 @@ declare module '../kernel/services' {
 export const coursesArea = defineArea({
   name: 'courses',
   entities: [Course, Lesson, Enrollment],
-  resolvers: [CoursesResolver],
+  resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],
+  nodes: coursesNodes,
   rules: coursesRules,
   routes: coursesRoutes,
   services: { courses: (uow) => new CoursesService(uow) },

@@ -1,4 +1,6 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { type User, UserView } from '../auth';
+import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import type { Context } from '../kernel/context';
 import { validationFailed } from '../kernel/errors';
 import { LessonInput } from '../courses';
@@ -10,6 +12,7 @@ import {
   AssistResultView,
   CreatorCourseAnalytics,
   CreatorCourseChangeInput,
+  CreatorCourseConnection,
   CreatorCourseInput,
   CreatorCourseView,
   CreatorLessonView,
@@ -17,6 +20,17 @@ import {
   CreatorMessageReceipt,
   ReviewInput,
 } from './creator.types';
+
+/** A creator's own courses as an edge of their account. */
+@Resolver(() => UserView)
+export class CreatorUserEdges {
+  @FieldResolver(() => CreatorCourseConnection, { nullable: true, description: 'The courses this creator writes, newest first, with their lessons (the creator themselves)' })
+  async createdCourses(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
+    const page = pageOf(await ctx.services.creator.mine(user), args.first, args.after);
+    const lessons = await ctx.services.creator.lessonsOf(page.nodes.map((d) => d.id));
+    return toConnection({ ...page, nodes: page.nodes.map((d) => present(d, lessons.get(d.id) ?? [])) });
+  }
+}
 
 @Resolver()
 export class CreatorResolver {

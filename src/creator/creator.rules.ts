@@ -5,7 +5,7 @@ import type { Context } from '../kernel/context';
 import { perProcess } from '../kernel/deps';
 import { forbidden, notFound } from '../kernel/errors';
 import { RateLimitedError } from '../kernel/rate-limit';
-import { hasRole, isContentEditor, throttled } from '../permissions/rules';
+import { hasRole, isContentEditor, isSelf, throttled } from '../permissions/rules';
 
 const isCreator = hasRole(Role.creator);
 
@@ -53,4 +53,7 @@ export const creatorRules = {
   CreatorCourseAnalytics: allow,
   Earning: allow,
   AssistResultView: allow,
+  CreatorCourseConnection: allow,
+  CreatorCourseEdge: allow,
+  User: { createdCourses: and(isCreator, isSelf) },
 };

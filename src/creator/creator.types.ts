@@ -1,5 +1,6 @@
 import { IsIn, IsOptional, Length } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
+import { Connection } from '../kernel/pagination';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CourseLevel } from '../courses';
 import { CourseDescriptionChangeInput, CourseDescriptionInput, LocalizedListView, LocalizedTextView } from '../courses';
@@ -114,6 +115,8 @@ export class CreatorCourseView {
   @Field(() => GraphQLISODateTime)
   updatedAt!: Date;
 }
+
+export const CreatorCourseConnection = Connection(CreatorCourseView, 'CreatorCourse');
 
 @ObjectType()
 export class CreatorMessageReceipt {

@@ -1,7 +1,7 @@
 import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
 import { CreatorCourse, CreatorLesson, CreatorMessage } from './creator.entity';
-import { CreatorResolver } from './creator.resolver';
+import { CreatorResolver, CreatorUserEdges } from './creator.resolver';
 import { creatorRoutes } from './creator.routes';
 import { creatorRules } from './creator.rules';
 import { CreatorService } from './creator.service';
@@ -16,7 +16,7 @@ declare module '../kernel/services' {
 export const creatorArea = defineArea({
   name: 'creator',
   entities: [CreatorCourse, CreatorLesson, CreatorMessage],
-  resolvers: [CreatorResolver],
+  resolvers: [CreatorResolver, CreatorUserEdges],
   rules: creatorRules,
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],

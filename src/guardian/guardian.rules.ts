@@ -1,8 +1,46 @@
 import { allow, and, rule } from 'graphql-shield';
 import { AccountStatus, Role } from '../auth';
-import { hasRole, isAuthenticated, isVerified, namedRule, throttled } from '../permissions/rules';
+import { hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
 import type { Context } from '../kernel/context';
-import { AppError } from '../kernel/errors';
+import { AppError, forbidden } from '../kernel/errors';
+import type { GuardianLink } from './guardian-link.entity';
+
+const learnersOfCaller = new WeakMap<Context, Promise<Set<string>>>();
+
+/** The learners the caller is an active guardian of: read once per request, however many fields ask. */
+export function callerLearnerIds(ctx: Context): Promise<Set<string>> {
+  let ids = learnersOfCaller.get(ctx);
+  if (!ids) learnersOfCaller.set(ctx, (ids = ctx.auth.userId ? ctx.services.guardian.activeLearnerIdsOf(ctx.auth.userId).then((list) => new Set(list)) : Promise.resolve(new Set<string>())));
+  return ids;
+}
+
+/** A field of an account that the account and, for a learner, their active guardians read: courses, progress, certificates, consents. */
+export const isSelfOrGuardian = namedRule('isSelfOrGuardian', () =>
+  and(
+    isAuthenticated,
+    rule('isSelfOrGuardian', { cache: 'no_cache' })(
+      async (parent: { id: string }, _args, ctx: Context) =>
+        parent.id === ctx.auth.userId || (await callerLearnerIds(ctx)).has(parent.id) || forbidden("Only the account and the learner's active guardians see this."),
+    ),
+  ),
+);
+
+/** `node(id:)` of an account: oneself, an admin, or the learner's active guardian. */
+export const canSeeAccount = and(
+  isAuthenticated,
+  rule('canSeeAccount', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) => {
+    if (args.id === ctx.auth.userId || (await ctx.viewer())!.roles.includes(Role.admin)) return true;
+    return (await callerLearnerIds(ctx)).has(args.id) || new AppError('not_found', 'No such account.');
+  }),
+);
+
+/** The learner's account behind a link: for the link's guardian (the resolver answers null until the link is active). */
+const isLinkGuardian = and(
+  isAuthenticated,
+  rule('isLinkGuardian', { cache: 'no_cache' })(
+    async (link: GuardianLink, _args, ctx: Context) => link.guardian.id === ctx.auth.userId || forbidden("Only the link's guardian walks to the learner's account."),
+  ),
+);
 
 /** A guardian whose e-mail is verified: what every guardian operation presupposes. */
 export const isVerifiedGuardian = and(hasRole(Role.guardian), isVerified);
@@ -37,7 +75,8 @@ export const guardianRules = {
     confirmGuardianLink: throttled('auth'),
     updateLearnerAiAccess: isGuardianOf('learnerId'),
   },
-  GuardianLink: allow,
+  GuardianLink: { '*': allow, learnerAccount: isLinkGuardian },
+  User: { guardianLinks: isSelf, linkedLearners: isSelf, aiAccess: isSelfOrGuardian },
   GuardianLinkConnection: allow,
   GuardianLinkEdge: allow,
   GuardianLinkTransitionView: allow,

@@ -181,6 +181,26 @@ export class GuardianService {
     return this.em.findOneOrFail(User, { id: learnerId });
   }
 
+  /** One of the caller's links (as guardian or learner), for `node(id:)`; anybody else's is not found. */
+  async linkOf(user: User, id: string): Promise<GuardianLink> {
+    const link = isId(id) ? await this.em.findOne(GuardianLink, { id, $or: [{ guardian: user.id }, { learner: user.id }] }, { populate: ['guardian', 'learner'] }) : null;
+    if (!link) throw notFound('guardian link');
+    return link;
+  }
+
+  /** The AI restrictions of many learners in one statement (the graph reads them per learner). */
+  aiAccessOfMany(learnerId: string): Promise<AiAccess> {
+    return this.uow
+      .loader<string, AiAccess>('guardian.aiAccess', async (ids) => {
+        const rows = await this.em.find(LearnerAiAccess, { learner: { $in: [...ids] } });
+        return ids.map((id) => {
+          const access = rows.find((row) => row.learner.id === id);
+          return { enabled: access?.enabled ?? true, memoryEnabled: access?.memoryEnabled ?? true, dailyMessageLimit: access?.dailyMessageLimit ?? null };
+        });
+      })
+      .load(learnerId);
+  }
+
   async aiAccessOf(learnerId: string): Promise<AiAccess> {
     const access = await this.em.findOne(LearnerAiAccess, { learner: learnerId });
     return { enabled: access?.enabled ?? true, memoryEnabled: access?.memoryEnabled ?? true, dailyMessageLimit: access?.dailyMessageLimit ?? null };

@@ -2,6 +2,7 @@ import { IsDefined, IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches, Max,
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AccountStatus, Locale } from '../auth';
 import { Connection } from '../kernel/pagination';
+import { Node } from '../kernel/node';
 import { LinkStatus } from './guardian-link.entity';
 
 registerEnumType(LinkStatus, { name: 'GuardianLinkStatus' });
@@ -31,8 +32,8 @@ export class GuardianLinkTransitionView {
   at!: Date;
 }
 
-@ObjectType('GuardianLink')
-export class GuardianLinkView {
+@ObjectType('GuardianLink', { implements: Node })
+export class GuardianLinkView implements Node {
   @Field(() => ID)
   id!: string;
 

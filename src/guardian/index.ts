@@ -3,13 +3,14 @@ import { allRowsOf, plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition } from './guardian-link.entity';
+import { GuardianLinkEdges, GuardianUserEdges, guardianNodes } from './guardian.graph';
 import { GuardianResolver } from './guardian.resolver';
 import { guardianRoutes } from './guardian.routes';
 import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
 
 export type { AiAccess, GuardianService } from './guardian.service';
-export { isGuardianOf, isVerifiedGuardian, learnerActive } from './guardian.rules';
+export { callerLearnerIds, isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from './guardian.rules';
 export { LinkedLearner } from './guardian.types';
 
 declare module '../kernel/events' {
@@ -28,7 +29,8 @@ declare module '../kernel/services' {
 export const guardianArea = defineArea({
   name: 'guardian',
   entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
-  resolvers: [GuardianResolver],
+  resolvers: [GuardianResolver, GuardianUserEdges, GuardianLinkEdges],
+  nodes: guardianNodes,
   rules: guardianRules,
   routes: guardianRoutes,
   services: { guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth) },

@@ -7,6 +7,7 @@ import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
+import { type NodeSource, registerNodes } from './node';
 import type { RestRoute } from './rest-route';
 import type { ServiceFactories, Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
@@ -55,6 +56,11 @@ export interface Area {
   personalData?: PersonalDataHandler;
   /** Writes what the area holds in memory and closes its clients, on shutdown (after the jobs, before the events and the database). */
   close?: (deps: Deps) => Promise<void>;
+  /** The area's types that implement Node: how `node(id:)` finds and reads them. */
+  nodes?: NodeSource[];
 }
 
-export const defineArea = (area: Area): Area => area;
+export const defineArea = (area: Area): Area => {
+  registerNodes(area.nodes ?? []);
+  return area;
+};

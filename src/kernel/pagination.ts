@@ -83,15 +83,45 @@ export function Connection<T extends object>(node: ClassType<T>, name: string) {
     @Field(() => [Edge])
     edges!: Edge[];
 
+    @Field(() => [node], { description: 'The nodes of the edges, for callers that need no cursor per node' })
+    nodes!: T[];
+
     @Field(() => PageInfo)
     pageInfo!: PageInfo;
+
+    @Field(() => Int, { nullable: true, description: 'How many there are in all; null where counting would cost a query of its own' })
+    totalCount!: number | null;
   }
   return ConnectionType;
 }
 
-export function toConnection<T extends Position>(page: Page<T>) {
+export function toConnection<T extends Position>(page: Page<T> & { totalCount?: number }) {
   return {
     edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
+    nodes: page.nodes,
     pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    totalCount: page.totalCount ?? null,
   };
+}
+
+/** Newest first, the id breaking ties: the order every cursor of this service follows. */
+export function newestFirst<T extends Position>(rows: T[]): T[] {
+  return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+}
+
+/**
+ * A page of rows already read for many parents at once (a batched edge): the rows after the cursor
+ * in newest-first order, `first` of them, and the count of all. Rows added while a client pages are
+ * newer than its cursor, so they never show up twice nor push another row out of the pages.
+ */
+export function pageOf<T extends Position>(rows: T[], first: number, after?: string | null): Page<T> & { totalCount: number } {
+  const sorted = newestFirst([...rows]);
+  let start = 0;
+  if (after) {
+    const { createdAt, id } = decodeCursor(after);
+    const time = createdAt.getTime();
+    start = sorted.findIndex((row) => row.createdAt.getTime() < time || (row.createdAt.getTime() === time && row.id < id));
+    if (start < 0) start = sorted.length;
+  }
+  return { ...toPage(sorted.slice(start, start + first + 1), first), totalCount: sorted.length };
 }

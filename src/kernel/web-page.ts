@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import express, { Router } from 'express';
 
 /** The project's root: where package.json is, from src/ (tests) or dist/src/ (the build). */
-function projectRoot(): string {
+export function projectRoot(): string {
   let dir = __dirname;
   while (!existsSync(join(dir, 'package.json')) && dirname(dir) !== dir) dir = dirname(dir);
   return dir;

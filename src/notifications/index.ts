@@ -3,7 +3,7 @@ import { defineArea } from '../kernel/area';
 import { Notification } from './notification.entity';
 import { NotificationCounter } from './notification-counter.entity';
 import { NotificationSettings } from './notification-settings.entity';
-import { NotificationsResolver } from './notifications.resolver';
+import { NotificationsResolver, NotificationsUserEdges, notificationsNodes } from './notifications.resolver';
 import { notificationsRoutes } from './notifications.routes';
 import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
@@ -22,7 +22,8 @@ declare module '../kernel/services' {
 export const notificationsArea = defineArea({
   name: 'notifications',
   entities: [Notification, NotificationSettings, NotificationCounter],
-  resolvers: [NotificationsResolver],
+  resolvers: [NotificationsResolver, NotificationsUserEdges],
+  nodes: notificationsNodes,
   rules: notificationsRules,
   routes: notificationsRoutes,
   migrations: [{ name: 'Migration20261123150000_report_toggles', class: Migration20261123150000_report_toggles }],

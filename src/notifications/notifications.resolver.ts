@@ -1,4 +1,7 @@
-import { Arg, Args, Ctx, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { type User, UserView } from '../auth';
+import type { NodeSource } from '../kernel/node';
+import { notificationsRules } from './notifications.rules';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
 import { NOTIFICATION_ADDED, type NotificationAddedEvent, UNREAD_COUNT_CHANGED } from './notifications.service';
@@ -7,6 +10,30 @@ import { NotificationConnection, NotificationSettingsInput, NotificationSettings
 /** The caller's id; shield has already refused callers without one. */
 const me = (ctx: Context) => ctx.auth.userId!;
 const ownTopic = ({ context }: { context: unknown }) => (context as Context).auth.userId;
+
+/** The inbox as an edge of the account: only the account itself reads it (a guardian does not). */
+@Resolver(() => UserView)
+export class NotificationsUserEdges {
+  @FieldResolver(() => NotificationConnection, { nullable: true, description: "The account's notifications, newest first, unread or read or all (the account itself)" })
+  async notifications(@Root() user: User, @Args(() => NotificationsArgs) args: NotificationsArgs, @Ctx() ctx: Context) {
+    return toConnection(await ctx.services.notifications.list(user.id, args.filter, args.first, args.after));
+  }
+
+  @FieldResolver(() => Int, { nullable: true, description: 'How many notifications are unread, for the bell (the account itself)' })
+  unreadNotificationCount(@Root() user: User, @Ctx() ctx: Context) {
+    return ctx.services.notifications.unreadCount(user.id);
+  }
+}
+
+export const notificationsNodes: NodeSource[] = [
+  {
+    type: 'Notification',
+    table: 'notifications',
+    rule: notificationsRules.Query.notifications,
+    field: 'Query.notifications',
+    load: (ctx, id) => ctx.services.notifications.find(ctx.auth.userId!, id),
+  },
+];
 
 @Resolver()
 export class NotificationsResolver {

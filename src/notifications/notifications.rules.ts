@@ -1,5 +1,5 @@
 import { allow } from 'graphql-shield';
-import { isAuthenticated } from '../permissions/rules';
+import { isAuthenticated, isSelf } from '../permissions/rules';
 
 /** Everyone signed in has an inbox; the service scopes every query to the caller. */
 export const notificationsRules = {
@@ -17,4 +17,5 @@ export const notificationsRules = {
   UnreadCount: allow,
   ReadAllResult: allow,
   NotificationSettingsView: allow,
+  User: { notifications: isSelf, unreadNotificationCount: isSelf },
 };

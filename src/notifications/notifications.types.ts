@@ -2,6 +2,7 @@ import { ArrayMaxSize, IsBoolean, IsOptional } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection, PageArgs } from '../kernel/pagination';
+import { Node } from '../kernel/node';
 import { NotificationType } from './notification.entity';
 import type { NotificationFilter as Filter } from './notifications.service';
 
@@ -14,8 +15,8 @@ export enum NotificationFilter {
 }
 registerEnumType(NotificationFilter, { name: 'NotificationFilter' });
 
-@ObjectType('Notification')
-export class NotificationView {
+@ObjectType('Notification', { implements: Node })
+export class NotificationView implements Node {
   @Field(() => ID)
   id!: string;
 

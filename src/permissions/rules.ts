@@ -27,7 +27,7 @@ export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
  * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
  * privacy requests and cancel. Fields of object types are not operations: their root was checked.
  */
-const allowedWhileDeletionPending = new Set(['Query.me', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
+const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
 
 export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
   if (ctx.auth.error) return ctx.auth.error;
@@ -44,6 +44,14 @@ export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(as
   }
   return true;
 });
+
+/** A field of an account (User) that only the account itself reads: its inbox, its links, its payments, its AI conversations. */
+export const isSelf = namedRule('isSelf', () =>
+  and(
+    isAuthenticated,
+    rule('isSelf', { cache: 'no_cache' })(async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || forbidden('Only the account itself sees this.')),
+  ),
+);
 
 export const hasRole = (...roles: Role[]) =>
   namedRule(`hasRole(${roles.join(',')})`, () =>

@@ -2,13 +2,14 @@ import { rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { ExerciseResult, LessonCompletion, QuizAttempt } from './progress.entity';
 import { Migration20261123160000_exercise_results } from './migrations/Migration20261123160000_exercise_results';
+import { CourseProgressEdges, EnrollmentEdges, ProgressUserEdges } from './progress.graph';
 import { ProgressResolver } from './progress.resolver';
 import { progressRoutes } from './progress.routes';
 import { progressRules } from './progress.rules';
 import { ProgressService } from './progress.service';
 
 export type { CourseProgress, ProgressService } from './progress.service';
-export { CourseProgressView } from './progress.types';
+export { CourseProgressView, LearnerOverviewView } from './progress.types';
 
 declare module '../kernel/services' {
   interface Services {
@@ -20,7 +21,7 @@ export const progressArea = defineArea({
   name: 'progress',
   entities: [LessonCompletion, QuizAttempt, ExerciseResult],
   migrations: [{ name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results }],
-  resolvers: [ProgressResolver],
+  resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],
   rules: progressRules,
   routes: progressRoutes,
   services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.notifications) },

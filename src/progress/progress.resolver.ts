@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import { presentCertificate } from '../certificates';
 import { CertificateView } from '../certificates';
-import { EnrollmentView } from '../courses';
+import { EnrollmentView, presentEnrollment } from '../courses';
 import type { Context } from '../kernel/context';
 import { CompleteLessonInput, CourseProgressView, DashboardLearner, LearnerOverviewView, QuizAnswersInput, QuizResult } from './progress.types';
 
@@ -36,7 +36,7 @@ export class ProgressResolver {
 
   @Query(() => [EnrollmentView], { description: "A linked learner's courses (their active guardian)" })
   async learnerCourses(@Arg('learnerId', () => ID) learnerId: string, @Ctx() ctx: Context): Promise<EnrollmentView[]> {
-    return (await ctx.services.courses.enrollmentsOf([learnerId])).map((e) => ({ course: e.course, enrolledAt: e.createdAt }));
+    return (await ctx.services.courses.enrollmentsOf([learnerId])).map(presentEnrollment);
   }
 
   @Query(() => [CertificateView], { description: "A linked learner's certificates (their active guardian)" })

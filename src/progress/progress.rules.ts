@@ -1,6 +1,6 @@
 import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
-import { isGuardianOf, isVerifiedGuardian, learnerActive } from '../guardian';
+import { isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from '../guardian';
 import { courseOpen, lessonOpen } from '../permissions/paid-courses';
 
 const inLesson = and(mayStoreLearnerData, lessonOpen('lessonId'));
@@ -21,4 +21,5 @@ export const progressRules = {
   QuizResult: allow,
   QuizAnswerResult: allow,
   DashboardLearner: allow,
+  User: { progress: isSelfOrGuardian },
 };

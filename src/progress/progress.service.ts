@@ -153,6 +153,11 @@ export class ProgressService {
     return progress;
   }
 
+  /** One learner's overview, batched with every other learner the same query walks to. */
+  overviewOf(learnerId: string): Promise<LearnerOverview> {
+    return this.uow.loader<string, LearnerOverview>('progress.overviews', (ids) => this.overviews([...ids])).load(learnerId);
+  }
+
   async overview(learnerId: string): Promise<LearnerOverview> {
     return (await this.overviews([learnerId]))[0];
   }

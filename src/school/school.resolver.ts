@@ -1,5 +1,6 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { User } from '../auth';
+import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { LearnerOverviewView } from '../progress';
+import { type User, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import type { ClassCourse, SchoolClass, SchoolMember } from './school.entity';
 import type { ClassMembership, RosterEntry } from './school.service';
@@ -11,6 +12,7 @@ import {
   ClassProgress,
   ClassView,
   JoinClassInput,
+  RosterMember,
   RosterView,
   SchoolInput,
   SchoolMe,
@@ -76,6 +78,24 @@ export class SchoolResolver {
   @Mutation(() => ClassCourseView, { description: "Assigns a course to the class (the school's staff)" })
   async assignClassCourse(@Arg('classId', () => ID) classId: string, @Arg('input', () => AssignCourseInput) input: AssignCourseInput, @Ctx() ctx: Context) {
     return courseView(await ctx.services.school.assignCourse((await ctx.viewer())!, classId, input.courseId));
+  }
+}
+
+/** The classes an account learns in, as an edge of the account (the account itself). */
+@Resolver(() => UserView)
+export class SchoolUserEdges {
+  @FieldResolver(() => [ClassMembershipView], { nullable: true, description: 'The classes the account learns in, with their assigned courses (the account itself)' })
+  async schoolClasses(@Root() user: User, @Ctx() ctx: Context) {
+    return (await ctx.services.school.me(user)).classes.map(membershipView);
+  }
+}
+
+/** A teacher's way to a member's progress: only while the member is active (progress_sharing granted where needed). */
+@Resolver(() => RosterMember)
+export class RosterMemberEdges {
+  @FieldResolver(() => LearnerOverviewView, { nullable: true, description: "The member's streak and progress per course; refused while the member is pending_consent" })
+  progress(@Root() member: RosterMember, @Ctx() ctx: Context) {
+    return ctx.services.progress.overviewOf(member.learnerId);
   }
 }
 

@@ -2,8 +2,9 @@ import { allow, and, rule } from 'graphql-shield';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
 import { forbidden, notFound } from '../kernel/errors';
-import { hasRole, isAuthenticated } from '../permissions/rules';
+import { hasRole, isAuthenticated, isSelf } from '../permissions/rules';
 import { SchoolRole } from './school.entity';
+import { MembershipStatus } from './school.service';
 
 const isAdmin = hasRole(Role.admin);
 const isLearner = hasRole(Role.learner);
@@ -30,6 +31,11 @@ const classStaff = and(
   }),
 );
 
+/** A roster member's progress: only an active member's (a learner under 18 needs a guardian's progress_sharing). */
+const memberSharesProgress = rule('memberSharesProgress', { cache: 'no_cache' })(
+  async (member: { status: MembershipStatus }) => member.status === MembershipStatus.active || forbidden("This member's guardian has not agreed to share their progress."),
+);
+
 const schoolAdmin = inSchool('schoolAdmin', [SchoolRole.school_admin]);
 const schoolStaff = inSchool('schoolStaff', [SchoolRole.school_admin, SchoolRole.teacher]);
 
@@ -50,7 +56,9 @@ export const schoolRules = {
   ClassMembership: allow,
   ChildClasses: allow,
   SchoolMe: allow,
-  RosterMember: allow,
+  // The roster is the school staff's (schoolClass); a member's progress only while they share it.
+  RosterMember: { '*': allow, progress: memberSharesProgress },
+  User: { schoolClasses: isSelf },
   ClassRoster: allow,
   ClassLearnerProgress: allow,
   ClassProgress: allow,

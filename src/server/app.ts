@@ -15,6 +15,8 @@ import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { inputGuard } from './input-guard';
 import { createExpressApp } from './http';
+import { introspectionPlugin } from './introspection';
+import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
 import { defineJobs, openAppDatabase, ruleMap } from './platform';
@@ -46,7 +48,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
   const ws = attachWebSocketServer(httpServer, schema, deps, ruleMap);
-  // Production hides the schema from clients: no introspection, no "Did you mean" (ws.ts does the same).
+  // Production hides the schema from clients but admins: no introspection, no "Did you mean" (ws.ts does the same).
   const hideSchema = config.NODE_ENV === 'production';
   const apollo = new ApolloServer<Context>({
     schema,
@@ -55,11 +57,14 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     includeStacktraceInErrorResponses: false,
     // main.ts owns SIGTERM and SIGINT: Apollo drains as one step of our shutdown.
     stopOnTerminationSignals: false,
-    introspection: !hideSchema,
+    // Refused by introspectionPlugin unless the caller may see the schema.
+    introspection: true,
     hideSchemaDetailsFromClientErrors: hideSchema,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema),
     plugins: [
       inputGuard(),
+      introspectionPlugin(hideSchema),
+      queryCostPlugin(config.GRAPHQL_MAX_COST),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
       ApolloServerPluginLandingPageDisabled(),

@@ -13,6 +13,7 @@ import type { Deps } from '../kernel/deps';
 import { authenticateHeader } from '../kernel/tokens';
 import { createContext } from './context';
 import { serveDocs } from './docs';
+import { graphExplorer } from './explorer';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } from '../kernel/body-limit';
 import { isDatabaseUnavailable } from '../db/unavailable';
@@ -47,6 +48,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
   serveDocs(app, schema);
+  app.use(graphExplorer(config));
   // BODY_LIMIT for every operation but the mutations that declare more (a 256 KiB project): the
   // parser takes the largest, then the operation's own limit decides.
   const bodyLimit = sizeInBytes(config.BODY_LIMIT);

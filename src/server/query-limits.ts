@@ -1,4 +1,3 @@
-import { costLimitRule } from '@escape.tech/graphql-armor-cost-limit';
 import { maxAliasesRule } from '@escape.tech/graphql-armor-max-aliases';
 import { maxDepthRule } from '@escape.tech/graphql-armor-max-depth';
 import type { GraphQLError, ValidationContext, ValidationRule } from 'graphql';
@@ -11,13 +10,9 @@ const reported = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-/** The same depth, alias and cost limits for GraphQL over HTTP and over WebSocket. */
+/** The same depth and alias limits for GraphQL over HTTP and over WebSocket; the cost (query-cost.ts) needs the variables, so each path adds it where it knows them. */
 export function queryLimitRules(config: Config): ValidationRule[] {
-  return [
-    maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, ...reported }),
-    maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported }),
-    costLimitRule({ maxCost: config.GRAPHQL_MAX_COST, ...reported }),
-  ] as ValidationRule[];
+  return [maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, ...reported }), maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported })] as ValidationRule[];
 }
 
 export const parseOptions = (config: Config) => ({ maxTokens: config.GRAPHQL_MAX_TOKENS });

@@ -12,7 +12,6 @@ import {
   GraphQLError,
   type GraphQLSchema,
   Kind,
-  NoSchemaIntrospectionCustomRule,
   parse,
   specifiedRules,
   validate,
@@ -33,6 +32,8 @@ import { createContext } from './context';
 import { badLiteral, badVariable } from './input-guard';
 import { coercionDetails, formatGraphQLError, withoutSuggestions } from './graphql-errors';
 import { openUnit } from './platform';
+import { introspectionRules } from './introspection';
+import { queryCostRule } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 
 /** One socket, signed in with one access token for its whole life. */
@@ -61,7 +62,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   const { config, log } = deps;
   const hideSchema = config.NODE_ENV === 'production';
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const rules = [...specifiedRules, ...(hideSchema ? [NoSchemaIntrospectionCustomRule] : []), ...queryLimitRules(config)];
+  const rules = [...specifiedRules, ...queryLimitRules(config)];
   const connections = new WeakMap<object, Connection>();
   const byUser = new Map<string, Set<Connection>>();
   /** How to make a fresh context for each event of the subscription an operation context belongs to. */
@@ -164,7 +165,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         } catch (error) {
           return [requestError(error as GraphQLError, hideSchema)];
         }
-        const errors = validate(schema, document, rules);
+        const errors = validate(schema, document, [...rules, ...introspectionRules(hideSchema, connection.auth), queryCostRule(config.GRAPHQL_MAX_COST, payload.variables ?? {})]);
         if (errors.length) return errors.map((error) => requestError(error, hideSchema));
         const bad = badVariable(payload.variables) ?? badLiteral(document);
         if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, signUp } from '../support/users';
+import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { connect, operate } from '../support/ws';
 
 // Issue 16 item 3: an operation over a WebSocket is a request. It counts against the caller's
@@ -48,6 +48,16 @@ describe('GraphQL over WebSocket (issue 16, item 3)', () => {
     }
     // __typename is no introspection of the schema.
     expect((await operate(client, '{ __typename }')).data).toEqual({ __typename: 'Query' });
+    await client.dispose();
+  });
+
+  it('lets admins introspect in production, over HTTP and the socket: the explorer at /graphql is theirs', async () => {
+    const admin = await signInAdmin(t);
+    const http = await t.http.gql('{ __schema { queryType { name } } }', undefined, admin.accessToken);
+    expect(http.status).toBe(200);
+    expect(http.body.data).toEqual({ __schema: { queryType: { name: 'Query' } } });
+    const client = connect(t.url, admin.accessToken, false);
+    expect((await operate(client, '{ __type(name: "User") { name } }')).data).toEqual({ __type: { name: 'User' } });
     await client.dispose();
   });
 

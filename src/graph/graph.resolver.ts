@@ -1,0 +1,75 @@
+import { ArrayMaxSize } from 'class-validator';
+import { Arg, Args, ArgsType, Ctx, Field, ID, Query, Resolver } from 'type-graphql';
+import { UserView } from '../auth';
+import type { Context } from '../kernel/context';
+import { AppError, notFound } from '../kernel/errors';
+import { isId } from '../kernel/ids';
+import { asNode, Node, type NodeSource, nodeSources } from '../kernel/node';
+import { enforce } from '../permissions/enforce';
+
+export const MAX_NODES = 100;
+
+const PASSED_ON = new Set(['upstream_unavailable', 'account_suspended', 'account_deletion_pending']);
+
+@ArgsType()
+class NodesArgs {
+  @Field(() => [ID], { description: 'At most 100' })
+  @ArrayMaxSize(MAX_NODES)
+  ids!: string[];
+}
+
+/**
+ * Which type each id belongs to, in one statement over the tables of every node type. Only ids
+ * found are answered; what they are is told only once the type's own rule lets the caller see it.
+ */
+async function typesOf(ctx: Context, ids: string[]): Promise<Map<string, NodeSource>> {
+  const wanted = [...new Set(ids.filter(isId))];
+  const sources = nodeSources();
+  if (!wanted.length || !sources.length) return new Map();
+  const byType = new Map(sources.map((s) => [s.type, s]));
+  if (sources.some((s) => !/^\w+$/.test(s.type) || !/^\w+$/.test(s.table))) throw new Error('A node type or table name is not a plain identifier');
+  const union = sources.map((s) => `select '${s.type}' as type, id::text as id from ${s.table} where id = any(?::uuid[])`).join(' union all ');
+  const rows = await ctx.em.execute<{ type: string; id: string }[]>(
+    union,
+    sources.map(() => `{${wanted.join(',')}}`),
+  );
+  return new Map(rows.map((row) => [row.id, byType.get(row.type)!]));
+}
+
+/** The node as the caller may see it, else not_found: a refusal looks the same as an id that names nothing. */
+async function visibleNode(ctx: Context, id: string, source: NodeSource | undefined): Promise<object | Error> {
+  const missing = notFound('node').toGraphQLError();
+  if (!source) return missing;
+  try {
+    await enforce(source.rule, ctx, source.field, source.args?.(id) ?? { id });
+    return asNode(source.type, await source.load(ctx, id));
+  } catch (error) {
+    // What the caller is (suspended, throttled) or what is down is told; anything about the node is not.
+    if (!(error instanceof AppError) || PASSED_ON.has(error.code)) throw error;
+    return missing;
+  }
+}
+
+@Resolver()
+export class GraphResolver {
+  @Query(() => UserView, { nullable: true, description: 'The signed-in account (the Relay name of `me`): where a dashboard starts walking the graph' })
+  viewer(@Ctx() ctx: Context) {
+    return ctx.viewer();
+  }
+
+  @Query(() => Node, {
+    nullable: true,
+    description: 'Any object by its id, if the caller may see it (the same rules as its own query); otherwise null with a NOT_FOUND error, whether or not it exists',
+  })
+  async node(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<object | null> {
+    const found = await visibleNode(ctx, id, (await typesOf(ctx, [id])).get(id));
+    if (found instanceof Error) throw found;
+    return found;
+  }
+
+  @Query(() => [Node], { nullable: 'items', description: 'Objects by their ids (at most 100), in the same order; each one the caller may not see is null with a NOT_FOUND error' })
+  async nodes(@Args(() => NodesArgs) args: NodesArgs, @Ctx() ctx: Context): Promise<(object | Error)[]> {
+    const types = await typesOf(ctx, args.ids);
+    return Promise.all(args.ids.map((id) => visibleNode(ctx, id, types.get(id))));
+  }
+}

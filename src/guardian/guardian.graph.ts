@@ -1,0 +1,55 @@
+import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
+import { type User, UserConnection, UserView } from '../auth';
+import type { Context } from '../kernel/context';
+import { notFound } from '../kernel/errors';
+import type { NodeSource } from '../kernel/node';
+import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
+import { guardianRules } from './guardian.rules';
+import { canSeeAccount } from './guardian.rules';
+import { LinkStatus, type GuardianLink } from './guardian-link.entity';
+import { AiAccessView, GuardianLinkConnection, GuardianLinkView } from './guardian.types';
+
+/** Shield has let only signed-in callers through to the fields that use this. */
+const viewer = async (ctx: Context): Promise<User> => (await ctx.viewer())!;
+
+/** The guardian's edges of an account: links, linked learners, AI restrictions. */
+@Resolver(() => UserView)
+export class GuardianUserEdges {
+  @FieldResolver(() => GuardianLinkConnection, { nullable: true, description: "The account's guardian links, as guardian and as learner, newest first (the account itself)" })
+  async guardianLinks(@Root() _user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return toConnection(await ctx.services.guardian.linksOf(await viewer(ctx), page.first, page.after));
+  }
+
+  @FieldResolver(() => UserConnection, {
+    nullable: true,
+    complexity: 5,
+    description: 'The learners this guardian has an active link with (at most 5), newest account first: each reaches their courses, progress, certificates, consents and AI restrictions',
+  })
+  async linkedLearners(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return toConnection(pageOf(await ctx.services.guardian.activeLearnersOf(user.id), page.first, page.after));
+  }
+
+  @FieldResolver(() => AiAccessView, { nullable: true, description: "A learner's AI restrictions as their guardians set them (the account and its active guardians)" })
+  aiAccess(@Root() user: User, @Ctx() ctx: Context) {
+    return ctx.services.guardian.aiAccessOfMany(user.id);
+  }
+}
+
+@Resolver(() => GuardianLinkView)
+export class GuardianLinkEdges {
+  @FieldResolver(() => UserView, { nullable: true, description: "The learner's account, for the link's guardian while the link is active: their courses, progress and certificates from there" })
+  learnerAccount(@Root() link: GuardianLink): User | null {
+    return link.status === LinkStatus.active && link.learner ? link.learner : null;
+  }
+}
+
+export const guardianNodes: NodeSource[] = [
+  { type: 'User', table: 'users', rule: canSeeAccount, field: 'Query.node', load: async (ctx, id) => (await ctx.services.auth.findUser(id)) ?? Promise.reject(notFound('account')) },
+  {
+    type: 'GuardianLink',
+    table: 'guardian_links',
+    rule: guardianRules.Query.myGuardianLinks,
+    field: 'Query.myGuardianLinks',
+    load: async (ctx, id) => ctx.services.guardian.linkOf(await viewer(ctx), id),
+  },
+];

@@ -1,0 +1,31 @@
+import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
+import { type DocumentNode, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, validate, type ValidationRule } from 'graphql';
+import type { Context } from '../kernel/context';
+import { Role } from '../kernel/domain';
+import type { RequestAuth } from '../kernel/tokens';
+
+/**
+ * In production the schema is hidden from clients (no introspection), except from admins: the
+ * explorer at /graphql is theirs there. Outside production everyone may introspect.
+ */
+export function introspectionRules(hideSchema: boolean, auth: Pick<RequestAuth, 'roles'>): ValidationRule[] {
+  return hideSchema && !auth.roles?.includes(Role.admin) ? [NoSchemaIntrospectionCustomRule] : [];
+}
+
+/** The same over HTTP, where validation is cached per document and cannot see the caller. */
+export function introspectionPlugin(hideSchema: boolean): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ document, schema, contextValue }) {
+          const [error] = introspectionErrors(schema, document, introspectionRules(hideSchema, contextValue.auth));
+          if (error) throw new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, headers: new HeaderMap() } } });
+        },
+      };
+    },
+  };
+}
+
+function introspectionErrors(schema: GraphQLSchema, document: DocumentNode, rules: ValidationRule[]) {
+  return rules.length ? validate(schema, document, rules) : [];
+}
