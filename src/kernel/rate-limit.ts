@@ -109,9 +109,11 @@ export function rateLimitMiddleware(limits: RateLimits) {
     const buckets = pathBuckets(req.path);
     req.countedBuckets = new Set(buckets);
     try {
-      const states = [await limits.consume('default', userKey)];
-      for (const bucket of buckets) states.push(await limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey));
-      setRateLimitHeaders(res, tightest(states));
+      // The buckets are counted at once: with a shared store each is a round trip to it.
+      const settled = await Promise.allSettled([limits.consume('default', userKey), ...buckets.map((bucket) => limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey))]);
+      const refused = settled.find((result) => result.status === 'rejected');
+      if (refused) throw refused.reason;
+      setRateLimitHeaders(res, tightest(settled.map((result) => (result as PromiseFulfilledResult<RateLimitState>).value)));
       next();
     } catch (error) {
       if (error instanceof RateLimitedError) setRateLimitHeaders(res, error.state);
