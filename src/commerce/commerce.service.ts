@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import {
   Entitlement,
   EntitlementKind,
+  EntitlementRevokedReason,
   EntitlementSource,
   EntitlementStatus,
   IdempotencyKey,
@@ -627,7 +628,7 @@ export class CommerceService {
     payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     const rejected = await em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [payment.id]);
     if (payment.status === PaymentStatus.refunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback });
       await this.recomputeTier(payment.beneficiary.id);
     }
     await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
@@ -641,7 +642,10 @@ export class CommerceService {
     return true;
   }
 
-  /** A dispute won: what the chargebacks took comes back, in one transaction that reverses theirs, and so do the entitlements. */
+  /**
+   * A dispute won: what the chargebacks took comes back, in one transaction that reverses theirs,
+   * and so do the entitlements the chargeback revoked (not one an admin or a refund revoked).
+   */
   private async reverseChargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
     const held = await em.execute<{ account: string; amount: string }[]>(
       `select e.account, sum(e.amount) as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
@@ -662,7 +666,11 @@ export class CommerceService {
     payment.refundedAmount -= taken;
     payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
     if (wasRefunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.revoked, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] }, { status: EntitlementStatus.active });
+      await em.nativeUpdate(
+        Entitlement,
+        { payment: payment.id, status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] },
+        { status: EntitlementStatus.active, revokedReason: null },
+      );
       await this.recomputeTier(payment.beneficiary.id);
     }
     await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, { amount: taken, currency: payment.currency, disputeId: event.disputeId ?? null, eventId: event.eventId });
@@ -869,6 +877,7 @@ export class CommerceService {
       if (!entitlement) throw notFound('entitlement');
       if (entitlement.status !== EntitlementStatus.active) throw conflict(`The entitlement is ${entitlement.status} already.`);
       entitlement.status = EntitlementStatus.revoked;
+      entitlement.revokedReason = EntitlementRevokedReason.admin;
       await this.audit(em, admin.id, 'entitlement.revoked', `entitlement:${entitlement.id}`, { userId: entitlement.user.id });
       await em.flush();
       await this.recomputeTier(entitlement.user.id);
@@ -999,7 +1008,7 @@ export class CommerceService {
     );
     await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
     if (payment.status === PaymentStatus.refunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.refund });
       await this.recomputeTier(payment.beneficiary.id);
     }
     await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
