@@ -478,6 +478,8 @@ export class CommerceService {
           return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded')) ? 'applied' : 'already_final';
         case 'renewal_succeeded':
           return (await this.renew(em, payment, event)) ? 'applied' : 'already_final';
+        case 'charge_identified':
+          return (await this.recordCharge(em, payment, event)) ? 'applied' : 'already_final';
         case 'chargeback':
           return (await this.chargeback(em, payment, event)) ? 'applied' : 'already_final';
         case 'chargeback_reversed':
@@ -498,7 +500,7 @@ export class CommerceService {
         : event.providerRef
           ? { providerRef: event.providerRef, provider }
           : event.providerCharge
-            ? { providerCharge: event.providerCharge, provider }
+            ? { providerCharge: { $in: [event.providerCharge, ...(event.providerChargeAliases ?? [])] }, provider }
             : null;
     if (!where) return null;
     // Only the payment's row is locked: a populate under the lock would lock the product too, which every sale of it shares.
@@ -570,6 +572,18 @@ export class CommerceService {
       await this.services.notifications.notify(payerId, NotificationType.system, message);
       if (beneficiaryId !== payerId) await this.services.notifications.notify(beneficiaryId, NotificationType.system, message);
     });
+    return true;
+  }
+
+  /**
+   * The charge a provider names after the fact (a Stripe subscription's first invoice.paid), before
+   * or after the checkout's completion (which keeps it: it only sets a charge it carries itself).
+   * A charge already known stays, so a replayed or late event changes nothing.
+   */
+  private async recordCharge(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    if (!event.providerCharge || payment.providerCharge) return false;
+    payment.providerCharge = event.providerCharge;
+    await em.flush();
     return true;
   }
 

@@ -28,6 +28,9 @@ export async function startProviderServer() {
       if (path === '/v1/checkout/sessions') return send(200, { id: `cs_test_${n}`, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/cs_test_${n}` });
       if (path === '/v1/refunds') {
         const form = new URLSearchParams(body);
+        // As Stripe does: a refund names what it refunds.
+        if (!form.get('payment_intent') && !form.get('charge'))
+          return send(400, { error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'You must provide either a charge or a payment_intent.' } });
         return send(200, { id: `re_test_${n}`, object: 'refund', status: 'pending', amount: Number(form.get('amount')) });
       }
       if (path === '/v2/gateway/api/create') {
