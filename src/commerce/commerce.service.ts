@@ -439,6 +439,14 @@ export class CommerceService {
       if (!(error instanceof InvalidSignature)) this.deps.log.warn({ err: error, provider: providerName }, 'unreadable webhook');
       return provider.refused?.() ?? { status: 400, body: { error: 'invalid_signature', message: 'The webhook signature does not verify; nothing was stored.' } };
     }
+    if (provider.complete) {
+      try {
+        event = await provider.complete(event);
+      } catch (error) {
+        this.deps.log.warn({ err: error, provider: providerName, eventId: event.eventId }, 'payment provider did not complete a webhook event');
+        throw new AppError('upstream_error', `${provider.name} did not answer; the event was not stored and can be sent again.`);
+      }
+    }
     return provider.answer(await this.applyEvent(provider.name, event));
   }
 

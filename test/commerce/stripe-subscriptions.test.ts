@@ -49,7 +49,7 @@ const completedSession = (paymentId: string, key: string) => ({
 });
 
 /** The subscription's first invoice.paid: the PaymentIntent and Charge on the invoice (API before 2025-03-31) or in its payments (later versions). */
-const firstInvoice = (paymentId: string, key: string, format: 'legacy' | 'payments') => ({
+const firstInvoice = (paymentId: string, key: string, format: 'legacy' | 'payments' | 'bare') => ({
   id: `in_first_${key}`,
   object: 'invoice',
   billing_reason: 'subscription_create',
@@ -57,14 +57,16 @@ const firstInvoice = (paymentId: string, key: string, format: 'legacy' | 'paymen
   currency: 'usd',
   status: 'paid',
   parent: { type: 'subscription_details', subscription_details: { subscription: `sub_${key}`, metadata: { paymentId } } },
-  ...(format === 'legacy'
-    ? { payment_intent: `pi_${key}`, charge: `ch_${key}` }
-    : {
-        payments: {
-          object: 'list',
-          data: [{ id: `inpay_${key}`, object: 'invoice_payment', is_default: true, status: 'paid', payment: { type: 'payment_intent', payment_intent: `pi_${key}` } }],
-        },
-      }),
+  ...(format === 'bare'
+    ? {}
+    : format === 'legacy'
+      ? { payment_intent: `pi_${key}`, charge: `ch_${key}` }
+      : {
+          payments: {
+            object: 'list',
+            data: [{ id: `inpay_${key}`, object: 'invoice_payment', is_default: true, status: 'paid', payment: { type: 'payment_intent', payment_intent: `pi_${key}` } }],
+          },
+        }),
 });
 
 describe('Stripe subscriptions: the first charge comes from the first invoice.paid', () => {
@@ -72,8 +74,12 @@ describe('Stripe subscriptions: the first charge comes from the first invoice.pa
     ['checkout.session.completed first', 'completed_first', 'payments'],
     ['invoice.paid first', 'invoice_first', 'legacy'],
     ['both at once', 'together', 'payments'],
+    ['invoice.paid without its payments (asked of Stripe)', 'invoice_first', 'bare'],
   ] as const)('%s: the PaymentIntent is recorded once; a refund goes to Stripe against it and its webhook completes it; a dispute of that charge is matched', async (_, order, format) => {
-    const key = `${order}_${Date.now()}`;
+    const key = `${order}_${format}_${Date.now()}`;
+    // Newer API versions send the invoice without its payments: Stripe's invoice payments list names the charge.
+    provider.state.invoicePayments[`in_first_${key}`] = [{ payment_intent: `pi_${key}` }];
+    const seenBefore = provider.seen.filter((c) => c.path === '/v1/invoice_payments').length;
     const buyer = await signUp(t, adultSignup());
     const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[1].id, provider: 'stripe' });
     expect(started.status).toBe(201);
@@ -93,6 +99,10 @@ describe('Stripe subscriptions: the first charge comes from the first invoice.pa
     for (const batch of sequence) expect((await Promise.all(batch.map(deliver))).map((a) => a.status)).toEqual(batch.map(() => 200));
 
     expect(await payment(buyer, paymentId)).toMatchObject({ status: 'succeeded', amount: 799, refundedAmount: 0 });
+    // Only an invoice without its payments makes us ask Stripe for them.
+    const lookups = provider.seen.filter((c) => c.method === 'GET' && c.path === '/v1/invoice_payments').length - seenBefore;
+    if (format === 'bare') expect(lookups).toBeGreaterThan(0);
+    else expect(lookups).toBe(0);
     expect((await entitlements(buyer)).tier).toBe('starter');
     // The first invoice is the checkout's own payment: no second payment, no second entitlement.
     expect((await t.http.get('/payments/me', { token: buyer.accessToken })).body.items).toHaveLength(1);
@@ -138,5 +148,49 @@ describe('Stripe subscriptions: the first charge comes from the first invoice.pa
     const again = await t.http.post('/refunds', { paymentId, reason: 'now' }, { token: buyer.accessToken });
     expect((await t.http.post(`/refunds/${again.body.id}/approve`, undefined, { token: admin.accessToken })).body.status).toBe('processing');
     expect(new URLSearchParams(provider.seen.findLast((c) => c.path === '/v1/refunds')!.body).get('payment_intent')).toBe(`pi_${key}`);
+  });
+});
+
+describe('Stripe does not answer while the first invoice.paid is completed', () => {
+  it('answers 502 and stores nothing, so Stripe sends it again; the retry records the charge', async () => {
+    const key = `down_${Date.now()}`;
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[1].id, provider: 'stripe' });
+    const paymentId = started.body.id as string;
+    provider.state.invoicePayments[`in_first_${key}`] = [{ payment_intent: `pi_${key}` }];
+    const invoice = stripeEvent('invoice.paid', firstInvoice(paymentId, key, 'bare'));
+    provider.state.refuse = true;
+    try {
+      const refused = await deliver(invoice);
+      expect(refused.status).toBe(502);
+      expect(refused.body.error).toBe('upstream_error');
+    } finally {
+      provider.state.refuse = false;
+    }
+    expect(await sql('select 1 from webhook_events where event_id = ?', [JSON.parse(invoice.payload).id])).toEqual([]);
+    expect((await deliver(invoice)).status).toBe(200);
+    expect((await deliver(stripeEvent('checkout.session.completed', completedSession(paymentId, key)))).status).toBe(200);
+    expect(await sql<{ provider_charge: string }>('select provider_charge from payments where id = ?', [paymentId])).toEqual([{ provider_charge: `pi_${key}` }]);
+  });
+});
+
+describe('Stripe renewals keep their charge', () => {
+  it('a renewal invoice’s PaymentIntent (from the invoice or from Stripe’s invoice payments) is what its refund is asked against', async () => {
+    const key = `renewal_${Date.now()}`;
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[1].id, provider: 'stripe' });
+    const paymentId = started.body.id as string;
+    expect((await deliver(stripeEvent('checkout.session.completed', completedSession(paymentId, key)))).status).toBe(200);
+    expect((await deliver(stripeEvent('invoice.paid', firstInvoice(paymentId, key, 'legacy')))).status).toBe(200);
+    const renewal = (id: string, extra: Record<string, unknown>) => ({ ...firstInvoice(paymentId, key, 'bare'), id, billing_reason: 'subscription_cycle', ...extra });
+    provider.state.invoicePayments[`in_3_${key}`] = [{ payment_intent: `pi_3_${key}` }];
+    expect((await deliver(stripeEvent('invoice.paid', renewal(`in_2_${key}`, { payment_intent: `pi_2_${key}` })))).status).toBe(200);
+    expect((await deliver(stripeEvent('invoice.paid', renewal(`in_3_${key}`, {})))).status).toBe(200);
+    const charges = await sql<{ id: string; provider_charge: string }>('select id, provider_charge from payments where payer_id = ? order by created_at', [buyer.id]);
+    expect(charges.map((c) => c.provider_charge)).toEqual([`pi_${key}`, `pi_2_${key}`, `pi_3_${key}`]);
+    const renewedId = charges[2].id;
+    const refund = await t.http.post('/refunds', { paymentId: renewedId, reason: 'renewed by mistake' }, { token: buyer.accessToken });
+    expect((await t.http.post(`/refunds/${refund.body.id}/approve`, undefined, { token: admin.accessToken })).body.status).toBe('processing');
+    expect(new URLSearchParams(provider.seen.findLast((c) => c.path === '/v1/refunds')!.body).get('payment_intent')).toBe(`pi_3_${key}`);
   });
 });

@@ -109,10 +109,8 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           const paymentId = invoicePaymentId(invoice);
           if (!paymentId || !invoice.id) return { ...base, kind: 'ignored' };
           const { intent, charge } = invoiceCharge(invoice);
-          if (invoice.billing_reason === 'subscription_create') {
-            const providerCharge = intent ?? charge;
-            return providerCharge ? { ...base, kind: 'charge_identified', paymentId, providerCharge } : { ...base, kind: 'ignored' };
-          }
+          // Without either (API versions from 2025-03-31 send the invoice without its payments), complete() asks Stripe for them.
+          if (invoice.billing_reason === 'subscription_create') return { ...base, kind: 'charge_identified', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge };
           return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge, amount: invoice.amount_paid };
         }
         case 'charge.dispute.created':
@@ -129,6 +127,16 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         default:
           return { ...base, kind: 'ignored' };
       }
+    },
+    async complete(event) {
+      // An invoice (first or renewal) sent without what paid it: Stripe's invoice payments name it.
+      if ((event.kind !== 'charge_identified' && event.kind !== 'renewal_succeeded') || event.providerCharge || !event.providerRef) return event;
+      const payments = await stripe.invoicePayments.list({ invoice: event.providerRef, status: 'paid', limit: 10 });
+      const paid = payments.data.find((p) => p.is_default) ?? payments.data[0];
+      const providerCharge = idOf(paid?.payment.payment_intent) ?? idOf(paid?.payment.charge);
+      if (providerCharge) return { ...event, providerCharge };
+      // Paid out of band: no charge to record (a renewal still renews).
+      return event.kind === 'charge_identified' ? { ...event, kind: 'ignored' } : event;
     },
     answer: () => ({ status: 200, body: { received: true } }),
   };

@@ -88,6 +88,11 @@ export interface PaymentProvider {
   refund(payment: ProviderPayment, refund: ProviderRefund): Promise<{ providerRef: string | null; completed: boolean }>;
   /** Verifies the raw request; throws InvalidSignature before anything is read from it. */
   verify(request: WebhookRequest): ProviderEvent;
+  /**
+   * Completes a verified event with what only the provider's API says (asked before the event's
+   * transaction opens); throws when the API does not answer, so the provider sends the event again.
+   */
+  complete?(event: ProviderEvent): Promise<ProviderEvent>;
   answer(outcome: WebhookOutcome): WebhookAnswer;
   /** The answer to a request whose signature does not verify. */
   refused?(): WebhookAnswer;
