@@ -1,5 +1,6 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKFILL_REVOKED_REASON_SQL } from '../../src/commerce/migrations/Migration20261126000000_entitlement_revoked_reason';
 import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
@@ -151,6 +152,13 @@ describe('a won dispute gives back only what its chargeback revoked', () => {
     expect((await deliver(stripeEvent('charge.dispute.created', dispute))).status).toBe(200);
     expect(await payment(buyer, paymentId)).toMatchObject({ status: 'refunded', refundedAmount: 1500 });
     expect((await entitlements(buyer)).items.map((e) => e.status)).toEqual(['revoked', 'revoked']);
+    // The migration gives rows revoked before it the same reasons, from the audit trail and the ledger.
+    const reasons = () => sql<{ id: string; revoked_reason: string }>('select id, revoked_reason from entitlements where payment_id = ? order by id', [paymentId]);
+    const recorded = await reasons();
+    expect(recorded.map((r) => r.revoked_reason).sort()).toEqual(['admin', 'chargeback']);
+    await sql('update entitlements set revoked_reason = null where payment_id = ?', [paymentId]);
+    await sql(BACKFILL_REVOKED_REASON_SQL, []);
+    expect(await reasons()).toEqual(recorded);
 
     const won = stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' });
     expect((await deliver(won)).status).toBe(200);
