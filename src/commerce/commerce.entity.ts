@@ -294,12 +294,19 @@ export enum EntitlementStatus {
   revoked = 'revoked',
 }
 
+/** Why an entitlement was revoked: a won dispute gives back only what its chargeback took. */
+export enum EntitlementRevokedReason {
+  refund = 'refund',
+  chargeback = 'chargeback',
+  admin = 'admin',
+}
+
 @Entity({ tableName: 'entitlements' })
 @Index({ properties: ['user', 'status'] })
 @Index({ properties: ['status', 'endsAt'] })
 @Index({ properties: ['payment'] })
 export class Entitlement {
-  [OptionalProps]?: 'tier' | 'courseId' | 'payment' | 'endsAt' | 'status' | 'startsAt' | 'createdAt' | 'grantedBy';
+  [OptionalProps]?: 'tier' | 'courseId' | 'payment' | 'endsAt' | 'status' | 'revokedReason' | 'startsAt' | 'createdAt' | 'grantedBy';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
@@ -333,6 +340,10 @@ export class Entitlement {
 
   @Enum({ items: () => EntitlementStatus })
   status: EntitlementStatus = EntitlementStatus.active;
+
+  /** Set with status revoked (null otherwise). */
+  @Enum({ items: () => EntitlementRevokedReason, nullable: true })
+  revokedReason: EntitlementRevokedReason | null = null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

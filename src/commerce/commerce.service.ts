@@ -15,6 +15,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import {
   Entitlement,
   EntitlementKind,
+  EntitlementRevokedReason,
   EntitlementSource,
   EntitlementStatus,
   IdempotencyKey,
@@ -438,6 +439,14 @@ export class CommerceService {
       if (!(error instanceof InvalidSignature)) this.deps.log.warn({ err: error, provider: providerName }, 'unreadable webhook');
       return provider.refused?.() ?? { status: 400, body: { error: 'invalid_signature', message: 'The webhook signature does not verify; nothing was stored.' } };
     }
+    if (provider.complete) {
+      try {
+        event = await provider.complete(event);
+      } catch (error) {
+        this.deps.log.warn({ err: error, provider: providerName, eventId: event.eventId }, 'payment provider did not complete a webhook event');
+        throw new AppError('upstream_error', `${provider.name} did not answer; the event was not stored and can be sent again.`);
+      }
+    }
     return provider.answer(await this.applyEvent(provider.name, event));
   }
 
@@ -477,6 +486,8 @@ export class CommerceService {
           return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded')) ? 'applied' : 'already_final';
         case 'renewal_succeeded':
           return (await this.renew(em, payment, event)) ? 'applied' : 'already_final';
+        case 'charge_identified':
+          return (await this.recordCharge(em, payment, event)) ? 'applied' : 'already_final';
         case 'chargeback':
           return (await this.chargeback(em, payment, event)) ? 'applied' : 'already_final';
         case 'chargeback_reversed':
@@ -497,7 +508,7 @@ export class CommerceService {
         : event.providerRef
           ? { providerRef: event.providerRef, provider }
           : event.providerCharge
-            ? { providerCharge: event.providerCharge, provider }
+            ? { providerCharge: { $in: [event.providerCharge, ...(event.providerChargeAliases ?? [])] }, provider }
             : null;
     if (!where) return null;
     // Only the payment's row is locked: a populate under the lock would lock the product too, which every sale of it shares.
@@ -572,6 +583,18 @@ export class CommerceService {
     return true;
   }
 
+  /**
+   * The charge a provider names after the fact (a Stripe subscription's first invoice.paid), before
+   * or after the checkout's completion (which keeps it: it only sets a charge it carries itself).
+   * A charge already known stays, so a replayed or late event changes nothing.
+   */
+  private async recordCharge(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    if (!event.providerCharge || payment.providerCharge) return false;
+    payment.providerCharge = event.providerCharge;
+    await em.flush();
+    return true;
+  }
+
   /** After commit, without holding the answer; a failure is logged (the commit stands). */
   private inBackground(work: () => Promise<unknown>): void {
     this.uow.afterCommit(() => void work().catch((error: unknown) => this.deps.log.error({ err: error }, 'commerce after-commit work failed')));
@@ -627,7 +650,7 @@ export class CommerceService {
     payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     const rejected = await em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [payment.id]);
     if (payment.status === PaymentStatus.refunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback });
       await this.recomputeTier(payment.beneficiary.id);
     }
     await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
@@ -641,7 +664,10 @@ export class CommerceService {
     return true;
   }
 
-  /** A dispute won: what the chargebacks took comes back, in one transaction that reverses theirs, and so do the entitlements. */
+  /**
+   * A dispute won: what the chargebacks took comes back, in one transaction that reverses theirs,
+   * and so do the entitlements the chargeback revoked (not one an admin or a refund revoked).
+   */
   private async reverseChargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
     const held = await em.execute<{ account: string; amount: string }[]>(
       `select e.account, sum(e.amount) as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
@@ -662,7 +688,11 @@ export class CommerceService {
     payment.refundedAmount -= taken;
     payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
     if (wasRefunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.revoked, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] }, { status: EntitlementStatus.active });
+      await em.nativeUpdate(
+        Entitlement,
+        { payment: payment.id, status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] },
+        { status: EntitlementStatus.active, revokedReason: null },
+      );
       await this.recomputeTier(payment.beneficiary.id);
     }
     await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, { amount: taken, currency: payment.currency, disputeId: event.disputeId ?? null, eventId: event.eventId });
@@ -869,6 +899,7 @@ export class CommerceService {
       if (!entitlement) throw notFound('entitlement');
       if (entitlement.status !== EntitlementStatus.active) throw conflict(`The entitlement is ${entitlement.status} already.`);
       entitlement.status = EntitlementStatus.revoked;
+      entitlement.revokedReason = EntitlementRevokedReason.admin;
       await this.audit(em, admin.id, 'entitlement.revoked', `entitlement:${entitlement.id}`, { userId: entitlement.user.id });
       await em.flush();
       await this.recomputeTier(entitlement.user.id);
@@ -999,7 +1030,7 @@ export class CommerceService {
     );
     await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
     if (payment.status === PaymentStatus.refunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked });
+      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.refund });
       await this.recomputeTier(payment.beneficiary.id);
     }
     await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });

@@ -12,6 +12,7 @@ import { commerceRules } from './commerce.rules';
 import { CommerceService } from './commerce.service';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
+import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
 import { createProviders } from './providers';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox as signSandboxBody } from './providers/sandbox';
 
@@ -52,6 +53,7 @@ export const commerceArea = defineArea({
   migrations: [
     { name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce },
     { name: 'Migration20261125000000_commerce_review', class: Migration20261125000000_commerce_review },
+    { name: 'Migration20261126000000_entitlement_revoked_reason', class: Migration20261126000000_entitlement_revoked_reason },
   ],
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);

@@ -1,9 +1,11 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKFILL_REVOKED_REASON_SQL } from '../../src/commerce/migrations/Migration20261126000000_entitlement_revoked_reason';
 import { openUnit } from '../../src/server/platform';
+import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, checkout, publishedProduct, waitFor } from './support';
+import { buy, checkout, publishedProduct, text, waitFor } from './support';
 import { startProviderServer } from './provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_disputes';
@@ -31,6 +33,8 @@ const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${
 };
 const deliver = (event: { payload: string; header: string }) => t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
 const payment = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
+const entitlements = async (who: SignedIn) =>
+  (await t.http.get('/entitlements/me', { token: who.accessToken })).body as { tier: string; items: { id: string; courseId: string | null; status: string }[] };
 const tier = async (who: SignedIn) => (await t.http.get('/auth/me', { token: who.accessToken })).body.user.tier as string;
 const sql = <T>(query: string, params: unknown[]) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
 
@@ -117,6 +121,54 @@ describe('Stripe chargebacks (charge.dispute.created / closed)', () => {
     expect(audit.body.items.map((a: { action: string }) => a.action)).toEqual(expect.arrayContaining(['commerce.payment_charged_back', 'commerce.payment_chargeback_lost']));
     expect((await deliver(stripeEvent('charge.dispute.created', { ...dispute, id: 'dp_3', payment_intent: 'pi_nobody' }))).status).toBe(200);
     expect(await sql(`select 1 from webhook_events where payload->'data'->'object'->>'id' = 'dp_3'`, [])).toEqual([]);
+  });
+});
+
+describe('a won dispute gives back only what its chargeback revoked', () => {
+  it('an entitlement an admin revoked for another reason stays revoked; the chargeback’s come back', async () => {
+    const editor = await contentAdmin(t);
+    const [first, second] = [await publishedCourse(t, editor), await publishedCourse(t, editor)];
+    const bundle = await publishedProduct(t, admin, {
+      kind: 'bundle',
+      title: text('Two courses'),
+      description: text('Both'),
+      prices: [{ currency: 'USD', amount: 1500 }],
+      courseIds: [first.id, second.id],
+    });
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { productId: bundle.id, priceId: bundle.prices[0].id, provider: 'stripe' });
+    const paymentId = started.body.id as string;
+    const key = `won_${Date.now()}`;
+    const completed = { id: `cs_${key}`, object: 'checkout.session', mode: 'payment', payment_status: 'paid', payment_intent: `pi_${key}`, amount_total: 1500, metadata: { paymentId } };
+    expect((await deliver(stripeEvent('checkout.session.completed', completed))).status).toBe(200);
+    const owned = (await entitlements(buyer)).items;
+    expect(owned.map((e) => e.status)).toEqual(['active', 'active']);
+    const abused = owned.find((e) => e.courseId === first.id)!;
+    const kept = owned.find((e) => e.courseId === second.id)!;
+
+    // An admin revokes one course (account sharing, say); then the card holder disputes the payment.
+    expect((await t.http.post(`/entitlements/${abused.id}/revoke`, undefined, { token: admin.accessToken })).status).toBe(200);
+    const dispute = { id: `dp_${key}`, object: 'dispute', amount: 1500, currency: 'usd', charge: `ch_${key}`, payment_intent: `pi_${key}`, status: 'needs_response' };
+    expect((await deliver(stripeEvent('charge.dispute.created', dispute))).status).toBe(200);
+    expect(await payment(buyer, paymentId)).toMatchObject({ status: 'refunded', refundedAmount: 1500 });
+    expect((await entitlements(buyer)).items.map((e) => e.status)).toEqual(['revoked', 'revoked']);
+    // The migration gives rows revoked before it the same reasons, from the audit trail and the ledger.
+    const reasons = () => sql<{ id: string; revoked_reason: string }>('select id, revoked_reason from entitlements where payment_id = ? order by id', [paymentId]);
+    const recorded = await reasons();
+    expect(recorded.map((r) => r.revoked_reason).sort()).toEqual(['admin', 'chargeback']);
+    await sql('update entitlements set revoked_reason = null where payment_id = ?', [paymentId]);
+    await sql(BACKFILL_REVOKED_REASON_SQL, []);
+    expect(await reasons()).toEqual(recorded);
+
+    const won = stripeEvent('charge.dispute.closed', { ...dispute, status: 'won' });
+    expect((await deliver(won)).status).toBe(200);
+    expect((await deliver(won)).status).toBe(200);
+    expect(await payment(buyer, paymentId)).toMatchObject({ status: 'succeeded', refundedAmount: 0 });
+    const after = (await entitlements(buyer)).items;
+    expect(after.find((e) => e.id === kept.id)!.status).toBe('active');
+    expect(after.find((e) => e.id === abused.id)!.status).toBe('revoked');
+    expect((await t.http.post(`/courses/${first.id}/enrollment`, undefined, { token: buyer.accessToken })).status).toBe(403);
+    expect([200, 201]).toContain((await t.http.post(`/courses/${second.id}/enrollment`, undefined, { token: buyer.accessToken })).status);
   });
 });
 

@@ -14,7 +14,8 @@ export interface SeenCall {
  */
 export async function startProviderServer() {
   const seen: SeenCall[] = [];
-  const state = { refuse: false };
+  /** `invoicePayments`: Stripe's invoice payments by invoice id (GET /v1/invoice_payments?invoice=). */
+  const state = { refuse: false, invoicePayments: {} as Record<string, { payment_intent?: string; charge?: string }[]> };
   let n = 0;
   const server = createServer((req, res) => {
     let body = '';
@@ -25,9 +26,24 @@ export async function startProviderServer() {
       const send = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (state.refuse) return send(400, { error: { type: 'invalid_request_error', message: 'refused' }, resultCode: 99, vnp_ResponseCode: '99' });
       n += 1;
+      if (path === '/v1/invoice_payments') {
+        const invoice = new URLSearchParams((req.url ?? '').split('?')[1] ?? '').get('invoice') ?? '';
+        const data = (state.invoicePayments[invoice] ?? []).map((payment, i) => ({
+          id: `inpay_${invoice}_${i}`,
+          object: 'invoice_payment',
+          invoice,
+          is_default: i === 0,
+          status: 'paid',
+          payment: { type: payment.payment_intent ? 'payment_intent' : 'charge', ...payment },
+        }));
+        return send(200, { object: 'list', url: '/v1/invoice_payments', has_more: false, data });
+      }
       if (path === '/v1/checkout/sessions') return send(200, { id: `cs_test_${n}`, object: 'checkout.session', url: `https://checkout.stripe.test/c/pay/cs_test_${n}` });
       if (path === '/v1/refunds') {
         const form = new URLSearchParams(body);
+        // As Stripe does: a refund names what it refunds.
+        if (!form.get('payment_intent') && !form.get('charge'))
+          return send(400, { error: { type: 'invalid_request_error', code: 'parameter_missing', message: 'You must provide either a charge or a payment_intent.' } });
         return send(200, { id: `re_test_${n}`, object: 'refund', status: 'pending', amount: Number(form.get('amount')) });
       }
       if (path === '/v2/gateway/api/create') {

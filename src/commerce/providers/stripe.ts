@@ -1,6 +1,30 @@
 import Stripe from 'stripe';
 import { header, InvalidSignature, type PaymentProvider, type ProviderEvent, type WebhookRequest } from './types';
 
+/** The id of a field Stripe sends as an id or, expanded, as the object. */
+const idOf = (value: unknown): string | undefined => {
+  if (typeof value === 'string') return value;
+  const id = value && typeof value === 'object' ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+};
+
+/**
+ * What paid an invoice: its PaymentIntent and Charge. API versions before 2025-03-31 put them on the
+ * invoice (`payment_intent`, `charge`); later ones list them in its payments (the paid default one).
+ */
+export function invoiceCharge(invoice: Stripe.Invoice): { intent?: string; charge?: string } {
+  const legacy = invoice as unknown as { payment_intent?: unknown; charge?: unknown };
+  const payments = invoice.payments?.data ?? [];
+  const paid = payments.find((p) => p.status === 'paid' && p.is_default) ?? payments.find((p) => p.status === 'paid') ?? payments.find((p) => p.is_default);
+  return { intent: idOf(legacy.payment_intent) ?? idOf(paid?.payment.payment_intent), charge: idOf(legacy.charge) ?? idOf(paid?.payment.charge) };
+}
+
+/** Our payment's id on a subscription's invoice: the subscription's metadata (under `parent` since API 2025-03-31). */
+function invoicePaymentId(invoice: Stripe.Invoice): string | undefined {
+  const legacy = invoice as unknown as { subscription_details?: { metadata?: Record<string, string> | null } | null };
+  return invoice.parent?.subscription_details?.metadata?.paymentId ?? legacy.subscription_details?.metadata?.paymentId;
+}
+
 export interface StripeSettings {
   secretKey: string;
   webhookSecret: string;
@@ -45,10 +69,11 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       return { redirectUrl: session.url ?? '', providerRef: session.id };
     },
     async refund(payment, refund) {
-      const created = await stripe.refunds.create(
-        { payment_intent: payment.providerCharge ?? undefined, amount: refund.amount, metadata: { refundId: refund.id, paymentId: payment.id } },
-        { idempotencyKey: `refund_${refund.id}` },
-      );
+      // A subscription's first charge is known from its first invoice.paid; until then there is nothing to refund against.
+      const charge = payment.providerCharge;
+      if (!charge) throw new Error(`the Stripe charge of payment ${payment.id} is not known yet`);
+      const against = charge.startsWith('ch_') ? { charge } : { payment_intent: charge };
+      const created = await stripe.refunds.create({ ...against, amount: refund.amount, metadata: { refundId: refund.id, paymentId: payment.id } }, { idempotencyKey: `refund_${refund.id}` });
       return { providerRef: created.id, completed: false };
     },
     verify(request: WebhookRequest): ProviderEvent {
@@ -78,24 +103,40 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           return { ...base, kind, paymentId: refund.metadata?.paymentId, refundId: refund.metadata?.refundId, amount: refund.amount };
         }
         case 'invoice.paid': {
-          // The first invoice is the checkout's own payment (checkout.session.completed applies it); later ones renew.
+          // The first invoice is the checkout's own payment (checkout.session.completed applies it, without a
+          // PaymentIntent in subscription mode): it names the charge that refunds and disputes go by. Later ones renew.
           const invoice = event.data.object;
-          const paymentId = invoice.parent?.subscription_details?.metadata?.paymentId;
-          if (invoice.billing_reason === 'subscription_create' || !paymentId || !invoice.id) return { ...base, kind: 'ignored' };
-          return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, amount: invoice.amount_paid };
+          const paymentId = invoicePaymentId(invoice);
+          if (!paymentId || !invoice.id) return { ...base, kind: 'ignored' };
+          const { intent, charge } = invoiceCharge(invoice);
+          // Without either (API versions from 2025-03-31 send the invoice without its payments), complete() asks Stripe for them.
+          if (invoice.billing_reason === 'subscription_create') return { ...base, kind: 'charge_identified', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge };
+          return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge, amount: invoice.amount_paid };
         }
         case 'charge.dispute.created':
         case 'charge.dispute.closed': {
-          // Disputes name the charge's PaymentIntent, which a payment keeps as its providerCharge.
+          // Disputes name the charge's PaymentIntent and Charge; a payment keeps one of them (the PaymentIntent when there is one) as its providerCharge.
           const dispute = event.data.object;
-          const intent = typeof dispute.payment_intent === 'string' ? dispute.payment_intent : dispute.payment_intent?.id;
+          const intent = idOf(dispute.payment_intent);
+          const charge = idOf(dispute.charge);
           const kind = event.type === 'charge.dispute.created' ? 'chargeback' : dispute.status === 'won' ? 'chargeback_reversed' : dispute.status === 'lost' ? 'chargeback_lost' : 'ignored';
-          if (!intent) return { ...base, kind: 'ignored' };
-          return { ...base, kind, providerCharge: intent, disputeId: dispute.id, amount: dispute.amount };
+          const providerCharge = intent ?? charge;
+          if (!providerCharge) return { ...base, kind: 'ignored' };
+          return { ...base, kind, providerCharge, providerChargeAliases: intent && charge ? [charge] : undefined, disputeId: dispute.id, amount: dispute.amount };
         }
         default:
           return { ...base, kind: 'ignored' };
       }
+    },
+    async complete(event) {
+      // An invoice (first or renewal) sent without what paid it: Stripe's invoice payments name it.
+      if ((event.kind !== 'charge_identified' && event.kind !== 'renewal_succeeded') || event.providerCharge || !event.providerRef) return event;
+      const payments = await stripe.invoicePayments.list({ invoice: event.providerRef, status: 'paid', limit: 10 });
+      const paid = payments.data.find((p) => p.is_default) ?? payments.data[0];
+      const providerCharge = idOf(paid?.payment.payment_intent) ?? idOf(paid?.payment.charge);
+      if (providerCharge) return { ...event, providerCharge };
+      // Paid out of band: no charge to record (a renewal still renews).
+      return event.kind === 'charge_identified' ? { ...event, kind: 'ignored' } : event;
     },
     answer: () => ({ status: 200, body: { received: true } }),
   };

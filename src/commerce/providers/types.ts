@@ -32,6 +32,11 @@ export interface ProviderEvent {
     | 'refund_failed'
     /** A subscription billed again: `paymentId` names the first payment, `providerRef` the new charge (an invoice). */
     | 'renewal_succeeded'
+    /**
+     * The provider names the charge of a payment after the fact (a Stripe subscription's first
+     * invoice: its checkout completes without one): `providerCharge` is recorded on `paymentId`.
+     */
+    | 'charge_identified'
     /** The card holder disputed the charge: the provider took `amount` back. */
     | 'chargeback'
     /** The dispute was decided for us: the provider gave the money back. */
@@ -43,6 +48,8 @@ export interface ProviderEvent {
   /** Found by the provider's reference when the event does not carry our id. */
   providerRef?: string;
   providerCharge?: string;
+  /** Other names of the same charge a payment may be known by (a Stripe dispute names its PaymentIntent and its Charge). */
+  providerChargeAliases?: string[];
   refundId?: string;
   /** The provider's dispute, for chargebacks. */
   disputeId?: string;
@@ -81,6 +88,11 @@ export interface PaymentProvider {
   refund(payment: ProviderPayment, refund: ProviderRefund): Promise<{ providerRef: string | null; completed: boolean }>;
   /** Verifies the raw request; throws InvalidSignature before anything is read from it. */
   verify(request: WebhookRequest): ProviderEvent;
+  /**
+   * Completes a verified event with what only the provider's API says (asked before the event's
+   * transaction opens); throws when the API does not answer, so the provider sends the event again.
+   */
+  complete?(event: ProviderEvent): Promise<ProviderEvent>;
   answer(outcome: WebhookOutcome): WebhookAnswer;
   /** The answer to a request whose signature does not verify. */
   refused?(): WebhookAnswer;
