@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { Field, ID, InterfaceType } from 'type-graphql';
 import type { ShieldRule } from './area';
 import type { Context } from './context';

@@ -31,9 +31,7 @@ export function memoryStore(): RateLimitStore {
 
 /** Counters in the table `rate_limits` of the service's database, through a small pool of their own. */
 export async function postgresStore(databaseUrl: string, log: Logger): Promise<RateLimitStore> {
-  // As many connections as requests may count at once without queueing behind each other (a
-  // statement each); idle ones close after ten seconds.
-  const pool = new Pool({ connectionString: databaseUrl, max: 16, connectionTimeoutMillis: 2000, query_timeout: 2000, idleTimeoutMillis: 10_000 });
+  const pool = new Pool({ connectionString: databaseUrl, max: 4, connectionTimeoutMillis: 2000, query_timeout: 2000, idleTimeoutMillis: 10_000 });
   // A lost connection of an idle client must not end the process; the next query gets a new one.
   pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'rate limit store: a database connection failed'));
   try {

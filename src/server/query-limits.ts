@@ -12,7 +12,9 @@ const reported = {
 
 /** The same depth and alias limits for GraphQL over HTTP and over WebSocket; the cost (query-cost.ts) needs the variables, so each path adds it where it knows them. */
 export function queryLimitRules(config: Config): ValidationRule[] {
-  return [maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, ...reported }), maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported })] as ValidationRule[];
+  // A fragment's fields count at the depth where it is spread (the spread itself is no level): the
+  // REST documents share their selections as fragments and keep the depth they had.
+  return [maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, flattenFragments: true, ...reported }), maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported })] as ValidationRule[];
 }
 
 export const parseOptions = (config: Config) => ({ maxTokens: config.GRAPHQL_MAX_TOKENS });

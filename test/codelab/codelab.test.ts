@@ -195,6 +195,8 @@ describe('submissions', () => {
       expect((await judged(learner, queued.body.id)).verdict).toBe('accepted');
     });
     if (owner.events.length) expect(owner.events.at(-1)?.data?.submissionUpdated).toMatchObject({ id: queued.body.id });
+    // The refusal may come after the owner's verdict (which can be given before either opened).
+    await eventually(() => other.events.length > 0, 'the refusal', 10_000);
     expect(other.events.every((e) => !e.data)).toBe(true);
     expect(other.events[0]?.errors?.[0].extensions?.code).toBe('NOT_FOUND');
     await owner.close();

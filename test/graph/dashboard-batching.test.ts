@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
@@ -36,7 +36,7 @@ export const DASHBOARD = `query Dashboard {
 async function family(learners: number): Promise<SignedIn> {
   const guardian = await verifiedGuardian(t, smtp);
   for (let i = 0; i < learners; i++) {
-    const learner = await learnerOfAge(t, 14);
+    const learner = await withBasicData(t, await learnerOfAge(t, 14));
     await linkFamily(t, guardian, learner);
     await Promise.all(courses.map((course) => t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })));
     await t.http.post(`/progress/lessons/${courses[0].lessonIds[0]}/complete`, { timeSpentSeconds: 30 }, { token: learner.accessToken });

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { checkout, publishedProduct, subscriptionBody, text } from '../commerce/support';
 import { contentAdmin, courseBody, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkFamily, withBasicData } from '../support/family';
 import type { GqlError } from '../support/http';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
@@ -30,7 +30,7 @@ beforeAll(async () => {
   editor = await contentAdmin(t);
   guardian = await verifiedGuardian(t, smtp);
   stranger = await verifiedGuardian(t, smtp);
-  learner = await learnerOfAge(t, 14);
+  learner = await withBasicData(t, await learnerOfAge(t, 14));
   await linkFamily(t, guardian, learner);
   courses = [];
   for (let i = 0; i < 3; i++) courses.push(await publishedCourse(t, editor, { title: text(`Course ${i}`) }));
@@ -268,7 +268,7 @@ describe('node(id:) and nodes(ids:)', () => {
 
 describe('connections', () => {
   it('page forward to the end with no duplicate and no gap while rows are added, and take first at most 100', async () => {
-    const pager = await learnerOfAge(t, 15);
+    const pager = await withBasicData(t, await learnerOfAge(t, 15));
     const more = [];
     for (let i = 0; i < 4; i++) more.push(await publishedCourse(t, editor, { title: text(`Paged ${i}`) }, 1));
     const before = [...courses, ...more];

@@ -140,8 +140,6 @@ const expected: Record<string, string> = {
   'POST /gdpr/requests/:id/cancel': 'UNNNNN+N',
   'GET /admin/gdpr/requests': 'UFFFF+FF',
   'GET /guardian/reports': 'UF+FFFFF',
-  'GET /guardian/reports/settings': 'UF+FFFFF',
-  'PUT /guardian/reports/settings': 'UF+FFFFF',
   'GET /products': '++++++++',
   'GET /products/:id': 'NNNNNNNN',
   'POST /products': 'UFFFFVFF',
