@@ -5,6 +5,7 @@ import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
+import { fewestStatements } from '../support/sql';
 
 // A list field that loads per parent costs one statement per row; batched, a page costs the same
 // whatever its length.
@@ -18,26 +19,7 @@ beforeAll(async () => {
   editor = await contentAdmin(t);
 });
 
-/**
- * The SQL statements the service sends while `run` runs: the fewest of three runs, since the
- * service's own jobs (sweeps, reports) may add theirs to any one of them.
- */
-async function statements<T>(run: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const logger = t.app.deps.orm.config.getLogger();
-  const original = logger.logQuery.bind(logger);
-  let best: { result: T; count: number } | undefined;
-  try {
-    for (let i = 0; i < 3; i++) {
-      let count = 0;
-      logger.logQuery = () => void count++;
-      const result = await run();
-      if (!best || count < best.count) best = { result, count };
-    }
-    return best!;
-  } finally {
-    logger.logQuery = original;
-  }
-}
+const statements = <T>(run: () => Promise<T>) => fewestStatements(t, run);
 
 describe('lists read their children in one statement', () => {
   it('GET /guardian/me/links with each link history: the same for 1 and 5 links', async () => {

@@ -5,6 +5,7 @@ import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
+import { fewestStatements } from '../support/sql';
 
 // The guardian dashboard as one query: however many learners and courses it shows, it reads the
 // same number of SQL statements (every edge is batched over the parents the query walks to).
@@ -44,23 +45,7 @@ async function family(learners: number): Promise<SignedIn> {
   return guardian;
 }
 
-/** The SQL statements the service sends while `run` runs: the fewest of three runs (its own jobs may add to any one). */
-async function statements<T>(run: () => Promise<T>): Promise<{ result: T; count: number }> {
-  const logger = t.app.deps.orm.config.getLogger();
-  const original = logger.logQuery.bind(logger);
-  let best: { result: T; count: number } | undefined;
-  try {
-    for (let i = 0; i < 3; i++) {
-      let count = 0;
-      logger.logQuery = () => void count++;
-      const result = await run();
-      if (!best || count < best.count) best = { result, count };
-    }
-    return best!;
-  } finally {
-    logger.logQuery = original;
-  }
-}
+const statements = <T>(run: () => Promise<T>) => fewestStatements(t, run);
 
 beforeAll(async () => {
   ({ t, smtp } = ctx);
