@@ -1,11 +1,10 @@
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_REVOKED_REASON_SQL } from '../../src/commerce/migrations/Migration20261126000000_entitlement_revoked_reason';
 import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, checkout, publishedProduct, text, waitFor } from './support';
+import { buy, checkout, deliverStripeEvent, publishedProduct, signedStripeEvent, text, waitFor } from './support';
 import { startProviderServer } from './provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_disputes';
@@ -13,7 +12,6 @@ let t: TestApp;
 let admin: SignedIn;
 let provider: Awaited<ReturnType<typeof startProviderServer>>;
 let product: Awaited<ReturnType<typeof publishedProduct>>;
-const stripe = new Stripe('sk_test_unused');
 
 beforeAll(async () => {
   provider = await startProviderServer();
@@ -27,11 +25,8 @@ afterAll(async () => {
 });
 
 let n = 0;
-const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Date.now()}_${++n}`, secret = STRIPE_WEBHOOK_SECRET) => {
-  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
-  return { payload, header: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
-};
-const deliver = (event: { payload: string; header: string }) => t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
+const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Date.now()}_${++n}`, secret = STRIPE_WEBHOOK_SECRET) => signedStripeEvent(secret, type, object, id);
+const deliver = (event: { payload: string; header: string }) => deliverStripeEvent(t, event);
 const payment = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
 const entitlements = async (who: SignedIn) =>
   (await t.http.get('/entitlements/me', { token: who.accessToken })).body as { tier: string; items: { id: string; courseId: string | null; status: string }[] };

@@ -1,11 +1,10 @@
 import { createHmac } from 'node:crypto';
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOMO_IPN_FIELDS, momoSign } from '../../src/commerce/providers/momo';
 import { vnpaySign, vnpaySignData } from '../../src/commerce/providers/vnpay';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, publishedProduct, waitFor } from './support';
+import { checkout, deliverStripeEvent, publishedProduct, signedStripeEvent, waitFor } from './support';
 import { startProviderServer } from './provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_commerce';
@@ -15,7 +14,6 @@ let t: TestApp;
 let admin: SignedIn;
 let provider: Awaited<ReturnType<typeof startProviderServer>>;
 let product: Awaited<ReturnType<typeof publishedProduct>>;
-const stripe = new Stripe('sk_test_unused');
 
 beforeAll(async () => {
   provider = await startProviderServer();
@@ -46,11 +44,8 @@ const USD = () => ({ productId: product.id, priceId: product.prices[1].id });
 const status = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
 
 describe('Stripe', () => {
-  const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`) => {
-    const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
-    return { payload, header: stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }) };
-  };
-  const deliver = (event: { payload: string; header: string }) => t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
+  const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, type, object, id);
+  const deliver = (event: { payload: string; header: string }) => deliverStripeEvent(t, event);
 
   it('creates a Checkout Session through the SDK, applies a signed completion once, refuses a bad signature, refunds by webhook', async () => {
     const buyer = await signUp(t, adultSignup());

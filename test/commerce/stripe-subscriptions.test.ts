@@ -1,9 +1,8 @@
-import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, publishedProduct } from './support';
+import { checkout, deliverStripeEvent, publishedProduct, signedStripeEvent } from './support';
 import { startProviderServer } from './provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_subscriptions';
@@ -11,7 +10,6 @@ let t: TestApp;
 let admin: SignedIn;
 let provider: Awaited<ReturnType<typeof startProviderServer>>;
 let product: Awaited<ReturnType<typeof publishedProduct>>;
-const stripe = new Stripe('sk_test_unused');
 
 beforeAll(async () => {
   provider = await startProviderServer();
@@ -25,11 +23,8 @@ afterAll(async () => {
 });
 
 let n = 0;
-const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_sub_${Date.now()}_${++n}`) => {
-  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
-  return { payload, header: stripe.webhooks.generateTestHeaderString({ payload, secret: STRIPE_WEBHOOK_SECRET }) };
-};
-const deliver = (event: { payload: string; header: string }) => t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
+const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_sub_${Date.now()}_${++n}`) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, type, object, id);
+const deliver = (event: { payload: string; header: string }) => deliverStripeEvent(t, event);
 const payment = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
 const entitlements = async (who: SignedIn) =>
   (await t.http.get('/entitlements/me', { token: who.accessToken })).body as { tier: string; items: { id: string; courseId: string | null; status: string }[] };

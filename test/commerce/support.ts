@@ -1,3 +1,4 @@
+import Stripe from 'stripe';
 import type { TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
@@ -84,3 +85,16 @@ export async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => bo
 }
 
 export { signInAdmin };
+
+const stripe = new Stripe('sk_test_unused');
+
+/** A Stripe event as Stripe sends it: the JSON payload and its `Stripe-Signature` header made with `secret`. */
+export function signedStripeEvent(secret: string, type: string, object: Record<string, unknown>, id: string) {
+  const payload = JSON.stringify({ id, object: 'event', type, data: { object } });
+  return { payload, header: stripe.webhooks.generateTestHeaderString({ payload, secret }) };
+}
+
+/** Posts a signed event to the Stripe webhook, raw, as Stripe does. */
+export function deliverStripeEvent(t: TestApp, event: { payload: string; header: string }) {
+  return t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
+}
