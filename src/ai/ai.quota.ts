@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { Orm } from '../db/orm';
 import { Tier } from '../auth';
 import { AppError } from '../kernel/errors';
+import { WriteCombiner } from '../kernel/write-combiner';
 
 export interface Quota {
   tier: Tier;
@@ -61,10 +62,6 @@ interface Reservation {
   fail(error: unknown): void;
 }
 
-/** Most reservations one statement carries, and most statements under way at once. */
-const MAX_BATCH = 500;
-const MAX_STATEMENTS = 4;
-
 /**
  * Takes messages of the day's quota, at most one statement per request and usually far fewer:
  * requests that arrive while statements are under way (at most four) go together in the next one (one row per
@@ -73,51 +70,26 @@ const MAX_STATEMENTS = 4;
  * more than there is.
  */
 export class QuotaReserver {
-  private waiting: Reservation[] = [];
-  private underWay = 0;
-  /** People with a reservation in a statement under way: their next one waits for it. */
-  private readonly inFlight = new Set<string>();
+  private readonly combiner = new WriteCombiner<Reservation>((batch) => this.take(batch), {
+    maxBatch: 500,
+    maxStatements: 4,
+    keyOf: (r) => `${r.userId} ${r.day}`,
+  });
 
   constructor(private readonly orm: Orm) {}
 
   /** Takes one message, or throws quota_exceeded. */
   async reserve(userId: string, limit: number): Promise<void> {
     if (limit <= 0) throw quotaExceeded(limit);
-    const taken = await new Promise<boolean>((settle, fail) => {
-      this.waiting.push({ userId, day: today(), limit, settle, fail });
-      this.next();
-    });
+    const taken = await new Promise<boolean>((settle, fail) => this.combiner.add({ userId, day: today(), limit, settle, fail }));
     if (!taken) throw quotaExceeded(limit);
-  }
-
-  private next(): void {
-    if (this.underWay >= MAX_STATEMENTS || this.waiting.length === 0) return;
-    const batch: Reservation[] = [];
-    const later: Reservation[] = [];
-    for (const reservation of this.waiting) {
-      const key = `${reservation.userId} ${reservation.day}`;
-      if (this.inFlight.has(key) || batch.length >= MAX_BATCH) later.push(reservation);
-      else {
-        this.inFlight.add(key);
-        batch.push(reservation);
-      }
-    }
-    this.waiting = later;
-    if (batch.length === 0) return;
-    this.underWay++;
-    void this.take(batch).finally(() => {
-      this.underWay--;
-      for (const r of batch) this.inFlight.delete(`${r.userId} ${r.day}`);
-      this.next();
-    });
-    this.next();
   }
 
   private async take(batch: Reservation[]): Promise<void> {
     try {
       const rows = await this.orm.em.getConnection().execute<{ user_id: string; day: string }[]>(
         `${NO_FLUSH_WAIT}, batch as (select * from jsonb_to_recordset(?::jsonb) as b (user_id uuid, day date, lim integer))
-         insert into ai_usage (user_id, day, messages, tokens) select b.user_id, b.day, 1, 0 from batch b, no_flush_wait
+         insert into ai_usage (user_id, day, messages, tokens) select b.user_id, b.day, 1, 0 from batch b, no_flush_wait order by b.user_id
          on conflict (user_id, day) do update set messages = ai_usage.messages + 1
            where ai_usage.messages < (select b.lim from batch b where b.user_id = ai_usage.user_id and b.day = ai_usage.day)
          returning user_id, day::text as day`,
