@@ -322,5 +322,13 @@ describe('connections page forward to the end with no duplicate and no gap while
       const reply: Reply = await t.http.gql(`{ viewer { ${edge} } }`, {}, learner.accessToken);
       expect(reply.body.errors![0].extensions.code, edge).toBe('VALIDATION_FAILED');
     }
+    // Members are priced per class they may be read for: 100 classes x 100 members is refused before it runs.
+    const walk = (n: number) => `{ viewer { teachingClasses(first: ${n}) { nodes { members(first: ${n}) { nodes { learnerId progress { courses { percent } } } } } } } }`;
+    const refused: Reply = await t.http.gql(walk(100), {}, learner.accessToken);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors![0].message).toMatch(/too expensive/);
+    const small: Reply = await t.http.gql(walk(10), {}, learner.accessToken);
+    expect(small.body.errors).toBeUndefined();
+    expect(small.body.data.viewer.teachingClasses.nodes).toEqual([]);
   });
 });
