@@ -4,12 +4,13 @@ import { type User, UserView } from '../auth';
 import type { NodeSource } from '../kernel/node';
 import { isAuthenticated } from '../permissions/rules';
 import type { Context } from '../kernel/context';
-import { PageArgs, type Page, toConnection } from '../kernel/pagination';
+import { PageArgs, type Page, pageOf, toConnection } from '../kernel/pagination';
 import { type Entitlement, type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
 import {
   CheckoutInput,
   CheckoutResultView,
   CheckoutView,
+  EntitlementConnection,
   EntitlementView,
   GrantInput,
   LedgerBalancesView,
@@ -110,9 +111,9 @@ export class CommerceUserEdges {
     return connection(await ctx.services.commerce.myPayments(user, page.first, page.after), presentPayment);
   }
 
-  @FieldResolver(() => [EntitlementView], { nullable: true, description: "The account's entitlements (tiers and courses), active or not (the account itself)" })
-  async entitlements(@Root() user: User, @Ctx() ctx: Context) {
-    return (await ctx.services.commerce.entitlementsOf(user.id)).map(presentEntitlement);
+  @FieldResolver(() => EntitlementConnection, { nullable: true, description: "The account's entitlements (tiers and courses), active or not, newest first (the account itself)" })
+  async entitlements(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return connection(pageOf(await ctx.services.commerce.entitlementsOf(user.id), page.first, page.after), presentEntitlement);
   }
 }
 

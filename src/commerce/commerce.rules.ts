@@ -55,6 +55,8 @@ export const commerceRules = {
   PurchaseRequestConnection: allow,
   PurchaseRequestEdge: allow,
   Entitlement: allow,
+  EntitlementConnection: allow,
+  EntitlementEdge: allow,
   MyEntitlements: allow,
   Refund: allow,
   RefundConnection: allow,

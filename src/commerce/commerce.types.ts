@@ -369,6 +369,9 @@ export class EntitlementView {
   status!: EntitlementStatus;
 }
 
+/** An account's entitlements, newest first. */
+export const EntitlementConnection = Connection(EntitlementView, 'Entitlement');
+
 @ObjectType('MyEntitlements')
 export class MyEntitlementsView {
   @Field(() => Tier)

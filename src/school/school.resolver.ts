@@ -1,13 +1,16 @@
-import { Arg, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { LearnerOverviewView } from '../progress';
 import { type User, UserView } from '../auth';
 import type { Context } from '../kernel/context';
+import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import type { ClassCourse, SchoolClass, SchoolMember } from './school.entity';
-import type { ClassMembership, RosterEntry } from './school.service';
+import type { ClassMemberRow, ClassMembership, RosterEntry } from './school.service';
 import {
   AssignCourseInput,
   ClassCourseView,
   ClassInput,
+  ClassMemberConnection,
+  ClassMembershipConnection,
   ClassMembershipView,
   ClassProgress,
   ClassView,
@@ -17,6 +20,7 @@ import {
   SchoolInput,
   SchoolMe,
   SchoolMemberInput,
+  SchoolClassConnection,
   SchoolMemberView,
   SchoolView,
 } from './school.types';
@@ -81,12 +85,33 @@ export class SchoolResolver {
   }
 }
 
-/** The classes an account learns in, as an edge of the account (the account itself). */
+/** The classes an account learns in and, for school staff, the classes of their schools: edges of the account (the account itself). */
 @Resolver(() => UserView)
 export class SchoolUserEdges {
-  @FieldResolver(() => [ClassMembershipView], { nullable: true, description: 'The classes the account learns in, with their assigned courses (the account itself)' })
-  async schoolClasses(@Root() user: User, @Ctx() ctx: Context) {
-    return (await ctx.services.school.me(user)).classes.map(membershipView);
+  @FieldResolver(() => ClassMembershipConnection, { nullable: true, description: 'The classes the account learns in, newest membership first, with their assigned courses (the account itself)' })
+  async schoolClasses(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    const rows = (await ctx.services.school.membershipsOf(user)).map((m) => ({ ...membershipView(m), id: m.member.id, createdAt: m.member.joinedAt }));
+    return toConnection(pageOf(rows, page.first, page.after));
+  }
+
+  @FieldResolver(() => SchoolClassConnection, {
+    nullable: true,
+    description: 'The classes of the schools the account teaches in or administers, newest first: each reaches its members and their progress where they share it (the account itself)',
+  })
+  async teachingClasses(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return toConnection(pageOf((await ctx.services.school.staffClassesOf(user.id)).map(classView), page.first, page.after));
+  }
+}
+
+/** A class's members, for its school's staff. */
+@Resolver(() => ClassView)
+export class SchoolClassEdges {
+  @FieldResolver(() => ClassMemberConnection, {
+    nullable: true,
+    description: "The class's learners, newest member first, each with their status; their progress only while they share it (the school's staff)",
+  })
+  async members(@Root() schoolClass: ClassView, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
+    return toConnection(pageOf((await ctx.services.school.membersOf(schoolClass.id)).map(classMember), page.first, page.after));
   }
 }
 
@@ -110,6 +135,10 @@ function classView(c: SchoolClass): ClassView {
 
 function courseView(row: ClassCourse): ClassCourseView {
   return { classId: row.schoolClass.id, courseId: row.course.id, title: row.course.title, assignedAt: row.assignedAt };
+}
+
+function classMember(m: ClassMemberRow) {
+  return { ...rosterMember(m), id: m.id, createdAt: m.createdAt };
 }
 
 function rosterMember(m: RosterEntry) {

@@ -36,6 +36,24 @@ const memberSharesProgress = rule('memberSharesProgress', { cache: 'no_cache' })
   async (member: { status: MembershipStatus }) => member.status === MembershipStatus.active || forbidden("This member's guardian has not agreed to share their progress."),
 );
 
+const staffSchoolsOfCaller = new WeakMap<Context, Promise<Set<string>>>();
+
+/** The schools the caller is on the staff of: read once per request, however many classes ask. */
+function callerStaffSchoolIds(ctx: Context): Promise<Set<string>> {
+  let ids = staffSchoolsOfCaller.get(ctx);
+  if (!ids) staffSchoolsOfCaller.set(ctx, (ids = ctx.services.school.staffSchoolIdsOf(ctx.auth.userId!).then((list) => new Set(list))));
+  return ids;
+}
+
+/** A field of a class (its members): the staff of the class's school (platform admins: every school). */
+const staffOfClass = and(
+  isAuthenticated,
+  rule('staffOfClass', { cache: 'no_cache' })(async (schoolClass: { schoolId: string }, _args, ctx: Context) => {
+    if ((await ctx.viewer())!.hasRole(Role.admin)) return true;
+    return (await callerStaffSchoolIds(ctx)).has(schoolClass.schoolId) || forbidden('Only staff of this school see its members.');
+  }),
+);
+
 const schoolAdmin = inSchool('schoolAdmin', [SchoolRole.school_admin]);
 const schoolStaff = inSchool('schoolStaff', [SchoolRole.school_admin, SchoolRole.teacher]);
 
@@ -51,14 +69,21 @@ export const schoolRules = {
   },
   School: allow,
   SchoolMember: allow,
-  SchoolClass: allow,
+  // A class's members are its school staff's; their progress only while they share it.
+  SchoolClass: { '*': allow, members: staffOfClass },
+  SchoolClassConnection: allow,
+  SchoolClassEdge: allow,
+  ClassMemberConnection: allow,
+  ClassMemberEdge: allow,
   ClassCourse: allow,
   ClassMembership: allow,
+  ClassMembershipConnection: allow,
+  ClassMembershipEdge: allow,
   ChildClasses: allow,
   SchoolMe: allow,
   // The roster is the school staff's (schoolClass); a member's progress only while they share it.
   RosterMember: { '*': allow, progress: memberSharesProgress },
-  User: { schoolClasses: isSelf },
+  User: { schoolClasses: isSelf, teachingClasses: isSelf },
   ClassRoster: allow,
   ClassLearnerProgress: allow,
   ClassProgress: allow,

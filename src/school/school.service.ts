@@ -47,6 +47,13 @@ export interface ClassMembership {
   courses: ClassCourse[];
 }
 
+/** A member of a class as an edge of the class: the row's id and join time are its cursor. */
+export interface ClassMemberRow extends RosterEntry {
+  id: string;
+  classId: string;
+  createdAt: Date;
+}
+
 export class SchoolService {
   constructor(
     private readonly uow: UnitOfWork,
@@ -219,6 +226,56 @@ export class SchoolService {
       if (error instanceof UniqueConstraintViolationException) throw conflict('The course is assigned to this class already.');
       throw error;
     }
+  }
+
+  /** The schools an account is on the staff of (teacher or school admin), read once per call. */
+  async staffSchoolIdsOf(userId: string): Promise<string[]> {
+    return (await this.em.find(SchoolMember, { user: userId })).map((m) => m.school.id);
+  }
+
+  /**
+   * The classes of the schools an account is on the staff of, as an edge of the account: the
+   * accounts a request walks to are read together (two statements for any number of them).
+   */
+  async staffClassesOf(userId: string): Promise<SchoolClass[]> {
+    const rows = await this.uow.children(
+      'school.staffClasses',
+      userId,
+      async (userIds) => {
+        const staff = await this.em.find(SchoolMember, { user: { $in: userIds } });
+        const schoolIds = [...new Set(staff.map((m) => m.school.id))];
+        const classes = schoolIds.length ? await this.em.find(SchoolClass, { school: { $in: schoolIds } }, { populate: ['school'] }) : [];
+        return staff.flatMap((m) => classes.filter((c) => c.school.id === m.school.id).map((schoolClass) => ({ userId: m.user.id, schoolClass })));
+      },
+      (row) => row.userId,
+    );
+    return rows.map((row) => row.schoolClass);
+  }
+
+  /**
+   * A class's members with whether their progress may show, as an edge of the class: every class a
+   * request walks to is read in the same two statements (members, then the consents of the minors).
+   */
+  membersOf(classId: string): Promise<ClassMemberRow[]> {
+    return this.uow.children(
+      'school.members',
+      classId,
+      async (classIds) => {
+        const members = await this.em.find(ClassMember, { schoolClass: { $in: classIds } }, { populate: ['learner'] });
+        const learners = [...new Map(members.map((m) => [m.learner.id, m.learner])).values()];
+        const statuses = await this.statusesOf(learners);
+        return members.map((m) => ({ id: m.id, classId: m.schoolClass.id, createdAt: m.joinedAt, learner: m.learner, status: statuses.get(m.learner.id)!, joinedAt: m.joinedAt }));
+      },
+      (row) => row.classId,
+    );
+  }
+
+  /** The classes a learner learns in, each with its status and assigned courses. */
+  async membershipsOf(learner: User): Promise<ClassMembership[]> {
+    const members = await this.em.find(ClassMember, { learner: learner.id }, { populate: ['schoolClass', 'schoolClass.school'] });
+    const statuses = await this.statusesOf([learner]);
+    const courses = await this.coursesOf([...new Set(members.map((m) => m.schoolClass.id))]);
+    return members.map((member) => ({ member, status: statuses.get(learner.id)!, courses: courses.get(member.schoolClass.id) ?? [] }));
   }
 
   /** The caller's schools (staff), classes (learners) and their learners' classes (guardians). */

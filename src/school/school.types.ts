@@ -2,6 +2,7 @@ import { IsIn, IsISO31661Alpha2, Length, Matches, MaxLength } from 'class-valida
 import { Field, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { IsEmail } from 'class-validator';
 import { LocalizedTextView } from '../courses';
+import { Connection } from '../kernel/pagination';
 import { CourseProgressView } from '../progress';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
@@ -234,3 +235,12 @@ export class ClassProgress {
   @Field(() => [ClassLearnerProgress])
   learners!: ClassLearnerProgress[];
 }
+
+/** A teacher's or school admin's classes, newest first. */
+export const SchoolClassConnection = Connection(ClassView, 'SchoolClass');
+
+/** A class's members, newest member first. */
+export const ClassMemberConnection = Connection(RosterMember, 'ClassMember');
+
+/** The classes a learner learns in, newest membership first. */
+export const ClassMembershipConnection = Connection(ClassMembershipView, 'ClassMembership');

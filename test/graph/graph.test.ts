@@ -76,7 +76,7 @@ describe('a guardian walks the graph', () => {
   it("is refused the learner's notifications, AI conversations, payments, projects and links: null with FORBIDDEN, the rest answered", async () => {
     const query = `{ viewer { linkedLearners { nodes { id displayName
       notifications { totalCount } unreadNotificationCount aiConversations guardianLinks { totalCount }
-      linkedLearners { totalCount } payments { totalCount } entitlements { id } projects { totalCount } submissions { totalCount } createdCourses { totalCount } schoolClasses { classId }
+      linkedLearners { totalCount } payments { totalCount } entitlements { totalCount } projects { totalCount } submissions { totalCount } createdCourses { totalCount } schoolClasses { totalCount }
       progress { streakDays } } } } }`;
     const reply = await t.http.gql(query, {}, guardian.accessToken);
     const child = reply.body.data.viewer.linkedLearners.nodes[0];
@@ -350,8 +350,8 @@ describe('a teacher reaches class members', () => {
     expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
     const active = await t.http.gql(query, { id: schoolClass.id }, teacher.accessToken);
     expect(active.body.errors).toBeUndefined();
-    const own = await t.http.gql('{ viewer { schoolClasses { classId status } } }', {}, learner.accessToken);
-    expect(own.body.data.viewer.schoolClasses).toEqual([{ classId: schoolClass.id, status: 'active' }]);
+    const own = await t.http.gql('{ viewer { schoolClasses { nodes { classId status } } } }', {}, learner.accessToken);
+    expect(own.body.data.viewer.schoolClasses.nodes).toEqual([{ classId: schoolClass.id, status: 'active' }]);
     expect(active.body.data.schoolClass.members[0]).toMatchObject({ status: 'active', progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) } });
     // A teacher walks no further than progress: the roster names no account to walk from.
     const walk = await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, teacher.accessToken);
