@@ -101,21 +101,24 @@ export const codelabNodes: NodeSource[] = [
     table: 'codelab_exercises',
     rule: isAuthenticated,
     field: 'Query.codelabExercise',
-    load: async (ctx, id) => presentExercise(await ctx.services.codelab.exercise(id), isStaff(await me(ctx))),
+    loadMany: async (ctx, ids) => {
+      const staff = isStaff(await me(ctx));
+      return (await ctx.services.codelab.exercisesByIds(ids)).map((e) => presentExercise(e, staff));
+    },
   },
   {
     type: 'Submission',
     table: 'codelab_submissions',
     rule: isAuthenticated,
     field: 'Query.codelabSubmission',
-    load: async (ctx, id) => presentSubmission(await ctx.services.codelab.submission(await me(ctx), id)),
+    loadMany: async (ctx, ids) => (await ctx.services.codelab.submissionsByIds(await me(ctx), ids)).map(presentSubmission),
   },
   {
     type: 'Project',
     table: 'codelab_projects',
     rule: allow,
     field: 'Query.project',
-    load: async (ctx, id) => presentProject(await ctx.services.codelab.project((await ctx.viewer()) as User | null, id)),
+    loadMany: async (ctx, ids) => (await ctx.services.codelab.projectsByIds((await ctx.viewer()) as User | null, ids)).map(presentProject),
   },
 ];
 

@@ -112,6 +112,11 @@ export class CodeLabService {
     return exercise;
   }
 
+  /** The exercises among these ids, as `exercise` reads one (the graph's `nodes`). */
+  exercisesByIds(ids: string[]): Promise<Exercise[]> {
+    return this.em.find(Exercise, { id: { $in: ids.filter(isId) } });
+  }
+
   async createExercise(data: ExerciseData): Promise<Exercise> {
     const exercise = this.em.create(Exercise, this.exerciseFields(data));
     await this.em.flush();
@@ -155,6 +160,11 @@ export class CodeLabService {
     const submission = isId(id) ? await this.em.findOne(Submission, { id, user: caller.id }) : null;
     if (!submission) throw notFound('submission');
     return submission;
+  }
+
+  /** The caller's submissions among these ids, as `submission` reads one. */
+  submissionsByIds(caller: User, ids: string[]): Promise<Submission[]> {
+    return this.em.find(Submission, { id: { $in: ids.filter(isId) }, user: caller.id });
   }
 
   async mySubmissions(caller: User, first: number, after?: string | null): Promise<Page<Submission>> {
@@ -242,6 +252,13 @@ export class CodeLabService {
     const project = isId(id) ? await this.em.findOne(Project, { id }) : null;
     if (!project || !(await this.maySee(viewer, project))) throw notFound('project');
     return project;
+  }
+
+  /** The projects among these ids the viewer may see, as `project` reads one (one read; the check of each as there). */
+  async projectsByIds(viewer: User | null, ids: string[]): Promise<Project[]> {
+    const rows = await this.em.find(Project, { id: { $in: ids.filter(isId) } });
+    const seen = await Promise.all(rows.map((project) => this.maySee(viewer, project)));
+    return rows.filter((_project, i) => seen[i]);
   }
 
   private async maySee(viewer: User | null, project: Project): Promise<boolean> {

@@ -69,6 +69,16 @@ export class SchoolService {
     return isId(id) ? this.em.findOne(SchoolClass, { id }, { populate: ['school'] }) : Promise.resolve(null);
   }
 
+  /** The schools among these ids (the graph's `nodes`, each already let through by the rule of its staff). */
+  schoolsByIds(ids: string[]): Promise<School[]> {
+    return this.em.find(School, { id: { $in: ids.filter(isId) } });
+  }
+
+  /** The classes among these ids, with their schools (the graph's `nodes`, each already let through by the rule of `schoolClass`). */
+  classesByIds(ids: string[]): Promise<SchoolClass[]> {
+    return this.em.find(SchoolClass, { id: { $in: ids.filter(isId) } }, { populate: ['school'] });
+  }
+
   /** The viewer's role in a school, or null; platform admins act as school admins everywhere. */
   async roleIn(viewer: User, schoolId: string): Promise<SchoolRole | null> {
     if (viewer.hasRole(Role.admin)) return SchoolRole.school_admin;
