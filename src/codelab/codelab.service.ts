@@ -254,17 +254,24 @@ export class CodeLabService {
     return project;
   }
 
-  /** The projects among these ids the viewer may see, as `project` reads one (one read; the check of each as there). */
+  /**
+   * The projects among these ids the viewer may see, as `project` reads one: one read, and what
+   * decides for another's project (may the owner share, is the viewer their guardian) asked once
+   * per owner however many of their projects are asked for.
+   */
   async projectsByIds(viewer: User | null, ids: string[]): Promise<Project[]> {
     const rows = await this.em.find(Project, { id: { $in: ids.filter(isId) } });
-    const seen = await Promise.all(rows.map((project) => this.maySee(viewer, project)));
+    const asked = new Map<string, Promise<boolean>>();
+    const once = (key: string, read: () => Promise<boolean>) => asked.get(key) ?? asked.set(key, read()).get(key)!;
+    const seen = await Promise.all(rows.map((project) => this.maySee(viewer, project, once)));
     return rows.filter((_project, i) => seen[i]);
   }
 
-  private async maySee(viewer: User | null, project: Project): Promise<boolean> {
-    if (viewer && project.owner.id === viewer.id) return true;
-    if (project.visibility !== 'private' && (await this.publicAllowed(project.owner.id))) return true;
-    return Boolean(viewer && (await this.guardian.isActiveGuardianOf(viewer.id, project.owner.id)));
+  private async maySee(viewer: User | null, project: Project, once = (_key: string, read: () => Promise<boolean>) => read()): Promise<boolean> {
+    const owner = project.owner.id;
+    if (viewer && owner === viewer.id) return true;
+    if (project.visibility !== 'private' && (await once(`public:${owner}`, () => this.publicAllowed(owner)))) return true;
+    return Boolean(viewer && (await once(`guardian:${owner}`, () => this.guardian.isActiveGuardianOf(viewer.id, owner))));
   }
 
   /** Someone else's project the caller may see is theirs to read, not to change. */
