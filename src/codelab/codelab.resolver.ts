@@ -1,8 +1,7 @@
-import { allow } from 'graphql-shield';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { type User, UserView } from '../auth';
 import type { NodeSource } from '../kernel/node';
-import { isAuthenticated } from '../permissions/rules';
+import { codelabRules } from './codelab.rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
 import type { Exercise, Portfolio, Project, Submission } from './codelab.entity';
@@ -99,7 +98,7 @@ export const codelabNodes: NodeSource[] = [
   {
     type: 'Exercise',
     table: 'codelab_exercises',
-    rule: isAuthenticated,
+    rule: codelabRules.Query.codelabExercise,
     field: 'Query.codelabExercise',
     loadMany: async (ctx, ids) => {
       const staff = isStaff(await me(ctx));
@@ -109,14 +108,14 @@ export const codelabNodes: NodeSource[] = [
   {
     type: 'Submission',
     table: 'codelab_submissions',
-    rule: isAuthenticated,
+    rule: codelabRules.Query.codelabSubmission,
     field: 'Query.codelabSubmission',
     loadMany: async (ctx, ids) => (await ctx.services.codelab.submissionsByIds(await me(ctx), ids)).map(presentSubmission),
   },
   {
     type: 'Project',
     table: 'codelab_projects',
-    rule: allow,
+    rule: codelabRules.Query.project,
     field: 'Query.project',
     loadMany: async (ctx, ids) => (await ctx.services.codelab.projectsByIds((await ctx.viewer()) as User | null, ids)).map(presentProject),
   },
