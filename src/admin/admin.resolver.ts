@@ -4,7 +4,10 @@ import { Role, type User } from '../auth';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
 import { AuditArgs, AuditEntryConnection, PlatformStatsView, RoleChangeView, SuspendInput, UserConnection, UsersArgs } from './admin.types';
+import type { NodeSource } from '../kernel/node';
+import { adminRules } from './admin.rules';
 import type { AuditEntry } from './audit-entry.entity';
+import type { RoleChange } from './role-change.entity';
 
 @Resolver(() => UserView)
 export class AdminResolver {
@@ -47,10 +50,29 @@ export class AdminResolver {
 
   @FieldResolver(() => [RoleChangeView], { description: 'Who changed which role and when (admins only)' })
   async roleChanges(@Root() user: User, @Ctx() ctx: Context): Promise<RoleChangeView[]> {
-    const changes = await ctx.services.admin.roleChanges(user.id);
-    return changes.map((c) => ({ id: c.id, role: c.role, action: c.action, actorId: c.actor?.id ?? null, createdAt: c.createdAt }));
+    return (await ctx.services.admin.roleChanges(user.id)).map(roleChangeView);
   }
 }
+
+const roleChangeView = (c: RoleChange): RoleChangeView => ({ id: c.id, role: c.role, action: c.action, actorId: c.actor?.id ?? null, createdAt: c.createdAt });
+
+export const adminNodes: NodeSource[] = [
+  {
+    type: 'AuditEntryView',
+    table: 'audit_entries',
+    rule: adminRules.Query.auditEntries,
+    field: 'Query.auditEntries',
+    loadMany: async (ctx, ids) => (await ctx.services.audit.byIds(ids)).map(auditView),
+  },
+  {
+    // No root read of its own: it is listed on an account (User.roleChanges), for admins only.
+    type: 'RoleChangeView',
+    table: 'role_changes',
+    rule: adminRules.User.roleChanges,
+    field: 'Query.users',
+    loadMany: async (ctx, ids) => (await ctx.services.admin.roleChangesByIds(ids)).map(roleChangeView),
+  },
+];
 
 function auditView(entry: AuditEntry) {
   return {

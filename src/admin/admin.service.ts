@@ -66,6 +66,11 @@ export class AdminService {
     );
   }
 
+  /** The role changes among these ids (the graph's `nodes`; admins only, by the rule of `User.roleChanges`). */
+  roleChangesByIds(ids: string[]): Promise<RoleChange[]> {
+    return this.em.find(RoleChange, { id: { $in: ids.filter(isId) } });
+  }
+
   /** For `admin:create`: makes the account an admin, creating it first if needed. */
   async ensureAdmin(email: string, password: string): Promise<{ user: User; created: boolean }> {
     const existing = await this.auth.findUserByEmail(email);

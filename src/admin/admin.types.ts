@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { IsOptional, IsUUID, MaxLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
@@ -30,8 +31,8 @@ export class UsersArgs extends PageArgs {
   filter?: UserFilterInput | null;
 }
 
-@ObjectType()
-export class RoleChangeView {
+@ObjectType({ implements: Node })
+export class RoleChangeView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -48,8 +49,8 @@ export class RoleChangeView {
   createdAt!: Date;
 }
 
-@ObjectType()
-export class AuditEntryView {
+@ObjectType({ implements: Node })
+export class AuditEntryView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -50,6 +50,11 @@ export class AuditService {
     });
   }
 
+  /** The entries among these ids, with their actors (the graph's `nodes`; admins only, by the rule of `auditEntries`). */
+  byIds(ids: string[]): Promise<AuditEntry[]> {
+    return this.em.find(AuditEntry, { id: { $in: ids.filter(isId) } }, { populate: ['actor'] });
+  }
+
   async list(filter: AuditFilter, first: number, after?: string | null): Promise<Page<AuditEntry>> {
     const where: FilterQuery<AuditEntry> = { ...afterCursor(after) };
     if (filter.actorId) {

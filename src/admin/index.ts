@@ -1,7 +1,7 @@
 import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { webPage } from '../kernel/web-page';
-import { AdminResolver } from './admin.resolver';
+import { AdminResolver, adminNodes } from './admin.resolver';
 import { adminRoutes } from './admin.routes';
 import { adminRules } from './admin.rules';
 import { AdminService } from './admin.service';
@@ -24,6 +24,7 @@ export const adminArea = defineArea({
   entities: [RoleChange, AuditEntry],
   resolvers: [AdminResolver],
   rules: adminRules,
+  nodes: adminNodes,
   routes: adminRoutes,
   // The console: stats, users, audit, flags and contact messages through the admin API.
   http: () => webPage({ name: 'admin-console', paths: ['/admin', '/admin/'], assets: '/admin/console' }),

@@ -26,7 +26,7 @@ export const certificatesNodes: NodeSource[] = [
     table: 'certificates',
     rule: certificatesRules.Query.certificate,
     field: 'Query.certificate',
-    load: async (ctx, id) => presentCertificate(await ctx.services.certificates.find(ctx.auth.userId!, id)),
+    loadMany: async (ctx, ids) => (await ctx.services.certificates.findMany(ctx.auth.userId!, ids)).map(presentCertificate),
   },
 ];
 

@@ -71,6 +71,11 @@ export class CertificatesService {
     return certificate;
   }
 
+  /** The learner's certificates among these ids, as `find` reads one (the graph's `nodes`). */
+  findMany(learnerId: string, ids: string[]): Promise<Certificate[]> {
+    return this.em.find(Certificate, { id: { $in: ids.filter(isId) }, learner: learnerId }, { populate: ['course', 'learner'] });
+  }
+
   async verify(code: string): Promise<PublicCertificate> {
     const certificate = /^[0-9A-F]{12}$/.test(code) ? await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] }) : null;
     if (!certificate) throw notFound('certificate');

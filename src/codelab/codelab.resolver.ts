@@ -1,8 +1,7 @@
-import { allow } from 'graphql-shield';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { type User, UserView } from '../auth';
 import type { NodeSource } from '../kernel/node';
-import { isAuthenticated } from '../permissions/rules';
+import { codelabRules } from './codelab.rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
 import type { Exercise, Portfolio, Project, Submission } from './codelab.entity';
@@ -99,23 +98,26 @@ export const codelabNodes: NodeSource[] = [
   {
     type: 'Exercise',
     table: 'codelab_exercises',
-    rule: isAuthenticated,
+    rule: codelabRules.Query.codelabExercise,
     field: 'Query.codelabExercise',
-    load: async (ctx, id) => presentExercise(await ctx.services.codelab.exercise(id), isStaff(await me(ctx))),
+    loadMany: async (ctx, ids) => {
+      const staff = isStaff(await me(ctx));
+      return (await ctx.services.codelab.exercisesByIds(ids)).map((e) => presentExercise(e, staff));
+    },
   },
   {
     type: 'Submission',
     table: 'codelab_submissions',
-    rule: isAuthenticated,
+    rule: codelabRules.Query.codelabSubmission,
     field: 'Query.codelabSubmission',
-    load: async (ctx, id) => presentSubmission(await ctx.services.codelab.submission(await me(ctx), id)),
+    loadMany: async (ctx, ids) => (await ctx.services.codelab.submissionsByIds(await me(ctx), ids)).map(presentSubmission),
   },
   {
     type: 'Project',
     table: 'codelab_projects',
-    rule: allow,
+    rule: codelabRules.Query.project,
     field: 'Query.project',
-    load: async (ctx, id) => presentProject(await ctx.services.codelab.project((await ctx.viewer()) as User | null, id)),
+    loadMany: async (ctx, ids) => (await ctx.services.codelab.projectsByIds((await ctx.viewer()) as User | null, ids)).map(presentProject),
   },
 ];
 

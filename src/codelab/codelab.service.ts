@@ -112,6 +112,11 @@ export class CodeLabService {
     return exercise;
   }
 
+  /** The exercises among these ids, as `exercise` reads one (the graph's `nodes`). */
+  exercisesByIds(ids: string[]): Promise<Exercise[]> {
+    return this.em.find(Exercise, { id: { $in: ids.filter(isId) } });
+  }
+
   async createExercise(data: ExerciseData): Promise<Exercise> {
     const exercise = this.em.create(Exercise, this.exerciseFields(data));
     await this.em.flush();
@@ -155,6 +160,11 @@ export class CodeLabService {
     const submission = isId(id) ? await this.em.findOne(Submission, { id, user: caller.id }) : null;
     if (!submission) throw notFound('submission');
     return submission;
+  }
+
+  /** The caller's submissions among these ids, as `submission` reads one. */
+  submissionsByIds(caller: User, ids: string[]): Promise<Submission[]> {
+    return this.em.find(Submission, { id: { $in: ids.filter(isId) }, user: caller.id });
   }
 
   async mySubmissions(caller: User, first: number, after?: string | null): Promise<Page<Submission>> {
@@ -244,10 +254,24 @@ export class CodeLabService {
     return project;
   }
 
-  private async maySee(viewer: User | null, project: Project): Promise<boolean> {
-    if (viewer && project.owner.id === viewer.id) return true;
-    if (project.visibility !== 'private' && (await this.publicAllowed(project.owner.id))) return true;
-    return Boolean(viewer && (await this.guardian.isActiveGuardianOf(viewer.id, project.owner.id)));
+  /**
+   * The projects among these ids the viewer may see, as `project` reads one: one read, and what
+   * decides for another's project (may the owner share, is the viewer their guardian) asked once
+   * per owner however many of their projects are asked for.
+   */
+  async projectsByIds(viewer: User | null, ids: string[]): Promise<Project[]> {
+    const rows = await this.em.find(Project, { id: { $in: ids.filter(isId) } });
+    const asked = new Map<string, Promise<boolean>>();
+    const once = (key: string, read: () => Promise<boolean>) => asked.get(key) ?? asked.set(key, read()).get(key)!;
+    const seen = await Promise.all(rows.map((project) => this.maySee(viewer, project, once)));
+    return rows.filter((_project, i) => seen[i]);
+  }
+
+  private async maySee(viewer: User | null, project: Project, once = (_key: string, read: () => Promise<boolean>) => read()): Promise<boolean> {
+    const owner = project.owner.id;
+    if (viewer && owner === viewer.id) return true;
+    if (project.visibility !== 'private' && (await once(`public:${owner}`, () => this.publicAllowed(owner)))) return true;
+    return Boolean(viewer && (await once(`guardian:${owner}`, () => this.guardian.isActiveGuardianOf(viewer.id, owner))));
   }
 
   /** Someone else's project the caller may see is theirs to read, not to change. */

@@ -1,8 +1,7 @@
-import { allow } from 'graphql-shield';
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { type User, UserView } from '../auth';
 import type { NodeSource } from '../kernel/node';
-import { isAuthenticated } from '../permissions/rules';
+import { commerceRules } from './commerce.rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, type Page, pageOf, toConnection } from '../kernel/pagination';
 import { type Entitlement, type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
@@ -118,8 +117,42 @@ export class CommerceUserEdges {
 }
 
 export const commerceNodes: NodeSource[] = [
-  { type: 'Product', table: 'products', rule: allow, field: 'Query.product', load: async (ctx, id) => presentProduct(await ctx.services.commerce.product(await ctx.viewer(), id)) },
-  { type: 'Payment', table: 'payments', rule: isAuthenticated, field: 'Query.payment', load: async (ctx, id) => presentPayment(await ctx.services.commerce.payment(await viewer(ctx), id)) },
+  {
+    type: 'Product',
+    table: 'products',
+    rule: commerceRules.Query.product,
+    field: 'Query.product',
+    loadMany: async (ctx, ids) => (await ctx.services.commerce.productsByIds(await ctx.viewer(), ids)).map(presentProduct),
+  },
+  {
+    type: 'Payment',
+    table: 'payments',
+    rule: commerceRules.Query.payment,
+    field: 'Query.payment',
+    loadMany: async (ctx, ids) => (await ctx.services.commerce.paymentsByIds(await viewer(ctx), ids)).map(presentPayment),
+  },
+  {
+    type: 'PurchaseRequest',
+    table: 'purchase_requests',
+    rule: commerceRules.Query.purchaseRequests,
+    field: 'Query.purchaseRequests',
+    loadMany: async (ctx, ids) => (await ctx.services.commerce.purchaseRequestsByIds(await viewer(ctx), ids)).map(presentRequest),
+  },
+  {
+    type: 'Entitlement',
+    table: 'entitlements',
+    rule: commerceRules.Query.myEntitlements,
+    field: 'Query.myEntitlements',
+    loadMany: async (ctx, ids) => (await ctx.services.commerce.entitlementsByIds(ctx.auth.userId!, ids)).map(presentEntitlement),
+  },
+  {
+    // Two reads list refunds: the caller's own (myRefunds) and every one for admins (refunds); the read keeps each to its reader.
+    type: 'Refund',
+    table: 'refunds',
+    rule: commerceRules.Query.myRefunds,
+    field: 'Query.myRefunds',
+    loadMany: async (ctx, ids) => (await ctx.services.commerce.refundsByIds(await viewer(ctx), ids)).map(presentRefund),
+  },
 ];
 
 @Resolver()

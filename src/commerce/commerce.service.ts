@@ -145,6 +145,12 @@ export class CommerceService {
     return product;
   }
 
+  /** The products among these ids the viewer may see, as `product` reads one (the graph's `nodes`). */
+  async productsByIds(viewer: User | null, ids: string[]): Promise<Product[]> {
+    const rows = await this.em.find(Product, { id: { $in: ids.filter(isId) } }, { populate: ['seller'] });
+    return rows.filter((product) => product.status === ProductStatus.published || isEditor(viewer) || (product.seller && product.seller.id === viewer?.id));
+  }
+
   async createProduct(actor: User, input: ProductInput, seller: User | null = null): Promise<Product> {
     const checked = await this.checkProduct(input);
     return this.uow.transaction(async (em) => {
@@ -416,6 +422,12 @@ export class CommerceService {
     const payment = isId(id) ? await this.em.findOne(Payment, { id }) : null;
     if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id)) throw notFound('payment');
     return payment;
+  }
+
+  /** The payments among these ids the viewer may see, as `payment` reads one. */
+  async paymentsByIds(viewer: User, ids: string[]): Promise<Payment[]> {
+    const rows = await this.em.find(Payment, { id: { $in: ids.filter(isId) } });
+    return rows.filter((payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id);
   }
 
   /** What the sandbox page shows: anyone holding its signed link. */
@@ -757,6 +769,12 @@ export class CommerceService {
     return toPage(rows, first);
   }
 
+  /** The requests among these ids that `purchaseRequests` lists to the viewer (their own, a guardian's learners'). */
+  async purchaseRequestsByIds(viewer: User, ids: string[]): Promise<PurchaseRequest[]> {
+    const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
+    return this.em.find(PurchaseRequest, { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } }, { populate: ['product', 'learner'] });
+  }
+
   private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
     const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
     if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw notFound('purchase request');
@@ -806,6 +824,11 @@ export class CommerceService {
 
   async entitlementsOf(userId: string): Promise<Entitlement[]> {
     return this.em.find(Entitlement, { user: userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['payment'] });
+  }
+
+  /** The user's own entitlements among these ids, as `entitlementsOf` lists them. */
+  entitlementsByIds(userId: string, ids: string[]): Promise<Entitlement[]> {
+    return this.em.find(Entitlement, { id: { $in: ids.filter(isId) }, user: userId }, { populate: ['payment'] });
   }
 
   /** The tier that the user's active entitlements give, written to the account at once (the AI area reads it there). */
@@ -954,6 +977,11 @@ export class CommerceService {
     const where = mine ? { requestedBy: viewer!.id, ...afterCursor(after) } : { ...afterCursor(after) };
     const rows = await this.em.find(Refund, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
     return toPage(rows, first);
+  }
+
+  /** The refunds among these ids: the viewer's own requests (`myRefunds`), every one for admins (`refunds`). */
+  refundsByIds(viewer: User, ids: string[]): Promise<Refund[]> {
+    return this.em.find(Refund, { id: { $in: ids.filter(isId) }, ...(isAdmin(viewer) ? {} : { requestedBy: viewer.id }) });
   }
 
   /** Approved: processing, and the provider is asked; its webhook (or its answer, for VNPay and MoMo) settles it. */

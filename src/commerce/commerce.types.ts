@@ -304,8 +304,8 @@ export class CheckoutInput {
   learnerId?: string | null;
 }
 
-@ObjectType('PurchaseRequest')
-export class PurchaseRequestView {
+@ObjectType('PurchaseRequest', { implements: Node })
+export class PurchaseRequestView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -339,8 +339,8 @@ export class PurchaseRequestView {
 
 export const PurchaseRequestConnection = Connection(PurchaseRequestView, 'PurchaseRequest');
 
-@ObjectType('Entitlement')
-export class EntitlementView {
+@ObjectType('Entitlement', { implements: Node })
+export class EntitlementView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -400,8 +400,8 @@ export class GrantInput {
   endsAt?: Date | null;
 }
 
-@ObjectType('Refund')
-export class RefundView {
+@ObjectType('Refund', { implements: Node })
+export class RefundView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -1,7 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { type User, UserView } from '../auth';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
+import type { NodeSource } from '../kernel/node';
 import type { ConsentLedgerEntry } from './consent.entity';
+import { consentRules } from './consent.rules';
 import type { Context } from '../kernel/context';
 import type { ConsentState } from './consent.service';
 import { ConsentChangeInput, ConsentLedgerConnection, ConsentLedgerEntryView, ConsentView } from './consent.types';
@@ -36,6 +38,16 @@ function presentEntry(e: ConsentLedgerEntry): ConsentLedgerEntryView {
     createdAt: e.createdAt,
   };
 }
+
+export const consentNodes: NodeSource[] = [
+  {
+    type: 'ConsentLedgerEntryView',
+    table: 'consent_ledger',
+    rule: consentRules.Query.consentLedger,
+    field: 'Query.consentLedger',
+    loadMany: async (ctx, ids) => (await ctx.services.consent.ledgerEntriesByIds(await viewer(ctx), ids)).map(presentEntry),
+  },
+];
 
 /** Consents as edges of an account: the account's own, or a linked learner's for their guardian. */
 @Resolver(() => UserView)

@@ -129,6 +129,12 @@ export class ConsentService {
     return this.em.find(ConsentLedgerEntry, { subject }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['actor'] });
   }
 
+  /** The ledger entries among these ids whose ledger the caller reads (`ledger`): their own, their active learners', every one for admins. */
+  async ledgerEntriesByIds(caller: User, ids: string[]): Promise<ConsentLedgerEntry[]> {
+    const subjects = caller.hasRole(Role.admin) ? null : [caller.id, ...(await this.guardians.activeLearnerIdsOf(caller.id))];
+    return this.em.find(ConsentLedgerEntry, { id: { $in: ids.filter(isId) }, ...(subjects && { subject: { $in: subjects } }) }, { populate: ['actor'] });
+  }
+
   private async change(caller: User, type: ConsentType, learnerId: string | null | undefined, action: ConsentAction): Promise<ConsentState> {
     const subject = await this.subjectFor(caller, learnerId);
     const asGuardian = subject.id !== caller.id;

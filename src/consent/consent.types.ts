@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { IsOptional, IsUUID } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../kernel/pagination';
@@ -46,8 +47,8 @@ export class ConsentView {
   policyVersion!: number | null;
 }
 
-@ObjectType()
-export class ConsentLedgerEntryView {
+@ObjectType({ implements: Node })
+export class ConsentLedgerEntryView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -1,7 +1,7 @@
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Consent, ConsentLedgerEntry, type ConsentType } from './consent.entity';
-import { ConsentResolver, ConsentUserEdges } from './consent.resolver';
+import { ConsentResolver, ConsentUserEdges, consentNodes } from './consent.resolver';
 import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
 import { ConsentService } from './consent.service';
@@ -30,6 +30,7 @@ export const consentArea = defineArea({
   entities: [Consent, ConsentLedgerEntry],
   resolvers: [ConsentResolver, ConsentUserEdges],
   rules: consentRules,
+  nodes: consentNodes,
   routes: consentRoutes,
   services: { consent: (uow, services) => new ConsentService(uow, services.auth, services.countryPolicy, services.guardian, services.notifications) },
   personalData: {

@@ -1,7 +1,13 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../kernel/context';
+import type { NodeSource } from '../kernel/node';
 import { toConnection } from '../kernel/pagination';
+import { contactRules } from './contact.rules';
 import { ContactInput, ContactMessageConnection, ContactMessagesArgs, ContactMessageView, ContactReceipt } from './contact.types';
+
+export const contactNodes: NodeSource[] = [
+  { type: 'ContactMessage', table: 'contact_messages', rule: contactRules.Query.contactMessages, field: 'Query.contactMessages', loadMany: (ctx, ids) => ctx.services.contact.byIds(ids) },
+];
 
 @Resolver()
 export class ContactResolver {

@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { IsEmail, IsOptional, Length, MaxLength } from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { Locale } from '../auth';
@@ -40,8 +41,8 @@ export class ContactReceipt {
   id!: string;
 }
 
-@ObjectType('ContactMessage')
-export class ContactMessageView {
+@ObjectType('ContactMessage', { implements: Node })
+export class ContactMessageView implements Node {
   @Field(() => ID)
   id!: string;
 

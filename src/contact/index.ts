@@ -1,7 +1,7 @@
 import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
 import { ContactMessage } from './contact-message.entity';
-import { ContactResolver } from './contact.resolver';
+import { ContactResolver, contactNodes } from './contact.resolver';
 import { contactRoutes } from './contact.routes';
 import { contactRules } from './contact.rules';
 import { ContactService } from './contact.service';
@@ -18,6 +18,7 @@ export const contactArea = defineArea({
   entities: [ContactMessage],
   resolvers: [ContactResolver],
   rules: contactRules,
+  nodes: contactNodes,
   routes: contactRoutes,
   migrations: [{ name: 'Migration20261123110000_contact', class: Migration20261123110000_contact }],
   services: { contact: (uow, services) => new ContactService(uow, services.audit) },

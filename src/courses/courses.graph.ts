@@ -31,13 +31,13 @@ export class CourseEdges {
 }
 
 export const coursesNodes: NodeSource[] = [
-  { type: 'Course', table: 'courses', rule: coursesRules.Query.course, field: 'Query.course', load: async (ctx, id) => ctx.services.courses.course(await ctx.viewer(), id) },
-  { type: 'Lesson', table: 'lessons', rule: coursesRules.Query.course, field: 'Query.course', load: async (ctx, id) => presentLesson(await ctx.services.courses.lesson(id)) },
+  { type: 'Course', table: 'courses', rule: coursesRules.Query.course, field: 'Query.course', loadMany: async (ctx, ids) => ctx.services.courses.coursesByIds(await ctx.viewer(), ids) },
+  { type: 'Lesson', table: 'lessons', rule: coursesRules.Query.course, field: 'Query.course', loadMany: async (ctx, ids) => (await ctx.services.courses.lessonsByIds(ids)).map(presentLesson) },
   {
     type: 'Enrollment',
     table: 'enrollments',
     rule: coursesRules.Query.myCourses,
     field: 'Query.myCourses',
-    load: async (ctx, id) => presentEnrollment(await ctx.services.courses.enrollment(ctx.auth.userId!, id)),
+    loadMany: async (ctx, ids) => (await ctx.services.courses.enrollmentsByIds(ctx.auth.userId!, ids)).map(presentEnrollment),
   },
 ];

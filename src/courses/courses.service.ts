@@ -72,6 +72,18 @@ export class CoursesService {
     return course;
   }
 
+  /** The courses among these ids the viewer may see, as `course` reads one (the graph's `nodes`). */
+  async coursesByIds(viewer: User | null, ids: string[]): Promise<Course[]> {
+    const rows = await this.em.find(Course, { id: { $in: ids.filter(isId) } });
+    return rows.filter((course) => course.published || isStaff(viewer));
+  }
+
+  /** The lessons of published courses among these ids, as `lesson` reads one. */
+  async lessonsByIds(ids: string[]): Promise<Lesson[]> {
+    const rows = await this.em.find(Lesson, { id: { $in: ids.filter(isId) } }, { populate: ['course'] });
+    return rows.filter((lesson) => lesson.course.published);
+  }
+
   lessons(courseId: string): Promise<Lesson[]> {
     return this.uow.children(
       'courses.lessons',
@@ -179,6 +191,11 @@ export class CoursesService {
     const enrollment = isId(id) ? await this.em.findOne(Enrollment, { id, learner: learnerId }, { populate: ['course'] }) : null;
     if (!enrollment) throw notFound('enrollment');
     return enrollment;
+  }
+
+  /** The learner's enrollments among these ids, as `enrollment` reads one. */
+  enrollmentsByIds(learnerId: string, ids: string[]): Promise<Enrollment[]> {
+    return this.em.find(Enrollment, { id: { $in: ids.filter(isId) }, learner: learnerId }, { populate: ['course'] });
   }
 
   /** The caller's enrollments among some courses, batched over the courses a page shows. */

@@ -1,6 +1,9 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { type User, UserView } from '../auth';
+import { or } from 'graphql-shield';
+import type { NodeSource } from '../kernel/node';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
+import { creatorRules } from './creator.rules';
 import type { Context } from '../kernel/context';
 import { validationFailed } from '../kernel/errors';
 import { LessonInput } from '../courses';
@@ -20,6 +23,31 @@ import {
   CreatorMessageReceipt,
   ReviewInput,
 } from './creator.types';
+
+/** Two reads list these: a creator's own courses (creatorCourses) and, for content editors, the review queue; the read keeps each to its reader. */
+const readsCreatorCourses = or(creatorRules.Query.creatorCourses, creatorRules.Query.creatorReviewQueue);
+
+export const creatorNodes: NodeSource[] = [
+  {
+    type: 'CreatorCourse',
+    table: 'creator_courses',
+    rule: readsCreatorCourses,
+    field: 'Query.creatorCourses',
+    loadMany: async (ctx, ids) => {
+      const drafts = await ctx.services.creator.draftsByIds((await ctx.viewer())!, ids);
+      const lessons = await ctx.services.creator.lessonsOf(drafts.map((d) => d.id));
+      return drafts.map((d) => present(d, lessons.get(d.id) ?? []));
+    },
+  },
+  {
+    // No root read of its own: a lesson is read within its course, by the same readers.
+    type: 'CreatorLesson',
+    table: 'creator_lessons',
+    rule: readsCreatorCourses,
+    field: 'Query.creatorCourses',
+    loadMany: async (ctx, ids) => (await ctx.services.creator.lessonsByIds((await ctx.viewer())!, ids)).map(presentLesson),
+  },
+];
 
 /** A creator's own courses as an edge of their account. */
 @Resolver(() => UserView)

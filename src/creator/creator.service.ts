@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../admin';
-import { User } from '../auth';
+import { Role, User } from '../auth';
+import type { FilterQuery } from '@mikro-orm/core';
 import type { CourseLevel, Localized, Quiz } from '../courses';
 import { Enrollment } from '../courses';
 import type { CoursesService } from '../courses';
@@ -56,6 +57,24 @@ export class CreatorService {
 
   findDraft(id: string): Promise<CreatorCourse | null> {
     return isId(id) ? this.em.findOne(CreatorCourse, { id }) : Promise.resolve(null);
+  }
+
+  /**
+   * The courses among these ids that the viewer reads: their own (`creatorCourses`) and, for
+   * content editors, those in review (`creatorReviewQueue`); the graph's `nodes`.
+   */
+  draftsByIds(viewer: User, ids: string[]): Promise<CreatorCourse[]> {
+    return this.em.find(CreatorCourse, { id: { $in: ids.filter(isId) }, $or: this.readableBy(viewer) });
+  }
+
+  /** The lessons among these ids of the courses the viewer reads (as `draftsByIds`). */
+  lessonsByIds(viewer: User, ids: string[]): Promise<CreatorLesson[]> {
+    return this.em.find(CreatorLesson, { id: { $in: ids.filter(isId) }, draft: { $or: this.readableBy(viewer) } });
+  }
+
+  private readableBy(viewer: User): FilterQuery<CreatorCourse>[] {
+    const reviewer = viewer.hasRole(Role.content_admin) || viewer.hasRole(Role.admin);
+    return [{ creator: viewer.id }, ...(reviewer ? [{ status: DraftStatus.in_review }] : [])];
   }
 
   async lessonsOf(draftIds: string[]): Promise<Map<string, CreatorLesson[]>> {

@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { IsIn, IsOptional, Length } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Connection } from '../kernel/pagination';
@@ -47,8 +48,8 @@ export class CreatorMessageInput {
   body!: string;
 }
 
-@ObjectType('CreatorLesson')
-export class CreatorLessonView {
+@ObjectType('CreatorLesson', { implements: Node })
+export class CreatorLessonView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -68,8 +69,8 @@ export class CreatorLessonView {
   quiz!: Record<string, unknown> | null;
 }
 
-@ObjectType('CreatorCourse')
-export class CreatorCourseView {
+@ObjectType('CreatorCourse', { implements: Node })
+export class CreatorCourseView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -1,7 +1,7 @@
 import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
 import { CreatorCourse, CreatorLesson, CreatorMessage } from './creator.entity';
-import { CreatorResolver, CreatorUserEdges } from './creator.resolver';
+import { CreatorResolver, CreatorUserEdges, creatorNodes } from './creator.resolver';
 import { creatorRoutes } from './creator.routes';
 import { creatorRules } from './creator.rules';
 import { CreatorService } from './creator.service';
@@ -18,6 +18,7 @@ export const creatorArea = defineArea({
   entities: [CreatorCourse, CreatorLesson, CreatorMessage],
   resolvers: [CreatorResolver, CreatorUserEdges],
   rules: creatorRules,
+  nodes: creatorNodes,
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],
   services: { creator: (uow, services) => new CreatorService(uow, services.courses, services.notifications, services.audit) },

@@ -1,6 +1,8 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { Context } from '../kernel/context';
+import type { NodeSource } from '../kernel/node';
 import { PageArgs, toConnection } from '../kernel/pagination';
+import { factoryRules } from './factory.rules';
 import { GENERATION_STATUS_CHANGED } from './factory.service';
 import { GenerateCourseInput, GeneratedLessonView, GenerationConnection, GenerationView } from './factory.types';
 import type { CourseGeneration } from './generation.entity';
@@ -27,6 +29,16 @@ export function presentGeneration(g: CourseGeneration): GenerationView {
 }
 
 const me = (ctx: Context) => ctx.auth.userId!;
+
+export const factoryNodes: NodeSource[] = [
+  {
+    type: 'CourseGeneration',
+    table: 'course_generations',
+    rule: factoryRules.Query.factoryGeneration,
+    field: 'Query.factoryGeneration',
+    loadMany: async (ctx, ids) => (await ctx.services.factory.byIds(ids)).map(presentGeneration),
+  },
+];
 
 @Resolver(() => GenerationView)
 export class FactoryResolver {

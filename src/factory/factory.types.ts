@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { IsIn, Matches, Max, Min, Validate, type ValidationArguments, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
@@ -122,8 +123,8 @@ export class GeneratedLessonView {
   revision!: number;
 }
 
-@ObjectType('CourseGeneration')
-export class GenerationView {
+@ObjectType('CourseGeneration', { implements: Node })
+export class GenerationView implements Node {
   @Field(() => ID)
   id!: string;
 

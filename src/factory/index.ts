@@ -3,7 +3,7 @@ import { defineArea } from '../kernel/area';
 import { perProcess } from '../kernel/deps';
 import { webPage } from '../kernel/web-page';
 import { defineFactoryJobs } from './factory.jobs';
-import { FactoryResolver } from './factory.resolver';
+import { FactoryResolver, factoryNodes } from './factory.resolver';
 import { factoryRoutes } from './factory.routes';
 import { factoryRules } from './factory.rules';
 import { FactoryService } from './factory.service';
@@ -31,6 +31,7 @@ export const factoryArea = defineArea({
   entities: [CourseGeneration, GenerationStage, GenerationLesson],
   resolvers: [FactoryResolver],
   rules: factoryRules,
+  nodes: factoryNodes,
   routes: factoryRoutes,
   // The factory page watches generations live through the subscription (WebSocket).
   http: () => webPage({ name: 'admin-factory', paths: ['/admin/factory'], assets: '/admin/factory', connect: 'ws: wss:' }),

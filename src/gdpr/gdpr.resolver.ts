@@ -1,7 +1,19 @@
 import { Arg, Args, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
 import type { Context } from '../kernel/context';
+import type { NodeSource } from '../kernel/node';
 import { PageArgs, toConnection } from '../kernel/pagination';
+import { gdprRules } from './gdpr.rules';
 import { AdminGdprRequestsArgs, GdprRequestConnection, GdprRequestView, RequestDeletionInput, RequestExportInput } from './gdpr.types';
+
+export const gdprNodes: NodeSource[] = [
+  {
+    type: 'GdprRequest',
+    table: 'gdpr_requests',
+    rule: gdprRules.Query.gdprRequest,
+    field: 'Query.gdprRequest',
+    loadMany: async (ctx, ids) => (await ctx.services.gdpr.findMany(ctx.auth.userId!, ids)).map((r) => ctx.services.gdpr.present(r, ctx.auth.userId!)),
+  },
+];
 
 @Resolver()
 export class GdprResolver {

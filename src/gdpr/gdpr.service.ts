@@ -150,6 +150,11 @@ export class GdprService {
     return request;
   }
 
+  /** The requests among these ids that the viewer made or that concern them, as `find` reads one (the graph's `nodes`). */
+  findMany(viewerId: string, ids: string[]): Promise<GdprRequest[]> {
+    return this.em.find(GdprRequest, { $and: [{ id: { $in: ids.filter(isId) } }, this.visibleTo(viewerId)] });
+  }
+
   /** Cancels a scheduled erasure: by whoever asked, the account itself, or one of its active guardians. */
   async cancel(viewerId: string, id: string): Promise<GdprRequest> {
     if (!isId(id)) throw notFound('request');

@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { IsOptional, IsUUID, Length } from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection, PageArgs } from '../kernel/pagination';
@@ -6,8 +7,8 @@ import { GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 registerEnumType(GdprRequestKind, { name: 'GdprRequestKind' });
 registerEnumType(GdprRequestStatus, { name: 'GdprRequestStatus' });
 
-@ObjectType('GdprRequest', { description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
-export class GdprRequestView {
+@ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
+export class GdprRequestView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -4,7 +4,7 @@ import { defineArea } from '../kernel/area';
 import { GdprRequest, GdprRequestKind } from './gdpr-request.entity';
 import { gdprDownloadRouter } from './gdpr.http';
 import { defineGdprJobs } from './gdpr.jobs';
-import { GdprResolver } from './gdpr.resolver';
+import { GdprResolver, gdprNodes } from './gdpr.resolver';
 import { gdprRoutes } from './gdpr.routes';
 import { gdprRules } from './gdpr.rules';
 import { exportFile, GdprService } from './gdpr.service';
@@ -27,6 +27,7 @@ export const gdprArea = defineArea({
   entities: [GdprRequest, AiMemoryDeletion],
   resolvers: [GdprResolver],
   rules: gdprRules,
+  nodes: gdprNodes,
   routes: gdprRoutes,
   http: (deps, context) => gdprDownloadRouter(deps, context),
   migrations: [{ name: 'Migration20261123100000_gdpr_requests', class: Migration20261123100000_gdpr_requests }],

@@ -7,7 +7,7 @@ import { Migration20261123110000_guardian_reports } from './migrations/Migration
 import { GuardianReport } from './report.entity';
 import { Migration20261123150100_drop_report_settings } from './migrations/Migration20261123150100_drop_report_settings';
 import { reportsUnsubscribeRouter } from './reports.http';
-import { ReportsResolver } from './reports.resolver';
+import { ReportsResolver, reportsNodes } from './reports.resolver';
 import { reportsRoutes } from './reports.routes';
 import { reportsRules } from './reports.rules';
 import { ReportsService } from './reports.service';
@@ -38,6 +38,7 @@ export const reportsArea = defineArea({
   entities: [GuardianReport],
   resolvers: [ReportsResolver],
   rules: reportsRules,
+  nodes: reportsNodes,
   routes: reportsRoutes,
   http: (_deps, context) => reportsUnsubscribeRouter(context),
   migrations: [

@@ -1,6 +1,8 @@
 import { Args, Ctx, Query, Resolver } from 'type-graphql';
 import type { Context } from '../kernel/context';
+import type { NodeSource } from '../kernel/node';
 import { PageArgs, toConnection } from '../kernel/pagination';
+import { reportsRules } from './reports.rules';
 import type { GuardianReport } from './report.entity';
 import { GuardianReportConnection, type GuardianReportView } from './reports.types';
 
@@ -13,6 +15,16 @@ const present = (r: GuardianReport): GuardianReportView => ({
   sentAt: r.sentAt,
   createdAt: r.createdAt,
 });
+
+export const reportsNodes: NodeSource[] = [
+  {
+    type: 'GuardianReport',
+    table: 'guardian_reports',
+    rule: reportsRules.Query.guardianReports,
+    field: 'Query.guardianReports',
+    loadMany: async (ctx, ids) => (await ctx.services.reports.byIds(ctx.auth.userId!, ids)).map((r) => ({ ...present(r), createdAt: r.createdAt })),
+  },
+];
 
 @Resolver()
 export class ReportsResolver {

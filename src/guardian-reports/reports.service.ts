@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { apiBase } from '../gdpr';
+import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from '../mail/mailer';
@@ -64,6 +65,11 @@ export class ReportsService {
   async list(guardianId: string, first: number, after?: string | null): Promise<Page<GuardianReport>> {
     const rows = await this.em.find(GuardianReport, { $and: [{ guardian: guardianId, status: 'sent' }, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
     return toPage(rows, first);
+  }
+
+  /** The reports among these ids that `list` shows the guardian (sent to them); the graph's `nodes`. */
+  byIds(guardianId: string, ids: string[]): Promise<GuardianReport[]> {
+    return this.em.find(GuardianReport, { id: { $in: ids.filter(isId) }, guardian: guardianId, status: 'sent' });
   }
 
   unsubscribeUrl(guardianId: string, kind: ReportKind): string {

@@ -1,11 +1,12 @@
+import { Node } from '../kernel/node';
 import { Field, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Connection } from '../kernel/pagination';
 import { ReportKind } from './report.entity';
 
 registerEnumType(ReportKind, { name: 'GuardianReportKind' });
 
-@ObjectType('GuardianReport', { description: 'A report mail sent to the guardian about a learner' })
-export class GuardianReportView {
+@ObjectType('GuardianReport', { implements: Node, description: 'A report mail sent to the guardian about a learner' })
+export class GuardianReportView implements Node {
   @Field(() => ID)
   id!: string;
 

@@ -1,7 +1,6 @@
 import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { type User, UserConnection, UserView } from '../auth';
 import type { Context } from '../kernel/context';
-import { notFound } from '../kernel/errors';
 import type { NodeSource } from '../kernel/node';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import { guardianRules } from './guardian.rules';
@@ -44,12 +43,12 @@ export class GuardianLinkEdges {
 }
 
 export const guardianNodes: NodeSource[] = [
-  { type: 'User', table: 'users', rule: canSeeAccount, field: 'Query.node', load: async (ctx, id) => (await ctx.services.auth.findUser(id)) ?? Promise.reject(notFound('account')) },
+  { type: 'User', table: 'users', rule: canSeeAccount, field: 'Query.node', loadMany: (ctx, ids) => ctx.services.auth.findUsers(ids) },
   {
     type: 'GuardianLink',
     table: 'guardian_links',
     rule: guardianRules.Query.myGuardianLinks,
     field: 'Query.myGuardianLinks',
-    load: async (ctx, id) => ctx.services.guardian.linkOf(await viewer(ctx), id),
+    loadMany: async (ctx, ids) => ctx.services.guardian.linksByIds(await viewer(ctx), ids),
   },
 ];

@@ -188,6 +188,11 @@ export class GuardianService {
     return link;
   }
 
+  /** The links among these ids that the user is guardian or learner of, as `linkOf` reads one (the graph's `nodes`). */
+  linksByIds(user: User, ids: string[]): Promise<GuardianLink[]> {
+    return this.em.find(GuardianLink, { id: { $in: ids.filter(isId) }, $or: [{ guardian: user.id }, { learner: user.id }] }, { populate: ['guardian', 'learner'] });
+  }
+
   /** The AI restrictions of many learners in one statement (the graph reads them per learner). */
   aiAccessOfMany(learnerId: string): Promise<AiAccess> {
     return this.uow

@@ -17,18 +17,26 @@ export abstract class Node {
   id!: string;
 }
 
-/** How `node(id:)` fetches one type of node: the rule and the read of the type's own root field. */
+/** How `node(id:)` and `nodes(ids:)` fetch one type of node: the rule and the read of the type's own field. */
 export interface NodeSource {
   /** The GraphQL object type (which implements Node). */
   type: string;
-  /** The table whose `id` column holds these nodes. */
+  /** The table whose `id` column (a UUID, unique across the node tables) holds these nodes. */
   table: string;
-  /** The shield rule of the type's own read and the root field it belongs to, with its arguments for an id. */
+  /**
+   * The shield rule of the type's own read and the root field it belongs to, with its arguments
+   * for an id; checked for each node. A type without a root read of its own takes the rule of
+   * the list it appears in (said where it is declared).
+   */
   rule: ShieldRule;
   field: `Query.${string}`;
   args?: (id: string) => Record<string, unknown>;
-  /** Reads the node as its own field does (throwing not_found when the caller may not see it). */
-  load(ctx: Context, id: string): Promise<object>;
+  /**
+   * Reads the nodes of these ids (all of this type, each one let through by `rule`) as the type's
+   * own field does, in a fixed number of statements however many ids: what the caller may not
+   * see is left out of the answer, in any order.
+   */
+  loadMany(ctx: Context, ids: string[]): Promise<{ id: string }[]>;
 }
 
 const sources = new Map<string, NodeSource>();

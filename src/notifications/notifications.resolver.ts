@@ -31,7 +31,7 @@ export const notificationsNodes: NodeSource[] = [
     table: 'notifications',
     rule: notificationsRules.Query.notifications,
     field: 'Query.notifications',
-    load: (ctx, id) => ctx.services.notifications.find(ctx.auth.userId!, id),
+    loadMany: (ctx, ids) => ctx.services.notifications.findMany(ctx.auth.userId!, ids),
   },
 ];
 

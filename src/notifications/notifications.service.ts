@@ -104,6 +104,11 @@ export class NotificationsService {
     return notification;
   }
 
+  /** The user's notifications among these ids, as `find` reads one (the graph's `nodes`). */
+  findMany(userId: string, ids: string[]): Promise<Notification[]> {
+    return this.em.find(Notification, { id: { $in: ids.filter(isId) }, user: userId });
+  }
+
   /** Marking a read notification again keeps its first read time. */
   async markRead(userId: string, id: string): Promise<Notification> {
     const notification = await this.find(userId, id);

@@ -2,7 +2,7 @@ import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
 import { Migration20261123130000_schools } from './migrations/Migration20261123130000_schools';
 import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember } from './school.entity';
-import { RosterMemberEdges, SchoolClassEdges, SchoolResolver, SchoolUserEdges } from './school.resolver';
+import { RosterMemberEdges, SchoolClassEdges, SchoolResolver, SchoolUserEdges, schoolNodes } from './school.resolver';
 import { schoolRoutes } from './school.routes';
 import { schoolRules } from './school.rules';
 import { SchoolService } from './school.service';
@@ -18,6 +18,7 @@ export const schoolArea = defineArea({
   entities: [School, SchoolMember, SchoolClass, ClassMember, ClassCourse],
   resolvers: [SchoolResolver, RosterMemberEdges, SchoolUserEdges, SchoolClassEdges],
   rules: schoolRules,
+  nodes: schoolNodes,
   routes: schoolRoutes,
   migrations: [{ name: 'Migration20261123130000_schools', class: Migration20261123130000_schools }],
   services: {

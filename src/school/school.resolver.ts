@@ -3,6 +3,8 @@ import { LearnerOverviewView } from '../progress';
 import { type User, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
+import type { NodeSource } from '../kernel/node';
+import { classStaff, schoolStaff } from './school.rules';
 import type { ClassCourse, SchoolClass, SchoolMember } from './school.entity';
 import type { ClassMemberRow, ClassMembership, RosterEntry } from './school.service';
 import {
@@ -123,6 +125,26 @@ export class RosterMemberEdges {
     return ctx.services.progress.overviewOf(member.learnerId);
   }
 }
+
+export const schoolNodes: NodeSource[] = [
+  {
+    // No root read of its own: a school is listed to its staff (schoolMe.schools), and platform admins see every one.
+    type: 'School',
+    table: 'schools',
+    rule: schoolStaff,
+    field: 'Query.schoolMe',
+    args: (id) => ({ schoolId: id }),
+    loadMany: (ctx, ids) => ctx.services.school.schoolsByIds(ids),
+  },
+  {
+    type: 'SchoolClass',
+    table: 'school_classes',
+    rule: classStaff,
+    field: 'Query.schoolClass',
+    args: (id) => ({ classId: id }),
+    loadMany: async (ctx, ids) => (await ctx.services.school.classesByIds(ids)).map(classView),
+  },
+];
 
 function memberView(member: SchoolMember): SchoolMemberView {
   const user = member.user as User;

@@ -22,7 +22,7 @@ const inSchool = (name: string, roles: SchoolRole[]) =>
   );
 
 /** The caller is on the staff of the school of the class named by the `classId` argument. */
-const classStaff = and(
+export const classStaff = and(
   isAuthenticated,
   rule('classStaff', { cache: 'no_cache' })(async (_parent, args: { classId?: string }, ctx: Context) => {
     const schoolClass = await ctx.services.school.findClass(String(args.classId ?? ''));
@@ -55,7 +55,7 @@ const staffOfClass = and(
 );
 
 const schoolAdmin = inSchool('schoolAdmin', [SchoolRole.school_admin]);
-const schoolStaff = inSchool('schoolStaff', [SchoolRole.school_admin, SchoolRole.teacher]);
+export const schoolStaff = inSchool('schoolStaff', [SchoolRole.school_admin, SchoolRole.teacher]);
 
 export const schoolRules = {
   Query: { schoolMe: isAuthenticated, schoolClass: classStaff, classProgress: classStaff },

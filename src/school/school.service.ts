@@ -68,18 +68,48 @@ export class SchoolService {
     return this.uow.em;
   }
 
+  /** Batched with the other schools asked for in the same tick (the rules of `nodes(ids:)` ask for one per id). */
   findSchool(id: string): Promise<School | null> {
-    return isId(id) ? this.em.findOne(School, { id }) : Promise.resolve(null);
+    if (!isId(id)) return Promise.resolve(null);
+    return this.uow
+      .loader<string, School | null>('school.findSchool', async (ids) => {
+        const rows = await this.schoolsByIds([...ids]);
+        return ids.map((key) => rows.find((row) => row.id === key) ?? null);
+      })
+      .load(id);
   }
 
+  /** Batched like `findSchool`. */
   findClass(id: string): Promise<SchoolClass | null> {
-    return isId(id) ? this.em.findOne(SchoolClass, { id }, { populate: ['school'] }) : Promise.resolve(null);
+    if (!isId(id)) return Promise.resolve(null);
+    return this.uow
+      .loader<string, SchoolClass | null>('school.findClass', async (ids) => {
+        const rows = await this.classesByIds([...ids]);
+        return ids.map((key) => rows.find((row) => row.id === key) ?? null);
+      })
+      .load(id);
+  }
+
+  /** The schools among these ids (the graph's `nodes`, each already let through by the rule of its staff). */
+  schoolsByIds(ids: string[]): Promise<School[]> {
+    return this.em.find(School, { id: { $in: ids.filter(isId) } });
+  }
+
+  /** The classes among these ids, with their schools (the graph's `nodes`, each already let through by the rule of `schoolClass`). */
+  classesByIds(ids: string[]): Promise<SchoolClass[]> {
+    return this.em.find(SchoolClass, { id: { $in: ids.filter(isId) } }, { populate: ['school'] });
   }
 
   /** The viewer's role in a school, or null; platform admins act as school admins everywhere. */
   async roleIn(viewer: User, schoolId: string): Promise<SchoolRole | null> {
     if (viewer.hasRole(Role.admin)) return SchoolRole.school_admin;
-    const member = await this.em.findOne(SchoolMember, { school: schoolId, user: viewer.id });
+    // Batched with the viewer's other schools asked for in the same tick.
+    const member = await this.uow
+      .loader<string, SchoolMember | null>(`school.roleIn:${viewer.id}`, async (schoolIds) => {
+        const rows = await this.em.find(SchoolMember, { school: { $in: [...schoolIds] }, user: viewer.id });
+        return schoolIds.map((key) => rows.find((row) => row.school.id === key) ?? null);
+      })
+      .load(schoolId);
     return member?.role ?? null;
   }
 

@@ -1,3 +1,4 @@
+import { Node } from '../kernel/node';
 import { IsIn, IsISO31661Alpha2, Length, Matches, MaxLength } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { IsEmail } from 'class-validator';
@@ -53,8 +54,8 @@ export class AssignCourseInput {
   courseId!: string;
 }
 
-@ObjectType('School')
-export class SchoolView {
+@ObjectType('School', { implements: Node })
+export class SchoolView implements Node {
   @Field(() => ID)
   id!: string;
 
@@ -89,8 +90,8 @@ export class SchoolMemberView {
   role!: SchoolRole;
 }
 
-@ObjectType('SchoolClass')
-export class ClassView {
+@ObjectType('SchoolClass', { implements: Node })
+export class ClassView implements Node {
   @Field(() => ID)
   id!: string;
 
