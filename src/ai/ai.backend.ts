@@ -113,7 +113,8 @@ export class AiBackend {
     let response: BackendResponse;
     try {
       // The whole exchange, streams included, is bounded as it was with fetch (the pool's own timeouts are coarser).
-      const signal = AbortSignal.any([AbortSignal.timeout(this.config.AI_BACKEND_TIMEOUT_MS), ...(request.signal ? [request.signal] : [])]);
+      const timeout = AbortSignal.timeout(this.config.AI_BACKEND_TIMEOUT_MS);
+      const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
       response = await this.breaker.fire({ method: request.method, path, body, signal, headers: this.headers(request, path, body) });
     } catch (error) {
       if (request.signal?.aborted) throw error;

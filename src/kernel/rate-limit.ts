@@ -70,8 +70,18 @@ export function createRateLimits(config: Config, store: RateLimitStore = memoryS
  * store (a table, Redis) holds no personal data (an erased account leaves nothing there).
  */
 function counterKey(key: string): string {
-  return createHash('sha256').update(key).digest('base64url').slice(0, 32);
+  let digest = digests.get(key);
+  if (digest === undefined) {
+    digest = createHash('sha256').update(key).digest('base64url').slice(0, 32);
+    // Every request counts under one or two keys: the busy ones are hashed once, not per request.
+    if (digests.size >= MAX_DIGESTS) digests.delete(digests.keys().next().value!);
+    digests.set(key, digest);
+  }
+  return digest;
 }
+
+const MAX_DIGESTS = 10_000;
+const digests = new Map<string, string>();
 
 export class RateLimitedError extends AppError {
   constructor(

@@ -21,11 +21,18 @@ const current = new AsyncLocalStorage<Transaction>();
 export class UnitOfWork {
   private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
 
+  private forked?: EntityManager;
+
+  /** `root`: the unit's entity manager, or how to make it when first needed (a request that reads nothing through the ORM never forks one). */
   constructor(
     readonly deps: Deps,
-    private readonly root: EntityManager,
+    private readonly makeRoot: EntityManager | (() => EntityManager),
     private readonly bus: EventBus,
   ) {}
+
+  private get root(): EntityManager {
+    return (this.forked ??= typeof this.makeRoot === 'function' ? this.makeRoot() : this.makeRoot);
+  }
 
   /** The transaction's entity manager inside `transaction()`, the unit's own otherwise. */
   get em(): EntityManager {

@@ -36,8 +36,8 @@ export function openAppDatabase(databaseUrl: string, log?: (message: string) => 
 }
 
 /** A unit of work of its own (a request, an operation, a job, an event handler) and its services. */
-export function openUnit(deps: Deps, em: EntityManager = deps.orm.em.fork() as EntityManager): { uow: UnitOfWork; services: Services } {
-  const uow = new UnitOfWork(deps, em, eventBusOf(deps));
+export function openUnit(deps: Deps, em?: EntityManager): { uow: UnitOfWork; services: Services } {
+  const uow = new UnitOfWork(deps, em ?? (() => deps.orm.em.fork() as EntityManager), eventBusOf(deps));
   return { uow, services: servicesOf(uow) };
 }
 
