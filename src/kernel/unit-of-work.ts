@@ -44,6 +44,18 @@ export class UnitOfWork {
     return current.getStore()?.owner === this;
   }
 
+  /**
+   * Reads that need not wait for each other: at once on the pool's connections, but one after
+   * another inside a transaction, whose one connection takes a statement at a time (pg queues the
+   * rest itself, a use it deprecates).
+   */
+  async all<T extends readonly (() => Promise<unknown>)[]>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+    if (!this.inTransaction) return Promise.all(reads.map((read) => read())) as never;
+    const results: unknown[] = [];
+    for (const read of reads) results.push(await read());
+    return results as never;
+  }
+
   /** Runs `work` in the unit's transaction, starting one unless a caller already did (then it joins). */
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const joined = current.getStore();

@@ -173,29 +173,36 @@ export class ProgressService {
     const enrollments = await this.courses.enrollmentsOf(learnerIds);
     const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
     const ids = `{${learnerIds.join(',')}}`;
-    const [lessonCounts, completions, scores, days, exerciseRows] = await Promise.all([
-      courseIds.length ? connection.execute<Row[]>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]) : [],
-      connection.execute<Row[]>(
-        'select learner_id, course_id, count(*)::int as n, sum(time_spent_seconds)::int as seconds, max(completed_at) as last from lesson_completions where learner_id = any(?::uuid[]) group by 1, 2',
-        [ids],
-      ),
-      connection.execute<Row[]>(
-        `select learner_id, course_id, avg(best)::float as average, max(last) as last from (
+    const [lessonCounts, completions, scores, days, exerciseRows] = await this.uow.all([
+      () =>
+        courseIds.length
+          ? connection.execute<Row[]>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`])
+          : Promise.resolve([] as Row[]),
+      () =>
+        connection.execute<Row[]>(
+          'select learner_id, course_id, count(*)::int as n, sum(time_spent_seconds)::int as seconds, max(completed_at) as last from lesson_completions where learner_id = any(?::uuid[]) group by 1, 2',
+          [ids],
+        ),
+      () =>
+        connection.execute<Row[]>(
+          `select learner_id, course_id, avg(best)::float as average, max(last) as last from (
            select learner_id, course_id, lesson_id, max(score) as best, max(created_at) as last from quiz_attempts where learner_id = any(?::uuid[]) group by 1, 2, 3
          ) best group by 1, 2`,
-        [ids],
-      ),
-      connection.execute<Row[]>(
-        `select learner_id, array_agg(distinct day order by day desc) as days from (
+          [ids],
+        ),
+      () =>
+        connection.execute<Row[]>(
+          `select learner_id, array_agg(distinct day order by day desc) as days from (
            select learner_id, (completed_at at time zone 'utc')::date as day from lesson_completions where learner_id = any(?::uuid[])
            union select learner_id, (created_at at time zone 'utc')::date from quiz_attempts where learner_id = any(?::uuid[])
          ) activity group by 1`,
-        [ids, ids],
-      ),
-      connection.execute<Row[]>(
-        'select learner_id, course_id, exercise_id, lesson_id, best_score, accepted, updated_at from exercise_results where learner_id = any(?::uuid[]) and course_id is not null order by updated_at, exercise_id',
-        [ids],
-      ),
+          [ids, ids],
+        ),
+      () =>
+        connection.execute<Row[]>(
+          'select learner_id, course_id, exercise_id, lesson_id, best_score, accepted, updated_at from exercise_results where learner_id = any(?::uuid[]) and course_id is not null order by updated_at, exercise_id',
+          [ids],
+        ),
     ]);
     const exercises = new Map<string, ExerciseProgress[]>();
     for (const r of exerciseRows) {
