@@ -8,6 +8,7 @@ const benches: { name: string; script: string; nodeArgs?: string[] }[] = [
   { name: 'bench (GET /auth/me, GraphQL { me }, bare express + pg)', script: 'http/run.js' },
   { name: 'bench:ai-proxy', script: 'ai-proxy/run.js' },
   { name: 'bench:learning', script: 'learning/run.js' },
+  { name: 'bench:dashboard', script: 'dashboard/run.js' },
   { name: 'bench:notifications', script: 'notifications/run.js' },
   { name: 'bench:school', script: 'school/run.js' },
   { name: 'bench:reports', script: 'guardian-reports/run.js', nodeArgs: ['--expose-gc'] },
