@@ -7,6 +7,7 @@ import autocannon from 'autocannon';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const BACKEND_DELAY_MS = 50;
+const FEW = 10;
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 50);
 const SECRET = 'bench-ai-backend-secret-0123456789';
 
@@ -28,7 +29,7 @@ function startBackend(): Promise<string> {
 }
 
 /** Each connection sends as one of `tokens` (none: straight to the backend). */
-async function load(name: string, url: string, tokens: string[] = []) {
+async function load(name: string, url: string, tokens: string[] = [], connections = CONNECTIONS) {
   let next = 0;
   const result = await autocannon({
     url,
@@ -38,7 +39,7 @@ async function load(name: string, url: string, tokens: string[] = []) {
       if (tokens.length) client.setHeaders({ 'content-type': 'application/json', authorization: `Bearer ${tokens[next++ % tokens.length]}` });
     },
     body: '{"message":"What is a loop?"}',
-    connections: CONNECTIONS,
+    connections,
     duration: DURATION,
   });
   console.log(
@@ -85,6 +86,15 @@ async function main() {
   console.log(`\nadded latency p50: ${(proxied.latency.p50 - direct.latency.p50).toFixed(1)} ms over direct (aim < 5 ms), bare proxy ${(bare.latency.p50 - direct.latency.p50).toFixed(1)} ms`);
   console.log(
     `throughput through the proxy: ${((proxied.requests.average / bare.requests.average) * 100).toFixed(0)}% of the bare proxy (aim >= 70%), ${((proxied.requests.average / direct.requests.average) * 100).toFixed(0)}% of direct`,
+  );
+
+  // Few clients: what the proxy adds to one message when nothing waits in a queue.
+  console.log(`\n${FEW} connections (no queueing)`);
+  const fewDirect = await load('direct to the backend', `${backend}/chat`, [], FEW);
+  const fewBare = await load('bare proxy (JWT + undici)', `${bareProxy.url}/ai/chat`, tokens, FEW);
+  const fewProxied = await load('through the proxy', `${service.url}/ai/chat`, tokens, FEW);
+  console.log(
+    `added latency p50 at ${FEW} connections: ${(fewProxied.latency.p50 - fewDirect.latency.p50).toFixed(1)} ms over direct (aim < 5 ms), bare proxy ${(fewBare.latency.p50 - fewDirect.latency.p50).toFixed(1)} ms`,
   );
 
   const ttfbDirect = await timeToFirstByte(`${backend}/chat`, {});
