@@ -14,20 +14,21 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 /**
- * Authenticated `GET /auth/me`, its GraphQL twin `{ me { id email } }`, and the bare baseline, in
+ * Authenticated `GET /auth/me`, its GraphQL twin (the row's own document, `query Me { me { ...UserFields } }`:
+ * the same fields, the same JSON as the baseline writes), and the bare baseline, in
  * alternating rounds so that the machine's noise falls on all three alike; the load generator runs
  * in a child of its own, the servers in another: besides requests per second, the servers' CPU
  * time per request, which the machine's other load moves less.
  */
 async function main() {
   const child = fork(join(__dirname, 'servers.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const servers = await new Promise<{ service: string; baseline: string; token: string }>((resolve, reject) => {
+  const servers = await new Promise<{ service: string; baseline: string; token: string; me: string }>((resolve, reject) => {
     child.once('message', resolve as never);
     child.once('exit', (code) => reject(new Error(`servers exited with ${code}`)));
   });
   const targets: Target[] = [
     { name: 'REST GET /auth/me', url: `${servers.service}/auth/me`, method: 'GET' },
-    { name: 'GraphQL { me { id email } }', url: `${servers.service}/graphql`, method: 'POST', body: JSON.stringify({ query: '{ me { id email } }' }) },
+    { name: 'GraphQL twin (query Me)', url: `${servers.service}/graphql`, method: 'POST', body: JSON.stringify({ query: servers.me }) },
     { name: 'baseline express + pg', url: `${servers.baseline}/me`, method: 'GET' },
   ];
   const headers = { authorization: `Bearer ${servers.token}`, 'content-type': 'application/json' };

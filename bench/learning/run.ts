@@ -10,8 +10,8 @@ const COURSES = Number(process.env.BENCH_COURSES ?? 10_000);
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-/** Times only the targets whose name matches (for a profile of one: `BENCH_ONLY=GraphQL.courses node --cpu-prof ...`). */
-const ONLY = new RegExp(process.env.BENCH_ONLY ?? '');
+/** Times only the targets whose name matches (for a profile of one: `BENCH_TARGETS=GraphQL.courses node --cpu-prof ...`). */
+const ONLY = new RegExp(process.env.BENCH_TARGETS ?? '');
 
 interface Target {
   name: string;
