@@ -59,7 +59,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
     expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
   );
   for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req), schema));
-  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), bodyLimit, bodyLimits));
+  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), bodyLimit, bodyLimits, schema));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));
   return app;
