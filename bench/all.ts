@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 /** Every benchmark, in the order run; each prints its own baseline, measured in its run, and the ratio. */
 const benches: { name: string; script: string; nodeArgs?: string[] }[] = [
-  { name: 'bench (GET /auth/me, GraphQL { me }, bare express + pg)', script: 'http/run.js' },
+  { name: 'bench (GET /auth/me, its GraphQL twin, bare express + pg)', script: 'http/run.js' },
   { name: 'bench:ai-proxy', script: 'ai-proxy/run.js' },
   { name: 'bench:learning', script: 'learning/run.js' },
   { name: 'bench:dashboard', script: 'dashboard/run.js' },

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,12 +54,26 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
   };
 }
 
-/** A benchmark's child process: reports to its parent, stops when told. */
+/** A benchmark's child process: reports to its parent, answers `'cpu'` with its CPU time (µs), stops when told anything else. */
 export function serveUntilTold(message: object, stop: () => Promise<unknown>): void {
   process.send!(message);
-  process.on('message', async () => {
+  process.on('message', async (told) => {
+    if (told === 'cpu') return void process.send!({ cpu: cpuMicros() });
     await stop();
     process.exit(0);
+  });
+}
+
+/** The CPU time (µs) of a child that runs `serveUntilTold`. */
+export function childCpuMicros(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const answer = (message: { cpu?: number }) => {
+      if (typeof message?.cpu !== 'number') return;
+      child.off('message', answer);
+      resolve(message.cpu);
+    };
+    child.on('message', answer);
+    child.send('cpu');
   });
 }
 
@@ -67,4 +82,49 @@ export function run(main: () => Promise<void>): void {
     console.error(error);
     process.exit(1);
   });
+}
+
+export interface LoadFigures {
+  /** Requests per second (mean of the run). */
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Non-2xx answers and failed requests. */
+  errors: number;
+  /** Requests answered in the run. */
+  total: number;
+  /** CPU time this process spent per request (ms), when measured here (`cpu` of `loadFromChild`). */
+  cpuMs?: number;
+}
+
+export interface LoadTarget {
+  url: string;
+  method?: 'GET' | 'POST';
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+/**
+ * Loads a target with autocannon running in a child process, so that the process serving it (this
+ * one, or a child of its own) spends its CPU on serving only. `cpu` reads the serving process's CPU
+ * time (µs, user + system) before and after, for a figure that the machine's other load moves
+ * less than requests per second: CPU ms per request.
+ */
+export async function loadFromChild(target: LoadTarget, options: { connections: number; duration: number }, cpu: () => Promise<number> | number = () => cpuMicros()): Promise<LoadFigures> {
+  const child = fork(join(__dirname, 'load.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const done = new Promise<LoadFigures>((resolve, reject) => {
+    child.once('message', resolve as never);
+    child.once('exit', (code) => reject(new Error(`the load generator exited with ${code}`)));
+  });
+  await new Promise((resolve) => child.once('spawn', resolve));
+  const before = await cpu();
+  child.send({ ...target, connections: options.connections, duration: options.duration });
+  const figures = await done;
+  const after = await cpu();
+  return { ...figures, cpuMs: figures.total ? (after - before) / 1000 / figures.total : undefined };
+}
+
+export function cpuMicros(): number {
+  const { user, system } = process.cpuUsage();
+  return user + system;
 }

@@ -1,6 +1,6 @@
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request, type Response, Router } from 'express';
-import { type GraphQLFormattedError, Kind, type OperationDefinitionNode, parse, type TypeNode } from 'graphql';
+import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, type TypeNode, validate } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
 import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/kernel/errors';
@@ -11,16 +11,31 @@ const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' }
 export const restNames: Record<string, string> = { first: 'limit', after: 'cursor' };
 
 interface PreparedRoute extends RestRoute {
+  /** The operation parsed, once. */
+  document: DocumentNode;
   /** Each variable of the operation with its named type (`Int`, `SignupInput`, ...). */
   variableTypes: Map<string, string>;
 }
 
-/** Serves every route of the table by executing its operation through Apollo. */
-export function restRouter(apollo: ApolloServer<Context>, routes: RestRoute[], context: (req: Request) => Promise<Context> | Context, bodyLimit: number, bodyLimits: BodyLimits = {}): Router {
+/**
+ * Serves every route of the table by executing its operation through Apollo. Each row's operation
+ * is parsed once here and, given the schema, validated against it: a row the schema no longer
+ * answers stops the start, where it would have failed its first request.
+ */
+export function restRouter(
+  apollo: ApolloServer<Context>,
+  routes: RestRoute[],
+  context: (req: Request) => Promise<Context> | Context,
+  bodyLimit: number,
+  bodyLimits: BodyLimits = {},
+  schema?: GraphQLSchema,
+): Router {
   const router = Router();
   for (const route of routes.map(prepare)) {
+    const [invalid] = schema ? validate(schema, route.document, specifiedRules) : [];
+    if (invalid) throw new Error(`${route.method.toUpperCase()} ${route.path}: ${invalid.message}`);
     // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
-    const json = express.json({ limit: operationBodyLimit(parse(route.operation), undefined, bodyLimits, bodyLimit) });
+    const json = express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) });
     router[route.method](route.path, json, async (req, res, next) => {
       try {
         const variables = variablesOf(route, req);
@@ -53,10 +68,11 @@ export function shapeBody(mapping: BodyMapping | undefined, value: unknown): unk
 }
 
 export function prepare(route: RestRoute): PreparedRoute {
-  const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const document = parse(route.operation);
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
   if (!operation) throw new Error(`${route.method} ${route.path}: no operation`);
   const variableTypes = new Map(operation.variableDefinitions?.map((v) => [v.variable.name.value, namedType(v.type)]));
-  return { ...route, variableTypes };
+  return { ...route, document, variableTypes };
 }
 
 function namedType(type: TypeNode): string {

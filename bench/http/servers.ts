@@ -1,6 +1,7 @@
 import express from 'express';
 import jwt from 'jsonwebtoken';
 import { Pool } from 'pg';
+import { routes } from '../../src/server/platform';
 import { run, serveUntilTold, startBenchService } from '../support';
 
 /**
@@ -41,7 +42,9 @@ run(async () => {
   await new Promise((resolve) => baselineServer.once('listening', resolve));
   const baselinePort = (baselineServer.address() as { port: number }).port;
 
-  serveUntilTold({ service: service.url, baseline: `http://127.0.0.1:${baselinePort}`, token: session.accessToken }, async () => {
+  // The GraphQL twin sends the REST row's own document, so both answer the same fields.
+  const me = routes.find((r) => r.method === 'get' && r.path === '/auth/me')!.operation;
+  serveUntilTold({ service: service.url, baseline: `http://127.0.0.1:${baselinePort}`, token: session.accessToken, me }, async () => {
     baselineServer.close();
     await pool.end();
     await service.stop();

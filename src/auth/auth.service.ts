@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException, wrap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
@@ -56,8 +56,16 @@ export class AuthService {
     return this.uow.em;
   }
 
-  findUser(id: string): Promise<User | null> {
-    return this.em.findOne(User, { id });
+  /**
+   * The account by id (every authenticated request reads its caller here): the one this unit of
+   * work holds already, else one statement mapped to the entity, which is managed as findOne's
+   * would be. findOne's query building and hydration cost twice the statement itself.
+   */
+  async findUser(id: string): Promise<User | null> {
+    const held = this.em.getUnitOfWork().getById<User>(User.name, id);
+    if (held && wrap(held).isInitialized()) return held;
+    const [row] = await this.em.execute<Record<string, unknown>[]>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
+    return row ? this.em.map(User, row) : null;
   }
 
   /** Many accounts in one statement (the graph's batched edges). */

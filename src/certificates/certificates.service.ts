@@ -2,13 +2,25 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth';
-import type { Course } from '../courses';
+import type { Course, Localized } from '../courses';
 import { notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';
 import { certificatePdf } from './certificate.pdf';
 
 /** What anybody may learn from a certificate's code: nothing more. */
+/** A certificate as lists show it, read without entities. */
+export interface CertificateSummary {
+  id: string;
+  code: string;
+  learnerId: string;
+  learnerName: string;
+  courseId: string;
+  courseTitle: Localized;
+  averageScore: number;
+  issuedAt: Date;
+}
+
 export interface PublicCertificate {
   code: string;
   learnerName: string;
@@ -47,6 +59,31 @@ export class CertificatesService {
       courseId: course.id,
       courseTitle: { en: course.title.en, vi: course.title.vi },
     });
+  }
+
+  /**
+   * Certificates of many learners in one statement, newest first, as lists show them: without
+   * entities, whose joined hydration (course and learner) cost several times the statement on
+   * every guardian dashboard.
+   */
+  async summariesOf(learnerIds: string[]): Promise<CertificateSummary[]> {
+    if (!learnerIds.length) return [];
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      `select c.id, c.code, c.learner_id, l.display_name, c.course_id, co.title, c.average_score, c.issued_at
+       from certificates as c inner join courses as co on c.course_id = co.id inner join users as l on c.learner_id = l.id
+       where c.learner_id = any(?::uuid[]) order by c.issued_at desc, c.id desc`,
+      [`{${learnerIds.join(',')}}`],
+    );
+    return rows.map((r) => ({
+      id: r.id as string,
+      code: r.code as string,
+      learnerId: r.learner_id as string,
+      learnerName: r.display_name as string,
+      courseId: r.course_id as string,
+      courseTitle: r.title as Localized,
+      averageScore: Number(r.average_score),
+      issuedAt: new Date(r.issued_at as string),
+    }));
   }
 
   /** Certificates of many learners in one query, newest first. */

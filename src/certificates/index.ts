@@ -8,7 +8,7 @@ import { CertificatesService } from './certificates.service';
 
 export { presentCertificate } from './certificates.resolver';
 export { CertificateView } from './certificates.types';
-export type { CertificatesService } from './certificates.service';
+export type { CertificatesService, CertificateSummary } from './certificates.service';
 
 declare module '../kernel/events' {
   interface DomainEvents {

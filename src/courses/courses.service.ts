@@ -6,7 +6,7 @@ import { ageOn } from '../auth';
 import { Role, User } from '../auth';
 import { conflict, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
-import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { decodeCursor, type Page, toPage } from '../kernel/pagination';
 import { Course, type CourseLevel, Enrollment, Lesson, type Localized, type Quiz } from './course.entity';
 
 export interface NewLesson {
@@ -31,6 +31,31 @@ export interface NewCourse {
 /** A change to a course: a field left out or null stays as it is. */
 export type CourseChange = { [K in keyof Omit<NewCourse, 'lessons' | 'published'>]?: NewCourse[K] | null };
 
+/** A course as the catalog lists it: its stored fields, without an entity (nothing writes it). */
+export type CatalogCourse = Omit<Course, 'createdBy'>;
+
+function catalogCourse(row: Record<string, unknown>): CatalogCourse {
+  return {
+    id: row.id as string,
+    title: row.title as Localized,
+    description: row.description as Localized,
+    level: row.level as CourseLevel,
+    minAge: Number(row.min_age),
+    maxAge: Number(row.max_age),
+    language: row.language as string,
+    passMark: Number(row.pass_mark),
+    published: Boolean(row.published),
+    createdAt: new Date(row.created_at as string),
+    updatedAt: new Date(row.updated_at as string),
+  };
+}
+
+/** An enrollment as progress reads it: whose, and the course's id and title. */
+export interface EnrolledCourse {
+  learnerId: string;
+  course: { id: string; title: Localized };
+}
+
 export interface CatalogFilter {
   level?: CourseLevel | null;
   age?: number | null;
@@ -48,21 +73,29 @@ export class CoursesService {
   }
 
   /** Published courses; by default those that fit a learner's age. */
-  async catalog(viewer: User | null, filter: CatalogFilter, first: number, after?: string | null): Promise<Page<Course>> {
+  async catalog(viewer: User | null, filter: CatalogFilter, first: number, after?: string | null): Promise<Page<CatalogCourse>> {
     const age = filter.age ?? (viewer?.hasRole(Role.learner) && viewer.birthDate ? ageOn(viewer.birthDate) : null);
-    const qb = this.em.createQueryBuilder(Course, 'c').where({ published: true, ...afterCursor(after) });
-    if (filter.level) qb.andWhere({ level: filter.level });
-    if (filter.language) qb.andWhere({ language: filter.language });
-    if (age !== null) qb.andWhere({ minAge: { $lte: age }, maxAge: { $gte: age } });
+    // One statement written here, its rows read as they are: the query builder, then mapping the
+    // rows to entities, each cost more than the statement (a catalog page is read on every visit).
+    const where: string[] = ['c.published = true'];
+    const params: unknown[] = [];
+    const and = (condition: string, ...values: unknown[]) => {
+      where.push(condition);
+      params.push(...values);
+    };
+    if (after) {
+      const { createdAt, id } = decodeCursor(after);
+      and('(c.created_at < ? or (c.created_at = ? and c.id < ?))', createdAt, createdAt, id);
+    }
+    if (filter.level) and('c.level = ?', filter.level);
+    if (filter.language) and('c.language = ?', filter.language);
+    if (age !== null) and('c.min_age <= ? and c.max_age >= ?', age, age);
     if (filter.text) {
       const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      qb.andWhere("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", [like, like, like, like]);
+      and("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", like, like, like, like);
     }
-    const rows = await qb
-      .orderBy({ createdAt: 'desc', id: 'desc' })
-      .limit(first + 1)
-      .getResult();
-    return toPage(rows, first);
+    const rows = await this.em.execute<Record<string, unknown>[]>(`select c.* from courses as c where ${where.join(' and ')} order by c.created_at desc, c.id desc limit ?`, [...params, first + 1]);
+    return toPage(rows.map(catalogCourse), first);
   }
 
   /** A published course, or any course for its editors; otherwise not found. */
@@ -216,6 +249,20 @@ export class CoursesService {
       (ids) => this.enrollmentsOf(ids),
       (e) => e.learner.id,
     );
+  }
+
+  /**
+   * Each enrollment of many learners with its course's id and title, newest first, in one statement
+   * and without entities: progress reads only these, and a guardian's dashboard a hundred of them
+   * (the entities with their courses cost ten times the statement).
+   */
+  async enrolledCourses(learnerIds: string[]): Promise<EnrolledCourse[]> {
+    if (!learnerIds.length) return [];
+    const rows = await this.em.execute<{ learner_id: string; course_id: string; title: Localized }[]>(
+      'select e.learner_id, e.course_id, c.title from enrollments as e inner join courses as c on e.course_id = c.id where e.learner_id = any(?::uuid[]) order by e.created_at desc',
+      [`{${learnerIds.join(',')}}`],
+    );
+    return rows.map((r) => ({ learnerId: r.learner_id, course: { id: r.course_id, title: r.title } }));
   }
 
   /** Enrollments of many learners in one query, with their courses. */

@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException, wrap } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
@@ -169,10 +169,20 @@ export class GuardianService {
     return links.map((l) => l.learner!.id);
   }
 
-  /** The accounts of the guardian's learners with an active link, in one query. */
+  /**
+   * The accounts of the guardian's learners with an active link, in one statement mapped to the
+   * entities (the links with their learners as entities cost several times the statement, on every
+   * dashboard). An account this unit of work holds already is kept as it is, as find would.
+   */
   async activeLearnersOf(guardianId: string): Promise<User[]> {
-    const links = await this.em.find(GuardianLink, { guardian: guardianId, status: LinkStatus.active, learner: { $ne: null } }, { populate: ['learner'], orderBy: { activatedAt: 'asc' } });
-    return links.map((l) => l.learner!);
+    const rows = await this.em.execute<Record<string, unknown>[]>(
+      'select l.* from guardian_links as g inner join users as l on g.learner_id = l.id where g.guardian_id = ? and g.status = ? order by g.activated_at asc',
+      [guardianId, LinkStatus.active],
+    );
+    return rows.map((row) => {
+      const held = this.em.getUnitOfWork().getById<User>(User.name, row.id as string);
+      return held && wrap(held).isInitialized() ? held : this.em.map(User, row);
+    });
   }
 
   /** A linked learner's account, for their active guardian; anybody else's is not found. */

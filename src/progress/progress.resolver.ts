@@ -48,11 +48,11 @@ export class ProgressResolver {
   async guardianDashboard(@Ctx() ctx: Context): Promise<DashboardLearner[]> {
     const learners = await ctx.services.guardian.activeLearnersOf(me(ctx));
     const ids = learners.map((l) => l.id);
-    const [overviews, certificates] = await Promise.all([ctx.services.progress.overviews(ids), ctx.services.certificates.listOf(ids)]);
+    const [overviews, certificates] = await Promise.all([ctx.services.progress.overviews(ids), ctx.services.certificates.summariesOf(ids)]);
     return learners.map((learner, i) => ({
       learner,
       progress: overviews[i],
-      certificates: certificates.filter((c) => c.learner.id === learner.id).map(presentCertificate),
+      certificates: certificates.filter((c) => c.learnerId === learner.id).map(({ learnerId: _, ...view }) => view),
     }));
   }
 }

@@ -170,7 +170,7 @@ export class ProgressService {
     if (!learnerIds.length) return [];
     // The unit of work's manager: inside a transaction these reads see its own writes.
     const connection = this.em;
-    const enrollments = await this.courses.enrollmentsOf(learnerIds);
+    const enrollments = await this.courses.enrolledCourses(learnerIds);
     const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
     const ids = `{${learnerIds.join(',')}}`;
     const [lessonCounts, completions, scores, days, exerciseRows] = await this.uow.all([
@@ -222,7 +222,7 @@ export class ProgressService {
     const activity = new Map(days.map((r) => [String(r.learner_id), (r.days as (string | Date)[]).map(toDay)]));
     return learnerIds.map((learnerId) => {
       const courses = enrollments
-        .filter((e) => e.learner.id === learnerId)
+        .filter((e) => e.learnerId === learnerId)
         .map((e) =>
           courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id)), exercises.get(key(learnerId, e.course.id)) ?? []),
         );
@@ -279,7 +279,7 @@ export class ProgressService {
   }
 }
 
-function courseProgressOf(course: Course, total: number, done: Row | undefined, best: Row | undefined, exercises: ExerciseProgress[]): CourseProgress {
+function courseProgressOf(course: { id: string; title: Localized }, total: number, done: Row | undefined, best: Row | undefined, exercises: ExerciseProgress[]): CourseProgress {
   const completed = Number(done?.n ?? 0);
   const lasts = [done?.last, best?.last, ...exercises.map((e) => e.updatedAt)].filter(Boolean).map((d) => new Date(d as string));
   return {

@@ -57,7 +57,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
     graphqlBodyLimit(bodyLimits, bodyLimit),
     expressMiddleware(apollo, { context: async ({ req }) => requestContext(deps, req) }),
   );
-  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), bodyLimit, bodyLimits));
+  app.use(restRouter(apollo, routes, (req) => requestContext(deps, req), bodyLimit, bodyLimits, schema));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));
   return app;

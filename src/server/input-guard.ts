@@ -53,11 +53,18 @@ export function badInputError(detail: FieldError): GraphQLError {
  * a document of several operations without `operationName`.
  */
 export function inputGuard<T extends object>(): ApolloServerPlugin<T> {
+  // A document's literals are checked once: Apollo hands the same parsed document to every request of one text.
+  const literals = new WeakMap<DocumentNode, FieldError | null>();
+  const badLiteralOf = (document: DocumentNode) => {
+    let found = literals.get(document);
+    if (found === undefined) literals.set(document, (found = badLiteral(document)));
+    return found;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const bad = badVariable(request.variables) ?? badLiteral(document);
+          const bad = badVariable(request.variables) ?? badLiteralOf(document);
           if (bad) throw badInputError(bad);
         },
         async willSendResponse({ response }) {

@@ -14,11 +14,20 @@ export function introspectionRules(hideSchema: boolean, auth: Pick<RequestAuth, 
 
 /** The same over HTTP, where validation is cached per document and cannot see the caller. */
 export function introspectionPlugin(hideSchema: boolean): ApolloServerPlugin<Context> {
+  // What the rule answers for a document, once per document (Apollo hands the same parsed document
+  // to every request of one text): only whether it applies depends on the caller.
+  const checked = new WeakMap<DocumentNode, GraphQLError | null>();
+  const firstError = (schema: GraphQLSchema, document: DocumentNode, rules: ValidationRule[]) => {
+    if (!rules.length) return null;
+    let error = checked.get(document);
+    if (error === undefined) checked.set(document, (error = introspectionErrors(schema, document, rules)[0] ?? null));
+    return error;
+  };
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ document, schema, contextValue }) {
-          const [error] = introspectionErrors(schema, document, introspectionRules(hideSchema, contextValue.auth));
+          const error = firstError(schema, document, introspectionRules(hideSchema, contextValue.auth));
           if (error) throw new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, headers: new HeaderMap() } } });
         },
       };

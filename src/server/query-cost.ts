@@ -1,5 +1,6 @@
 import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import {
+  type DocumentNode,
   type FieldNode,
   getNamedType,
   GraphQLError,
@@ -75,16 +76,45 @@ function variableValues(definitions: readonly VariableDefinitionNode[], variable
  * with 400 validation_failed.
  */
 export function queryCostPlugin<T extends object>(maxCost: number): ApolloServerPlugin<T> {
+  // The price of a document with the values of its variables that can change it (integers and
+  // lists): Apollo hands the same parsed document to every request of one text, so a REST row or a
+  // client's usual query is priced once, not walked again on every request.
+  const priced = new WeakMap<DocumentNode, Map<string, GraphQLError | null>>();
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema }) {
-          const [error] = validate(schema, document, [queryCostRule(maxCost, request.variables ?? {})]);
+          const variables = request.variables ?? {};
+          const key = pricingKey(document, variables);
+          let byVariables = priced.get(document);
+          let error = byVariables?.get(key);
+          if (error === undefined) {
+            error = validate(schema, document, [queryCostRule(maxCost, variables)])[0] ?? null;
+            if (!byVariables || byVariables.size >= PRICES_PER_DOCUMENT) priced.set(document, (byVariables = new Map()));
+            byVariables.set(key, error);
+          }
           if (error) throw new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400, headers: new HeaderMap() } } });
         },
       };
     },
   };
+}
+
+/** Prices kept per document (its variables' values): a client paging with every `first` does not grow it without end. */
+const PRICES_PER_DOCUMENT = 64;
+
+/** What of the variables the price reads (variableValues): each integer, and each list's length. */
+function pricingKey(document: DocumentNode, variables: Record<string, unknown>): string {
+  let key = '';
+  for (const definition of document.definitions) {
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    for (const { variable } of definition.variableDefinitions ?? []) {
+      const sent = variables[variable.name.value];
+      if (typeof sent === 'number' && Number.isInteger(sent)) key += `${variable.name.value}=${sent};`;
+      else if (Array.isArray(sent)) key += `${variable.name.value}[${sent.length}];`;
+    }
+  }
+  return key;
 }
 
 function selectionCost(context: ValidationContext, selectionSet: SelectionSetNode, type: GraphQLNamedType, defaults: Defaults, visited: Set<string>): number {
