@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import { Client } from 'pg';
@@ -57,6 +58,8 @@ class PostgresEventTarget extends EventTarget {
     private readonly log: Logger,
   ) {
     super();
+    // One listener per live subscription of a topic (an account's sockets): no limit to warn at.
+    setMaxListeners(0, this);
   }
 
   async connect(): Promise<void> {
