@@ -60,12 +60,6 @@ interface Standing {
   failure?: unknown;
 }
 
-/**
- * How long a socket's standing and its subscriptions' verdicts are kept when no event says they
- * changed (a session revoked by hand in SQL sends none; a change of the account row always does).
- */
-const DECISION_TTL_MS = 60_000;
-
 /** setTimeout's longest delay; a token living longer is caught by the check of each operation. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
 
@@ -82,12 +76,17 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * session state and account, and each subscription's verdict of its rules, are read once and kept
  * until the event bus says they may have changed (`accessChanged` of the account or of everybody,
  * which the database sends for every change of an account's status or roles; `SESSIONS_ENDED` of
- * the account; the bus's own connection lost or back), or DECISION_TTL_MS passes. The bus hands
+ * the account; the bus's own connection lost or back), or SUBSCRIPTION_DECISION_TTL_MS passes. The bus hands
  * those to this instance in commit order, before any event published after the change, so a
  * suspended account or an ended session gets no further event, here or on another instance.
  */
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps, ruleMap: RuleMap) {
   const { config, log } = deps;
+  /**
+   * How long a socket's standing and its subscriptions' verdicts are kept when no event says they
+   * changed (a session revoked by hand in SQL sends none; a change of the account row always does).
+   */
+  const ttl = config.SUBSCRIPTION_DECISION_TTL_MS;
   const hideSchema = config.NODE_ENV === 'production';
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const rules = [...specifiedRules, ...queryLimitRules(config)];
@@ -99,7 +98,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   /** The socket's session state and account: kept while nothing announced a change, read once otherwise. */
   const standingOf = (connection: Connection): Standing => {
     const kept = connection.standing;
-    if (kept && kept.generation === connection.generation && Date.now() - kept.at < DECISION_TTL_MS) return kept;
+    if (kept && kept.generation === connection.generation && Date.now() - kept.at < ttl) return kept;
     const { services } = openUnit(deps);
     const made: Standing = {
       generation: connection.generation,
@@ -114,7 +113,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     };
     made.state.catch(forget);
     made.viewer.catch(forget);
-    connection.standing = deps.pubSub.connected() ? made : undefined;
+    connection.standing = ttl > 0 && deps.pubSub.connected() ? made : undefined;
     return made;
   };
   const invalidate = (connection: Connection) => {
@@ -202,10 +201,10 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       endFor(connection, state);
       return { refusal: refusalFor(state).toGraphQLError(), verdict };
     }
-    if (verdict && verdict.generation === connection.generation && Date.now() - verdict.at < DECISION_TTL_MS) return { refusal: null, verdict };
+    if (verdict && verdict.generation === connection.generation && Date.now() - verdict.at < ttl) return { refusal: null, verdict };
     const made = { generation: connection.generation, at: Date.now() };
     const refusal = await subscriptionRefusal(args, ruleMap);
-    return { refusal, verdict: refusal || !deps.pubSub.connected() ? undefined : made };
+    return { refusal, verdict: refusal || ttl === 0 || !deps.pubSub.connected() ? undefined : made };
   };
 
   /**
