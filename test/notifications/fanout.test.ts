@@ -88,6 +88,17 @@ describe('one event to many subscribers (issue 17, item 4)', () => {
     });
   }
 
+  it('events published together reach another instance all, in order, none folded (one NOTIFY for many)', async () => {
+    const seen: unknown[] = [];
+    const stop = first.app.deps.pubSub.listen('fanout-test:k', (detail) => void seen.push(detail));
+    // 2,000 events of ~100 bytes, twice each (PostgreSQL folds identical payloads of one transaction).
+    const sent = Array.from({ length: 2000 }, (_, i) => ({ i: Math.floor(i / 2), pad: 'x'.repeat(80) }));
+    for (const detail of sent) second.app.deps.pubSub.publish('fanout-test', 'k', detail);
+    await eventually(() => seen.length >= sent.length, 'every event', 10_000);
+    stop();
+    expect(seen).toEqual(sent);
+  });
+
   it('a suspension written in SQL behind the service’s back stops the next event (the database announces it)', async () => {
     const user = await signUp(first, adultSignup());
     const [socket] = await subscribers(first, user.accessToken, 1);
