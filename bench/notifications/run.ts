@@ -5,8 +5,6 @@ import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { type Client, createClient } from 'graphql-ws';
-import WebSocket from 'ws';
 import { Pool } from 'pg';
 import { signAccessToken } from '../../src/kernel/tokens';
 import { loadConfig } from '../../src/config';
@@ -103,14 +101,10 @@ function report(name: string, latencies: number[], expected: number, seconds: nu
   );
 }
 
-/** Opens sockets `batch` at a time, each ready when `open` resolves, so the server's backlog is never overrun. */
-async function inBatches<T>(items: T[], batch: number, open: (item: T) => Promise<unknown>) {
-  for (let i = 0; i < items.length; i += batch) await Promise.all(items.slice(i, i + batch).map(open));
-}
-
 /**
- * The fan-out, on the instance in the child process, with the producing instance here:
- * - baseline: a bare `ws` server in the same child process sends the message the service sends
+ * The fan-out, on the instance in the child process, with the producing instance here and the
+ * subscribers in a third process (clients.ts), all timed in epoch milliseconds:
+ * - baseline: a bare `ws` server in the server's process sends the message the service sends
  *   (the same bytes) to each of N sockets, timed from the order given here;
  * - streamed: one notification for each of the N subscribers, PRODUCERS at once (as many areas
  *   would make them), each timed from its commit (its `notify` call returning here) to its receipt;
@@ -119,68 +113,71 @@ async function inBatches<T>(items: T[], batch: number, open: (item: T) => Promis
  */
 async function fanOut(url: string, users: string[], token: (id: string) => string, ask: Ask, deps: Deps) {
   const n = users.length;
-  console.log(
-    `\n== Fan-out: one event to each of ${n.toLocaleString('en')} subscriptions on one instance, produced on another (load average ${loadavg()
+  const now = () => performance.timeOrigin + performance.now();
+  const load = () =>
+    loadavg()
       .map((l) => l.toFixed(2))
-      .join(' / ')})`,
-  );
+      .join(' / ');
+  console.log(`\n== Fan-out: one event to each of ${n.toLocaleString('en')} subscriptions on one instance, produced on another (load average ${load()})`);
+  const subscribers = fork(join(__dirname, 'clients.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const tell = <T>(message: object) =>
+    new Promise<T>((resolve) => {
+      subscribers.once('message', resolve as never);
+      subscribers.send(message);
+    });
+  await new Promise((resolve) => subscribers.once('message', resolve));
+  /** Waits until every subscriber has `count` events (or the bare sockets `bare` messages), or WAIT_MS passes. */
+  const arrived = async (count: number, bare = 0) => {
+    const deadline = Date.now() + WAIT_MS;
+    for (;;) {
+      const got = await tell<{ have: number; bare: number }>({ count });
+      if ((bare ? got.bare >= bare : got.have >= n) || Date.now() > deadline) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  const header = `${'what'.padEnd(52)} ${'delivered'.padStart(13)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'all s'.padStart(7)}`;
 
   // Baseline: a bare ws server broadcasting the service's message.
   const message = JSON.stringify({ id: randomUUID(), type: 'next', payload: { data: { notificationAdded: { id: randomUUID(), title: 'Hello' } } } });
   const bareBefore = await ask<Memory>({ memory: true });
   const { port } = await ask<{ port: number }>({ bare: true });
-  const bare: WebSocket[] = [];
-  const bareReceived: number[] = [];
-  await inBatches(users, 500, async () => {
-    const socket = new WebSocket(`ws://127.0.0.1:${port}`);
-    socket.on('message', () => void bareReceived.push(performance.now()));
-    bare.push(socket);
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-  });
+  await tell({ bare: { port, n } });
   const bareAfter = await ask<Memory>({ memory: true });
-  const bareStarted = performance.now();
+  const bareStarted = now();
   await ask({ broadcast: message });
-  await waitFor(() => bareReceived.length >= n);
-  const bareLatencies = bareReceived.map((t) => t - bareStarted);
-  console.log(`${'what'.padEnd(52)} ${'delivered'.padStart(13)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'all s'.padStart(7)}`);
+  await arrived(0, n);
+  const bareLatencies = (await tell<{ bare: number[] }>({ report: true })).bare.map((t) => t - bareStarted);
+  console.log(header);
   report('baseline: bare ws server, one message to each socket', bareLatencies, n, Math.max(...bareLatencies) / 1000);
-  for (const socket of bare) socket.close();
+  await tell({ bareClose: true });
   await ask({ bareClose: true });
 
   // The service: one graphql-ws client per subscriber, each with its own account's token.
   const before = await ask<Memory>({ memory: true });
-  const received = new Map<string, number[]>();
-  const clients: Client[] = [];
-  await inBatches(users, 250, async (id) => {
-    const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token(id)}` }, retryAttempts: 0 });
-    clients.push(client);
-    received.set(id, []);
-    client.subscribe({ query: 'subscription { notificationAdded { id title } }' }, { next: () => void received.get(id)!.push(performance.now()), error: () => undefined, complete: () => undefined });
-    // Readiness: an operation sent after the subscription on the same socket has been answered.
-    await new Promise((resolve) => client.subscribe({ query: '{ __typename }' }, { next: () => undefined, error: resolve, complete: () => resolve(undefined) }));
-  });
+  await tell({ subscribe: { url, tokens: users.map((id) => [id, token(id)]) } });
   const after = await ask<Memory>({ memory: true });
   console.log(`server memory per socket: ${perSocket(before, after, n)} with a subscription; bare ws ${perSocket(bareBefore, bareAfter, n)}`);
 
-  const message_ = { title: { en: 'Hello', vi: 'Xin chào' }, body: { en: 'Hi', vi: 'Chào' } };
+  const notification = { title: { en: 'Hello', vi: 'Xin chào' }, body: { en: 'Hi', vi: 'Chào' } };
   // Streamed: PRODUCERS notifications under way at once, each timed from its own commit.
   const committed = new Map<string, number>();
   let next = 0;
-  const streamStarted = performance.now();
+  const streamStarted = now();
   await Promise.all(
     Array.from({ length: PRODUCERS }, async () => {
       while (next < n) {
         const id = users[next++];
         // A unit of work each, as each area's request or job has.
-        await openUnit(deps).services.notifications.notify(id, NotificationType.system, message_);
-        committed.set(id, performance.now());
+        await openUnit(deps).services.notifications.notify(id, NotificationType.system, notification);
+        committed.set(id, now());
       }
     }),
   );
-  const produced = performance.now() - streamStarted;
-  await waitFor(() => users.every((id) => received.get(id)!.length >= 1));
-  const streamed = users.filter((id) => received.get(id)!.length >= 1).map((id) => received.get(id)![0] - committed.get(id)!);
-  const streamSeconds = (performance.now() - streamStarted) / 1000;
+  const produced = now() - streamStarted;
+  await arrived(1);
+  const streamSeconds = (now() - streamStarted) / 1000;
+  let received = (await tell<{ received: Record<string, number[]> }>({ report: true })).received;
+  const streamed = users.filter((id) => received[id]?.length >= 1).map((id) => received[id][0] - committed.get(id)!);
   report(`streamed: ${PRODUCERS} producers, from each commit`, streamed, n, streamSeconds);
   console.log(`producing the streamed events took ${(produced / 1000).toFixed(1)} s (${Math.round(n / (produced / 1000))} notifications/s)`);
 
@@ -189,29 +186,20 @@ async function fanOut(url: string, users: string[], token: (id: string) => strin
   let burstCommit = 0;
   await unit.uow.transaction(async () => {
     // First of the effects after commit: the time of the commit, before any event is sent.
-    unit.uow.afterCommit(() => void (burstCommit = performance.now()));
+    unit.uow.afterCommit(() => void (burstCommit = now()));
     for (const id of users) {
-      await unit.services.notifications.notify(id, NotificationType.system, message_);
+      await unit.services.notifications.notify(id, NotificationType.system, notification);
       // Flushed: forgotten, or each flush would compare every entity made so far.
       unit.uow.em.clear();
     }
   });
-  await waitFor(() => users.every((id) => received.get(id)!.length >= 2));
-  const burst = users.filter((id) => received.get(id)!.length >= 2).map((id) => received.get(id)![1] - burstCommit);
-
+  await arrived(2);
+  received = (await tell<{ received: Record<string, number[]> }>({ report: true })).received;
+  const burst = users.filter((id) => received[id]?.length >= 2).map((id) => received[id][1] - burstCommit);
   report('burst: all in one transaction, from its commit', burst, n, (Math.max(...burst) || 0) / 1000);
-  console.log(
-    `load average after: ${loadavg()
-      .map((l) => l.toFixed(2))
-      .join(' / ')}`,
-  );
-  await Promise.all(clients.map(async (c) => c.dispose()));
-}
-
-/** Waits until `done` holds, or WAIT_MS passes (then what arrived is reported as delivered). */
-async function waitFor(done: () => boolean) {
-  const deadline = Date.now() + WAIT_MS;
-  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+  console.log(`load average after: ${load()}`);
+  subscribers.send({ stop: true });
+  await new Promise((resolve) => subscribers.once('exit', resolve));
 }
 
 async function seedUsers(pool: Pool, n: number): Promise<string[]> {
