@@ -42,6 +42,7 @@ const schema = z.object({
   AI_BREAKER_RESET_MS: positiveInt.default(10_000),
   AI_BACKEND_CONNECTIONS: positiveInt.default(256),
   AI_DECISION_TTL_MS: z.coerce.number().int().min(0).default(300_000),
+  SUBSCRIPTION_DECISION_TTL_MS: z.coerce.number().int().min(0).default(300_000),
   AI_USAGE_FLUSH_MS: positiveInt.default(200),
   AI_QUOTA_FREE: z.coerce.number().int().min(0).default(20),
   AI_QUOTA_STARTER: z.coerce.number().int().min(0).default(200),

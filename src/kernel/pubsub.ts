@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { createPubSub } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import { Client } from 'pg';
@@ -48,14 +49,17 @@ class PostgresEventTarget extends EventTarget {
   private client?: Client;
   private closed = false;
   private reconnectDelay = 250;
-  /** NOTIFYs go one after another on the one connection (pg does not queue queries for us). */
-  private sending: Promise<unknown> = Promise.resolve();
+  /** Events waiting for the NOTIFY under way to finish: they go together in the next one. */
+  private queued: { type: string; payload: string }[] = [];
+  private sending = false;
 
   constructor(
     private readonly databaseUrl: string,
     private readonly log: Logger,
   ) {
     super();
+    // One listener per live subscription of a topic (an account's sockets): no limit to warn at.
+    setMaxListeners(0, this);
   }
 
   async connect(): Promise<void> {
@@ -86,9 +90,36 @@ class PostgresEventTarget extends EventTarget {
       this.log.warn({ event: event.type }, 'event not published: the event connection is down');
       return false;
     }
-    const client = this.client;
-    this.sending = this.sending.then(() => client.query('select pg_notify($1, $2)', [CHANNEL, payload])).catch((error) => this.log.warn({ err: error, event: event.type }, 'event not published'));
+    this.queued.push({ type: event.type, payload });
+    if (!this.sending) void this.send();
     return true;
+  }
+
+  /**
+   * Sends what is queued, one statement at a time on the one connection (pg does not queue queries
+   * for us): an event alone as it is, events published meanwhile together (`{"events":[...]}`,
+   * packed up to the payload limit, in order), so a burst costs a few round trips, not one each.
+   */
+  private async send(): Promise<void> {
+    this.sending = true;
+    try {
+      while (this.queued.length && this.client) {
+        const events = this.queued;
+        this.queued = [];
+        const payloads = events.length === 1 ? [events[0].payload] : packed(events.map((e) => e.payload));
+        try {
+          await this.client.query('select pg_notify($1, p) from unnest($2::text[]) as p', [CHANNEL, payloads]);
+        } catch (error) {
+          this.log.warn({ err: error, events: events.map((e) => e.type) }, 'events not published');
+        }
+      }
+      if (this.queued.length) {
+        this.log.warn({ events: this.queued.map((e) => e.type) }, 'events not published: the event connection is down');
+        this.queued = [];
+      }
+    } finally {
+      this.sending = false;
+    }
   }
 
   async close(): Promise<void> {
@@ -104,8 +135,8 @@ class PostgresEventTarget extends EventTarget {
 
   private deliver(payload: string | undefined): void {
     if (!payload) return;
-    const { type, detail } = JSON.parse(payload) as { type: string; detail: unknown };
-    super.dispatchEvent(new CustomEvent(type, { detail }));
+    const message = JSON.parse(payload) as { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
+    for (const { type, detail } of 'events' in message ? message.events : [message]) super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */
@@ -124,4 +155,27 @@ class PostgresEventTarget extends EventTarget {
     };
     setTimeout(retry, this.reconnectDelay).unref();
   }
+}
+
+/**
+ * Events (each a JSON `{type, detail}`) packed in order into as few NOTIFY payloads as fit under the
+ * limit. Each carries its place (`n`): PostgreSQL folds identical payloads sent in one transaction.
+ */
+export function packed(events: string[]): string[] {
+  const payloads: string[] = [];
+  let batch: string[] = [];
+  let size = 0;
+  const close = () => {
+    if (batch.length) payloads.push(`{"n":${payloads.length},"events":[${batch.join(',')}]}`);
+    batch = [];
+    size = 0;
+  };
+  for (const event of events) {
+    const bytes = Buffer.byteLength(event) + 1;
+    if (size + bytes > MAX_PAYLOAD_BYTES - 40) close();
+    batch.push(event);
+    size += bytes;
+  }
+  close();
+  return payloads;
 }

@@ -13,6 +13,9 @@ interface Transaction {
 /** Which transaction the code running now belongs to: it follows the async calls of one unit of work. */
 const current = new AsyncLocalStorage<Transaction>();
 
+/** The loaders every unit of work of one instance shares (`shared`). */
+const sharedLoaders = new WeakMap<Deps, Map<string, DataLoader<unknown, unknown>>>();
+
 /**
  * One request, WebSocket operation or job: one entity manager and, when it writes, one transaction
  * that every service it calls joins. Effects outside the database (events to subscribers, mail,
@@ -91,6 +94,23 @@ export class UnitOfWork {
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
     let loader = this.loaders.get(name) as DataLoader<K, V> | undefined;
     if (!loader) this.loaders.set(name, (loader = new DataLoader<K, V>(batch, { cache: false })) as DataLoader<unknown, unknown>);
+    return loader;
+  }
+
+  /**
+   * A loader shared by every unit of work of this instance: what all of them ask for before the
+   * next turn of the event loop (the subscriptions of events that arrived together, each in its
+   * own unit) is read in one statement, on an entity manager of its own. It keeps nothing either.
+   */
+  shared<K, V>(name: string, batch: (keys: readonly K[], em: EntityManager) => Promise<V[]>): DataLoader<K, V> {
+    let loaders = sharedLoaders.get(this.deps);
+    if (!loaders) sharedLoaders.set(this.deps, (loaders = new Map()));
+    let loader = loaders.get(name) as DataLoader<K, V> | undefined;
+    if (!loader) {
+      const { orm } = this.deps;
+      loader = new DataLoader<K, V>((keys) => batch(keys, orm.em.fork() as EntityManager), { cache: false, maxBatchSize: 1000, batchScheduleFn: (run) => setImmediate(run) });
+      loaders.set(name, loader as DataLoader<unknown, unknown>);
+    }
     return loader;
   }
 

@@ -80,9 +80,8 @@ export class NotificationsResolver {
 
   @Subscription(() => NotificationView, { description: "Each new notification of the caller's", topics: NOTIFICATION_ADDED, topicId: ownTopic })
   notificationAdded(@Root() event: NotificationAddedEvent, @Ctx() ctx: Context) {
-    // Read fresh: this operation's unit of work lives as long as the subscription.
-    ctx.em.clear();
-    return ctx.services.notifications.find(me(ctx), event.notificationId);
+    // Read fresh, with the other subscribers of the events that arrived together.
+    return ctx.services.notifications.added(me(ctx), event.notificationId);
   }
 
   @Subscription(() => UnreadCount, { description: "The caller's unread count after each change", topics: UNREAD_COUNT_CHANGED, topicId: ownTopic })

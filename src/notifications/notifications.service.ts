@@ -109,6 +109,24 @@ export class NotificationsService {
     return this.em.find(Notification, { id: { $in: ids.filter(isId) }, user: userId });
   }
 
+  /**
+   * A new notification for its live subscribers: those of every event that arrived together are
+   * read in one statement (a burst of events to many subscribers costs one read, not one each).
+   */
+  async added(userId: string, id: string): Promise<Notification> {
+    const notification = isId(id)
+      ? await this.uow
+          .shared<string, Notification | null>('notifications.added', async (ids, em) => {
+            const rows = await em.find(Notification, { id: { $in: [...new Set(ids)] } });
+            const byId = new Map(rows.map((row) => [row.id, row]));
+            return ids.map((key) => byId.get(key) ?? null);
+          })
+          .load(id)
+      : null;
+    if (!notification || notification.user.id !== userId) throw notFound('notification');
+    return notification;
+  }
+
   /** Marking a read notification again keeps its first read time. */
   async markRead(userId: string, id: string): Promise<Notification> {
     const notification = await this.find(userId, id);

@@ -21,9 +21,11 @@ import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
-import type { Context } from '../kernel/context';
+import { ACCESS_CHANGED } from '../kernel/access';
+import type { Context, Viewer } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
+import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
 import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { enforce } from '../permissions/enforce';
@@ -43,6 +45,19 @@ interface Connection {
   ip: string;
   expiry?: NodeJS.Timeout;
   closing: boolean;
+  /** Bumped whenever what the socket's decisions are made of may have changed: they are made again. */
+  generation: number;
+  /** The account and session as read for the current generation, shared by every event of the socket. */
+  standing?: Standing;
+}
+
+/** What one read of an account tells every subscription of a socket, until an event says it changed. */
+interface Standing {
+  generation: number;
+  at: number;
+  state: Promise<SessionState>;
+  viewer: Promise<Viewer | null>;
+  failure?: unknown;
 }
 
 /** setTimeout's longest delay; a token living longer is caught by the check of each operation. */
@@ -54,21 +69,69 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
  * when the token expires or its session ends (logout, password reset, a refresh token used twice,
  * a deletion request, erasure) and with 4403 when the account is suspended, on every instance, as
  * soon as the event bus says so; each operation checks the token again before it runs and counts
- * against the caller's rate limit as an HTTP request does. Each operation, and each event of a
- * subscription, gets its own context and unit of work, so roles and status are read as stored
- * then; the limits and schema hiding of HTTP apply here too.
+ * against the caller's rate limit as an HTTP request does; the limits and schema hiding of HTTP
+ * apply here too.
+ *
+ * Events of a subscription are checked before each delivery without a read per event: the socket's
+ * session state and account, and each subscription's verdict of its rules, are read once and kept
+ * until the event bus says they may have changed (`accessChanged` of the account or of everybody,
+ * which the database sends for every change of an account's status or roles; `SESSIONS_ENDED` of
+ * the account; the bus's own connection lost or back), or SUBSCRIPTION_DECISION_TTL_MS passes. The bus hands
+ * those to this instance in commit order, before any event published after the change, so a
+ * suspended account or an ended session gets no further event, here or on another instance.
  */
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps, ruleMap: RuleMap) {
   const { config, log } = deps;
+  /**
+   * How long a socket's standing and its subscriptions' verdicts are kept when no event says they
+   * changed (a session revoked by hand in SQL sends none; a change of the account row always does).
+   */
+  const ttl = config.SUBSCRIPTION_DECISION_TTL_MS;
   const hideSchema = config.NODE_ENV === 'production';
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const rules = [...specifiedRules, ...queryLimitRules(config)];
   const connections = new WeakMap<object, Connection>();
   const byUser = new Map<string, Set<Connection>>();
-  /** How to make a fresh context for each event of the subscription an operation context belongs to. */
-  const freshContexts = new WeakMap<object, () => Context>();
+  /** The socket each operation's context belongs to. */
+  const owners = new WeakMap<object, Connection>();
 
-  const contextOf = (connection: Connection): Context => createContext(deps, { requestId: randomUUID(), ip: connection.ip, auth: connection.auth, countedBuckets: new Set() });
+  /** The socket's session state and account: kept while nothing announced a change, read once otherwise. */
+  const standingOf = (connection: Connection): Standing => {
+    const kept = connection.standing;
+    if (kept && kept.generation === connection.generation && Date.now() - kept.at < ttl) return kept;
+    const { services } = openUnit(deps);
+    const made: Standing = {
+      generation: connection.generation,
+      at: Date.now(),
+      state: services.auth.sessionState(connection.auth.userId, connection.auth.sessionId),
+      viewer: services.auth.findUser(connection.auth.userId),
+    };
+    // A failed read is not kept, and nothing is kept while events may be missed (the bus is down).
+    const forget = (error: unknown) => {
+      made.failure = error;
+      if (connection.standing === made) connection.standing = undefined;
+    };
+    made.state.catch(forget);
+    made.viewer.catch(forget);
+    connection.standing = ttl > 0 && deps.pubSub.connected() ? made : undefined;
+    return made;
+  };
+  const invalidate = (connection: Connection) => {
+    connection.generation++;
+    connection.standing = undefined;
+  };
+  const invalidateUser = (userId: string) => byUser.get(userId)?.forEach(invalidate);
+  const invalidateAll = () => byUser.forEach((sockets) => sockets.forEach(invalidate));
+
+  const plainContextOf = (connection: Connection): Context => createContext(deps, { requestId: randomUUID(), ip: connection.ip, auth: connection.auth, countedBuckets: new Set() });
+  /** A subscription's context; its caller is the socket's standing account, so rules and resolvers read no account of their own. */
+  const contextOf = (connection: Connection): Context => {
+    const context = plainContextOf(connection);
+    let used: Standing | undefined;
+    context.viewer = () => (used = standingOf(connection)).viewer;
+    context.failure = () => used?.failure;
+    return context;
+  };
 
   const sessionState = (auth: RequestAuth & { userId: string }): Promise<SessionState> => openUnit(deps).services.auth.sessionState(auth.userId, auth.sessionId);
 
@@ -103,24 +166,46 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     if (sockets?.size === 0) byUser.delete(connection.auth.userId);
   };
 
-  /** Sessions of an account ended somewhere: each of its sockets here checks its own token's session. */
+  /**
+   * Sessions of an account ended somewhere: its sockets here forget their standing at once (before
+   * any later event is handled) and each checks its own token's session, with the read the next
+   * event would make anyway.
+   */
   const recheck = async (userId: string) => {
-    const sockets = [...(byUser.get(userId) ?? [])];
-    const states = new Map<string | undefined, Promise<SessionState>>();
-    for (const connection of sockets) {
-      if (!states.has(connection.auth.sessionId)) states.set(connection.auth.sessionId, sessionState(connection.auth));
-      const state = await states.get(connection.auth.sessionId)!;
+    for (const connection of [...(byUser.get(userId) ?? [])]) {
+      const state = await standingOf(connection).state;
       if (state !== 'live') endFor(connection, state);
     }
   };
-  const sessionEvents = deps.pubSub.subscribe(SESSIONS_ENDED, SESSIONS_ENDED_KEY) as AsyncIterableIterator<SessionsEndedEvent> & { return(): Promise<unknown> };
-  void (async () => {
-    try {
-      for await (const event of sessionEvents) void recheck(event.userId).catch((error: unknown) => log.warn({ err: error }, 'live sessions not rechecked'));
-    } catch (error) {
-      log.warn({ err: error }, 'session listener of the websocket server ended');
+  // Listeners, not async iterators: they run as the event arrives, before the events after it.
+  const stopListening = [
+    deps.pubSub.listen(`${SESSIONS_ENDED}:${SESSIONS_ENDED_KEY}`, (detail) => {
+      const { userId } = detail as SessionsEndedEvent;
+      invalidateUser(userId);
+      void recheck(userId).catch((error: unknown) => log.warn({ err: error }, 'live sessions not rechecked'));
+    }),
+    deps.pubSub.listen(ACCESS_CHANGED, (detail) => (detail === '*' ? invalidateAll() : invalidateUser(String(detail)))),
+    // Events sent while the bus was down are lost: nothing kept from before is trusted.
+    deps.pubSub.listen(CONNECTION_EVENT, invalidateAll),
+  ];
+
+  /**
+   * Whether an event may reach a subscription: the socket still stands (its session live, its
+   * account not suspended) and the subscription's rules still allow it, both as kept since the
+   * last change announced. Allowed verdicts are kept; a refusal ends the subscription.
+   */
+  const eventRefusal = async (connection: Connection, verdict: { generation: number; at: number } | undefined, args: ExecutionArgs) => {
+    if (connection.closing) return { refusal: unauthenticated('The session of this connection has ended; sign in again.').toGraphQLError(), verdict };
+    const state = await standingOf(connection).state;
+    if (state !== 'live') {
+      endFor(connection, state);
+      return { refusal: refusalFor(state).toGraphQLError(), verdict };
     }
-  })();
+    if (verdict && verdict.generation === connection.generation && Date.now() - verdict.at < ttl) return { refusal: null, verdict };
+    const made = { generation: connection.generation, at: Date.now() };
+    const refusal = await subscriptionRefusal(args, ruleMap);
+    return { refusal, verdict: refusal || ttl === 0 || !deps.pubSub.connected() ? undefined : made };
+  };
 
   /**
    * What an operation meets before it runs, in the order HTTP applies it: an expired token, the
@@ -188,7 +273,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         const userId = auth.userId;
         if (!userId) return false;
         const socket = ctx.extra.socket;
-        const connection: Connection = { socket, auth: { ...auth, userId }, ip: ctx.extra.request.socket.remoteAddress ?? 'unknown', closing: false };
+        const connection: Connection = { socket, auth: { ...auth, userId }, ip: ctx.extra.request.socket.remoteAddress ?? 'unknown', closing: false, generation: 0 };
         connections.set(socket, connection);
         register(connection);
         return true;
@@ -197,24 +282,30 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         const connection = connections.get(ctx.extra.socket);
         if (connection) unregister(connection);
       },
-      context: (ctx) => {
+      // Queries and mutations read the caller afresh, as over HTTP; a subscription's caller is the socket's standing account.
+      context: (ctx, _id, _payload, args) => {
         const connection = connections.get(ctx.extra.socket)!;
+        if (getOperationAST(args.document, args.operationName)?.operation !== 'subscription') return plainContextOf(connection);
         const context = contextOf(connection);
-        freshContexts.set(context, () => contextOf(connection));
+        owners.set(context, connection);
         return context;
       },
       // A refused subscription answers one result with the error, as a refused query does.
       subscribe: async (args) => {
         const refusal = await subscriptionRefusal(args, ruleMap);
         if (refusal) return { errors: [refusal] };
-        const fresh = freshContexts.get(args.contextValue as object)!;
+        const connection = owners.get(args.contextValue as object)!;
         const stream = await createSourceEventStream(args);
         if (!isAsyncIterable(stream)) return stream;
+        // The operation's context serves each event (resolvers clear its entity manager); its
+        // caller is the socket's standing account, so an event costs no read of the account.
+        let verdict: { generation: number; at: number } | undefined;
         return eachEvent(stream, async (payload) => {
-          const eventArgs = { ...args, rootValue: payload, contextValue: fresh() };
+          const eventArgs = { ...args, rootValue: payload };
           try {
-            const refused = await subscriptionRefusal(eventArgs, ruleMap);
-            if (refused) return { result: { errors: [refused] }, last: true };
+            const checked = await eventRefusal(connection, verdict, eventArgs);
+            verdict = checked.verdict;
+            if (checked.refusal) return { result: { errors: [checked.refusal] }, last: true };
             return { result: await execute(eventArgs), last: false };
           } catch (error) {
             // Formatted by onNext: upstream_unavailable or internal_error, nothing internal.
@@ -230,7 +321,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     wsServer,
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
     dispose: async () => {
-      await sessionEvents.return();
+      for (const stop of stopListening) stop();
       await server.dispose();
     },
   };
@@ -238,9 +329,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
 
 /**
  * A subscription is checked by the rules of the same map that guards queries (graphql middleware
- * only wraps the resolver, which runs per event) when it opens and again before each event, with
- * a context of that event's: each root field's rule with its arguments; a field without a rule is
- * refused. So a role removed, or an account suspended, stops the events at once.
+ * only wraps the resolver, which runs per event) when it opens and again before an event once the
+ * bus has said the subscriber changed: each root field's rule with its arguments; a field without a
+ * rule is refused. So a role removed, or an account suspended, stops the events at once.
  */
 async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promise<GraphQLError | null> {
   const operation = getOperationAST(args.document, args.operationName);
