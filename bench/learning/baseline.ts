@@ -2,6 +2,7 @@ import express, { type Request } from 'express';
 import jwt from 'jsonwebtoken';
 import pg from 'pg';
 import type { Config } from '../../src/config';
+import { streak } from '../../src/progress/progress.service';
 
 /**
  * The bare baseline of the learning bench: express and pg with nothing between them, checking the
@@ -163,18 +164,4 @@ function localized(value: unknown): { en: unknown; vi: unknown } {
 function parseDays(value: unknown): string[] {
   const days = typeof value === 'string' ? value.replace(/[{}]/g, '').split(',').filter(Boolean) : (value as (string | Date)[]);
   return days.map((d) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10)));
-}
-
-/** Days in a row with activity, ending today or yesterday (UTC). */
-function streak(daysNewestFirst: string[]): number {
-  const dayMs = 86_400_000;
-  const today = Date.parse(new Date().toISOString().slice(0, 10));
-  let expected = Date.parse(daysNewestFirst[0] ?? '') === today ? today : today - dayMs;
-  let count = 0;
-  for (const day of daysNewestFirst) {
-    if (Date.parse(day) !== expected) break;
-    count++;
-    expected -= dayMs;
-  }
-  return count;
 }

@@ -308,7 +308,7 @@ function toDay(value: string | Date): string {
 }
 
 /** Days in a row with activity, ending today or yesterday (UTC). */
-function streak(daysNewestFirst: string[]): number {
+export function streak(daysNewestFirst: string[]): number {
   const dayMs = 86_400_000;
   const today = Date.parse(new Date().toISOString().slice(0, 10));
   let expected = Date.parse(daysNewestFirst[0] ?? '') === today ? today : today - dayMs;

@@ -1,31 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_REVOKED_REASON_SQL } from '../../src/commerce/migrations/Migration20261126000000_entitlement_revoked_reason';
 import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
-import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, checkout, deliverStripeEvent, publishedProduct, signedStripeEvent, text, waitFor } from './support';
-import { startProviderServer } from './provider-server';
+import type { TestApp } from '../support/app';
+import { adultSignup, type SignedIn, signUp } from '../support/users';
+import { buy, checkout, deliverStripeEvent, publishedProduct, type StripeFixture, text, waitFor, withStripeProvider } from './support';
 
-const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_disputes';
+const stripe = withStripeProvider('disputes');
 let t: TestApp;
 let admin: SignedIn;
-let provider: Awaited<ReturnType<typeof startProviderServer>>;
-let product: Awaited<ReturnType<typeof publishedProduct>>;
-
-beforeAll(async () => {
-  provider = await startProviderServer();
-  t = await startTestApp({ PAYMENTS_SANDBOX: 'on', STRIPE_SECRET_KEY: 'sk_test_disputes', STRIPE_WEBHOOK_SECRET, STRIPE_API_URL: provider.url });
-  admin = await signInAdmin(t);
-  product = await publishedProduct(t, admin);
+let provider: StripeFixture['provider'];
+let product: StripeFixture['product'];
+const { stripeEvent } = stripe;
+beforeAll(() => {
+  ({ t, admin, provider, product } = stripe);
 });
-afterAll(async () => {
-  await t?.close();
-  await provider?.close();
-});
-
-let n = 0;
-const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Date.now()}_${++n}`, secret = STRIPE_WEBHOOK_SECRET) => signedStripeEvent(secret, type, object, id);
 const deliver = (event: { payload: string; header: string }) => deliverStripeEvent(t, event);
 const payment = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
 const entitlements = async (who: SignedIn) =>

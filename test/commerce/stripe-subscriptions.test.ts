@@ -1,29 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
-import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, publishedProduct, signedStripeEvent } from './support';
-import { startProviderServer } from './provider-server';
+import type { TestApp } from '../support/app';
+import { adultSignup, type SignedIn, signUp } from '../support/users';
+import { checkout, deliverStripeEvent, type StripeFixture, withStripeProvider } from './support';
 
-const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_subscriptions';
+const stripe = withStripeProvider('subscriptions');
 let t: TestApp;
 let admin: SignedIn;
-let provider: Awaited<ReturnType<typeof startProviderServer>>;
-let product: Awaited<ReturnType<typeof publishedProduct>>;
-
-beforeAll(async () => {
-  provider = await startProviderServer();
-  t = await startTestApp({ PAYMENTS_SANDBOX: 'on', STRIPE_SECRET_KEY: 'sk_test_subscriptions', STRIPE_WEBHOOK_SECRET, STRIPE_API_URL: provider.url });
-  admin = await signInAdmin(t);
-  product = await publishedProduct(t, admin);
+let provider: StripeFixture['provider'];
+let product: StripeFixture['product'];
+const { stripeEvent } = stripe;
+beforeAll(() => {
+  ({ t, admin, provider, product } = stripe);
 });
-afterAll(async () => {
-  await t?.close();
-  await provider?.close();
-});
-
-let n = 0;
-const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_sub_${Date.now()}_${++n}`) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, type, object, id);
 const deliver = (event: { payload: string; header: string }) => deliverStripeEvent(t, event);
 const payment = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
 const entitlements = async (who: SignedIn) =>

@@ -1,5 +1,7 @@
 import Stripe from 'stripe';
-import type { TestApp } from '../support/app';
+import { afterAll, beforeAll } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app';
+import { startProviderServer } from './provider-server';
 import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
 export const text = (en: string, vi = `${en} (vi)`) => ({ en, vi });
@@ -97,4 +99,36 @@ export function signedStripeEvent(secret: string, type: string, object: Record<s
 /** Posts a signed event to the Stripe webhook, raw, as Stripe does. */
 export function deliverStripeEvent(t: TestApp, event: { payload: string; header: string }) {
   return t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
+}
+
+export interface StripeFixture {
+  t: TestApp;
+  admin: SignedIn;
+  provider: Awaited<ReturnType<typeof startProviderServer>>;
+  product: Awaited<ReturnType<typeof publishedProduct>>;
+  /** A Stripe event signed with the app's webhook secret (or `secret`), with a fresh id unless given. */
+  stripeEvent(type: string, object: Record<string, unknown>, id?: string, secret?: string): { payload: string; header: string };
+}
+
+/**
+ * The app with Stripe configured against a local stand-in for Stripe's API, an admin and a
+ * published product, started before the file's tests and closed after.
+ */
+export function withStripeProvider(name: string): StripeFixture {
+  const webhookSecret = `whsec_test_secret_for_${name}`;
+  let n = 0;
+  const fixture = {
+    stripeEvent: (type: string, object: Record<string, unknown>, id = `evt_${name}_${Date.now()}_${++n}`, secret = webhookSecret) => signedStripeEvent(secret, type, object, id),
+  } as StripeFixture;
+  beforeAll(async () => {
+    fixture.provider = await startProviderServer();
+    fixture.t = await startTestApp({ PAYMENTS_SANDBOX: 'on', STRIPE_SECRET_KEY: `sk_test_${name}`, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: fixture.provider.url });
+    fixture.admin = await signInAdmin(fixture.t);
+    fixture.product = await publishedProduct(fixture.t, fixture.admin);
+  });
+  afterAll(async () => {
+    await fixture.t?.close();
+    await fixture.provider?.close();
+  });
+  return fixture;
 }

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
-import type { GqlError } from '../support/http';
+import { codesAt, type GqlError } from '../support/http';
 import { notify } from '../support/notify';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
@@ -22,9 +22,6 @@ let learner: SignedIn;
 let stranger: SignedIn;
 
 type Reply = { status: number; body: { data?: any; errors?: GqlError[] } };
-const codesAt = (errors: GqlError[] | undefined, path: string) =>
-  (errors ?? []).filter((e) => ((e as unknown as { path?: (string | number)[] }).path ?? []).join('.') === path).map((e) => e.extensions.code);
-
 /** Every edge of an account, with the least selection that answers it. */
 const EDGES: Record<string, string> = {
   enrollments: 'enrollments { totalCount }',

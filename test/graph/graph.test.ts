@@ -4,7 +4,7 @@ import { checkout, publishedProduct, subscriptionBody, text } from '../commerce/
 import { contentAdmin, courseBody, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
-import type { GqlError } from '../support/http';
+import { codesAt, type GqlError } from '../support/http';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
@@ -20,9 +20,6 @@ let guardian: SignedIn;
 let learner: SignedIn;
 let stranger: SignedIn;
 let courses: { id: string; lessonIds: string[] }[];
-
-const codesAt = (errors: GqlError[] | undefined, path: string) =>
-  (errors ?? []).filter((e) => ((e as unknown as { path?: (string | number)[] }).path ?? []).join('.') === path).map((e) => e.extensions.code);
 
 beforeAll(async () => {
   ({ t, smtp } = ctx);

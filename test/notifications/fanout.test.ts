@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { withTwoInstances } from '../support/setup';
 import { notify } from '../support/notify';
 import { fewestStatements } from '../support/sql';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
@@ -13,14 +14,10 @@ let first: TestApp;
 let second: TestApp;
 let admin: SignedIn;
 
+const apps = withTwoInstances();
 beforeAll(async () => {
-  first = await startTestApp();
-  second = await startTestApp({}, first.databaseUrl);
+  ({ first, second } = apps);
   admin = await signInAdmin(second);
-});
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
 });
 
 /** `n` subscriptions of the account on `app`, each on a socket of its own that only the server closes. */

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { withTwoInstances } from '../support/setup';
 import { notify } from '../support/notify';
 import { adultSignup, signUp } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
@@ -7,13 +8,9 @@ import { connect, eventually, subscribe } from '../support/ws';
 let first: TestApp;
 let second: TestApp;
 
-beforeAll(async () => {
-  first = await startTestApp();
-  second = await startTestApp({}, first.databaseUrl);
-});
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
+const apps = withTwoInstances();
+beforeAll(() => {
+  ({ first, second } = apps);
 });
 
 const ADDED = 'subscription { notificationAdded { id type title read } }';

@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TestApp } from '../support/app';
+import { withTwoInstances } from '../support/setup';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
 
@@ -7,14 +8,10 @@ let first: TestApp;
 let second: TestApp;
 let admin: SignedIn;
 
+const apps = withTwoInstances();
 beforeAll(async () => {
-  first = await startTestApp();
-  second = await startTestApp({}, first.databaseUrl);
+  ({ first, second } = apps);
   admin = await signInAdmin(second);
-});
-afterAll(async () => {
-  await first?.close();
-  await second?.close();
 });
 
 const ACCOUNT_CHANGED = 'subscription { accountChanged { id roles } }';

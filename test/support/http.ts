@@ -42,7 +42,13 @@ export class Client {
 
 export interface GqlError {
   message: string;
+  path?: (string | number)[];
   extensions: { code: string; details?: { field: string; message: string }[]; retryAfter?: number };
+}
+
+/** The codes of the errors at one path of the answer (`viewer.linkedLearners.nodes.0.payments`). */
+export function codesAt(errors: GqlError[] | undefined, path: string): string[] {
+  return (errors ?? []).filter((e) => (e.path ?? []).join('.') === path).map((e) => e.extensions.code);
 }
 
 export type Http = Client;

@@ -20,3 +20,22 @@ export function withMailAndApp(env: Record<string, string> = {}): MailAndApp {
   });
   return ctx;
 }
+
+export interface TwoInstances {
+  first: TestApp;
+  second: TestApp;
+}
+
+/** Two instances of the service on one database (what one does, the other must see), started before and closed after. */
+export function withTwoInstances(): TwoInstances {
+  const apps = {} as TwoInstances;
+  beforeAll(async () => {
+    apps.first = await startTestApp();
+    apps.second = await startTestApp({}, apps.first.databaseUrl);
+  });
+  afterAll(async () => {
+    await apps.first?.close();
+    await apps.second?.close();
+  });
+  return apps;
+}
