@@ -84,8 +84,12 @@ function countInBatches(pool: Pool): Count {
   const combiner = new WriteCombiner<Increment>(
     async (batch) => {
       const byKey = new Map<string, Increment[]>();
-      for (const increment of batch) byKey.set(increment.key, [...(byKey.get(increment.key) ?? []), increment]);
-      const rows = [...byKey].map(([key, same]) => ({ key, points: same.reduce((sum, i) => sum + i.points, 0), expire: same[0].expire }));
+      for (const increment of batch) {
+        const same = byKey.get(increment.key);
+        if (same) same.push(increment);
+        else byKey.set(increment.key, [increment]);
+      }
+      const rows = [...byKey].map(([key, same]) => ({ key, points: total(same), expire: same[0].expire }));
       try {
         const result = await pool.query<{ key: string; points: number; expire: string | null }>(
           `insert into "${RATE_LIMIT_TABLE}" (key, points, expire) select key, points, expire from jsonb_to_recordset($1::jsonb) as b (key varchar, points integer, expire bigint) order by key
@@ -98,7 +102,7 @@ function countInBatches(pool: Pool): Count {
         for (const row of result.rows) {
           const expire = row.expire === null ? null : Number(row.expire);
           const same = byKey.get(row.key)!;
-          let after = row.points - same.reduce((sum, i) => sum + i.points, 0);
+          let after = row.points - total(same);
           for (const increment of same) {
             after += increment.points;
             increment.settle({ points: after, expire });
@@ -112,6 +116,8 @@ function countInBatches(pool: Pool): Count {
   );
   return (increment) => new Promise((settle, fail) => combiner.add({ ...increment, settle, fail }));
 }
+
+const total = (increments: Increment[]) => increments.reduce((sum, i) => sum + i.points, 0);
 
 /**
  * rate-limiter-flexible's PostgreSQL limiter with its increments counted in batches (its `_upsert`,
