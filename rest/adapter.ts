@@ -1,5 +1,6 @@
+import type { ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request, Router } from 'express';
 import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, type TypeNode, validate } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
@@ -124,7 +125,14 @@ export function restNameOf(field: string): string {
   return Object.hasOwn(restNames, field) ? restNames[field] : field;
 }
 
-export function sendError(res: Response, body: ErrorBody): void {
+export function sendError(res: ServerResponse, body: ErrorBody): void {
   if (body.retryAfter !== undefined) res.setHeader('Retry-After', body.retryAfter);
-  res.status(errorStatus[body.error]).json(body);
+  sendJson(res, errorStatus[body.error], body);
+}
+
+/** What express's `res.status(status).json(body)` sends, on node's own response (no ETag: nothing here is cached). */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.end(JSON.stringify(body));
 }

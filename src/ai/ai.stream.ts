@@ -1,6 +1,7 @@
-import express, { type Response as ExpressResponse, type Request, Router } from 'express';
+import type { ServerResponse } from 'node:http';
 import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
-import { restNameOf } from '../../rest/adapter';
+import { restNameOf, sendJson } from '../../rest/adapter';
+import type { JsonRoute } from '../kernel/area';
 import type { Context } from '../kernel/context';
 import { AppError, databaseUnavailable, forbidden, validationFailed } from '../kernel/errors';
 import { badVariable, coercionDetails, validateInput } from '../kernel/validation';
@@ -24,31 +25,31 @@ export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: 
  * change), the input's class-validator checks, the service's limits, then one statement for the
  * quota. Streams pass the backend's events through as they arrive and stop it when the client leaves.
  */
-export function aiChatRouter(context: (req: Request) => Context, schema: GraphQLSchema, decisions: DecisionCache<AiDecision>, bodyLimit: string): Router {
+export function aiChatRoute(schema: GraphQLSchema, decisions: DecisionCache<AiDecision>): JsonRoute {
   const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;
   const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const variables = operation.variableDefinitions ?? [];
-  const router = Router();
-  router.post('/ai/chat', express.json({ limit: bodyLimit }), async (req, res) => {
-    const ctx = context(req);
-    const bad = badVariable({ input: req.body as unknown });
-    if (bad) throw validationFailed([bad]);
-    const input = coerce(schema, variables, req.body as unknown);
-    const userId = ctx.auth.error ? undefined : ctx.auth.userId;
-    const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
-    if (decision.refusal) throw decision.refusal;
-    const body = await validateInput(AiChatInput, input);
-    const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId);
-    if (!req.headers.accept?.includes('text/event-stream')) {
-      res.status(route.status).json(await ctx.services.ai.complete(prepared));
-      return;
-    }
-    const leaving = new AbortController();
-    res.on('close', () => leaving.abort());
-    const upstream = await ctx.services.ai.send(prepared, 'text/event-stream', leaving.signal);
-    await relay(upstream, res, (tokens) => prepared.recordTokens(tokens));
-  });
-  return router;
+  return {
+    path: '/ai/chat',
+    async handle(ctx, requestBody, req, res) {
+      const bad = badVariable({ input: requestBody });
+      if (bad) throw validationFailed([bad]);
+      const input = coerce(schema, variables, requestBody);
+      const userId = ctx.auth.error ? undefined : ctx.auth.userId;
+      const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
+      if (decision.refusal) throw decision.refusal;
+      const body = await validateInput(AiChatInput, input);
+      const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId);
+      if (!req.headers.accept?.includes('text/event-stream')) {
+        sendJson(res, route.status, await ctx.services.ai.complete(prepared));
+        return;
+      }
+      const leaving = new AbortController();
+      res.on('close', () => leaving.abort());
+      const upstream = await ctx.services.ai.send(prepared, 'text/event-stream', leaving.signal);
+      await relay(upstream, res, (tokens) => prepared.recordTokens(tokens));
+    },
+  };
 }
 
 /** `$input` as GraphQL coerces it: what a client sends to the route table's operation is refused with the same details. */
@@ -77,8 +78,8 @@ async function decide(ctx: Context): Promise<AiDecision> {
 }
 
 /** Writes each chunk as it comes; the `done` event's usage is recorded once the stream ends. */
-async function relay(upstream: BackendResponse, res: ExpressResponse, record: (tokens: number) => void) {
-  res.status(200);
+async function relay(upstream: BackendResponse, res: ServerResponse, record: (tokens: number) => void) {
+  res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
   res.setHeader('Cache-Control', 'no-cache, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');

@@ -8,7 +8,7 @@ import { AiResolver, AiUserEdges } from './ai.resolver';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
-import { aiChatRouter, type AiDecision } from './ai.stream';
+import { aiChatRoute, type AiDecision } from './ai.stream';
 import { DecisionCache } from './ai.decisions';
 import { UsageRecorder } from './ai.usage';
 import { QuotaReserver } from './ai.quota';
@@ -42,7 +42,7 @@ export const aiArea = defineArea({
   rules: aiRules,
   routes: aiRoutes,
   migrations: [{ name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events }],
-  http: (deps, context, schema) => aiChatRouter(context, schema, runtimeOf(deps).decisions, deps.config.BODY_LIMIT),
+  jsonRoutes: (deps, schema) => [aiChatRoute(schema, runtimeOf(deps).decisions)],
   services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian, runtimeOf(uow.deps).usage, runtimeOf(uow.deps).quota) },
   close: async (deps) => {
     const runtime = runtimeOf(deps);

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import type { Request, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
@@ -34,6 +35,17 @@ export interface PersonalDataHandler {
 export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema: GraphQLSchema) => Router;
 
 /**
+ * A `POST` path with a JSON body that an area answers itself, on node's own request and response:
+ * the server runs the pipeline every request goes through (request id, CORS, token, rate limits,
+ * the JSON body within BODY_LIMIT) without express's routing when the request URL is exactly `path`,
+ * and through express otherwise (a query string, a path spelled differently); both end here.
+ */
+export interface JsonRoute {
+  path: string;
+  handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/**
  * One area of the specification as a value: the composition root reads these, so adding an area
  * is a folder and one line in `src/areas.ts`.
  */
@@ -46,6 +58,7 @@ export interface Area {
   /** Mutations whose input may be larger than BODY_LIMIT, with the body each needs (REST and GraphQL). */
   bodyLimits?: BodyLimits;
   http?: HttpRoutes;
+  jsonRoutes?: (deps: Deps, schema: GraphQLSchema) => JsonRoute[];
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];
   services?: ServiceFactories;

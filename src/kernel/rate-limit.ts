@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
 import type { NextFunction, Request, Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
@@ -96,7 +97,7 @@ function rateLimited(msBeforeNext: number, state: RateLimitState): RateLimitedEr
   return new RateLimitedError(Math.max(1, Math.ceil(msBeforeNext / 1000)), state);
 }
 
-export function setRateLimitHeaders(res: Response, state: RateLimitState): void {
+export function setRateLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, state: RateLimitState): void {
   res.setHeader('X-RateLimit-Limit', state.limit);
   res.setHeader('X-RateLimit-Remaining', state.remaining);
   res.setHeader('X-RateLimit-Reset', state.resetAt);
@@ -109,27 +110,36 @@ function pathBuckets(path: string): Bucket[] {
   return [];
 }
 
+/** What the counting of a request reads of it (express's request has it all; so does a direct route's). */
+export interface CountedRequest {
+  auth: { userId?: string };
+  ip?: string;
+  countedBuckets?: Set<Bucket>;
+}
+
 /**
- * Counts every request per user (per IP when anonymous), plus the stricter /auth (per IP) and /ai
- * (per user) buckets, and shows the tightest of them in the X-RateLimit-* headers.
+ * Counts a request per user (per IP when anonymous), plus the stricter /auth (per IP) and /ai
+ * (per user) buckets, and shows the tightest of them in the X-RateLimit-* headers; throws
+ * rate_limited (its headers set) when one is used up.
  */
+export async function countRequest(limits: RateLimits, req: CountedRequest, path: string, res: Pick<ServerResponse, 'setHeader'>): Promise<void> {
+  const userKey = req.auth.userId ? `user:${req.auth.userId}` : `ip:${req.ip}`;
+  const buckets = pathBuckets(path);
+  req.countedBuckets = new Set(buckets);
+  try {
+    // The buckets are counted at once: with a shared store each is a round trip to it.
+    const settled = await Promise.allSettled([limits.consume('default', userKey), ...buckets.map((bucket) => limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey))]);
+    const refused = settled.find((result) => result.status === 'rejected');
+    if (refused) throw refused.reason;
+    setRateLimitHeaders(res, tightest(settled.map((result) => (result as PromiseFulfilledResult<RateLimitState>).value)));
+  } catch (error) {
+    if (error instanceof RateLimitedError) setRateLimitHeaders(res, error.state);
+    throw error;
+  }
+}
+
 export function rateLimitMiddleware(limits: RateLimits) {
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const userKey = req.auth.userId ? `user:${req.auth.userId}` : `ip:${req.ip}`;
-    const buckets = pathBuckets(req.path);
-    req.countedBuckets = new Set(buckets);
-    try {
-      // The buckets are counted at once: with a shared store each is a round trip to it.
-      const settled = await Promise.allSettled([limits.consume('default', userKey), ...buckets.map((bucket) => limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey))]);
-      const refused = settled.find((result) => result.status === 'rejected');
-      if (refused) throw refused.reason;
-      setRateLimitHeaders(res, tightest(settled.map((result) => (result as PromiseFulfilledResult<RateLimitState>).value)));
-      next();
-    } catch (error) {
-      if (error instanceof RateLimitedError) setRateLimitHeaders(res, error.state);
-      next(error);
-    }
-  };
+  return (req: Request, res: Response, next: NextFunction) => countRequest(limits, req, req.path, res).then(() => next(), next);
 }
 
 export function tightest(states: RateLimitState[]): RateLimitState {

@@ -19,7 +19,8 @@ import { introspectionPlugin } from './introspection';
 import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
-import { defineJobs, openAppDatabase, ruleMap } from './platform';
+import { defineJobs, jsonRoutes, openAppDatabase, ruleMap } from './platform';
+import { withJsonRoutes } from './direct';
 import { attachWebSocketServer } from './ws';
 
 export interface App {
@@ -76,7 +77,8 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   await apollo.start();
   defineJobs(deps);
   await deps.jobs.start();
-  httpServer.on('request', createExpressApp(deps, apollo, rawSchema));
+  const json = jsonRoutes(deps, rawSchema);
+  httpServer.on('request', withJsonRoutes(deps, json, createExpressApp(deps, apollo, rawSchema, json)));
 
   return {
     deps,

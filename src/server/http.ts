@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import cors from 'cors';
@@ -7,6 +8,9 @@ import type { GraphQLSchema } from 'graphql';
 import { restRouter, sendError } from '../../rest/adapter';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import type { JsonRoute } from '../kernel/area';
+import type { Config } from '../config';
+import type { Logger } from 'pino';
 import { authenticateHeader } from '../kernel/tokens';
 import { createContext } from './context';
 import { serveDocs } from './docs';
@@ -24,26 +28,24 @@ export function requestContext(deps: Deps, req: Request): Context {
 }
 
 /** The express application: one pipeline for GraphQL, REST, health and docs. */
-export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, schema: GraphQLSchema): Express {
+export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, schema: GraphQLSchema, json: JsonRoute[]): Express {
   const { config } = deps;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', config.TRUST_PROXY);
-  app.use(requestLogging(deps));
-  app.use(
-    cors({
-      origin: [config.WEB_ORIGIN, config.APP_ORIGIN],
-      credentials: true,
-      exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
-      maxAge: 600,
-    }),
-  );
+  app.use((req, res, next) => {
+    req.id = trackRequest(deps.log, req, res, req.originalUrl);
+    next();
+  });
+  app.use(corsOf(config));
   app.use((req, _res, next) => {
     req.auth = authenticateHeader(config, req.headers.authorization);
     next();
   });
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
+  const parseJson = jsonBodyOf(config);
+  for (const route of json) app.post(route.path, parseJson, (req, res) => route.handle(requestContext(deps, req), req.body, req, res));
   // The areas' own routes first: the AI proxy's chat is the hottest path and owes nothing to what follows.
   for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req), schema));
   serveDocs(app, schema);
@@ -87,41 +89,58 @@ const wellEncodedQuery: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The CORS headers of every answer, and the answer to a preflight. */
+export const corsOf = (config: Config) =>
+  cors({
+    origin: [config.WEB_ORIGIN, config.APP_ORIGIN],
+    credentials: true,
+    exposedHeaders: ['X-Request-Id', 'X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After'],
+    maxAge: 600,
+  });
+
+/** A JSON body within BODY_LIMIT (larger ones are answered 413, malformed ones invalid_json). */
+export const jsonBodyOf = (config: Config) => express.json({ limit: config.BODY_LIMIT });
+
 /**
- * The request id (the client's X-Request-Id if well formed, else a new one) on the request and the
- * answer, and one log line per request once answered: the request line without its query, the
- * status and the time taken. Bodies and tokens are never logged.
+ * The request id (the client's X-Request-Id if well formed, else a new one) on the answer, and one
+ * log line per request once answered: the request line without its query, the status and the time
+ * taken. Bodies and tokens are never logged.
  */
-function requestLogging(deps: Deps): RequestHandler {
-  const { log } = deps;
-  return (req, res, next) => {
-    const given = req.headers['x-request-id'];
-    req.id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    res.setHeader('X-Request-Id', req.id);
-    if (log.isLevelEnabled('info')) {
-      const started = performance.now();
-      res.once('finish', () => {
-        const line = { req: { id: req.id, method: req.method, url: req.originalUrl.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
-        if (res.statusCode >= 500) log.error(line, 'request errored');
-        else log.info(line, 'request completed');
-      });
-    }
-    next();
-  };
+export function trackRequest(log: Logger, req: IncomingMessage, res: ServerResponse, url: string): string {
+  const given = req.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  res.setHeader('X-Request-Id', id);
+  if (log.isLevelEnabled('info')) {
+    const started = performance.now();
+    res.once('finish', () => {
+      const line = { req: { id, method: req.method, url: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+      if (res.statusCode >= 500) log.error(line, 'request errored');
+      else log.info(line, 'request completed');
+    });
+  }
+  return id;
 }
 
 /** Turns every failure outside GraphQL execution into the error object; nothing internal leaks. */
 function errorHandler(deps: Deps): ErrorRequestHandler {
   return (error, req, res, _next) => {
+    if (req.originalUrl.split('?')[0] !== '/graphql') return answerError(deps.log, req.id, res, error);
     const body = toErrorBody(error);
     if (body === internalErrorBody) deps.log.error({ err: error, requestId: req.id }, 'request failed');
     if (res.headersSent) return res.end();
-    if (req.originalUrl.split('?')[0] !== '/graphql') return sendError(res, body);
     // GraphQL clients read `errors`; the error object's fields stand beside it for everyone else.
     const { error: code, message, ...extra } = body;
     if (extra.retryAfter !== undefined) res.setHeader('Retry-After', extra.retryAfter);
     res.status(errorStatus[code]).json({ ...body, errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }] });
   };
+}
+
+/** The error object of a failed request (an answer already begun is only ended); internal failures are logged, never shown. */
+export function answerError(log: Logger, requestId: string, res: ServerResponse, error: unknown): void {
+  const body = toErrorBody(error);
+  if (body === internalErrorBody) log.error({ err: error, requestId }, 'request failed');
+  if (res.headersSent) res.end();
+  else sendError(res, body);
 }
 
 function toErrorBody(error: unknown): ErrorBody {

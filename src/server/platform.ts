@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { areas } from '../areas';
 import { migrations as foundationMigrations } from '../db/migrations';
 import { type DatabaseModel, openDatabase, type Orm } from '../db/orm';
+import type { GraphQLSchema } from 'graphql';
 import type { Deps } from '../kernel/deps';
 import type { BodyLimits } from '../kernel/body-limit';
 import type { DomainEvent, EventBus } from '../kernel/events';
@@ -80,3 +81,4 @@ export function defineJobs(deps: Deps): void {
 
 /** The areas' own HTTP routes (streams, files, pages), mounted before the route table. */
 export const httpRoutes = areas.flatMap((area) => (area.http ? [area.http] : []));
+export const jsonRoutes = (deps: Deps, schema: GraphQLSchema) => areas.flatMap((area) => area.jsonRoutes?.(deps, schema) ?? []);

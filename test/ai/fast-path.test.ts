@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { freePort } from '../support/ports';
+import type { CallOptions } from '../support/http';
+import { sizeInBytes } from '../../src/kernel/body-limit';
 import { learnerOfAge, type SignedIn } from '../support/users';
 
 const SECRET = 'test-ai-backend-secret-0123456789';
@@ -127,6 +129,41 @@ describe('cached decisions of the AI proxy', () => {
     // Guardians set it for children; for this adult the row is written as an admin tool would.
     await sql('insert into learner_ai_access (learner_id, enabled, memory_enabled, daily_message_limit, updated_at) values (?, true, true, 1, now())', [learner.id]);
     await expect.poll(async () => (await chat(two, learner)).status, { timeout: 1000, interval: 20 }).toBe(429);
+  });
+});
+
+describe('the chat served before express', () => {
+  /** Headers a client reads; X-Request-Id is new each time unless the client names it. */
+  const SHOWN = ['content-type', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary', 'x-ratelimit-limit', 'retry-after', 'x-request-id'];
+  const answer = async (path: string, options: CallOptions) => {
+    const reply = await one.http.rest('POST', path, { ...options, headers: { origin: one.app.deps.config.WEB_ORIGIN, 'x-request-id': 'same-id-both-ways', ...options.headers } });
+    const { requestId: _, ...body } = reply.body ?? {};
+    return { status: reply.status, body, headers: Object.fromEntries(SHOWN.map((name) => [name, reply.headers.get(name)])) };
+  };
+
+  it('answers every case as the express pipeline does (reached with a query string): status, error object, headers', async () => {
+    const learner = await adultWithConsent();
+    const withoutConsent = await learnerOfAge(one, 20);
+    const limit = sizeInBytes(one.app.deps.config.BODY_LIMIT);
+    const cases: [string, CallOptions, number][] = [
+      ['answered', { token: learner.accessToken, body: { message: 'What is a loop?' } }, 200],
+      ['no token', { body: { message: 'hi' } }, 401],
+      ['a token that is not one', { token: 'not-a-token', body: { message: 'hi' } }, 401],
+      ['no consent', { token: withoutConsent.accessToken, body: { message: 'hi' } }, 403],
+      ['malformed JSON', { token: learner.accessToken, raw: '{"message":' }, 400],
+      ['JSON that is not an object', { token: learner.accessToken, raw: '"hi"' }, 400],
+      ['a field of the wrong type', { token: learner.accessToken, body: { message: 7 } }, 400],
+      ['not JSON at all', { token: learner.accessToken, raw: 'message=hi', headers: { 'content-type': 'text/plain' } }, 400],
+      ['a body over BODY_LIMIT', { token: learner.accessToken, body: { message: 'x'.repeat(limit) } }, 413],
+    ];
+    for (const [what, options, status] of cases) {
+      const direct = await answer('/ai/chat', options);
+      expect(direct.status, what).toBe(status);
+      if (status !== 200) expect(typeof direct.body.error, what).toBe('string');
+      expect(direct.headers['x-request-id'], what).toBe('same-id-both-ways');
+      expect(direct.headers['access-control-allow-origin'], what).toBe(one.app.deps.config.WEB_ORIGIN);
+      expect(await answer('/ai/chat?via=express', options), what).toEqual(direct);
+    }
   });
 });
 
