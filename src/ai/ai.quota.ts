@@ -89,7 +89,7 @@ export class QuotaReserver {
     try {
       const rows = await this.orm.em.getConnection().execute<{ user_id: string; day: string }[]>(
         `${NO_FLUSH_WAIT}, batch as (select * from jsonb_to_recordset(?::jsonb) as b (user_id uuid, day date, lim integer))
-         insert into ai_usage (user_id, day, messages, tokens) select b.user_id, b.day, 1, 0 from batch b, no_flush_wait order by b.user_id
+         insert into ai_usage (user_id, day, messages, tokens) select b.user_id, b.day, 1, 0 from batch b, no_flush_wait order by b.user_id, b.day
          on conflict (user_id, day) do update set messages = ai_usage.messages + 1
            where ai_usage.messages < (select b.lim from batch b where b.user_id = ai_usage.user_id and b.day = ai_usage.day)
          returning user_id, day::text as day`,

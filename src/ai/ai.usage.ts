@@ -49,8 +49,12 @@ export class UsageRecorder {
     });
     try {
       await this.orm.em.getConnection().execute(
-        `update ai_usage set tokens = ai_usage.tokens + batch.tokens
-         from jsonb_to_recordset(?::jsonb) as batch (user_id uuid, day date, tokens bigint)
+        // Rows are locked in the order the quota's reservations take them (by person): in the order
+        // of a join, a flush and a reservation waited for each other's rows and deadlocked.
+        `with batch as (select * from jsonb_to_recordset(?::jsonb) as b (user_id uuid, day date, tokens bigint)),
+              locked as (select u.user_id, u.day from ai_usage u join batch using (user_id, day) order by u.user_id, u.day for update of u)
+         update ai_usage set tokens = ai_usage.tokens + batch.tokens
+         from batch join locked using (user_id, day)
          where ai_usage.user_id = batch.user_id and ai_usage.day = batch.day`,
         [JSON.stringify(rows)],
       );

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { freePort } from '../support/ports';
+import pg from 'pg';
+import { UsageRecorder } from '../../src/ai/ai.usage';
 import type { CallOptions } from '../support/http';
 import { sizeInBytes } from '../../src/kernel/body-limit';
 import { learnerOfAge, type SignedIn } from '../support/users';
@@ -185,6 +187,38 @@ describe('token usage written in batches', () => {
     await Promise.all(Array.from({ length: 10 }, (_, i) => chat(i % 2 ? one : two, learner)));
     // The fake backend reports 42 tokens per answer.
     await expect.poll(async () => (await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0], { timeout: 3000 }).toEqual({ messages: 10, tokens: '420' });
+  });
+
+  it('takes the day rows in the order of their people, as the quota does, so that the two never deadlock', async () => {
+    const people = await Promise.all([adultWithConsent(), adultWithConsent(), adultWithConsent()]);
+    for (const person of people) expect((await chat(one, person)).status).toBe(200);
+    const [first, , last] = people.map((p) => p.id).sort();
+    const today = `(now() at time zone 'utc')::date`;
+    const holder = new pg.Client({ connectionString: one.databaseUrl });
+    const prober = new pg.Client({ connectionString: one.databaseUrl });
+    await Promise.all([holder.connect(), prober.connect()]);
+    try {
+      // Another writer holds the first person's row: an ordered flush waits there before touching the others.
+      await holder.query('begin');
+      await holder.query(`select 1 from ai_usage where user_id = $1 and day = ${today} for update`, [first]);
+      const recorder = new UsageRecorder(one.app.deps.orm, one.app.deps.log, 60_000);
+      for (const person of [...people].reverse()) recorder.record(person.id, 5);
+      const flushed = recorder.flush();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await prober.query('begin');
+      await expect(prober.query(`select 1 from ai_usage where user_id = $1 and day = ${today} for update nowait`, [last])).resolves.toMatchObject({ rowCount: 1 });
+      await prober.query('rollback');
+      await holder.query('commit');
+      await flushed;
+      const rows = await sql(
+        `select tokens from ai_usage where user_id in (?, ?, ?) and day = ${today}`,
+        people.map((p) => p.id),
+      );
+      expect(rows.map((r) => Number(r.tokens))).toEqual([47, 47, 47]);
+    } finally {
+      await holder.end();
+      await prober.end();
+    }
   });
 
   it('writes what is waiting when the process stops on SIGTERM', async () => {
