@@ -64,7 +64,7 @@ interface Reservation {
 
 /**
  * Takes messages of the day's quota, at most one statement per request and usually far fewer:
- * requests that arrive while statements are under way (at most four) go together in the next one (one row per
+ * requests that arrive while statements are under way (at most two) go together in the next one (one row per
  * person; a person's second request waits for the statement after). Each row only grows while below
  * its limit, in the database, so concurrent requests on any number of instances can never spend
  * more than there is.
@@ -72,7 +72,7 @@ interface Reservation {
 export class QuotaReserver {
   private readonly combiner = new WriteCombiner<Reservation>((batch) => this.take(batch), {
     maxBatch: 500,
-    maxStatements: 4,
+    maxStatements: 2,
     keyOf: (r) => `${r.userId} ${r.day}`,
   });
 

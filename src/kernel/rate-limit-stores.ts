@@ -112,7 +112,9 @@ function countInBatches(pool: Pool): Count {
         for (const increment of batch) increment.fail(error);
       }
     },
-    { maxBatch: 1000, maxStatements: 4, keyOf: (increment) => increment.key, sameKeyTogether: true },
+    // Two statements at most: with four, a 2-core machine at 2,500 chats/s sent batches of one or two
+    // increments and spent a round trip each; two gather more while a lone request still goes at once.
+    { maxBatch: 1000, maxStatements: 2, keyOf: (increment) => increment.key, sameKeyTogether: true },
   );
   return (increment) => new Promise((settle, fail) => combiner.add({ ...increment, settle, fail }));
 }
