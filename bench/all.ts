@@ -1,3 +1,4 @@
+import './production';
 import { spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';

@@ -1,3 +1,4 @@
+import '../production';
 import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+import '../production';
 import { execFileSync } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 import type { ExerciseTest } from '../../src/codelab/codelab.entity';

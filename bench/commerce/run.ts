@@ -1,3 +1,4 @@
+import '../production';
 import autocannon from 'autocannon';
 import { BALANCES_SQL } from '../../src/commerce/commerce.service';
 import { sandboxSecretOf } from '../../src/commerce/providers';

@@ -1,3 +1,4 @@
+import '../production';
 import { Agent, request } from 'undici';
 import { Role } from '../../src/auth/user.entity';
 import { signAccessToken } from '../../src/kernel/tokens';

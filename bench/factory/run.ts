@@ -1,3 +1,4 @@
+import '../production';
 import { Role } from '../../src/auth/user.entity';
 import { OfflineCourseModel } from '../../src/factory/providers/offline';
 import type { CourseBrief } from '../../src/factory/providers/model';

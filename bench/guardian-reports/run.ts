@@ -1,3 +1,4 @@
+import '../production';
 import { SMTPServer } from 'smtp-server';
 import { sendDueReports } from '../../src/guardian-reports';
 import { GdprRequest } from '../../src/gdpr/gdpr-request.entity';

@@ -1,3 +1,4 @@
+import '../production';
 import { fork } from 'node:child_process';
 import { join } from 'node:path';
 import { childCpuMicros, type LoadFigures, loadFromChild } from '../support';

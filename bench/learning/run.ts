@@ -1,3 +1,4 @@
+import '../production';
 import { isDeepStrictEqual } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { Role } from '../../src/auth/user.entity';

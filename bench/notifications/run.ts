@@ -1,3 +1,4 @@
+import '../production';
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';

@@ -1,3 +1,4 @@
+import '../production';
 import autocannon from 'autocannon';
 import { Role } from '../../src/auth/user.entity';
 import { signAccessToken } from '../../src/kernel/tokens';
