@@ -1,7 +1,7 @@
 import express from 'express';
-import jwt from 'jsonwebtoken';
 import { Pool } from 'pg';
 import { routes } from '../../src/server/platform';
+import { authenticateHeader } from '../../src/kernel/tokens';
 import { run, serveUntilTold, startBenchService } from '../support';
 
 /**
@@ -18,9 +18,9 @@ run(async () => {
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const baseline = express();
   baseline.get('/me', async (req, res) => {
-    const token = (req.headers.authorization ?? '').slice('Bearer '.length);
-    const claims = jwt.verify(token, config.JWT_SECRET, { algorithms: ['HS256'], issuer: config.JWT_ISSUER, audience: config.JWT_AUDIENCE }) as { sub: string };
-    const { rows } = await pool.query('select u0.* from users as u0 where u0.id = $1 limit 1', [claims.sub]);
+    // The service's own verifier (jsonwebtoken given the secret as a string first tries it as a public key).
+    const { userId } = authenticateHeader(config, req.headers.authorization);
+    const { rows } = await pool.query('select u0.* from users as u0 where u0.id = $1 limit 1', [userId]);
     const u = rows[0];
     res.json({
       user: {
