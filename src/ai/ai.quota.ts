@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
-import type { Orm } from '../db/orm';
+import type { PlainSql } from '../db/plain-sql';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import { Tier } from '../auth';
 import { AppError } from '../kernel/errors';
 import { WriteCombiner } from '../kernel/write-combiner';
@@ -36,8 +36,8 @@ export function nextReset(now = new Date()): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-export async function usedToday(em: EntityManager, userId: string): Promise<number> {
-  const rows = await em.getConnection().execute<{ messages: number }[]>('select messages from ai_usage where user_id = ? and day = ?', [userId, today()]);
+export async function usedToday(uow: UnitOfWork, userId: string): Promise<number> {
+  const rows = await uow.query<{ messages: number }>('select messages from ai_usage where user_id = ? and day = ?', [userId, today()]);
   return rows[0]?.messages ?? 0;
 }
 
@@ -76,7 +76,7 @@ export class QuotaReserver {
     keyOf: (r) => `${r.userId} ${r.day}`,
   });
 
-  constructor(private readonly orm: Orm) {}
+  constructor(private readonly sql: PlainSql) {}
 
   /** Takes one message, or throws quota_exceeded. */
   async reserve(userId: string, limit: number): Promise<void> {
@@ -87,7 +87,7 @@ export class QuotaReserver {
 
   private async take(batch: Reservation[]): Promise<void> {
     try {
-      const rows = await this.orm.em.getConnection().execute<{ user_id: string; day: string }[]>(
+      const rows = await this.sql.query<{ user_id: string; day: string }>(
         `${NO_FLUSH_WAIT}, batch as (select * from jsonb_to_recordset(?::jsonb) as b (user_id uuid, day date, lim integer))
          insert into ai_usage (user_id, day, messages, tokens) select b.user_id, b.day, 1, 0 from batch b, no_flush_wait order by b.user_id, b.day
          on conflict (user_id, day) do update set messages = ai_usage.messages + 1
@@ -104,6 +104,6 @@ export class QuotaReserver {
 }
 
 /** Gives a message back when the backend did not answer it. */
-export async function releaseMessage(em: EntityManager, userId: string): Promise<void> {
-  await em.getConnection().execute('update ai_usage set messages = greatest(messages - 1, 0) where user_id = ? and day = ?', [userId, today()]);
+export async function releaseMessage(uow: UnitOfWork, userId: string): Promise<void> {
+  await uow.query('update ai_usage set messages = greatest(messages - 1, 0) where user_id = ? and day = ?', [userId, today()]);
 }

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { Tier, type User } from '../auth';
 import { ConsentType } from '../consent';
@@ -59,10 +58,6 @@ export class AiService {
     private readonly reserver: QuotaReserver,
   ) {}
 
-  private get em(): EntityManager {
-    return this.uow.em;
-  }
-
   /** The terms of a person's chats as stored now (the AI proxy keeps them per person until they change). */
   async terms(user: User): Promise<ChatTerms> {
     const access = await this.guardian.aiAccessOf(user.id);
@@ -85,7 +80,7 @@ export class AiService {
     return {
       identity: { userId, roles: terms.roles, tier: terms.tier, locale: terms.locale, memory: terms.memory, requestId },
       body: { message: request.message, conversationId: request.conversationId ?? null },
-      release: () => releaseMessage(this.em, userId),
+      release: () => releaseMessage(this.uow, userId),
       recordTokens: (tokens) => this.usage.record(userId, tokens),
     };
   }
@@ -115,7 +110,7 @@ export class AiService {
 
   async quota(user: User): Promise<Quota> {
     const limit = this.dailyLimit(user, await this.guardian.aiAccessOf(user.id));
-    const used = await usedToday(this.em, user.id);
+    const used = await usedToday(this.uow, user.id);
     return { tier: user.tier, period: 'day', limit, used, remaining: Math.max(0, limit - used), resetsAt: nextReset() };
   }
 

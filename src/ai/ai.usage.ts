@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Orm } from '../db/orm';
+import type { PlainSql } from '../db/plain-sql';
 import { today } from './ai.quota';
 
 /**
@@ -15,7 +15,7 @@ export class UsageRecorder {
   private flushing: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly orm: Orm,
+    private readonly sql: PlainSql,
     private readonly log: Logger,
     private readonly flushMs: number,
   ) {}
@@ -48,7 +48,7 @@ export class UsageRecorder {
       return { user_id, day, tokens };
     });
     try {
-      await this.orm.em.getConnection().execute(
+      await this.sql.query(
         // Rows are locked in the order the quota's reservations take them (by person): in the order
         // of a join, a flush and a reservation waited for each other's rows and deadlocked.
         `with batch as (select * from jsonb_to_recordset(?::jsonb) as b (user_id uuid, day date, tokens bigint)),

@@ -30,8 +30,8 @@ declare module '../kernel/services' {
 const runtimeOf = perProcess((deps) => ({
   backend: new AiBackend(deps.config, deps.log),
   decisions: new DecisionCache<AiDecision>(deps.pubSub, deps.config.AI_DECISION_TTL_MS),
-  usage: new UsageRecorder(deps.orm, deps.log, deps.config.AI_USAGE_FLUSH_MS),
-  quota: new QuotaReserver(deps.orm),
+  usage: new UsageRecorder(deps.sql, deps.log, deps.config.AI_USAGE_FLUSH_MS),
+  quota: new QuotaReserver(deps.sql),
 }));
 const aiBackendOf = (deps: Deps) => runtimeOf(deps).backend;
 

@@ -64,7 +64,7 @@ export class AuthService {
   async findUser(id: string): Promise<User | null> {
     const held = this.em.getUnitOfWork().getById<User>(User.name, id);
     if (held && wrap(held).isInitialized()) return held;
-    const [row] = await this.em.execute<Record<string, unknown>[]>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
+    const [row] = await this.uow.query<Record<string, unknown>>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
     return row ? this.em.map(User, row) : null;
   }
 

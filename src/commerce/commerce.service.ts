@@ -864,7 +864,7 @@ export class CommerceService {
     if (!isId(courseId)) return false;
     return this.uow
       .loader<string, boolean>('commerce.paidCourses', async (ids) => {
-        const rows = await this.em.execute<{ course_id: string }[]>(
+        const rows = await this.uow.query<{ course_id: string }>(
           `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
            where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
           [ids.join(',')],

@@ -94,7 +94,7 @@ export class CoursesService {
       const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       and("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", like, like, like, like);
     }
-    const rows = await this.em.execute<Record<string, unknown>[]>(`select c.* from courses as c where ${where.join(' and ')} order by c.created_at desc, c.id desc limit ?`, [...params, first + 1]);
+    const rows = await this.uow.query<Record<string, unknown>>(`select c.* from courses as c where ${where.join(' and ')} order by c.created_at desc, c.id desc limit ?`, [...params, first + 1]);
     return toPage(rows.map(catalogCourse), first);
   }
 

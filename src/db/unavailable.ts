@@ -8,7 +8,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE
 // SQLSTATE class 08 (connection exception), 57P01-57P03 (admin shutdown, crash shutdown, cannot connect now).
 const SQLSTATE = /^(08\d{3}|57P0[123])$/;
 const MESSAGES =
-  /Connection terminated|Connection ended unexpectedly|Timeout acquiring a connection|connection timeout|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
+  /Connection terminated|Connection ended unexpectedly|Timeout acquiring a connection|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|the database system is (starting up|shutting down)/i;
 
 export function isDatabaseUnavailable(error: unknown): boolean {
   for (let e = error, depth = 0; e && typeof e === 'object' && depth < 8; depth++) {

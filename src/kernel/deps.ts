@@ -6,12 +6,15 @@ import type { Jobs } from '../jobs/agenda';
 import type { Mailer } from '../mail/mailer';
 import type { EventPubSub } from './pubsub';
 import type { RateLimits } from './rate-limit';
+import type { PlainSql } from '../db/plain-sql';
 
 /** What lives as long as the process, shared by every unit of work. Areas keep their own singletons per Deps. */
 export interface Deps {
   config: Config;
   log: Logger;
   orm: Orm;
+  /** The hottest statements outside transactions, without the ORM (`uow.query`). */
+  sql: PlainSql;
   mailer: Mailer;
   pubSub: EventPubSub;
   limits: RateLimits;

@@ -48,6 +48,14 @@ export class UnitOfWork {
   }
 
   /**
+   * A statement of SQL (`?` placeholders): in the unit's transaction when one is open, so that it sees
+   * the unit's own writes; else on the plain pool, past the ORM (a hot read costs half as much CPU).
+   */
+  query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    return this.inTransaction ? this.em.execute<T[]>(sql, [...params]) : this.deps.sql.query<T>(sql, params);
+  }
+
+  /**
    * Reads that need not wait for each other: at once on the pool's connections, but one after
    * another inside a transaction, whose one connection takes a statement at a time (pg queues the
    * rest itself, a use it deprecates).

@@ -1,3 +1,4 @@
+import { openPlainSql } from '../db/plain-sql';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { areas } from '../areas';
@@ -20,6 +21,7 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     config,
     log,
     orm,
+    sql: openPlainSql(orm, log),
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
     limits: createRateLimits(config, limitStore),
@@ -43,4 +45,5 @@ export async function closeDeps(deps: Deps): Promise<void> {
   deps.mailer.close();
   await deps.pubSub.close();
   await limitStores.get(deps)?.close();
+  await deps.sql.close();
 }

@@ -201,7 +201,7 @@ describe('token usage written in batches', () => {
       // Another writer holds the first person's row: an ordered flush waits there before touching the others.
       await holder.query('begin');
       await holder.query(`select 1 from ai_usage where user_id = $1 and day = ${today} for update`, [first]);
-      const recorder = new UsageRecorder(one.app.deps.orm, one.app.deps.log, 60_000);
+      const recorder = new UsageRecorder(one.app.deps.sql, one.app.deps.log, 60_000);
       for (const person of [...people].reverse()) recorder.record(person.id, 5);
       const flushed = recorder.flush();
       await new Promise((resolve) => setTimeout(resolve, 300));

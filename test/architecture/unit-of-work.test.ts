@@ -5,6 +5,7 @@ import { generated } from '../factory/support';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
+import { openUnit } from '../../src/server/platform';
 import type { SmtpServer } from '../support/smtp';
 import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, uniqueEmail, verifiedGuardian } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
@@ -103,5 +104,25 @@ describe('one transaction per operation', () => {
     // Nothing was published for the rolled-back attempt: one certificate event, not two.
     expect(live.events.filter((e) => e.data?.notificationAdded?.type === 'certificate')).toHaveLength(1);
     await live.close();
+  });
+});
+
+describe('uow.query: plain SQL past the ORM outside a transaction, in it inside one', () => {
+  it('sees the unit’s own uncommitted write inside its transaction, and rows exactly as em.execute gives them outside', async () => {
+    const learner = await learnerOfAge(t, 20);
+    const { uow } = openUnit(t.app.deps);
+    const sql = "select id, display_name, birth_date, created_at, ? as literal_mark from users where id = ? and display_name <> '?'";
+    const params = ['kept', learner.id];
+    expect(await uow.query(sql, params)).toEqual(await uow.em.execute(sql, params));
+    const [row] = await uow.query<Record<string, unknown>>(sql, params);
+    expect(row).toMatchObject({ id: learner.id, literal_mark: 'kept', birth_date: expect.any(String), created_at: expect.any(String) });
+    await uow
+      .transaction(async () => {
+        await uow.em.execute('update users set display_name = ? where id = ?', ['Renamed in the unit', learner.id]);
+        expect(await uow.query('select display_name from users where id = ?', [learner.id])).toEqual([{ display_name: 'Renamed in the unit' }]);
+        throw new Error('roll back');
+      })
+      .catch(() => undefined);
+    expect(await uow.query('select display_name from users where id = ?', [learner.id])).not.toEqual([{ display_name: 'Renamed in the unit' }]);
   });
 });
