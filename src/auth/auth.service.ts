@@ -64,7 +64,9 @@ export class AuthService {
   async findUser(id: string): Promise<User | null> {
     const held = this.em.getUnitOfWork().getById<User>(User.name, id);
     if (held && wrap(held).isInitialized()) return held;
-    const [row] = await this.uow.query<Record<string, unknown>>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
+    // Through the ORM's pool, not uow.query: a socket's first read of its account must not wait for
+    // a new connection of the plain pool (its subscriptions were set up after operations sent later).
+    const [row] = await this.em.execute<Record<string, unknown>[]>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
     return row ? this.em.map(User, row) : null;
   }
 

@@ -4,7 +4,7 @@ import type { Orm } from './orm';
 
 /**
  * Statements sent with pg itself, on a pool of their own, for the hottest reads and counters
- * outside a transaction (the viewer's row, the catalog's page, the AI quota): MikroORM's `execute`
+ * outside a transaction (the catalog's page, the AI quota): MikroORM's `execute`
  * formats the parameters into the text and runs it through knex, about 90 µs of CPU a statement
  * more. Rows come back as `em.execute` gives them: the pool takes the ORM's connection options,
  * type parsers included (dates and timestamps as text).

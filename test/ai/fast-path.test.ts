@@ -194,6 +194,15 @@ describe('token usage written in batches', () => {
     for (const person of people) expect((await chat(one, person)).status).toBe(200);
     const [first, , last] = people.map((p) => p.id).sort();
     const today = `(now() at time zone 'utc')::date`;
+    const tokens = async () =>
+      (
+        await sql(
+          `select tokens from ai_usage where user_id in (?, ?, ?) and day = ${today}`,
+          people.map((p) => p.id),
+        )
+      ).map((r) => Number(r.tokens));
+    // The service's own batch of the answers' tokens (42 each) is written before the rows are held.
+    await expect.poll(tokens, { timeout: 3000 }).toEqual([42, 42, 42]);
     const holder = new pg.Client({ connectionString: one.databaseUrl });
     const prober = new pg.Client({ connectionString: one.databaseUrl });
     await Promise.all([holder.connect(), prober.connect()]);
@@ -210,11 +219,7 @@ describe('token usage written in batches', () => {
       await prober.query('rollback');
       await holder.query('commit');
       await flushed;
-      const rows = await sql(
-        `select tokens from ai_usage where user_id in (?, ?, ?) and day = ${today}`,
-        people.map((p) => p.id),
-      );
-      expect(rows.map((r) => Number(r.tokens))).toEqual([47, 47, 47]);
+      expect(await tokens()).toEqual([47, 47, 47]);
     } finally {
       await holder.end();
       await prober.end();
