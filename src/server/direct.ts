@@ -15,7 +15,8 @@ type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuc
  * name one exactly goes through the same steps, in the same order, as it would in the express
  * pipeline (request id and log line, CORS, the token, the rate limits, the JSON body), with the same
  * functions, and is answered by the route; every other request goes to `app`, which also serves
- * these routes when spelled otherwise. Express's router walked a dozen layers for each message.
+ * these routes when spelled otherwise. What express added to each message (its router's layers,
+ * its request and response set-up, `res.json`) was a third of the AI proxy's CPU time.
  */
 export function withJsonRoutes(deps: Deps, routes: JsonRoute[], app: Express): RequestListener {
   const byPath = new Map(routes.map((route) => [route.path, route]));

@@ -49,7 +49,7 @@ export function createExpressApp(deps: Deps, apollo: ApolloServer<Context>, sche
   app.use(wellEncodedQuery);
   const parseJson = jsonBodyOf(config);
   for (const route of json) app.post(route.path, parseJson, (req, res) => route.handle(requestContext(deps, req), req.body, req, res));
-  // The areas' own routes first: the AI proxy's chat is the hottest path and owes nothing to what follows.
+  // The areas' own routes first: pages, files and webhooks owe nothing to the docs, GraphQL or REST below.
   for (const areaRoutes of httpRoutes) app.use(areaRoutes(deps, (req) => requestContext(deps, req), schema));
   serveDocs(app, schema);
   app.use(graphExplorer(config));
