@@ -2,7 +2,8 @@ import express, { type Request } from 'express';
 import pg from 'pg';
 import type { Config } from '../../src/config';
 import { authenticateHeader } from '../../src/kernel/tokens';
-import { streak } from '../../src/progress/progress.service';
+import { courseProgressOf, type ExerciseProgress, streak } from '../../src/progress/progress.service';
+import type { Localized } from '../../src/courses';
 
 /**
  * The bare baseline of the learning bench: express and pg with nothing between them, checking the
@@ -117,21 +118,8 @@ export function learningBaseline(config: Config, databaseUrl: string): { app: ex
           const d = done.get(key(l.id, e.id));
           const b = best.get(key(l.id, e.id));
           const ex = exercises.get(key(l.id, e.id)) ?? [];
-          const completed = Number(d?.n ?? 0);
-          const lasts = [d?.last, b?.last, ...ex.map((x) => x.updatedAt)].filter(Boolean).map((x) => new Date(x as string));
-          return {
-            courseId: e.id,
-            courseTitle: localized(e.title),
-            lessonsTotal: total,
-            lessonsCompleted: completed,
-            percent: total ? Math.round((completed / total) * 100) : 0,
-            averageScore: b ? Math.round(Number(b.average)) : null,
-            timeSpentSeconds: Number(d?.seconds ?? 0),
-            lastActivityAt: lasts.sort((x, y) => y.getTime() - x.getTime())[0] ?? null,
-            completed: total > 0 && completed >= total,
-            exercises: ex,
-            exercisesAccepted: ex.filter((x) => x.accepted).length,
-          };
+          const progress = courseProgressOf({ id: e.id as string, title: e.title as Localized }, total, d, b, ex as unknown as ExerciseProgress[]);
+          return { ...progress, courseTitle: localized(e.title) };
         });
       const last =
         courses

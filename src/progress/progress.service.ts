@@ -279,7 +279,8 @@ export class ProgressService {
   }
 }
 
-function courseProgressOf(course: { id: string; title: Localized }, total: number, done: Row | undefined, best: Row | undefined, exercises: ExerciseProgress[]): CourseProgress {
+/** One course's progress from its lesson count and the learner's completion, quiz and exercise rows. */
+export function courseProgressOf(course: { id: string; title: Localized }, total: number, done: Row | undefined, best: Row | undefined, exercises: ExerciseProgress[]): CourseProgress {
   const completed = Number(done?.n ?? 0);
   const lasts = [done?.last, best?.last, ...exercises.map((e) => e.updatedAt)].filter(Boolean).map((d) => new Date(d as string));
   return {

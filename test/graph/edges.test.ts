@@ -1,13 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { contentAdmin, publishedCourse } from '../learning/support';
+import { publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { codesAt, type GqlError } from '../support/http';
 import { notify } from '../support/notify';
 import { withMailAndApp } from '../support/setup';
+import { graphCast } from './support';
 import type { SmtpServer } from '../support/smtp';
 import { fewestStatements } from '../support/sql';
-import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
+import { adultSignup, learnerOfAge, type SignedIn, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
 
 // The edges of the graph this round adds (a teacher's classes and their members, entitlements and
 // class memberships as connections), each one refused to whom it does not concern, and paging
@@ -69,12 +70,7 @@ async function join(who: SignedIn, schoolClass: { joinCode: string }) {
 
 beforeAll(async () => {
   ({ t, smtp } = ctx);
-  admin = await signInAdmin(t);
-  editor = await contentAdmin(t);
-  guardian = await verifiedGuardian(t, smtp);
-  stranger = await verifiedGuardian(t, smtp);
-  learner = await withBasicData(t, await learnerOfAge(t, 14));
-  await linkFamily(t, guardian, learner);
+  ({ admin, editor, guardian, stranger, learner } = await graphCast(t, smtp));
   const course = await publishedCourse(t, editor, {}, 1);
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, { timeSpentSeconds: 30 }, { token: learner.accessToken });

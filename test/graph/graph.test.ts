@@ -1,13 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { checkout, publishedProduct, subscriptionBody, text } from '../commerce/support';
-import { contentAdmin, courseBody, publishedCourse } from '../learning/support';
+import { courseBody, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
-import { linkFamily, withBasicData } from '../support/family';
+import { withBasicData } from '../support/family';
 import { codesAt, type GqlError } from '../support/http';
 import { withMailAndApp } from '../support/setup';
+import { graphCast } from './support';
 import type { SmtpServer } from '../support/smtp';
-import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
+import { adultSignup, learnerOfAge, type SignedIn, signUp, uniqueEmail } from '../support/users';
 
 // The graph a dashboard walks: viewer -> linked learners -> their courses, progress and
 // certificates; each edge shown to whom it concerns, every refusal a null with its error.
@@ -23,12 +24,7 @@ let courses: { id: string; lessonIds: string[] }[];
 
 beforeAll(async () => {
   ({ t, smtp } = ctx);
-  admin = await signInAdmin(t);
-  editor = await contentAdmin(t);
-  guardian = await verifiedGuardian(t, smtp);
-  stranger = await verifiedGuardian(t, smtp);
-  learner = await withBasicData(t, await learnerOfAge(t, 14));
-  await linkFamily(t, guardian, learner);
+  ({ admin, editor, guardian, stranger, learner } = await graphCast(t, smtp));
   courses = [];
   for (let i = 0; i < 3; i++) courses.push(await publishedCourse(t, editor, { title: text(`Course ${i}`) }));
   for (const course of courses) await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });

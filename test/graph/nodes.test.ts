@@ -3,15 +3,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { sendDueReports } from '../../src/guardian-reports';
 import { buy, checkout, creatorAccount, publishedProduct, text } from '../commerce/support';
 import { request as generationRequest } from '../factory/support';
-import { contentAdmin } from '../learning/support';
 import type { TestApp } from '../support/app';
-import { linkFamily, withBasicData } from '../support/family';
 import type { GqlError } from '../support/http';
 import { notify } from '../support/notify';
 import { withMailAndApp } from '../support/setup';
+import { graphCast } from './support';
 import type { SmtpServer } from '../support/smtp';
 import { fewestStatements } from '../support/sql';
-import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
+import { adultSignup, type SignedIn, signUp, uniqueEmail } from '../support/users';
 
 // Object identification for the types that joined Node with this round's areas: each one answered
 // by node(id:) to whom its own read shows it, with its fields, and to anyone else exactly as an id
@@ -73,12 +72,7 @@ let cases: Case[];
 
 beforeAll(async () => {
   ({ t, smtp } = ctx);
-  admin = await signInAdmin(t);
-  editor = await contentAdmin(t);
-  guardian = await verifiedGuardian(t, smtp);
-  stranger = await verifiedGuardian(t, smtp);
-  learner = await withBasicData(t, await learnerOfAge(t, 14));
-  await linkFamily(t, guardian, learner);
+  ({ admin, editor, guardian, stranger, learner } = await graphCast(t, smtp));
   buyer = await signUp(t, adultSignup({ email: uniqueEmail('buyer') }));
   teacher = await signUp(t, adultSignup({ email: uniqueEmail('teacher') }));
   creator = await creatorAccount(t);
