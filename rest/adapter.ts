@@ -1,11 +1,13 @@
 import type { ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import express, { type Request, Router } from 'express';
+import express, { type Request, type Response, Router } from 'express';
+import { match } from 'path-to-regexp';
 import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, type TypeNode, validate } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
 import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/kernel/errors';
 import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
+import type { DirectRoute } from '../src/kernel/area';
 
 /** REST names of list variables; errors about them name the REST parameter. */
 const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' };
@@ -18,40 +20,57 @@ interface PreparedRoute extends RestRoute {
   variableTypes: Map<string, string>;
 }
 
+/** A row of the table as served: its path's matcher, its body's limit, its handler. */
+export interface RestEndpoint extends DirectRoute {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  match(path: string): { params: Record<string, string> } | false;
+}
+
 /**
- * Serves every route of the table by executing its operation through Apollo. Each row's operation
- * is parsed once here and, given the schema, validated against it: a row the schema no longer
- * answers stops the start, where it would have failed its first request.
+ * Every route of the table, executing its operation through Apollo. Each row's operation is parsed
+ * once here and, given the schema, validated against it: a row the schema no longer answers stops
+ * the start, where it would have failed its first request.
  */
-export function restRouter(
-  apollo: ApolloServer<Context>,
-  routes: RestRoute[],
-  context: (req: Request) => Promise<Context> | Context,
-  bodyLimit: number,
-  bodyLimits: BodyLimits = {},
-  schema?: GraphQLSchema,
-): Router {
-  const router = Router();
-  for (const route of routes.map(prepare)) {
+export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits = {}, schema?: GraphQLSchema): RestEndpoint[] {
+  return routes.map(prepare).map((route) => {
     const [invalid] = schema ? validate(schema, route.document, specifiedRules) : [];
     if (invalid) throw new Error(`${route.method.toUpperCase()} ${route.path}: ${invalid.message}`);
-    // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
-    const json = express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) });
-    router[route.method](route.path, json, async (req, res, next) => {
-      try {
-        const variables = variablesOf(route, req);
-        const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: await context(req) });
+    return {
+      method: route.method.toUpperCase() as RestEndpoint['method'],
+      path: route.path,
+      // As express's router matches: any case, a trailing slash or not, parameters decoded.
+      match: match(route.path, { sensitive: false, end: true, trailing: true, decode: decodeURIComponent }),
+      // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
+      readBody: [express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
+      takesQuery: true,
+      async handle(ctx, body, req, res) {
+        const { query, params } = req as Request;
+        const response = await apollo.executeOperation({ query: route.operation, variables: variablesOf(route, body, query, params) }, { contextValue: ctx });
         if (response.body.kind !== 'single') throw new Error('REST operations must not stream');
         const { data, errors } = response.body.singleResult;
         if (errors?.length) return sendError(res, errorBodyOf(errors[0]));
-        if (route.status === 204) return res.status(204).end();
-        res.status(route.status).json(shapeBody(route.body, Object.values(data as object)[0]));
-      } catch (error) {
-        next(error);
-      }
-    });
+        if (route.status === 204) return void res.writeHead(204).end();
+        reply(res, route.status, shapeBody(route.body, Object.values(data as object)[0]));
+      },
+    };
+  });
+}
+
+/** The table on express, for the requests not served before it (paths spelled otherwise, those an area's own route sees first). */
+export function restRouter(endpoints: RestEndpoint[], context: (req: Request) => Context): Router {
+  const router = Router();
+  for (const endpoint of endpoints) {
+    const method = endpoint.method.toLowerCase() as Lowercase<RestEndpoint['method']>;
+    router[method](endpoint.path, ...endpoint.readBody!, (req, res, next) => endpoint.handle(context(req), req.body, req, res).catch(next));
   }
   return router;
+}
+
+/** Express's `res.json` where express serves (an area may wrap it, as the checkout does), the same bytes on node's own response otherwise. */
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  const viaExpress = res as Partial<Response>;
+  if (viaExpress.json) viaExpress.status!(status).json(body);
+  else sendJson(res, status, body);
 }
 
 interface Connection {
@@ -80,20 +99,19 @@ function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
-function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
+function variablesOf(route: PreparedRoute, body: unknown, query: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
-  const body: unknown = req.body;
   if (route.variableTypes.has('input')) {
     variables.input = body;
   } else if (body && typeof body === 'object' && !Array.isArray(body)) {
     Object.assign(variables, pick(route, body as Record<string, unknown>));
   }
-  for (const [name, value] of Object.entries(req.query)) {
+  for (const [name, value] of Object.entries(query)) {
     const variable = Object.hasOwn(queryAliases, name) ? queryAliases[name] : name;
     const type = route.variableTypes.get(variable);
     if (type && typeof value === 'string') variables[variable] = fromQueryString(value, type);
   }
-  Object.assign(variables, pick(route, req.params));
+  Object.assign(variables, pick(route, params));
   return variables;
 }
 

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
-import type { Request, Router } from 'express';
+import type { Request, RequestHandler, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { and } from 'graphql-shield';
+import type { Logger } from 'pino';
 import type { NonEmptyArray } from 'type-graphql';
 import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
@@ -43,6 +44,22 @@ export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema
 export interface JsonRoute {
   path: string;
   handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
+}
+
+/** A route served before express, with what it does differently from an area's JSON route. */
+export interface DirectRoute extends JsonRoute {
+  /** An area's route: POST. */
+  method?: string;
+  /** The path's parameters when it names this route (an area's route: its path exactly, none). */
+  match?(path: string): { params: Record<string, string> } | false;
+  /** Whether a query string is the route's (an area's route: no, express has such requests). */
+  takesQuery?: boolean;
+  /** The steps that read the body (an area's route: JSON within BODY_LIMIT). */
+  readBody?: RequestHandler[];
+  /** Which requests to the path it serves (an area's route: all); express has the others. */
+  serves?(req: IncomingMessage): boolean;
+  /** How a failure is answered (an area's route: the error object). */
+  answerError?(log: Logger, requestId: string, res: ServerResponse, error: unknown): void;
 }
 
 /**

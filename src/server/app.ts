@@ -4,6 +4,7 @@ import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { applyMiddleware } from 'graphql-middleware';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
@@ -14,18 +15,19 @@ import { permissionsFor } from '../permissions';
 import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
 import { inputGuard } from './input-guard';
-import { createExpressApp } from './http';
+import { httpPipeline } from './http';
 import { introspectionPlugin } from './introspection';
 import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
 import { defineJobs, jsonRoutes, openAppDatabase, ruleMap } from './platform';
-import { withJsonRoutes } from './direct';
 import { attachWebSocketServer } from './ws';
 
 export interface App {
   deps: Deps;
   httpServer: Server;
+  /** The express pipeline alone, without the routes served before it: tests compare the two. */
+  express: Express;
   listen(port: number, host?: string): Promise<AddressInfo>;
   /** Stops taking requests, lets those under way finish, closes sockets, then the database. */
   close(): Promise<void>;
@@ -77,12 +79,13 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   await apollo.start();
   defineJobs(deps);
   await deps.jobs.start();
-  const json = jsonRoutes(deps, rawSchema);
-  httpServer.on('request', withJsonRoutes(deps, json, createExpressApp(deps, apollo, rawSchema, json)));
+  const pipeline = httpPipeline(deps, apollo, rawSchema, jsonRoutes(deps, rawSchema));
+  httpServer.on('request', pipeline.listener);
 
   return {
     deps,
     httpServer,
+    express: pipeline.express,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         httpServer.once('error', reject);

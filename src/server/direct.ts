@@ -1,42 +1,79 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { parse as parseQuery } from 'node:querystring';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import proxyaddr from 'proxy-addr';
-import type { JsonRoute } from '../kernel/area';
+import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { countRequest } from '../kernel/rate-limit';
 import { authenticateHeader } from '../kernel/tokens';
-import { answerError, corsOf, jsonBodyOf, requestContext, trackRequest } from './http';
+import { answerError, corsOf, jsonBodyOf, requestContext, trackRequest, wellEncodedQuery } from './steps';
 
 /** What the steps below write on the request, as express's middleware does. */
-type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuckets' | 'body'> & { ip: string };
+type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuckets' | 'body' | 'query' | 'params'> & { ip: string };
 
 /**
- * Serves the areas' JSON routes (the AI tutor's chat) before express: a request whose method and URL
- * name one exactly goes through the same steps, in the same order, as it would in the express
- * pipeline (request id and log line, CORS, the token, the rate limits, the JSON body), with the same
- * functions, and is answered by the route; every other request goes to `app`, which also serves
- * these routes when spelled otherwise. What express added to each message (its router's layers,
- * its request and response set-up, `res.json`) was a third of the AI proxy's CPU time.
+ * Serves `/graphql`, the REST table and the areas' JSON routes (the AI tutor's chat) before express:
+ * a request that one of them names goes through the same steps, in the same order, as it would in
+ * the express pipeline (request id and log line, CORS, the token, the rate limits, the query, the
+ * body), with the same functions, and is answered by the route; every other request goes to `app`,
+ * which also serves these routes when spelled otherwise. What express added to each request (its
+ * router's layers, its request and response set-up) was a third of the AI proxy's CPU time.
  */
-export function withJsonRoutes(deps: Deps, routes: JsonRoute[], app: Express): RequestListener {
-  const byPath = new Map(routes.map((route) => [route.path, route]));
-  if (!byPath.size) return app;
+export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express): RequestListener {
+  const find = routeFinder(routes);
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const cors = step(corsOf(deps.config));
-  const parseJson = step(jsonBodyOf(deps.config));
+  const checkQuery = step(wellEncodedQuery);
+  const jsonBody = [step(jsonBodyOf(deps.config))];
+  const readers = new Map(routes.map((route) => [route, route.readBody?.map(step) ?? jsonBody]));
   return (req, res) => {
-    const route = req.method === 'POST' ? byPath.get(req.url ?? '') : undefined;
-    if (!route) return app(req, res);
+    const url = req.url ?? '';
+    const queryStart = url.indexOf('?');
+    const path = queryStart < 0 ? url : url.slice(0, queryStart);
+    const found = find(req.method ?? '', path);
+    if (!found || (queryStart >= 0 && !found.route.takesQuery) || (found.route.serves && !found.route.serves(req))) return app(req, res);
+    const { route, params } = found;
     const request = req as DirectRequest;
-    request.id = trackRequest(deps.log, req, res, route.path);
+    request.id = trackRequest(deps.log, req, res, url);
     void (async () => {
       await cors(req, res);
       request.ip = proxyaddr(req, trust);
       request.auth = authenticateHeader(deps.config, req.headers.authorization);
-      await countRequest(deps.limits, request, route.path, res);
-      await parseJson(req, res);
+      await countRequest(deps.limits, request, path, res);
+      if (queryStart >= 0) await checkQuery(req, res);
+      request.query = queryStart < 0 ? {} : parseQuery(url.slice(queryStart + 1));
+      request.params = params;
+      for (const read of readers.get(route)!) await read(req, res);
       await route.handle(requestContext(deps, request as unknown as Request), request.body, req, res);
-    })().catch((error: unknown) => answerError(deps.log, request.id, res, error));
+    })().catch((error: unknown) => (route.answerError ?? answerError)(deps.log, request.id, res, error));
+  };
+}
+
+/**
+ * The route a method and path name, with the path's parameters: the first of the routes in their
+ * order that matches, as express's router picks. A path whose parameters are not well encoded is
+ * left to express, which answers it.
+ */
+function routeFinder(routes: DirectRoute[]): (method: string, path: string) => { route: DirectRoute; params: Record<string, string> } | undefined {
+  const byMethod = new Map<string, DirectRoute[]>();
+  for (const route of routes) {
+    const method = route.method ?? 'POST';
+    byMethod.set(method, [...(byMethod.get(method) ?? []), route]);
+  }
+  return (method, path) => {
+    for (const route of byMethod.get(method) ?? []) {
+      if (!route.match) {
+        if (route.path === path) return { route, params: {} };
+        continue;
+      }
+      try {
+        const matched = route.match(path);
+        if (matched) return { route, params: matched.params };
+      } catch {
+        return undefined;
+      }
+    }
+    return undefined;
   };
 }
 

@@ -1,0 +1,53 @@
+import type { IncomingMessage } from 'node:http';
+import { type ApolloServer, HeaderMap } from '@apollo/server';
+import express from 'express';
+import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } from '../kernel/body-limit';
+import type { Context } from '../kernel/context';
+import type { Deps } from '../kernel/deps';
+import type { DirectRoute } from '../kernel/area';
+import { answerGraphqlError } from './steps';
+import { bodyLimits } from './platform';
+
+/**
+ * `/graphql`: one handler for the POSTs served before express and every other spelling (GET, a
+ * query string) that express routes here. What Apollo's express integration did, on node's own
+ * response: Apollo's headers and status, its body whole or in parts.
+ */
+export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): DirectRoute {
+  // BODY_LIMIT for every operation but the mutations that declare more (a 256 KiB project): the
+  // parser takes the largest, then the operation's own limit decides.
+  const bodyLimit = sizeInBytes(deps.config.BODY_LIMIT);
+  return {
+    path: '/graphql',
+    readBody: [express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }), graphqlBodyLimit(bodyLimits, bodyLimit)],
+    // Other bodies go through express, where Apollo answers them as it always has (its CSRF rules included).
+    serves: (req) => isJson(req.headers['content-type']),
+    answerError: answerGraphqlError,
+    async handle(ctx, body, req, res) {
+      const answer = await apollo.executeHTTPGraphQLRequest({
+        httpGraphQLRequest: { method: req.method!.toUpperCase(), headers: headersOf(req), search: searchOf(req.url ?? ''), body },
+        context: async () => ctx,
+      });
+      for (const [name, value] of answer.headers) res.setHeader(name, value);
+      res.statusCode = answer.status ?? 200;
+      if (answer.body.kind === 'complete') return void res.end(answer.body.string);
+      for await (const chunk of answer.body.asyncIterator) res.write(chunk);
+      res.end();
+    },
+  };
+}
+
+const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
+
+function headersOf(req: IncomingMessage): HeaderMap {
+  const headers = new HeaderMap();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return headers;
+}
+
+const searchOf = (url: string) => {
+  const start = url.indexOf('?');
+  return start < 0 ? '' : url.slice(start);
+};
