@@ -58,15 +58,13 @@ export class AuthService {
 
   /**
    * The account by id (every authenticated request reads its caller here): the one this unit of
-   * work holds already, else one statement mapped to the entity, which is managed as findOne's
+   * work holds already, else one plain statement (`uow.query`) mapped to the entity, managed as findOne's
    * would be. findOne's query building and hydration cost twice the statement itself.
    */
   async findUser(id: string): Promise<User | null> {
     const held = this.em.getUnitOfWork().getById<User>(User.name, id);
     if (held && wrap(held).isInitialized()) return held;
-    // Through the ORM's pool, not uow.query: a socket's first read of its account must not wait for
-    // a new connection of the plain pool (its subscriptions were set up after operations sent later).
-    const [row] = await this.em.execute<Record<string, unknown>[]>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
+    const [row] = await this.uow.query<Record<string, unknown>>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
     return row ? this.em.map(User, row) : null;
   }
 

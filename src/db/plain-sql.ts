@@ -4,7 +4,7 @@ import type { Orm } from './orm';
 
 /**
  * Statements sent with pg itself, on a pool of their own, for the hottest reads and counters
- * outside a transaction (the catalog's page, the AI quota): MikroORM's `execute`
+ * outside a transaction (every request's caller, the catalog's page, the AI quota): MikroORM's `execute`
  * formats the parameters into the text and runs it through knex, about 90 µs of CPU a statement
  * more. Rows come back as `em.execute` gives them: the pool takes the ORM's connection options,
  * type parsers included (dates and timestamps as text).
@@ -12,11 +12,15 @@ import type { Orm } from './orm';
 export interface PlainSql {
   /** `sql` with `?` placeholders, as `em.execute` takes it. */
   query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /** Opens the connections the pool keeps. */
+  warm(): Promise<void>;
   close(): Promise<void>;
 }
 
 export function openPlainSql(orm: Orm, log: Logger): PlainSql {
-  const pool = new pg.Pool({ ...(orm.em.getConnection().getConnectionOptions() as pg.PoolConfig), max: 10, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 3000 });
+  // Kept warm, as the ORM's pool is: a request's first read (its caller's account) must not wait
+  // for a connection to open; a WebSocket's operations sent after its subscription then overtook it.
+  const pool = new pg.Pool({ ...(orm.em.getConnection().getConnectionOptions() as pg.PoolConfig), min: WARM, max: 10, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 3000 });
   // A lost connection of an idle client must not end the process; the next query gets a new one.
   pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'plain sql: a database connection failed'));
   // Each statement is told to the ORM's logger as its own are, so whoever counts statements sees these too.
@@ -34,9 +38,12 @@ export function openPlainSql(orm: Orm, log: Logger): PlainSql {
       logger.logQuery({ query: sql, level: 'info' });
       return rows as T[];
     },
+    warm: () => Promise.all(Array.from({ length: WARM }, () => pool.connect())).then((clients) => clients.forEach((client) => client.release())),
     close: () => pool.end(),
   };
 }
+
+const WARM = 2;
 
 /** `?` placeholders (outside quoted text) as pg's `$1`, `$2`, ... */
 function numbered(sql: string): string {

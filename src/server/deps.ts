@@ -17,11 +17,13 @@ const limitStores = new WeakMap<Deps, RateLimitStore>();
 export async function createDeps(config: Config, log: Logger, orm: Orm, databaseUrl: string): Promise<Deps> {
   // Shared counters (DESIGN.md 4.3): Redis when REDIS_URL is set, else the service's own database.
   const limitStore = await openRateLimitStore({ redisUrl: config.REDIS_URL, databaseUrl, log });
+  const sql = openPlainSql(orm, log);
+  await sql.warm();
   const deps: Deps = {
     config,
     log,
     orm,
-    sql: openPlainSql(orm, log),
+    sql,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
     limits: createRateLimits(config, limitStore),
