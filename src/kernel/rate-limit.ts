@@ -103,10 +103,11 @@ export function setRateLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, stat
   res.setHeader('X-RateLimit-Reset', state.resetAt);
 }
 
-/** Which buckets a REST path counts against besides the default one. */
+/** Which buckets a REST path counts against besides the default one (in any case: routes match so). */
 function pathBuckets(path: string): Bucket[] {
-  if (path === '/auth' || path.startsWith('/auth/')) return ['auth'];
-  if (path === '/ai' || path.startsWith('/ai/')) return ['ai'];
+  const lower = path.toLowerCase();
+  if (lower === '/auth' || lower.startsWith('/auth/')) return ['auth'];
+  if (lower === '/ai' || lower.startsWith('/ai/')) return ['ai'];
   return [];
 }
 

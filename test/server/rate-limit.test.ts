@@ -79,6 +79,17 @@ describe('the /auth limit', () => {
       expect(gql.body.errors?.[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
     }));
 
+  it('counts a path spelled in other letters (routes match in any case) as /auth, headers included', () =>
+    withApp({ RATE_LIMIT_AUTH: '5' }, async (app) => {
+      const replies = await Promise.all(Array.from({ length: 9 }, () => app.http.post('/AUTH/Forgot-Password', { email: 'someone@example.com' })));
+      expect(replies.filter((r) => r.status === 202)).toHaveLength(5);
+      expectHeaders(
+        replies.find((r) => r.status === 202)!,
+        5,
+      );
+      expectRateLimited(replies.find((r) => r.status === 429)!);
+    }));
+
   it('limits log-in failures per e-mail address: then even the right password waits', () =>
     withApp({ RATE_LIMIT_LOGIN_FAILURES: '3' }, async (app) => {
       const account = await signUp(app, adultSignup());
