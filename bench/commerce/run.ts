@@ -95,6 +95,11 @@ run(async () => {
         body,
       });
     }
+    // Reactions after commit run after the answer: counted until no statement came for 300 ms.
+    for (let seen = -1; seen !== sent.length;) {
+      seen = sent.length;
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    }
     logger.logQuery = logQuery;
     const inTransaction = sent.slice(0, sent.findIndex((q) => /^commit/i.test(q)) + 1);
     console.log(`one webhook: ${inTransaction.length} statements in its transaction (begin and commit included), ${sent.length - inTransaction.length} after commit (sales count, notification)`);
