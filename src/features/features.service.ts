@@ -5,7 +5,7 @@ import { User } from '../auth';
 import { perProcess } from '../kernel/deps';
 import { validationFailed } from '../kernel/errors';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import type { FlagRule, FlagSubject } from './evaluate';
+import { evaluateFlag, type FlagRule, type FlagSubject } from './evaluate';
 import { FeatureFlag } from './feature-flag.entity';
 import { contextOf, createFlagRuntime, FEATURE_FLAGS_CHANGED, FLAGS_TOPIC_KEY } from './provider';
 
@@ -39,14 +39,15 @@ export class FeaturesService {
     return flagRuntimeOf(this.uow.deps);
   }
 
-  /** Every flag's value for the caller, evaluated through OpenFeature. */
+  /**
+   * Every flag's value for the caller, from the provider's flags as it decides one. OpenFeature
+   * has no bulk evaluation, and a call per flag (its context merging, hooks and a promise each) cost
+   * more than the rest of the request; no hook is registered that would miss these.
+   */
   async evaluateAll(viewer: User | null): Promise<Record<string, boolean>> {
-    const { provider, client } = this.runtime;
-    const flags = await provider.flags();
-    const context = contextOf(subjectOf(viewer));
-    const result: Record<string, boolean> = {};
-    await Promise.all([...flags.keys()].map(async (key) => (result[key] = await client.getBooleanValue(key, false, context))));
-    return result;
+    const flags = await this.runtime.provider.flags();
+    const subject = subjectOf(viewer);
+    return Object.fromEntries([...flags.values()].map((flag) => [flag.key, evaluateFlag(flag, subject)]));
   }
 
   /** One flag for the caller; `defaultValue` when no such flag exists. */

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
@@ -37,6 +38,23 @@ describe('GET /features and { features }', () => {
     const anonymous = await t.http.get('/features');
     expect(anonymous.status).toBe(200);
     expect(anonymous.body.features).toMatchObject({ for_learners: false, teens_vn: false, everybody: true, nobody: false });
+  });
+
+  it('agrees, flag by flag and caller by caller, with the one-flag check that guards operations (OpenFeature)', async () => {
+    const flags: [string, Record<string, unknown>][] = [
+      ['half_of_learners', { enabled: true, rules: [{ roles: ['learner'], percentage: 50 }] }],
+      ['pro_or_germany', { enabled: true, rules: [{ tiers: ['pro'] }, { countries: ['DE'] }] }],
+      ['adults', { enabled: true, rules: [{ minAge: 18 }] }],
+      ['switched_off', { enabled: false, rules: [{}] }],
+    ];
+    for (const [key, body] of flags) expect((await put(key, body)).status).toBe(200);
+    const { services } = openUnit(t.app.deps);
+    for (const caller of [learner, guardian, admin, undefined]) {
+      const listed = (await t.http.get('/features', { token: caller?.accessToken })).body.features as Record<string, boolean>;
+      const viewer = caller ? await services.auth.findUser(caller.id) : null;
+      for (const [key] of flags) expect(listed[key], `${key} for ${caller?.id ?? 'anonymous'}`).toBe(await services.features.isEnabled(key, viewer));
+      expect(Object.keys(listed)).toEqual(expect.arrayContaining(flags.map(([key]) => key)));
+    }
   });
 
   it('sees a change made on another instance within a second', async () => {
