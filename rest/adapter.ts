@@ -42,7 +42,6 @@ export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[]
       match: match(route.path, { sensitive: false, end: true, trailing: true, decode: decodeURIComponent }),
       // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
       readBody: [express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
-      takesQuery: true,
       async handle(ctx, body, req, res) {
         const { query, params } = req as Request;
         const response = await apollo.executeOperation({ query: route.operation, variables: variablesOf(route, body, query, params) }, { contextValue: ctx });

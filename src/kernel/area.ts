@@ -50,10 +50,11 @@ export interface JsonRoute {
 export interface DirectRoute extends JsonRoute {
   /** An area's route: POST. */
   method?: string;
-  /** The path's parameters when it names this route (an area's route: its path exactly, none). */
+  /**
+   * The path's parameters when it names this route, a query string allowed (a REST row). Without
+   * it, the URL must be the path exactly (an area's route): other spellings go to express.
+   */
   match?(path: string): { params: Record<string, string> } | false;
-  /** Whether a query string is the route's (an area's route: no, express has such requests). */
-  takesQuery?: boolean;
   /** The steps that read the body (an area's route: JSON within BODY_LIMIT). */
   readBody?: RequestHandler[];
   /** Which requests to the path it serves (an area's route: all); express has the others. */

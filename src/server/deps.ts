@@ -1,7 +1,7 @@
-import { openPlainSql } from '../db/plain-sql';
 import { join } from 'node:path';
 import type { Logger } from 'pino';
 import { areas } from '../areas';
+import { openPlainSql } from '../db/plain-sql';
 import type { Config } from '../config';
 import type { Orm } from '../db/orm';
 import { createJobs } from '../jobs/agenda';

@@ -6,7 +6,7 @@ import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { countRequest } from '../kernel/rate-limit';
 import { authenticateHeader } from '../kernel/tokens';
-import { answerError, corsOf, jsonBodyOf, requestContext, trackRequest, wellEncodedQuery } from './steps';
+import { answerError, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /** What the steps below write on the request, as express's middleware does. */
 type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuckets' | 'body' | 'query' | 'params'> & { ip: string };
@@ -28,10 +28,9 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
   const readers = new Map(routes.map((route) => [route, route.readBody?.map(step) ?? jsonBody]));
   return (req, res) => {
     const url = req.url ?? '';
-    const queryStart = url.indexOf('?');
-    const path = queryStart < 0 ? url : url.slice(0, queryStart);
+    const { path, search } = splitUrl(url);
     const found = find(req.method ?? '', path);
-    if (!found || (queryStart >= 0 && !found.route.takesQuery) || (found.route.serves && !found.route.serves(req))) return app(req, res);
+    if (!found || (search && !found.route.match) || (found.route.serves && !found.route.serves(req))) return app(req, res);
     const { route, params } = found;
     const request = req as DirectRequest;
     request.id = trackRequest(deps.log, req, res, url);
@@ -40,8 +39,8 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
       request.ip = proxyaddr(req, trust);
       request.auth = authenticateHeader(deps.config, req.headers.authorization);
       await countRequest(deps.limits, request, path, res);
-      if (queryStart >= 0) await checkQuery(req, res);
-      request.query = queryStart < 0 ? {} : parseQuery(url.slice(queryStart + 1));
+      if (search) await checkQuery(req, res);
+      request.query = search ? parseQuery(search.slice(1)) : {};
       request.params = params;
       for (const read of readers.get(route)!) await read(req, res);
       await route.handle(requestContext(deps, request as unknown as Request), request.body, req, res);

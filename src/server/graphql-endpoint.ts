@@ -5,7 +5,7 @@ import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } fro
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import type { DirectRoute } from '../kernel/area';
-import { answerGraphqlError } from './steps';
+import { answerGraphqlError, splitUrl } from './steps';
 import { bodyLimits } from './platform';
 
 /**
@@ -25,7 +25,7 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
     answerError: answerGraphqlError,
     async handle(ctx, body, req, res) {
       const answer = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method!.toUpperCase(), headers: headersOf(req), search: searchOf(req.url ?? ''), body },
+        httpGraphQLRequest: { method: req.method!.toUpperCase(), headers: headersOf(req), search: splitUrl(req.url ?? '').search, body },
         context: async () => ctx,
       });
       for (const [name, value] of answer.headers) res.setHeader(name, value);
@@ -46,8 +46,3 @@ function headersOf(req: IncomingMessage): HeaderMap {
   }
   return headers;
 }
-
-const searchOf = (url: string) => {
-  const start = url.indexOf('?');
-  return start < 0 ? '' : url.slice(start);
-};

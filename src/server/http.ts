@@ -15,7 +15,7 @@ import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
 import { graphqlEndpoint } from './graphql-endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
-import { answerError, answerGraphqlError, corsOf, jsonBodyOf, requestContext, trackRequest, wellEncodedQuery } from './steps';
+import { answerError, answerGraphqlError, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /**
  * Every request's way in: `/graphql`, the REST table and the areas' JSON routes are served before
@@ -83,5 +83,5 @@ function seenFirstBy(routers: Router[], endpoint: RestEndpoint): boolean {
 
 /** Turns every failure outside GraphQL execution into the error object; nothing internal leaks. */
 function errorHandler(deps: Deps): ErrorRequestHandler {
-  return (error, req, res, _next) => (req.originalUrl.split('?')[0] === '/graphql' ? answerGraphqlError : answerError)(deps.log, req.id, res, error);
+  return (error, req, res, _next) => (splitUrl(req.originalUrl).path === '/graphql' ? answerGraphqlError : answerError)(deps.log, req.id, res, error);
 }

@@ -18,6 +18,12 @@ import { createContext } from './context';
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 
+/** A request URL's path and its query string (`?` included; empty when there is none). */
+export function splitUrl(url: string): { path: string; search: string } {
+  const start = url.indexOf('?');
+  return start < 0 ? { path: url, search: '' } : { path: url.slice(0, start), search: url.slice(start) };
+}
+
 export function requestContext(deps: Deps, req: Request): Context {
   return createContext(deps, { requestId: req.id, ip: req.ip ?? 'unknown', auth: req.auth, countedBuckets: req.countedBuckets });
 }
@@ -27,9 +33,9 @@ export function requestContext(deps: Deps, req: Request): Context {
  * surrogate) into replacement characters silently, where the same bytes in a path are refused.
  */
 export const wellEncodedQuery: RequestHandler = (req, _res, next) => {
-  const start = req.url.indexOf('?');
-  if (start < 0) return next();
-  for (const part of req.url.slice(start + 1).split('&')) {
+  const { search } = splitUrl(req.url);
+  if (!search) return next();
+  for (const part of search.slice(1).split('&')) {
     try {
       decodeURIComponent(part.replace(/\+/g, ' '));
     } catch {
@@ -70,7 +76,7 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
   if (log.isLevelEnabled('info')) {
     const started = performance.now();
     res.once('finish', () => {
-      const line = { req: { id, method: req.method, url: url.split('?')[0] }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+      const line = { req: { id, method: req.method, url: splitUrl(url).path }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
       if (res.statusCode >= 500) log.error(line, 'request errored');
       else log.info(line, 'request completed');
     });
