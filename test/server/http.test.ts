@@ -1,9 +1,10 @@
 import { applyMiddleware } from 'graphql-middleware';
 import { allow } from 'graphql-shield';
 import { graphql } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildPermissions, mergeRules } from '../../src/permissions';
 import { ruleMap } from '../../src/server/platform';
+import { createContext } from '../../src/server/context';
 import { formatGraphQLError } from '../../src/server/graphql-errors';
 import { buildAppSchema } from '../../src/server/schema';
 import { startTestApp, type TestApp } from '../support/app';
@@ -92,6 +93,23 @@ describe('malformed requests', () => {
     expect([400, 401, 500]).toContain(reply.status);
     expect(reply.body.error).toEqual(expect.any(String));
     expectNothingInternal(JSON.stringify(reply.body));
+  });
+});
+
+describe('request context', () => {
+  it('is copied for each operation, as Apollo copies it, without forking an entity manager before one is read', () => {
+    const fork = vi.spyOn(t.app.deps.orm.em, 'fork');
+    try {
+      const ctx = createContext(t.app.deps, { requestId: 'r', ip: '127.0.0.1', auth: {}, countedBuckets: new Set() });
+      // Apollo's cloneObject, run on every operation's context.
+      const copy = Object.assign(Object.create(Object.getPrototypeOf(ctx) as object) as typeof ctx, ctx);
+      expect(fork).not.toHaveBeenCalled();
+      expect(copy.em).toBe(ctx.em);
+      expect(copy.uow).toBe(ctx.uow);
+      expect(fork).toHaveBeenCalledTimes(1);
+    } finally {
+      fork.mockRestore();
+    }
   });
 });
 
