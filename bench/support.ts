@@ -21,7 +21,10 @@ export interface BenchService {
 
 /**
  * The service as deployed (production mode, silent logs), on a fresh embedded PostgreSQL unless
- * DATABASE_URL is set, with limits out of the way of the load.
+ * DATABASE_URL is set, with limits out of the way of the load. CodeLab's interpreters are not
+ * warmed: building Pyodide's snapshot and starting its processes took a core for the first ten
+ * seconds or more, while the first target was measured, and streamed the snapshot's hundred MiB
+ * through the measured process (bench:codelab starts its own pool).
  */
 export async function startBenchService(env: Record<string, string> = {}): Promise<BenchService> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lp-bench-'));
@@ -37,6 +40,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     RATE_LIMIT_DEFAULT: unlimited,
     RATE_LIMIT_AUTH: unlimited,
     RATE_LIMIT_AI: unlimited,
+    CODELAB_PREWARM: 'false',
     ...env,
   });
   const app = await createApp(config, createLogger('silent'));

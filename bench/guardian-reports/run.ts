@@ -61,8 +61,6 @@ run(async () => {
     SMTP_URL: `smtp://127.0.0.1:${port}`,
     GDPR_SWEEP_EVERY: '1 day',
     JOBS_PROCESS_EVERY_MS: '200',
-    // CodeLab's interpreters warming up at start (gigabytes of WebAssembly memory in this process) are no part of what is measured.
-    CODELAB_PREWARM: 'false',
   });
   const sql = (query: string, params: unknown[] = []) => service.app.deps.orm.em.getConnection().execute(query, params);
   // The service's own recurring report job runs at the real clock: on a real Monday it would send

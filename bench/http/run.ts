@@ -16,14 +16,15 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 /**
  * Authenticated `GET /auth/me`, its GraphQL twin (the row's own document, `query Me { me { ...UserFields } }`:
- * the same fields, the same JSON as the baseline writes), and the bare baseline, in
- * alternating rounds so that the machine's noise falls on all three alike; the load generator runs
+ * the same fields, the same JSON as the baseline writes), the bare baseline, and Apollo alone answering
+ * the same document from the same statement (the floor of any GraphQL answer through Apollo), in
+ * alternating rounds so that the machine's noise falls on all four alike; the load generator runs
  * in a child of its own, the servers in another: besides requests per second, the servers' CPU
  * time per request, which the machine's other load moves less.
  */
 async function main() {
   const child = fork(join(__dirname, 'servers.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const servers = await new Promise<{ service: string; baseline: string; token: string; me: string }>((resolve, reject) => {
+  const servers = await new Promise<{ service: string; baseline: string; apollo: string; token: string; me: string }>((resolve, reject) => {
     child.once('message', resolve as never);
     child.once('exit', (code) => reject(new Error(`servers exited with ${code}`)));
   });
@@ -31,6 +32,7 @@ async function main() {
     { name: 'REST GET /auth/me', url: `${servers.service}/auth/me`, method: 'GET' },
     { name: 'GraphQL twin (query Me)', url: `${servers.service}/graphql`, method: 'POST', body: JSON.stringify({ query: servers.me }) },
     { name: 'baseline express + pg', url: `${servers.baseline}/me`, method: 'GET' },
+    { name: 'bare Apollo + pg (query Me)', url: servers.apollo, method: 'POST', body: JSON.stringify({ query: servers.me }) },
   ];
   const headers = { authorization: `Bearer ${servers.token}`, 'content-type': 'application/json' };
   const results = new Map<string, LoadFigures[]>();
@@ -58,11 +60,13 @@ async function main() {
       `${target.name.padEnd(30)} ${f.rps.toFixed(0).padStart(7)} ${f.p50.toFixed(1).padStart(9)} ${f.p99.toFixed(1).padStart(8)} ${f.cpuMs.toFixed(3).padStart(11)} ${f.errors.toFixed(0).padStart(9)}`,
     );
   }
-  const [rest, graphql, baseline] = targets.map((t) => mean(t.name));
+  const [rest, graphql, baseline, apollo] = targets.map((t) => mean(t.name));
   // In brackets: the same ratio of CPU time per request (the faster one's CPU over the other's).
   const ratio = (a: typeof rest, b: typeof rest) => `${((a.rps / b.rps) * 100).toFixed(0)}% (${((b.cpuMs / a.cpuMs) * 100).toFixed(0)}% by CPU time)`;
   console.log(`\nREST / GraphQL twin:     ${ratio(rest, graphql)}; aim >= 95%`);
   console.log(`GraphQL / bare baseline: ${ratio(graphql, baseline)}; aim >= 85%`);
+  // Apollo and graphql-js alone, nothing of ours: the most a GraphQL answer through them can reach here.
+  console.log(`bare Apollo / bare baseline: ${ratio(apollo, baseline)}; GraphQL twin / bare Apollo: ${ratio(graphql, apollo)}`);
 }
 
 main().catch((error) => {

@@ -3,10 +3,12 @@ import { Pool } from 'pg';
 import { routes } from '../../src/server/platform';
 import { authenticateHeader } from '../../src/kernel/tokens';
 import { run, serveUntilTold, startBenchService } from '../support';
+import { bareApollo } from './bare-apollo';
 
 /**
  * Runs in a child process of run.ts: the service (on a fresh embedded PostgreSQL, or DATABASE_URL)
- * and the baseline, a bare express handler that checks the same JWT and runs the same SQL with pg.
+ * and the baselines: a bare express handler that checks the same JWT and runs the same SQL with pg,
+ * and Apollo Server alone answering the same query from that SQL (bare-apollo.ts).
  */
 run(async () => {
   const service = await startBenchService();
@@ -42,10 +44,14 @@ run(async () => {
   await new Promise((resolve) => baselineServer.once('listening', resolve));
   const baselinePort = (baselineServer.address() as { port: number }).port;
 
+  const apolloServer = await bareApollo(config, pool);
+  const apolloPort = (apolloServer.address() as { port: number }).port;
+
   // The GraphQL twin sends the REST row's own document, so both answer the same fields.
   const me = routes.find((r) => r.method === 'get' && r.path === '/auth/me')!.operation;
-  serveUntilTold({ service: service.url, baseline: `http://127.0.0.1:${baselinePort}`, token: session.accessToken, me }, async () => {
+  serveUntilTold({ service: service.url, baseline: `http://127.0.0.1:${baselinePort}`, apollo: `http://127.0.0.1:${apolloPort}/graphql`, token: session.accessToken, me }, async () => {
     baselineServer.close();
+    apolloServer.close();
     await pool.end();
     await service.stop();
   });
