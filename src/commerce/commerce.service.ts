@@ -861,18 +861,28 @@ export class CommerceService {
    * entitlement. Many courses asked for in one tick are read in one statement.
    */
   async isPaidCourse(courseId: string): Promise<boolean> {
-    if (!isId(courseId)) return false;
-    return this.uow
-      .loader<string, boolean>('commerce.paidCourses', async (ids) => {
-        const rows = await this.uow.query<{ course_id: string }>(
-          `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
-           where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
-          [ids.join(',')],
-        );
-        const paid = new Set(rows.map((r) => r.course_id));
-        return ids.map((id) => paid.has(id));
-      })
-      .load(courseId);
+    return isId(courseId) && this.paidCourseLoader().load(courseId);
+  }
+
+  /** Which of these courses are paid, as isPaidCourse answers each, in one statement. */
+  async paidCourses(courseIds: string[]): Promise<Set<string>> {
+    const ids = courseIds.filter(isId);
+    const paid = await this.paidCourseLoader().loadMany(ids);
+    const failure = paid.find((answer) => answer instanceof Error);
+    if (failure) throw failure;
+    return new Set(ids.filter((_, i) => paid[i] === true));
+  }
+
+  private paidCourseLoader() {
+    return this.uow.loader<string, boolean>('commerce.paidCourses', async (ids) => {
+      const rows = await this.uow.query<{ course_id: string }>(
+        `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
+         where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
+        [ids.join(',')],
+      );
+      const paid = new Set(rows.map((r) => r.course_id));
+      return ids.map((id) => paid.has(id));
+    });
   }
 
   /**

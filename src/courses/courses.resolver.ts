@@ -1,6 +1,8 @@
-import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
+import { selectsField } from '../kernel/selection';
 import type { Course, Enrollment, Lesson } from './course.entity';
 import type { NewLesson } from './courses.service';
 import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView } from './courses.types';
@@ -16,6 +18,9 @@ export function presentLesson(lesson: Lesson): LessonView {
   return { id: lesson.id, position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content, quiz };
 }
 
+/** A course as a list hands it to its fields: with `paid` when the list read it for all its courses. */
+type Priced = Pick<Course, 'id'> & { paid?: boolean };
+
 function newLesson(input: LessonInput): NewLesson {
   const { quiz, ...rest } = input;
   return { ...rest, quiz: quiz ? { questions: quiz } : null };
@@ -24,9 +29,16 @@ function newLesson(input: LessonInput): NewLesson {
 @Resolver(() => CourseView)
 export class CoursesResolver {
   @Query(() => CourseConnection, { description: "Published courses, by default those fitting a learner's age" })
-  async courses(@Args(() => CatalogArgs) args: CatalogArgs, @Ctx() ctx: Context) {
+  async courses(@Args(() => CatalogArgs) args: CatalogArgs, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     const filter = { level: args.level, age: args.age, language: args.language, text: args.q };
-    return toConnection(await ctx.services.courses.catalog(await ctx.viewer(), filter, args.first, args.after));
+    const page = await ctx.services.courses.catalog(await ctx.viewer(), filter, args.first, args.after);
+    // The page's `paid` read with it: asked course by course, each made a chain of promises, a
+    // third of a catalog page's CPU time, for the same one statement.
+    if (selectsField(info, 'paid')) {
+      const paid = await ctx.services.commerce.paidCourses(page.nodes.map((course) => course.id));
+      for (const course of page.nodes as Priced[]) course.paid = paid.has(course.id);
+    }
+    return toConnection(page);
   }
 
   @Query(() => CourseView)
@@ -41,8 +53,8 @@ export class CoursesResolver {
   }
 
   @FieldResolver(() => Boolean, { description: 'Sold by a published product: it opens (enrollment, lessons, progress) only with an entitlement' })
-  async paid(@Root() course: Course, @Ctx() ctx: Context): Promise<boolean> {
-    return ctx.services.commerce.isPaidCourse(course.id);
+  paid(@Root() course: Priced, @Ctx() ctx: Context): boolean | Promise<boolean> {
+    return course.paid ?? ctx.services.commerce.isPaidCourse(course.id);
   }
 
   @FieldResolver(() => [LessonView], { complexity: 30, description: 'In order; priced as 30 lessons in the query cost' })

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
+import { fewestStatements } from '../support/sql';
 import { linkFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
@@ -93,5 +94,28 @@ describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
     expect((await t.http.get(`/courses/${paid.id}`, { token: other.learner.accessToken })).status).toBe(200);
     expect((await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: admin.accessToken })).status).toBe(200);
     expect((await t.http.get(`/courses/${paid.id}`, { token: other.learner.accessToken })).status).toBe(403);
+  });
+
+  it("reads a catalog page's paid in one statement, however the operation asks for it", async () => {
+    const courses = [];
+    for (let i = 0; i < 4; i++) courses.push(await publishedCourse(t, editor, { maxAge: 17 }));
+    await publishedProduct(t, admin, courseProduct(courses[1].id));
+    await publishedProduct(t, admin, courseProduct(courses[3].id));
+    const learner = await learnerOfAge(t, 15, { country: 'US' });
+    const expected = new Map(courses.map((course, i) => [course.id, i % 2 === 1]));
+    const shown = (edges: { node: { id: string; isPaid?: boolean; paid?: boolean } }[]) => new Map(edges.filter((e) => expected.has(e.node.id)).map((e) => [e.node.id, e.node.paid ?? e.node.isPaid]));
+
+    const fragment = 'query($first: Int) { courses(first: $first) { edges { node { ...Priced } } } } fragment Priced on Course { id isPaid: paid }';
+    const asked = await fewestStatements(t, () => t.http.gql(fragment, { first: 4 }, learner.accessToken));
+    expect(shown(asked.result.body.data.courses.edges)).toEqual(expected);
+    const more = await fewestStatements(t, () => t.http.gql(fragment, { first: 50 }, learner.accessToken));
+    expect(more.count).toBe(asked.count);
+    const without = await fewestStatements(t, () => t.http.gql('query($first: Int) { courses(first: $first) { edges { node { id } } } }', { first: 50 }, learner.accessToken));
+    expect(without.count).toBe(asked.count - 1);
+
+    const rest = await t.http.get('/courses?limit=50', { token: learner.accessToken });
+    expect(shown(rest.body.items.map((node: { id: string; paid: boolean }) => ({ node })))).toEqual(expected);
+    // A course read alone still answers through its own loader.
+    expect((await t.http.gql('query($id: ID!) { course(id: $id) { paid } }', { id: courses[3].id }, learner.accessToken)).body.data.course.paid).toBe(true);
   });
 });

@@ -1,0 +1,22 @@
+import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+
+/**
+ * Whether the operation asks for a field of this name anywhere below the field being resolved
+ * (through fragments too): a list can then read that field for all its items at once.
+ */
+export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
+  return info.fieldNodes.some((node) => node.selectionSet !== undefined && within(node.selectionSet, name, info.fragments, new Set()));
+}
+
+function within(set: SelectionSetNode, name: string, fragments: Record<string, FragmentDefinitionNode>, seen: Set<string>): boolean {
+  return set.selections.some((selection) => {
+    if (selection.kind === 'FragmentSpread') {
+      const fragment = fragments[selection.name.value];
+      if (!fragment || seen.has(fragment.name.value)) return false;
+      seen.add(fragment.name.value);
+      return within(fragment.selectionSet, name, fragments, seen);
+    }
+    if (selection.kind === 'Field' && (selection as FieldNode).name.value === name) return true;
+    return selection.selectionSet !== undefined && within(selection.selectionSet, name, fragments, seen);
+  });
+}
