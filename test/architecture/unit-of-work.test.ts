@@ -1,3 +1,4 @@
+import { wrap } from '@mikro-orm/core';
 import { Client } from 'pg';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
@@ -6,6 +7,7 @@ import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import { openUnit } from '../../src/server/platform';
+import { Role, User } from '../../src/auth/user.entity';
 import type { SmtpServer } from '../support/smtp';
 import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, uniqueEmail, verifiedGuardian } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
@@ -124,5 +126,36 @@ describe('uow.query: plain SQL past the ORM outside a transaction, in it inside 
       })
       .catch(() => undefined);
     expect(await uow.query('select display_name from users where id = ?', [learner.id])).not.toEqual([{ display_name: 'Renamed in the unit' }]);
+  });
+});
+
+describe("the caller's account, read past the ORM (auth.findUser)", () => {
+  it('is managed as findOne makes it: the same fields, one object per unit, a flush writes what changed and nothing else', async () => {
+    const learner = await learnerOfAge(t, 20);
+    const { uow, services } = openUnit(t.app.deps);
+    const viewer = (await services.auth.findUser(learner.id))!;
+    expect(await services.auth.findUser(learner.id)).toBe(viewer);
+    const { services: other } = openUnit(t.app.deps);
+    const byOrm = (await openUnit(t.app.deps).uow.em.findOne(User, { id: learner.id }))!;
+    expect(wrap(viewer).toObject()).toEqual(wrap(byOrm).toObject());
+    expect(viewer.emailVerified).toBe(byOrm.emailVerified);
+
+    const logger = t.app.deps.orm.config.getLogger();
+    const original = logger.logQuery.bind(logger);
+    const sent: string[] = [];
+    logger.logQuery = (context) => void sent.push(String(context.query));
+    try {
+      await uow.em.flush();
+      expect(sent).toEqual([]);
+      viewer.displayName = 'Renamed through the unit';
+      viewer.roles = [...viewer.roles, Role.creator];
+      await uow.em.flush();
+      expect(sent.filter((query) => /^update "users"/.test(query))).toHaveLength(1);
+    } finally {
+      logger.logQuery = original;
+    }
+    const stored = (await other.auth.findUser(learner.id))!;
+    expect(stored).toMatchObject({ displayName: 'Renamed through the unit', roles: expect.arrayContaining([Role.learner, Role.creator]) });
+    expect(await services.auth.findUser('00000000-0000-4000-8000-000000000000')).toBeNull();
   });
 });
