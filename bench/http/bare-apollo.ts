@@ -4,6 +4,7 @@ import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDi
 import type { Pool } from 'pg';
 import type { Config } from '../../src/config';
 import { authenticateHeader } from '../../src/kernel/tokens';
+import { accountOfRow } from './account-row';
 
 const typeDefs = `
   type User { id: ID! email: String! emailVerified: Boolean! displayName: String! roles: [String!]! birthDate: String country: String! locale: String! tier: String! status: String! createdAt: String! }
@@ -23,20 +24,7 @@ export async function bareApollo(config: Config, pool: Pool): Promise<Server> {
       Query: {
         me: async (_root: unknown, _args: unknown, ctx: { userId?: string }) => {
           const { rows } = await pool.query('select u0.* from users as u0 where u0.id = $1 limit 1', [ctx.userId]);
-          const u = rows[0];
-          return {
-            id: u.id,
-            email: u.email,
-            emailVerified: u.email_verified_at !== null,
-            displayName: u.display_name,
-            roles: u.roles,
-            birthDate: u.birth_date,
-            country: u.country,
-            locale: u.locale,
-            tier: u.tier,
-            status: u.status,
-            createdAt: (u.created_at as Date).toISOString(),
-          };
+          return accountOfRow(rows[0]);
         },
       },
     },

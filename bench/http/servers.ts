@@ -3,6 +3,7 @@ import { Pool } from 'pg';
 import { routes } from '../../src/server/platform';
 import { authenticateHeader } from '../../src/kernel/tokens';
 import { run, serveUntilTold, startBenchService } from '../support';
+import { accountOfRow } from './account-row';
 import { bareApollo } from './bare-apollo';
 
 /**
@@ -23,22 +24,7 @@ run(async () => {
     // The service's own verifier (jsonwebtoken given the secret as a string first tries it as a public key).
     const { userId } = authenticateHeader(config, req.headers.authorization);
     const { rows } = await pool.query('select u0.* from users as u0 where u0.id = $1 limit 1', [userId]);
-    const u = rows[0];
-    res.json({
-      user: {
-        id: u.id,
-        email: u.email,
-        emailVerified: u.email_verified_at !== null,
-        displayName: u.display_name,
-        roles: u.roles,
-        birthDate: u.birth_date,
-        country: u.country,
-        locale: u.locale,
-        tier: u.tier,
-        status: u.status,
-        createdAt: u.created_at,
-      },
-    });
+    res.json({ user: accountOfRow(rows[0]) });
   });
   const baselineServer = baseline.listen(0, '127.0.0.1');
   await new Promise((resolve) => baselineServer.once('listening', resolve));
