@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
@@ -27,9 +28,7 @@ export interface BenchService {
  * through the measured process (bench:codelab starts its own pool).
  */
 export async function startBenchService(env: Record<string, string> = {}): Promise<BenchService> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lp-bench-'));
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, 54400 + Math.floor(Math.random() * 500));
-  const databaseUrl = process.env.DATABASE_URL ?? embedded!.url();
+  const { dataDir, databaseUrl, stop: stopDatabase } = await benchDatabase();
   const unlimited = '100000000';
   const config = loadConfig({
     ...process.env,
@@ -53,9 +52,37 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     services: openUnit(app.deps).services,
     async stop() {
       await app.close();
-      await embedded?.stop();
+      await stopDatabase();
     },
   };
+}
+
+/**
+ * A data folder of its own and, unless DATABASE_URL is set, a fresh embedded PostgreSQL in it on a
+ * free port; `stop` stops it and removes the folder (a catalog or notification run leaves a GiB).
+ */
+export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: string; stop(): Promise<void> }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'lp-bench-'));
+  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, await freePort());
+  return {
+    dataDir,
+    databaseUrl: process.env.DATABASE_URL ?? embedded!.url(),
+    async stop() {
+      await embedded?.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 /** A benchmark's child process: reports to its parent, answers `'cpu'` with its CPU time (µs), stops when told anything else. */

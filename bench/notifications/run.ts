@@ -2,19 +2,18 @@ import '../production';
 import 'reflect-metadata';
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { Pool } from 'pg';
 import { signAccessToken } from '../../src/kernel/tokens';
 import { loadConfig } from '../../src/config';
-import { startEmbeddedPostgres } from '../../src/db/embedded';
 import { createLogger } from '../../src/logger';
 import { NotificationType } from '../../src/notifications/notification.entity';
 import { createApp } from '../../src/server/app';
 import { openUnit } from '../../src/server/platform';
 import type { Deps } from '../../src/kernel/deps';
+import { benchDatabase } from '../support';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const USER_ROWS = Number(process.env.BENCH_USER_ROWS ?? 100_000);
@@ -34,10 +33,9 @@ const JWT_SECRET = 'bench-secret-that-is-long-enough-for-hs256-signing';
  * a bare `ws` server broadcasting the same message to as many sockets (see `fanOut`).
  */
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lp-bench-'));
-  const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, 54400 + Math.floor(Math.random() * 500));
-  const env = { DATABASE_URL: process.env.DATABASE_URL ?? embedded!.url(), JWT_SECRET };
-  const config = loadConfig({ ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'silent' });
+  const database = await benchDatabase();
+  const env = { DATABASE_URL: database.databaseUrl, JWT_SECRET };
+  const config = loadConfig({ ...process.env, ...env, DATA_DIR: database.dataDir, LOG_LEVEL: 'silent' });
   // The producing instance; the measured one runs in a child process.
   const producer = await createApp(config, createLogger('silent'));
   const child = fork(join(__dirname, 'server.js'), {
@@ -62,7 +60,7 @@ async function main() {
   await new Promise((resolve) => child.once('exit', resolve));
   await pool.end();
   await producer.close();
-  await embedded?.stop();
+  await database.stop();
   // 10,000 client sockets leave close-handshake timers behind: nothing more is measured.
   process.exit(0);
 }
