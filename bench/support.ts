@@ -1,12 +1,12 @@
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { createLogger } from '../src/logger';
+import { freePort } from '../test/support/ports';
 import { type App, createApp } from '../src/server/app';
 import { openUnit } from '../src/server/platform';
 import type { Services } from '../src/kernel/services';
@@ -72,17 +72,6 @@ export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: s
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** A benchmark's child process: reports to its parent, answers `'cpu'` with its CPU time (µs), stops when told anything else. */

@@ -1,4 +1,4 @@
-import type { FieldNode, FragmentDefinitionNode, GraphQLResolveInfo, SelectionSetNode } from 'graphql';
+import { type FragmentDefinitionNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
 
 /**
  * Whether the operation asks for a field of this name anywhere below the field being resolved
@@ -10,13 +10,13 @@ export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
 
 function within(set: SelectionSetNode, name: string, fragments: Record<string, FragmentDefinitionNode>, seen: Set<string>): boolean {
   return set.selections.some((selection) => {
-    if (selection.kind === 'FragmentSpread') {
+    if (selection.kind === Kind.FRAGMENT_SPREAD) {
       const fragment = fragments[selection.name.value];
       if (!fragment || seen.has(fragment.name.value)) return false;
       seen.add(fragment.name.value);
       return within(fragment.selectionSet, name, fragments, seen);
     }
-    if (selection.kind === 'Field' && (selection as FieldNode).name.value === name) return true;
+    if (selection.kind === Kind.FIELD && selection.name.value === name) return true;
     return selection.selectionSet !== undefined && within(selection.selectionSet, name, fragments, seen);
   });
 }
