@@ -3,7 +3,13 @@ import { ConfigError, loadConfig } from './config';
 import { createLogger } from './logger';
 import { createApp } from './server/app';
 
+/** engines says 24; a direct `node dist/src/main.js` on an older Node would fail later in less clear ways. */
+const REQUIRED_NODE_MAJOR = 24;
+
 async function main() {
+  if (Number(process.versions.node.split('.')[0]) < REQUIRED_NODE_MAJOR) {
+    throw new ConfigError(`Node.js ${REQUIRED_NODE_MAJOR} or later is needed, this is ${process.version}: start with npm start, which runs the Node that npm ci installed`);
+  }
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL);
   if (config.jwtSecretGenerated) log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
@@ -11,7 +17,7 @@ async function main() {
   const app = await createApp(config, log);
   const address = await app.listen(config.PORT, config.HOST);
   const base = `http://localhost:${address.port}`;
-  log.info(`Listening: GraphQL ${base}/graphql (HTTP and WebSocket), REST docs ${base}/docs, health ${base}/health`);
+  log.info(`Listening: GraphQL ${base}/graphql (HTTP and WebSocket), REST docs ${base}/docs, health ${base}/health (Node ${process.version})`);
 
   let stopping = false;
   const stop = async (signal: string) => {

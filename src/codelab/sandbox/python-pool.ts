@@ -326,7 +326,7 @@ export class PythonPool implements Pool {
 
   private nodeArgs(settings: object, heapBytes: number): string[] {
     const args: string[] = [];
-    if (this.layers.permissionModel) args.push('--experimental-permission', `--allow-fs-read=${pyodideDir()}/`);
+    if (this.layers.permissionModel) args.push('--permission', `--allow-fs-read=${pyodideDir()}/`);
     if (this.layers.noCodeGeneration) args.push('--disallow-code-generation-from-strings');
     args.push(`--wasm-max-mem-pages=${Math.ceil(heapBytes / WASM_PAGE)}`, '--max-old-space-size=192', '--no-warnings');
     args.push('-e', pythonWorkerSource, JSON.stringify(settings));
