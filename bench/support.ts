@@ -1,7 +1,7 @@
+import { makeDataDir } from '../test/support/data-dir';
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded';
@@ -62,7 +62,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
  * free port; `stop` stops it and removes the folder (a catalog or notification run leaves a GiB).
  */
 export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: string; stop(): Promise<void> }> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lp-bench-'));
+  const dataDir = makeDataDir('lp-bench-');
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, await freePort());
   return {
     dataDir,

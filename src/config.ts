@@ -24,7 +24,12 @@ const schema = z.object({
   MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
   MAIL_RETRIES: z.coerce.number().int().min(0).default(10),
   MAIL_RETRY_DELAY_MS: positiveInt.default(30_000),
-  MAIL_CONCURRENCY: positiveInt.default(5),
+  /** A claimed outbox row is offered again after this if its relay died mid-delivery. */
+  OUTBOX_LEASE_MS: positiveInt.default(60_000),
+  /** The relay's fallback sweep, for rows whose commit no relay heard of. */
+  OUTBOX_SWEEP_MS: positiveInt.default(10_000),
+  /** The whole shutdown's bound: past it the process exits non-zero whatever is still closing. */
+  SHUTDOWN_GRACE_MS: positiveInt.default(25_000),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('learning-platform-api'),
   JWT_AUDIENCE: z.string().min(1).default('learning-platform'),

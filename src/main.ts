@@ -14,20 +14,31 @@ async function main() {
   const log = createLogger(config.LOG_LEVEL);
   if (config.jwtSecretGenerated) log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
   if (!config.DATABASE_URL) log.info(`DATABASE_URL is not set: starting the embedded PostgreSQL under ${config.DATA_DIR}/postgres`);
-  const app = await createApp(config, log);
+  let stop: (signal: string, status?: number) => Promise<void> = () => Promise.resolve();
+  const app = await createApp(config, log, {
+    onDatabaseLost: (error) => {
+      log.fatal({ err: { message: error.message } }, 'the database is gone for good: stopping so that the process manager starts the service again');
+      void stop('database lost', 1);
+    },
+  });
   const address = await app.listen(config.PORT, config.HOST);
   const base = `http://localhost:${address.port}`;
   log.info(`Listening: GraphQL ${base}/graphql (HTTP and WebSocket), REST docs ${base}/docs, health ${base}/health (Node ${process.version})`);
 
   let stopping = false;
-  const stop = async (signal: string) => {
+  stop = async (signal: string, status = 0) => {
     if (stopping) return;
     stopping = true;
     log.info(`${signal}: finishing requests under way, then stopping`);
+    // Whatever state the database or a peer is in, the process ends within its grace period.
+    setTimeout(() => {
+      log.error(`shutdown took longer than SHUTDOWN_GRACE_MS (${config.SHUTDOWN_GRACE_MS} ms): exiting now`);
+      process.exit(1);
+    }, config.SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
       log.info('stopped');
-      process.exit(0);
+      process.exit(status);
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
       process.exit(1);

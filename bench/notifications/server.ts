@@ -1,8 +1,7 @@
+import { makeDataDir } from '../../test/support/data-dir';
 import 'reflect-metadata';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+
 import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
 import { WebSocketServer } from 'ws';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
@@ -13,7 +12,7 @@ async function main() {
   const config = loadConfig({
     ...process.env,
     NODE_ENV: 'production',
-    DATA_DIR: mkdtempSync(join(tmpdir(), 'lp-bench-server-')),
+    DATA_DIR: makeDataDir('lp-bench-server-'),
     LOG_LEVEL: 'silent',
     RATE_LIMIT_DEFAULT: '100000000',
     RATE_LIMIT_AUTH: '100000000',

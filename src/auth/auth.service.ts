@@ -5,7 +5,8 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
 import { hash, verify } from '@node-rs/argon2';
 import { isEmail } from 'class-validator';
-import { publicLink, sendAfterCommit } from '../mail/deliver';
+import { publicLink } from '../mail/deliver';
+import { sendMail } from '../mail/queue';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
 import { AppError, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
@@ -97,7 +98,7 @@ export class AuthService {
       status: needsGuardian ? AccountStatus.pending_guardian : AccountStatus.active,
       guardianEmail: needsGuardian ? normaliseEmail(request.guardianEmail!) : null,
     });
-    // The account, its tokens and its session are one commit; the mails go after it.
+    // The account, its tokens, its session and its mails are one commit.
     return this.uow.transaction(async (em) => {
       const verification = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS);
       try {
@@ -106,9 +107,9 @@ export class AuthService {
         if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
         throw error;
       }
-      this.sendInBackground(verificationMail(user, this.link('verify-email', verification), verification));
+      await this.send(verificationMail(user, this.link('verify-email', verification), verification));
       if (user.guardianEmail) {
-        this.sendInBackground(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
+        await this.send(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
       }
       return this.startSession(user);
     });
@@ -180,7 +181,7 @@ export class AuthService {
       if (!user || user.emailVerified) return;
       const token = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS, em);
       await em.flush();
-      this.sendInBackground(verificationMail(user, this.link('verify-email', token), token));
+      await this.send(verificationMail(user, this.link('verify-email', token), token));
     });
   }
 
@@ -192,7 +193,7 @@ export class AuthService {
       await em.nativeUpdate(AccountToken, { user, purpose: AccountTokenPurpose.reset_password, usedAt: null }, { usedAt: new Date() });
       const token = this.newAccountToken(user, AccountTokenPurpose.reset_password, RESET_TTL_MS, em);
       await em.flush();
-      this.sendInBackground(passwordResetMail(user, this.link('reset-password', token), token));
+      await this.send(passwordResetMail(user, this.link('reset-password', token), token));
     });
   }
 
@@ -202,8 +203,7 @@ export class AuthService {
    * answers take the same time.
    */
   private afterAnswering(what: string, work: (em: EntityManager) => Promise<void>): void {
-    const em = this.em.fork() as EntityManager;
-    setImmediate(() => void work(em).catch((error: unknown) => this.deps.log.error({ err: error }, `${what} failed`)));
+    setImmediate(() => void this.uow.transaction(work).catch((error: unknown) => this.deps.log.error({ err: error }, `${what} failed`)));
   }
 
   /** Sets a new password and ends every session of the account, in one transaction. */
@@ -329,8 +329,9 @@ export class AuthService {
     return publicLink(this.deps.config.PUBLIC_URL, page, token, query);
   }
 
-  private sendInBackground(mail: Mail): void {
-    sendAfterCommit(this.uow, mail);
+  /** In the caller's transaction: the mail is an outbox row committed with the token it carries. */
+  private send(mail: Mail): Promise<void> {
+    return sendMail(this.uow, mail);
   }
 }
 

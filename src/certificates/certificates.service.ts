@@ -50,7 +50,7 @@ export class CertificatesService {
       [learner.id, course.id, code, Math.round(averageScore)],
     );
     if (!inserted.length) return;
-    this.uow.raise({
+    await this.uow.raise({
       type: 'certificate.issued',
       certificateId: inserted[0].id,
       code,

@@ -149,10 +149,13 @@ export class CodeLabService {
   async submit(caller: User, exerciseId: string, code: string): Promise<Submission> {
     const exercise = await this.exercise(exerciseId);
     if (Buffer.byteLength(code) > 64 * 1024) throw validationFailed([{ field: 'code', message: 'must be at most 64 KiB' }]);
-    const submission = this.em.create(Submission, { exercise, user: caller.id, code });
-    await this.em.flush();
-    await this.uow.deps.jobs.agenda.create<JudgeJob>(JUDGE_JOB, { submissionId: submission.id }).schedule(new Date()).save();
-    return submission;
+    // The submission and its judge job are one commit: no submission waits for a job never queued.
+    return this.uow.transaction(async (em) => {
+      const submission = em.create(Submission, { exercise, user: caller.id, code });
+      await em.flush();
+      await this.uow.enqueue({ kind: 'job', name: JUDGE_JOB, payload: { submissionId: submission.id } satisfies JudgeJob });
+      return submission;
+    });
   }
 
   /** The caller's own submission; anyone else's is not found. */
@@ -181,23 +184,20 @@ export class CodeLabService {
     this.changed(submission.id);
     const exercise = submission.exercise;
     const judgement = await judge(this.runner, exercise.language, submission.code, exercise.tests);
-    submission.status = 'completed';
-    submission.verdict = judgement.verdict;
-    submission.score = judgement.score;
-    submission.results = judgement.results;
-    submission.finishedAt = new Date();
-    await this.em.flush();
-    this.changed(submission.id);
-    // The verdict is committed: the learner's progress hears of it (the progress area's reaction).
-    this.uow.raise({
-      type: 'exerciseJudged',
-      learnerId: submission.user.id,
-      exerciseId: exercise.id,
-      courseId: exercise.courseId,
-      lessonId: exercise.lessonId,
-      score: judgement.score,
-      accepted: judgement.verdict === 'accepted',
+    // The verdict and the learner's progress hearing of it (the progress area's reaction) are one commit.
+    await this.uow.transaction(async (em) => {
+      await em.nativeUpdate(Submission, { id: submission.id }, { status: 'completed', verdict: judgement.verdict, score: judgement.score, results: judgement.results, finishedAt: new Date() });
+      await this.uow.raise({
+        type: 'exerciseJudged',
+        learnerId: submission.user.id,
+        exerciseId: exercise.id,
+        courseId: exercise.courseId,
+        lessonId: exercise.lessonId,
+        score: judgement.score,
+        accepted: judgement.verdict === 'accepted',
+      });
     });
+    this.changed(submission.id);
   }
 
   /**

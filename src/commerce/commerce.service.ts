@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ageOn } from '../auth';
-import { NotificationType } from '../notifications';
+import { type NotificationMessage, NotificationType } from '../notifications';
 import { User } from '../auth';
 import type { Deps } from '../kernel/deps';
 import { Role, Tier } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
-import { publicLink, sendAfterCommit } from '../mail/deliver';
+import { publicLink } from '../mail/deliver';
+import { sendMail } from '../mail/queue';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -262,15 +263,11 @@ export class CommerceService {
       await this.audit(em, reviewer.id, approve ? 'listing.approved' : 'listing.rejected', `product:${product.id}`, { reason });
       const seller = product.seller.id;
       const title = product.title;
-      this.uow.afterCommit(() =>
-        this.services.notifications
-          .notify(seller, NotificationType.system, {
-            title: approve ? { en: 'Your listing is published', vi: 'Sản phẩm của bạn đã được duyệt' } : { en: 'Your listing was not approved', vi: 'Sản phẩm của bạn chưa được duyệt' },
-            body: { en: `${title.en}${reason ? `: ${reason}` : ''}`, vi: `${title.vi}${reason ? `: ${reason}` : ''}` },
-            data: { productId: product.id },
-          })
-          .then(() => undefined),
-      );
+      await this.notify([seller], NotificationType.system, {
+        title: approve ? { en: 'Your listing is published', vi: 'Sản phẩm của bạn đã được duyệt' } : { en: 'Your listing was not approved', vi: 'Sản phẩm của bạn chưa được duyệt' },
+        body: { en: `${title.en}${reason ? `: ${reason}` : ''}`, vi: `${title.vi}${reason ? `: ${reason}` : ''}` },
+        data: { productId: product.id },
+      });
       return product;
     });
   }
@@ -581,16 +578,13 @@ export class CommerceService {
     );
     await em.execute(`with ${ctes.join(',\n')} select 1`, params);
     await this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId });
-    // The sales count only sorts the marketplace, and the notifications are the people's: neither holds the answer.
-    this.inBackground(() => this.deps.orm.em.fork().execute('update products set sales = sales + 1 where id = ?', [product.id]));
-    this.inBackground(async () => {
-      const message = {
-        title: { en: 'Payment received', vi: 'Đã nhận thanh toán' },
-        body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` },
-        data: { paymentId: payment.id },
-      };
-      await this.services.notifications.notify(payerId, NotificationType.system, message);
-      if (beneficiaryId !== payerId) await this.services.notifications.notify(beneficiaryId, NotificationType.system, message);
+    // The sales count only sorts the marketplace (its hot row is not locked by the webhook), and the
+    // notifications are the people's: both follow the commit, once each, off the answer's path.
+    await this.uow.raise({ type: 'payment.succeeded', paymentId: payment.id, productId: product.id });
+    await this.notify([payerId, beneficiaryId], NotificationType.system, {
+      title: { en: 'Payment received', vi: 'Đã nhận thanh toán' },
+      body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` },
+      data: { paymentId: payment.id },
     });
     return true;
   }
@@ -607,9 +601,9 @@ export class CommerceService {
     return true;
   }
 
-  /** After commit, without holding the answer; a failure is logged (the commit stands). */
-  private inBackground(work: () => Promise<unknown>): void {
-    this.uow.afterCommit(() => void work().catch((error: unknown) => this.deps.log.error({ err: error }, 'commerce after-commit work failed')));
+  /** A notification written with the change (the notifications area delivers it after commit). */
+  private notify(recipients: string[], notificationType: NotificationType, message: NotificationMessage): Promise<void> {
+    return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
   }
 
   /**
@@ -745,16 +739,12 @@ export class CommerceService {
     // Each guardian hears of it in the app and by e-mail (once the request is committed).
     const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
     for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
-      if (guardian.email) sendAfterCommit(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
+      if (guardian.email) await sendMail(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
     }
-    this.uow.afterCommit(async () => {
-      for (const guardianId of guardians) {
-        await this.services.notifications.notify(guardianId, NotificationType.guardian, {
-          title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },
-          body: { en: `${product.title.en}: approve or decline in your purchase requests.`, vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.` },
-          data: { purchaseRequestId: request.id, learnerId: learner.id, productId: product.id },
-        });
-      }
+    await this.notify(guardians, NotificationType.guardian, {
+      title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },
+      body: { en: `${product.title.en}: approve or decline in your purchase requests.`, vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.` },
+      data: { purchaseRequestId: request.id, learnerId: learner.id, productId: product.id },
     });
     return { id: request.id, status: request.status, productId: product.id };
   }
@@ -807,15 +797,11 @@ export class CommerceService {
       await em.flush();
       const learnerId = request.learner.id;
       const title = request.product.title;
-      this.uow.afterCommit(() =>
-        this.services.notifications
-          .notify(learnerId, NotificationType.guardian, {
-            title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' },
-            body: { en: title.en, vi: title.vi },
-            data: { purchaseRequestId: request.id },
-          })
-          .then(() => undefined),
-      );
+      await this.notify([learnerId], NotificationType.guardian, {
+        title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' },
+        body: { en: title.en, vi: title.vi },
+        data: { purchaseRequestId: request.id },
+      });
       return request;
     });
   }

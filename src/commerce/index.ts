@@ -16,6 +16,13 @@ import { Migration20261126000000_entitlement_revoked_reason } from './migrations
 import { createProviders } from './providers';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox as signSandboxBody } from './providers/sandbox';
 
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** A payment succeeded (raised in the transaction that records it). */
+    'payment.succeeded': { paymentId: string; productId: string };
+  }
+}
+
 declare module '../kernel/services' {
   interface Services {
     commerce: CommerceService;
@@ -60,6 +67,12 @@ export const commerceArea = defineArea({
     defineCommerceJobs(deps, inUnit);
   },
   services: { commerce: (uow, services) => new CommerceService(uow, services, providersOf(uow.deps)) },
+  on: {
+    // The marketplace's sales count, once per payment: the outbox row goes in this same transaction.
+    'payment.succeeded': async ({ productId }, _services, uow) => {
+      await uow.query('update products set sales = sales + 1 where id = ?', [productId]);
+    },
+  },
   personalData: {
     entities: [Payment, Entitlement, PurchaseRequest, Refund, IdempotencyKey, Product],
     export: async (userId, _services, uow) => ({

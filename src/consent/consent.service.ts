@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
 import type { AuthService } from '../auth';
 import { ageOn } from '../auth';
-import { Role, type User } from '../auth';
+import { Role, User } from '../auth';
 import type { CountryPolicyService } from '../country-policy';
 import type { GuardianService } from '../guardian';
 import { NotificationType } from '../notifications';
@@ -143,25 +143,29 @@ export class ConsentService {
     if (asGuardian && !requirement.needsGuardian) {
       throw forbidden('The learner decides this consent themselves at their age.');
     }
-    const consent = await this.findOrCreate(subject, type, policy.version);
-    const before = { guardianGrantedAt: consent.guardianGrantedAt, ownGrantedAt: consent.ownGrantedAt };
-    applyChange(consent, caller, asGuardian, requirement, action);
-    consent.policyVersion = policy.version;
-    consent.updatedAt = new Date();
-    if (before.guardianGrantedAt !== consent.guardianGrantedAt || before.ownGrantedAt !== consent.ownGrantedAt || action === ConsentAction.revoked) {
-      this.em.create(ConsentLedgerEntry, {
-        subject,
-        type,
-        action,
-        actor: caller,
-        actorRole: asGuardian ? ConsentActorRole.guardian : ConsentActorRole.self,
-        country: subject.country,
-        policyVersion: policy.version,
-      });
-    }
-    await this.em.flush();
+    // The consent, its ledger entry and the reactions to a revocation (projects made private) are one commit.
+    const consent = await this.uow.transaction(async (em) => {
+      const changed = await this.findOrCreate(subject, type, policy.version);
+      const before = { guardianGrantedAt: changed.guardianGrantedAt, ownGrantedAt: changed.ownGrantedAt };
+      applyChange(changed, caller, asGuardian, requirement, action);
+      changed.policyVersion = policy.version;
+      changed.updatedAt = new Date();
+      if (before.guardianGrantedAt !== changed.guardianGrantedAt || before.ownGrantedAt !== changed.ownGrantedAt || action === ConsentAction.revoked) {
+        em.create(ConsentLedgerEntry, {
+          subject: em.getReference(User, subject.id),
+          type,
+          action,
+          actor: em.getReference(User, caller.id),
+          actorRole: asGuardian ? ConsentActorRole.guardian : ConsentActorRole.self,
+          country: subject.country,
+          policyVersion: policy.version,
+        });
+      }
+      await em.flush();
+      if (action === ConsentAction.revoked) await this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type });
+      return changed;
+    });
     accessChanged(this.uow, subject.id);
-    if (action === ConsentAction.revoked) this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type });
     if (action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt) {
       await this.askGuardians(subject, type);
       throw guardianConsentRequired(type);

@@ -8,7 +8,7 @@ import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { sendInBackground } from '../mail/deliver';
+import { sendMail } from '../mail/queue';
 import { ContactMessage, ContactStatus } from './contact-message.entity';
 import { acknowledgementMail, forwardMail } from './contact.mails';
 
@@ -47,12 +47,8 @@ export class ContactService {
         locale: request.locale ?? Locale.en,
       });
       await em.flush();
+      await sendMail(this.uow, acknowledgementMail(row), forwardMail(row, this.uow.deps.config.CONTACT_TO));
       return row;
-    });
-    const { deps } = this.uow;
-    this.uow.afterCommit(() => {
-      sendInBackground(deps, acknowledgementMail(message));
-      sendInBackground(deps, forwardMail(message, deps.config.CONTACT_TO));
     });
     return { id: message.id };
   }

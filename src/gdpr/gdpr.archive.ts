@@ -76,7 +76,7 @@ export class ExportArchive {
   }
 
   static async create(path: string): Promise<ExportArchive> {
-    await mkdir(dirname(path), { recursive: true });
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
     return new ExportArchive(path);
   }
 

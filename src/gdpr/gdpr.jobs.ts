@@ -1,5 +1,5 @@
 import { exponential } from 'agenda';
-import { queueMail } from '../mail/queue';
+import { sendMail } from '../mail/queue';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import type { Services } from '../kernel/services';
@@ -139,11 +139,14 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
   } finally {
     clearInterval(keepAlive);
   }
-  await inUnit(async (services) => {
-    const request = await services.gdpr.exportReady(requestId);
-    const to = request.requester ?? request.subject;
-    if (to.email.endsWith('.invalid')) return;
-    const url = downloadUrl(deps.config, request.id, request.expiresAt!);
-    await queueMail(deps, exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!));
-  });
+  // Ready and mailed in one commit.
+  await inUnit((services, uow) =>
+    uow.transaction(async () => {
+      const request = await services.gdpr.exportReady(requestId);
+      const to = request.requester ?? request.subject;
+      if (to.email.endsWith('.invalid')) return;
+      const url = downloadUrl(deps.config, request.id, request.expiresAt!);
+      await sendMail(uow, exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!));
+    }),
+  );
 }

@@ -10,7 +10,7 @@ import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { sendInBackground } from '../mail/deliver';
+import { sendMail } from '../mail/queue';
 import { AppError } from '../kernel/errors';
 import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 import { AiMemoryDeletion, MemoryDeletionStatus } from './memory-deletion.entity';
@@ -93,9 +93,7 @@ export class GdprService {
       if (running) throw conflict('An export of this account is already being prepared.');
       const request = em.create(GdprRequest, { kind: GdprRequestKind.export, subject, requester: em.getReference(User, viewerId) });
       await em.flush();
-      this.uow.afterCommit(async () => {
-        await this.uow.deps.jobs.agenda.now(EXPORT_JOB, { requestId: request.id });
-      });
+      await this.uow.enqueue({ kind: 'job', name: EXPORT_JOB, payload: { requestId: request.id } });
       return request;
     });
   }
@@ -125,13 +123,12 @@ export class GdprService {
       }
       // Every session of the account ends: refresh tokens stop working at once.
       await em.nativeUpdate(RefreshToken, { user: locked, revokedAt: null }, { revokedAt: new Date() });
+      const recipients = [...new Set([subject.email, requester.email].filter(canReceive))];
+      await sendMail(this.uow, ...recipients.map((to) => deletionScheduledMail(to, to === subject.email ? subject.locale : requester.locale, subject.displayName, dueAt)));
       return created;
     });
     this.services.auth.publishAccountChanged(subject.id);
     this.services.auth.publishSessionsEnded(subject.id);
-    for (const to of new Set([subject.email, requester.email].filter(canReceive))) {
-      sendInBackground(this.uow.deps, deletionScheduledMail(to, to === subject.email ? subject.locale : requester.locale, subject.displayName, request.dueAt!));
-    }
     return request;
   }
 

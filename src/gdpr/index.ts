@@ -51,7 +51,7 @@ export const gdprArea = defineArea({
       await uow.em.nativeDelete(AiMemoryDeletion, { subject: userId });
       // Mails still waiting in the queue for the person (their address, name, links) go too.
       const [subject] = (await uow.em.execute(`select email from users where id = ?`, [userId])) as { email: string }[];
-      if (subject) await forgetQueuedMail(uow.deps, subject.email);
+      if (subject) await forgetQueuedMail(uow, subject.email);
     },
   },
 });

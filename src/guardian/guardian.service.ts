@@ -6,7 +6,8 @@ import { ageOn } from '../auth';
 import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth';
-import { publicLink, sendAfterCommit } from '../mail/deliver';
+import { publicLink } from '../mail/deliver';
+import { sendMail } from '../mail/queue';
 import type { Deps } from '../kernel/deps';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
@@ -284,8 +285,8 @@ export class GuardianService {
   private async askLearner(link: GuardianLink, guardian: User, token: string): Promise<void> {
     const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
     const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
-    sendAfterCommit(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
-    if (learner) this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
+    await sendMail(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+    if (learner) await this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
   }
 
   /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */

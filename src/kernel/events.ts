@@ -15,5 +15,6 @@ export type EventHandler<K extends keyof DomainEvents> = (event: { type: K } & D
 export type EventHandlers = { [K in keyof DomainEvents]?: EventHandler<K> };
 
 export interface EventBus {
-  deliver(event: DomainEvent): Promise<void>;
+  /** The areas that react to the event: one outbox row each, so each reaction happens once whatever the others do. */
+  reactionsTo(event: DomainEvent): string[];
 }

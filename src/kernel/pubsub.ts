@@ -3,7 +3,8 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import { Client } from 'pg';
 
-const CHANNEL = 'learning_platform_events';
+/** Also the outbox's: a transaction NOTIFYs its relays here (src/kernel/unit-of-work.ts). */
+export const EVENTS_CHANNEL = 'learning_platform_events';
 /** PostgreSQL drops NOTIFY payloads of 8000 bytes or more: events carry ids, subscribers fetch data. */
 const MAX_PAYLOAD_BYTES = 7900;
 
@@ -71,7 +72,7 @@ class PostgresEventTarget extends EventTarget {
     // A NOTIFY is its own transaction on this connection; it carries ids, nothing to keep on disk,
     // so it need not wait for the WAL flush (the data it points to was committed durably before).
     await client.query('set synchronous_commit = off');
-    await client.query(`listen ${CHANNEL}`);
+    await client.query(`listen ${EVENTS_CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
     super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: true }));
@@ -108,7 +109,7 @@ class PostgresEventTarget extends EventTarget {
         this.queued = [];
         const payloads = events.length === 1 ? [events[0].payload] : packed(events.map((e) => e.payload));
         try {
-          await this.client.query('select pg_notify($1, p) from unnest($2::text[]) as p', [CHANNEL, payloads]);
+          await this.client.query('select pg_notify($1, p) from unnest($2::text[]) as p', [EVENTS_CHANNEL, payloads]);
         } catch (error) {
           this.log.warn({ err: error, events: events.map((e) => e.type) }, 'events not published');
         }

@@ -3,10 +3,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Deps } from './deps';
 import type { DomainEvent, EventBus } from './events';
+import { type Effect, insertEffects, OUTBOX_WRITTEN } from './outbox';
+import { EVENTS_CHANNEL } from './pubsub';
 
 interface Transaction {
   owner: UnitOfWork;
   em: EntityManager;
+  /** Rows of the outbox, written just before the commit. */
+  effects: Effect[];
   afterCommit: (() => void | Promise<void>)[];
 }
 
@@ -18,8 +22,10 @@ const sharedLoaders = new WeakMap<Deps, Map<string, DataLoader<unknown, unknown>
 
 /**
  * One request, WebSocket operation or job: one entity manager and, when it writes, one transaction
- * that every service it calls joins. Effects outside the database (events to subscribers, mail,
- * jobs, other areas' reactions) wait for the commit, so a rolled-back write publishes nothing.
+ * that every service it calls joins. What must follow the commit (other areas' reactions, mail,
+ * jobs) is written to the outbox in that transaction (`raise`, `enqueue`), so a rolled-back write
+ * causes nothing and a committed one loses nothing; only live pushes to subscribers and this
+ * instance's caches (`publish`, `afterCommit`) are in memory, and the answer waits for neither.
  */
 export class UnitOfWork {
   private readonly loaders = new Map<string, DataLoader<unknown, unknown>>();
@@ -71,13 +77,47 @@ export class UnitOfWork {
   async transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
     const joined = current.getStore();
     if (joined?.owner === this) return work(joined.em);
+    const effects: Effect[] = [];
     const afterCommit: Transaction['afterCommit'] = [];
-    const result = await this.root.transactional((em) => current.run({ owner: this, em: em as EntityManager, afterCommit }, () => work(em as EntityManager)));
-    for (const effect of afterCommit) await this.settle(effect);
+    const result = await this.root.transactional((em) =>
+      current.run({ owner: this, em: em as EntityManager, effects, afterCommit }, async () => {
+        const value = await work(em as EntityManager);
+        await this.writeEffects(em as EntityManager, effects);
+        return value;
+      }),
+    );
+    // Live pushes and cache drops: the answer does not wait for them.
+    for (const effect of afterCommit) void this.settle(effect);
     return result;
   }
 
-  /** Runs `effect` once the transaction commits (at once outside one); never when it rolls back. */
+  /**
+   * Writes an effect to the outbox in the unit's transaction (a transaction of its own outside one):
+   * the relay delivers it after commit, at least once (src/kernel/outbox.ts).
+   */
+  async enqueue(...effects: Effect[]): Promise<void> {
+    const tx = current.getStore();
+    if (tx?.owner === this) tx.effects.push(...effects);
+    else await this.transaction(() => this.enqueue(...effects));
+  }
+
+  /** Raises a domain event: each area that reacts to it does so after commit, in a transaction of its own, exactly once. */
+  raise(event: DomainEvent): Promise<void> {
+    return this.enqueue(...this.bus.reactionsTo(event).map((area) => ({ kind: 'event', name: area, payload: event })));
+  }
+
+  private async writeEffects(em: EntityManager, effects: Effect[]): Promise<void> {
+    if (!effects.length) return;
+    const { sql, params } = insertEffects(effects.splice(0));
+    await em.execute(sql, params);
+    // Sent by PostgreSQL at commit, to every instance's relay; not at all on a rollback.
+    await em.execute('select pg_notify(?, ?)', [EVENTS_CHANNEL, JSON.stringify({ type: OUTBOX_WRITTEN, detail: null })]);
+  }
+
+  /**
+   * Runs `effect` once the transaction commits (at once outside one); never when it rolls back.
+   * Only for what may be lost with the process: a live push, this instance's caches.
+   */
   afterCommit(effect: () => void | Promise<void>): void {
     const tx = current.getStore();
     if (tx?.owner === this) tx.afterCommit.push(effect);
@@ -87,11 +127,6 @@ export class UnitOfWork {
   /** Publishes to live subscribers (every instance) after commit. */
   publish(topic: string, key: string, payload: object): void {
     this.afterCommit(() => this.deps.pubSub.publish(topic, key, payload));
-  }
-
-  /** Raises a domain event: other areas react to it after commit, each in a unit of work of its own. */
-  raise(event: DomainEvent): void {
-    this.afterCommit(() => this.bus.deliver(event));
   }
 
   /**

@@ -10,6 +10,7 @@ export interface Mail {
   html?: string;
   attachments?: { filename: string; content: Buffer; cid?: string; contentType?: string }[];
   headers?: Record<string, string>;
+  messageId?: string;
 }
 
 export interface MailHealth {
@@ -53,13 +54,13 @@ function fileMailer(outboxDir: string, from: string): Mailer {
   return {
     async send(mail) {
       const info = await transport.sendMail({ from, ...mail });
-      await mkdir(outboxDir, { recursive: true });
+      await mkdir(outboxDir, { recursive: true, mode: 0o700 });
       const name = `${new Date().toISOString().replace(/[:.]/g, '-')}-${randomUUID()}.eml`;
       await writeFile(join(outboxDir, name), info.message as Buffer);
     },
     async health() {
       try {
-        await mkdir(outboxDir, { recursive: true });
+        await mkdir(outboxDir, { recursive: true, mode: 0o700 });
         await writeFile(join(outboxDir, '.health'), new Date().toISOString());
         return { transport: 'file', ok: true };
       } catch (error) {

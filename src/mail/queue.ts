@@ -1,11 +1,9 @@
-import { exponential } from 'agenda';
 import type { Deps } from '../kernel/deps';
+import type { Deliverer } from '../kernel/outbox';
+import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from './mailer';
 
-/** The Agenda job that sends one mail; retried with backoff until the mail server takes it. */
-export const MAIL_JOB = 'mail: send';
-
-/** A mail as job data (JSON): attachments travel as base64. */
+/** A mail as an outbox row (JSON): attachments travel as base64. */
 interface QueuedMail extends Omit<Mail, 'attachments'> {
   attachments?: { filename: string; content: string; encoding: 'base64'; cid?: string; contentType?: string }[];
 }
@@ -19,34 +17,31 @@ function fromQueued(data: QueuedMail): Mail {
 }
 
 /**
- * Mail goes through a durable job, not fire-and-forget: the job is stored before anything is
- * sent, a refused or failed send is tried again after MAIL_RETRY_DELAY_MS, then twice that and so
- * on (up to MAIL_RETRIES retries), and a job that was waiting when the process stopped is run by
- * the next one. A sent mail's job is removed, so its text (links, tokens, names) is not kept.
+ * Mail about a change is written to the outbox with the change: a rolled-back sign-up mails nobody,
+ * and a committed one mails even if the process dies before the mail server answers.
  */
-export function defineMailJob(deps: Pick<Deps, 'jobs' | 'mailer' | 'config' | 'log'>): void {
-  const { agenda } = deps.jobs;
-  agenda.define<QueuedMail>(
-    MAIL_JOB,
-    async (job) => {
-      await deps.mailer.send(fromQueued(job.attrs.data));
-    },
-    {
-      concurrency: deps.config.MAIL_CONCURRENCY,
-      lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
-      backoff: exponential({ delay: deps.config.MAIL_RETRY_DELAY_MS, factor: 2, maxDelay: 3_600_000, maxRetries: deps.config.MAIL_RETRIES }),
-      removeOnComplete: true,
-    },
-  );
-  agenda.on(`retry exhausted:${MAIL_JOB}`, (error: Error) => deps.log.error({ err: error }, 'mail not sent after every retry'));
+export function sendMail(uow: UnitOfWork, ...mails: Mail[]): Promise<void> {
+  return uow.enqueue(...mails.map((mail) => ({ kind: 'mail', name: 'send', payload: toQueued(mail) })));
 }
 
-/** Stores the mail as a job; it is sent by whichever instance takes the job. */
-export async function queueMail(deps: Pick<Deps, 'jobs'>, mail: Mail): Promise<void> {
-  await deps.jobs.agenda.now(MAIL_JOB, toQueued(mail));
+/**
+ * The relay sends a mail row; a refused or failed send is tried again after MAIL_RETRY_DELAY_MS,
+ * then twice that and so on (MAIL_RETRIES retries). A sent mail's row is removed, so its text
+ * (links, tokens, names) is not kept. Its Message-ID is the row's: should the process die between
+ * the server's answer and the row's removal, the mail sent again is recognisably the same one.
+ */
+export function mailDeliverer(deps: Pick<Deps, 'mailer' | 'config'>): Deliverer {
+  return {
+    inTransaction: false,
+    retry: { delayMs: deps.config.MAIL_RETRY_DELAY_MS, attempts: deps.config.MAIL_RETRIES + 1 },
+    async deliver(row) {
+      await deps.mailer.send({ ...fromQueued(row.payload as unknown as QueuedMail), messageId: `<outbox-${row.id}@learning-platform.invalid>` });
+    },
+  };
 }
 
 /** Unsent mails to an address are dropped (the address is being erased); how many. */
-export async function forgetQueuedMail(deps: Pick<Deps, 'jobs'>, address: string): Promise<number> {
-  return deps.jobs.agenda.cancel({ name: MAIL_JOB, data: { to: address } });
+export async function forgetQueuedMail(uow: UnitOfWork, address: string): Promise<number> {
+  const gone = await uow.query(`delete from outbox where kind = 'mail' and payload->>'to' = ? returning id`, [address]);
+  return gone.length;
 }

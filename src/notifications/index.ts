@@ -1,17 +1,24 @@
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
-import { Notification } from './notification.entity';
+import { Notification, type NotificationType } from './notification.entity';
 import { NotificationCounter } from './notification-counter.entity';
 import { NotificationSettings } from './notification-settings.entity';
 import { NotificationsResolver, NotificationsUserEdges, notificationsNodes } from './notifications.resolver';
 import { notificationsRoutes } from './notifications.routes';
 import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
-import { NotificationsService } from './notifications.service';
+import { type NotificationMessage, NotificationsService } from './notifications.service';
 import { Migration20261123150000_report_toggles } from './migrations/Migration20261123150000_report_toggles';
 
 export { NotificationType } from './notification.entity';
-export type { NotificationsService } from './notifications.service';
+export type { NotificationMessage, NotificationsService } from './notifications.service';
+
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** Another area's change warrants a notification to these people: written with the change, delivered once. */
+    'notification.requested': { recipients: string[]; notificationType: NotificationType; message: NotificationMessage };
+  }
+}
 
 declare module '../kernel/services' {
   interface Services {

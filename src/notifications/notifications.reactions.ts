@@ -3,6 +3,10 @@ import { NotificationType } from './notification.entity';
 
 /** What other areas' events tell the people concerned: the learner and their active guardians. */
 export const notificationReactions: EventHandlers = {
+  'notification.requested': async ({ recipients, notificationType, message }, services) => {
+    for (const userId of new Set(recipients)) await services.notifications.notify(userId, notificationType, message);
+  },
+
   'guardian.link_requested': async ({ learnerId, linkId, guardianId, guardianName }, services) => {
     await services.notifications.notify(learnerId, NotificationType.guardian, {
       title: { en: `${guardianName} asks to be your guardian`, vi: `${guardianName} muốn làm người giám hộ của bạn` },

@@ -117,9 +117,10 @@ export class ProgressService {
       if (before >= limit) throw new AppError('limit_reached', `A quiz may be attempted at most ${limit} times.`);
       em.create(QuizAttempt, { learner, lesson, course: lesson.course, answers, correct, total: questions.length, score });
       await em.flush();
+      // The certificate the attempt may earn is raised in the same commit.
+      await this.afterProgress(learner, lesson.course);
       return before + 1;
     });
-    await this.afterProgress(learner, lesson.course);
     return { lessonId: lesson.id, score, correct, total: questions.length, attempt, results };
   }
 

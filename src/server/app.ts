@@ -7,10 +7,11 @@ import { applyMiddleware } from 'graphql-middleware';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
+import { type EmbeddedPostgres, startEmbeddedPostgres, type Supervision } from '../db/embedded';
 import { migrate } from '../db/orm';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import type { OutboxRelay } from '../kernel/outbox';
 import { permissionsFor } from '../permissions';
 import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
@@ -20,11 +21,13 @@ import { introspectionPlugin } from './introspection';
 import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
-import { defineJobs, jsonRoutes, openAppDatabase, ruleMap } from './platform';
+import { createOutboxRelay, defineJobs, jsonRoutes, openAppDatabase, ruleMap } from './platform';
 import { attachWebSocketServer } from './ws';
 
 export interface App {
   deps: Deps;
+  /** Delivers what commits wrote to the outbox. */
+  relay: OutboxRelay;
   httpServer: Server;
   /** The express pipeline alone, without the routes served before it: tests compare the two. */
   express: Express;
@@ -34,15 +37,26 @@ export interface App {
 }
 
 /** A step of shutdown that hangs (a connection lost mid-query during a database outage) must not keep the process from stopping. */
-const SHUTDOWN_STEP_MS = 15_000;
+const SHUTDOWN_STEP_MS = 5_000;
 
-export async function createApp(config: Config, log: Logger): Promise<App> {
+export interface AppOptions {
+  /** The embedded PostgreSQL died and could not be started again: the process should end, non-zero. */
+  onDatabaseLost?(error: Error): void;
+}
+
+export async function createApp(config: Config, log: Logger, options: AppOptions = {}): Promise<App> {
   const bounded = (step: Promise<unknown>, what: string) =>
     Promise.race([
       step,
       new Promise<void>((resolve) => setTimeout(() => (log.warn(`shutdown: ${what} did not close within ${SHUTDOWN_STEP_MS / 1000} s; going on`), resolve()), SHUTDOWN_STEP_MS).unref()),
     ]);
-  const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL ? undefined : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }));
+  const supervision: Supervision | undefined = options.onDatabaseLost && {
+    log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
+    giveUp: options.onDatabaseLost,
+  };
+  const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL
+    ? undefined
+    : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }), supervision);
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
   const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
   await migrate(orm);
@@ -79,11 +93,14 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   await apollo.start();
   defineJobs(deps);
   await deps.jobs.start();
+  const relay = createOutboxRelay(deps);
+  relay.start();
   const pipeline = httpPipeline(deps, apollo, rawSchema, jsonRoutes(deps, rawSchema));
   httpServer.on('request', pipeline.listener);
 
   return {
     deps,
+    relay,
     httpServer,
     express: pipeline.express,
     listen: (port, host) =>
@@ -93,13 +110,15 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
       }),
     async close() {
       log.debug('stopping: http and websocket');
-      await apollo.stop();
+      await bounded(apollo.stop(), 'http and websocket');
+      log.debug('stopping: outbox relay');
+      await bounded(relay.stop(), 'outbox relay');
       log.debug('stopping: jobs, mail and events');
       await bounded(closeDeps(deps), 'jobs, mail and events');
       log.debug('stopping: database pool');
       await bounded(orm.close(), 'database pool');
       log.debug('stopping: embedded database');
-      await embedded?.stop();
+      await bounded(embedded?.stop() ?? Promise.resolve(), 'embedded database');
     },
   };
 }

@@ -10,7 +10,8 @@ import type { RestRoute } from '../kernel/rest-route';
 import { type Services, serviceRegistry } from '../kernel/services';
 import { UnitOfWork } from '../kernel/unit-of-work';
 import { mergeRules } from '../permissions';
-import { defineMailJob } from '../mail/queue';
+import { mailDeliverer } from '../mail/queue';
+import { type Deliverer, OutboxRelay } from '../kernel/outbox';
 
 /**
  * The composition root: everything the service is made of, read from the list of areas. Nothing
@@ -38,39 +39,47 @@ export function openAppDatabase(databaseUrl: string, log?: (message: string) => 
 
 /** A unit of work of its own (a request, an operation, a job, an event handler) and its services. */
 export function openUnit(deps: Deps, em?: EntityManager): { uow: UnitOfWork; services: Services } {
-  const uow = new UnitOfWork(deps, em ?? (() => deps.orm.em.fork() as EntityManager), eventBusOf(deps));
+  const uow = new UnitOfWork(deps, em ?? (() => deps.orm.em.fork() as EntityManager), eventBus);
   return { uow, services: servicesOf(uow) };
 }
 
-const buses = new WeakMap<Deps, EventBus>();
 type AnyHandler = (event: DomainEvent, services: Services, uow: UnitOfWork) => Promise<void>;
 
-/** Delivers a committed event to every area that reacts to it, each reaction in a unit of work of its own. */
-function eventBusOf(deps: Deps): EventBus {
-  let bus = buses.get(deps);
-  if (!bus) {
-    bus = {
-      async deliver(event: DomainEvent) {
-        for (const area of areas) {
-          const handler = (area.on as Record<string, AnyHandler> | undefined)?.[(event as { type: string }).type];
-          if (!handler) continue;
-          try {
-            const { uow, services } = openUnit(deps);
-            await handler(event, services, uow);
-          } catch (error) {
-            deps.log.error({ err: error, event: (event as { type: string }).type, area: area.name }, 'event handler failed');
-          }
-        }
+const handlerOf = (areaName: string, type: string): AnyHandler | undefined => (areas.find((area) => area.name === areaName)?.on as Record<string, AnyHandler> | undefined)?.[type];
+
+const eventBus: EventBus = {
+  reactionsTo: (event) => areas.filter((area) => handlerOf(area.name, event.type)).map((area) => area.name),
+};
+
+/** How each kind of outbox row is delivered: an area's reaction to an event, in the row's transaction; a mail; a job. */
+export function outboxDeliverers(deps: Deps): Record<string, Deliverer> {
+  return {
+    event: {
+      inTransaction: true,
+      async deliver(row, { uow, services }) {
+        const event = row.payload as unknown as DomainEvent;
+        const handler = handlerOf(row.name, event.type);
+        if (!handler) throw new Error(`area ${row.name} does not react to ${event.type}`);
+        await handler(event, services, uow);
       },
-    };
-    buses.set(deps, bus);
-  }
-  return bus;
+    },
+    mail: mailDeliverer(deps),
+    job: {
+      inTransaction: false,
+      async deliver(row) {
+        await deps.jobs.agenda.now(row.name, row.payload);
+      },
+    },
+  };
+}
+
+/** The relay of this instance's outbox. */
+export function createOutboxRelay(deps: Deps): OutboxRelay {
+  return new OutboxRelay(deps, outboxDeliverers(deps), () => openUnit(deps), { leaseMs: deps.config.OUTBOX_LEASE_MS, sweepMs: deps.config.OUTBOX_SWEEP_MS, batch: 20 });
 }
 
 /** Defines every area's jobs; each job runs in a unit of work of its own. */
 export function defineJobs(deps: Deps): void {
-  defineMailJob(deps);
   for (const area of areas) {
     area.jobs?.(deps, async (work) => {
       const { uow, services } = openUnit(deps);

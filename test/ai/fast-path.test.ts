@@ -1,6 +1,6 @@
+import { makeDataDir } from '../support/data-dir';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
@@ -228,7 +228,7 @@ describe('token usage written in batches', () => {
 
   it('writes what is waiting when the process stops on SIGTERM', async () => {
     const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
-    const dataDir = mkdtempSync(join(tmpdir(), 'lp-ai-sigterm-'));
+    const dataDir = makeDataDir('lp-ai-sigterm-');
     const port = await freePort();
     let output = '';
     const child: ChildProcess = spawn(process.execPath, [main], {

@@ -1,6 +1,6 @@
+import { makeDataDir } from '../support/data-dir';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client as PgClient } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,7 @@ import { signInAdmin } from '../support/users';
 import { request, waitForStatus } from './support';
 
 const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'lp-factory-resume-'));
+const dataDir = makeDataDir('lp-factory-resume-');
 const running: ChildProcess[] = [];
 const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 

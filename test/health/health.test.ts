@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeDataDir } from '../support/data-dir';
+import { rmSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../src/db/embedded';
 import { startTestApp, type TestApp } from '../support/app';
@@ -14,7 +13,7 @@ afterAll(async () => {
 
 describe('GET /health', () => {
   it('reports the database up, down (503) and up again without a restart of the service', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lp-health-pg-'));
+    const dataDir = makeDataDir('lp-health-pg-');
     const port = await freePort();
     let postgres: EmbeddedPostgres = await startEmbeddedPostgres(dataDir, port);
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

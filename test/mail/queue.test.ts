@@ -4,13 +4,13 @@ import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, signUp } from '../support/users';
 
-/** Mail goes through a durable Agenda job with retries (issue 13): refused sends are tried again with backoff, and a restart loses nothing. */
+/** Mail is an outbox row written with the change (issue 28), retried with backoff: refused sends are tried again, and a restart loses nothing. */
 let smtp: SmtpServer;
 let t: TestApp;
-const env = () => ({ SMTP_URL: smtp.url, MAIL_RETRY_DELAY_MS: '300', MAIL_RETRIES: '8', JOBS_PROCESS_EVERY_MS: '100' });
+const env = () => ({ SMTP_URL: smtp.url, MAIL_RETRY_DELAY_MS: '300', MAIL_RETRIES: '8' });
 const resetMails = (to: string) => smtp.received.filter((m) => m.to.includes(to) && /reset|đặt lại/i.test(m.subject));
 const queued = async (app: TestApp, to: string) =>
-  ((await openUnit(app.app.deps).uow.em.getConnection().execute(`select count(*)::int as n from agenda_jobs where name = 'mail: send' and data->>'to' = ?`, [to])) as { n: number }[])[0].n;
+  ((await openUnit(app.app.deps).uow.em.getConnection().execute(`select count(*)::int as n from outbox where kind = 'mail' and payload->>'to' = ?`, [to])) as { n: number }[])[0].n;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -22,7 +22,7 @@ afterAll(async () => {
 });
 
 describe('the mail queue', () => {
-  it('tries a refused mail again with growing delays, and it arrives once; its job is then removed', async () => {
+  it('tries a refused mail again with growing delays, and it arrives once; its row is then removed', async () => {
     const user = await signUp(t, adultSignup());
     await smtp.waitFor(user.email);
     smtp.attempts.length = 0;
@@ -66,7 +66,7 @@ async function queuedIn(databaseUrl: string, to: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from agenda_jobs where name = 'mail: send' and data->>'to' = $1`, [to]);
+    const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'mail' and payload->>'to' = $1`, [to]);
     return rows[0].n;
   } finally {
     await client.end();

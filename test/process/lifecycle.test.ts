@@ -1,14 +1,14 @@
+import { makeDataDir } from '../support/data-dir';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports';
 import { adultSignup } from '../support/users';
 
 const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'lp-process-'));
+const dataDir = makeDataDir('lp-process-');
 const running: ChildProcess[] = [];
 
 afterAll(() => {

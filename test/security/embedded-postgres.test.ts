@@ -1,5 +1,5 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { makeDataDir } from '../support/data-dir';
+import { readFileSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,7 +35,7 @@ async function query(url: string, text: string) {
 
 describe('the embedded PostgreSQL (issue 16, item 12)', () => {
   it('has a generated password kept in DATA_DIR, refuses postgres:postgres, and listens on loopback only', { timeout: 120_000 }, async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'lp-embedded-'));
+    const dataDir = makeDataDir('lp-embedded-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
     const port = await freePort();
     let postgres: EmbeddedPostgres = await startEmbeddedPostgres(dataDir, port);

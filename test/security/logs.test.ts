@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeDataDir } from '../support/data-dir';
+import { rmSync } from 'node:fs';
 import { Writable } from 'node:stream';
 import { Client as PgClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -30,7 +29,7 @@ beforeAll(async () => {
   await pg.connect();
   await pg.query(`alter table users add constraint test_refuses_domain check (email not like '%@refused.example')`);
   await pg.end();
-  dataDir = mkdtempSync(join(tmpdir(), 'lp-logs-'));
+  dataDir = makeDataDir('lp-logs-');
   const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing', LOG_LEVEL: 'trace' });
   app = await createApp(config, createLogger('trace', capture));
   const address = await app.listen(0, '127.0.0.1');

@@ -1,13 +1,13 @@
+import { makeDataDir } from '../support/data-dir';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { freePort } from '../support/ports';
 
 /** The built service, as `npm start` runs it (vitest's pretest builds it; `npm run build` before npx vitest). */
 const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
-const dataDir = mkdtempSync(join(tmpdir(), 'lp-stale-'));
+const dataDir = makeDataDir('lp-stale-');
 const pidFile = join(dataDir, 'postgres', 'postmaster.pid');
 const running: ChildProcess[] = [];
 const leftPids: number[] = [];

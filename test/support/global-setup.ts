@@ -1,6 +1,5 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { makeDataDir } from './data-dir';
+import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate } from '../../src/db/orm';
@@ -21,7 +20,7 @@ declare module 'vitest' {
  * every test file copies the template into a database of its own.
  */
 export default async function setup(project: TestProject) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'lp-test-pg-'));
+  const dataDir = makeDataDir('lp-test-pg-');
   const port = await freePort();
   const postgres = await startEmbeddedPostgres(dataDir, port);
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);

@@ -1,4 +1,5 @@
-import { chmodSync, statSync } from 'node:fs';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 import { validationFailed } from '../../kernel/errors';
@@ -19,8 +20,9 @@ export interface CodeRunnerOptions {
   codeLimitBytes: number;
   stdinLimitBytes: number;
   /**
-   * Directories the sandboxed user must not read (DATA_DIR: the JWT secret, the mail outbox, the
-   * database). start() takes the bits of group and others away from any that have them.
+   * Directories the sandboxed user must not read (the mail outbox, the privacy exports): start()
+   * makes them (0700) or takes the bits of group and others away from any that have them. Never
+   * DATA_DIR itself, which PostgreSQL's own user must be able to enter.
    */
   privateDirs: string[];
   logger: SandboxLogger;
@@ -114,14 +116,11 @@ export class CodeRunner {
   }
 
   private protect(dir: string): void {
-    try {
-      const mode = statSync(dir).mode & 0o777;
-      if (mode & 0o077) {
-        chmodSync(dir, mode & 0o700);
-        this.options.logger.warn({ dir, was: mode.toString(8) }, 'CodeLab: made a private directory unreadable to other users');
-      }
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    const mode = statSync(dir).mode & 0o777;
+    if (mode & 0o077) {
+      chmodSync(dir, mode & 0o700);
+      this.options.logger.warn({ dir, was: mode.toString(8) }, 'CodeLab: made a private directory unreadable to other users');
     }
   }
 }
@@ -139,6 +138,6 @@ export function codeRunnerSettings(env: {
     pythonRunsPerWorker: env.CODELAB_PYTHON_RUNS_PER_WORKER,
     timeLimitMs: env.CODELAB_TIME_LIMIT_MS,
     memoryLimitMb: env.CODELAB_MEMORY_LIMIT_MB,
-    privateDirs: [env.DATA_DIR],
+    privateDirs: [join(env.DATA_DIR, 'outbox'), join(env.DATA_DIR, 'gdpr-exports')],
   };
 }

@@ -7,6 +7,7 @@ import { Migration20261122040000_learning } from './Migration20261122040000_lear
 import { Migration20261122050000_notification_counters } from './Migration20261122050000_notification_counters';
 import { Migration20261123000000_course_factory } from './Migration20261123000000_course_factory';
 import { Migration20261123100000_schema_as_declared } from './Migration20261123100000_schema_as_declared';
+import { Migration20261125000000_outbox } from './Migration20261125000000_outbox';
 
 /** Migrations in the order they run; `npm run migration:create` writes a file, and it is added here. */
 export const migrations: MigrationObject[] = [
@@ -18,4 +19,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261122050000_notification_counters', class: Migration20261122050000_notification_counters },
   { name: 'Migration20261123000000_course_factory', class: Migration20261123000000_course_factory },
   { name: 'Migration20261123100000_schema_as_declared', class: Migration20261123100000_schema_as_declared },
+  { name: 'Migration20261125000000_outbox', class: Migration20261125000000_outbox },
 ];

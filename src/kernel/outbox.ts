@@ -1,0 +1,184 @@
+import type { Deps } from './deps';
+import { CONNECTION_EVENT } from './pubsub';
+import type { Services } from './services';
+import type { UnitOfWork } from './unit-of-work';
+
+/**
+ * The transactional outbox (DESIGN.md 3a): every effect that must follow a commit (another area's
+ * reaction to an event, a mail, a job) is a row of `outbox`, written in the transaction of the
+ * change that causes it. A rolled-back change leaves no row; a committed one is delivered after
+ * commit by the relay below, at least once, whatever happens to the process in between.
+ */
+
+/** The NOTIFY that wakes every instance's relay when a transaction that wrote rows commits (PostgreSQL sends it at commit only). */
+export const OUTBOX_WRITTEN = 'outbox:written';
+
+/** An effect as written in the transaction: who delivers it (`kind`) and what it is for them (`name`, `payload`). */
+export interface Effect {
+  kind: string;
+  name: string;
+  payload: object;
+}
+
+export interface OutboxRow extends Effect {
+  id: string;
+  /** Deliveries tried so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * How one kind of effect is delivered. `inTransaction` deliverers change only the database: the row
+ * is deleted in the same transaction as the effect, so the effect happens exactly once. The others
+ * reach outside (a mail server, the job queue): the row goes once they succeed, so a crash in
+ * between repeats them, and their handlers must be idempotent.
+ */
+export interface Deliverer {
+  inTransaction: boolean;
+  deliver(row: OutboxRow, unit: { uow: UnitOfWork; services: Services }): Promise<void>;
+  /** The first retry's delay (doubling after that) and the attempts before the row is set aside as failed. */
+  retry?: { delayMs: number; attempts: number };
+}
+
+export interface RelayOptions {
+  /** How long a claimed row is not offered again: a relay that died mid-delivery gives it back after this. */
+  leaseMs: number;
+  /** The fallback sweep, for rows whose NOTIFY no relay heard (written while every instance was down). */
+  sweepMs: number;
+  batch: number;
+}
+
+const DEFAULT_RETRY = { delayMs: 1000, attempts: 20 };
+const MAX_RETRY_DELAY_MS = 3_600_000;
+/** Room for the database's clock, which decides when the row is due. */
+const RETRY_MARGIN_MS = 20;
+
+/** The insert of a transaction's rows, with the NOTIFY that PostgreSQL sends when it commits. */
+export function insertEffects(effects: readonly Effect[]): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const values = effects.map((effect) => {
+    params.push(effect.kind, effect.name, JSON.stringify(effect.payload));
+    return '(?, ?, ?::jsonb)';
+  });
+  return { sql: `insert into outbox (kind, name, payload) values ${values.join(', ')}`, params };
+}
+
+/** One relay per instance: woken by the NOTIFY of a commit, swept on a timer, rows claimed with SKIP LOCKED so instances share them. */
+export class OutboxRelay {
+  private draining: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  private sweep?: NodeJS.Timeout;
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private unlisten: (() => void)[] = [];
+  /** Rows delivered by this relay since it started (metrics, tests). */
+  delivered = 0;
+
+  constructor(
+    private readonly deps: Deps,
+    private readonly deliverers: Readonly<Record<string, Deliverer>>,
+    private readonly openUnit: () => { uow: UnitOfWork; services: Services },
+    private readonly options: RelayOptions,
+  ) {}
+
+  get running(): boolean {
+    return !this.stopped;
+  }
+
+  start(): void {
+    this.stopped = false;
+    this.unlisten.push(this.deps.pubSub.listen(OUTBOX_WRITTEN, () => this.wake()));
+    // Back from a lost LISTEN connection: rows committed meanwhile were announced to nobody.
+    this.unlisten.push(this.deps.pubSub.listen(CONNECTION_EVENT, (up) => up === true && this.wake()));
+    this.sweep = setInterval(() => this.wake(), this.options.sweepMs).unref();
+    void this.wake();
+  }
+
+  /** Stops claiming rows and waits for the deliveries under way; what is left stays for the next start. */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.sweep);
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
+    for (const unlisten of this.unlisten.splice(0)) unlisten();
+    await this.draining;
+  }
+
+  /** Delivers what is due now; a wake during a drain runs another drain after it. */
+  wake(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.draining) {
+      this.again = true;
+      return this.draining;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = null;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        void this.wake();
+      }
+    });
+    return this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      for (let rows = await this.claim(); rows.length && !this.stopped; rows = await this.claim()) {
+        await Promise.all(rows.map((row) => this.deliverOne(row)));
+      }
+    } catch (error) {
+      // The database is away: the sweep tries again.
+      this.deps.log.warn({ err: { message: (error as Error).message } }, 'outbox: rows could not be claimed');
+    }
+  }
+
+  private claim(): Promise<OutboxRow[]> {
+    return this.deps.sql.query<OutboxRow>(
+      `update outbox o set attempts = o.attempts + 1, available_at = now() + make_interval(secs => ?)
+       from (select id from outbox where available_at <= now() and failed_at is null order by id limit ? for update skip locked) due
+       where o.id = due.id returning o.id, o.kind, o.name, o.payload, o.attempts`,
+      [this.options.leaseMs / 1000, this.options.batch],
+    );
+  }
+
+  private async deliverOne(row: OutboxRow): Promise<void> {
+    const deliverer = this.deliverers[row.kind];
+    try {
+      if (!deliverer) throw new Error(`no deliverer for outbox rows of kind ${row.kind}`);
+      const unit = this.openUnit();
+      if (deliverer.inTransaction) {
+        await unit.uow.transaction(async () => {
+          // Locks the row: a second relay whose lease ran out waits here, then finds it gone.
+          const gone = await unit.uow.query('delete from outbox where id = ? returning id', [row.id]);
+          if (gone.length) await deliverer.deliver(row, unit);
+        });
+      } else {
+        await deliverer.deliver(row, unit);
+        await this.deps.sql.query('delete from outbox where id = ?', [row.id]);
+      }
+      this.delivered++;
+    } catch (error) {
+      await this.retryLater(row, deliverer?.retry ?? DEFAULT_RETRY, error as Error).catch(() => {});
+    }
+  }
+
+  private async retryLater(row: OutboxRow, retry: { delayMs: number; attempts: number }, error: Error): Promise<void> {
+    const failed = row.attempts >= retry.attempts;
+    const delayMs = Math.min(retry.delayMs * 2 ** (row.attempts - 1), MAX_RETRY_DELAY_MS);
+    // The message only: an error of a mail server or a handler may quote what was sent.
+    const reason = error.message.slice(0, 500);
+    if (failed) this.deps.log.error({ outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } }, 'outbox: effect failed after every retry');
+    else this.deps.log.warn({ outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } }, 'outbox: delivery failed; retrying');
+    await this.deps.sql.query(`update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ?`, [
+      delayMs / 1000,
+      reason,
+      row.id,
+    ]);
+    // The retry is due then: no commit will wake the relay for it, and the sweep may be far.
+    if (failed) return;
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      void this.wake();
+    }, delayMs + RETRY_MARGIN_MS).unref();
+    this.retryTimers.add(timer);
+  }
+}
