@@ -1,5 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from 'pg';
@@ -84,12 +85,16 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
       `DATA_DIR ${dataDir} is not searchable by other users (mode ${(statSync(dataDir).mode & 0o777).toString(8)}): the embedded PostgreSQL runs as the postgres user and must reach ${databaseDir}. Run chmod o+x on it, or set DATABASE_URL`,
     );
   }
+  await assertPortFree(port);
   const server = await createServer(databaseDir, port, password, log);
   if (!initialised) {
     storePassword(dataDir, password);
     await server.initialise();
   }
-  await server.start();
+  // The package rejects with nothing when the postmaster exits during start-up.
+  await server.start().catch((error: unknown) => {
+    throw new Error(`the embedded PostgreSQL exited while starting (${error instanceof Error ? error.message : 'see its log with LOG_LEVEL=debug'})`);
+  });
   writeFileSync(join(dataDir, OWNER_FILE), `${process.pid}\n`);
   if (initialised && !stored) {
     // A cluster of an earlier version, with the well-known password: it gets the generated one now.
@@ -152,6 +157,21 @@ function supervise(server: Server, dataDir: string, supervision: Supervision, st
     supervision.giveUp(new Error(`the embedded PostgreSQL could not be started again after ${delays.length} attempts`));
   };
   watch();
+}
+
+/** Another program on the port would make PostgreSQL exit at start with nothing said: say which setting moves it. */
+async function assertPortFree(port: number): Promise<void> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new Error(`port ${port} of 127.0.0.1, where the embedded PostgreSQL listens, is in use by another program: set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to a server of yours`)
+          : error,
+      ),
+    );
+    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve()));
+  });
 }
 
 /** Which process started the embedded server, so that another can tell whether it still lives. */
