@@ -8,6 +8,7 @@ import { AdminService } from './admin.service';
 import { AuditEntry } from './audit-entry.entity';
 import { AuditService } from './audit.service';
 import { Migration20261123100000_audit_suspension } from './migrations/Migration20261123100000_audit_suspension';
+import { Migration20261125100000_audit_append_only } from './migrations/Migration20261125100000_audit_append_only';
 import { RoleChange } from './role-change.entity';
 
 export { AuditService } from './audit.service';
@@ -28,7 +29,10 @@ export const adminArea = defineArea({
   routes: adminRoutes,
   // The console: stats, users, audit, flags and contact messages through the admin API.
   http: () => webPage({ name: 'admin-console', paths: ['/admin', '/admin/'], assets: '/admin/console' }),
-  migrations: [{ name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension }],
+  migrations: [
+    { name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension },
+    { name: 'Migration20261125100000_audit_append_only', class: Migration20261125100000_audit_append_only },
+  ],
   services: { admin: (uow, services) => new AdminService(uow, services.auth, services.audit), audit: (uow) => new AuditService(uow) },
   personalData: {
     entities: [RoleChange, AuditEntry],
@@ -40,7 +44,8 @@ export const adminArea = defineArea({
     // actions: it stays, naming the pseudonym as actor and as target.
     erase: async (userId, pseudonym, _services, uow) => {
       await uow.em.nativeDelete(RoleChange, { user: userId });
-      await uow.em.nativeUpdate(AuditEntry, { targetId: userId }, { targetId: pseudonym });
+      // The trail is append-only: the owner's function replaces the id where it is the target and in the particulars.
+      await uow.query('select audit_pseudonymise(?, ?)', [userId, pseudonym]);
     },
   },
 });

@@ -13,6 +13,7 @@ export interface LimiterOptions {
 
 /** The one table every bucket of every instance counts in (key = bucket prefix + user, IP or e-mail). */
 export const RATE_LIMIT_TABLE = 'rate_limits';
+export const RATE_LIMIT_TABLE_DDL = `create table if not exists "${RATE_LIMIT_TABLE}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
 
 /**
  * Where the counters of DESIGN.md 4.3 live: Redis when `REDIS_URL` is set, else the service's own
@@ -37,9 +38,11 @@ export async function postgresStore(databaseUrl: string, log: Logger): Promise<R
   // A lost connection of an idle client must not end the process; the next query gets a new one.
   pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'rate limit store: a database connection failed'));
   try {
-    // Made here once, not by each limiter: two CREATE TABLEs at once collide in pg_type.
-    await pool.query(`create table if not exists "${RATE_LIMIT_TABLE}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`);
+    // Made once, by the owner at start-up (the service's own role creates no table), else here.
+    const { rows } = await pool.query<{ made: string | null }>('select to_regclass($1) as made', [RATE_LIMIT_TABLE]);
+    if (!rows[0].made) await pool.query(RATE_LIMIT_TABLE_DDL);
   } catch (error) {
+    // Two CREATE TABLEs at once collide in pg_type.
     if ((error as { code?: string }).code !== '23505') {
       await pool.end();
       throw error;

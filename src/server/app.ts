@@ -8,7 +8,9 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres, type Supervision } from '../db/embedded';
+import { prepareAppRole } from '../db/app-role';
 import { migrate } from '../db/orm';
+import { RATE_LIMIT_TABLE_DDL } from '../kernel/rate-limit-stores';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import type { OutboxRelay } from '../kernel/outbox';
@@ -57,9 +59,16 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL
     ? undefined
     : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }), supervision);
-  const databaseUrl = config.DATABASE_URL ?? embedded!.url();
+  const ownerUrl = config.DATABASE_URL ?? embedded!.url();
+  const owner = await openAppDatabase(ownerUrl, (message) => log.debug({ orm: message }));
+  try {
+    await migrate(owner);
+  } finally {
+    await owner.close();
+  }
+  // The service itself runs as a role that owns no table (src/db/app-role.ts).
+  const databaseUrl = config.DATABASE_APP_URL ?? (await prepareAppRole(ownerUrl, [RATE_LIMIT_TABLE_DDL]));
   const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
-  await migrate(orm);
   const deps = await createDeps(config, log, orm, databaseUrl);
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
