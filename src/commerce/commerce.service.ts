@@ -34,6 +34,7 @@ import {
   RefundStatus,
 } from './commerce.entity';
 import { purchaseRequestMail } from './commerce.mails';
+import { ownsCourse } from './listing-ownership';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
@@ -888,17 +889,13 @@ export class CommerceService {
   /**
    * May this person open the course? A free course: yes. A paid one: with an active course
    * entitlement (a learner's own, or what a guardian bought for them: its beneficiary is the
-   * learner), and for the people who run it (admins, content admins, the seller of a listing of it).
+   * learner), and for the people who run it (admins, content admins, its author: a listing opens nothing to its seller).
    */
   async mayOpenCourse(viewer: User, courseId: string): Promise<boolean> {
     if (!(await this.isPaidCourse(courseId))) return true;
     if (isEditor(viewer)) return true;
     if (await this.hasCourse(viewer.id, courseId)) return true;
-    const [{ sells }] = await this.em.execute<{ sells: boolean }[]>(`select exists (select 1 from products p where p.seller_id = ? and p.course_ids @> jsonb_build_array(?::text)) as sells`, [
-      viewer.id,
-      courseId,
-    ]);
-    return sells;
+    return ownsCourse(this.em, viewer.id, courseId);
   }
 
   async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {
