@@ -63,7 +63,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.commerce.sandboxPayment(req.params.id) : null;
     if (!payment) return res.status(404).type('html').send('<!doctype html><title>Not found</title><p>No such payment.</p>');
     const event = (type: SandboxEventBody['type']) => {
-      const body = JSON.stringify({ id: `evt_${type}_${payment.id}`, type, paymentId: payment.id, amount: payment.amount } satisfies SandboxEventBody);
+      const body = JSON.stringify({ id: `evt_${type}_${payment.id}`, type, paymentId: payment.id, amount: payment.amount, currency: payment.currency } satisfies SandboxEventBody);
       return { body, signature: signSandbox(secret, body) };
     };
     const pay = event('payment.succeeded');

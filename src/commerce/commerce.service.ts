@@ -35,6 +35,7 @@ import {
 } from './commerce.entity';
 import { purchaseRequestMail } from './commerce.mails';
 import { ownsCourse } from './listing-ownership';
+import { sameCurrency, sameMoney } from './webhook-money';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
@@ -485,7 +486,7 @@ export class CommerceService {
       if (!payment) throw new NotApplied('unknown_payment');
       switch (event.kind) {
         case 'payment_succeeded':
-          if (event.amount !== undefined && event.amount !== payment.amount) throw new NotApplied('wrong_amount');
+          if (!sameMoney(event, payment)) throw new NotApplied('wrong_amount');
           return (await this.succeed(em, payment, event)) ? 'applied' : 'already_final';
         case 'payment_failed':
         case 'payment_canceled':
@@ -621,7 +622,7 @@ export class CommerceService {
   private async renew(em: EntityManager, first: Payment, event: ProviderEvent): Promise<boolean> {
     if (first.product.kind !== ProductKind.subscription || !event.providerRef) throw new NotApplied('unknown_payment');
     if (await em.count(Payment, { provider: first.provider, providerRef: event.providerRef })) return false;
-    if (event.amount !== undefined && event.amount !== first.amount) throw new NotApplied('wrong_amount');
+    if (!sameMoney(event, first)) throw new NotApplied('wrong_amount');
     const renewal = em.create(Payment, {
       payer: first.payer,
       beneficiary: first.beneficiary,
@@ -647,6 +648,7 @@ export class CommerceService {
   private async chargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
     if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) return false;
     const left = payment.amount - payment.refundedAmount;
+    if (!sameCurrency(event, payment)) throw new NotApplied('wrong_amount');
     const amount = Math.min(event.amount ?? left, left);
     if (amount <= 0) return false;
     const fee = this.feeOf(payment);
