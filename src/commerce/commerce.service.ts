@@ -432,9 +432,9 @@ export class CommerceService {
     return rows.filter((payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id);
   }
 
-  /** What the sandbox page shows: anyone holding its signed link. */
+  /** What the sandbox page shows: anyone holding its signed link, while the sandbox is offered. */
   async sandboxPayment(id: string): Promise<Payment | null> {
-    return isId(id) ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
+    return isId(id) && this.providers.offered.has('sandbox') ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
   }
 
   // ---- webhooks ------------------------------------------------------------------------------
