@@ -9,6 +9,7 @@ import { defineCommerceJobs } from './commerce.jobs';
 import { CommerceResolver, CommerceUserEdges, commerceNodes } from './commerce.resolver';
 import { commerceRoutes } from './commerce.routes';
 import { commerceRules } from './commerce.rules';
+import { PaymentViewFields } from './payment-view.resolver';
 import { CommerceService } from './commerce.service';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
@@ -45,7 +46,7 @@ export const providersOf = perProcess((deps) => {
 export const commerceArea = defineArea({
   name: 'commerce',
   entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
-  resolvers: [CommerceResolver, CommerceUserEdges],
+  resolvers: [CommerceResolver, CommerceUserEdges, PaymentViewFields],
   nodes: commerceNodes,
   rules: commerceRules,
   routes: commerceRoutes,
