@@ -37,10 +37,13 @@ export const adminArea = defineArea({
       audit: await allRowsOf(uow, AuditEntry, { $or: [{ actor: userId }, { targetId: userId }] }),
     }),
     // Changes of the person's roles go. The audit trail is the platform's record of privileged
-    // actions: it stays, naming the pseudonym as actor and as target.
+    // actions: it stays, naming the pseudonym as actor, as target and wherever its data names the
+    // person (a payment's beneficiaryId, a learner's id): the old id is left nowhere to join on.
     erase: async (userId, pseudonym, _services, uow) => {
       await uow.em.nativeDelete(RoleChange, { user: userId });
       await uow.em.nativeUpdate(AuditEntry, { targetId: userId }, { targetId: pseudonym });
+      // A uuid needs no escaping in JSON text, and no other uuid contains it: a textual replace is exact.
+      await uow.em.execute(`update audit_entries set data = replace(data::text, ?, ?)::jsonb where data::text like ?`, [userId, pseudonym, `%${userId}%`]);
     },
   },
 });

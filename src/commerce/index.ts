@@ -14,6 +14,8 @@ import { CommerceService } from './commerce.service';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
+import { pseudonymiseLedger } from './erasure';
+import { Migration20261127100000_ledger_pseudonyms } from './migrations/Migration20261127100000_ledger_pseudonyms';
 import { createProviders } from './providers';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox as signSandboxBody } from './providers/sandbox';
 
@@ -55,6 +57,7 @@ export const commerceArea = defineArea({
     { name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce },
     { name: 'Migration20261125000000_commerce_review', class: Migration20261125000000_commerce_review },
     { name: 'Migration20261126000000_entitlement_revoked_reason', class: Migration20261126000000_entitlement_revoked_reason },
+    { name: 'Migration20261127100000_ledger_pseudonyms', class: Migration20261127100000_ledger_pseudonyms },
   ],
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
@@ -71,9 +74,10 @@ export const commerceArea = defineArea({
       listings: await allRowsOf(uow, Product, { seller: userId }),
     }),
     // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
-    // pseudonym the account becomes (the append-only ledger keeps its account names, ids that then name no one). What only
-    // served the person goes: entitlements, requests to a guardian, stored checkout answers.
-    erase: async (userId, _pseudonym, _services, uow) => {
+    // pseudonym the account becomes (the ledger's accounts are renamed to it). What only served the
+    // person goes: entitlements, requests to a guardian, stored checkout answers.
+    erase: async (userId, pseudonym, _services, uow) => {
+      await pseudonymiseLedger(uow, userId, pseudonym);
       await uow.em.nativeDelete(Entitlement, { user: userId });
       await uow.em.nativeDelete(PurchaseRequest, { learner: userId });
       await uow.em.nativeDelete(IdempotencyKey, { userId });
