@@ -239,7 +239,7 @@ describe('erasure at dueAt', () => {
     const payer = `customer:${pseudonymOf(t.app.deps.config.JWT_SECRET, guardian.id)}`;
     // The payment and its fee split, each naming the payer: both now under the pseudonym, with their balance.
     const entries = await sql(`select amount from ledger_entries where account = ? order by amount`, [payer]);
-    expect(entries.map((e: { amount: string }) => Number(e.amount))).toEqual([-paid.amount, paid.amount]);
+    expect(entries.map((e) => Number(e.amount))).toEqual([-paid.amount, paid.amount]);
     const balance = await sql(`select sum(balance)::int as balance, sum(entries)::int as entries from ledger_balances where account = ?`, [payer]);
     expect(balance[0]).toEqual({ balance: 0, entries: 2 });
     expect((await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [pseudonymOf(t.app.deps.config.JWT_SECRET, learner.id)]))[0].n).toBeGreaterThan(0);
