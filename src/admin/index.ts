@@ -41,10 +41,12 @@ export const adminArea = defineArea({
       audit: await allRowsOf(uow, AuditEntry, { $or: [{ actor: userId }, { targetId: userId }] }),
     }),
     // Changes of the person's roles go. The audit trail is the platform's record of privileged
-    // actions: it stays, naming the pseudonym as actor and as target.
+    // actions: it stays, naming the pseudonym as actor, as target and wherever its data names the
+    // person (a payment's beneficiaryId, a learner's id): the old id is left nowhere to join on.
     erase: async (userId, pseudonym, _services, uow) => {
       await uow.em.nativeDelete(RoleChange, { user: userId });
-      // The trail is append-only: the owner's function replaces the id where it is the target and in the particulars.
+      // The trail is append-only: the owner's function replaces the id as target and in the data (a uuid
+      // needs no escaping in JSON text, and no other uuid contains it: a textual replace is exact).
       await uow.query('select audit_pseudonymise(?, ?)', [userId, pseudonym]);
     },
   },

@@ -62,8 +62,11 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     const token = typeof req.query.t === 'string' ? req.query.t : '';
     const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.commerce.sandboxPayment(req.params.id) : null;
     if (!payment) return res.status(404).type('html').send('<!doctype html><title>Not found</title><p>No such payment.</p>');
+    // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.
+    const caller = context(req).auth.userId;
+    if (caller && caller !== payment.payer.id) return res.status(403).type('html').send('<!doctype html><title>Forbidden</title><p>Only the payer pays this payment.</p>');
     const event = (type: SandboxEventBody['type']) => {
-      const body = JSON.stringify({ id: `evt_${type}_${payment.id}`, type, paymentId: payment.id, amount: payment.amount } satisfies SandboxEventBody);
+      const body = JSON.stringify({ id: `evt_${type}_${payment.id}`, type, paymentId: payment.id, amount: payment.amount, currency: payment.currency } satisfies SandboxEventBody);
       return { body, signature: signSandbox(secret, body) };
     };
     const pay = event('payment.succeeded');

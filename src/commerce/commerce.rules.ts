@@ -1,7 +1,8 @@
-import { allow } from 'graphql-shield';
+import { allow, chain } from 'graphql-shield';
 import { Role } from '../auth';
 import { learnerActive } from '../guardian';
 import { hasRole, isAuthenticated, isContentEditor, isSelf } from '../permissions/rules';
+import { listsOwnCourses } from './listing-ownership';
 
 const admin = hasRole(Role.admin);
 const creator = hasRole(Role.creator);
@@ -28,7 +29,8 @@ export const commerceRules = {
     updateProduct: admin,
     publishProduct: admin,
     archiveProduct: admin,
-    submitListing: creator,
+    // A creator lists only courses they wrote (content admins review the listing after).
+    submitListing: chain(creator, listsOwnCourses),
     approveListing: isContentEditor,
     rejectListing: isContentEditor,
     checkout: learnerActive,

@@ -35,6 +35,8 @@ import {
   RefundStatus,
 } from './commerce.entity';
 import { purchaseRequestMail } from './commerce.mails';
+import { ownsCourse } from './listing-ownership';
+import { sameCurrency, sameMoney } from './webhook-money';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
@@ -427,9 +429,9 @@ export class CommerceService {
     return rows.filter((payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id);
   }
 
-  /** What the sandbox page shows: anyone holding its signed link. */
+  /** What the sandbox page shows: anyone holding its signed link, while the sandbox is offered. */
   async sandboxPayment(id: string): Promise<Payment | null> {
-    return isId(id) ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
+    return isId(id) && this.providers.offered.has('sandbox') ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
   }
 
   // ---- webhooks ------------------------------------------------------------------------------
@@ -481,7 +483,7 @@ export class CommerceService {
       if (!payment) throw new NotApplied('unknown_payment');
       switch (event.kind) {
         case 'payment_succeeded':
-          if (event.amount !== undefined && event.amount !== payment.amount) throw new NotApplied('wrong_amount');
+          if (!sameMoney(event, payment)) throw new NotApplied('wrong_amount');
           return (await this.succeed(em, payment, event)) ? 'applied' : 'already_final';
         case 'payment_failed':
         case 'payment_canceled':
@@ -614,7 +616,7 @@ export class CommerceService {
   private async renew(em: EntityManager, first: Payment, event: ProviderEvent): Promise<boolean> {
     if (first.product.kind !== ProductKind.subscription || !event.providerRef) throw new NotApplied('unknown_payment');
     if (await em.count(Payment, { provider: first.provider, providerRef: event.providerRef })) return false;
-    if (event.amount !== undefined && event.amount !== first.amount) throw new NotApplied('wrong_amount');
+    if (!sameMoney(event, first)) throw new NotApplied('wrong_amount');
     const renewal = em.create(Payment, {
       payer: first.payer,
       beneficiary: first.beneficiary,
@@ -640,6 +642,7 @@ export class CommerceService {
   private async chargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
     if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) return false;
     const left = payment.amount - payment.refundedAmount;
+    if (!sameCurrency(event, payment)) throw new NotApplied('wrong_amount');
     const amount = Math.min(event.amount ?? left, left);
     if (amount <= 0) return false;
     const fee = this.feeOf(payment);
@@ -874,17 +877,13 @@ export class CommerceService {
   /**
    * May this person open the course? A free course: yes. A paid one: with an active course
    * entitlement (a learner's own, or what a guardian bought for them: its beneficiary is the
-   * learner), and for the people who run it (admins, content admins, the seller of a listing of it).
+   * learner), and for the people who run it (admins, content admins, its author: a listing opens nothing to its seller).
    */
   async mayOpenCourse(viewer: User, courseId: string): Promise<boolean> {
     if (!(await this.isPaidCourse(courseId))) return true;
     if (isEditor(viewer)) return true;
     if (await this.hasCourse(viewer.id, courseId)) return true;
-    const [{ sells }] = await this.em.execute<{ sells: boolean }[]>(`select exists (select 1 from products p where p.seller_id = ? and p.course_ids @> jsonb_build_array(?::text)) as sells`, [
-      viewer.id,
-      courseId,
-    ]);
-    return sells;
+    return ownsCourse(this.em, viewer.id, courseId);
   }
 
   async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {

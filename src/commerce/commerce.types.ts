@@ -265,7 +265,7 @@ export class PaymentView implements Node {
   @Field(() => ID)
   beneficiaryId!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "Where the payer pays (the provider's page); null for anyone but the payer, its beneficiary included" })
   redirectUrl!: string | null;
 
   @Field(() => GraphQLISODateTime)

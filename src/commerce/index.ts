@@ -9,10 +9,13 @@ import { defineCommerceJobs } from './commerce.jobs';
 import { CommerceResolver, CommerceUserEdges, commerceNodes } from './commerce.resolver';
 import { commerceRoutes } from './commerce.routes';
 import { commerceRules } from './commerce.rules';
+import { PaymentViewFields } from './payment-view.resolver';
 import { CommerceService } from './commerce.service';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
+import { pseudonymiseLedger } from './erasure';
+import { Migration20261127100000_ledger_pseudonyms } from './migrations/Migration20261127100000_ledger_pseudonyms';
 import { createProviders } from './providers';
 import { SANDBOX_SIGNATURE_HEADER, signSandbox as signSandboxBody } from './providers/sandbox';
 
@@ -52,7 +55,7 @@ export const providersOf = perProcess((deps) => {
 export const commerceArea = defineArea({
   name: 'commerce',
   entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
-  resolvers: [CommerceResolver, CommerceUserEdges],
+  resolvers: [CommerceResolver, CommerceUserEdges, PaymentViewFields],
   nodes: commerceNodes,
   rules: commerceRules,
   routes: commerceRoutes,
@@ -61,6 +64,7 @@ export const commerceArea = defineArea({
     { name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce },
     { name: 'Migration20261125000000_commerce_review', class: Migration20261125000000_commerce_review },
     { name: 'Migration20261126000000_entitlement_revoked_reason', class: Migration20261126000000_entitlement_revoked_reason },
+    { name: 'Migration20261127100000_ledger_pseudonyms', class: Migration20261127100000_ledger_pseudonyms },
   ],
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
@@ -83,9 +87,10 @@ export const commerceArea = defineArea({
       listings: await allRowsOf(uow, Product, { seller: userId }),
     }),
     // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
-    // pseudonym the account becomes (the append-only ledger keeps its account names, ids that then name no one). What only
-    // served the person goes: entitlements, requests to a guardian, stored checkout answers.
-    erase: async (userId, _pseudonym, _services, uow) => {
+    // pseudonym the account becomes (the ledger's accounts are renamed to it). What only served the
+    // person goes: entitlements, requests to a guardian, stored checkout answers.
+    erase: async (userId, pseudonym, _services, uow) => {
+      await pseudonymiseLedger(uow, userId, pseudonym);
       await uow.em.nativeDelete(Entitlement, { user: userId });
       await uow.em.nativeDelete(PurchaseRequest, { learner: userId });
       await uow.em.nativeDelete(IdempotencyKey, { userId });

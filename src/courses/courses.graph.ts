@@ -2,6 +2,7 @@ import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { type User, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import type { NodeSource } from '../kernel/node';
+import { lessonOpen } from '../permissions/paid-courses';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import type { Course } from './course.entity';
 import { presentEnrollment, presentLesson } from './courses.resolver';
@@ -32,7 +33,8 @@ export class CourseEdges {
 
 export const coursesNodes: NodeSource[] = [
   { type: 'Course', table: 'courses', rule: coursesRules.Query.course, field: 'Query.course', loadMany: async (ctx, ids) => ctx.services.courses.coursesByIds(await ctx.viewer(), ids) },
-  { type: 'Lesson', table: 'lessons', rule: coursesRules.Query.course, field: 'Query.course', loadMany: async (ctx, ids) => (await ctx.services.courses.lessonsByIds(ids)).map(presentLesson) },
+  // A lesson is its course's content: a paid course's lessons open as `Course.lessons` does (GET /courses/:id).
+  { type: 'Lesson', table: 'lessons', rule: lessonOpen('id'), field: 'Query.node', loadMany: async (ctx, ids) => (await ctx.services.courses.lessonsByIds(ids)).map(presentLesson) },
   {
     type: 'Enrollment',
     table: 'enrollments',

@@ -41,6 +41,7 @@ async function stripeSubscription(buyer: SignedIn, intent: string) {
     payment_status: 'paid',
     payment_intent: intent,
     amount_total: 799,
+    currency: 'usd',
     metadata: { paymentId: started.body.id },
   });
   expect((await deliver(completed)).status).toBe(200);
@@ -123,7 +124,16 @@ describe('a won dispute gives back only what its chargeback revoked', () => {
     const started = await checkout(t, buyer, { productId: bundle.id, priceId: bundle.prices[0].id, provider: 'stripe' });
     const paymentId = started.body.id as string;
     const key = `won_${Date.now()}`;
-    const completed = { id: `cs_${key}`, object: 'checkout.session', mode: 'payment', payment_status: 'paid', payment_intent: `pi_${key}`, amount_total: 1500, metadata: { paymentId } };
+    const completed = {
+      id: `cs_${key}`,
+      object: 'checkout.session',
+      mode: 'payment',
+      payment_status: 'paid',
+      payment_intent: `pi_${key}`,
+      amount_total: 1500,
+      currency: 'usd',
+      metadata: { paymentId },
+    };
     expect((await deliver(stripeEvent('checkout.session.completed', completed))).status).toBe(200);
     const owned = (await entitlements(buyer)).items;
     expect(owned.map((e) => e.status)).toEqual(['active', 'active']);

@@ -89,4 +89,42 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     const list = await t.http.gql('{ purchaseRequests(first: 5) { edges { node { id status learnerName } } } }', {}, guardian.accessToken);
     expect(list.body.data.purchaseRequests.edges[0].node.status).toBe('declined');
   });
+
+  it("the beneficiary of a guardian's checkout cannot pay it: no redirectUrl for them (REST, GraphQL, node, viewer) and the sandbox page refuses them", async () => {
+    const { guardian, learner } = await family();
+    const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id });
+    const approved = await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/approve`, {}, { token: guardian.accessToken });
+    expect(approved.body.redirectUrl).toMatch(/\/payments\/sandbox\//);
+    const id = approved.body.id as string;
+
+    const rest = await t.http.get(`/payments/${id}`, { token: learner.accessToken });
+    expect(rest.status).toBe(200);
+    expect(rest.body).toMatchObject({ id, beneficiaryId: learner.id, payerId: guardian.id, redirectUrl: null });
+    expect((await t.http.get(`/payments/${id}`, { token: guardian.accessToken })).body.redirectUrl).toBe(approved.body.redirectUrl);
+    expect((await t.http.get('/payments/me', { token: learner.accessToken })).body.items.find((p: { id: string }) => p.id === id).redirectUrl).toBeNull();
+    const query = `query($id: ID!) {
+      payment(id: $id) { redirectUrl }
+      node(id: $id) { ... on Payment { redirectUrl } }
+      viewer { payments(first: 10) { nodes { id redirectUrl } } }
+    }`;
+    const asLearner = await t.http.gql(query, { id }, learner.accessToken);
+    expect(asLearner.body.errors).toBeUndefined();
+    expect(asLearner.body.data.payment.redirectUrl).toBeNull();
+    expect(asLearner.body.data.node.redirectUrl).toBeNull();
+    expect(asLearner.body.data.viewer.payments.nodes.find((p: { id: string }) => p.id === id).redirectUrl).toBeNull();
+    const asGuardian = await t.http.gql(query, { id }, guardian.accessToken);
+    expect(asGuardian.body.data.payment.redirectUrl).toBe(approved.body.redirectUrl);
+    expect(asGuardian.body.data.node.redirectUrl).toBe(approved.body.redirectUrl);
+
+    // Handed the link anyway, the learner signed in gets no Pay; the payer (and the provider's page as such) still does.
+    const url = new URL(approved.body.redirectUrl);
+    const page = `${url.pathname}${url.search}`;
+    const refused = await fetch(`${t.url}${page}`, { headers: { authorization: `Bearer ${learner.accessToken}` } });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).not.toContain('data-pay');
+    const payer = await fetch(`${t.url}${page}`, { headers: { authorization: `Bearer ${guardian.accessToken}` } });
+    expect(payer.status).toBe(200);
+    expect(await payer.text()).toContain('data-pay=');
+    expect((await t.http.get(`/payments/${id}`, { token: learner.accessToken })).body.status).toBe('pending');
+  });
 });

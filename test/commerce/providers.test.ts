@@ -2,9 +2,12 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MOMO_IPN_FIELDS, momoSign } from '../../src/commerce/providers/momo';
 import { vnpaySign, vnpaySignData } from '../../src/commerce/providers/vnpay';
+import { sandboxSecretOf } from '../../src/commerce/providers';
+import { signSandbox } from '../../src/commerce/providers/sandbox';
+import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, publishedProduct, signedStripeEvent, waitFor } from './support';
+import { checkout, deliverStripeEvent, postSandbox, publishedProduct, signedStripeEvent, waitFor } from './support';
 import { startProviderServer } from './provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_commerce';
@@ -42,6 +45,7 @@ afterAll(async () => {
 const VND = () => ({ productId: product.id, priceId: product.prices[0].id });
 const USD = () => ({ productId: product.id, priceId: product.prices[1].id });
 const status = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
+const sql = (query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
 
 describe('Stripe', () => {
   const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, type, object, id);
@@ -65,6 +69,7 @@ describe('Stripe', () => {
       payment_status: 'paid',
       payment_intent: 'pi_123',
       amount_total: 799,
+      currency: 'usd',
       metadata: { paymentId: started.body.id },
     });
     const forged = await t.http.rest('POST', '/payments/webhooks/stripe', { raw: completed.payload, headers: { 'stripe-signature': 't=1,v1=deadbeef' } });
@@ -213,5 +218,88 @@ describe('MoMo', () => {
       () => true,
     );
     expect(payments.body.items.length).toBeGreaterThanOrEqual(1);
+  });
+});
+
+/**
+ * Issue 29: a webhook's amount means nothing without its currency. Each provider's signed event
+ * naming the payment's amount in another currency (or none) is refused as a wrong amount, the
+ * payment stays pending and the event is not kept, so the corrected one still applies.
+ */
+describe('every provider compares the currency as well as the amount', () => {
+  it('Stripe: a signed amount_total 799 in JPY (or without a currency) does not complete a USD 799 payment', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { ...USD(), provider: 'stripe' });
+    const session = (currency?: string) => ({ id: `cs_${currency}`, object: 'checkout.session', payment_status: 'paid', amount_total: 799, currency, metadata: { paymentId: started.body.id } });
+    const event = (currency?: string) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, 'checkout.session.completed', session(currency), `evt_currency_${currency}_${started.body.id}`);
+    expect((await deliverStripeEvent(t, event('jpy'))).status).toBe(200);
+    expect((await deliverStripeEvent(t, event(undefined))).status).toBe(200);
+    expect(await status(buyer, started.body.id)).toMatchObject({ status: 'pending', currency: 'USD' });
+    expect((await sql(`select count(*)::int as n from webhook_events where payment_id = ?`, [started.body.id]))[0].n).toBe(0);
+    expect((await deliverStripeEvent(t, event('usd'))).status).toBe(200);
+    expect((await status(buyer, started.body.id)).status).toBe('succeeded');
+  });
+
+  it('VNPay: an IPN naming another vnp_CurrCode answers 04 Invalid amount; the VND one 00', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { ...VND(), provider: 'vnpay' });
+    const params = (extra: Record<string, string>) => ({
+      vnp_Amount: '19900000',
+      vnp_OrderInfo: `Thanh toan ${started.body.id}`,
+      vnp_ResponseCode: '00',
+      vnp_TmnCode: 'TESTTMN1',
+      vnp_TransactionNo: '5550001',
+      vnp_TransactionStatus: '00',
+      vnp_TxnRef: started.body.id,
+      ...extra,
+    });
+    const ipn = (p: Record<string, string>) => t.http.get(`/payments/webhooks/vnpay?${new URLSearchParams({ ...p, vnp_SecureHash: vnpaySign(VNPAY_SECRET, vnpaySignData(p)) })}`);
+    expect((await ipn(params({ vnp_CurrCode: 'USD' }))).body).toEqual({ RspCode: '04', Message: 'Invalid amount' });
+    expect((await status(buyer, started.body.id)).status).toBe('pending');
+    expect((await ipn(params({ vnp_CurrCode: 'VND' }))).body.RspCode).toBe('00');
+    expect((await status(buyer, started.body.id)).status).toBe('succeeded');
+  });
+
+  it('MoMo: its IPN is in VND, so it does not complete a payment in another currency', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { ...VND(), provider: 'momo' });
+    // MoMo takes only VND at checkout; a payment in another currency (as a changed product or a bug could leave one) is not MoMo's to complete.
+    await sql(`update payments set currency = 'USD' where id = ?`, [started.body.id]);
+    const fields: Record<string, string | number> = {
+      partnerCode: MOMO.partnerCode,
+      orderId: started.body.id,
+      requestId: started.body.id,
+      amount: 199000,
+      orderInfo: 'x',
+      orderType: 'momo_wallet',
+      transId: 4088878999,
+      resultCode: 0,
+      message: 'Successful.',
+      payType: 'qr',
+      responseTime: 1721720663942,
+      extraData: '',
+    };
+    const signature = momoSign(MOMO.secretKey, { accessKey: MOMO.accessKey, ...Object.fromEntries(MOMO_IPN_FIELDS.map((k) => [k, fields[k]])) });
+    const deliver = () => t.http.rest('POST', '/payments/webhooks/momo', { raw: JSON.stringify({ ...fields, signature }) });
+    expect((await deliver()).status).toBe(204);
+    expect((await status(buyer, started.body.id)).status).toBe('pending');
+    await sql(`update payments set currency = 'VND' where id = ?`, [started.body.id]);
+    expect((await deliver()).status).toBe(204);
+    expect((await status(buyer, started.body.id)).status).toBe('succeeded');
+  });
+
+  it('sandbox: a signed Pay event naming another currency, or none, does not complete the payment', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { ...VND(), provider: 'sandbox' });
+    const secret = sandboxSecretOf(t.app.deps.config);
+    const pay = (extra: Record<string, unknown>) => {
+      const body = JSON.stringify({ id: `evt_pay_${JSON.stringify(extra)}_${started.body.id}`, type: 'payment.succeeded', paymentId: started.body.id, amount: 199000, ...extra });
+      return postSandbox(t, { body, signature: signSandbox(secret, body) });
+    };
+    expect((await pay({ currency: 'USD' })).status).toBe(200);
+    expect((await pay({})).status).toBe(200);
+    expect((await status(buyer, started.body.id)).status).toBe('pending');
+    expect((await pay({ currency: 'VND' })).status).toBe(200);
+    expect((await status(buyer, started.body.id)).status).toBe('succeeded');
   });
 });

@@ -29,6 +29,7 @@ const completedSession = (paymentId: string, key: string) => ({
   subscription: `sub_${key}`,
   invoice: `in_first_${key}`,
   amount_total: 799,
+  currency: 'usd',
   metadata: { paymentId },
 });
 

@@ -38,6 +38,22 @@ export async function contentAdmin(t: TestApp, admin: SignedIn): Promise<SignedI
   return editor;
 }
 
+/** A course the creator wrote: their draft with one lesson, submitted and published by a content admin; answers its id. */
+export async function creatorCourse(t: TestApp, creator: SignedIn, editor: SignedIn): Promise<string> {
+  const draft = await t.http.post('/creator/courses', { title: text('Scratch games'), description: text('Make a game'), level: 'beginner', minAge: 8, maxAge: 14 }, { token: creator.accessToken });
+  const lesson = {
+    title: text('Sprites'),
+    objectives: { en: ['Move a sprite'], vi: ['Di chuyển nhân vật'] },
+    content: text('Sprites move with blocks.'),
+    quiz: [{ prompt: text('Which block moves?'), options: [text('move'), text('say')], answerIndex: 0, explanation: text('move moves.') }],
+  };
+  await t.http.post(`/creator/courses/${draft.body.id}/lessons`, lesson, { token: creator.accessToken });
+  await t.http.post(`/creator/courses/${draft.body.id}/submit`, undefined, { token: creator.accessToken });
+  const approved = await t.http.post(`/creator/courses/${draft.body.id}/approve`, {}, { token: editor.accessToken });
+  if (approved.status !== 200) throw new Error(`creator course not published: ${JSON.stringify(approved.body)}`);
+  return approved.body.courseId as string;
+}
+
 let keys = 0;
 export const newKey = () => `key-${Date.now()}-${++keys}`;
 

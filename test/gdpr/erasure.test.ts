@@ -1,12 +1,15 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomUUID } from 'node:crypto';
 import { eraseDue } from '../../src/gdpr';
+import { pseudonymOf } from '../../src/gdpr/gdpr.links';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { learnerOfAge, PASSWORD, verifiedGuardian } from '../support/users';
+import { learnerOfAge, PASSWORD, signInAdmin, verifiedGuardian } from '../support/users';
+import { buy, publishedProduct } from '../commerce/support';
 import { learningData } from './support';
 
 /** A real HTTP server in the AI backend's place that fails the first `failures` erasures of each user with 500. */
@@ -207,5 +210,48 @@ describe('erasure at dueAt', () => {
     expect(receipts()).toBe(1);
     expect(await findEverywhere([learner.id, learner.email, name])).toEqual([]);
     expect((await sql(`select status from gdpr_requests where id = ?`, [accepted.body.id]))[0]?.status).toBe('completed');
+  });
+
+  it("pseudonymises the ledger's accounts and the audit trail's data: after erasing a payer and the learner they paid for, neither old id is left in either; the ledger still refuses ordinary changes", async () => {
+    const admin = await signInAdmin(t);
+    const product = await publishedProduct(t, admin);
+    const guardian = await verifiedGuardian(t, smtp);
+    const learner = await withBasicData(t, await learnerOfAge(t, 12));
+    await linkFamily(t, guardian, learner);
+    const paid = await buy(t, guardian, product, { learnerId: learner.id });
+    const people = [guardian.id, learner.id];
+    const holding = async (table: string) =>
+      (
+        await sql(
+          `select count(*)::int as n from ${table} t where t::text ilike ? or t::text ilike ?`,
+          people.map((id) => `%${id}%`),
+        )
+      )[0].n as number;
+    // Before: the payer's ledger account and the audit trail's beneficiaryId name them.
+    expect(await holding('ledger_entries')).toBeGreaterThan(0);
+    expect((await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [learner.id]))[0].n).toBeGreaterThan(0);
+
+    expect((await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken })).status).toBe(202);
+    expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: guardian.accessToken })).status).toBe(202);
+    expect(await eraseDue(t.app.deps, later())).toBe(2);
+
+    for (const table of ['ledger_entries', 'ledger_balances', 'ledger_transactions', 'audit_entries']) expect(await holding(table), table).toBe(0);
+    const payer = `customer:${pseudonymOf(t.app.deps.config.JWT_SECRET, guardian.id)}`;
+    // The payment and its fee split, each naming the payer: both now under the pseudonym, with their balance.
+    const entries = await sql(`select amount from ledger_entries where account = ? order by amount`, [payer]);
+    expect(entries.map((e) => Number(e.amount))).toEqual([-paid.amount, paid.amount]);
+    const balance = await sql(`select sum(balance)::int as balance, sum(entries)::int as entries from ledger_balances where account = ?`, [payer]);
+    expect(balance[0]).toEqual({ balance: 0, entries: 2 });
+    expect((await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [pseudonymOf(t.app.deps.config.JWT_SECRET, learner.id)]))[0].n).toBeGreaterThan(0);
+
+    // Outside an erasure the ledger stays append-only: no rename (even one that names itself as an erasure), no other change.
+    const other = `customer:${randomUUID()}`;
+    await expect(sql(`update ledger_entries set account = ? where account = ?`, [other, payer])).rejects.toThrow(/append-only/);
+    await expect(
+      sql(`do $$ begin perform set_config('ledger.erasure', '${payer.slice(9)} ${other.slice(9)}', true); update ledger_entries set account = '${other}' where account = '${payer}'; end $$`),
+    ).rejects.toThrow(/append-only/);
+    await expect(sql(`update ledger_entries set amount = amount + 1 where account = ?`, [payer])).rejects.toThrow(/append-only/);
+    await expect(sql(`delete from ledger_entries where account = ?`, [payer])).rejects.toThrow(/append-only/);
+    expect((await sql(`select count(*)::int as n from ledger_entries where account = ?`, [payer]))[0].n).toBe(2);
   });
 });

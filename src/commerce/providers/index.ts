@@ -20,7 +20,11 @@ export function sandboxSecretOf(config: Config): string {
   return config.SANDBOX_WEBHOOK_SECRET ?? createHmac('sha256', config.JWT_SECRET).update('sandbox-webhooks').digest('hex');
 }
 
-/** The providers the settings configure; the sandbox when none is (or when PAYMENTS_SANDBOX=on). */
+/**
+ * The providers the settings configure, and the sandbox: `on` always; `auto` when no other provider
+ * is configured and never in production (its Pay button gives the product away, so a deployment
+ * that forgot its provider settings sells nothing rather than everything for free); `off` never.
+ */
 export function createProviders(config: Config, deliverSandbox: (body: string) => void): Providers {
   const offered = new Map<string, PaymentProvider>();
   const baseUrl = config.API_PUBLIC_URL;
@@ -34,7 +38,7 @@ export function createProviders(config: Config, deliverSandbox: (body: string) =
     offered.set('momo', momoProvider({ partnerCode: config.MOMO_PARTNER_CODE, accessKey: config.MOMO_ACCESS_KEY, secretKey: config.MOMO_SECRET_KEY, apiUrl: config.MOMO_API_URL, baseUrl }));
   }
   const sandboxSecret = sandboxSecretOf(config);
-  const sandbox = config.PAYMENTS_SANDBOX === 'on' || (config.PAYMENTS_SANDBOX === 'auto' && offered.size === 0);
+  const sandbox = config.PAYMENTS_SANDBOX === 'on' || (config.PAYMENTS_SANDBOX === 'auto' && offered.size === 0 && config.NODE_ENV !== 'production');
   if (sandbox) offered.set('sandbox', sandboxProvider(sandboxSecret, baseUrl, deliverSandbox));
   return { offered, defaultName: sandbox ? 'sandbox' : ([...offered.keys()][0] ?? 'sandbox'), sandboxSecret };
 }

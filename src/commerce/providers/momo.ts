@@ -82,6 +82,8 @@ export function momoProvider(settings: MomoSettings): PaymentProvider {
         providerRef: String(ipn.orderId),
         providerCharge: String(ipn.transId),
         amount: Number(ipn.amount),
+        // MoMo's IPN carries no currency: MoMo takes only VND.
+        currency: 'VND',
         raw: ipn,
       };
     },

@@ -9,6 +9,7 @@ export interface SandboxEventBody {
   paymentId: string;
   refundId?: string;
   amount: number;
+  currency: string;
 }
 
 export function signSandbox(secret: string, body: string): string {
@@ -39,7 +40,14 @@ export function sandboxProvider(secret: string, baseUrl: string, deliver: (body:
       return { redirectUrl: `${baseUrl}/payments/sandbox/${payment.id}?t=${token}`, providerRef: `sbx_${payment.id}` };
     },
     async refund(payment, refund) {
-      const body = JSON.stringify({ id: `evt_refund_${refund.id}`, type: 'refund.succeeded', paymentId: payment.id, refundId: refund.id, amount: refund.amount } satisfies SandboxEventBody);
+      const body = JSON.stringify({
+        id: `evt_refund_${refund.id}`,
+        type: 'refund.succeeded',
+        paymentId: payment.id,
+        refundId: refund.id,
+        amount: refund.amount,
+        currency: payment.currency,
+      } satisfies SandboxEventBody);
       setImmediate(() => deliver(body));
       return { providerRef: `sbx_re_${refund.id}`, completed: false };
     },
@@ -48,7 +56,16 @@ export function sandboxProvider(secret: string, baseUrl: string, deliver: (body:
       if (!given || !sameText(given, signSandbox(secret, request.rawBody.toString('utf8')))) throw new InvalidSignature();
       const body = JSON.parse(request.rawBody.toString('utf8')) as SandboxEventBody;
       const kind = body.type === 'payment.succeeded' ? 'payment_succeeded' : body.type === 'payment.canceled' ? 'payment_canceled' : body.type === 'refund.succeeded' ? 'refund_succeeded' : 'ignored';
-      return { eventId: String(body.id), kind, paymentId: body.paymentId, refundId: body.refundId, amount: body.amount, providerCharge: `sbx_ch_${body.paymentId}`, raw: body };
+      return {
+        eventId: String(body.id),
+        kind,
+        paymentId: body.paymentId,
+        refundId: body.refundId,
+        amount: body.amount,
+        currency: body.currency,
+        providerCharge: `sbx_ch_${body.paymentId}`,
+        raw: body,
+      };
     },
     answer: () => ({ status: 200, body: { received: true } }),
   };

@@ -90,7 +90,15 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           const session = event.data.object;
           if (session.payment_status !== 'paid') return { ...base, kind: 'ignored' };
           const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
-          return { ...base, kind: 'payment_succeeded', paymentId: session.metadata?.paymentId, providerRef: session.id, providerCharge: intent, amount: session.amount_total ?? undefined };
+          return {
+            ...base,
+            kind: 'payment_succeeded',
+            paymentId: session.metadata?.paymentId,
+            providerRef: session.id,
+            providerCharge: intent,
+            amount: session.amount_total ?? undefined,
+            currency: session.currency?.toUpperCase(),
+          };
         }
         case 'checkout.session.async_payment_failed':
           return { ...base, kind: 'payment_failed', paymentId: event.data.object.metadata?.paymentId, providerRef: event.data.object.id };
@@ -100,7 +108,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         case 'refund.updated': {
           const refund = event.data.object;
           const kind = refund.status === 'succeeded' ? 'refund_succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'refund_failed' : 'ignored';
-          return { ...base, kind, paymentId: refund.metadata?.paymentId, refundId: refund.metadata?.refundId, amount: refund.amount };
+          return { ...base, kind, paymentId: refund.metadata?.paymentId, refundId: refund.metadata?.refundId, amount: refund.amount, currency: refund.currency?.toUpperCase() };
         }
         case 'invoice.paid': {
           // The first invoice is the checkout's own payment (checkout.session.completed applies it, without a
@@ -111,7 +119,7 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           const { intent, charge } = invoiceCharge(invoice);
           // Without either (API versions from 2025-03-31 send the invoice without its payments), complete() asks Stripe for them.
           if (invoice.billing_reason === 'subscription_create') return { ...base, kind: 'charge_identified', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge };
-          return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge, amount: invoice.amount_paid };
+          return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge, amount: invoice.amount_paid, currency: invoice.currency?.toUpperCase() };
         }
         case 'charge.dispute.created':
         case 'charge.dispute.closed': {
@@ -122,7 +130,15 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           const kind = event.type === 'charge.dispute.created' ? 'chargeback' : dispute.status === 'won' ? 'chargeback_reversed' : dispute.status === 'lost' ? 'chargeback_lost' : 'ignored';
           const providerCharge = intent ?? charge;
           if (!providerCharge) return { ...base, kind: 'ignored' };
-          return { ...base, kind, providerCharge, providerChargeAliases: intent && charge ? [charge] : undefined, disputeId: dispute.id, amount: dispute.amount };
+          return {
+            ...base,
+            kind,
+            providerCharge,
+            providerChargeAliases: intent && charge ? [charge] : undefined,
+            disputeId: dispute.id,
+            amount: dispute.amount,
+            currency: dispute.currency?.toUpperCase(),
+          };
         }
         default:
           return { ...base, kind: 'ignored' };

@@ -55,6 +55,8 @@ export interface ProviderEvent {
   disputeId?: string;
   /** What the provider says was paid, checked against the payment. */
   amount?: number;
+  /** The ISO 4217 code of `amount`, upper case: an amount means nothing without it (500 JPY is not 500 USD). */
+  currency?: string;
   raw: unknown;
 }
 

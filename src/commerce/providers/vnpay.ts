@@ -109,6 +109,8 @@ export function vnpayProvider(settings: VnpaySettings): PaymentProvider {
         providerRef: params.vnp_TxnRef,
         providerCharge: params.vnp_TransactionNo,
         amount: Math.floor(Number(params.vnp_Amount) / 100),
+        // VNPay takes only VND; its IPN names the currency when it sends vnp_CurrCode.
+        currency: (params.vnp_CurrCode ?? 'VND').toUpperCase(),
         raw: params,
       };
     },
