@@ -1,3 +1,4 @@
+import { asOwner } from '../support/sql';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -187,12 +188,12 @@ describe('erasure at dueAt', () => {
     await learningData(t, learner);
     const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
     expect(accepted.status).toBe(202);
-    await sql(`create or replace function gdpr_test_crash() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
-    await sql(`create trigger gdpr_test_crash before delete on enrollments for each row execute function gdpr_test_crash()`);
+    await asOwner(t, `create or replace function gdpr_test_crash() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
+    await asOwner(t, `create trigger gdpr_test_crash before delete on enrollments for each row execute function gdpr_test_crash()`);
     try {
       expect(await eraseDue(t.app.deps, later())).toBe(0);
     } finally {
-      await sql(`drop trigger gdpr_test_crash on enrollments`);
+      await asOwner(t, `drop trigger gdpr_test_crash on enrollments`);
     }
     const [half] = await sql(`select status, progress from gdpr_requests where id = ?`, [accepted.body.id]);
     expect(half.status).toBe('running');
