@@ -11,6 +11,7 @@ import { type EmbeddedPostgres, startEmbeddedPostgres } from '../db/embedded';
 import { migrate } from '../db/orm';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import { endedSessionsOf } from '../kernel/sessions';
 import { permissionsFor } from '../permissions';
 import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
@@ -47,6 +48,9 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
   const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
   await migrate(orm);
   const deps = await createDeps(config, log, orm, databaseUrl);
+  // Before the first request: a restarted instance refuses the tokens of sessions ended before it started.
+  const endedSessions = endedSessionsOf(deps);
+  await endedSessions.start();
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
@@ -94,6 +98,7 @@ export async function createApp(config: Config, log: Logger): Promise<App> {
     async close() {
       log.debug('stopping: http and websocket');
       await apollo.stop();
+      endedSessions.stop();
       log.debug('stopping: jobs, mail and events');
       await bounded(closeDeps(deps), 'jobs, mail and events');
       log.debug('stopping: database pool');
