@@ -119,6 +119,7 @@ export class AdminService {
       return target;
     });
     this.auth.publishAccountChanged(user.id);
+    this.auth.publishSuspensionLifted(user.id);
     return user;
   }
 

@@ -293,6 +293,14 @@ export class AuthService {
   }
 
   /**
+   * A suspension was lifted: the sessions it ended stay ended, but their tokens answer 401 from now
+   * on, not account_suspended. An event that names no session has each instance read them again.
+   */
+  publishSuspensionLifted(userId: string): void {
+    this.uow.publish(SESSIONS_ENDED, SESSIONS_ENDED_KEY, { userId } satisfies SessionsEndedEvent);
+  }
+
+  /**
    * Whether an access token still stands beyond its signature and expiry, in one statement: the
    * account exists and is not suspended, and the token's session (refresh token family) has a
    * token neither revoked nor expired. A token without a session id is judged by its account only.

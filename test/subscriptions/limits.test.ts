@@ -14,7 +14,7 @@ beforeAll(async () => {
   t = await startTestApp();
 });
 afterAll(async () => {
-  await Promise.all(open.map((client) => client.dispose()));
+  for (const client of open) void client.dispose();
   await t?.close();
 });
 
@@ -47,7 +47,7 @@ describe('WebSocket limits (issue 29)', () => {
     await sockets[0].closed;
     let again: Awaited<ReturnType<typeof socket>> | undefined;
     // The server hears of the close a moment after the client.
-    for (let i = 0; i < 20 && !again; i++) again = await socket(user.accessToken).catch(() => new Promise<undefined>((resolve) => setTimeout(resolve, 50)));
+    for (let i = 0; i < 20 && !again; i++) again = await socket(user.accessToken).catch(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)));
     expect(again).toBeDefined();
     expect((await operate(again!.client, '{ me { id } }')).data).toEqual({ me: { id: user.id } });
   });
