@@ -6,7 +6,6 @@ import { AccountStatus, normaliseEmail, Role, User } from '../auth';
 import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
-import { RefreshToken } from '../auth';
 import type { AuditService } from './audit.service';
 import { AuditEntry } from './audit-entry.entity';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
@@ -98,12 +97,11 @@ export class AdminService {
       if (target.status === AccountStatus.suspended) throw conflict('This account is suspended already.');
       const previousStatus = target.status;
       target.status = AccountStatus.suspended;
-      await em.nativeUpdate(RefreshToken, { user: target, revokedAt: null }, { revokedAt: new Date() });
+      await this.auth.endSessions(em, target.id, { suspended: true });
       await this.audit.record({ actor, action: 'admin.user_suspended', target: { type: 'user', id: target.id }, data: { previousStatus, reason: request.reason ?? null } });
       return target;
     });
     this.auth.publishAccountChanged(user.id);
-    this.auth.publishSessionsEnded(user.id);
     return user;
   }
 
@@ -121,6 +119,7 @@ export class AdminService {
       return target;
     });
     this.auth.publishAccountChanged(user.id);
+    this.auth.publishSuspensionLifted(user.id);
     return user;
   }
 

@@ -15,7 +15,7 @@ import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
 import { RefreshToken } from './refresh-token.entity';
 import { hashToken, randomToken, signAccessToken } from '../kernel/tokens';
-import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
+import { endedSessionsOf, MAX_NAMED_SESSIONS, SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { AccountStatus, Locale, Role, User } from './user.entity';
 
 export interface SignupRequest {
@@ -142,8 +142,7 @@ export class AuthService {
       const current = await em.findOne(RefreshToken, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
       if (!current || current.revokedAt || current.expiresAt <= new Date()) return { reused: false, session: undefined };
       if (current.usedAt) {
-        await em.nativeUpdate(RefreshToken, { familyId: current.familyId, revokedAt: null }, { revokedAt: new Date() });
-        this.publishSessionsEnded(current.user.id);
+        await this.endSessions(em, current.user.id, { familyId: current.familyId });
         return { reused: true, session: undefined };
       }
       current.usedAt = new Date();
@@ -161,8 +160,7 @@ export class AuthService {
   async logout(token: string): Promise<void> {
     const current = await this.em.findOne(RefreshToken, { tokenHash: hashToken(token) });
     if (!current) return;
-    await this.em.nativeUpdate(RefreshToken, { familyId: current.familyId, revokedAt: null }, { revokedAt: new Date() });
-    this.publishSessionsEnded(current.user.id);
+    await this.endSessions(this.em, current.user.id, { familyId: current.familyId });
   }
 
   async verifyEmail(token: string): Promise<User> {
@@ -213,8 +211,7 @@ export class AuthService {
       user.passwordHash = await hash(password);
       // Following the mailed link proves the address, as verification would.
       user.emailVerifiedAt ??= new Date();
-      await em.nativeUpdate(RefreshToken, { user, revokedAt: null }, { revokedAt: new Date() });
-      this.publishSessionsEnded(user.id);
+      await this.endSessions(em, user.id);
     });
   }
 
@@ -266,8 +263,40 @@ export class AuthService {
     this.uow.publish(ACCOUNT_CHANGED, userId, { userId });
   }
 
-  /** After commit, tells every instance that sessions of the account ended, so its live sockets close. */
-  publishSessionsEnded(userId: string): void {
+  /**
+   * Ends sessions of an account (one family, or every live one): revokes their refresh tokens and,
+   * after commit, announces which ended. `suspended`: their tokens answer account_suspended.
+   */
+  async endSessions(em: EntityManager, userId: string, options: { familyId?: string; suspended?: boolean } = {}): Promise<void> {
+    const { familyId, suspended = false } = options;
+    const rows = await em.execute<{ family_id: string }[]>(
+      `with ended as (update refresh_tokens set revoked_at = now() where user_id = ? and revoked_at is null ${familyId ? 'and family_id = ?' : ''} returning family_id)
+       select distinct family_id from ended`,
+      familyId ? [userId, familyId] : [userId],
+    );
+    this.publishSessionsEnded(
+      userId,
+      rows.map((row) => row.family_id),
+      suspended,
+    );
+  }
+
+  /**
+   * After commit, tells every instance that these sessions of the account ended: HTTP refuses their
+   * tokens (this instance before the answer leaves; the bus reaches it a moment later) and live
+   * sockets close.
+   */
+  publishSessionsEnded(userId: string, sessionIds: string[], suspended = false): void {
+    const named = sessionIds.length <= MAX_NAMED_SESSIONS;
+    this.uow.publish(SESSIONS_ENDED, SESSIONS_ENDED_KEY, { userId, ...(named ? { sessionIds } : {}), suspended } satisfies SessionsEndedEvent);
+    this.uow.afterCommit(() => endedSessionsOf(this.deps).add(sessionIds, Date.now(), suspended));
+  }
+
+  /**
+   * A suspension was lifted: the sessions it ended stay ended, but their tokens answer 401 from now
+   * on, not account_suspended. An event that names no session has each instance read them again.
+   */
+  publishSuspensionLifted(userId: string): void {
     this.uow.publish(SESSIONS_ENDED, SESSIONS_ENDED_KEY, { userId } satisfies SessionsEndedEvent);
   }
 

@@ -52,9 +52,12 @@ export const authArea = defineArea({
     // going: the records the law keeps (the consent ledger) follow its id through their foreign
     // keys (on update cascade) and keep pointing at something that names no one.
     erase: async (userId, pseudonym, services, uow) => {
-      await uow.em.nativeDelete(RefreshToken, { user: userId });
-      // Live sockets of the account close once the erasure commits.
-      services.auth.publishSessionsEnded(userId);
+      const sessions = await uow.em.execute<{ family_id: string }[]>('with gone as (delete from refresh_tokens where user_id = ? returning family_id) select distinct family_id from gone', [userId]);
+      // Its tokens are refused and live sockets of the account close once the erasure commits.
+      services.auth.publishSessionsEnded(
+        userId,
+        sessions.map((row) => row.family_id),
+      );
       await uow.em.nativeDelete(AccountToken, { user: userId });
       await uow.em.execute(
         `update users set id = ?, email = ?, display_name = 'Erased user', password_hash = '!', roles = '{}', birth_date = null, guardian_email = null,

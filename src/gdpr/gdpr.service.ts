@@ -4,7 +4,6 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { verify } from '@node-rs/argon2';
 import { AccountStatus, User } from '../auth';
-import { RefreshToken } from '../auth';
 import { conflict, forbidden, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
@@ -122,13 +121,12 @@ export class GdprService {
         throw error;
       }
       // Every session of the account ends: refresh tokens stop working at once.
-      await em.nativeUpdate(RefreshToken, { user: locked, revokedAt: null }, { revokedAt: new Date() });
+      await this.services.auth.endSessions(em, locked.id);
       const recipients = [...new Set([subject.email, requester.email].filter(canReceive))];
       await sendMail(this.uow, ...recipients.map((to) => deletionScheduledMail(to, to === subject.email ? subject.locale : requester.locale, subject.displayName, dueAt)));
       return created;
     });
     this.services.auth.publishAccountChanged(subject.id);
-    this.services.auth.publishSessionsEnded(subject.id);
     return request;
   }
 

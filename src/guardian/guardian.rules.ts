@@ -70,7 +70,8 @@ export const guardianRules = {
   Mutation: {
     declareLearner: isVerifiedGuardian,
     addChild: isVerifiedGuardian,
-    approveGuardianLink: isAuthenticated,
+    // Approving makes the link active: only an account that proved its address (a squatter who signed up with a child's address has not).
+    approveGuardianLink: isVerified,
     revokeGuardianLink: isAuthenticated,
     confirmGuardianLink: throttled('auth'),
     updateLearnerAiAccess: isGuardianOf('learnerId'),

@@ -61,7 +61,8 @@ export class GuardianService {
       const learner = found?.hasRole(Role.learner) ? found : null;
       const link = em.create(GuardianLink, { guardian: em.getReference(User, guardian.id), learner, learnerEmail, confirmTokenHash: confirm.hash });
       this.transition(em, link, LinkStatus.pending, guardian);
-      if (learner?.guardianEmail === guardian.email) await this.activate(em, link, learner);
+      // The learner chose this guardian at sign-up, but only an account that proved its address has chosen anything.
+      if (learner?.guardianEmail === guardian.email && learner.emailVerified) await this.activate(em, link, learner);
       return link;
     });
     await this.afterActivation(link);
@@ -103,6 +104,8 @@ export class GuardianService {
       if (!link) throw validationFailed([{ field: 'token', message: 'The token is invalid or used.' }]);
       const learner = link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
       if (!learner) throw validationFailed([{ field: 'token', message: 'Sign up as a learner with this e-mail address first, then follow the link again.' }]);
+      // The token proves the mailbox, not that whoever signed up with the address holds it: that account verifies first.
+      if (!learner.emailVerified) throw new AppError('email_not_verified', "The learner's account must verify its e-mail address first; then follow this link again.");
       link.learner = learner;
       await this.activate(em, link, learner);
       return link;

@@ -1,10 +1,11 @@
 import type { GraphQLSchema } from 'graphql';
 import type { IMiddlewareFieldMap } from 'graphql-middleware';
-import { allow, deny, shield } from 'graphql-shield';
+import { allow, and, deny, shield } from 'graphql-shield';
 import type { AreaRules, FieldRules, ShieldRule as Rule } from '../kernel/area';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { Context } from '../kernel/context';
 import { databaseUnavailable, forbidden } from '../kernel/errors';
+import { allowedWhileDeletionPending, notDeletionPending } from './rules';
 
 export type RuleMap = Record<string, FieldRules>;
 
@@ -45,9 +46,9 @@ export function buildPermissions(rules: RuleMap) {
  * exactly the middleware shield generated for it.
  */
 export function permissionsFor(schema: GraphQLSchema, rules: RuleMap): IMiddlewareFieldMap {
-  const generated = buildPermissions(rules).generate(schema) as Record<string, Record<string, unknown>>;
+  const generated = buildPermissions(withReadsRefusedWhilePending(schema, rules)).generate(schema) as Record<string, Record<string, unknown>>;
   for (const [type, fields] of Object.entries(generated)) {
-    const typeRules = rules[type];
+    const typeRules = type === 'Query' ? undefined : rules[type];
     if (!typeRules) continue; // the fallback (deny) for every field
     for (const field of Object.keys(fields)) {
       if ((typeRules[field] ?? typeRules['*']) === (allow as Rule)) delete fields[field];
@@ -55,6 +56,17 @@ export function permissionsFor(schema: GraphQLSchema, rules: RuleMap): IMiddlewa
     if (Object.keys(fields).length === 0) delete generated[type];
   }
   return generated as IMiddlewareFieldMap;
+}
+
+/** Every query field's rule, after notDeletionPending (rules.ts): public reads included, so none is left unwrapped. */
+function withReadsRefusedWhilePending(schema: GraphQLSchema, rules: RuleMap): RuleMap {
+  const query = rules.Query ?? {};
+  const guarded: FieldRules = {};
+  for (const field of Object.keys(schema.getQueryType()?.getFields() ?? {})) {
+    const rule = query[field] ?? query['*'];
+    if (rule) guarded[field] = allowedWhileDeletionPending.has(`Query.${field}`) ? rule : and(notDeletionPending, rule);
+  }
+  return { ...rules, Query: guarded };
 }
 
 /** A root field anyone may call without a token (for the API description). */

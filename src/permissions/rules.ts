@@ -27,7 +27,32 @@ export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
  * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
  * privacy requests and cancel. Fields of object types are not operations: their root was checked.
  */
-const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
+export const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
+
+const deletionPending = () => new AppError('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.');
+
+/**
+ * Whether a field is refused to an account whose erasure is pending: every operation but the
+ * allowed ones, and under `me`/`viewer` every field of the account beyond itself (its projects,
+ * payments, notifications...: GET /auth/me's twin is the account's own fields, which need no rule).
+ */
+function refusedWhilePending(info: GraphQLResolveInfo): boolean {
+  const root = info.parentType.name;
+  if (root === 'Query' || root === 'Mutation' || root === 'Subscription') return !allowedWhileDeletionPending.has(`${root}.${info.fieldName}`);
+  return root === 'User';
+}
+
+/**
+ * Put before the rule of every query field (server/permissions): a read that needs no sign-in
+ * (`node`, `nodes`, the catalog) is refused to a signed-in account whose erasure is pending, as
+ * every REST read but GET /auth/me and the privacy requests is (DESIGN.md 4.7). Anonymous callers
+ * and refused tokens pass on to the field's own rule; the account is the request's, read once.
+ */
+export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
+  if (ctx.auth.error || !ctx.auth.userId) return true;
+  const viewer = await ctx.viewer();
+  return viewer?.status !== AccountStatus.deletion_pending || !refusedWhilePending(info) || deletionPending();
+});
 
 export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
   if (ctx.auth.error) return ctx.auth.error;
@@ -35,13 +60,7 @@ export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(as
   const viewer = await ctx.viewer();
   if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
   if (viewer.status === AccountStatus.suspended) return accountSuspended();
-  if (viewer.status === AccountStatus.deletion_pending) {
-    const root = info.parentType.name;
-    const isOperation = root === 'Query' || root === 'Mutation' || root === 'Subscription';
-    if (isOperation && !allowedWhileDeletionPending.has(`${root}.${info.fieldName}`)) {
-      return new AppError('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.');
-    }
-  }
+  if (viewer.status === AccountStatus.deletion_pending && refusedWhilePending(info)) return deletionPending();
   return true;
 });
 

@@ -14,6 +14,7 @@ import { RATE_LIMIT_TABLE_DDL } from '../kernel/rate-limit-stores';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import type { OutboxRelay } from '../kernel/outbox';
+import { endedSessionsOf } from '../kernel/sessions';
 import { permissionsFor } from '../permissions';
 import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
@@ -70,6 +71,9 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const databaseUrl = config.DATABASE_APP_URL ?? (await prepareAppRole(ownerUrl, [RATE_LIMIT_TABLE_DDL]));
   const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
   const deps = await createDeps(config, log, orm, databaseUrl);
+  // Before the first request: a restarted instance refuses the tokens of sessions ended before it started.
+  const endedSessions = endedSessionsOf(deps);
+  await endedSessions.start();
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
@@ -120,6 +124,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     async close() {
       log.debug('stopping: http and websocket');
       await bounded(apollo.stop(), 'http and websocket');
+      endedSessions.stop();
       log.debug('stopping: outbox relay');
       await bounded(relay.stop(), 'outbox relay');
       log.debug('stopping: jobs, mail and events');

@@ -5,6 +5,7 @@ import proxyaddr from 'proxy-addr';
 import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { countRequest } from '../kernel/rate-limit';
+import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
 import { answerError, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
@@ -25,6 +26,7 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
   const cors = step(corsOf(deps.config));
   const checkQuery = step(wellEncodedQuery);
   const jsonBody = [step(jsonBodyOf(deps.config))];
+  const endedSessions = endedSessionsOf(deps);
   const readers = new Map(routes.map((route) => [route, route.readBody?.map(step) ?? jsonBody]));
   return (req, res) => {
     const url = req.url ?? '';
@@ -37,7 +39,7 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
     void (async () => {
       await cors(req, res);
       request.ip = proxyaddr(req, trust);
-      request.auth = authenticateHeader(deps.config, req.headers.authorization);
+      request.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));
       await countRequest(deps.limits, request, path, res);
       if (search) await checkQuery(req, res);
       request.query = search ? parseQuery(search.slice(1)) : {};

@@ -9,6 +9,7 @@ import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { notFound } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
+import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
@@ -44,8 +45,10 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
     next();
   });
   app.use(corsOf(config));
+  // A token whose session ended stands no more (DESIGN.md 4.4), checked in memory: no statement.
+  const endedSessions = endedSessionsOf(deps);
   app.use((req, _res, next) => {
-    req.auth = authenticateHeader(config, req.headers.authorization);
+    req.auth = endedSessions.check(authenticateHeader(config, req.headers.authorization));
     next();
   });
   app.use(rateLimitMiddleware(deps.limits));

@@ -49,6 +49,8 @@ interface Connection {
   generation: number;
   /** The account and session as read for the current generation, shared by every event of the socket. */
   standing?: Standing;
+  /** Ids of the subscriptions running (or being started) on the socket, for MAX_SUBSCRIPTIONS_PER_SOCKET. */
+  subscriptions: Set<string>;
 }
 
 /** What one read of an account tells every subscription of a socket, until an event says it changed. */
@@ -62,6 +64,16 @@ interface Standing {
 
 /** setTimeout's longest delay; a token living longer is caught by the check of each operation. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Sockets one account holds open at once on an instance: the next is closed with 4429. Counted per
+ * instance: the shared store (kernel/rate-limit-stores) keeps windowed counters, not a gauge that a
+ * crashed instance could leave counting sockets it no longer holds.
+ */
+export const MAX_SOCKETS_PER_ACCOUNT = 10;
+export const TOO_MANY_SOCKETS = 4429;
+/** Subscriptions one socket runs at once: the next answers LIMIT_REACHED (a limit of the specification, 409, not a window). */
+export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 
 /**
  * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
@@ -239,7 +251,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       schema,
       // Parsing and validating here lets a refused query (tokens, depth, aliases) answer with an
       // error message, where graphql-ws would otherwise close the socket as an internal error.
-      onSubscribe: async (ctx, _id, payload) => {
+      onSubscribe: async (ctx, id, payload) => {
         const connection = connections.get(ctx.extra.socket);
         if (!connection) return [unauthenticated().toGraphQLError()];
         const refusal = await operationRefusal(connection);
@@ -263,6 +275,12 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
         if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
+        if (operation.operation === 'subscription') {
+          if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+            return [new AppError('limit_reached', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions run on one connection: complete one first.`).toGraphQLError()];
+          }
+          connection.subscriptions.add(id);
+        }
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       // The signature and expiry are checked here; the session and account before each operation
@@ -273,11 +291,25 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         const userId = auth.userId;
         if (!userId) return false;
         const socket = ctx.extra.socket;
-        const connection: Connection = { socket, auth: { ...auth, userId }, ip: ctx.extra.request.socket.remoteAddress ?? 'unknown', closing: false, generation: 0 };
+        if ((byUser.get(userId)?.size ?? 0) >= MAX_SOCKETS_PER_ACCOUNT) {
+          // graphql-ws would close with 4403 on `false`; this close comes first and is the one sent.
+          socket.close(TOO_MANY_SOCKETS, 'Too many connections for this account');
+          return false;
+        }
+        const connection: Connection = {
+          socket,
+          auth: { ...auth, userId },
+          ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+          closing: false,
+          generation: 0,
+          subscriptions: new Set(),
+        };
         connections.set(socket, connection);
         register(connection);
         return true;
       },
+      // A subscription ended (by the client, the server or an error): its place is free again.
+      onComplete: (ctx, id) => void connections.get(ctx.extra.socket)?.subscriptions.delete(id),
       onClose: (ctx) => {
         const connection = connections.get(ctx.extra.socket);
         if (connection) unregister(connection);

@@ -83,36 +83,38 @@ describe('erasure: the grace period', () => {
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({ kind: 'deletion', status: 'scheduled', subjectId: learner.id });
     expect(Math.abs(new Date(accepted.body.dueAt).getTime() - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
+    // Every session ends, the asking one's included: its refresh token and its access token (DESIGN.md 4.4).
     expect((await t.http.post('/auth/refresh', { refreshToken: learner.refreshToken })).status).toBe(401);
-
-    const me = await t.http.get('/auth/me', { token: learner.accessToken });
-    expect(me.status).toBe(200);
-    expect(me.body.user.status).toBe('deletion_pending');
-    expect((await t.http.get('/gdpr/requests', { token: learner.accessToken })).status).toBe(200);
-    expect((await t.http.get(`/gdpr/requests/${accepted.body.id}`, { token: learner.accessToken })).status).toBe(200);
-    deletePending(await t.http.get('/notifications', { token: learner.accessToken }));
-    deletePending(await t.http.post('/gdpr/export', {}, { token: learner.accessToken }));
-    const gql = await t.http.gql('{ unreadNotificationCount { count } }', undefined, learner.accessToken);
-    expect(gql.body.errors?.[0].extensions.code).toBe('ACCOUNT_DELETION_PENDING');
-    // The account may still sign in, and is still limited.
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
+    // The account may still sign in, and is then limited.
     const login = await t.http.post('/auth/login', { email: learner.email, password: PASSWORD });
     expect(login.status).toBe(200);
-    deletePending(await t.http.get('/notifications', { token: login.body.accessToken }));
+    const token = login.body.accessToken as string;
+
+    const me = await t.http.get('/auth/me', { token });
+    expect(me.status).toBe(200);
+    expect(me.body.user.status).toBe('deletion_pending');
+    expect((await t.http.get('/gdpr/requests', { token })).status).toBe(200);
+    expect((await t.http.get(`/gdpr/requests/${accepted.body.id}`, { token })).status).toBe(200);
+    deletePending(await t.http.get('/notifications', { token }));
+    deletePending(await t.http.post('/gdpr/export', {}, { token }));
+    const gql = await t.http.gql('{ unreadNotificationCount { count } }', undefined, token);
+    expect(gql.body.errors?.[0].extensions.code).toBe('ACCOUNT_DELETION_PENDING');
     // Asking again is itself an operation refused while pending (a guardian asking again gets 409, below).
-    const again = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: login.body.accessToken });
+    const again = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token });
     deletePending(again);
 
     const stranger = await verifiedGuardian(t, smtp);
     expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: stranger.accessToken })).status).toBe(404);
-    const canceled = await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: learner.accessToken });
+    const canceled = await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token });
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ id: accepted.body.id, status: 'canceled' });
-    expect((await t.http.get('/notifications', { token: learner.accessToken })).status).toBe(200);
-    expect((await t.http.get('/auth/me', { token: learner.accessToken })).body.user.status).toBe('active');
-    expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: learner.accessToken })).status).toBe(409);
+    expect((await t.http.get('/notifications', { token })).status).toBe(200);
+    expect((await t.http.get('/auth/me', { token })).body.user.status).toBe('active');
+    expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token })).status).toBe(409);
     // A canceled request is not run when its time comes.
     await eraseDue(t.app.deps, later());
-    expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(200);
+    expect((await t.http.get('/auth/me', { token })).status).toBe(200);
   });
 
   it('checks the password (403), the body (400) and the token (401); a guardian asks for a linked learner only; GraphQL twin', async () => {
@@ -135,15 +137,57 @@ describe('erasure: the grace period', () => {
       guardian.accessToken,
     );
     expect(gql.body.data.requestAccountDeletion).toMatchObject({ kind: 'deletion', status: 'scheduled', subjectId: learner.id });
-    // The learner's account is the one held; the guardian's is not.
-    deletePending(await t.http.get('/notifications', { token: learner.accessToken }));
+    // The learner's account is the one held (its sessions ended; signed in again, it is limited); the guardian's is not.
+    expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
+    const learnerToken = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
+    deletePending(await t.http.get('/notifications', { token: learnerToken }));
     expect((await t.http.get('/notifications', { token: guardian.accessToken })).status).toBe(200);
     const twice = await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken });
     expect(twice.status).toBe(409);
     // The guardian cancels.
     const canceled = await t.http.post(`/gdpr/requests/${gql.body.data.requestAccountDeletion.id}/cancel`, undefined, { token: guardian.accessToken });
     expect(canceled.body.status).toBe('canceled');
-    expect((await t.http.get('/auth/me', { token: learner.accessToken })).body.user.status).toBe('active');
+    expect((await t.http.get('/auth/me', { token: learnerToken })).body.user.status).toBe('active');
+  });
+
+  it('while pending, GraphQL refuses every read REST refuses: viewer’s edges, node, nodes, public reads (issue 29)', async () => {
+    const learner = await withBasicData(t, await learnerOfAge(t, 16));
+    const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
+    expect(accepted.status).toBe(202);
+    const token = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
+    const ids = [learner.id];
+
+    // REST: the account itself and its privacy requests answer; the rest, public reads included, is refused.
+    expect((await t.http.get('/auth/me', { token })).status).toBe(200);
+    expect((await t.http.get('/gdpr/requests', { token })).status).toBe(200);
+    for (const path of ['/notifications', '/payments/me', '/codelab/exercises', '/courses']) deletePending(await t.http.get(path, { token }));
+
+    // GraphQL: the same.
+    const allowed = await t.http.gql('{ me { id status } viewer { id status email } gdprRequests { nodes { id } } }', undefined, token);
+    expect(allowed.body.errors).toBeUndefined();
+    expect(allowed.body.data.viewer).toMatchObject({ id: learner.id, status: 'deletion_pending' });
+    const refused = async (query: string, variables?: Record<string, unknown>) => {
+      const reply = await t.http.gql(query, variables, token);
+      expect(reply.body.errors?.length, query).toBeGreaterThan(0);
+      expect(
+        reply.body.errors!.map((e) => e.extensions.code),
+        query,
+      ).toEqual(reply.body.errors!.map(() => 'ACCOUNT_DELETION_PENDING'));
+      return reply;
+    };
+    const edges = await refused('{ viewer { id projects { nodes { id } } payments { nodes { id } } notifications { nodes { id } } submissions { nodes { id } } } }');
+    expect(edges.body.errors!.map((e) => e.path?.join('.')).sort()).toEqual(['viewer.notifications', 'viewer.payments', 'viewer.projects', 'viewer.submissions']);
+    await refused('query($id: ID!) { node(id: $id) { id } }', { id: learner.id });
+    await refused('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
+    await refused('{ courses { nodes { id } } }');
+    await refused('{ notifications { nodes { id } } }');
+
+    // Anonymous callers keep their public reads.
+    expect((await t.http.gql('{ courses { nodes { id } } }')).body.errors).toBeUndefined();
+    expect((await t.http.get('/courses')).status).toBe(200);
+    // Canceled, the account reads again (and the sweep below has this request no more to run).
+    expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token })).status).toBe(200);
+    expect((await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, token)).body.data.node).toEqual({ id: learner.id });
   });
 });
 

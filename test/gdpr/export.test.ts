@@ -4,7 +4,7 @@ import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
+import { learnerOfAge, PASSWORD, type SignedIn, verifiedGuardian } from '../support/users';
 import { downloadLinkFor } from './links';
 import { learningData, pathOf, unzip, waitForRequest } from './support';
 
@@ -20,8 +20,9 @@ afterAll(async () => {
   await smtp.close();
 });
 
-async function download(url: string): Promise<{ status: number; body: Buffer; json?: any }> {
-  const response = await fetch(t.url + pathOf(url));
+/** Follows a download link as the holder of `token` (none: as whoever found the link). */
+async function download(url: string, token?: string): Promise<{ status: number; body: Buffer; json?: any }> {
+  const response = await fetch(t.url + pathOf(url), { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const body = Buffer.from(await response.arrayBuffer());
   return { status: response.status, body, json: response.headers.get('content-type')?.includes('json') ? JSON.parse(body.toString()) : undefined };
 }
@@ -50,8 +51,13 @@ describe('data export', () => {
     const mail = await smtp.waitFor(guardian.email, /dữ liệu|data/i, 20_000);
     expect(mail.text).toContain(pathOf(ready.downloadUrl).split('?')[0]);
 
-    const file = await download(ready.downloadUrl);
+    // The guardian who asked for it downloads it; the link alone (no token) or another account's token opens nothing.
+    const file = await download(ready.downloadUrl, guardian.accessToken);
     expect(file.status).toBe(200);
+    const anonymous = await download(ready.downloadUrl);
+    expect([anonymous.status, anonymous.json?.error]).toEqual([401, 'unauthenticated']);
+    const stranger = await download(ready.downloadUrl, (await verifiedGuardian(t, smtp)).accessToken);
+    expect([stranger.status, stranger.json?.error]).toEqual([404, 'not_found']);
     const files = await unzip(file.body);
     const manifest = JSON.parse(files.get('manifest.json')!.toString());
     expect(manifest.subjectId).toBe(learner.id);
@@ -86,19 +92,24 @@ describe('data export', () => {
     const url = new URL(ready.downloadUrl);
     const tampered = new URL(url);
     tampered.searchParams.set('expires', String(Number(url.searchParams.get('expires')) + 3600));
-    const refused = await download(tampered.toString());
+    const refused = await download(tampered.toString(), learner.accessToken);
     expect(refused.status).toBe(403);
     expect(refused.json).toMatchObject({ error: 'forbidden' });
     const badSignature = new URL(url);
     badSignature.searchParams.set('signature', 'x' + url.searchParams.get('signature')!.slice(1));
-    expect((await download(badSignature.toString())).status).toBe(403);
+    expect((await download(badSignature.toString(), learner.accessToken)).status).toBe(403);
     // Another request's id with this signature
     const otherId = new URL(url.toString().replace(accepted.body.id, '00000000-0000-4000-8000-000000000000'));
-    expect((await download(otherId.toString())).status).toBe(403);
+    expect((await download(otherId.toString(), learner.accessToken)).status).toBe(403);
+    // The subject downloads their own export; a token of a session that ended does not.
+    expect((await download(ready.downloadUrl, learner.accessToken)).status).toBe(200);
+    const ended = await t.http.post('/auth/login', { email: learner.email, password: PASSWORD });
+    expect((await t.http.post('/auth/logout', { refreshToken: ended.body.refreshToken })).status).toBe(204);
+    expect((await download(ready.downloadUrl, ended.body.accessToken)).status).toBe(401);
 
     // The clock past the expiry: the link says so, the sweep deletes the file.
     await openUnit(t.app.deps).uow.em.getConnection().execute(`update gdpr_requests set expires_at = now() - interval '1 minute' where id = ?`, [accepted.body.id]);
-    const expired = await download(downloadLinkFor(t, accepted.body.id, new Date(Date.now() - 60_000)));
+    const expired = await download(downloadLinkFor(t, accepted.body.id, new Date(Date.now() - 60_000)), learner.accessToken);
     expect(expired.status).toBe(403);
     expect(expired.json.message).toMatch(/expired/);
     const after = await t.http.get(`/gdpr/requests/${accepted.body.id}`, { token: learner.accessToken });
@@ -160,7 +171,7 @@ describe('data export', () => {
       renamed = false;
       const ready = await waitForRequest(t, learner.accessToken, accepted.body.id);
       expect(ready.status).toBe('ready');
-      const files = await unzip((await download(ready.downloadUrl)).body);
+      const files = await unzip((await download(ready.downloadUrl, learner.accessToken)).body);
       expect(files.has('notifications.json')).toBe(true);
     } finally {
       if (renamed) await sql(`alter table notifications_away rename to notifications`);

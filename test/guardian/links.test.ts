@@ -4,7 +4,7 @@ import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
-import { adultSignup, bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, signInAdmin, signUp, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
+import { adultSignup, bornYearsAgo, learnerSignup, type SignedIn, signInAdmin, signUp, signUpVerified, uniqueEmail, verifiedGuardian, verifiedLearnerOfAge } from '../support/users';
 
 const ctx = withMailAndApp();
 let t: TestApp;
@@ -17,7 +17,7 @@ const declare = (guardian: SignedIn, learnerEmail: string) => t.http.post('/guar
 describe('declaring a learner by e-mail', () => {
   it('waits for the learner, who is mailed and notified, and approves', async () => {
     const guardian = await verifiedGuardian(t, smtp, { displayName: 'Hoa Tran' });
-    const learner = await learnerOfAge(t, 14);
+    const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const declared = await declare(guardian, learner.email.toUpperCase());
     expect(declared.status).toBe(201);
     expect(declared.body).toMatchObject({ status: 'pending', primary: false, learnerEmail: learner.email, guardian: { id: guardian.id, displayName: 'Hoa Tran' }, learner: null });
@@ -45,7 +45,7 @@ describe('declaring a learner by e-mail', () => {
 
   it('in GraphQL, and confirmed by the mailed token', async () => {
     const guardian = await verifiedGuardian(t, smtp);
-    const learner = await learnerOfAge(t, 15);
+    const learner = await verifiedLearnerOfAge(t, smtp, 15);
     const declared = await t.http.gql(`mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`, { input: { learnerEmail: learner.email } }, guardian.accessToken);
     expect(declared.body.data.declareLearner.status).toBe('pending');
     const mail = await smtp.waitFor(learner.email, /guardian/i);
@@ -71,7 +71,7 @@ describe('declaring a learner by e-mail', () => {
 
   it('activates a child under 13 at once when the child named this guardian, and the child becomes active', async () => {
     const guardianEmail = uniqueEmail('parent');
-    const child = await learnerOfAge(t, 10, { guardianEmail });
+    const child = await verifiedLearnerOfAge(t, smtp, 10, { guardianEmail });
     expect(child.user.status).toBe('pending_guardian');
     const blocked = await t.http.post('/consent/grant', { consentTypeId: 'marketing_email' }, { token: child.accessToken });
     expect(blocked.status).toBe(403);
@@ -99,7 +99,7 @@ describe('declaring a learner by e-mail', () => {
     const refused = await declare(unverified, uniqueEmail());
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('email_not_verified');
-    const learner = await learnerOfAge(t, 16);
+    const learner = await verifiedLearnerOfAge(t, smtp, 16);
     const wrongRole = await declare(learner, uniqueEmail());
     expect(wrongRole.status).toBe(403);
     expect(wrongRole.body.error).toBe('forbidden');
@@ -125,7 +125,7 @@ describe('limits', () => {
 
   it('answers 409 conflict when the learner is declared twice', async () => {
     const guardian = await verifiedGuardian(t, smtp);
-    const learner = await learnerOfAge(t, 14);
+    const learner = await verifiedLearnerOfAge(t, smtp, 14);
     expect((await declare(guardian, learner.email)).status).toBe(201);
     const again = await declare(guardian, learner.email);
     expect(again.status).toBe(409);
@@ -134,7 +134,7 @@ describe('limits', () => {
 
   it('leaves exactly one primary guardian when two links are approved at once', async () => {
     const [a, b] = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
-    const learner = await learnerOfAge(t, 14);
+    const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const links = [(await declare(a, learner.email)).body.id, (await declare(b, learner.email)).body.id];
     const approved = await Promise.all(links.map((id) => t.http.post(`/guardian/links/${id}/approve`, undefined, { token: learner.accessToken })));
     expect(approved.map((r) => r.status)).toEqual([200, 200]);
@@ -153,7 +153,7 @@ describe('who may approve and revoke', () => {
   it("hides another family's link (404) and lets only the learner or an admin approve", async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const stranger = await verifiedGuardian(t, smtp);
-    const learner = await learnerOfAge(t, 14);
+    const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const link = (await declare(guardian, learner.email)).body;
     for (const action of ['approve', 'revoke']) {
       const reply = await t.http.post(`/guardian/links/${link.id}/${action}`, undefined, { token: stranger.accessToken });
@@ -175,7 +175,7 @@ describe('who may approve and revoke', () => {
       [16, 200],
     ] as const) {
       const guardian = await verifiedGuardian(t, smtp);
-      const learner = await learnerOfAge(t, age);
+      const learner = await verifiedLearnerOfAge(t, smtp, age);
       const link = (await declare(guardian, learner.email)).body;
       await t.http.post(`/guardian/links/${link.id}/approve`, undefined, { token: learner.accessToken });
       const reply = await t.http.post(`/guardian/links/${link.id}/revoke`, undefined, { token: learner.accessToken });
@@ -252,7 +252,7 @@ describe("children without an e-mail, and the guardian's view of a learner", () 
 describe("guardians hear of their learners' events", () => {
   it("sends the learner's progress to guardians with an active link, not to a pending one", async () => {
     const [active, pending] = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
-    const learner = await learnerOfAge(t, 14);
+    const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const link = (await declare(active, learner.email)).body;
     await t.http.post(`/guardian/links/${link.id}/approve`, undefined, { token: learner.accessToken });
     await declare(pending, learner.email);

@@ -10,7 +10,7 @@ import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { sample } from '../support/samples';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { adultSignup, signInAdmin, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
+import { adultSignup, PASSWORD, signInAdmin, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
 
 /**
  * Issue 16, "Proof": every path of the REST route table, called by each kind of caller, answers as
@@ -59,7 +59,7 @@ const expected: Record<string, string> = {
   'POST /guardian/declare': 'UF+FFFFF',
   'POST /guardian/learners': 'UF+FFFFF',
   'POST /guardian/links/confirm': 'VVVVVVVV',
-  'POST /guardian/links/:id/approve': 'UNNNNNNN',
+  'POST /guardian/links/:id/approve': 'UNNNFNNN', // the content admin of the fixture has not verified its address (issue 29)
   'POST /guardian/links/:id/revoke': 'UNNNNNNN',
   'GET /guardian/me/links': 'U+++++++',
   'GET /guardian/learners/:learnerId': 'UFNFFFFF',
@@ -346,5 +346,26 @@ describe('the authorization matrix of the REST route table (issue 16)', () => {
     expect(missing, 'paths without an expectation: add a row to `expected`').toEqual([]);
     expect(stale, 'rows of paths that are gone').toEqual([]);
     expect(differing).toEqual([]);
+  });
+});
+
+/** What an account whose erasure is pending may still call (DESIGN.md 4.7). */
+const WHILE_PENDING = new Set(['GET /auth/me', 'GET /gdpr/requests', 'GET /gdpr/requests/:id', 'POST /gdpr/requests/:id/cancel']);
+
+describe('an account whose erasure is pending (issue 29, DESIGN.md 4.7)', () => {
+  it('is refused with 403 account_deletion_pending on every path but itself, its privacy requests and cancel: every read, public ones included', { timeout: 600_000 }, async () => {
+    const learner = await signUpVerified(t, smtp, adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('pending') }));
+    expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken })).status).toBe(202);
+    const token = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
+    const wrong: string[] = [];
+    for (const route of routes) {
+      const { path, body } = requestOf(route);
+      const reply = await t.http.rest(route.method.toUpperCase(), path, { token, body });
+      const refused = reply.status === 403 && reply.body?.error === 'account_deletion_pending';
+      // A write that answers every caller alike (log-in, sign-up, refresh...) acts on what is sent, not on the caller: it only must not fail.
+      const acting = route.method !== 'get' && new Set(expected[key(route)]).size === 1;
+      if (reply.status >= 500 || (WHILE_PENDING.has(key(route)) ? refused : !refused && !acting)) wrong.push(`${key(route)}: ${reply.status} ${reply.body?.error ?? ''}`);
+    }
+    expect(wrong.join('\n')).toBe('');
   });
 });

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
-import { bornYearsAgo, learnerOfAge, learnerSignup, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
+import { bornYearsAgo, learnerOfAge, learnerSignup, signUp, uniqueEmail, verifiedGuardian, verifiedLearnerOfAge } from '../support/users';
 
 const ctx = withMailAndApp();
 let t: TestApp;
@@ -16,7 +16,7 @@ const shape = (link: Record<string, unknown>) => ({ ...link, id: undefined, lear
 describe('declaring a learner (issue 16, items 6 and 7)', () => {
   it('answers and lists a pending link the same whether or not the address has an account', async () => {
     const guardian = await verifiedGuardian(t, smtp);
-    const existing = await learnerOfAge(t, 14);
+    const existing = await verifiedLearnerOfAge(t, smtp, 14);
     const withAccount = await t.http.post('/guardian/declare', { learnerEmail: existing.email }, { token: guardian.accessToken });
     const without = await t.http.post('/guardian/declare', { learnerEmail: uniqueEmail('nobody') }, { token: guardian.accessToken });
     expect([withAccount.status, without.status]).toEqual([201, 201]);
@@ -48,10 +48,11 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     expect(seen.status).toBe(200);
     expect(JSON.stringify(seen.body)).not.toContain('Private Guardian');
     expect(JSON.stringify(seen.body)).not.toContain(guardian.email);
+    // An unverified account approves no link at all (issue 29): refused before any link is looked at.
     const approve = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken });
-    expect(approve.status).toBe(404);
+    expect([approve.status, approve.body.error]).toEqual([403, 'email_not_verified']);
     const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id } }', { id: declared.body.id }, squatter.accessToken);
-    expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(gql.body.errors?.[0].extensions.code).toBe('EMAIL_NOT_VERIFIED');
     expect((await t.http.post(`/guardian/links/${declared.body.id}/revoke`, undefined, { token: squatter.accessToken })).status).toBe(404);
 
     // Whoever holds the mailbox proves it: by verifying the address ...
@@ -62,14 +63,65 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     expect((await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken })).status).toBe(200);
   });
 
-  it('... or by the token mailed with the request', async () => {
+  it('... or by the token mailed with the request, once the account of the address is verified', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const email = uniqueEmail('mailbox');
     await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken });
     await signUp(t, learnerSignup(bornYearsAgo(14), { email }));
     const request = await smtp.waitFor(email, /guardian|giám hộ/i);
+    // The token proves the mailbox, not that whoever signed up with the address holds it (issue 29).
+    const early = await t.http.post('/guardian/links/confirm', { token: tokenFrom(request) });
+    expect([early.status, early.body.error]).toEqual([403, 'email_not_verified']);
+    const verification = await smtp.waitFor(email, /confirm|xác nhận/i);
+    expect((await t.http.post('/auth/verify-email', { token: tokenFrom(verification) })).status).toBe(200);
+    // The refusal left the token usable.
     const confirmed = await t.http.post('/guardian/links/confirm', { token: tokenFrom(request) });
     expect(confirmed.status).toBe(200);
     expect(confirmed.body.status).toBe('active');
+  });
+});
+
+describe('an unverified sign-up with a child’s address cannot take the child’s guardian (issue 29)', () => {
+  it('the squatter may not approve (403 email_not_verified, REST and GraphQL); the real owner takes the account back by a password reset and approves', async () => {
+    const guardian = await verifiedGuardian(t, smtp, { displayName: 'Real Parent' });
+    const email = uniqueEmail('child');
+    // The squatter signs up first with the child's address and never verifies it; the guardian then declares that address.
+    const squatter = await signUp(t, learnerSignup(bornYearsAgo(14), { email }));
+    const declared = await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken });
+    expect(declared.body.status).toBe('pending');
+    await smtp.waitFor(email, /guardian|giám hộ/i);
+    const inbox = await t.http.get('/notifications', { token: squatter.accessToken });
+    const linkId = inbox.body.items.find((n: { type: string }) => n.type === 'guardian')?.data.linkId;
+    expect(linkId).toBe(declared.body.id);
+
+    const rest = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: squatter.accessToken });
+    expect([rest.status, rest.body.error]).toEqual([403, 'email_not_verified']);
+    const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id status } }', { id: linkId }, squatter.accessToken);
+    expect(gql.body.errors?.[0].extensions.code).toBe('EMAIL_NOT_VERIFIED');
+    const asGuardian = await t.http.get('/guardian/me/links', { token: guardian.accessToken });
+    expect(asGuardian.body.items.find((l: { id: string }) => l.id === linkId)).toMatchObject({ status: 'pending', primary: false });
+
+    // The real owner of the address: sign-up answers 409 (the address has an account, the contract)...
+    const signup = await t.http.post('/auth/signup', learnerSignup(bornYearsAgo(14), { email }));
+    expect(signup.status).toBe(409);
+    // ... so they set a password through the mailbox: that proves the address and ends the squatter's sessions.
+    expect((await t.http.post('/auth/forgot-password', { email })).status).toBe(202);
+    const reset = await smtp.waitFor(email, /reset|đặt lại/i);
+    expect((await t.http.post('/auth/reset-password', { token: tokenFrom(reset), password: 'the real owner passphrase' })).status).toBe(204);
+    expect((await t.http.get('/auth/me', { token: squatter.accessToken })).status).toBe(401);
+    const owner = await t.http.post('/auth/login', { email, password: 'the real owner passphrase' });
+    expect(owner.body.user.emailVerified).toBe(true);
+    const approved = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: owner.body.accessToken });
+    expect(approved.status).toBe(200);
+    expect(approved.body).toMatchObject({ status: 'active', primary: true });
+  });
+
+  it('a child under 13 who named the guardian is linked at once only once the address is verified', async () => {
+    const guardian = await verifiedGuardian(t, smtp);
+    const email = uniqueEmail('young');
+    const child = await signUp(t, learnerSignup(bornYearsAgo(10), { email, guardianEmail: guardian.email }));
+    const declared = await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken });
+    expect(declared.body).toMatchObject({ status: 'pending', primary: false });
+    expect((await t.http.get('/auth/me', { token: child.accessToken })).body.user.status).toBe('pending_guardian');
   });
 });

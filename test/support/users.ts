@@ -62,6 +62,12 @@ export function verifiedGuardian(t: TestApp, smtp: SmtpServer, overrides: Record
   return signUpVerified(t, smtp, adultSignup({ role: 'guardian', email: uniqueEmail('guardian'), ...overrides }));
 }
 
+/** A learner of the given age who followed the verification mail: only such an account approves a guardian's link. */
+export function verifiedLearnerOfAge(t: TestApp, smtp: SmtpServer, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+  const guardianEmail = years < 13 ? { guardianEmail: uniqueEmail('parent') } : {};
+  return signUpVerified(t, smtp, learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }));
+}
+
 /** A learner of the given age; under 13 they name `guardianEmail` (a fresh address unless given). */
 export function learnerOfAge(t: TestApp, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
   const guardianEmail = years < 13 ? { guardianEmail: uniqueEmail('parent') } : {};
