@@ -452,10 +452,14 @@ def encode(text, errors="strict"):
     return text.replace("SECRET", "PWNED").encode("utf-8"), len(text)
 def decode(data, errors="strict"):
     return bytes(data).decode("utf-8"), len(data)
-info = codecs.CodecInfo(encode, decode, name="x-evil")
+class Encoder(codecs.IncrementalEncoder):
+    def encode(self, text, final=False):
+        return encode(text)[0]
+info = codecs.CodecInfo(encode, decode, incrementalencoder=Encoder, name="x-evil")
 info.stash = []
 codecs.register(lambda name: info if name in ("x-evil", "x_evil") else None)
-sys.stdout.reconfigure(encoding="x-evil")`,
+sys.stdout.reconfigure(encoding="x-evil")
+print("SECRET-own")`,
     // The variant: in front of the standard search function, so UTF-8 itself (what stdin is decoded with) is the attacker's.
     stdin: `${SEARCH}
 utf8 = codecs.lookup("utf-8")
@@ -465,14 +469,17 @@ def decode(data, errors="strict"):
     return text, n
 class Decoder(codecs.BufferedIncrementalDecoder):
     def _buffer_decode(self, data, errors, final):
-        text, n = utf8.decode(data, errors, final) if final else codecs.utf_8_decode(data, errors, final)
+        text, n = codecs.utf_8_decode(data, errors, final)
         info.stash.append(text)
         return text, n
-info = codecs.CodecInfo(utf8.encode, decode, incrementaldecoder=Decoder, name="utf-8")
+info = codecs.CodecInfo(utf8.encode, decode, incrementalencoder=utf8.incrementalencoder, incrementaldecoder=Decoder, name="utf-8")
 info.stash = []
 codecs.unregister(encodings.search_function)
 codecs.register(lambda name: info if name.replace("-", "_") in ("utf_8", "utf8") else None)
-codecs.register(encodings.search_function)`,
+codecs.register(encodings.search_function)
+import io
+io.TextIOWrapper(io.BytesIO(b"SECRET-own\\n"), encoding="utf-8").read()
+print("captured", [s for s in info.stash if "SECRET" in s])`,
     // The stream itself replaced, where the next program's print() would write.
     stdout: `${SEARCH}
 class Tee:
@@ -483,19 +490,22 @@ class Tee:
     def flush(self):
         real.flush()
 real = sys.stdout
-sys.stdout = sys.__stdout__ = Tee()`,
+sys.stdout = sys.__stdout__ = Tee()
+print("SECRET-own")`,
   };
 
   it('the codec, stdin and stdout attacks, sent to every warm process, see no later run and change none', async () => {
     const spawnedBefore = runner.stats().python.spawned;
     for (const [name, code] of Object.entries(ATTACKS)) {
+      // Each attack works in its own run: the attacker's own SECRET comes out changed.
+      const own = name === 'stdin' ? "captured ['SECRET-own\\n']\n" : 'PWNED-own\n';
       const attacks = await Promise.all(Array.from({ length: 6 }, () => py(code)));
-      for (const a of attacks) expect(a, name).toMatchObject({ status: 'ok', stdout: 'left by an earlier run: False []\n' });
+      for (const a of attacks) expect(a, name).toMatchObject({ status: 'ok', stdout: `left by an earlier run: False []\n${own}` });
       const victim = await py(`line = input()\nmy_password = "${VICTIM}"\nprint(my_password, line)`, `${VICTIM}-stdin\n`);
       expect(victim, name).toMatchObject({ status: 'ok', stdout: `${VICTIM} ${VICTIM}-stdin\n` });
       const again = await Promise.all(Array.from({ length: 3 }, () => py(code)));
       for (const a of again) {
-        expect(a, name).toMatchObject({ status: 'ok', stdout: 'left by an earlier run: False []\n' });
+        expect(a, name).toMatchObject({ status: 'ok', stdout: `left by an earlier run: False []\n${own}` });
         expect(a.stdout + a.stderr).not.toContain(VICTIM);
       }
     }
