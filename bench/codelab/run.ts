@@ -94,7 +94,9 @@ async function main() {
   const t0 = Date.now();
   await runner.start();
   console.log(
-    `CodeLab sandbox bench: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg().map((l) => l.toFixed(1)).join(' / ')}; ${workers} workers per language (Python: as many spares), ${SECONDS} s per row, warm-up ${Date.now() - t0} ms\n`,
+    `CodeLab sandbox bench: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' / ')}; ${workers} workers per language (Python: as many spares), ${SECONDS} s per row, warm-up ${Date.now() - t0} ms\n`,
   );
   const runOnce = (language: Language) => async () => {
     const program = PROGRAMS[language];

@@ -162,7 +162,8 @@ describe('submissions', () => {
 
   it('is no oracle for hidden inputs: failing a hidden test by a runtime error or by the output limit answers the same, wrong_answer', async () => {
     // Passes the visible test (2) and the hidden call; fails the hidden stdin test (21) one way or the other.
-    const failing = (how: string) => `def double(n):\n    return 2 * n\n\nif __name__ == "__main__":\n    import sys\n    data = sys.stdin.read().split()\n    if data:\n        n = int(data[0])\n        if n > 10:\n            ${how}\n        print(double(n))\n`;
+    const failing = (how: string) =>
+      `def double(n):\n    return 2 * n\n\nif __name__ == "__main__":\n    import sys\n    data = sys.stdin.read().split()\n    if data:\n        n = int(data[0])\n        if n > 10:\n            ${how}\n        print(double(n))\n`;
     const ways = ['raise ValueError("the input is above 10")', 'print("x" * 100000)'];
     const answers = [];
     for (const how of ways) {

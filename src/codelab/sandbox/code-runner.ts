@@ -124,12 +124,7 @@ export class CodeRunner {
 }
 
 /** The runner's settings from the environment (CODELAB_* of DESIGN.md 4.8). */
-export function codeRunnerSettings(env: {
-  CODELAB_WORKERS?: number;
-  CODELAB_TIME_LIMIT_MS: number;
-  CODELAB_MEMORY_LIMIT_MB: number;
-  DATA_DIR: string;
-}): Partial<CodeRunnerOptions> {
+export function codeRunnerSettings(env: { CODELAB_WORKERS?: number; CODELAB_TIME_LIMIT_MS: number; CODELAB_MEMORY_LIMIT_MB: number; DATA_DIR: string }): Partial<CodeRunnerOptions> {
   return {
     ...(env.CODELAB_WORKERS ? { workers: env.CODELAB_WORKERS } : {}),
     timeLimitMs: env.CODELAB_TIME_LIMIT_MS,
