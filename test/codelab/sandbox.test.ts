@@ -514,7 +514,8 @@ print("SECRET-own")`,
     expect(s.spawned - spawnedBefore).toBeGreaterThanOrEqual(30);
     expect(s.spawned).toBe(s.runs + s.workers);
     expect(s.replaced).toBe(s.runs);
-  });
+    // 30 processes started one after another for this test alone: minutes on a busy 2-core machine.
+  }, 600_000);
 
   it("a heap scan finds no earlier run's secret: no way leads to the wasm heap", async () => {
     const victim = await py(`my_password = "VICTIM_${VICTIM}"\nprint(len(my_password))`);
