@@ -139,8 +139,6 @@ const schema = z.object({
   CODELAB_WORKERS: positiveInt.optional(),
   CODELAB_TIME_LIMIT_MS: positiveInt.default(2000),
   CODELAB_MEMORY_LIMIT_MB: positiveInt.default(64),
-  /** Runs a warm Python process serves (its interpreter reset after each) before it is replaced; 1: a process per run. */
-  CODELAB_PYTHON_RUNS_PER_WORKER: positiveInt.default(50),
   CODELAB_RUNS_PER_MINUTE: positiveInt.default(30),
   CODELAB_JUDGE_CONCURRENCY: positiveInt.default(2),
   /** Warm the interpreters at start-up (the service); tests of other areas start without them. */

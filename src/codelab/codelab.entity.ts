@@ -66,13 +66,13 @@ export class Exercise {
   updatedAt: Date = new Date();
 }
 
-/** What one test of a submission showed; hidden tests keep their input and output to themselves. */
+/** What one test of a submission showed; a hidden test shows only whether it passed (message and time null). */
 export interface TestResult {
   name: string;
   hidden: boolean;
   passed: boolean;
   message: string | null;
-  timeMs: number;
+  timeMs: number | null;
 }
 
 @Entity({ tableName: 'codelab_submissions' })

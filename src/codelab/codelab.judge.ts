@@ -53,12 +53,22 @@ interface Outcome {
   failure: Verdict | null;
 }
 
-/** One test's verdict. A hidden test's message never shows its input, its expected output or what the program printed. */
+/**
+ * One test's verdict. A hidden test shows only whether it passed (DESIGN.md 4.8): its status kind,
+ * message and time would each say something of its input (a learner could binary-search it by
+ * making the program fail one way or another), so the result carries none of them.
+ */
 export function judgeTest(test: ExerciseTest, run: RunResult, marker: string): Outcome {
+  const outcome = judgeVisible(test, run, marker);
+  if (!test.hidden) return outcome;
+  return { result: { name: test.name, hidden: true, passed: outcome.result.passed, message: null, timeMs: null }, failure: outcome.failure };
+}
+
+function judgeVisible(test: ExerciseTest, run: RunResult, marker: string): Outcome {
   const base = { name: test.name, hidden: test.hidden, timeMs: run.timeMs };
   if (run.status !== 'ok') {
     const lastLine = run.stderr.trim().split('\n').at(-1) ?? '';
-    const message = test.hidden || !lastLine ? STATUS_WORDS[run.status] : `${STATUS_WORDS[run.status]}: ${short(lastLine)}`;
+    const message = lastLine ? `${STATUS_WORDS[run.status]}: ${short(lastLine)}` : STATUS_WORDS[run.status];
     return { result: { ...base, passed: false, message }, failure: run.status };
   }
   let passed: boolean;
@@ -76,7 +86,7 @@ export function judgeTest(test: ExerciseTest, run: RunResult, marker: string): O
     passed = got === normalise(test.expected);
   }
   if (passed) return { result: { ...base, passed, message: null }, failure: null };
-  const message = test.hidden ? 'Wrong answer' : `Wrong answer: expected ${short(JSON.stringify(test.call ? test.expected : normalise(test.expected)))}, got ${short(JSON.stringify(got))}`;
+  const message = `Wrong answer: expected ${short(JSON.stringify(test.call ? test.expected : normalise(test.expected)))}, got ${short(JSON.stringify(got))}`;
   return { result: { ...base, passed, message }, failure: 'wrong_answer' };
 }
 
@@ -88,8 +98,10 @@ export interface Judgement {
 
 /**
  * Runs every test (the runner queues them on its pool) and gives the verdict of the first failing
- * test in the exercise's order, or accepted. A syntax error fails every test at once without
- * running them again.
+ * visible test in the exercise's order; when only hidden tests fail, `wrong_answer`, whatever they
+ * ended as (their kind would be the oracle that their results hide); else accepted. A syntax error
+ * fails every test at once without running them again, and is the verdict whichever tests there
+ * are: it comes from the code alone, before any input is read.
  */
 export async function judge(runner: CodeRunner, language: Language, code: string, tests: ExerciseTest[]): Promise<Judgement> {
   const marker = `@@codelab-${randomBytes(8).toString('hex')}@@`;
@@ -102,8 +114,10 @@ export async function judge(runner: CodeRunner, language: Language, code: string
     outcomes = [first, ...rest].map((run, i) => judgeTest(tests[i], run, marker));
   }
   const passed = outcomes.filter((o) => o.result.passed).length;
+  const visibleFailure = outcomes.find((o) => o.failure && !o.result.hidden)?.failure;
+  const hiddenFailure = outcomes.some((o) => o.failure && o.result.hidden);
   return {
-    verdict: outcomes.find((o) => o.failure)?.failure ?? 'accepted',
+    verdict: first.status === 'syntax_error' ? 'syntax_error' : (visibleFailure ?? (hiddenFailure ? 'wrong_answer' : 'accepted')),
     score: Math.round((100 * passed) / tests.length),
     results: outcomes.map((o) => o.result),
   };

@@ -50,7 +50,8 @@ export function presentSubmission(s: Submission): SubmissionView {
     status: s.status,
     verdict: s.verdict,
     score: s.score,
-    tests: s.results,
+    // Submissions judged before hidden tests kept their kind and time to themselves still hold them.
+    tests: s.results.map((r) => (r.hidden ? { name: r.name, hidden: true, passed: r.passed, message: null, timeMs: null } : r)),
     createdAt: s.createdAt,
     finishedAt: s.finishedAt,
   };

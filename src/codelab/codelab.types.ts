@@ -169,7 +169,7 @@ export class ExerciseInput {
   tests!: ExerciseTestInput[];
 }
 
-@ObjectType('SubmissionTestResult', { description: 'A hidden test shows its name and whether it passed; its message says nothing of its data' })
+@ObjectType('SubmissionTestResult', { description: 'A hidden test shows its name and whether it passed; its message and time are null' })
 export class TestResultView {
   @Field(() => String)
   name!: string;
@@ -183,8 +183,8 @@ export class TestResultView {
   @Field(() => String, { nullable: true })
   message!: string | null;
 
-  @Field(() => Int)
-  timeMs!: number;
+  @Field(() => Int, { nullable: true, description: 'null for a hidden test' })
+  timeMs!: number | null;
 }
 
 @ObjectType('Submission', { implements: Node })

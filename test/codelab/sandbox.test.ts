@@ -22,8 +22,6 @@ const dataDir = mkdtempSync(join(existsSync('/var/lib') ? '/var/lib' : process.c
 let runner: CodeRunner;
 let noGuard: CodeRunner;
 let processOnly: CodeRunner;
-/** One warm Python process: every run goes to the same one until it is recycled. */
-let single: CodeRunner;
 let server: Server;
 let port = 0;
 let hits = 0;
@@ -51,18 +49,16 @@ beforeAll(async () => {
 
   runner = new CodeRunner({ workers: 2, privateDirs: [dataDir] });
   noGuard = new CodeRunner({ workers: 1, pythonSpares: 0, pythonLayers: { importGuard: false, emptyJsGlobals: false } });
-  single = new CodeRunner({ workers: 1, pythonSpares: 0, pythonRunsPerWorker: 1000, privateDirs: [dataDir] });
   processOnly = new CodeRunner({
     workers: 1,
     pythonSpares: 0,
-    pythonRunsPerWorker: 2,
     pythonLayers: { importGuard: false, emptyJsGlobals: false, noCodeGeneration: false, permissionModel: false },
   });
-  await Promise.all([runner.start(), noGuard.start(), processOnly.start(), single.start()]);
+  await Promise.all([runner.start(), noGuard.start(), processOnly.start()]);
 }, 180_000);
 
 afterAll(async () => {
-  await Promise.all([runner?.stop(), noGuard?.stop(), processOnly?.stop(), single?.stop()]);
+  await Promise.all([runner?.stop(), noGuard?.stop(), processOnly?.stop()]);
   server?.close();
   rmSync(dataDir, { recursive: true, force: true });
   delete process.env.CODELAB_TEST_SECRET;
@@ -381,63 +377,222 @@ print("secret_of_first_user" in globals())`),
   });
 });
 
-describe('a warm Python process serves many runs, and one run leaves nothing for the next', () => {
-  const py1 = (code: string, stdin?: string) => single.runCode({ language: 'python', code, stdin });
-  /** Runs `code` and says whether the same process served it (none was replaced). */
-  async function inSameProcess(code: string) {
-    const before = single.stats().python.replaced;
-    const result = clean(await py1(code));
-    return { result, same: single.stats().python.replaced === before };
-  }
-
-  it('a run that patches builtins, modules, classes, objects, files, descriptors and settings leaves none of it to the next run in the same process', async () => {
-    const first = await inSameProcess(`import builtins, sys, os, json, decimal, fractions
-builtins.len = lambda x: -1
-builtins.print = lambda *a, **k: sys.stdout.write("hijacked\\n")
-json.dumps = lambda *a, **k: "hijacked"
-json.JSONEncoder.default = lambda self, o: "hijacked"
-json._default_encoder.indent = 4
-fractions.Fraction.__repr__ = lambda self: "hijacked"
-sys.modules["math"] = None
-sys.path.insert(0, "/tmp/evil")
-os.environ["CODELAB_LEFT"] = "first-user"
-decimal.getcontext().prec = 3
-sys.setrecursionlimit(60)
-open("/tmp/left-behind", "w").write("from the first user")
-open("left-behind", "w").write("from the first user")
-os.mkdir("/tmp/dir")
-fd = os.open("/tmp/kept-open", os.O_RDWR | os.O_CREAT)
-os.write(fd, b"first-user-data")
-os.lseek(fd, 0, 0)
-os.chdir("/tmp")
-secret_of_first_user = "first-user-data"
-sys.stdout = open("/tmp/captured", "w")`);
-    expect(first.result.status).toBe('ok');
-    expect(first.same).toBe(true);
-    const second = await inSameProcess(`import json, math, os, sys, decimal, fractions
-print(len([1, 2]), json.dumps([1]), math.floor(2.5), repr(fractions.Fraction(1, 2)))
-try:
-    json.dumps(object())
-except TypeError:
-    print("TypeError")
-print(os.path.exists("/tmp/left-behind"), os.path.exists("left-behind"), os.path.exists("/tmp/dir"), os.getcwd())
-print(os.environ.get("CODELAB_LEFT"), sys.getrecursionlimit() >= 1000, "/tmp/evil" in sys.path, str(decimal.Decimal(1) / 3)[:8])
-found = []
-for fd in range(3, 64):
+/**
+ * What a program can find by walking from the interpreter's roots (modules, builtins, import hooks,
+ * every class through __subclasses__, function globals, closures, bound selves): any JavaScript
+ * proxy, any module of Pyodide's, any C function of _pyodide_core.
+ */
+const HUNT = `import sys, builtins
+BAD = ("js", "pyodide_js", "_pyodide_core", "pyodide", "_pyodide")
+found, seen, todo = [], set(), []
+def push(o, path):
+    if id(o) not in seen:
+        seen.add(id(o))
+        todo.append((o, path))
+for root, name in [(sys.modules, "sys.modules"), (builtins, "builtins"), (sys.meta_path, "meta_path"), (sys.path_hooks, "path_hooks"), (sys.path_importer_cache, "importer_cache")]:
+    push(root, name)
+stack = [object]
+while stack:
+    c = stack.pop()
+    push(c, "class " + c.__qualname__)
     try:
-        found.append(os.read(fd, 100))
-    except OSError:
+        stack.extend(type.__subclasses__(c))
+    except Exception:
         pass
-print("secret_of_first_user" in globals(), [data for data in found if b"first-user" in data])`);
-    expect(second.same).toBe(true);
-    expect(second.result).toMatchObject({
-      status: 'ok',
-      stdout: '2 [1] 2 Fraction(1, 2)\nTypeError\nFalse False False /home/pyodide\nNone True False 0.333333\nFalse []\n',
-    });
+while todo:
+    o, path = todo.pop()
+    t = type(o)
+    if any(k.__name__ == "JsProxy" for k in t.__mro__):
+        found.append(path)
+        continue
+    if t is type(sys) and o.__name__.split(".")[0] in BAD:
+        found.append(path)
+    try:
+        if t is dict:
+            for k, v in list(o.items()):
+                push(v, path + "[" + repr(k)[:40] + "]")
+            continue
+        if t in (list, tuple, set, frozenset):
+            for i, v in enumerate(list(o)):
+                push(v, path + "[" + str(i) + "]")
+            continue
+    except Exception:
+        pass
+    for a in ("__dict__", "__globals__", "__closure__", "__self__", "__wrapped__", "__func__", "cell_contents", "__defaults__", "__kwdefaults__"):
+        try:
+            v = getattr(o, a)
+            if a == "__dict__" and type(v) is not dict:
+                v = dict(v)
+        except BaseException:
+            continue
+        push(v, path + "." + a)
+print("visited", len(seen) > 10000, "found", found[:10])`;
+
+describe('every run in a process of its own: one learner meets nothing of another', () => {
+  const VICTIM = `SECRET-${Math.random().toString(36).slice(2)}`;
+  const SEARCH = `import codecs, sys, encodings
+found = []
+try:
+    found += [s for s in codecs.lookup("x-evil").stash if "SECRET" in s]
+except LookupError:
+    pass
+try:
+    found += [s for s in codecs.lookup("utf-8").stash if "SECRET" in s]
+except (LookupError, AttributeError):
+    pass
+found += [s for s in getattr(sys.stdout, "stash", []) if "SECRET" in s]
+print("left by an earlier run:", hasattr(sys, "codelab_mark"), found)
+sys.codelab_mark = True
+`;
+  const ATTACKS: Record<string, string> = {
+    // The probe's attack: every program's output through a codec of the attacker's.
+    codec: `${SEARCH}
+def encode(text, errors="strict"):
+    info.stash.append(text)
+    return text.replace("SECRET", "PWNED").encode("utf-8"), len(text)
+def decode(data, errors="strict"):
+    return bytes(data).decode("utf-8"), len(data)
+class Encoder(codecs.IncrementalEncoder):
+    def encode(self, text, final=False):
+        return encode(text)[0]
+info = codecs.CodecInfo(encode, decode, incrementalencoder=Encoder, name="x-evil")
+info.stash = []
+codecs.register(lambda name: info if name in ("x-evil", "x_evil") else None)
+sys.stdout.reconfigure(encoding="x-evil")
+print("SECRET-own")`,
+    // The variant: in front of the standard search function, so UTF-8 itself (what stdin is decoded with) is the attacker's.
+    stdin: `${SEARCH}
+utf8 = codecs.lookup("utf-8")
+def decode(data, errors="strict"):
+    text, n = utf8.decode(data, errors)
+    info.stash.append(text)
+    return text, n
+class Decoder(codecs.BufferedIncrementalDecoder):
+    def _buffer_decode(self, data, errors, final):
+        text, n = codecs.utf_8_decode(data, errors, final)
+        info.stash.append(text)
+        return text, n
+info = codecs.CodecInfo(utf8.encode, decode, incrementalencoder=utf8.incrementalencoder, incrementaldecoder=Decoder, name="utf-8")
+info.stash = []
+codecs.unregister(encodings.search_function)
+codecs.register(lambda name: info if name.replace("-", "_") in ("utf_8", "utf8") else None)
+codecs.register(encodings.search_function)
+import io
+io.TextIOWrapper(io.BytesIO(b"SECRET-own\\n"), encoding="utf-8").read()
+print("captured", [s for s in info.stash if "SECRET" in s])`,
+    // The stream itself replaced, where the next program's print() would write.
+    stdout: `${SEARCH}
+class Tee:
+    stash = []
+    def write(self, s):
+        Tee.stash.append(s)
+        return real.write(s.replace("SECRET", "PWNED"))
+    def flush(self):
+        real.flush()
+real = sys.stdout
+sys.stdout = sys.__stdout__ = Tee()
+print("SECRET-own")`,
+  };
+
+  it('the codec, stdin and stdout attacks, sent to every warm process, see no later run and change none', async () => {
+    const spawnedBefore = runner.stats().python.spawned;
+    for (const [name, code] of Object.entries(ATTACKS)) {
+      // Each attack works in its own run: the attacker's own SECRET comes out changed.
+      const own = name === 'stdin' ? "captured ['SECRET-own\\n']\n" : 'PWNED-own\n';
+      const attacks = await Promise.all(Array.from({ length: 6 }, () => py(code)));
+      for (const a of attacks) expect(a, name).toMatchObject({ status: 'ok', stdout: `left by an earlier run: False []\n${own}` });
+      const victim = await py(`line = input()\nmy_password = "${VICTIM}"\nprint(my_password, line)`, `${VICTIM}-stdin\n`);
+      expect(victim, name).toMatchObject({ status: 'ok', stdout: `${VICTIM} ${VICTIM}-stdin\n` });
+      const again = await Promise.all(Array.from({ length: 3 }, () => py(code)));
+      for (const a of again) {
+        expect(a, name).toMatchObject({ status: 'ok', stdout: `left by an earlier run: False []\n${own}` });
+        expect(a.stdout + a.stderr).not.toContain(VICTIM);
+      }
+    }
+    // 30 runs, 30 processes that had run nothing before, each killed after its run.
+    const s = runner.stats().python;
+    expect(s.spawned - spawnedBefore).toBeGreaterThanOrEqual(30);
+    expect(s.spawned).toBe(s.runs + s.workers);
+    expect(s.replaced).toBe(s.runs);
+    // 30 processes started one after another for this test alone: minutes on a busy 2-core machine.
+  }, 600_000);
+
+  it("a heap scan finds no earlier run's secret: no way leads to the wasm heap", async () => {
+    const victim = await py(`my_password = "VICTIM_${VICTIM}"\nprint(len(my_password))`);
+    expect(victim.status).toBe('ok');
+    const r = await py(`import sys
+heaps = []
+for i, finder in enumerate(sys.meta_path):
+    try:
+        heaps.append(finder.jsproxies["pyodide_js"]._module.HEAPU8)
+    except BaseException as e:
+        print("meta_path", i, type(e).__name__)
+for name in ("pyodide_js", "_pyodide_core", "js"):
+    try:
+        heaps.append(sys.modules[name]._module.HEAPU8)
+    except BaseException as e:
+        print(name, type(e).__name__)
+found = False
+for heap in heaps:
+    data = bytes(heap.to_py())
+    found = found or b"VICTIM_${VICTIM}" in data
+print("heaps", len(heaps), "found", found)`);
+    expect(r.status).toBe('ok');
+    expect(r.stdout).toContain('heaps 0 found False');
+    expect(r.stdout + r.stderr).not.toContain(`VICTIM_${VICTIM}`);
   });
 
-  it("refuses the ways to the interpreter's internals and changes outside the run's own files, and keeps the process", async () => {
-    const { result, same } = await inSameProcess(`import sys, gc, os, json
+  it("every way to Pyodide's JavaScript side raises: jsproxies of the import hooks, pyodide_js, _pyodide_core, __main__", async () => {
+    const paths = [
+      'next(f for f in sys.meta_path if hasattr(f, "jsproxies")).jsproxies["pyodide_js"]',
+      '[f.jsproxies["js"] for f in sys.meta_path if hasattr(f, "jsproxies")][0]',
+      'sys.meta_path[4].jsproxies["pyodide_js"]._module.HEAPU8',
+      'sys.modules["pyodide_js"].setStdout',
+      'sys.modules["js"]',
+      'sys.modules["_pyodide_core"]',
+      'sys.modules["__main__"]._pyodide_core',
+      'sys.modules["pyodide.ffi"].create_proxy',
+      '__import__("_pyodide_core")',
+      '__import__("pyodide_js").FS_createDataFile',
+      '__import__("pyodide_js").mountNodeFS',
+      '__import__("pyodide_js")._api.useNodeSockFS',
+      'next(c for c in classes if c.__name__ == "JsFinder").find_spec.__globals__["jsfinder"].jsproxies["pyodide_js"]',
+      'next(c for c in classes if c.__name__ == "_JsProxyMetaClass").__subclasscheck__.__globals__["jsnull"]',
+      'next(c for c in classes if c.__name__ == "Py2JsConverterMeta").__new__.__wrapped__.__globals__["create_promise_converter"].__self__',
+    ];
+    const r = await py(`import sys
+classes, stack = [], [object]
+while stack:
+    c = stack.pop()
+    classes.append(c)
+    stack.extend(type.__subclasses__(c))
+for path in ${JSON.stringify(paths)}:
+    try:
+        value = eval(path)
+        # None: the name is blocked in sys.modules, which is not a way anywhere.
+        print("raised None" if value is None else "reached " + path + " " + type(value).__name__)
+    except BaseException as e:
+        print("raised", type(e).__name__)`);
+    expect(r.status).toBe('ok');
+    const lines = r.stdout.trim().split('\n');
+    expect(lines).toHaveLength(paths.length);
+    for (const line of lines) expect(line).toMatch(/^raised (None|KeyError|AttributeError|ImportError|ModuleNotFoundError|StopIteration|IndexError|TypeError)$/);
+    // No path left that the list above does not name either.
+    const hunt = await py(HUNT);
+    expect(hunt).toMatchObject({ status: 'ok', stdout: 'visited True found []\n' });
+  });
+
+  it('shows no host path: not in os.environ, sys.argv, sys.orig_argv or sys.executable', async () => {
+    const r = await py('import os, sys, json\nprint(json.dumps([dict(os.environ), sys.argv, sys.orig_argv, sys.executable, sys.path]))');
+    expect(r.status).toBe('ok');
+    const [environ] = JSON.parse(r.stdout) as [Record<string, string>];
+    expect(Object.keys(environ).sort()).toEqual(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'USER']);
+    for (const hostPath of [pyodideDir(), process.cwd(), 'node_modules', process.execPath, 'indexURL']) expect(r.stdout).not.toContain(hostPath);
+  });
+
+  it("refuses the ways to the interpreter's internals", async () => {
+    const result = clean(
+      await py(`import sys, gc
 def attempt(name, f):
     try:
         f()
@@ -456,14 +611,8 @@ attempt("traceback frame", traceback_frame)
 attempt("generator frame", lambda: (x for x in []).gi_frame)
 attempt("settrace", lambda: sys.settrace(lambda *a: None))
 attempt("audit hook", lambda: (sys.addaudithook(lambda *a: print("HOOKED")), sys.audit("codelab.test")))
-attempt("ctypes", lambda: __import__("ctypes"))
-attempt("function code", lambda: setattr(json.dumps, "__code__", (lambda: 1).__code__))
-attempt("write stdlib", lambda: open("/lib/python314.zip", "ab"))
-attempt("new file", lambda: open("/lib/new.py", "w"))
-attempt("chmod", lambda: os.chmod("/lib/python314.zip", 0o777))
-attempt("rename", lambda: os.rename("/lib/python314.zip", "/tmp/stolen.zip"))
-attempt("remove", lambda: os.remove("/lib/python314.zip"))
-attempt("scratch", lambda: open("/tmp/mine", "w").write("ok"))`);
+attempt("ctypes", lambda: __import__("ctypes"))`),
+    );
     expect(result.status).toBe('ok');
     expect(result.stdout.trim().split('\n')).toEqual([
       'gc refused RuntimeError',
@@ -475,48 +624,20 @@ attempt("scratch", lambda: open("/tmp/mine", "w").write("ok"))`);
       // Python drops a hook that the existing hooks refuse, without an error: it never runs.
       'audit hook allowed',
       'ctypes refused ImportError',
-      'function code refused RuntimeError',
-      'write stdlib refused PermissionError',
-      'new file refused PermissionError',
-      'chmod refused PermissionError',
-      'rename refused PermissionError',
-      'remove refused PermissionError',
-      'scratch allowed',
     ]);
-    expect(same).toBe(true);
-  });
-
-  it('recycles the process when the reset cannot vouch for it: a module imported for the first time, a finalizer that patches again', async () => {
-    const imported = await inSameProcess('import colorsys\nprint(colorsys.rgb_to_hsv(1, 0, 0))');
-    expect(imported.result.stdout).toBe('(0.0, 1.0, 1)\n');
-    // The process goes after the run (its result is sent first).
-    await vi.waitFor(() => expect(single.stats().python.replaced).toBeGreaterThan(0), { timeout: 10_000 });
-    const sneaky = await py1(`import builtins, json
-class Sneaky:
-    def __del__(self):
-        builtins.len = lambda x: -1
-        json.dumps = lambda *a, **k: "hijacked"
-json.sneaky = Sneaky()
-sneaky_cycle = [Sneaky()]
-sneaky_cycle.append(sneaky_cycle)`);
-    expect(sneaky.status).toBe('ok');
-    const after = await py1('import json\nprint(len([1, 2]), json.dumps([1]), hasattr(json, "sneaky"))');
-    expect(after).toMatchObject({ status: 'ok', stdout: '2 [1] False\n' });
-  });
-
-  it('recycles a process after CODELAB_PYTHON_RUNS_PER_WORKER runs', async () => {
-    const before = processOnly.stats().python.replaced;
-    for (let i = 0; i < 4; i++) expect(await processOnly.runCode({ language: 'python', code: `print(${i})` })).toMatchObject({ status: 'ok', stdout: `${i}\n` });
-    await vi.waitFor(() => expect(processOnly.stats().python.replaced - before).toBe(2), { timeout: 10_000 });
   });
 
   it("shows a runtime error of the program's own exception class, whose message cannot reach the internals either", async () => {
-    const r = clean(await py1('class Oops(Exception):\n    def __str__(self):\n        import gc\n        return str(len(gc.get_objects()))\nraise Oops("x")'));
+    const r = clean(await py('class Oops(Exception):\n    def __str__(self):\n        import gc\n        return str(len(gc.get_objects()))\nraise Oops("x")'));
     expect(r.status).toBe('runtime_error');
     expect(r.stderr).toContain('File "main.py", line 5');
     expect(r.stderr.trim().split('\n').at(-1)).toBe('Oops');
-    const plain = clean(await py1('class Oops(Exception):\n    pass\nraise Oops("it went wrong")'));
+    const plain = clean(await py('class Oops(Exception):\n    pass\nraise Oops("it went wrong")'));
     expect(plain.stderr.trim().split('\n').at(-1)).toBe('Oops: it went wrong');
+  });
+
+  it('time.sleep still works after Pyodide is cut off', async () => {
+    expect(await py('import time\nt = time.time()\ntime.sleep(0.05)\nprint(time.time() - t >= 0.04)')).toMatchObject({ status: 'ok', stdout: 'True\n' });
   });
 });
 

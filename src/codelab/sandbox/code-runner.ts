@@ -12,8 +12,6 @@ export interface CodeRunnerOptions {
   workers: number;
   /** Warm Python processes beyond `workers`; default: `workers`. */
   pythonSpares: number;
-  /** Runs a Python process serves, its interpreter reset after each, before it is recycled (CODELAB_PYTHON_RUNS_PER_WORKER); 1: a process per run. */
-  pythonRunsPerWorker: number;
   timeLimitMs: number;
   memoryLimitMb: number;
   outputLimitBytes: number;
@@ -57,14 +55,13 @@ export class CodeRunner {
       ...codeRunnerDefaults,
       workers,
       pythonSpares: workers,
-      pythonRunsPerWorker: 50,
       privateDirs: [],
       logger: silentLogger,
       ...options,
     };
     const o = this.options;
     this.pools = {
-      python: new PythonPool({ workers: o.workers, spares: o.pythonSpares, runsPerWorker: o.pythonRunsPerWorker, memoryLimitMb: o.memoryLimitMb, logger: o.logger, layers: o.pythonLayers }),
+      python: new PythonPool({ workers: o.workers, spares: o.pythonSpares, memoryLimitMb: o.memoryLimitMb, logger: o.logger, layers: o.pythonLayers }),
       javascript: new JavaScriptPool({ workers: o.workers, memoryLimitMb: o.memoryLimitMb, logger: o.logger }),
     };
     this.request = z.object({
@@ -126,16 +123,9 @@ export class CodeRunner {
 }
 
 /** The runner's settings from the environment (CODELAB_* of DESIGN.md 4.8). */
-export function codeRunnerSettings(env: {
-  CODELAB_WORKERS?: number;
-  CODELAB_TIME_LIMIT_MS: number;
-  CODELAB_MEMORY_LIMIT_MB: number;
-  CODELAB_PYTHON_RUNS_PER_WORKER: number;
-  DATA_DIR: string;
-}): Partial<CodeRunnerOptions> {
+export function codeRunnerSettings(env: { CODELAB_WORKERS?: number; CODELAB_TIME_LIMIT_MS: number; CODELAB_MEMORY_LIMIT_MB: number; DATA_DIR: string }): Partial<CodeRunnerOptions> {
   return {
     ...(env.CODELAB_WORKERS ? { workers: env.CODELAB_WORKERS } : {}),
-    pythonRunsPerWorker: env.CODELAB_PYTHON_RUNS_PER_WORKER,
     timeLimitMs: env.CODELAB_TIME_LIMIT_MS,
     memoryLimitMb: env.CODELAB_MEMORY_LIMIT_MB,
     privateDirs: [join(env.DATA_DIR, 'outbox'), join(env.DATA_DIR, 'gdpr-exports')],

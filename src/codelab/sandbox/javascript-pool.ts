@@ -100,9 +100,16 @@ class QuickJsThread {
 }
 
 /**
- * Worker threads each holding a QuickJS module; every run gets a fresh QuickJS runtime, so a
- * thread is reused. A thread is replaced after a run that hit the time limit or broke the engine,
- * and when it dies. At most `workers` runs at once; the rest queue.
+ * Worker threads each holding a QuickJS WebAssembly module. Every run gets a QuickJS runtime and
+ * context of its own, created for it and disposed after it (quickjs-worker.source.ts), so the engine
+ * a program runs in has run nothing before, as DESIGN.md 4.8 asks. The thread around it may serve
+ * again because nothing of one run's engine survives into the next: the program's objects, atoms,
+ * globals, prototypes and job queue live in the runtime, which is freed; QuickJS code has no way
+ * to read the wasm memory itself (no pointers, and every buffer it allocates is zeroed), so the
+ * freed bytes are unreachable; the one host function, the output writer, is made per run; and
+ * the thread's Node side holds nothing a program can reach. A thread is replaced after a run that
+ * hit the time limit or broke the engine (interrupted mid-flight, it may hold a half-freed
+ * runtime), and when it dies. At most `workers` runs at once; the rest queue.
  */
 export class JavaScriptPool implements Pool {
   private readonly idle: QuickJsThread[] = [];
@@ -111,6 +118,7 @@ export class JavaScriptPool implements Pool {
   private busy = 0;
   private runs = 0;
   private replaced = 0;
+  private spawned = 0;
   private stopped = false;
 
   constructor(private readonly options: JavaScriptPoolOptions) {}
@@ -136,12 +144,13 @@ export class JavaScriptPool implements Pool {
   }
 
   stats(): PoolStats {
-    return { workers: this.threads.size, ready: this.idle.length, busy: this.busy, queued: this.queue.length, runs: this.runs, replaced: this.replaced };
+    return { workers: this.threads.size, ready: this.idle.length, busy: this.busy, queued: this.queue.length, runs: this.runs, replaced: this.replaced, spawned: this.spawned };
   }
 
   private spawn(): Promise<void> {
     const thread = new QuickJsThread((dead) => this.forget(dead), this.options.memoryLimitMb);
     this.threads.add(thread);
+    this.spawned++;
     return thread.ready.then(
       () => {
         if (this.stopped) return thread.terminate();

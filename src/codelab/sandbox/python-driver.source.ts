@@ -1,107 +1,100 @@
 /**
- * The Python half of a warm Python worker (python-worker.source.ts runs it): `_codelab_setup`
- * imports the preloaded modules, takes stock of the interpreter (every module's namespace, the
- * containers and objects they hold, the classes and functions that exist), installs the audit hook
- * that refuses programs the interpreter's internals, and returns `run(code, stdin)` and `reset()`.
- * Everything they use is bound at setup, so a program that replaces builtins or module attributes
+ * The Python half of a Python worker (python-worker.source.ts runs it): `_codelab_setup` imports
+ * the preloaded modules, cuts the interpreter off from Pyodide's JavaScript side, installs the
+ * audit hook that refuses programs the interpreter's internals, and returns `run(code, stdin)`.
+ * Everything `run` uses is bound at setup, so a program that replaces builtins or module attributes
  * does not change what the driver calls. It lives in a namespace of its own, never in __main__.
+ *
+ * The process serves one run and is then killed, so nothing here puts the interpreter back after
+ * a run: what a program changes (codecs, streams, the heap) dies with it.
  */
 export const pythonDriverSource = String.raw`
-import sys, io, gc, os, builtins, operator, traceback
+import sys, io, os, builtins, traceback, warnings
 
-def _codelab_setup(blocked, scratch, preload):
+# The environment a program sees: Pyodide's virtual defaults, nothing of the host's.
+ENVIRONMENT = ('HOME', 'PATH', 'PWD', 'LANG', 'USER', 'LOGNAME')
+MAIN_NAMES = ('__name__', '__doc__', '__package__', '__loader__', '__spec__', '__builtins__')
+
+
+def _codelab_cut_off(blocked):
+    """
+    Takes away every reference Python holds to Pyodide's JavaScript side: the modules js,
+    pyodide_js, _pyodide_core and Pyodide's own Python modules (whose functions reach them through
+    their globals), the import hook's jsproxies (pyodide_js._module is the raw wasm heap), what
+    Pyodide left in __main__, and what it patched into the standard library. The JavaScript side
+    keeps its own handles and needs none of these to call run().
+    """
+    ModuleType = type(sys)
+    theirs = lambda name: name.split('.')[0] in blocked
+    modules = [m for name, m in list(sys.modules.items()) if theirs(name) and type(m) is ModuleType]
+    webloop = sys.modules.get('pyodide.webloop')
+    if webloop is not None:
+        import time, asyncio
+        time.sleep = vars(webloop).get('_orig_sleep', time.sleep)
+        asyncio.run = vars(webloop).get('_orig_run', asyncio.run)
+        with warnings.catch_warnings():
+            warnings.simplefilter('ignore')
+            asyncio.set_event_loop_policy(None)
+    # Pyodide's import hooks go: their code lives in the modules emptied below (the standard
+    # library's finders remain), and the JsFinder's jsproxies hold pyodide_js itself.
+    for hooks in (sys.meta_path, sys.path_hooks):
+        for finder in list(hooks):
+            proxies = getattr(finder, 'jsproxies', None)
+            if type(proxies) is dict:
+                proxies.clear()
+            module = getattr(finder, '__module__', None)
+            if proxies is not None or (type(module) is str and theirs(module)):
+                hooks.remove(finder)
+    sys.path_importer_cache.clear()
+    # None in sys.modules: importing the name again fails instead of loading a fresh copy.
+    for name in list(sys.modules):
+        if theirs(name):
+            sys.modules[name] = None
+    # Emptied, not only forgotten: their classes and functions stay reachable through
+    # object.__subclasses__(), and with them these namespaces.
+    for m in modules:
+        vars(m).clear()
+    main = vars(sys.modules['__main__'])
+    for name in list(main):
+        if name not in MAIN_NAMES:
+            del main[name]
+
+    class Blocked:
+        def find_spec(self, name, path=None, target=None):
+            if name.split('.')[0] in blocked:
+                raise ImportError('module ' + repr(name) + ' is not available in CodeLab')
+            return None
+
+    sys.meta_path.insert(0, Blocked())
+
+
+def _codelab_setup(blocked, preload):
     for _name in preload:
         try:
             __import__(_name)
         except BaseException:
             pass
-    # Everything the driver uses is bound here, before any program runs: a program may replace
+    if blocked:
+        _codelab_cut_off(frozenset(blocked))
+    for name in list(os.environ):
+        if name not in ENVIRONMENT:
+            del os.environ[name]
+    # Everything the driver uses is bound here, before the program runs: a program may replace
     # names in builtins or in modules, never these references.
-    is_, all_, map_, len_, id_, type_, isinstance_, getattr_, vars_ = operator.is_, all, map, len, id, type, isinstance, getattr, vars
-    dict_, list_, set_, tuple_, frozenset_, str_, int_, float_, bool_, bytes_, bytearray_ = dict, list, set, tuple, frozenset, str, int, float, bool, bytes, bytearray
+    len_, type_, str_, int_, float_, bool_, bytes_ = len, type, str, int, float, bool, bytes
+    frozenset_ = frozenset
     BaseException_, SystemExit_, MemoryError_, SyntaxError_, ValueError_, RuntimeError_ = BaseException, SystemExit, MemoryError, SyntaxError, ValueError, RuntimeError
-    compile_, exec_, print_ = compile, exec, print
-    ModuleType, FunctionType = type_(sys), type_(_codelab_setup)
+    compile_, exec_ = compile, exec
     TextIOWrapper, BytesIO = io.TextIOWrapper, io.BytesIO
     print_exception = traceback.print_exception
     type_name = type.__dict__['__name__'].__get__
     tb_of = BaseException.__dict__['__traceback__'].__get__
     sys_ = sys
-    environ = os.environ
-    base_env = dict_(environ)
-    base_recursion = sys.getrecursionlimit()
-    base_digits = sys.get_int_max_str_digits()
-    base_threshold = gc.get_threshold()
-    gc_collect, gc_enable, gc_set_threshold = gc.collect, gc.enable, gc.set_threshold
-    setrecursionlimit, set_digits = sys.setrecursionlimit, sys.set_int_max_str_digits
-    random = sys.modules.get('random')
-    reseed = random.seed if random is not None else None
-    # State kept in C, out of the namespaces: decimal's contexts, the locale, the umask, atexit.
-    decimal = sys.modules.get('decimal')
-    contexts = []
-    if decimal is not None:
-        for ctx in (decimal.DefaultContext, decimal.BasicContext, decimal.ExtendedContext):
-            contexts.append((ctx, ctx.copy()))
-        setcontext, Context = decimal.setcontext, decimal.Context
-    locale = sys.modules.get('locale')
-    base_locale = locale.setlocale(locale.LC_ALL) if locale is not None else None
-    base_umask = os.umask(0o022)
-    os.umask(base_umask)
-    umask = os.umask
-    atexit_clear = sys.modules['atexit']._clear if 'atexit' in sys.modules else None
-    HEAPTYPE = 1 << 9
-    flags_of = type.__dict__['__flags__'].__get__
-    setattr_, delattr_ = type.__setattr__, type.__delattr__
-    base_std = (sys.stdin, sys.stdout, sys.stderr)
     PRIMITIVE = frozenset_((str_, int_, float_, bool_, bytes_, type_(None)))
-
-    # What a program could change and the next run would see: every module's namespace, the
-    # lists, dicts and sets they hold, and the attributes of the objects they hold (one level
-    # down, and the containers of those).
-    modules_dict = sys.modules
-    base_modules = dict_(modules_dict)
-    module_dicts = [(vars_(m), dict_(vars_(m))) for m in base_modules.values() if type_(m) is ModuleType]
-    containers = []
-    instances = []
-    seen = set_()
-
-    def take(value, depth):
-        i = id_(value)
-        if i in seen:
-            return
-        seen.add(i)
-        t = type_(value)
-        if t is list_ or t is set_ or t is bytearray_:
-            containers.append((value, t(value)))
-        elif t is dict_:
-            containers.append((value, dict_(value)))
-        elif t is ModuleType or t is FunctionType or isinstance_(value, type):
-            return
-        else:
-            try:
-                d = object.__getattribute__(value, '__dict__')
-            except BaseException_:
-                return
-            if type_(d) is dict_:
-                instances.append((value, t, d, dict_(d)))
-                if depth == 0:
-                    for v in list_(d.values()):
-                        take(v, 1)
-
-    for _d, snapshot in module_dicts:
-        for v in list_(snapshot.values()):
-            take(v, 0)
-    # Every object that exists now: none may change class, no function its code (the audit hook
-    # refuses it). Classes defined in Python may be changed; they are put back after the run.
-    everything = gc.get_objects()
-    base_ids = frozenset_([id_(o) for o in everything] + [id_(entry[0]) for entry in instances])
-    classes = [(o, dict_(vars_(o))) for o in everything if isinstance_(o, type) and flags_of(o) & HEAPTYPE]
-    lru_caches = [o for o in everything if type_(o).__name__ == '_lru_cache_wrapper']
-    del everything
     FRAMES = frozenset_(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back', 'f_locals', 'f_globals', 'f_builtins'))
 
     # Ways from a program to the interpreter's internals (frames hold the driver's variables;
-    # the garbage collector lists every object), refused to programs.
+    # the garbage collector lists every object, JavaScript proxies included), refused to programs.
     REFUSED = frozenset_((
         'gc.get_objects', 'gc.get_referrers', 'gc.get_referents', 'sys._getframe', 'sys._current_frames',
         'sys._current_exceptions', 'sys.settrace', 'sys.setprofile', 'sys.addaudithook', 'sys.set_asyncgen_hooks_firstiter',
@@ -117,9 +110,6 @@ def _codelab_setup(blocked, scratch, preload):
         if event == 'object.__getattr__':
             if not allow[0] and args[1] in FRAMES:
                 raise RuntimeError_('not available in CodeLab: frames')
-        elif event == 'object.__setattr__' or event == 'object.__delattr__':
-            if id_(args[0]) in base_ids:
-                raise RuntimeError_('CodeLab: built-in classes, functions and modules\' objects cannot be changed')
         elif event == 'import':
             name = args[0]
             if type_(name) is not str_ or name.split('.')[0] in blocked:
@@ -190,95 +180,5 @@ def _codelab_setup(blocked, scratch, preload):
                 pass
         return status
 
-    def same(d, snapshot):
-        return len_(d) == len_(snapshot) and all_(map_(is_, d.keys(), snapshot.keys())) and all_(map_(is_, d.values(), snapshot.values()))
-
-    def restore():
-        environ.clear()
-        environ.update(base_env)
-        for container, snapshot in containers:
-            t = type_(container)
-            if t is dict_:
-                container.clear()
-                container.update(snapshot)
-            elif t is list_ or t is bytearray_:
-                container[:] = snapshot
-            else:
-                container.clear()
-                container.update(snapshot)
-        # Comparing by identity costs less than rebuilding, and most namespaces are untouched.
-        for d, snapshot in module_dicts:
-            if not same(d, snapshot):
-                d.clear()
-                d.update(snapshot)
-        for obj, t, d, snapshot in instances:
-            if not same(d, snapshot):
-                d.clear()
-                d.update(snapshot)
-        for cls, snapshot in classes:
-            now = vars_(cls)
-            if same(now, snapshot):
-                continue
-            for name in list_(now):
-                if name not in snapshot:
-                    delattr_(cls, name)
-            for name, value in snapshot.items():
-                if now.get(name, snapshot) is not value:
-                    try:
-                        setattr_(cls, name, value)
-                    except BaseException_:
-                        pass
-
-    def reset():
-        """Puts back what the program changed; False when something cannot be put back (then the process goes)."""
-        clean = True
-        before = frozenset_(modules_dict)
-        restore()
-        # The program's objects go now (the interpreter's own are frozen out of collections, so only
-        # the run's are looked at); finalizers may change things again: restore once more, and the
-        # check below finds whatever changed after that in namespaces, containers and objects
-        # (classes are put back last in restore(), after the finalizers the other steps set off).
-        if gc_collect():
-            restore()
-            if gc_collect():
-                clean = False
-        # A module imported for the first time may keep state outside its namespace (extension modules do).
-        if not before <= frozenset_(base_modules):
-            clean = False
-        for d, snapshot in module_dicts:
-            if not same(d, snapshot):
-                clean = False
-        for container, snapshot in containers:
-            if type_(container) is dict_ and not same(container, snapshot):
-                clean = False
-        for obj, t, d, snapshot in instances:
-            if type_(obj) is not t or not same(d, snapshot):
-                clean = False
-        for cache in lru_caches:
-            cache.cache_clear()
-        for ctx, snapshot in contexts:
-            ctx.prec, ctx.rounding, ctx.Emin, ctx.Emax, ctx.capitals, ctx.clamp = snapshot.prec, snapshot.rounding, snapshot.Emin, snapshot.Emax, snapshot.capitals, snapshot.clamp
-            ctx.clear_flags()
-            for signal, on in snapshot.traps.items():
-                ctx.traps[signal] = on
-        if contexts:
-            setcontext(Context())
-        if base_locale is not None:
-            locale.setlocale(locale.LC_ALL, base_locale)
-        umask(base_umask)
-        if atexit_clear is not None:
-            atexit_clear()
-        sys_.stdin, sys_.stdout, sys_.stderr = base_std
-        setrecursionlimit(base_recursion)
-        set_digits(base_digits)
-        gc_enable()
-        gc_set_threshold(*base_threshold)
-        if reseed is not None:
-            reseed()
-        gc_freeze()
-        return clean
-
-    gc_freeze = gc.freeze
-    gc_freeze()
-    return run, reset
+    return run
 `;

@@ -13,7 +13,7 @@ import { type Job, type Pool, type PoolStats, type RunResult, type RunStatus, ru
  * that prove the layers beneath it hold on their own; the service never does.
  */
 export interface PythonLayers {
-  /** Python cannot import js, pyodide_js, pyodide.*, _pyodide*. */
+  /** Python holds no reference to Pyodide's JavaScript side and cannot import js, pyodide_js, pyodide.*, _pyodide*. */
   importGuard: boolean;
   /** The interpreter's `js` module is an empty object instead of the worker's globalThis. */
   emptyJsGlobals: boolean;
@@ -32,11 +32,6 @@ export interface PythonPoolOptions {
   spares: number;
   /** What a program may allocate on the wasm heap beyond the interpreter's own. */
   memoryLimitMb: number;
-  /**
-   * Runs one process serves before it is recycled (CODELAB_PYTHON_RUNS_PER_WORKER); between runs
-   * the interpreter is reset. 1: a fresh process for every run.
-   */
-  runsPerWorker: number;
   logger: SandboxLogger;
   layers?: Partial<PythonLayers>;
 }
@@ -66,16 +61,9 @@ interface Message {
   timeMs?: unknown;
 }
 
-/** The statuses after which a process may serve another run: the program ended by itself. */
-const REUSABLE: RunStatus[] = ['ok', 'runtime_error', 'syntax_error'];
-
-/** One process, many runs. Speaks the line protocol of python-worker.source.ts. */
+/** One process, one run. Speaks the line protocol of python-worker.source.ts. */
 class PythonWorker {
   readonly ready: Promise<void>;
-  /** Runs given to this process. */
-  runs = 0;
-  /** After a run: true once the process has reset itself and is ready for the next, false when it is gone. */
-  next: Promise<boolean> = Promise.resolve(false);
   /** Settles when the process has exited, for whatever reason. */
   readonly gone: Promise<void>;
   private onMessage: (m: Message) => void = () => {};
@@ -160,11 +148,8 @@ class PythonWorker {
     return this.nodePid;
   }
 
-  /** One run; `keep` says whether the process may serve another after resetting itself. */
-  run(job: Job, keep: boolean): Promise<RunResult> {
-    this.runs++;
-    let resolveNext: (again: boolean) => void = () => {};
-    this.next = new Promise<boolean>((resolve) => (resolveNext = resolve));
+  /** The process's one run; it is killed when the run ends, however it ends. */
+  run(job: Job): Promise<RunResult> {
     return new Promise<RunResult>((resolve) => {
       const out: Buffer[] = [];
       const err: Buffer[] = [];
@@ -190,18 +175,13 @@ class PythonWorker {
         if (settled) return;
         settled = true;
         clearInterval(watch);
-        if (!keep || !REUSABLE.includes(status)) this.kill();
+        this.kill();
         if (note) err.push(Buffer.from(note));
         resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timeMs });
       };
       const timeLimitExceeded = () => settle('time_limit_exceeded', job.timeLimitMs, `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`);
       this.onMessage = (m) => {
-        if (settled) {
-          // The reset after the run: ready again, or gone.
-          if (m.t === 'ready') resolveNext(true);
-          else if (m.t === 'recycle') this.kill();
-          return;
-        }
+        if (settled) return;
         if ((m.t === 'o' || m.t === 'e') && typeof m.d === 'string') {
           const data = Buffer.from(m.d, 'base64');
           const room = job.outputLimitBytes - bytes;
@@ -216,7 +196,6 @@ class PythonWorker {
         }
       };
       this.onExit = (code, signal) => {
-        resolveNext(false);
         const tail = this.stderrTail;
         const used = elapsed();
         const outOfMemory = /out of memory|heap limit|allocation failed|Cannot enlarge memory|RangeError: Array buffer allocation/i.test(tail);
@@ -249,10 +228,11 @@ interface Waiting {
 
 /**
  * Warm Python processes, loaded from a memory snapshot made once at start-up (about 0.3 s each).
- * A process serves up to `runsPerWorker` runs, resetting its interpreter after each; it is replaced
- * after a run that hit a limit or crashed, when its reset finds something it cannot put back, and
- * after its last run. The pool keeps `workers + spares` processes and at most `workers` runs go at
- * once; the rest queue.
+ * Every run gets a process that has run nothing before and is killed after it: an interpreter
+ * holds state no reset can vouch for (codec registries, reconfigured streams, the wasm heap with
+ * earlier programs' data), so none is ever handed on. Speed comes from the processes started
+ * ahead: the pool keeps `workers + spares` of them ready (refilled in the background, at a lower
+ * priority than runs) and at most `workers` runs go at once; the rest queue.
  */
 export class PythonPool implements Pool {
   private readonly layers: PythonLayers;
@@ -262,9 +242,8 @@ export class PythonPool implements Pool {
   private readonly queue: Waiting[] = [];
   private starting = 0;
   private busy = 0;
-  /** Processes resetting after a run. */
-  private resetting = 0;
   private runs = 0;
+  private spawned = 0;
   private replaced = 0;
   private failures = 0;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -292,7 +271,7 @@ export class PythonPool implements Pool {
       this.options.logger.warn({ err: String(error) }, 'CodeLab: no Pyodide snapshot; Python workers load from scratch (about 3 s each)');
     }
     const first: Promise<void>[] = [];
-    while (this.alive < this.target) first.push(this.spawnWorker());
+    while (this.warm < this.target) first.push(this.spawnWorker());
     await Promise.allSettled(first);
     this.options.logger.info({ ms: Date.now() - started, workers: this.idle.length, isolation: this.mode }, 'CodeLab Python workers warm');
   }
@@ -313,11 +292,16 @@ export class PythonPool implements Pool {
   }
 
   stats(): PoolStats {
-    return { workers: this.alive, ready: this.idle.length, busy: this.busy, queued: this.queue.length, runs: this.runs, replaced: this.replaced };
+    return { workers: this.alive, ready: this.idle.length, busy: this.busy, queued: this.queue.length, runs: this.runs, replaced: this.replaced, spawned: this.spawned };
   }
 
   private get alive(): number {
-    return this.idle.length + this.starting + this.busy + this.resetting;
+    return this.idle.length + this.starting + this.busy;
+  }
+
+  /** Processes ready or on their way: a busy one never comes back. */
+  private get warm(): number {
+    return this.idle.length + this.starting;
   }
 
   private get target(): number {
@@ -368,13 +352,13 @@ export class PythonPool implements Pool {
       snapshot: Boolean(this.snapshot),
       importGuard: this.layers.importGuard,
       jsGlobals: !this.layers.emptyJsGlobals,
-      reuse: this.options.runsPerWorker > 1,
       driver: pythonDriverSource,
     };
     const heap = (this.snapshot?.length ?? 32 << 20) + HEAP_HEADROOM + this.options.memoryLimitMb * (1 << 20);
     const worker = new PythonWorker(spawnSandboxed(this.nodeArgs(settings, heap), this.mode, pyodideDir()), this.snapshot, this.mode === 'namespaces');
     this.everyone.add(worker);
     this.starting++;
+    this.spawned++;
     return worker.ready.then(
       () => {
         this.starting--;
@@ -417,7 +401,7 @@ export class PythonPool implements Pool {
   private refill(): void {
     if (this.stopped) return;
     if (this.failures > 0 && this.starting > 0) return;
-    while (this.alive < this.target) {
+    while (this.warm < this.target) {
       void this.spawnWorker();
       if (this.failures > 0) break;
     }
@@ -429,22 +413,13 @@ export class PythonPool implements Pool {
       if (!worker) break;
       const waiting = this.queue.shift()!;
       this.busy++;
-      const keep = worker.runs + 1 < this.options.runsPerWorker;
-      void worker.run(waiting.job, keep).then(async (result) => {
+      void worker.run(waiting.job).then((result) => {
         this.busy--;
         this.runs++;
-        this.resetting++;
+        this.replaced++;
+        worker.kill();
+        this.everyone.delete(worker);
         waiting.resolve(result);
-        const again = await worker.next;
-        this.resetting--;
-        if (again && !this.stopped && !worker.exited) {
-          this.idle.push(worker);
-        } else {
-          this.replaced++;
-          worker.kill();
-          this.everyone.delete(worker);
-          if (this.failures === 0) this.refill();
-        }
         this.dispatch();
       });
     }

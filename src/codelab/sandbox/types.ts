@@ -38,8 +38,10 @@ export interface PoolStats {
   busy: number;
   queued: number;
   runs: number;
-  /** Workers thrown away after a run that hit a limit or crashed, or (Python) after every run. */
+  /** Workers thrown away: (Python) after every run, (JavaScript) threads after a run that broke the engine, or that died. */
   replaced: number;
+  /** Workers started since the pool started, the first ones included. */
+  spawned: number;
 }
 
 export interface Pool {
