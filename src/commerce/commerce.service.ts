@@ -8,7 +8,7 @@ import type { Deps } from '../kernel/deps';
 import { Role, Tier } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
-import { publicLink, sendAfterCommit } from '../mail/deliver';
+import { publicLink, sendRequestMailAfterCommit } from '../mail/deliver';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -745,7 +745,7 @@ export class CommerceService {
     // Each guardian hears of it in the app and by e-mail (once the request is committed).
     const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
     for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
-      if (guardian.email) sendAfterCommit(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
+      if (guardian.email) sendRequestMailAfterCommit(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
     }
     this.uow.afterCommit(async () => {
       for (const guardianId of guardians) {

@@ -6,7 +6,7 @@ import { ageOn } from '../auth';
 import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth';
-import { publicLink, sendAfterCommit } from '../mail/deliver';
+import { publicLink, sendRequestMail } from '../mail/deliver';
 import type { Deps } from '../kernel/deps';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
@@ -15,6 +15,7 @@ import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-link.entity';
 import { AGE, LIMITS } from '../kernel/limits';
 import { linkRequestMail } from './guardian.mails';
+import { ASK_LEARNER_JOB, type AskLearner } from './guardian.jobs';
 
 const MAX_LINKS_PER_GUARDIAN = LIMITS.linksPerGuardian;
 const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
@@ -64,8 +65,10 @@ export class GuardianService {
       return link;
     });
     await this.afterActivation(link);
-    if (link.status === LinkStatus.pending) await this.askLearner(link, guardian, confirm.token);
-    return this.reload(link);
+    // The same statement whoever owns the address; the job mails and notifies (guardian.jobs.ts).
+    if (link.status === LinkStatus.pending) await this.deps.jobs.agenda.now(ASK_LEARNER_JOB, { linkId: link.id, token: confirm.token } satisfies AskLearner);
+    // A pending link shows no learner (GuardianResolver.learner): loading one would be a statement more for an address with an account.
+    return link.status === LinkStatus.pending ? this.reload(link, ['guardian']) : this.reload(link);
   }
 
   /** A child without an e-mail of their own: the guardian manages the account; the link is active at once. */
@@ -141,8 +144,8 @@ export class GuardianService {
     return toPage(rows, first);
   }
 
-  private reload(link: GuardianLink): Promise<GuardianLink> {
-    return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate: ['guardian', 'learner'], refresh: true });
+  private reload(link: GuardianLink, populate: ('guardian' | 'learner')[] = ['guardian', 'learner']): Promise<GuardianLink> {
+    return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate, refresh: true });
   }
 
   transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
@@ -281,10 +284,18 @@ export class GuardianService {
     if (next) next.primary = true;
   }
 
-  private async askLearner(link: GuardianLink, guardian: User, token: string): Promise<void> {
-    const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
+  /**
+   * The job after a declaration: the learner's address gets the confirmation mail (within its
+   * hourly limit of request mails) and, if it has an account, a notification. A link no longer
+   * pending (confirmed, revoked, erased meanwhile) asks nothing.
+   */
+  async askLearner(linkId: string, token: string): Promise<void> {
+    const link = await this.em.findOne(GuardianLink, { id: linkId, status: LinkStatus.pending }, { populate: ['guardian', 'learner'] });
+    if (!link) return;
+    const guardian = link.guardian;
+    const learner = link.learner;
     const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
-    sendAfterCommit(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+    await sendRequestMail(this.deps, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
     if (learner) this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
   }
 
