@@ -75,6 +75,8 @@ const schema = z.object({
   RATE_LIMIT_CONTACT: positiveInt.default(5),
   /** Where contact form messages are forwarded. */
   CONTACT_TO: z.email().default('support@learning.local'),
+  /** Mails one address may receive per hour because of someone else's request (a guardian's link request, a purchase request); the rest are not sent. */
+  RATE_LIMIT_REQUEST_MAILS: positiveInt.default(5),
   /** Messages a creator may send to their learners per hour. */
   RATE_LIMIT_CREATOR_MESSAGES: positiveInt.default(10),
   GRAPHQL_MAX_DEPTH: positiveInt.default(10),

@@ -19,10 +19,10 @@ export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: 
 
 /**
  * `POST /ai/chat`, JSON or `Accept: text/event-stream`, answered here without a GraphQL round trip,
- * in the order the route table's `AiChat` would: text no request may carry (input-guard), the body coerced to `AiChatInput!` as GraphQL
- * coerces the variable (same details), the rules of `Mutation.aiChat` as `enforce` reads them (decided
+ * in the order the route table's `AiChat` would: the rules of `Mutation.aiChat` as `enforce` reads them (decided
  * once per person and kept until their account, consents, guardian's settings or country policy
- * change), the input's class-validator checks, the service's limits, then one statement for the
+ * change), text no request may carry (input-guard), the body coerced to `AiChatInput!` as GraphQL
+ * coerces the variable (same details), the input's class-validator checks, the service's limits, then one statement for the
  * quota. Streams pass the backend's events through as they arrive and stop it when the client leaves.
  */
 export function aiChatRoute(schema: GraphQLSchema, decisions: DecisionCache<AiDecision>): JsonRoute {
@@ -32,12 +32,13 @@ export function aiChatRoute(schema: GraphQLSchema, decisions: DecisionCache<AiDe
   return {
     path: '/ai/chat',
     async handle(ctx, requestBody, req, res) {
-      const bad = badVariable({ input: requestBody });
-      if (bad) throw validationFailed([bad]);
-      const input = coerce(schema, variables, requestBody);
+      // Who may call before what was sent (DESIGN.md 4.2): a refused caller learns nothing of the input.
       const userId = ctx.auth.error ? undefined : ctx.auth.userId;
       const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
       if (decision.refusal) throw decision.refusal;
+      const bad = badVariable({ input: requestBody });
+      if (bad) throw validationFailed([bad]);
+      const input = coerce(schema, variables, requestBody);
       const body = await validateInput(AiChatInput, input);
       const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId);
       if (!req.headers.accept?.includes('text/event-stream')) {

@@ -8,8 +8,7 @@ import type { Deps } from '../kernel/deps';
 import { Role, Tier } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
-import { publicLink } from '../mail/deliver';
-import { sendMail } from '../mail/queue';
+import { publicLink, sendRequestMail } from '../mail/deliver';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -742,7 +741,7 @@ export class CommerceService {
     // Each guardian hears of it in the app and by e-mail (once the request is committed).
     const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
     for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
-      if (guardian.email) await sendMail(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
+      if (guardian.email) await sendRequestMail(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
     }
     await this.notify(guardians, NotificationType.guardian, {
       title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },

@@ -1,7 +1,7 @@
 import { rule } from 'graphql-shield';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
-import { namedRule } from '../permissions/rules';
+import { aboutCaller, namedRule } from '../permissions/rules';
 
 /**
  * Lets an operation through only while the flag is on for the caller, else 403 feature_disabled.
@@ -9,8 +9,10 @@ import { namedRule } from '../permissions/rules';
  */
 export const featureEnabled = (key: string, defaultValue = false) =>
   namedRule(`featureEnabled(${key},${defaultValue})`, () =>
-    rule(`featureEnabled(${key},${defaultValue})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-      const enabled = await ctx.services.features.isEnabled(key, await ctx.viewer(), defaultValue);
-      return enabled || new AppError('feature_disabled', 'This feature is not available to you at the moment.');
-    }),
+    aboutCaller(
+      rule(`featureEnabled(${key},${defaultValue})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+        const enabled = await ctx.services.features.isEnabled(key, await ctx.viewer(), defaultValue);
+        return enabled || new AppError('feature_disabled', 'This feature is not available to you at the moment.');
+      }),
+    ),
   );

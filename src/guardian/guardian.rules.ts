@@ -1,6 +1,6 @@
 import { allow, and, rule } from 'graphql-shield';
 import { AccountStatus, Role } from '../auth';
-import { hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
+import { aboutCaller, hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import { AppError, forbidden } from '../kernel/errors';
 import type { GuardianLink } from './guardian-link.entity';
@@ -48,10 +48,12 @@ export const isVerifiedGuardian = and(hasRole(Role.guardian), isVerified);
 /** A learner under 13 waits for a guardian: until then, only links, the inbox and the account. */
 export const learnerActive = and(
   isAuthenticated,
-  rule('learnerActive', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-    const viewer = await ctx.viewer();
-    return viewer!.status !== AccountStatus.pending_guardian || new AppError('guardian_required', 'A verified guardian must link to your account first.');
-  }),
+  aboutCaller(
+    rule('learnerActive', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+      const viewer = await ctx.viewer();
+      return viewer!.status !== AccountStatus.pending_guardian || new AppError('guardian_required', 'A verified guardian must link to your account first.');
+    }),
+  ),
 );
 
 /** For fields of a learner named by an argument: the caller is their active guardian. */

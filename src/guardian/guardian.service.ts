@@ -6,8 +6,7 @@ import { ageOn } from '../auth';
 import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth';
-import { publicLink } from '../mail/deliver';
-import { sendMail } from '../mail/queue';
+import { publicLink, sendRequestMail } from '../mail/deliver';
 import type { Deps } from '../kernel/deps';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
@@ -16,6 +15,7 @@ import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-link.entity';
 import { AGE, LIMITS } from '../kernel/limits';
 import { linkRequestMail } from './guardian.mails';
+import { ASK_LEARNER_JOB, type AskLearner } from './guardian.jobs';
 
 const MAX_LINKS_PER_GUARDIAN = LIMITS.linksPerGuardian;
 const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
@@ -63,11 +63,13 @@ export class GuardianService {
       this.transition(em, link, LinkStatus.pending, guardian);
       // The learner chose this guardian at sign-up, but only an account that proved its address has chosen anything.
       if (learner?.guardianEmail === guardian.email && learner.emailVerified) await this.activate(em, link, learner);
+      // The same row whoever owns the address, committed with the link; the job mails and notifies (guardian.jobs.ts).
+      if (link.status === LinkStatus.pending) await this.uow.enqueue({ kind: 'job', name: ASK_LEARNER_JOB, payload: { linkId: link.id, token: confirm.token } satisfies AskLearner });
       return link;
     });
     await this.afterActivation(link);
-    if (link.status === LinkStatus.pending) await this.askLearner(link, guardian, confirm.token);
-    return this.reload(link);
+    // A pending link shows no learner (GuardianResolver.learner): loading one would be a statement more for an address with an account.
+    return link.status === LinkStatus.pending ? this.reload(link, ['guardian']) : this.reload(link);
   }
 
   /** A child without an e-mail of their own: the guardian manages the account; the link is active at once. */
@@ -145,8 +147,8 @@ export class GuardianService {
     return toPage(rows, first);
   }
 
-  private reload(link: GuardianLink): Promise<GuardianLink> {
-    return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate: ['guardian', 'learner'], refresh: true });
+  private reload(link: GuardianLink, populate: ('guardian' | 'learner')[] = ['guardian', 'learner']): Promise<GuardianLink> {
+    return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate, refresh: true });
   }
 
   transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
@@ -285,11 +287,22 @@ export class GuardianService {
     if (next) next.primary = true;
   }
 
-  private async askLearner(link: GuardianLink, guardian: User, token: string): Promise<void> {
-    const learner = link.learner ? await this.em.findOne(User, { id: link.learner.id }) : null;
+  /**
+   * The job after a declaration: the learner's address gets the confirmation mail (within its
+   * hourly limit of request mails) and, if it has an account, a notification. A link no longer
+   * pending (confirmed, revoked, erased meanwhile) asks nothing.
+   */
+  async askLearner(linkId: string, token: string): Promise<void> {
+    const link = await this.em.findOne(GuardianLink, { id: linkId, status: LinkStatus.pending }, { populate: ['guardian', 'learner'] });
+    if (!link) return;
+    const guardian = link.guardian;
+    const learner = link.learner;
     const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
-    await sendMail(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
-    if (learner) await this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
+    // The mail and the notification are one commit (the job's).
+    await this.uow.transaction(async () => {
+      await sendRequestMail(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+      if (learner) await this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
+    });
   }
 
   /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */

@@ -3,6 +3,7 @@ import { allRowsOf, plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition } from './guardian-link.entity';
+import { defineGuardianJobs } from './guardian.jobs';
 import { GuardianLinkEdges, GuardianUserEdges, guardianNodes } from './guardian.graph';
 import { GuardianResolver } from './guardian.resolver';
 import { guardianRoutes } from './guardian.routes';
@@ -34,6 +35,7 @@ export const guardianArea = defineArea({
   rules: guardianRules,
   routes: guardianRoutes,
   services: { guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth) },
+  jobs: defineGuardianJobs,
   personalData: {
     entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
     export: async (userId, _services, uow) => {

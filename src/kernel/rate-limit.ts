@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import { AppError } from './errors';
 import { memoryStore, type RateLimitStore } from './rate-limit-stores';
 
-export type Bucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp';
+export type Bucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp' | 'requestMails';
 
 export interface RateLimitState {
   limit: number;
@@ -37,6 +37,8 @@ export function createRateLimits(config: Config, store: RateLimitStore = memoryS
     ai: store.limiter({ keyPrefix: 'ai', points: config.RATE_LIMIT_AI, duration: 60 }),
     loginFailuresEmail: store.limiter({ keyPrefix: 'lfe', points: config.RATE_LIMIT_LOGIN_FAILURES, duration: 15 * 60 }),
     loginFailuresIp: store.limiter({ keyPrefix: 'lfi', points: config.RATE_LIMIT_LOGIN_FAILURES_IP, duration: 15 * 60 }),
+    // Per recipient address: mails that other people's requests send to it (src/mail/deliver.ts).
+    requestMails: store.limiter({ keyPrefix: 'rcpt', points: config.RATE_LIMIT_REQUEST_MAILS, duration: 3600 }),
   };
   const state = (bucket: Bucket, res: RateLimiterRes): RateLimitState => ({
     limit: limiters[bucket].points,

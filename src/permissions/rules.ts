@@ -23,6 +23,27 @@ export function namedRule(name: string, build: () => ShieldRule): ShieldRule {
   return built;
 }
 
+const callerOnly = new WeakSet<object>();
+
+/**
+ * Marks a rule that decides from the caller alone (token, account state, role, tier, consent): it
+ * reads neither the arguments nor the parent and counts nothing, so it may run before the input is
+ * checked (server/caller-first.ts), as DESIGN.md 4.2 orders the checks.
+ */
+export function aboutCaller<T extends ShieldRule>(rule: T): T {
+  callerOnly.add(rule as object);
+  return rule;
+}
+
+export const isAboutCaller = (rule: ShieldRule): boolean => callerOnly.has(rule as object);
+
+const limitsOnly = new WeakSet<object>();
+
+/** Marks a rule that only counts a request against a rate limit: no authorization, so the check of the caller looks past it. */
+const countsOnly = <T extends ShieldRule>(rule: T): T => (limitsOnly.add(rule as object), rule);
+
+export const isCountOnly = (rule: ShieldRule): boolean => limitsOnly.has(rule as object);
+
 /**
  * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
  * privacy requests and cancel. Fields of object types are not operations: their root was checked.
@@ -54,15 +75,17 @@ export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache'
   return viewer?.status !== AccountStatus.deletion_pending || !refusedWhilePending(info) || deletionPending();
 });
 
-export const isAuthenticated = rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
-  if (ctx.auth.error) return ctx.auth.error;
-  if (!ctx.auth.userId) return unauthenticated();
-  const viewer = await ctx.viewer();
-  if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
-  if (viewer.status === AccountStatus.suspended) return accountSuspended();
-  if (viewer.status === AccountStatus.deletion_pending && refusedWhilePending(info)) return deletionPending();
-  return true;
-});
+export const isAuthenticated = aboutCaller(
+  rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
+    if (ctx.auth.error) return ctx.auth.error;
+    if (!ctx.auth.userId) return unauthenticated();
+    const viewer = await ctx.viewer();
+    if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
+    if (viewer.status === AccountStatus.suspended) return accountSuspended();
+    if (viewer.status === AccountStatus.deletion_pending && refusedWhilePending(info)) return deletionPending();
+    return true;
+  }),
+);
 
 /** A field of an account (User) that only the account itself reads: its inbox, its links, its payments, its AI conversations. */
 export const isSelf = namedRule('isSelf', () =>
@@ -76,10 +99,12 @@ export const hasRole = (...roles: Role[]) =>
   namedRule(`hasRole(${roles.join(',')})`, () =>
     and(
       isAuthenticated,
-      rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-        const viewer = await ctx.viewer();
-        return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
-      }),
+      aboutCaller(
+        rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+          const viewer = await ctx.viewer();
+          return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
+        }),
+      ),
     ),
   );
 
@@ -90,10 +115,12 @@ export const tierAtLeast = (tier: Tier) =>
   namedRule(`tierAtLeast(${tier})`, () =>
     and(
       isAuthenticated,
-      rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-        const viewer = await ctx.viewer();
-        return TIER_ORDER.indexOf(viewer!.tier) >= TIER_ORDER.indexOf(tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
-      }),
+      aboutCaller(
+        rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+          const viewer = await ctx.viewer();
+          return TIER_ORDER.indexOf(viewer!.tier) >= TIER_ORDER.indexOf(tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
+        }),
+      ),
     ),
   );
 
@@ -102,23 +129,27 @@ export const isContentEditor = hasRole(Role.content_admin, Role.admin);
 
 export const isVerified = and(
   isAuthenticated,
-  rule('isVerified', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-    const viewer = await ctx.viewer();
-    return viewer!.emailVerified || new AppError('email_not_verified', 'Verify your e-mail address first.');
-  }),
+  aboutCaller(
+    rule('isVerified', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+      const viewer = await ctx.viewer();
+      return viewer!.emailVerified || new AppError('email_not_verified', 'Verify your e-mail address first.');
+    }),
+  ),
 );
 
 /** Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already. */
 export const throttled = (bucket: Bucket) =>
   namedRule(`throttled(${bucket})`, () =>
-    rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-      if (ctx.countedBuckets.has(bucket)) return true;
-      try {
-        await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
-        return true;
-      } catch (error) {
-        if (error instanceof RateLimitedError) return error;
-        throw error;
-      }
-    }),
+    countsOnly(
+      rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+        if (ctx.countedBuckets.has(bucket)) return true;
+        try {
+          await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+          return true;
+        } catch (error) {
+          if (error instanceof RateLimitedError) return error;
+          throw error;
+        }
+      }),
+    ),
   );

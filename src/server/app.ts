@@ -92,7 +92,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     hideSchemaDetailsFromClientErrors: hideSchema,
     formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema),
     plugins: [
-      inputGuard(),
+      inputGuard(ruleMap),
       introspectionPlugin(hideSchema),
       queryCostPlugin(config.GRAPHQL_MAX_COST),
       ApolloServerPluginDrainHttpServer({ httpServer }),

@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, databaseUnavailable, type FieldError, isErrorCode } from '../kernel/errors';
@@ -34,7 +34,9 @@ export function withoutSuggestions(message: string): string {
  * variable's (Apollo strips them from validation errors only).
  */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, log: ErrorLogger, hideSchema = false): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  // A refusal before execution (server/caller-first.ts) has no path, so Apollo's unwrapping leaves it wrapped.
+  const wrapped = error instanceof GraphQLError && !error.path ? error.originalError : undefined;
+  const original = wrapped instanceof AppError ? wrapped : unwrapResolverError(error);
   const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
   if (original instanceof AppError) {
     return { ...base, message: original.message, extensions: { code: original.code.toUpperCase(), ...original.extra } };

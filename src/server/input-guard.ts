@@ -1,7 +1,24 @@
 import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
-import { type ArgumentNode, type DocumentNode, GraphQLError, Kind, type ValueNode, visit } from 'graphql';
+import {
+  type ArgumentNode,
+  type DocumentNode,
+  getOperationAST,
+  getVariableValues,
+  GraphQLError,
+  KnownArgumentNamesRule,
+  Kind,
+  ProvidedRequiredArgumentsRule,
+  validate,
+  type ValueNode,
+  ValuesOfCorrectTypeRule,
+  visit,
+} from 'graphql';
+import type { Context } from '../kernel/context';
 import type { FieldError } from '../kernel/errors';
 import { BAD_TEXT, badVariable, reasonOf } from '../kernel/validation';
+import type { RuleMap } from '../permissions';
+import { callerRefusal, refusalError } from './caller-first';
+import { nullsAsDefaults } from './null-defaults';
 
 export { badVariable };
 
@@ -41,6 +58,9 @@ function badLiteralValue(node: ValueNode, path: string[]): FieldError | null {
   return null;
 }
 
+/** The validation rules that speak of an operation's input: what a caller without the right must not hear. */
+const literalRules = [ValuesOfCorrectTypeRule, ProvidedRequiredArgumentsRule, KnownArgumentNamesRule];
+
 export function badInputError(detail: FieldError): GraphQLError {
   return new GraphQLError('The request is invalid.', {
     extensions: { code: 'VALIDATION_FAILED', details: [detail], http: { status: 400, headers: new HeaderMap() } },
@@ -50,9 +70,12 @@ export function badInputError(detail: FieldError): GraphQLError {
 /**
  * The Apollo plugin: refuses bad text before execution, and answers 400 (not Apollo's 200 or 500)
  * to a request refused before it ran with VALIDATION_FAILED, such as an unknown persisted query or
- * a document of several operations without `operationName`.
+ * a document of several operations without `operationName`. Input about to be refused (a literal
+ * the schema does not take, bad text, variables that do not fit) is first put past the root
+ * fields' rules on the caller (caller-first.ts): who may call is answered before what was sent.
+ * Nulls that stand for a default are taken as the default (null-defaults.ts).
  */
-export function inputGuard<T extends object>(): ApolloServerPlugin<T> {
+export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
   // A document's literals are checked once: Apollo hands the same parsed document to every request of one text.
   const literals = new WeakMap<DocumentNode, FieldError | null>();
   const badLiteralOf = (document: DocumentNode) => {
@@ -63,8 +86,22 @@ export function inputGuard<T extends object>(): ApolloServerPlugin<T> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ request, document }) {
+        async validationDidStart({ request, document, schema, contextValue }) {
+          // Apollo does not wait for the end of validation: the refusal is decided here, and the
+          // (synchronous) end takes the place of the validation errors with it.
+          const operation = getOperationAST(document, request.operationName);
+          const refusal = operation && validate(schema, document, literalRules).length ? await callerRefusal(rules, document, operation, contextValue) : null;
+          return async (errors) => {
+            if (refusal && errors?.length) (errors as Error[]).splice(0, errors.length, refusalError(refusal));
+          };
+        },
+        async didResolveOperation({ request, document, operation, schema, contextValue }) {
+          if (operation) nullsAsDefaults(schema, document, operation, request.variables);
           const bad = badVariable(request.variables) ?? badLiteralOf(document);
+          if (operation && (bad || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)) {
+            const refusal = await callerRefusal(rules, document, operation, contextValue);
+            if (refusal) throw refusalError(refusal);
+          }
           if (bad) throw badInputError(bad);
         },
         async willSendResponse({ response }) {

@@ -32,6 +32,7 @@ import { enforce } from '../permissions/enforce';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { badLiteral, badVariable } from './input-guard';
+import { nullsAsDefaults } from './null-defaults';
 import { coercionDetails, formatGraphQLError, withoutSuggestions } from './graphql-errors';
 import { openUnit } from './platform';
 import { introspectionRules } from './introspection';
@@ -273,6 +274,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           const message = 'The document must name the operation to run (operationName) when it holds several, and hold at least one.';
           return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'operationName', message }] } })];
         }
+        nullsAsDefaults(schema, document, operation, payload.variables ?? undefined);
         const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
         if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
         if (operation.operation === 'subscription') {

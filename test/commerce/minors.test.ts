@@ -42,7 +42,7 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     expect(asked.status).toBe(202);
     expect(asked.body).toEqual({ purchaseRequest: { id: expect.any(String), status: 'pending', productId: product.id } });
     // The guardian hears of it by e-mail too (through the real SMTP server), with the price and where to decide.
-    const mail = await smtp.waitFor(guardian.email, /asks to buy Starter monthly/);
+    const mail = await smtp.waitFor(guardian.email, /purchase request for Starter monthly/);
     expect(mail.text).toContain('199,000');
     expect(mail.text).toMatch(/payments\/requests\?id=[0-9a-f-]{36}/);
     expect(mail.text).toContain(asked.body.purchaseRequest.id);

@@ -24,6 +24,11 @@ import { adultSignup, PASSWORD, signInAdmin, signUpVerified, uniqueEmail, verifi
  * refused: for an anonymous caller, before any rule), `U` 401, `F` 403 (any code: forbidden,
  * tier_required, guardian_consent_required, ...), `N` 404 (not found, or not visible to the
  * caller). A 5xx fails whatever the row says.
+ *
+ * Issue 29: who may call is answered before what was sent (DESIGN.md 4.2). Every route with a body
+ * is called again with an empty body, then a body of the wrong type: a `U` stays `U`, and an `F` of
+ * a caller refused for their role (not for the owner's things: owner and stranger) stays `F`,
+ * never `V` with the input's fields.
  */
 const CALLERS = ['anonymous', 'learner', 'guardian', 'creator', 'content_admin', 'admin', 'owner', 'stranger'] as const;
 type Caller = (typeof CALLERS)[number];
@@ -153,7 +158,7 @@ const expected: Record<string, string> = {
   'POST /marketplace/listings': 'UFFFFFFF',
   'POST /marketplace/listings/:id/approve': 'UFFFNNFF',
   'POST /marketplace/listings/:id/reject': 'UFFFNNFF',
-  'POST /payments/checkout': 'VVVVVVVV',
+  'POST /payments/checkout': 'UVVVVVVV',
   'GET /payments/me': 'U+++++++',
   'GET /payments/requests': 'U+++++++',
   'POST /payments/requests/:id/approve': 'UFNFFFFF',
@@ -315,7 +320,32 @@ const key = (route: RestRoute) => `${route.method.toUpperCase()} ${route.path}`;
  */
 const LAST = ['POST /auth/logout', 'DELETE /projects/:id', 'DELETE /notifications/:id', 'POST /gdpr/delete'];
 
+/** Routes whose 403 to these callers depends on the thing the input names (whose learner, which lesson's course): decided once the input is read. */
+const REFUSED_BY_ARGUMENT = new Set(['POST /gdpr/export', 'POST /progress/lessons/:lessonId/complete', 'POST /progress/lessons/:lessonId/quiz']);
+
 describe('the authorization matrix of the REST route table (issue 16)', () => {
+  it('refuses callers without the right before reading the body: U and F stay so with an empty or wrongly typed body (issue 29)', { timeout: 600_000 }, async () => {
+    const roleCallers = CALLERS.filter((caller) => caller !== 'owner' && caller !== 'stranger');
+    // Sign-in operations (/auth) answer 401 for the credentials sent: there the body is what is judged.
+    const withBody = routes.filter((route) => (route.method === 'post' || route.method === 'put') && !LAST.includes(key(route)) && !route.path.startsWith('/auth/'));
+    const leaks: string[] = [];
+    for (const route of withBody) {
+      const { path } = requestOf(route);
+      await Promise.all(
+        roleCallers.map(async (caller, i) => {
+          const letterOf = expected[key(route)]?.[CALLERS.indexOf(caller)];
+          if (letterOf !== 'U' && !(letterOf === 'F' && !REFUSED_BY_ARGUMENT.has(key(route)))) return;
+          // (A body that is not a JSON object or array is invalid_json before anything: it says nothing of the operation.)
+          for (const raw of ['{}', '[]', '{"input": 12}', '{"id": [1], "learnerId": {}}']) {
+            const reply = await t.http.rest(route.method.toUpperCase(), path, { token: tokens[caller], raw });
+            if (letter(reply.status) !== letterOf || reply.body?.details) leaks.push(`${key(route)} as ${CALLERS[i]} with ${raw}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`);
+          }
+        }),
+      );
+    }
+    expect(leaks).toEqual([]);
+  });
+
   it('has an expectation for every path, and every path answers each kind of caller as expected', { timeout: 600_000 }, async () => {
     const ordered = [...routes].sort((a, b) => LAST.indexOf(key(a)) - LAST.indexOf(key(b)));
     const actual: Record<string, string> = {};

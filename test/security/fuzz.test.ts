@@ -15,8 +15,9 @@ import { type SignedIn, signInAdmin } from '../support/users';
 /**
  * Issue 16, item 9: every REST body, query parameter and path of the route table, and the GraphQL
  * operation behind it, gets NUL bytes, lone surrogates, very long strings, wrong JSON types, nulls,
- * arrays for objects and __proto__/constructor keys. Nothing may answer 5xx; text that is not
- * text must answer 4xx; a validation_failed answer names each field with a string.
+ * arrays for objects and __proto__/constructor keys, and null for each variable (issue 29: null
+ * where the schema has a default means the default). Nothing may answer 5xx or INTERNAL_ERROR;
+ * text that is not text must answer 4xx; a validation_failed answer names each field with a string.
  */
 const schema = buildSchema(readFileSync(join(__dirname, '../../schema/schema.graphql'), 'utf8'));
 
@@ -177,6 +178,8 @@ function casesOf(route: RestRoute): Case[] {
   if (route.method === 'get') {
     cases.push({ route, label: 'query __proto__', mustRefuse: false, method: 'GET', path: `${pathOf(base)}?__proto__=1&constructor=2&__proto__[x]=1` });
   }
+  // Issue 29: null for each variable, where a default may stand behind it (`first: Int! = 20`): never an internal error.
+  for (const v of variables) push(`variable ${v.name} = null`, false, { ...base, [v.name]: null });
   // Path parameters.
   for (const name of pathNames) {
     for (const value of pathValues) {

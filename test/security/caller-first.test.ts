@@ -1,0 +1,224 @@
+import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildSchema, getNamedType, type GraphQLInputType, isInterfaceType, isObjectType, isUnionType, Kind, type OperationDefinitionNode, parse, typeFromAST } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { errorStatus, type ErrorCode } from '../../src/kernel/errors';
+import type { RestRoute } from '../../src/kernel/rest-route';
+import { isPublicOperation } from '../../src/permissions';
+import { routes, ruleMap } from '../../src/server/platform';
+import { contentAdmin } from '../learning/support';
+import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
+import { startTestApp, type TestApp } from '../support/app';
+import type { Reply } from '../support/http';
+import { sample } from '../support/samples';
+import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import { adultSignup, signInAdmin, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
+
+/**
+ * Issue 29, item 4 (DESIGN.md 4.2, order of checks): who may call is answered before what was sent.
+ * For every REST route with a body and every mutation of the schema (generated, so new ones are
+ * covered), each kind of caller sends a plausible input and then inputs that cannot pass (an empty
+ * body or no variables, a wrong type, a NUL byte). Whoever is refused with the plausible input
+ * (401, 403) must be refused alike with the bad one, never told 400 with the input's fields.
+ */
+const schema = buildSchema(readFileSync(join(__dirname, '../../schema/schema.graphql'), 'utf8'));
+const CALLERS = ['anonymous', 'learner', 'guardian', 'creator', 'content_admin', 'admin'] as const;
+type Caller = (typeof CALLERS)[number];
+
+let t: TestApp;
+let smtp: SmtpServer;
+let backend: AiBackendFake;
+const tokens: Partial<Record<Caller, string>> = {};
+
+beforeAll(async () => {
+  smtp = await startSmtpServer();
+  backend = await startAiBackend();
+  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-caller-first' });
+  const adult = (role: string) => signUpVerified(t, smtp, adultSignup({ role, email: uniqueEmail(role) }));
+  const [admin, editor, learner, guardian, creator] = await Promise.all([
+    signInAdmin(t),
+    contentAdmin(t),
+    signUpVerified(t, smtp, adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('learner') })),
+    verifiedGuardian(t, smtp),
+    adult('creator'),
+  ]);
+  Object.assign(tokens, { admin: admin.accessToken, content_admin: editor.accessToken, learner: learner.accessToken, guardian: guardian.accessToken, creator: creator.accessToken });
+}, 120_000);
+afterAll(async () => {
+  await t?.close();
+  await smtp?.close();
+  await backend?.close();
+});
+
+/** Answers that are not a refusal of the caller: the input decides those (sign-in operations, public forms, the callers with the right). */
+const refusedOnlyAfterInput = (status: number) => status !== 401 && status !== 403;
+
+/** Operations open to everyone (sign-in, public forms): a 401 or 403 there is about the input (wrong password), so the input comes first. */
+const isPublic = (name: string) => {
+  const [type, field] = name.split('.');
+  return type === 'Mutation' && isPublicOperation(ruleMap, 'Mutation', field);
+};
+
+/** Refusals that depend on an argument (ownership of the learner, course or request it names), to callers who have the role. */
+const decidedByArguments = new Set(['POST /gdpr/export', 'Mutation.requestDataExport']);
+
+/** The callers' own erasure would leave them only `account_deletion_pending` for everything after it. */
+const changesTheCaller = new Set(['POST /gdpr/delete', 'Mutation.requestAccountDeletion']);
+
+interface Probe {
+  name: string;
+  /** The root field it calls (`Mutation.login`). */
+  field: string;
+  rest?: { method: string; path: string; good: unknown; bad: unknown[] };
+  graphql: { query: string; good: Record<string, unknown>; bad: Record<string, unknown>[] };
+}
+
+const variablesOf = (operation: string) =>
+  (parse(operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!.variableDefinitions ?? []).map((v) => ({
+    name: v.variable.name.value,
+    type: typeFromAST(schema, v.type as never) as GraphQLInputType,
+  }));
+
+/** Each REST row with a body: the plausible body, an empty one, wrong JSON types, and a NUL byte in every text. */
+function restProbes(): Probe[] {
+  return routes
+    .filter((route) => (route.method === 'post' || route.method === 'put') && !changesTheCaller.has(`${route.method.toUpperCase()} ${route.path}`))
+    .filter((route) => variablesOf(route.operation).some((v) => !route.path.includes(`:${v.name}`)))
+    .map((route: RestRoute) => {
+      const variables = variablesOf(route.operation);
+      const inPath = (name: string) => route.path.includes(`:${name}`);
+      const good = Object.fromEntries(variables.map((v) => [v.name, inPath(v.name) ? randomUUID() : sample(v.type, v.name)]));
+      const bodyVars = variables.filter((v) => !inPath(v.name));
+      const body = bodyVars.length === 1 && bodyVars[0].name === 'input' ? good.input : Object.fromEntries(bodyVars.map((v) => [v.name, good[v.name]]));
+      const path = route.path.replace(/:(\w+)/g, (_, name: string) => String(good[name]));
+      const wrongTypes = Object.fromEntries(Object.keys(body as object).map((k) => [k, [k]]));
+      return {
+        name: `${route.method.toUpperCase()} ${route.path}`,
+        field: rootFieldOf(route.operation),
+        rest: { method: route.method.toUpperCase(), path, good: body, bad: [{}, wrongTypes, nulText(body)] },
+        graphql: { query: route.operation, good, bad: [{}, Object.fromEntries(variables.map((v) => [v.name, ['wrong']]))] },
+      };
+    });
+}
+
+/** Each mutation of the schema, its arguments as variables. */
+function mutationProbes(): Probe[] {
+  return Object.values(schema.getMutationType()!.getFields())
+    .filter((field) => field.args.length && !changesTheCaller.has(`Mutation.${field.name}`))
+    .map((field) => {
+      const named = getNamedType(field.type);
+      const selection = isObjectType(named) || isInterfaceType(named) || isUnionType(named) ? ' { __typename }' : '';
+      const query = `mutation Probe(${field.args.map((a) => `$${a.name}: ${String(a.type)}`).join(', ')}) { ${field.name}(${field.args.map((a) => `${a.name}: $${a.name}`).join(', ')})${selection} }`;
+      const good = Object.fromEntries(field.args.map((a) => [a.name, sample(a.type, a.name)]));
+      const literal = `mutation { ${field.name}(${field.args.map((a) => `${a.name}: [1]`).join(', ')})${selection} }`;
+      return {
+        name: `Mutation.${field.name}`,
+        field: `Mutation.${field.name}`,
+        graphql: { query, good, bad: [{}, Object.fromEntries(field.args.map((a) => [a.name, ['wrong']])), { literal } as never] },
+      };
+    });
+}
+
+function rootFieldOf(operation: string): string {
+  const definition = parse(operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const first = definition.selectionSet.selections.find((sel) => sel.kind === Kind.FIELD)!;
+  return `${definition.operation === 'query' ? 'Query' : 'Mutation'}.${first.kind === Kind.FIELD ? first.name.value : ''}`;
+}
+
+function nulText(value: unknown): unknown {
+  if (typeof value === 'string') return `${value}\u0000`;
+  if (Array.isArray(value)) return value.map(nulText);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nulText(v)]));
+  return value;
+}
+
+/**
+ * A refused caller is told about the input: a 400 or its details, or anything but 401 to a caller
+ * without a token. Where the refusal depends on the arguments (whose learner, whose course, whose
+ * request: ownership), it may come after the input is checked (issue 29 allows it).
+ */
+function leaksInput(status: number, details: unknown, refusedWith: number, name: string): boolean {
+  if (status === 400 || details !== undefined) return !decidedByArguments.has(name) || refusedWith === 401;
+  return refusedWith === 401 && status !== 401;
+}
+
+const gqlStatus = (reply: Reply) => {
+  const code = reply.body?.errors?.[0]?.extensions?.code as string | undefined;
+  return code ? (errorStatus[code.toLowerCase() as ErrorCode] ?? 500) : reply.status;
+};
+
+async function graphql(query: string, variables: Record<string, unknown>, token?: string): Promise<Reply> {
+  const literal = (variables as { literal?: string }).literal;
+  return t.http.rest('POST', '/graphql', { token, body: literal ? { query: literal } : { query, variables } });
+}
+
+describe('who may call is decided before what they sent is checked (issue 29, item 4)', () => {
+  it('refuses a caller without the right as such, whatever the body or variables, on REST and GraphQL', { timeout: 600_000 }, async () => {
+    const probes = [...restProbes(), ...mutationProbes()].filter((probe) => !isPublic(probe.field));
+    const failures: string[] = [];
+    let refusals = 0;
+    for (const probe of probes) {
+      await Promise.all(
+        CALLERS.map(async (caller) => {
+          const token = tokens[caller];
+          if (probe.rest) {
+            const { method, path, good, bad } = probe.rest;
+            const plausible = await t.http.rest(method, path, { token, body: good });
+            if (plausible.status >= 500) failures.push(`${probe.name} as ${caller}: ${plausible.status}`);
+            if (!refusedOnlyAfterInput(plausible.status)) {
+              refusals++;
+              for (const body of bad) {
+                const reply = await t.http.rest(method, path, { token, body });
+                if (leaksInput(reply.status, reply.body?.details, plausible.status, probe.name)) {
+                  failures.push(
+                    `REST ${probe.name} as ${caller} with ${JSON.stringify(body).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}, not ${plausible.status} ${plausible.body.error}`,
+                  );
+                }
+              }
+            }
+          }
+          const { query, good, bad } = probe.graphql;
+          const plausible = await graphql(query, good, token);
+          const status = gqlStatus(plausible);
+          if (status >= 500) failures.push(`GraphQL ${probe.name} as ${caller}: ${JSON.stringify(plausible.body).slice(0, 160)}`);
+          if (refusedOnlyAfterInput(status)) return;
+          refusals++;
+          const code = plausible.body.errors[0].extensions.code;
+          for (const variables of bad) {
+            const reply = await graphql(query, variables, token);
+            const error = reply.body?.errors?.[0];
+            if (leaksInput(gqlStatus(reply), error?.extensions?.details, status, probe.name) || (reply.status >= 400 && reply.status !== gqlStatus(reply))) {
+              failures.push(`GraphQL ${probe.name} as ${caller} with ${JSON.stringify(variables).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}, not ${status} ${code}`);
+            }
+          }
+        }),
+      );
+    }
+    console.log(`caller first: ${probes.length} operations x ${CALLERS.length} callers, ${refusals} refusals checked with bad input`);
+    expect(failures).toEqual([]);
+    // Each kind of refusal is met: anonymous callers (401) and callers without the role (403).
+    expect(refusals).toBeGreaterThan(probes.length);
+  });
+
+  it('answers the probe’s repros: a guardian’s POST /products {} and a learner’s POST /creator/courses {} are 403, their GraphQL twins FORBIDDEN', async () => {
+    const products = await t.http.post('/products', {}, { token: tokens.guardian });
+    expect(products.status).toBe(403);
+    expect(products.body).toEqual({ error: 'forbidden', message: expect.any(String) });
+    const courses = await t.http.post('/creator/courses', {}, { token: tokens.learner });
+    expect(courses.status).toBe(403);
+    expect(courses.body.details).toBeUndefined();
+    const anonymous = await t.http.post('/products', {});
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body.error).toBe('unauthenticated');
+
+    const twin = await t.http.gql('mutation($input: ProductInput!) { createProduct(input: $input) { id } }', { input: {} }, tokens.guardian);
+    expect(twin.status).toBe(403);
+    expect(twin.body.errors?.[0].extensions).toEqual({ code: 'FORBIDDEN' });
+    expect(JSON.stringify(twin.body)).not.toMatch(/title|price/i);
+    // A caller with the role still hears what is wrong with the input.
+    const admin = await t.http.post('/products', {}, { token: tokens.admin });
+    expect(admin.status).toBe(400);
+    expect(admin.body.error).toBe('validation_failed');
+  });
+});
