@@ -1,6 +1,7 @@
 import express, { type Request, type Response, Router } from 'express';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import { formatMoney } from '../../web/shared/money';
 import { PaymentStatus } from './commerce.entity';
 import { sandboxPageToken, SANDBOX_SIGNATURE_HEADER, type SandboxEventBody, sameText, signSandbox } from './providers/sandbox';
 
@@ -73,10 +74,10 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     const cancel = event('payment.canceled');
     const open = payment.status === PaymentStatus.pending;
     res.type('html').send(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Sandbox payment</title><link rel="stylesheet" href="/payments/sandbox/page.css"><link rel="icon" href="/payments/sandbox/favicon.ico"></head>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sandbox payment</title><link rel="stylesheet" href="/payments/sandbox/page.css"><link rel="icon" href="/payments/sandbox/favicon.ico"></head>
 <body>
 <h1>Sandbox payment</h1>
-<p>${escape(payment.product.title.en)}: <strong id="amount">${payment.amount} ${escape(payment.currency)}</strong></p>
+<p>${escape(payment.product.title.en)}: <strong id="amount">${escape(formatMoney(payment.amount, payment.currency, 'en'))}</strong></p>
 <p>Status: <span id="status">${payment.status}</span></p>
 <div id="actions" data-pay="${escape(pay.body)}" data-pay-signature="${pay.signature}" data-cancel="${escape(cancel.body)}" data-cancel-signature="${cancel.signature}" data-return="${escape(payment.returnUrl ?? '')}">
 <button id="pay" type="button"${open ? '' : ' disabled'}>Pay</button><button id="cancel" type="button"${open ? '' : ' disabled'}>Cancel</button>

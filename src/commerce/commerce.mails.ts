@@ -1,13 +1,12 @@
 import type { Locale } from '../auth';
 import { quotedName } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
+import { formatMoney as formatIn } from '../../web/shared/money';
 import type { Localized } from './commerce.entity';
 
-/** Minor units as people read them: 199000 VND is 199.000 ₫, 799 USD is $7.99. */
+/** Minor units as people read them (199000 VND is 199.000 ₫, 799 USD is $7.99), as the pages write them. */
 export function formatMoney(amount: number, currency: string, locale: Locale): string {
-  const format = new Intl.NumberFormat(locale === 'vi' ? 'vi-VN' : 'en-US', { style: 'currency', currency });
-  const digits = format.resolvedOptions().maximumFractionDigits ?? 2;
-  return format.format(amount / 10 ** digits);
+  return formatIn(amount, currency, locale === 'vi' ? 'vi-VN' : 'en-US');
 }
 
 /** To each active guardian of a learner under 18 who asked to buy something. The learner's chosen name is quoted in the text, never in the subject. */

@@ -1,13 +1,12 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buy, publishedProduct, subscriptionBody } from '../commerce/support';
 import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, PASSWORD, signInAdmin, signUp, uniqueEmail } from '../support/users';
-
-// Debian's chromium, which .ci/run installs when it is missing; a machine without it skips this file.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
+import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
 describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium', () => {
   let browser: Browser;
@@ -16,11 +15,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
     // The page as `npm run build` bundles it.
     await promisify(execFile)(process.execPath, ['web/build.mjs', 'admin-console']);
     t = await startTestApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
@@ -69,10 +64,70 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
     await page.close();
   });
 
+  async function logIn(admin: SignedIn): Promise<Page> {
+    const page = await browser.newPage();
+    await page.goto(`${t.url}/admin`);
+    await page.fill('#login-form input[name=email]', admin.email);
+    await page.fill('#login-form input[name=password]', PASSWORD);
+    await page.click('#login-form button[type=submit]');
+    await page.waitForSelector('#console-view:not([hidden])');
+    return page;
+  }
+
+  it('shows revenue as money, offers no Suspend on the admin’s own row, and fits 1280 px and 390 px windows', async () => {
+    const admin = await signInAdmin(t);
+    const product = await publishedProduct(
+      t,
+      admin,
+      subscriptionBody({
+        prices: [
+          { currency: 'VND', amount: 199000, interval: 'month' },
+          { currency: 'USD', amount: 499, interval: 'month' },
+        ],
+      }),
+    );
+    await buy(t, await signUp(t, adultSignup()), product, {}, 0);
+    await buy(t, await signUp(t, adultSignup()), product, {}, 1);
+    // Long values with no space to break at: what once made the audit table 1,534 px wide.
+    const longKey = `flag_${'x'.repeat(58)}`;
+    const rules = [{ roles: ['learner', 'guardian', 'creator'], countries: ['VN', 'US', 'GB', 'FR', 'DE', 'JP'], minAge: 6, maxAge: 17, percentage: 50 }];
+    expect((await t.http.put(`/admin/features/${longKey}`, { enabled: true, description: 'd'.repeat(200), rules }, { token: admin.accessToken })).status).toBe(200);
+    const page = await logIn(admin);
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+
+    const usd = page.locator('#stats .card', { hasText: 'revenue this month (USD)' });
+    await usd.waitFor();
+    expect(await usd.locator('b').textContent()).toBe('$4.99');
+    expect(await page.locator('#stats .card', { hasText: 'revenue this month (VND)' }).locator('b').textContent()).toBe('₫199,000');
+    await atEveryWidth(page, 'admin-console-stats');
+
+    await page.click('nav button[data-tab=users]');
+    const own = page.locator(`#users tbody tr[data-email="${admin.email}"]`);
+    await own.waitFor();
+    const other = page.locator('#users tbody tr', { hasNotText: admin.email }).first();
+    await atEveryWidth(page, 'admin-console-users', async () => {
+      expect(await own.locator('button').count()).toBe(0);
+      expect(await own.textContent()).not.toContain('Suspend');
+      expect(await other.locator('button', { hasText: 'Suspend' }).isVisible()).toBe(true);
+    });
+
+    await page.click('nav button[data-tab=audit]');
+    await page.locator('#audit tbody tr', { hasText: longKey }).waitFor();
+    await atEveryWidth(page, 'admin-console-audit');
+    await page.click('nav button[data-tab=flags]');
+    await page.locator('#flags tbody tr', { hasText: longKey }).waitFor();
+    await atEveryWidth(page, 'admin-console-flags');
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
   it('refuses a non-admin at log-in', async () => {
     const person = await signUp(t, adultSignup());
     const page = await browser.newPage();
     await page.goto(`${t.url}/admin`);
+    await atEveryWidth(page, 'admin-console-login', async () => expect(await page.isVisible('#login-form')).toBe(true));
     await page.fill('#login-form input[name=email]', person.email);
     await page.fill('#login-form input[name=password]', PASSWORD);
     await page.click('#login-form button[type=submit]');

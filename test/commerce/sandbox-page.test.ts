@@ -1,12 +1,10 @@
 import { existsSync } from 'node:fs';
-import { type Browser, chromium } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
+import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { checkout, publishedProduct } from './support';
-
-// Debian's chromium, as the factory page's test uses it; a machine without it skips this file.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chromium', () => {
   let t: TestApp;
@@ -15,20 +13,16 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
   beforeAll(async () => {
     t = await startTestApp();
     product = await publishedProduct(t, await signInAdmin(t));
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(async () => {
     await browser?.close();
     await t?.close();
   });
 
-  async function open(returnUrl?: string) {
+  async function open(returnUrl?: string, priceIndex = 0) {
     const buyer = await signUp(t, adultSignup());
-    const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[0].id, ...(returnUrl ? { returnUrl } : {}) });
+    const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[priceIndex].id, ...(returnUrl ? { returnUrl } : {}) });
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -42,13 +36,25 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
     const { buyer, started, page, problems, response } = await open(`${t.url}/health`);
     expect(response?.status()).toBe(200);
     expect(response?.headers()['content-security-policy']).toContain("default-src 'none'");
-    expect(await page.textContent('#amount')).toBe('199000 VND');
+    // 199000 in VND's minor unit (it has none), in the page's locale (en).
+    expect(await page.textContent('#amount')).toBe('₫199,000');
     await page.click('#pay');
     await page.locator('#result', { hasText: 'Succeeded' }).waitFor();
     expect(problems).toEqual([]);
     await page.waitForURL(`${t.url}/health`);
     expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('succeeded');
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('starter');
+  });
+
+  it('shows the amount in major units with its currency, and fits 1280 px and 390 px windows', async () => {
+    const { page, problems } = await open(undefined, 1);
+    expect(product.prices[1]).toMatchObject({ currency: 'USD', amount: 799 });
+    await atEveryWidth(page, 'sandbox-payment', async () => {
+      expect(await page.textContent('#amount')).toBe('$7.99');
+      expect(await page.isVisible('#pay')).toBe(true);
+    });
+    expect(problems).toEqual([]);
+    await page.close();
   });
 
   it('Cancel: the payment is canceled; a wrong page token shows nothing', async () => {

@@ -1,23 +1,17 @@
 import { existsSync } from 'node:fs';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin } from '../learning/support';
+import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
 import { withMailAndApp } from '../support/setup';
 import { adultSignup, PASSWORD, signUp, uniqueEmail } from '../support/users';
 
-// Debian's chromium, which .ci/run installs when it is missing; a machine without it skips this file.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ctx = withMailAndApp({ FACTORY_OFFLINE_DELAY_MS: '60' });
 
 describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chromium', () => {
   let browser: Browser;
   beforeAll(async () => {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      // Chromium's background connections would be refused by the closed network, many at a time.
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   });
   afterAll(() => browser?.close());
 
@@ -67,13 +61,24 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
     expect(await page.locator('#detail .lesson summary').first().textContent()).toContain('Chương trình và câu lệnh');
     await page.click('#detail button:has-text("Approve")');
     await page.waitForSelector('#detail h2:has-text("approved")');
-    expect(await page.textContent('#detail')).toMatch(/Published as course [0-9a-f-]{36}/);
 
     const list = await ctx.t.http.get('/factory/generations', { token: editor.accessToken });
     const approved = list.body.items.find((g: { topic: string }) => g.topic === 'Lập trình Python cho thiếu nhi');
     expect(approved).toMatchObject({ status: 'approved', decidedById: editor.id });
-    expect((await ctx.t.http.get(`/courses/${approved.courseId}`)).body.published).toBe(true);
+    const course = await ctx.t.http.get(`/courses/${approved.courseId}`);
+    expect(course.body.published).toBe(true);
+    // The course is a link named by its title, not an id to copy.
+    const link = page.locator('#detail .published a');
+    await atEveryWidth(page, 'admin-factory-approved', async () => {
+      expect(await link.textContent()).toBe(course.body.title.en);
+      expect(await link.isVisible()).toBe(true);
+    });
+    expect(await page.textContent('#detail')).not.toContain(approved.courseId);
     expect(problems).toEqual([]);
+    // Followed: the course as the API answers it (the browser's own favicon request there is no page's problem).
+    await link.click();
+    await page.waitForURL(`${ctx.t.url}/courses/${approved.courseId}`);
+    expect(JSON.parse((await page.textContent('body'))!)).toMatchObject({ id: approved.courseId, published: true });
     await page.close();
   });
 
@@ -81,6 +86,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
     const creator = await signUp(ctx.t, adultSignup({ role: 'creator', email: uniqueEmail('creator') }));
     const page = await browser.newPage();
     await page.goto(`${ctx.t.url}/admin/factory`);
+    await atEveryWidth(page, 'admin-factory-login', async () => expect(await page.isVisible('#login-form')).toBe(true));
     await page.fill('#login-form input[name=email]', creator.email);
     await page.fill('#login-form input[name=password]', PASSWORD);
     await page.click('#login-form button[type=submit]');

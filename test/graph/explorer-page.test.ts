@@ -1,13 +1,11 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
+import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
 import { adultSignup, PASSWORD, signUp, uniqueEmail } from '../support/users';
-
-// Debian's chromium, which .ci/run installs when it is missing; a machine without it skips this file.
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 describe.skipIf(!existsSync(CHROMIUM))('the GraphQL explorer at /graphql in headless Chromium', () => {
   let browser: Browser;
@@ -16,11 +14,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the GraphQL explorer at /graphql in head
     // The page as `npm run build` bundles it.
     await promisify(execFile)(process.execPath, ['web/build.mjs', 'graph-explorer']);
     t = await startTestApp();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    browser = await launchChromium();
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -43,6 +37,13 @@ describe.skipIf(!existsSync(CHROMIUM))('the GraphQL explorer at /graphql in head
     expect(csp).toContain("default-src 'self'");
     expect(csp).toContain("script-src 'self'");
     expect(csp).not.toContain('unsafe');
+    // Before log-in the page is the login card and nothing else: no header, no Log out, no editor.
+    await atEveryWidth(page, 'graph-explorer-login', async () => {
+      expect(await page.isVisible('#login-form')).toBe(true);
+      expect(await page.isVisible('#explorer-view')).toBe(false);
+      expect(await page.isVisible('#logout')).toBe(false);
+      expect(await page.locator('body > :visible').evaluateAll((nodes) => nodes.map((n) => n.id))).toEqual(['login-view']);
+    });
     await page.fill('#login-form input[name=email]', person.email);
     await page.fill('#login-form input[name=password]', PASSWORD);
     await page.click('#login-form button[type=submit]');
@@ -53,6 +54,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the GraphQL explorer at /graphql in head
     const result = page.locator('.graphiql-response');
     await expect.poll(() => result.textContent(), { timeout: 20_000 }).toContain('Dev Eloper');
     expect(await result.textContent()).toContain('"unreadNotificationCount": 0');
+    await atEveryWidth(page, 'graph-explorer', async () => expect(await page.isVisible('#logout')).toBe(true));
 
     // The schema's descriptions are there to read: the docs explorer shows the Query type's fields.
     await page.click('button[aria-label="Show Documentation Explorer"]');

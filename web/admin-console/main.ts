@@ -1,8 +1,12 @@
 // The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
 // call goes through the REST API with the admin's token; the API checks the role each time.
 import { api as request } from '../shared/api';
+import { formatMoney } from '../shared/money';
+import { labelCells } from '../shared/table';
 
 let token: string | null = sessionStorage.getItem('adminToken');
+/** The signed-in admin: the API refuses to let anyone suspend themselves, so their row offers no Suspend. */
+let meId: string | null = null;
 
 function api<T>(method: string, path: string, body?: unknown): Promise<T> {
   return request<T>(method, path, token, body);
@@ -26,6 +30,13 @@ function row(cells: (string | HTMLElement)[]): HTMLTableRowElement {
     tr.append(td);
   }
   return tr;
+}
+
+/** Fills a table's body, each cell named after its column for the narrow-screen layout. */
+function fill(selector: string, rows: HTMLTableRowElement[]): void {
+  const table = $<HTMLTableElement>(selector);
+  table.tBodies[0].replaceChildren(...rows);
+  labelCells(table);
 }
 
 function showError(error: unknown): void {
@@ -68,7 +79,7 @@ async function loadStats(): Promise<void> {
     ['enrollments', stats.enrollments],
     ['certificates', stats.certificates],
     ['AI messages today', stats.aiMessagesToday],
-    ...stats.revenueThisMonth.map((r): [string, number] => [`revenue ${r.currency} this month`, r.amount]),
+    ...stats.revenueThisMonth.map((r): [string, string] => [`revenue this month (${r.currency})`, formatMoney(r.amount, r.currency, document.documentElement.lang)]),
   ];
   $('#stats').replaceChildren(
     ...cards.map(([label, value]) => {
@@ -79,21 +90,28 @@ async function loadStats(): Promise<void> {
   );
 }
 
+/** Suspend or Reactivate: what the API allows for someone else's account in its status. */
+function userAction(user: User): HTMLElement {
+  const suspended = user.status === 'suspended';
+  const action = el('button', suspended ? 'Reactivate' : 'Suspend', { class: suspended ? 'secondary' : 'danger', 'data-user': user.email });
+  action.addEventListener('click', () =>
+    guarded(async () => {
+      await api('POST', `/admin/users/${user.id}/${suspended ? 'reactivate' : 'suspend'}`, {});
+      await loadUsers();
+    }),
+  );
+  return action;
+}
+
 async function loadUsers(): Promise<void> {
   const form = new FormData($<HTMLFormElement>('#user-search'));
   const query = new URLSearchParams({ limit: '50' });
   for (const key of ['email', 'role']) if (form.get(key)) query.set(key, String(form.get(key)));
   const { items } = await api<{ items: User[] }>('GET', `/admin/users?${query}`);
-  $('#users tbody').replaceChildren(
-    ...items.map((user) => {
-      const action = el('button', user.status === 'suspended' ? 'Reactivate' : 'Suspend', { class: user.status === 'suspended' ? 'secondary' : 'danger', 'data-user': user.email });
-      action.addEventListener('click', () =>
-        guarded(async () => {
-          await api('POST', `/admin/users/${user.id}/${user.status === 'suspended' ? 'reactivate' : 'suspend'}`, {});
-          await loadUsers();
-        }),
-      );
-      const tr = row([user.email, user.displayName, user.roles.join(', '), user.status, action]);
+  fill(
+    '#users',
+    items.map((user) => {
+      const tr = row([user.email, user.displayName, user.roles.join(', '), user.status, user.id === meId ? '' : userAction(user)]);
       tr.dataset.email = user.email;
       return tr;
     }),
@@ -105,15 +123,17 @@ async function loadAudit(): Promise<void> {
     'GET',
     '/admin/audit?limit=100',
   );
-  $('#audit tbody').replaceChildren(
-    ...items.map((e) => row([new Date(e.createdAt).toLocaleString(), e.actorEmail ?? 'system', e.action, `${e.targetType ?? ''} ${e.targetId ?? ''}`.trim(), el('pre', JSON.stringify(e.data))])),
+  fill(
+    '#audit',
+    items.map((e) => row([new Date(e.createdAt).toLocaleString(), e.actorEmail ?? 'system', e.action, `${e.targetType ?? ''} ${e.targetId ?? ''}`.trim(), el('pre', JSON.stringify(e.data))])),
   );
 }
 
 async function loadFlags(): Promise<void> {
   const { items } = await api<{ items: { key: string; description: string; enabled: boolean; rules: unknown[] }[] }>('GET', '/admin/features');
-  $('#flags tbody').replaceChildren(
-    ...items.map((flag) => {
+  fill(
+    '#flags',
+    items.map((flag) => {
       const toggle = el('button', flag.enabled ? 'Turn off' : 'Turn on', { class: flag.enabled ? 'danger' : 'secondary' });
       toggle.addEventListener('click', () =>
         guarded(async () => {
@@ -128,8 +148,9 @@ async function loadFlags(): Promise<void> {
 
 async function loadContact(): Promise<void> {
   const { items } = await api<{ items: { id: string; createdAt: string; name: string; email: string; subject: string; status: string }[] }>('GET', '/contact/messages?limit=100');
-  $('#contact tbody').replaceChildren(
-    ...items.map((m) => {
+  fill(
+    '#contact',
+    items.map((m) => {
       const resolve = el('button', 'Resolve', { class: 'secondary' });
       resolve.toggleAttribute('disabled', m.status === 'resolved');
       resolve.addEventListener('click', () =>
@@ -155,6 +176,7 @@ async function enter(): Promise<void> {
   try {
     const me = await api<{ user: User }>('GET', '/auth/me');
     if (!me.user.roles.includes('admin')) throw new Error('This console is for admins.');
+    meId = me.user.id;
     $('#who').textContent = me.user.email;
     $('#logout').hidden = false;
     $('#login-view').hidden = true;

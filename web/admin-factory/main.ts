@@ -1,5 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import { api, ApiFailure } from '../shared/api';
+import { labelCells } from '../shared/table';
 import type { Generation } from './generation';
 
 /**
@@ -108,12 +109,15 @@ function render(): void {
     return row;
   });
   $('#generations tbody').replaceChildren(...rows);
+  labelCells($<HTMLTableElement>('#generations'));
 }
 
 async function openDetail(id: string): Promise<void> {
   openId = id;
   const g = await call<Generation>('GET', `/factory/generations/${id}`);
   generations.set(id, g);
+  // Fetched before the detail is cleared, so that two openings at once cannot both fill it.
+  const published = g.courseId ? await publishedCourse(g.courseId) : null;
   const detail = $('#detail');
   detail.hidden = false;
   detail.replaceChildren();
@@ -121,7 +125,7 @@ async function openDetail(id: string): Promise<void> {
   heading.textContent = `${g.topic} — ${g.status}`;
   detail.append(heading);
   if (g.error) detail.append(paragraph(g.error, 'error'));
-  if (g.courseId) detail.append(paragraph(`Published as course ${g.courseId}`));
+  if (published) detail.append(published);
   detail.append(actions(g));
   for (const stage of g.stages) {
     const block = document.createElement('details');
@@ -170,6 +174,17 @@ function actions(g: Generation): HTMLElement {
   if (g.status === 'failed') button('Retry', 'retry', 'secondary');
   if (['awaiting_approval', 'flagged', 'failed'].includes(g.status)) button('Reject', 'reject', 'danger');
   return bar;
+}
+
+/** "Published as <the course's title>", a link to the course as the API serves it. */
+async function publishedCourse(courseId: string): Promise<HTMLParagraphElement> {
+  const course = await call<{ title: { en: string } }>('GET', `/courses/${courseId}`);
+  const p = paragraph('Published as ', 'published');
+  const link = document.createElement('a');
+  link.href = `/courses/${courseId}`;
+  link.textContent = course.title.en;
+  p.append(link);
+  return p;
 }
 
 function paragraph(text: string, className = ''): HTMLParagraphElement {

@@ -1,0 +1,10 @@
+/**
+ * Money as every page shows it. The API counts in the currency's minor unit (499 USD is $4.99,
+ * 199000 VND is 199,000 đồng: VND has no minor unit), so the amount is divided by the digits
+ * Intl knows for that currency (ISO 4217) and written in the page's locale.
+ * Pure, with no DOM: the server-rendered sandbox payment page and the commerce mails use it too.
+ */
+export function formatMoney(minorUnits: number, currency: string, locale: string): string {
+  const format = new Intl.NumberFormat(locale, { style: 'currency', currency });
+  return format.format(minorUnits / 10 ** format.resolvedOptions().maximumFractionDigits!);
+}
