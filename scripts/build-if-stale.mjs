@@ -19,6 +19,11 @@ function newest(path) {
 if (process.argv.includes('--stamp')) {
   writeFileSync(stamp, `${new Date().toISOString()}\n`);
 } else {
-  const latest = Math.max(...sources.map((s) => join(root, s)).filter(existsSync).map(newest));
+  const latest = Math.max(
+    ...sources
+      .map((s) => join(root, s))
+      .filter(existsSync)
+      .map(newest),
+  );
   if (!existsSync(stamp) || statSync(stamp).mtimeMs < latest) execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
 }
