@@ -1,4 +1,5 @@
 import pino, { type DestinationStream } from 'pino';
+import { build as prettyStream } from 'pino-pretty';
 
 /**
  * Personal data and secrets never reach a log line, wherever they sit in the logged object (pino
@@ -73,4 +74,16 @@ export function createLogger(level: string, destination?: DestinationStream) {
     },
     destination,
   );
+}
+
+export type LogFormat = 'auto' | 'pretty' | 'json';
+
+/**
+ * Where the service's log lines go: JSON lines on stdout for collectors (the default when stdout is
+ * a pipe or a file), or on a terminal pino-pretty's lines (levels by name, clock times). Synchronous,
+ * so that the last lines before process.exit are not lost.
+ */
+export function logDestination(format: LogFormat, stdout: { isTTY?: boolean } = process.stdout): DestinationStream | undefined {
+  if (format === 'json' || (format === 'auto' && !stdout.isTTY)) return undefined;
+  return prettyStream({ sync: true, colorize: Boolean(stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
 }

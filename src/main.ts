@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
-import { createLogger } from './logger';
+import { createLogger, logDestination } from './logger';
 import { createApp } from './server/app';
 
 /** engines says 24; a direct `node dist/src/main.js` on an older Node would fail later in less clear ways. */
@@ -11,7 +11,7 @@ async function main() {
     throw new ConfigError(`Node.js ${REQUIRED_NODE_MAJOR} or later is needed, this is ${process.version}: start with npm start, which runs the Node that npm ci installed`);
   }
   const config = loadConfig();
-  const log = createLogger(config.LOG_LEVEL);
+  const log = createLogger(config.LOG_LEVEL, logDestination(config.LOG_FORMAT));
   if (config.jwtSecretGenerated) log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
   if (!config.DATABASE_URL) log.info(`DATABASE_URL is not set: starting the embedded PostgreSQL under ${config.DATA_DIR}/postgres`);
   let stop: (signal: string, status?: number) => Promise<void> = () => Promise.resolve();

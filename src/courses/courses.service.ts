@@ -72,9 +72,13 @@ export class CoursesService {
     return this.uow.em;
   }
 
-  /** Published courses; by default those that fit a learner's age. */
+  /**
+   * Published courses; by default those that fit a young learner's age. An adult learner sees every
+   * course (courses are for ages up to 18: filtering by an adult's age left the catalog empty).
+   */
   async catalog(viewer: User | null, filter: CatalogFilter, first: number, after?: string | null): Promise<Page<CatalogCourse>> {
-    const age = filter.age ?? (viewer?.hasRole(Role.learner) && viewer.birthDate ? ageOn(viewer.birthDate) : null);
+    const ownAge = viewer?.hasRole(Role.learner) && viewer.birthDate ? ageOn(viewer.birthDate) : null;
+    const age = filter.age ?? (ownAge !== null && ownAge < AGE.adult ? ownAge : null);
     // One statement written here, its rows read as they are: the query builder, then mapping the
     // rows to entities, each cost more than the statement (a catalog page is read on every visit).
     const where: string[] = ['c.published = true'];

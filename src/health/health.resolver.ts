@@ -14,6 +14,27 @@ class Health {
 }
 
 @ObjectType()
+class Liveness {
+  @Field(() => String)
+  status!: string;
+}
+
+@ObjectType()
+class Readiness {
+  @Field(() => String)
+  status!: string;
+
+  @Field(() => String)
+  database!: string;
+
+  @Field(() => String, { description: 'applied: every migration of this build is in the database' })
+  migrations!: string;
+
+  @Field(() => String, { description: 'running: the outbox relay delivers what commits wrote' })
+  outboxRelay!: string;
+}
+
+@ObjectType()
 class EmailHealth {
   @Field(() => String)
   status!: string;
@@ -27,6 +48,16 @@ export class HealthResolver {
   @Query(() => Health, { description: 'Health of the API and its database' })
   health(@Ctx() ctx: Context) {
     return ctx.services.health.database();
+  }
+
+  @Query(() => Liveness, { description: 'Liveness: the process answers' })
+  liveness(@Ctx() ctx: Context) {
+    return ctx.services.health.live();
+  }
+
+  @Query(() => Readiness, { description: 'Readiness: the database answers, every migration is applied and the outbox relay runs' })
+  readiness(@Ctx() ctx: Context) {
+    return ctx.services.health.ready();
   }
 
   @Query(() => EmailHealth, { description: 'Health of the e-mail system' })

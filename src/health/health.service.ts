@@ -11,6 +11,17 @@ export interface DatabaseHealth {
   latencyMs: number;
 }
 
+export interface Liveness {
+  status: 'ok';
+}
+
+export interface Readiness {
+  status: 'ok';
+  database: 'up';
+  migrations: 'applied';
+  outboxRelay: 'running';
+}
+
 export interface EmailHealth {
   status: 'ok';
   transport: 'smtp' | 'file';
@@ -36,6 +47,29 @@ export class HealthService {
       throw new AppError('upstream_unavailable', 'The database cannot be reached.');
     }
     return { status: 'ok', database: 'up', latencyMs: Math.round(performance.now() - started) };
+  }
+
+  /** The process answers: nothing else is asked, so a database outage never makes an orchestrator restart it. */
+  live(): Liveness {
+    return { status: 'ok' };
+  }
+
+  /**
+   * Whether this instance should get traffic: its database answers, no migration of this build is
+   * missing from it (someone ran a down command), and its outbox relay delivers what commits wrote.
+   */
+  async ready(): Promise<Readiness> {
+    await this.database();
+    let pending: number;
+    try {
+      pending = (await withTimeout(this.deps.orm.getMigrator().getPendingMigrations())).length;
+    } catch (error) {
+      this.deps.log.warn({ err: error }, 'readiness: migrations cannot be read');
+      throw new AppError('upstream_unavailable', 'The database cannot be reached.');
+    }
+    if (pending) throw new AppError('upstream_unavailable', `Not ready: ${pending} database migration${pending === 1 ? ' is' : 's are'} not applied.`);
+    if (!this.deps.relay?.running) throw new AppError('upstream_unavailable', 'Not ready: the outbox relay is not running.');
+    return { status: 'ok', database: 'up', migrations: 'applied', outboxRelay: 'running' };
   }
 
   async email(): Promise<EmailHealth> {

@@ -10,6 +10,13 @@ declare module '../kernel/services' {
   }
 }
 
+declare module '../kernel/deps' {
+  interface Deps {
+    /** The process's outbox relay, set by the composition root once started: readiness asks whether it runs. */
+    relay?: { readonly running: boolean };
+  }
+}
+
 export const healthArea = defineArea({
   name: 'health',
   resolvers: [HealthResolver],

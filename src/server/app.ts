@@ -108,6 +108,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   await deps.jobs.start();
   const relay = createOutboxRelay(deps);
   relay.start();
+  deps.relay = relay;
   const pipeline = httpPipeline(deps, apollo, rawSchema, jsonRoutes(deps, rawSchema));
   httpServer.on('request', pipeline.listener);
 

@@ -1,6 +1,6 @@
 import { makeDataDir } from '../support/data-dir';
 import { rmSync } from 'node:fs';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmbeddedPostgres, startEmbeddedPostgres } from '../../src/db/embedded';
 import { startTestApp, type TestApp } from '../support/app';
 import { freePort } from '../support/ports';
@@ -36,8 +36,71 @@ describe('GET /health', () => {
     expect(gql.body.errors?.[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(JSON.stringify(gql.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
 
+    // The process still answers: an orchestrator must take it out of rotation (ready), not restart it (live).
+    const live = await t.http.get('/health/live');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ status: 'ok' });
+    const notReady = await t.http.get('/health/ready');
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toEqual({ error: 'upstream_unavailable', message: 'The database cannot be reached.' });
+    const notReadyGql = await t.http.gql('{ readiness { status } }');
+    expect(notReadyGql.body.errors?.[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
+    expect((await t.http.gql('{ liveness { status } }')).body.data).toEqual({ liveness: { status: 'ok' } });
+
     postgres = await startEmbeddedPostgres(dataDir, port);
     await expect.poll(async () => (await t.http.get('/health')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    await expect.poll(async () => (await t.http.get('/health/ready')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    // Each answer while the database is down waits out its connection timeout.
+  }, 60_000);
+});
+
+describe('GET /health/live and /health/ready', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+    cleanups.push(() => t.close());
+  });
+
+  it('answers live and ready on a started service, in REST and GraphQL', async () => {
+    const live = await t.http.get('/health/live');
+    expect(live.status).toBe(200);
+    expect(live.body).toEqual({ status: 'ok' });
+    expect((await t.http.gql('{ liveness { status } }')).body.data).toEqual({ liveness: { status: 'ok' } });
+
+    const ready = await t.http.get('/health/ready');
+    expect(ready.status).toBe(200);
+    const expected = { status: 'ok', database: 'up', migrations: 'applied', outboxRelay: 'running' };
+    expect(ready.body).toEqual(expected);
+    expect((await t.http.gql('{ readiness { status database migrations outboxRelay } }')).body.data).toEqual({ readiness: expected });
+  });
+
+  it('is not ready while a migration of this build is missing from the database', async () => {
+    const connection = t.app.deps.orm.em.getConnection();
+    const [last] = await connection.execute<{ id: number; name: string; executed_at: Date }[]>('select id, name, executed_at from mikro_orm_migrations order by id desc limit 1');
+    await connection.execute('delete from mikro_orm_migrations where id = ?', [last.id]);
+    try {
+      const reply = await t.http.get('/health/ready');
+      expect(reply.status).toBe(503);
+      expect(reply.body).toEqual({ error: 'upstream_unavailable', message: 'Not ready: 1 database migration is not applied.' });
+      const gql = await t.http.gql('{ readiness { status } }');
+      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Not ready: 1 database migration is not applied.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+      expect((await t.http.get('/health/live')).status).toBe(200);
+    } finally {
+      await connection.execute('insert into mikro_orm_migrations (id, name, executed_at) values (?, ?, ?)', [last.id, last.name, last.executed_at]);
+    }
+    expect((await t.http.get('/health/ready')).status).toBe(200);
+  });
+
+  it('is not ready once its outbox relay has stopped', async () => {
+    await t.app.relay.stop();
+    const reply = await t.http.get('/health/ready');
+    expect(reply.status).toBe(503);
+    expect(reply.body).toEqual({ error: 'upstream_unavailable', message: 'Not ready: the outbox relay is not running.' });
+    const gql = await t.http.gql('{ readiness { status } }');
+    expect(gql.body.errors?.[0]).toMatchObject({ message: 'Not ready: the outbox relay is not running.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+    expect((await t.http.get('/health/live')).status).toBe(200);
+    t.app.relay.start();
+    expect((await t.http.get('/health/ready')).status).toBe(200);
   });
 });
 

@@ -99,6 +99,12 @@ describe('the catalog', () => {
     const nine = await withBasicData(t, await learnerOfAge(t, 9, { guardianEmail: 'parent@example.com' }));
     expect(await list('', nine)).toEqual([`${marker} kids`]);
     expect(await list('', await withBasicData(t, await learnerOfAge(t, 14)))).toEqual([`${marker} teens`]);
+    // An adult learner is older than every course's maxAge: the catalog shows them all, not none.
+    const adult = await withBasicData(t, await learnerOfAge(t, 30));
+    expect(await list('', adult)).toEqual([`${marker} teens`, `${marker} kids`]);
+    expect(await list('age=9', adult)).toEqual([`${marker} kids`]);
+    const adultGql = await t.http.gql(`{ courses(q: "${marker}") { edges { node { title { en } } } } }`, undefined, adult.accessToken);
+    expect(adultGql.body.data.courses.edges.map((e: { node: { title: { en: string } } }) => e.node.title.en)).toEqual([`${marker} teens`, `${marker} kids`]);
     const page = await t.http.get(`/courses?q=${marker}&limit=1`);
     expect(page.body.items).toHaveLength(1);
     const next = await t.http.get(`/courses?q=${marker}&limit=1&cursor=${page.body.nextCursor}`);
