@@ -12,6 +12,11 @@ import type { Orm } from './orm';
 export interface PlainSql {
   /** `sql` with `?` placeholders, as `em.execute` takes it. */
   query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /**
+   * A statement of no request (the outbox relay's claims and removals): not told to the ORM's
+   * logger, so that what a request is seen to send is its own.
+   */
+  unlogged<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** Opens the connections the pool keeps. */
   warm(): Promise<void>;
   close(): Promise<void>;
@@ -26,18 +31,23 @@ export function openPlainSql(orm: Orm, log: Logger): PlainSql {
   // Each statement is told to the ORM's logger as its own are, so whoever counts statements sees these too.
   const logger = orm.config.getLogger();
   const texts = new Map<string, string>();
+  const run = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
+    let text = texts.get(sql);
+    if (text === undefined) {
+      text = numbered(sql);
+      if (texts.size >= 1000) texts.clear();
+      texts.set(sql, text);
+    }
+    const { rows } = await pool.query(text, params as unknown[]);
+    return rows as T[];
+  };
   return {
     async query<T>(sql: string, params: readonly unknown[]) {
-      let text = texts.get(sql);
-      if (text === undefined) {
-        text = numbered(sql);
-        if (texts.size >= 1000) texts.clear();
-        texts.set(sql, text);
-      }
-      const { rows } = await pool.query(text, params as unknown[]);
+      const rows = await run<T>(sql, params);
       logger.logQuery({ query: sql, level: 'info' });
-      return rows as T[];
+      return rows;
     },
+    unlogged: run,
     warm: () => Promise.all(Array.from({ length: WARM }, () => pool.connect())).then((clients) => clients.forEach((client) => client.release())),
     close: () => pool.end(),
   };

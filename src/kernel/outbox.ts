@@ -49,6 +49,8 @@ export interface RelayOptions {
 
 const DEFAULT_RETRY = { delayMs: 1000, attempts: 20 };
 const MAX_RETRY_DELAY_MS = 3_600_000;
+/** About 30 s in all, within the lease: then the row is left for a second delivery. */
+const FORGET_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16_000];
 /** Room for the database's clock, which decides when the row is due. */
 const RETRY_MARGIN_MS = 20;
 
@@ -132,7 +134,7 @@ export class OutboxRelay {
   }
 
   private claim(): Promise<OutboxRow[]> {
-    return this.deps.sql.query<OutboxRow>(
+    return this.deps.sql.unlogged<OutboxRow>(
       `update outbox o set attempts = o.attempts + 1, available_at = now() + make_interval(secs => ?)
        from (select id from outbox where available_at <= now() and failed_at is null order by id limit ? for update skip locked) due
        where o.id = due.id returning o.id, o.kind, o.name, o.payload, o.attempts`,
@@ -153,12 +155,28 @@ export class OutboxRelay {
         });
       } else {
         await deliverer.deliver(row, unit);
-        await this.deps.sql.query('delete from outbox where id = ?', [row.id]);
+        await this.forget(row);
       }
       this.delivered++;
     } catch (error) {
       await this.retryLater(row, deliverer?.retry ?? DEFAULT_RETRY, error as Error).catch(() => {});
     }
+  }
+
+  /**
+   * Removes a delivered row, trying again while the database is away (a restart takes seconds):
+   * a row left behind would be delivered a second time when its lease runs out.
+   */
+  private async forget(row: OutboxRow): Promise<void> {
+    for (const delayMs of FORGET_DELAYS_MS) {
+      try {
+        await this.deps.sql.unlogged('delete from outbox where id = ?', [row.id]);
+        return;
+      } catch {
+        await new Promise((resolve) => setTimeout(resolve, delayMs));
+      }
+    }
+    this.deps.log.warn({ outbox: { id: row.id, kind: row.kind, name: row.name } }, 'outbox: a delivered row could not be removed; it may be delivered again');
   }
 
   private async retryLater(row: OutboxRow, retry: { delayMs: number; attempts: number }, error: Error): Promise<void> {
@@ -168,7 +186,7 @@ export class OutboxRelay {
     const reason = error.message.slice(0, 500);
     if (failed) this.deps.log.error({ outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } }, 'outbox: effect failed after every retry');
     else this.deps.log.warn({ outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } }, 'outbox: delivery failed; retrying');
-    await this.deps.sql.query(`update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ?`, [
+    await this.deps.sql.unlogged(`update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ?`, [
       delayMs / 1000,
       reason,
       row.id,

@@ -109,9 +109,8 @@ export class UnitOfWork {
   private async writeEffects(em: EntityManager, effects: Effect[]): Promise<void> {
     if (!effects.length) return;
     const { sql, params } = insertEffects(effects.splice(0));
-    await em.execute(sql, params);
-    // Sent by PostgreSQL at commit, to every instance's relay; not at all on a rollback.
-    await em.execute('select pg_notify(?, ?)', [EVENTS_CHANNEL, JSON.stringify({ type: OUTBOX_WRITTEN, detail: null })]);
+    // One statement: the rows, and the NOTIFY that PostgreSQL sends to every instance's relay at commit (never on a rollback).
+    await em.execute(`with written as (${sql}) select pg_notify(?, ?)`, [...params, EVENTS_CHANNEL, JSON.stringify({ type: OUTBOX_WRITTEN, detail: null })]);
   }
 
   /**

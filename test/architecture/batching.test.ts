@@ -1,3 +1,4 @@
+import { settled } from '../support/sql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { request, waitForStatus } from '../factory/support';
 import { contentAdmin, courseBody } from '../learning/support';
@@ -32,6 +33,8 @@ describe('lists read their children in one statement', () => {
       return guardian;
     };
     const [one, five] = [await guardianWith(1), await guardianWith(5)];
+    // Each declaration asks its learner through a job: counted, its statements would not be the list's.
+    await settled(t);
     const small = await statements(() => t.http.get('/guardian/me/links', { token: one.accessToken }));
     const large = await statements(() => t.http.get('/guardian/me/links', { token: five.accessToken }));
     expect(small.result.body.items).toHaveLength(1);

@@ -4,6 +4,7 @@ import { Client as Pg } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JUDGE_JOB } from '../../src/codelab/codelab.service';
 import { EXPORT_JOB } from '../../src/gdpr/gdpr.service';
+import { ASK_LEARNER_JOB } from '../../src/guardian/guardian.jobs';
 import { openUnit } from '../../src/server/platform';
 import { makeDataDir } from '../support/data-dir';
 import { createTestDatabase, startTestApp, type TestApp } from '../support/app';
@@ -114,7 +115,7 @@ describe('an effect committed by a process killed before delivering it', () => {
     expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');
   }, 120_000);
 
-  it('happens exactly once after a restart: mail, export job, consent reaction, judge job, notification', async () => {
+  it('happens exactly once after a restart: mail, export job, consent reaction, judge job, the link request (mail and notification)', async () => {
     await sql(`create function hold_outbox() returns trigger language plpgsql as $$ begin raise exception 'outbox held by the test'; end $$`);
     await sql(`create trigger hold_outbox before update on outbox for each row execute function hold_outbox()`);
     const first = await startService();
@@ -133,7 +134,7 @@ describe('an effect committed by a process killed before delivering it', () => {
     expect(rows).toContainEqual({ kind: 'job', name: EXPORT_JOB });
     expect(rows).toContainEqual({ kind: 'job', name: JUDGE_JOB });
     expect(rows).toContainEqual({ kind: 'event', name: 'codelab' });
-    expect(rows).toContainEqual({ kind: 'event', name: 'notifications' });
+    expect(rows).toContainEqual({ kind: 'job', name: ASK_LEARNER_JOB });
     expect(smtp.received.filter((m) => m.to.includes(adult.email))).toHaveLength(0);
     expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');
     await kill(first.child);

@@ -61,7 +61,8 @@ const isPublic = (name: string) => {
 };
 
 /** Refusals that depend on an argument (ownership of the learner, course or request it names), to callers who have the role. */
-const decidedByArguments = new Set(['POST /gdpr/export', 'Mutation.requestDataExport']);
+// Ownership of what the input names (the learner, the listed courses): a caller with the role is refused only for a valid input.
+const decidedByArguments = new Set(['POST /gdpr/export', 'Mutation.requestDataExport', 'POST /marketplace/listings', 'Mutation.submitListing']);
 
 /** The callers' own erasure would leave them only `account_deletion_pending` for everything after it. */
 const changesTheCaller = new Set(['POST /gdpr/delete', 'Mutation.requestAccountDeletion']);

@@ -35,3 +35,20 @@ export async function asOwner(t: TestApp, text: string, params: unknown[] = []):
     await client.end();
   }
 }
+
+/**
+ * Until what earlier requests set going after their commit is done (the outbox's rows delivered, one-off
+ * jobs run): a request's statements counted after it are its own.
+ */
+export async function settled(t: TestApp, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ n }] = await t.app.deps.sql.unlogged<{ n: number }>(
+      `select (select count(*) from outbox where failed_at is null)::int + (select count(*) from agenda_jobs where repeat_interval is null and (locked_at is not null or next_run_at <= now() + interval '1 second'))::int as n`,
+      [],
+    );
+    if (n === 0) return;
+    if (Date.now() > deadline) throw new Error(`${n} outbox rows or jobs still waiting`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
