@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { Client } from 'pg';
+import { isReachable } from './embedded';
 
 /** The role the service runs as, beside the owner that runs the migrations. */
 export const APP_ROLE = 'learning_platform_app';
@@ -32,7 +33,7 @@ export async function prepareAppRole(ownerUrl: string, tables: readonly string[]
       const { rowCount } = await owner.query('select 1 from pg_roles where rolname = $1', [APP_ROLE]);
       // NOINHERIT and no membership: the role has exactly the grants below.
       if (!rowCount) await owner.query(`create role ${APP_ROLE} login noinherit nosuperuser nocreatedb nocreaterole nobypassrls password ${literal(password)}`);
-      else if (!(await canConnect(appUrl.toString()))) await owner.query(`alter role ${APP_ROLE} with login password ${literal(password)}`);
+      else if (!(await isReachable(appUrl.toString()))) await owner.query(`alter role ${APP_ROLE} with login password ${literal(password)}`);
     });
     await retried(async () => {
       await owner.query(`grant connect, temporary on database ${identifier(database)} to ${APP_ROLE}`);
@@ -59,18 +60,6 @@ async function retried(work: () => Promise<void>): Promise<void> {
       if (attempt >= 5 || !['42710', 'XX000', '23505', '40001', '40P01'].includes(code ?? '')) throw error;
       await new Promise((resolve) => setTimeout(resolve, 50 * attempt));
     }
-  }
-}
-
-async function canConnect(url: string): Promise<boolean> {
-  const client = new Client({ connectionString: url, connectionTimeoutMillis: 2000 });
-  try {
-    await client.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await client.end().catch(() => {});
   }
 }
 

@@ -259,7 +259,8 @@ async function releaseSignals(): Promise<void> {
   signalsReleased = true;
 }
 
-async function isReachable(url: string): Promise<boolean> {
+/** Whether a server takes a connection with these credentials. */
+export async function isReachable(url: string): Promise<boolean> {
   const client = new Client({ connectionString: url, connectionTimeoutMillis: 1000 });
   try {
     await client.connect();
