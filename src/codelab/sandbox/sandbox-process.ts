@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { accessSync, constants, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { SandboxLogger } from './types';
 
 /** The user the sandboxed processes run as: nobody, who owns nothing of ours. */
@@ -25,14 +25,19 @@ const SETPRIV = '/usr/bin/setpriv';
 /** Workers load at a lower priority than runs; the pool raises a worker's priority when it gets a job. */
 export const LOADING_NICENESS = 10;
 
-// $KEEP (the interpreter's files) may lie under one of those directories, as a checkout under /tmp
-// does: it is bound aside first and bound back onto the fresh tmpfs, read-only.
+// $KEEP (the interpreter's files) and $NODE_DIR (the node that runs it: npm ci installs Node 24 in
+// node_modules) may lie under one of those directories, as a checkout under /tmp does: each is
+// bound aside first, onto a tmpfs of this namespace's own at /mnt, and bound back onto the fresh
+// tmpfs, read-only.
 const ISOLATE_SCRIPT = [
-  'mount --bind "$KEEP" /mnt && mount -o remount,bind,ro /mnt;',
+  'mount -t tmpfs -o size=64k tmpfs /mnt && mkdir /mnt/keep /mnt/node &&',
+  'mount --bind "$KEEP" /mnt/keep && mount -o remount,bind,ro /mnt/keep &&',
+  'mount --bind "$NODE_DIR" /mnt/node && mount -o remount,bind,ro /mnt/node;',
   'for d in /tmp /var/tmp /dev/shm /run/lock; do',
   '  [ -d "$d" ] && mount -t tmpfs -o size=4m,mode=1777,nosuid,nodev tmpfs "$d";',
   'done;',
-  '[ -d "$KEEP" ] || { mkdir -p "$KEEP" && mount --bind /mnt "$KEEP"; };',
+  '[ -d "$KEEP" ] || { mkdir -p "$KEEP" && mount --bind /mnt/keep "$KEEP"; };',
+  '[ -d "$NODE_DIR" ] || { mkdir -p "$NODE_DIR" && mount --bind /mnt/node "$NODE_DIR"; };',
   'cd /tmp &&',
   `exec /usr/bin/env -i /usr/bin/nice -n ${LOADING_NICENESS} ${SETPRIV} --reuid=${SANDBOX_UID} --regid=${SANDBOX_GID} --clear-groups --pdeathsig KILL --no-new-privs --inh-caps=-all --bounding-set=-all -- "$@"`,
 ].join(' ');
@@ -70,7 +75,7 @@ export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode, keep: st
   const stdio: ['pipe', 'pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe', 'pipe'];
   if (mode === 'namespaces') {
     return spawn(UNSHARE, ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs], {
-      env: { KEEP: keep },
+      env: { KEEP: keep, NODE_DIR: dirname(process.execPath) },
       cwd: '/',
       stdio,
     });
