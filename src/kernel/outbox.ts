@@ -72,8 +72,6 @@ export class OutboxRelay {
   private sweep?: NodeJS.Timeout;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
   private unlisten: (() => void)[] = [];
-  /** Rows delivered by this relay since it started (metrics, tests). */
-  delivered = 0;
 
   constructor(
     private readonly deps: Deps,
@@ -157,7 +155,6 @@ export class OutboxRelay {
         await deliverer.deliver(row, unit);
         await this.forget(row);
       }
-      this.delivered++;
     } catch (error) {
       await this.retryLater(row, deliverer?.retry ?? DEFAULT_RETRY, error as Error).catch(() => {});
     }
