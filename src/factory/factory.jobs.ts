@@ -1,4 +1,5 @@
 import { exponential } from 'agenda';
+import { holdingLock } from '../jobs/lock';
 import type { Area } from '../kernel/area';
 import { STAGE_JOB, type StageJob } from './factory.pipeline';
 
@@ -8,23 +9,9 @@ import { STAGE_JOB, type StageJob } from './factory.pipeline';
  * process died keeps its lock until the lock lifetime passes, then any instance takes it over.
  */
 export const defineFactoryJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
-  deps.jobs.agenda.define<StageJob>(
-    STAGE_JOB,
-    (job) =>
-      inUnit(async (services) => {
-        // Renewing the lock is a write: once per third of its lifetime is enough to keep it.
-        let touched = Date.now();
-        const keepLock = async () => {
-          if (Date.now() - touched < deps.config.JOBS_LOCK_LIFETIME_MS / 3) return;
-          touched = Date.now();
-          await job.touch();
-        };
-        await services.factory.runStage(job.attrs.data, keepLock);
-      }),
-    {
-      concurrency: deps.config.FACTORY_CONCURRENCY,
-      lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
-      backoff: exponential({ delay: deps.config.FACTORY_RETRY_DELAY_MS, factor: 2, maxDelay: 5 * 60_000, maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS }),
-    },
-  );
+  deps.jobs.agenda.define<StageJob>(STAGE_JOB, (job) => holdingLock(job, deps.config.JOBS_LOCK_LIFETIME_MS, () => inUnit((services) => services.factory.runStage(job.attrs.data))), {
+    concurrency: deps.config.FACTORY_CONCURRENCY,
+    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
+    backoff: exponential({ delay: deps.config.FACTORY_RETRY_DELAY_MS, factor: 2, maxDelay: 5 * 60_000, maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS }),
+  });
 };

@@ -46,7 +46,7 @@ export class GenerationPipeline {
     private readonly hooks: PipelineHooks,
   ) {}
 
-  async run(job: StageJob, touch: () => Promise<void>): Promise<void> {
+  async run(job: StageJob): Promise<void> {
     const generation = await this.em.findOne(CourseGeneration, { id: job.generationId }, { populate: ['stages'] });
     // A job of an earlier round, or of a generation decided meanwhile, has nothing left to do.
     if (!generation || generation.round !== job.round || !ACTIVE.has(generation.status)) return;
@@ -61,7 +61,7 @@ export class GenerationPipeline {
     generation.currentStage = stage.name;
     await this.save(generation);
     try {
-      stage.output = await this.work(generation, stage, touch);
+      stage.output = await this.work(generation, stage);
       stage.status = StageStatus.done;
       stage.finishedAt = new Date();
       stage.error = null;
@@ -107,7 +107,7 @@ export class GenerationPipeline {
     this.hooks.changed(generation.id);
   }
 
-  private work(generation: CourseGeneration, stage: GenerationStage, touch: () => Promise<void>): Promise<Record<string, unknown>> {
+  private work(generation: CourseGeneration, stage: GenerationStage): Promise<Record<string, unknown>> {
     const brief = briefOf(generation);
     const output = <T>(name: StageName) => generation.stages.getItems().find((s) => s.name === name)!.output as T;
     const timed = async <T>(call: () => Promise<T>): Promise<T> => {
@@ -131,7 +131,6 @@ export class GenerationPipeline {
       case StageName.content:
         return this.eachLesson(
           generation,
-          touch,
           (l) => l.content === null,
           async (lesson) => {
             const flaggedFor = lesson.revision > 0 ? lesson.findings : undefined;
@@ -142,7 +141,6 @@ export class GenerationPipeline {
       case StageName.quiz:
         return this.eachLesson(
           generation,
-          touch,
           (l) => l.quiz === null,
           async (lesson) => {
             lesson.quiz = await timed(() => byStage.quiz.quiz(brief, { ...plan(lesson), content: lesson.content! }));
@@ -162,12 +160,7 @@ export class GenerationPipeline {
   }
 
   /** Does one lesson at a time, committing each, so a stage run again resumes at the next lesson. */
-  private async eachLesson(
-    generation: CourseGeneration,
-    touch: () => Promise<void>,
-    todo: (lesson: GenerationLesson) => boolean,
-    write: (lesson: GenerationLesson) => Promise<void>,
-  ): Promise<Record<string, unknown>> {
+  private async eachLesson(generation: CourseGeneration, todo: (lesson: GenerationLesson) => boolean, write: (lesson: GenerationLesson) => Promise<void>): Promise<Record<string, unknown>> {
     const lessons = await this.em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
     let written = 0;
     for (const lesson of lessons.filter(todo)) {
@@ -175,7 +168,6 @@ export class GenerationPipeline {
       written += 1;
       generation.progress = progressOf(generation, lessons.filter((l) => !todo(l)).length / lessons.length);
       await this.save(generation);
-      await touch();
     }
     return { lessons: lessons.length, written };
   }

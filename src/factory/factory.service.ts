@@ -151,14 +151,14 @@ export class FactoryService {
   }
 
   /** The job of a stage (see factory.jobs). */
-  runStage(job: StageJob, touch: () => Promise<void>): Promise<void> {
+  runStage(job: StageJob): Promise<void> {
     return new GenerationPipeline(this.em, {
       models: this.models,
       attempts: this.deps.config.FACTORY_STAGE_ATTEMPTS,
       log: this.deps.log,
       changed: (generationId) => this.changed(generationId),
       enqueue: (generation, stage) => this.enqueue(generation, stage),
-    }).run(job, touch);
+    }).run(job);
   }
 
   private async transition(id: string, from: GenerationStatus[], to: GenerationStatus, change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>): Promise<CourseGeneration> {

@@ -1,5 +1,6 @@
 import { exponential } from 'agenda';
 import { sendMail } from '../mail/queue';
+import { holdingLock } from '../jobs/lock';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import type { Services } from '../kernel/services';
@@ -22,11 +23,15 @@ const units = new WeakMap<Deps, InUnit>();
 export const defineGdprJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   units.set(deps, inUnit);
   const { agenda } = deps.jobs;
-  agenda.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS, () => job.touch()), {
-    concurrency: 2,
-    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
-    backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
-  });
+  agenda.define<{ requestId: string }>(
+    EXPORT_JOB,
+    (job) => holdingLock(job, deps.config.JOBS_LOCK_LIFETIME_MS, () => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS)),
+    {
+      concurrency: 2,
+      lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
+      backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
+    },
+  );
   agenda.define(SWEEP_JOB, () => sweep(deps, inUnit), { concurrency: 1, lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS });
   // Agenda keeps one job of this name however many instances ask for it.
   agenda.on('ready', () => {
@@ -104,7 +109,7 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
 }
 
 /** Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. */
-async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean, touch: () => Promise<unknown> = async () => {}): Promise<void> {
+async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean): Promise<void> {
   let subject: { id: string; locale: string; displayName: string } | undefined;
   await inUnit(async (services) => {
     const request = await services.gdpr.claimExport(requestId);
@@ -114,9 +119,6 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
   const { id: subjectId, locale } = subject;
   const path = exportFile(deps.config.DATA_DIR, requestId);
   const archive = await ExportArchive.create(path);
-  // A large account outlasts the job's lock (JOBS_LOCK_LIFETIME_MS): without a touch now and then
-  // Agenda counts the job dead half way through and cancels it.
-  const keepAlive = setInterval(() => touch().catch(() => clearInterval(keepAlive)), Math.max(1000, deps.config.JOBS_LOCK_LIFETIME_MS / 3));
   try {
     for (const area of deps.areas) {
       const exportArea = area.personalData?.export;
@@ -136,8 +138,6 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
     await archive.abort();
     await inUnit((services) => services.gdpr.exportFailed(requestId, error, lastAttempt));
     throw error;
-  } finally {
-    clearInterval(keepAlive);
   }
   // Ready and mailed in one commit.
   await inUnit((services, uow) =>
