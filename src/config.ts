@@ -7,7 +7,8 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const url = z.url();
 
-const schema = z.object({
+/** Every setting, as the environment gives it; docs/settings.md is generated from it. */
+export const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -157,7 +158,11 @@ const schema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Env = z.infer<typeof schema>;
+export type Env = z.infer<typeof settingsSchema>;
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+/** What each setting is when the environment says nothing. */
+export const settingDefaults = (): Record<string, unknown> => settingsSchema.parse({});
 
 /** The AI backend trusts who we say the caller is only with a secret beside its address. */
 function checkAiBackend(values: Env): void {
@@ -216,7 +221,7 @@ export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> &
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
