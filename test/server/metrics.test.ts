@@ -116,7 +116,7 @@ describe('GET /metrics', () => {
     expect(valueOf(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(valueOf(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
-    await expect.poll(async () => valueOf(await scrape(), 'graphql_subscriptions')).toBe(0);
+    await expect.poll(async () => valueOf(await scrape(), 'graphql_subscriptions'), { timeout: 10_000 }).toBe(0);
   });
 
   it('answers a caller on another machine only when an admin signs in', async () => {
