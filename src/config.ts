@@ -153,6 +153,9 @@ export const settingsSchema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** OTLP/HTTP collector (its base URL): set, tracing is on (read by server/tracing.ts before the config, validated here). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('learning-platform-api'),
   /** auto: readable lines on a terminal, JSON lines otherwise. */
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
