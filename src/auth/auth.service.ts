@@ -215,8 +215,8 @@ export class AuthService {
     });
   }
 
-  /** Creates an account outside sign-up (the first admin, from the command line); verified at once. */
-  async createVerifiedUser(email: string, password: string, displayName: string, role: Role): Promise<User> {
+  /** Creates an account outside sign-up (the first admin, the demo's accounts, from the command line); verified at once. */
+  async createVerifiedUser(email: string, password: string, displayName: string, role: Role, profile: { birthDate?: string } = {}): Promise<User> {
     const normalised = normaliseEmail(email);
     assertValid([...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]), ...passwordProblems(password, normalised)]);
     const user = this.em.create(User, {
@@ -224,6 +224,7 @@ export class AuthService {
       passwordHash: await hash(password),
       displayName,
       roles: [role],
+      birthDate: profile.birthDate ?? null,
       country: 'VN',
       emailVerifiedAt: new Date(),
     });
