@@ -107,7 +107,7 @@ export class AuthService {
         if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
         throw error;
       }
-      await this.send(verificationMail(user, this.link('verify-email', verification), verification));
+      await this.send(verificationMail(user, this.link('verify-email', verification, { lang: user.locale }), verification));
       if (user.guardianEmail) {
         await this.send(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
       }
@@ -179,7 +179,7 @@ export class AuthService {
       if (!user || user.emailVerified) return;
       const token = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS, em);
       await em.flush();
-      await this.send(verificationMail(user, this.link('verify-email', token), token));
+      await this.send(verificationMail(user, this.link('verify-email', token, { lang: user.locale }), token));
     });
   }
 
@@ -191,7 +191,7 @@ export class AuthService {
       await em.nativeUpdate(AccountToken, { user, purpose: AccountTokenPurpose.reset_password, usedAt: null }, { usedAt: new Date() });
       const token = this.newAccountToken(user, AccountTokenPurpose.reset_password, RESET_TTL_MS, em);
       await em.flush();
-      await this.send(passwordResetMail(user, this.link('reset-password', token), token));
+      await this.send(passwordResetMail(user, this.link('reset-password', token, { lang: user.locale }), token));
     });
   }
 
