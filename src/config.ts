@@ -214,6 +214,7 @@ export function factoryProviders(values: Pick<Env, 'FACTORY_PROVIDERS'>): Record
 
 export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> & {
   JWT_SECRET: string;
+  /** Where the mails' links lead: PUBLIC_URL, else WEB_ORIGIN when set, else the service's own pages (`API_PUBLIC_URL/pages`). */
   PUBLIC_URL: string;
   /** Where this service is reached from outside (payment pages, provider return and IPN URLs). */
   API_PUBLIC_URL: string;
@@ -235,13 +236,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   checkPaymentProviders(values);
   const dataDir = resolve(values.DATA_DIR);
   const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
+  const apiPublicUrl = (values.API_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   return {
     ...values,
     DATA_DIR: dataDir,
     JWT_SECRET: secret,
     jwtSecretGenerated: !values.JWT_SECRET,
-    PUBLIC_URL: values.PUBLIC_URL ?? values.WEB_ORIGIN,
-    API_PUBLIC_URL: (values.API_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    // No web app configured (neither PUBLIC_URL nor WEB_ORIGIN set): the mails link to the
+    // service's own small pages (web/mail-links), not to a web app nothing serves.
+    PUBLIC_URL: values.PUBLIC_URL ?? (env.WEB_ORIGIN ? values.WEB_ORIGIN : `${apiPublicUrl}/pages`),
+    API_PUBLIC_URL: apiPublicUrl,
   };
 }
 
