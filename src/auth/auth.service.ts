@@ -9,7 +9,7 @@ import { publicLink } from '../mail/deliver';
 import { sendMail } from '../mail/queue';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
-import { AppError, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
+import { accountSuspended, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
 import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
@@ -132,7 +132,7 @@ export class AuthService {
     if (!user || !valid) throw unauthenticated('The e-mail address or the password is wrong.');
     await limits.refund('loginFailuresIp', ip);
     await limits.reset('loginFailuresEmail', email);
-    if (user.status === AccountStatus.suspended) throw new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
+    if (user.status === AccountStatus.suspended) throw accountSuspended();
     return this.startSession(user);
   }
 

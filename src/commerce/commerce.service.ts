@@ -5,7 +5,7 @@ import { ageOn } from '../auth';
 import { type NotificationMessage, NotificationType } from '../notifications';
 import { User } from '../auth';
 import type { Deps } from '../kernel/deps';
-import { Role, Tier } from '../kernel/domain';
+import { includesTier, Role, Tier, TIER_ORDER } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { publicLink, sendRequestMail } from '../mail/deliver';
@@ -39,7 +39,6 @@ import { sameCurrency, sameMoney } from './webhook-money';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
-export const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
 export const MAX_AMOUNT = 2_000_000_000;
 
 export interface PriceInput {
@@ -555,7 +554,7 @@ export class CommerceService {
               at time zone 'UTC') + ${push(params, interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
         // The tier only rises with a new entitlement: the higher of the account's and the product's.
         `tiered as (update users set tier = ${push(params, product.tier)}, updated_at = now() where id = ${push(params, beneficiaryId)}
-          and array_position(array['free', 'starter', 'pro'], tier::text) < array_position(array['free', 'starter', 'pro'], ${push(params, product.tier)}::text) returning id)`,
+          and array_position(${TIERS_SQL}, tier::text) < array_position(${TIERS_SQL}, ${push(params, product.tier)}::text) returning id)`,
       );
     } else if (product.courseIds.length) {
       ctes.push(
@@ -830,7 +829,7 @@ export class CommerceService {
         startsAt: { $lte: now },
         $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
       });
-      const tier = active.reduce((best, e) => (TIER_ORDER.indexOf(e.tier!) > TIER_ORDER.indexOf(best) ? e.tier! : best), Tier.free);
+      const tier = active.reduce((best, e) => (!includesTier(best, e.tier!) ? e.tier! : best), Tier.free);
       await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
       const cached = em.getUnitOfWork().getById<User>(User.name, userId);
       if (cached) cached.tier = tier;
@@ -1076,6 +1075,9 @@ class NotApplied extends Error {
     super(outcome);
   }
 }
+
+/** TIER_ORDER as an SQL array literal (the driver spreads an array parameter into a list). */
+const TIERS_SQL = `array[${TIER_ORDER.map((tier) => `'${tier}'`).join(', ')}]`;
 
 function push(params: unknown[], value: unknown): string {
   params.push(value);

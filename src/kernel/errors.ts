@@ -74,6 +74,7 @@ export const notFound = (what = 'resource') => new AppError('not_found', `No suc
 export const conflict = (message: string) => new AppError('conflict', message);
 export const validationFailed = (details: FieldError[], message = 'The request is invalid.') => new AppError('validation_failed', message, { details });
 
+export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
 export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
 
 export function isErrorCode(code: unknown): code is ErrorCode {
