@@ -144,7 +144,18 @@ export function restNameOf(field: string): string {
 
 export function sendError(res: ServerResponse, body: ErrorBody): void {
   if (body.retryAfter !== undefined) res.setHeader('Retry-After', body.retryAfter);
+  if (body.error === 'unauthenticated') challenge(res);
   sendJson(res, errorStatus[body.error], body);
+}
+
+/**
+ * The `WWW-Authenticate` of a 401 (DESIGN.md 4.2, RFC 6750): the scheme to use, and
+ * `error="invalid_token"` when the request sent a token and it was refused (malformed, expired,
+ * its session ended), not when it sent none or the refusal was of a password or a refresh token.
+ */
+export function challenge(res: ServerResponse): void {
+  const auth = (res.req as { auth?: { error?: unknown } } | undefined)?.auth;
+  res.setHeader('WWW-Authenticate', auth?.error ? 'Bearer error="invalid_token"' : 'Bearer');
 }
 
 /** What express's `res.status(status).json(body)` sends, on node's own response (no ETag: nothing here is cached). */

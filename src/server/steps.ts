@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { sendError, sendJson } from '../../rest/adapter';
+import { challenge, sendError, sendJson } from '../../rest/adapter';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { Context } from '../kernel/context';
@@ -91,6 +91,7 @@ export function answerGraphqlError(log: Logger, requestId: string, res: ServerRe
   if (res.headersSent) return void res.end();
   const { error: code, message, ...extra } = body;
   if (extra.retryAfter !== undefined) res.setHeader('Retry-After', extra.retryAfter);
+  if (code === 'unauthenticated') challenge(res);
   sendJson(res, errorStatus[code], { ...body, errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }] });
 }
 

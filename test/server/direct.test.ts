@@ -34,6 +34,7 @@ const SHOWN = [
   'vary',
   'x-ratelimit-limit',
   'retry-after',
+  'www-authenticate',
   'x-request-id',
 ];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
