@@ -5,6 +5,7 @@ import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } fro
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import type { DirectRoute } from '../kernel/area';
+import { methodNotAllowed } from './allowed-methods';
 import { answerGraphqlError, splitUrl } from './steps';
 import { bodyLimits } from './platform';
 
@@ -24,6 +25,11 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
     serves: (req) => isJson(req.headers['content-type']),
     answerError: answerGraphqlError,
     async handle(ctx, body, req, res) {
+      // Apollo answers other methods 405 in its own words; the error object says it here (DESIGN.md 4.2).
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        res.setHeader('Allow', 'GET, POST');
+        throw methodNotAllowed();
+      }
       const answer = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method!.toUpperCase(), headers: headersOf(req), search: splitUrl(req.url ?? '').search, body },
         context: async () => ctx,

@@ -11,6 +11,7 @@ import { notFound } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
+import { answerOtherMethods } from './allowed-methods';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
@@ -62,6 +63,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   const { graphql } = served;
   app.use(graphql.path, ...graphql.readBody!, (req, res, next) => graphql.handle(context(req), req.body, req, res).catch(next));
   app.use(restRouter(served.rest, context));
+  app.use(answerOtherMethods(app));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));
   return app;

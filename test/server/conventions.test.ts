@@ -48,3 +48,45 @@ describe('401 answers', () => {
     expect(reply.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });
+
+describe('a known path with another method', () => {
+  const expectMethodNotAllowed = (reply: Reply, allow: string) => {
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get('allow')).toBe(allow);
+    expect(reply.body).toMatchObject({ error: 'method_not_allowed', message: expect.any(String) });
+  };
+
+  it.each([
+    ['DELETE', '/auth/me', 'GET, HEAD'],
+    ['GET', '/auth/login', 'POST'],
+    ['PUT', '/Auth/Login/', 'POST'],
+    ['POST', '/guardian/learners/00000000-0000-4000-8000-000000000000/ai-access', 'GET, HEAD, PUT'],
+    ['DELETE', '/payments/webhooks/sandbox', 'GET, HEAD, POST'],
+    ['GET', '/ai/chat', 'POST'],
+  ])('answers %s %s with 405 and Allow: %s (REST)', async (method, path, allow) => {
+    const reply = await t.http.rest(method, path, { token: account.accessToken });
+    expectMethodNotAllowed(reply, allow);
+    expect(reply.body).toEqual({ error: 'method_not_allowed', message: expect.any(String) });
+  });
+
+  it('answers /graphql with another method than GET and POST with 405, the error object and its GraphQL errors', async () => {
+    for (const method of ['PUT', 'DELETE', 'PATCH']) {
+      const reply = await t.http.rest(method, '/graphql', { token: account.accessToken, body: { query: '{ me { id } }' } });
+      expectMethodNotAllowed(reply, 'GET, POST');
+      expect(reply.body.errors).toEqual([{ message: reply.body.message, extensions: { code: 'METHOD_NOT_ALLOWED' } }]);
+    }
+  });
+
+  it('leaves unknown paths 404', async () => {
+    for (const [method, path] of [
+      ['GET', '/nowhere'],
+      ['DELETE', '/auth/nothing'],
+      ['PUT', '/courses/x/y/z'],
+    ]) {
+      const reply = await t.http.rest(method, path, { token: account.accessToken });
+      expect(reply.status).toBe(404);
+      expect(reply.headers.get('allow')).toBeNull();
+      expect(reply.body).toEqual({ error: 'not_found', message: expect.any(String) });
+    }
+  });
+});

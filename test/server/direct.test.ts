@@ -35,6 +35,7 @@ const SHOWN = [
   'x-ratelimit-limit',
   'retry-after',
   'www-authenticate',
+  'allow',
   'x-request-id',
 ];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -95,6 +96,7 @@ describe('/graphql served before express', () => {
         { token: learner.accessToken, ...gql('mutation ($input: ProjectInput!) { createProject(input: $input) { id title } }', { input: project }) },
         200,
       ],
+      ['another method', 'PUT', '/graphql', { token: learner.accessToken, ...gql('{ me { id } }') }, 405],
       ['a GET (express serves it both ways)', 'GET', `/graphql?query=${encodeURIComponent('{ me { id } }')}`, { token: learner.accessToken, headers: { 'apollo-require-preflight': 'true' } }, 200],
     ];
     await expectAnsweredAlike(cases);
@@ -120,6 +122,8 @@ describe('the REST table served before express', () => {
       ['malformed JSON', 'POST', '/projects', { token: learner.accessToken, raw: '{"title":' }, 400],
       ['a write', 'POST', '/projects', { token: learner.accessToken, body: { title: 'Hi', description: 'Says hi', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] } }, 201],
       ['a path the table does not have', 'GET', '/no/such/path', { token: learner.accessToken }, 404],
+      ['a path of the table with another method', 'DELETE', '/auth/me', { token: learner.accessToken }, 405],
+      ['a token that is not one', 'GET', '/auth/me', { token: 'not-a-token' }, 401],
       ['a row an area sees first (the checkout reads Idempotency-Key)', 'POST', '/payments/checkout', { token: learner.accessToken, body: {}, headers: { 'idempotency-key': 'key-1' } }, 400],
     ];
     await expectAnsweredAlike(cases);
