@@ -6,6 +6,7 @@ import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
 import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/kernel/errors';
+import { jsonOnly } from '../src/kernel/json-body';
 import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import type { DirectRoute } from '../src/kernel/area';
 
@@ -41,7 +42,7 @@ export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[]
       // As express's router matches: any case, a trailing slash or not, parameters decoded.
       match: match(route.path, { sensitive: false, end: true, trailing: true, decode: decodeURIComponent }),
       // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
-      readBody: [express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
+      readBody: [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
       async handle(ctx, body, req, res) {
         const { query, params } = req as Request;
         const response = await apollo.executeOperation({ query: route.operation, variables: variablesOf(route, body, query, params) }, { contextValue: ctx });

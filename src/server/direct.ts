@@ -25,7 +25,7 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
   const cors = step(corsOf(deps.config));
   const checkQuery = step(wellEncodedQuery);
-  const jsonBody = [step(jsonBodyOf(deps.config))];
+  const jsonBody = jsonBodyOf(deps.config).map(step);
   const endedSessions = endedSessionsOf(deps);
   const readers = new Map(routes.map((route) => [route, route.readBody?.map(step) ?? jsonBody]));
   return (req, res) => {

@@ -4,6 +4,7 @@ import express from 'express';
 import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } from '../kernel/body-limit';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import { isJsonType, jsonOnly } from '../kernel/json-body';
 import type { DirectRoute } from '../kernel/area';
 import { methodNotAllowed } from './allowed-methods';
 import { answerGraphqlError, splitUrl } from './steps';
@@ -20,9 +21,9 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
   const bodyLimit = sizeInBytes(deps.config.BODY_LIMIT);
   return {
     path: '/graphql',
-    readBody: [express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }), graphqlBodyLimit(bodyLimits, bodyLimit)],
-    // Other bodies go through express, where Apollo answers them as it always has (its CSRF rules included).
-    serves: (req) => isJson(req.headers['content-type']),
+    readBody: [jsonOnly, express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }), graphqlBodyLimit(bodyLimits, bodyLimit)],
+    // Other requests go through express: a body of another type is refused there (415), a GET goes to Apollo.
+    serves: (req) => isJsonType(req.headers['content-type']),
     answerError: answerGraphqlError,
     async handle(ctx, body, req, res) {
       // Apollo answers other methods 405 in its own words; the error object says it here (DESIGN.md 4.2).
@@ -42,8 +43,6 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
     },
   };
 }
-
-const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
 
 function headersOf(req: IncomingMessage): HeaderMap {
   const headers = new HeaderMap();

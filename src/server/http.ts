@@ -55,7 +55,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
   const parseJson = jsonBodyOf(config);
-  for (const route of served.json) app.post(route.path, parseJson, (req, res) => route.handle(context(req), req.body, req, res));
+  for (const route of served.json) app.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
   // The areas' own routes first: pages, files and webhooks owe nothing to the docs, GraphQL or REST below.
   for (const router of served.areaRouters) app.use(router);
   serveDocs(app, schema);

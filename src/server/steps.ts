@@ -9,6 +9,7 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, validationFailed } from '../kernel/errors';
+import { jsonOnly } from '../kernel/json-body';
 import { createContext } from './context';
 
 /*
@@ -61,8 +62,8 @@ export const corsOf = (config: Config) =>
     maxAge: 600,
   });
 
-/** A JSON body within BODY_LIMIT (larger ones are answered 413, malformed ones invalid_json). */
-export const jsonBodyOf = (config: Config) => express.json({ limit: config.BODY_LIMIT });
+/** A JSON body within BODY_LIMIT (larger ones are answered 413, malformed ones invalid_json, others 415). */
+export const jsonBodyOf = (config: Config): RequestHandler[] => [jsonOnly, express.json({ limit: config.BODY_LIMIT })];
 
 /**
  * The request id (the client's X-Request-Id if well formed, else a new one) on the answer, and one

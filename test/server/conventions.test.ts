@@ -90,3 +90,46 @@ describe('a known path with another method', () => {
     }
   });
 });
+
+describe('a body that is not JSON', () => {
+  const notJson: [string, string][] = [
+    ['text/plain', 'email=a@example.com'],
+    ['application/x-www-form-urlencoded', 'email=a%40example.com&password=x'],
+    ['application/xml', '<login/>'],
+  ];
+
+  it.each(notJson)('is refused with 415 unsupported_media_type on REST (%s)', async (type, raw) => {
+    const reply = await t.http.rest('POST', '/auth/login', { raw, headers: { 'content-type': type } });
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual({ error: 'unsupported_media_type', message: expect.any(String) });
+    const write = await t.http.rest('POST', '/projects', { token: account.accessToken, raw, headers: { 'content-type': type } });
+    expect(write.status).toBe(415);
+    expect(write.body).toEqual({ error: 'unsupported_media_type', message: expect.any(String) });
+  });
+
+  it.each(notJson)('is refused with 415 UNSUPPORTED_MEDIA_TYPE on GraphQL (%s)', async (type) => {
+    const reply = await t.http.rest('POST', '/graphql', { token: account.accessToken, raw: '{ me { id } }', headers: { 'content-type': type } });
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual({
+      error: 'unsupported_media_type',
+      message: expect.any(String),
+      errors: [{ message: reply.body.message, extensions: { code: 'UNSUPPORTED_MEDIA_TYPE' } }],
+    });
+  });
+
+  it('is refused when sent with no Content-Type', async () => {
+    const reply = await fetch(`${t.url}/auth/login`, { method: 'POST', body: new Uint8Array(Buffer.from('{"email":"a@example.com"}')) });
+    expect(reply.status).toBe(415);
+    expect(await reply.json()).toEqual({ error: 'unsupported_media_type', message: expect.any(String) });
+  });
+
+  it('lets JSON with a charset through, and a POST with no body at all', async () => {
+    const login = await t.http.rest('POST', '/auth/login', { body: { email: account.email, password: PASSWORD }, headers: { 'content-type': 'application/json; charset=utf-8' } });
+    expect(login.status).toBe(200);
+    const gql = await t.http.rest('POST', '/graphql', { token: account.accessToken, body: { query: '{ me { id } }' }, headers: { 'content-type': 'Application/JSON;charset=UTF-8' } });
+    expect(gql.body).toEqual({ data: { me: { id: account.id } } });
+    // Marking every notification read takes nothing but its path.
+    const readAll = await t.http.rest('POST', '/notifications/read-all', { token: account.accessToken });
+    expect(readAll.status).toBe(200);
+  });
+});

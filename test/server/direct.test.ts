@@ -96,6 +96,7 @@ describe('/graphql served before express', () => {
         { token: learner.accessToken, ...gql('mutation ($input: ProjectInput!) { createProject(input: $input) { id title } }', { input: project }) },
         200,
       ],
+      ['a body that is not JSON', 'POST', '/graphql', { token: learner.accessToken, raw: '{ me { id } }', headers: { 'content-type': 'text/plain' } }, 415],
       ['another method', 'PUT', '/graphql', { token: learner.accessToken, ...gql('{ me { id } }') }, 405],
       ['a GET (express serves it both ways)', 'GET', `/graphql?query=${encodeURIComponent('{ me { id } }')}`, { token: learner.accessToken, headers: { 'apollo-require-preflight': 'true' } }, 200],
     ];
@@ -120,6 +121,7 @@ describe('the REST table served before express', () => {
       ["a guardian's view of someone not theirs", 'GET', `/guardian/learners/${other.id}`, { token: learner.accessToken }, 403],
       ['a write with bad input', 'POST', '/projects', { token: learner.accessToken, body: { title: '', language: 'cobol', files: [] } }, 400],
       ['malformed JSON', 'POST', '/projects', { token: learner.accessToken, raw: '{"title":' }, 400],
+      ['a body that is not JSON', 'POST', '/projects', { token: learner.accessToken, raw: 'title=Hi', headers: { 'content-type': 'text/plain' } }, 415],
       ['a write', 'POST', '/projects', { token: learner.accessToken, body: { title: 'Hi', description: 'Says hi', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] } }, 201],
       ['a path the table does not have', 'GET', '/no/such/path', { token: learner.accessToken }, 404],
       ['a path of the table with another method', 'DELETE', '/auth/me', { token: learner.accessToken }, 405],
