@@ -161,7 +161,10 @@ export function challenge(res: ServerResponse): void {
 
 /** What express's `res.status(status).json(body)` sends, on node's own response (no ETag: nothing here is cached). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  // Named, as express does: compression (which drops it when it compresses) writes the head before the body.
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }

@@ -37,7 +37,11 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
       });
       for (const [name, value] of answer.headers) res.setHeader(name, value);
       res.statusCode = answer.status ?? 200;
-      if (answer.body.kind === 'complete') return void res.end(answer.body.string);
+      if (answer.body.kind === 'complete') {
+        // Named: compression (which drops it when it compresses) writes the head before the body.
+        res.setHeader('Content-Length', Buffer.byteLength(answer.body.string));
+        return void res.end(answer.body.string);
+      }
       for await (const chunk of answer.body.asyncIterator) res.write(chunk);
       res.end();
     },

@@ -17,7 +17,7 @@ import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
 import { graphqlEndpoint } from './graphql-endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
-import { answerError, answerGraphqlError, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
+import { answerError, answerGraphqlError, compressAnswers, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /**
  * Every request's way in: `/graphql`, the REST table and the areas' JSON routes are served before
@@ -45,6 +45,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
     req.id = trackRequest(deps.log, req, res, req.originalUrl);
     next();
   });
+  app.use(compressAnswers);
   app.use(corsOf(config));
   // A token whose session ended stands no more (DESIGN.md 4.4), checked in memory: no statement.
   const endedSessions = endedSessionsOf(deps);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import compression from 'compression';
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
@@ -52,6 +53,13 @@ export const wellEncodedQuery: RequestHandler = (req, _res, next) => {
   }
   next();
 };
+
+/**
+ * Answers over 1 KB in gzip or Brotli when the client accepts it (the OpenAPI description is 300
+ * KB). A stream marked `Cache-Control: no-transform` (the AI tutor's server-sent events) is left
+ * as is, so each event still leaves when it is written.
+ */
+export const compressAnswers: RequestHandler = compression({ threshold: '1kb' });
 
 /** The CORS headers of every answer, and the answer to a preflight. */
 export const corsOf = (config: Config) =>

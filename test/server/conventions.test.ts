@@ -1,3 +1,5 @@
+import { type IncomingHttpHeaders, request } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import type { Reply } from '../support/http';
@@ -131,5 +133,54 @@ describe('a body that is not JSON', () => {
     // Marking every notification read takes nothing but its path.
     const readAll = await t.http.rest('POST', '/notifications/read-all', { token: account.accessToken });
     expect(readAll.status).toBe(200);
+  });
+});
+
+describe('compression', () => {
+  /** The answer's bytes as they came over the wire, with its headers (fetch would decompress them). */
+  function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+    return new Promise((resolve, reject) => {
+      const req = request(`${t.url}${path}`, { method, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  const decoders: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync };
+
+  it.each(['gzip', 'br'])('sends answers over 1 KB in %s when the client accepts it, on every HTTP path', async (encoding) => {
+    const token = { authorization: `Bearer ${account.accessToken}` };
+    const project = { title: 'Long', description: 'Over a kilobyte', language: 'python', files: [{ path: 'main.py', content: `print(1)\n${'# a comment\n'.repeat(200)}` }] };
+    const answers = [
+      // express: the description of the REST API
+      ['GET', '/openapi.json', undefined, 200],
+      // served before express: a REST row and GraphQL
+      ['POST', '/projects', JSON.stringify(project), 201],
+      ['POST', '/graphql', JSON.stringify({ query: 'mutation ($input: ProjectInput!) { createProject(input: $input) { files { content } } }', variables: { input: project } }), 200],
+    ] as const;
+    for (const [method, path, body, status] of answers) {
+      const reply = await raw(method, path, { ...token, 'accept-encoding': `${encoding}, identity;q=0.5` }, body);
+      expect(reply.status, path).toBe(status);
+      expect(reply.headers['content-encoding'], path).toBe(encoding);
+      expect(reply.headers.vary, path).toMatch(/Accept-Encoding/i);
+      const text = decoders[encoding](reply.bytes).toString('utf8');
+      expect(text.length, path).toBeGreaterThan(reply.bytes.length);
+      expect(JSON.parse(text), path).toEqual(expect.any(Object));
+    }
+  });
+
+  it('sends small answers, and answers to clients that accept no compression, as they are', async () => {
+    const small = await raw('GET', '/health', { 'accept-encoding': 'gzip, br' });
+    expect(small.status).toBe(200);
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(small.bytes.toString('utf8'))).toMatchObject({ status: expect.any(String) });
+    const plain = await raw('GET', '/openapi.json', {});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(JSON.parse(plain.bytes.toString('utf8')).openapi).toMatch(/^3\./);
   });
 });

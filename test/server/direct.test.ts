@@ -35,6 +35,7 @@ const SHOWN = [
   'x-ratelimit-limit',
   'retry-after',
   'www-authenticate',
+  'content-encoding',
   'allow',
   'x-request-id',
 ];
