@@ -184,3 +184,46 @@ describe('compression', () => {
     expect(JSON.parse(plain.bytes.toString('utf8')).openapi).toMatch(/^3\./);
   });
 });
+
+describe('REST error details', () => {
+  /** Nothing of GraphQL in what a REST client reads: no variables, types, enums or argument names. */
+  const expectRestWords = (reply: Reply) => expect(JSON.stringify(reply.body)).not.toMatch(/\$|String!|Int\b|enum|type "|Variable|Field "|first|after|input/);
+
+  it.each([
+    ['/courses?limit=0', 'limit', 'must not be less than 1'],
+    ['/courses?limit=1000', 'limit', 'must not be greater than 100'],
+    ['/courses?limit=many', 'limit', 'must be an integer'],
+    ['/courses?level=wizard', 'level', 'is not one of the allowed values'],
+    ['/country-policy', 'country', 'is required'],
+  ])('name the query parameter of GET %s', async (path, field, message) => {
+    const reply = await t.http.get(path, { token: account.accessToken });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ error: 'validation_failed', message: 'The request is invalid.', details: [{ field, message }] });
+    expectRestWords(reply);
+  });
+
+  it.each([
+    ['a missing field', { country: undefined }, 'country', 'is required'],
+    ['a field of the wrong type', { country: 5 }, 'country', 'must be a string'],
+    ['a value not allowed', { role: 'wizard' }, 'role', 'is not one of the allowed values'],
+    ['a field it does not take', { shoeSize: 42 }, 'shoeSize', 'is not a field of this request'],
+  ])('name the body field of POST /auth/signup with %s', async (_what, change, field, message) => {
+    const reply = await t.http.post('/auth/signup', { ...adultSignup(), ...change });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ error: 'validation_failed', message: 'The request is invalid.', details: [{ field, message }] });
+    expectRestWords(reply);
+  });
+
+  it('name the body when it is not an object, and a field of a body of named fields', async () => {
+    const array = await t.http.post('/auth/signup', [adultSignup()]);
+    expect(array.body).toEqual({ error: 'validation_failed', message: 'The request is invalid.', details: [{ field: 'body', message: 'must be a JSON object' }] });
+    const refresh = await t.http.post('/auth/refresh', {});
+    expect(refresh.body).toEqual({ error: 'validation_failed', message: 'The request is invalid.', details: [{ field: 'refreshToken', message: 'is required' }] });
+    expectRestWords(refresh);
+  });
+
+  it('leave GraphQL its own names (the twin of GET /courses?limit=0)', async () => {
+    const reply = await t.http.gql('{ courses(first: 0) { edges { node { id } } } }', {}, account.accessToken);
+    expect(reply.body.errors?.[0].extensions).toEqual({ code: 'VALIDATION_FAILED', details: [{ field: 'first', message: expect.stringMatching(/less than 1/) }] });
+  });
+});
