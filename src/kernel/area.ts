@@ -64,6 +64,17 @@ export interface DirectRoute extends JsonRoute {
 }
 
 /**
+ * A gauge an area reports on `/metrics`, read at each scrape: its series, one per set of labels.
+ * Kept free of the metrics library, which only the server knows.
+ */
+export interface AreaGauge {
+  name: string;
+  help: string;
+  labelNames: string[];
+  read(): { labels: Record<string, string>; value: number }[];
+}
+
+/**
  * One area of the specification as a value: the composition root reads these, so adding an area
  * is a folder and one line in `src/areas.ts`.
  */
@@ -87,6 +98,8 @@ export interface Area {
   personalData?: PersonalDataHandler;
   /** Writes what the area holds in memory and closes its clients, on shutdown (after the jobs, before the events and the database). */
   close?: (deps: Deps) => Promise<void>;
+  /** What the area reports on `/metrics` (its pools and queues). */
+  gauges?: (deps: Deps) => AreaGauge[];
   /** The area's types that implement Node: how `node(id:)` finds and reads them. */
   nodes?: NodeSource[];
 }

@@ -7,6 +7,7 @@ import type { Deps } from '../kernel/deps';
 import { countRequest } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
+import { observeRequest } from './metrics/http';
 import { answerError, compressAnswers, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /** What the steps below write on the request, as express's middleware does. */
@@ -37,6 +38,7 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
     const { route, params } = found;
     const request = req as DirectRequest;
     request.id = trackRequest(deps.log, req, res, url);
+    observeRequest(deps, req, res, () => route.path);
     void (async () => {
       await compress(req, res);
       await cors(req, res);

@@ -16,6 +16,8 @@ import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
 import { graphqlEndpoint } from './graphql-endpoint';
+import { metricsEndpoint } from './metrics/endpoint';
+import { expressRoute, observeRequest } from './metrics/http';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { answerError, answerGraphqlError, compressAnswers, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
@@ -43,6 +45,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   app.set('trust proxy', config.TRUST_PROXY);
   app.use((req, res, next) => {
     req.id = trackRequest(deps.log, req, res, req.originalUrl);
+    observeRequest(deps, req, res, () => expressRoute(req));
     next();
   });
   app.use(compressAnswers);
@@ -55,6 +58,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   });
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
+  app.get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
   for (const route of served.json) app.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
   // The areas' own routes first: pages, files and webhooks owe nothing to the docs, GraphQL or REST below.

@@ -353,6 +353,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   );
   return {
     wsServer,
+    /** Sockets open (signed in or not yet) and subscriptions running, for /metrics. */
+    stats: () => ({ sockets: wsServer.clients.size, subscriptions: [...byUser.values()].reduce((sum, sockets) => sum + [...sockets].reduce((n, c) => n + c.subscriptions.size, 0), 0) }),
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
     dispose: async () => {
       for (const stop of stopListening) stop();
