@@ -105,16 +105,21 @@ export function setRateLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, stat
   res.setHeader('X-RateLimit-Reset', state.resetAt);
 }
 
-/** Which buckets a REST path counts against besides the default one (in any case: routes match so). */
-function pathBuckets(path: string): Bucket[] {
+/**
+ * Which buckets a REST request counts against besides the default one (paths in any case: routes
+ * match so). The /auth bucket is for the operations that take credentials or tokens, all POSTs:
+ * reading the account (`GET /auth/me`) counts in the default bucket only (DESIGN.md 4.3).
+ */
+function pathBuckets(method: string | undefined, path: string): Bucket[] {
   const lower = path.toLowerCase();
-  if (lower === '/auth' || lower.startsWith('/auth/')) return ['auth'];
+  if (lower === '/auth' || lower.startsWith('/auth/')) return method === 'POST' ? ['auth'] : [];
   if (lower === '/ai' || lower.startsWith('/ai/')) return ['ai'];
   return [];
 }
 
 /** What the counting of a request reads of it (express's request has it all; so does a direct route's). */
 export interface CountedRequest {
+  method?: string;
   auth: { userId?: string };
   ip?: string;
   countedBuckets?: Set<Bucket>;
@@ -127,7 +132,7 @@ export interface CountedRequest {
  */
 export async function countRequest(limits: RateLimits, req: CountedRequest, path: string, res: Pick<ServerResponse, 'setHeader'>): Promise<void> {
   const userKey = req.auth.userId ? `user:${req.auth.userId}` : `ip:${req.ip}`;
-  const buckets = pathBuckets(path);
+  const buckets = pathBuckets(req.method, path);
   req.countedBuckets = new Set(buckets);
   try {
     // The buckets are counted at once: with a shared store each is a round trip to it.

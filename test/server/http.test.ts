@@ -72,7 +72,6 @@ describe('malformed requests', () => {
     for (const [method, path] of [
       ['GET', '/nowhere'],
       ['POST', '/auth/unknown'],
-      ['DELETE', '/auth/me'],
     ]) {
       const reply = await t.http.rest(method, path);
       expect(reply.status).toBe(404);
