@@ -6,7 +6,7 @@ import { defineCodeLabJobs } from './codelab.jobs';
 import { CodeLabResolver, CodeLabUserEdges, codelabNodes } from './codelab.resolver';
 import { codelabRoutes } from './codelab.routes';
 import { codelabRules } from './codelab.rules';
-import { CodeLabService, codeRunnerOf, MAX_PROJECT_BYTES } from './codelab.service';
+import { CODELAB_RUNS_BUCKET, CodeLabService, codeRunnerOf, MAX_PROJECT_BYTES } from './codelab.service';
 import { codeRunnerDefaults } from './sandbox';
 import { Migration20261123100000_codelab } from './migrations/Migration20261123100000_codelab';
 
@@ -35,6 +35,7 @@ export const codelabArea = defineArea({
   entities: [Exercise, Submission, Project, Portfolio],
   resolvers: [CodeLabResolver, CodeLabUserEdges],
   nodes: codelabNodes,
+  rateLimits: (config) => ({ [CODELAB_RUNS_BUCKET]: { points: config.CODELAB_RUNS_PER_MINUTE, seconds: 60 } }),
   rules: codelabRules,
   routes: codelabRoutes,
   // Any JSON encoding of a project of 256 KiB, or of code and stdin of 64 KiB each, gets through to

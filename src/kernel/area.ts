@@ -4,12 +4,14 @@ import type { Request, RequestHandler, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { and } from 'graphql-shield';
 import type { Logger } from 'pino';
+import type { Config } from '../config';
 import type { NonEmptyArray } from 'type-graphql';
 import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
 import { type NodeSource, registerNodes } from './node';
+import type { RateLimitRule } from './rate-limit';
 import type { RestRoute } from './rest-route';
 import type { ServiceFactories, Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
@@ -88,6 +90,8 @@ export interface Area {
   bodyLimits?: BodyLimits;
   http?: HttpRoutes;
   jsonRoutes?: (deps: Deps, schema: GraphQLSchema) => JsonRoute[];
+  /** Rate-limit buckets of the area's own, counted in the shared store like the kernel's (by name, per key). */
+  rateLimits?: (config: Config) => Record<string, RateLimitRule>;
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];
   services?: ServiceFactories;

@@ -135,14 +135,19 @@ export const isVerified = and(
   ),
 );
 
-/** Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already. */
-export const throttled = (bucket: Bucket) =>
+const callerKey = (bucket: Bucket, ctx: Context) => (bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+
+/**
+ * Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already; by
+ * the caller (the IP for sign-in), or by what `keyOf` says.
+ */
+export const throttled = (bucket: Bucket, keyOf: (ctx: Context) => string = (ctx) => callerKey(bucket, ctx)) =>
   namedRule(`throttled(${bucket})`, () =>
     countsOnly(
       rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
         if (ctx.countedBuckets.has(bucket)) return true;
         try {
-          await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+          await ctx.limits.consume(bucket, keyOf(ctx));
           return true;
         } catch (error) {
           if (error instanceof RateLimitedError) return error;
