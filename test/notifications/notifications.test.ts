@@ -60,7 +60,7 @@ describe('GET /notifications and { notifications }', () => {
     expect(await count('unread')).toBe(2);
     expect(await count('read')).toBe(1);
     expect(await count('all')).toBe(3);
-    const gql = await t.http.gql('{ notifications(filter: read) { totalCount edges { node { id read } } } }', {}, user.accessToken);
+    const gql = await t.http.gql('{ notifications(filter: READ) { totalCount edges { node { id read } } } }', {}, user.accessToken);
     expect(gql.body.data.notifications).toEqual({ totalCount: 1, edges: [{ node: { id: latest.id, read: true } }] });
   });
 
