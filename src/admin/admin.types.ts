@@ -7,7 +7,11 @@ import { Connection, PageArgs } from '../kernel/pagination';
 import { RoleChangeAction } from './role-change.entity';
 import { registerEnumType } from 'type-graphql';
 
-registerEnumType(RoleChangeAction, { name: 'RoleChangeAction' });
+registerEnumType(RoleChangeAction, {
+  name: 'RoleChangeAction',
+  description: 'What an admin did to a role',
+  valuesConfig: { granted: { description: 'The role was given' }, removed: { description: 'The role was taken away' } },
+});
 
 export { UserConnection };
 

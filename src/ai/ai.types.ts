@@ -32,7 +32,7 @@ export class AiQuota {
   @Field(() => Tier)
   tier!: Tier;
 
-  @Field(() => String, { description: 'day: quotas reset at midnight UTC' })
+  @Field(() => String, { description: 'The quota period: `day`, reset at midnight UTC' })
   period!: string;
 
   @Field(() => Int, { description: "The tier's messages a day, lowered by a guardian's limit" })

@@ -4,10 +4,38 @@ import { Connection } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { AccountStatus, Locale, Role, signupRoles, Tier } from './user.entity';
 
-registerEnumType(Role, { name: 'Role' });
-registerEnumType(AccountStatus, { name: 'AccountStatus' });
-registerEnumType(Tier, { name: 'Tier' });
-registerEnumType(Locale, { name: 'Locale' });
+registerEnumType(Role, {
+  name: 'Role',
+  description: 'What an account may do on the platform',
+  valuesConfig: {
+    learner: { description: 'Takes courses and exercises' },
+    guardian: { description: 'Looks after linked learners and consents for them' },
+    admin: { description: 'Runs the platform: accounts, roles, settings' },
+    content_admin: { description: 'Edits courses and reviews generated and creator courses' },
+    creator: { description: 'Writes courses and sells them on the marketplace' },
+  },
+});
+registerEnumType(AccountStatus, {
+  name: 'AccountStatus',
+  description: 'Where an account stands',
+  valuesConfig: {
+    active: { description: 'In use' },
+    pending_guardian: { description: 'A learner under 13 whose guardian has not yet verified and linked' },
+    suspended: { description: 'An admin suspended it: log-in and every token are refused' },
+    deletion_pending: { description: 'Erasure is scheduled; until it runs the account may only read itself and cancel' },
+    erased: { description: 'Erased: a pseudonym the records the law keeps point to' },
+  },
+});
+registerEnumType(Tier, {
+  name: 'Tier',
+  description: 'The subscription tier of an account',
+  valuesConfig: { free: { description: 'No subscription' }, starter: { description: 'The starter subscription' }, pro: { description: 'The pro subscription' } },
+});
+registerEnumType(Locale, {
+  name: 'Locale',
+  description: 'A language the platform speaks',
+  valuesConfig: { vi: { description: 'Vietnamese' }, en: { description: 'English' } },
+});
 
 /** What leaves the service of an account: never the password hash or tokens. */
 @ObjectType('User', {

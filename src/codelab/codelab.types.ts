@@ -9,7 +9,7 @@ const CODE_LIMIT = 64 * 1024;
 
 @ObjectType('CodeRunResult', { description: 'What a run of a program showed' })
 export class RunResultView {
-  @Field(() => String, { description: runStatuses.join(' | ') })
+  @Field(() => String, { description: `How the run ended: ${runStatuses.map((s) => `\`${s}\``).join(', ')}` })
   status!: string;
 
   @Field(() => String)
@@ -46,7 +46,7 @@ export class ExerciseTestView {
   @Field(() => Boolean)
   hidden!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'stdin, or the JSON array of arguments of a function-call test' })
+  @Field(() => String, { nullable: true, description: 'The standard input, or the JSON array of arguments of a function-call test' })
   input!: string | null;
 
   @Field(() => String, { nullable: true, description: 'The expected output, or the JSON of the expected return value' })
@@ -73,7 +73,7 @@ export class ExerciseView implements Node {
   @Field(() => String)
   starterCode!: string;
 
-  @Field(() => String, { description: 'easy | medium | hard' })
+  @Field(() => String, { description: 'How hard the exercise is: `easy`, `medium` or `hard`' })
   difficulty!: string;
 
   @Field(() => ID, { nullable: true })
@@ -183,7 +183,7 @@ export class TestResultView {
   @Field(() => String, { nullable: true })
   message!: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'null for a hidden test' })
+  @Field(() => Int, { nullable: true, description: 'How long the test ran, in milliseconds; null for a hidden test' })
   timeMs!: number | null;
 }
 
@@ -195,10 +195,13 @@ export class SubmissionView implements Node {
   @Field(() => ID)
   exerciseId!: string;
 
-  @Field(() => String, { description: 'queued | running | completed' })
+  @Field(() => String, { description: 'Where judging stands: `queued`, `running` or `completed`' })
   status!: string;
 
-  @Field(() => String, { nullable: true, description: 'accepted | wrong_answer | runtime_error | syntax_error | time_limit_exceeded | memory_limit_exceeded | output_limit_exceeded' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The verdict once judged: `accepted`, `wrong_answer`, `runtime_error`, `syntax_error`, `time_limit_exceeded`, `memory_limit_exceeded` or `output_limit_exceeded`',
+  })
   verdict!: string | null;
 
   @Field(() => Int, { description: '0..100: the share of tests passed' })
@@ -257,7 +260,7 @@ export class ProjectView implements Node {
   @Field(() => [ProjectFileView])
   files!: ProjectFileView[];
 
-  @Field(() => String, { description: 'private | unlisted | public' })
+  @Field(() => String, { description: 'Who may see it: `private`, `unlisted` (whoever has the link) or `public`' })
   visibility!: string;
 
   @Field(() => ID, { nullable: true })
@@ -324,7 +327,7 @@ export class PortfolioView {
   @Field(() => [ID])
   certificateIds!: string[];
 
-  @Field(() => String, { description: 'private | public' })
+  @Field(() => String, { description: 'Who may see it: `private` or `public`' })
   visibility!: string;
 }
 

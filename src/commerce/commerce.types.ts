@@ -6,15 +6,75 @@ import { Tier } from '../kernel/domain';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { EntitlementKind, EntitlementSource, EntitlementStatus, PaymentStatus, PriceInterval, ProductKind, ProductStatus, PurchaseRequestStatus, RefundStatus } from './commerce.entity';
 
-registerEnumType(ProductKind, { name: 'ProductKind' });
-registerEnumType(ProductStatus, { name: 'ProductStatus' });
-registerEnumType(PriceInterval, { name: 'PriceInterval' });
-registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
-registerEnumType(EntitlementKind, { name: 'EntitlementKind' });
-registerEnumType(EntitlementSource, { name: 'EntitlementSource' });
-registerEnumType(EntitlementStatus, { name: 'EntitlementStatus' });
-registerEnumType(PurchaseRequestStatus, { name: 'PurchaseRequestStatus' });
-registerEnumType(RefundStatus, { name: 'RefundStatus' });
+registerEnumType(ProductKind, {
+  name: 'ProductKind',
+  description: 'What a product sells',
+  valuesConfig: {
+    subscription: { description: 'A tier, paid every interval' },
+    course: { description: 'Access to one or more courses, paid once' },
+    bundle: { description: 'Several courses together, paid once' },
+  },
+});
+registerEnumType(ProductStatus, {
+  name: 'ProductStatus',
+  description: 'Where a product stands',
+  valuesConfig: {
+    draft: { description: 'Being written; not for sale' },
+    in_review: { description: 'A listing waiting for a content admin' },
+    published: { description: 'For sale' },
+    rejected: { description: 'A listing a content admin refused' },
+    archived: { description: 'No longer sold; what was bought stays' },
+  },
+});
+registerEnumType(PriceInterval, {
+  name: 'PriceInterval',
+  description: 'How often a subscription is paid',
+  valuesConfig: { month: { description: 'Every month' }, year: { description: 'Every year' } },
+});
+registerEnumType(PaymentStatus, {
+  name: 'PaymentStatus',
+  description: 'Where a payment stands',
+  valuesConfig: {
+    pending: { description: 'Started; the provider has not confirmed it' },
+    succeeded: { description: 'Paid' },
+    failed: { description: 'The provider refused it' },
+    canceled: { description: 'The payer canceled it' },
+    expired: { description: 'Not paid in time' },
+    partially_refunded: { description: 'Paid, and part of it refunded' },
+    refunded: { description: 'Paid, and refunded in full' },
+  },
+});
+registerEnumType(EntitlementKind, {
+  name: 'EntitlementKind',
+  description: 'What an entitlement gives',
+  valuesConfig: { course: { description: 'Access to a course' }, tier: { description: 'A subscription tier' } },
+});
+registerEnumType(EntitlementSource, {
+  name: 'EntitlementSource',
+  description: 'Where an entitlement comes from',
+  valuesConfig: { purchase: { description: 'A payment' }, grant: { description: 'An admin gave it' }, school: { description: "The learner's school" } },
+});
+registerEnumType(EntitlementStatus, {
+  name: 'EntitlementStatus',
+  description: 'Where an entitlement stands',
+  valuesConfig: { active: { description: 'In force' }, expired: { description: 'Its period ended' }, revoked: { description: 'Taken back (a refund, an admin)' } },
+});
+registerEnumType(PurchaseRequestStatus, {
+  name: 'PurchaseRequestStatus',
+  description: "Where a minor's request to buy stands",
+  valuesConfig: { pending: { description: 'Waiting for a guardian' }, approved: { description: 'A guardian approved and pays' }, declined: { description: 'A guardian declined' } },
+});
+registerEnumType(RefundStatus, {
+  name: 'RefundStatus',
+  description: 'Where a refund stands',
+  valuesConfig: {
+    requested: { description: 'Asked for; an admin decides' },
+    processing: { description: 'Approved; the provider is refunding' },
+    succeeded: { description: 'Refunded' },
+    rejected: { description: 'An admin refused it' },
+    failed: { description: 'The provider could not refund' },
+  },
+});
 
 const AMOUNT = 'An integer in minor units of the currency (VND has none; USD cents)';
 

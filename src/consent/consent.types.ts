@@ -4,9 +4,27 @@ import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnum
 import { Connection } from '../kernel/pagination';
 import { ConsentAction, ConsentActorRole, ConsentType } from './consent.entity';
 
-registerEnumType(ConsentType, { name: 'ConsentType' });
-registerEnumType(ConsentAction, { name: 'ConsentAction' });
-registerEnumType(ConsentActorRole, { name: 'ConsentActorRole' });
+registerEnumType(ConsentType, {
+  name: 'ConsentType',
+  description: 'What a consent allows',
+  valuesConfig: {
+    basic_data: { description: 'Keeping the basic data an account needs' },
+    ai_conversation: { description: 'Talking with the AI tutor' },
+    ai_memory: { description: 'The AI tutor remembering past conversations' },
+    progress_sharing: { description: 'Sharing progress with teachers and schools' },
+    marketing_email: { description: 'Receiving marketing e-mail' },
+  },
+});
+registerEnumType(ConsentAction, {
+  name: 'ConsentAction',
+  description: 'What was done to a consent',
+  valuesConfig: { granted: { description: 'Given' }, revoked: { description: 'Taken back' } },
+});
+registerEnumType(ConsentActorRole, {
+  name: 'ConsentActorRole',
+  description: 'Who changed a consent',
+  valuesConfig: { self: { description: 'The person it concerns' }, guardian: { description: 'A linked guardian, for a learner' } },
+});
 
 @ObjectType()
 export class ConsentGrantor {

@@ -5,7 +5,11 @@ import { Locale } from '../auth';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { ContactStatus } from './contact-message.entity';
 
-registerEnumType(ContactStatus, { name: 'ContactStatus' });
+registerEnumType(ContactStatus, {
+  name: 'ContactStatus',
+  description: 'Where a contact message stands',
+  valuesConfig: { open: { description: 'Not answered yet' }, resolved: { description: 'An admin resolved it' } },
+});
 
 @InputType()
 export class ContactInput {

@@ -5,7 +5,15 @@ import { Connection, PageArgs } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { CourseLevel } from './course.entity';
 
-registerEnumType(CourseLevel, { name: 'CourseLevel' });
+registerEnumType(CourseLevel, {
+  name: 'CourseLevel',
+  description: 'How far along a course starts',
+  valuesConfig: {
+    beginner: { description: 'For learners new to the subject' },
+    intermediate: { description: 'For learners who know the basics' },
+    advanced: { description: 'For experienced learners' },
+  },
+});
 
 @ObjectType('LocalizedText')
 export class LocalizedTextView {

@@ -9,9 +9,28 @@ import { SafetyFindingView } from '../factory';
 import { AssistTask } from './creator.assist';
 import { DraftStatus } from './creator.entity';
 
-registerEnumType(AssistTask, { name: 'AssistTask' });
+registerEnumType(AssistTask, {
+  name: 'AssistTask',
+  description: 'What the writing assistant is asked to do',
+  valuesConfig: {
+    outline: { description: 'Propose an outline of lessons' },
+    lesson: { description: 'Write a lesson' },
+    quiz: { description: 'Write quiz questions' },
+    translate: { description: 'Translate between Vietnamese and English' },
+    review: { description: 'Review the course for safety and fit' },
+  },
+});
 
-registerEnumType(DraftStatus, { name: 'CreatorCourseStatus' });
+registerEnumType(DraftStatus, {
+  name: 'CreatorCourseStatus',
+  description: "Where a creator's course stands",
+  valuesConfig: {
+    draft: { description: 'Being written' },
+    in_review: { description: 'Submitted; a content admin reviews it' },
+    rejected: { description: 'A content admin sent it back' },
+    published: { description: 'In the catalog' },
+  },
+});
 
 @InputType()
 export class CreatorCourseInput extends CourseDescriptionInput {

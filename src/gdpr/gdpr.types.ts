@@ -4,8 +4,24 @@ import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, re
 import { Connection, PageArgs } from '../kernel/pagination';
 import { GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 
-registerEnumType(GdprRequestKind, { name: 'GdprRequestKind' });
-registerEnumType(GdprRequestStatus, { name: 'GdprRequestStatus' });
+registerEnumType(GdprRequestKind, {
+  name: 'GdprRequestKind',
+  description: 'What a privacy request asks',
+  valuesConfig: { export: { description: 'A copy of the personal data' }, deletion: { description: 'Erasure of the account' } },
+});
+registerEnumType(GdprRequestStatus, {
+  name: 'GdprRequestStatus',
+  description: 'Where a privacy request stands',
+  valuesConfig: {
+    queued: { description: 'Waiting to run' },
+    running: { description: 'Being carried out' },
+    ready: { description: 'The export can be downloaded' },
+    scheduled: { description: 'Erasure will run at its due date' },
+    completed: { description: 'Done' },
+    canceled: { description: 'Canceled before it ran' },
+    failed: { description: 'Could not be carried out' },
+  },
+});
 
 @ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
 export class GdprRequestView implements Node {

@@ -5,7 +5,15 @@ import { Connection } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { LinkStatus } from './guardian-link.entity';
 
-registerEnumType(LinkStatus, { name: 'GuardianLinkStatus' });
+registerEnumType(LinkStatus, {
+  name: 'GuardianLinkStatus',
+  description: 'Where a guardian link stands',
+  valuesConfig: {
+    pending: { description: 'Declared; the other side has not confirmed yet' },
+    active: { description: 'Confirmed: the guardian sees and consents for the learner' },
+    revoked: { description: 'Ended by the guardian, the learner or an admin' },
+  },
+});
 
 /** One side of a link as the other side sees it: a name and an address, nothing more. */
 @ObjectType()

@@ -27,10 +27,10 @@ class Readiness {
   @Field(() => String)
   database!: string;
 
-  @Field(() => String, { description: 'applied: every migration of this build is in the database' })
+  @Field(() => String, { description: '`applied` when every migration of this build is in the database' })
   migrations!: string;
 
-  @Field(() => String, { description: 'running: the outbox relay delivers what commits wrote' })
+  @Field(() => String, { description: '`running` when the outbox relay delivers what commits wrote' })
   outboxRelay!: string;
 }
 
@@ -39,7 +39,7 @@ class EmailHealth {
   @Field(() => String)
   status!: string;
 
-  @Field(() => String, { description: 'smtp or file' })
+  @Field(() => String, { description: 'How mail leaves: `smtp`, or `file` (written to the outbox folder)' })
   transport!: string;
 }
 

@@ -6,14 +6,29 @@ import { Node } from '../kernel/node';
 import { NotificationType } from './notification.entity';
 import type { NotificationFilter as Filter } from './notifications.service';
 
-registerEnumType(NotificationType, { name: 'NotificationType' });
+registerEnumType(NotificationType, {
+  name: 'NotificationType',
+  description: 'What a notification is about',
+  valuesConfig: {
+    progress: { description: 'Progress in a course: a lesson, a milestone' },
+    certificate: { description: 'A certificate was issued' },
+    creator_message: { description: 'A message from a course creator' },
+    system: { description: 'A message from the platform' },
+    guardian: { description: 'A guardian link to confirm or that changed' },
+    consent: { description: 'A consent to give or that changed' },
+  },
+});
 
 export enum NotificationFilter {
   unread = 'unread',
   read = 'read',
   all = 'all',
 }
-registerEnumType(NotificationFilter, { name: 'NotificationFilter' });
+registerEnumType(NotificationFilter, {
+  name: 'NotificationFilter',
+  description: 'Which notifications a list shows',
+  valuesConfig: { all: { description: 'Read and unread' }, unread: { description: 'Not read yet' }, read: { description: 'Already read' } },
+});
 
 @ObjectType('Notification', { implements: Node })
 export class NotificationView implements Node {

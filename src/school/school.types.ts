@@ -8,8 +8,19 @@ import { CourseProgressView } from '../progress';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
 
-registerEnumType(SchoolRole, { name: 'SchoolRole' });
-registerEnumType(MembershipStatus, { name: 'ClassMembershipStatus' });
+registerEnumType(SchoolRole, {
+  name: 'SchoolRole',
+  description: 'What a member does in a school',
+  valuesConfig: { school_admin: { description: 'Runs the school: its staff and classes' }, teacher: { description: 'Teaches classes and follows their learners' } },
+});
+registerEnumType(MembershipStatus, {
+  name: 'ClassMembershipStatus',
+  description: "Where a learner's place in a class stands",
+  valuesConfig: {
+    active: { description: 'In the class; the teacher sees their progress' },
+    pending_consent: { description: 'A learner under 18 whose guardian has not granted progress sharing: in the class, progress hidden' },
+  },
+});
 
 @InputType()
 export class SchoolInput {

@@ -80,7 +80,7 @@ describe('granting and removing roles', () => {
 
     const listed = await t.http.gql(USERS, { filter: { email: person.email } }, admin.accessToken);
     const changes = listed.body.data.users.edges[0].node.roleChanges;
-    expect(changes.map((c: { role: string; action: string }) => `${c.action} ${c.role}`)).toEqual(['removed guardian', 'removed content_admin', 'granted content_admin']); // newest first
+    expect(changes.map((c: { role: string; action: string }) => `${c.action} ${c.role}`)).toEqual(['REMOVED GUARDIAN', 'REMOVED CONTENT_ADMIN', 'GRANTED CONTENT_ADMIN']); // newest first
     expect(changes.every((c: { actorId: string; createdAt: string }) => c.actorId === admin.id && Date.parse(c.createdAt) > Date.now() - 60_000)).toBe(true);
 
     // The new roles hold at once, whatever the old token says.

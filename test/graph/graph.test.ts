@@ -132,7 +132,7 @@ describe('a learner walks their own graph', () => {
     expect(me.certificates.totalCount).toBe(1);
     expect(me.unreadNotificationCount).toBeGreaterThanOrEqual(1);
     expect(me.notifications.nodes.map((n: { type: string }) => n.type)).toContain('CERTIFICATE');
-    expect(me.guardianLinks.totalCount).toBeNull();
+    expect(me.guardianLinks.totalCount).toBe(1);
     // The tutor needs its consent, as aiConversations at the root does.
     expect(me.aiConversations).toBeNull();
     expect(codesAt(reply.body.errors, 'me.aiConversations')).toEqual(['GUARDIAN_CONSENT_REQUIRED']);
