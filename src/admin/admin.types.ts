@@ -15,7 +15,7 @@ registerEnumType(RoleChangeAction, {
 
 export { UserConnection };
 
-@InputType()
+@InputType({ description: 'Which accounts to list' })
 export class UserFilterInput {
   @Field(() => Role, { nullable: true })
   role?: Role | null;
@@ -35,7 +35,7 @@ export class UsersArgs extends PageArgs {
   filter?: UserFilterInput | null;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ description: "One change of an account's roles, and who made it", implements: Node })
 export class RoleChangeView implements Node {
   @Field(() => ID)
   id!: string;
@@ -53,7 +53,7 @@ export class RoleChangeView implements Node {
   createdAt!: Date;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ description: 'One recorded action of the audit log: who did what to what, when', implements: Node })
 export class AuditEntryView implements Node {
   @Field(() => ID)
   id!: string;
@@ -111,7 +111,7 @@ export class AuditArgs extends PageArgs {
   until?: Date | null;
 }
 
-@InputType()
+@InputType({ description: 'Why an admin suspends an account' })
 export class SuspendInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
@@ -119,7 +119,7 @@ export class SuspendInput {
   reason?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many accounts have a role' })
 export class RoleCount {
   @Field(() => String)
   role!: string;
@@ -128,7 +128,7 @@ export class RoleCount {
   count!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many accounts are in a status' })
 export class StatusCount {
   @Field(() => String)
   status!: string;
@@ -137,7 +137,7 @@ export class StatusCount {
   count!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'An amount of money in minor units of its currency' })
 export class CurrencyAmount {
   @Field(() => String, { description: 'ISO 4217' })
   currency!: string;
@@ -146,7 +146,7 @@ export class CurrencyAmount {
   amount!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Figures of the whole platform for admins' })
 export class PlatformStatsView {
   @Field(() => [RoleCount])
   usersByRole!: RoleCount[];

@@ -80,7 +80,7 @@ export class UserView implements Node {
 
 export const UserConnection = Connection(UserView, 'User');
 
-@ObjectType()
+@ObjectType({ description: 'A signed-in session: the account and its tokens' })
 export class AuthPayload {
   @Field(() => UserView)
   user!: UserView;
@@ -101,7 +101,7 @@ const apply =
   (target, key) =>
     decorators.forEach((d) => d(target, key));
 
-@InputType()
+@InputType({ description: 'A new account' })
 export class SignupInput {
   @Field(() => String)
   @apply(email())
@@ -137,7 +137,7 @@ export class SignupInput {
   guardianEmail?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'An e-mail address and password' })
 export class LoginInput {
   @Field(() => String)
   @apply(email())
@@ -149,7 +149,7 @@ export class LoginInput {
   password!: string;
 }
 
-@InputType()
+@InputType({ description: 'A refresh token' })
 export class RefreshTokenInput {
   @Field(() => String)
   @IsNotEmpty()
@@ -157,7 +157,7 @@ export class RefreshTokenInput {
   refreshToken!: string;
 }
 
-@InputType()
+@InputType({ description: 'A token from a mail' })
 export class TokenInput {
   @Field(() => String)
   @IsNotEmpty()
@@ -165,14 +165,14 @@ export class TokenInput {
   token!: string;
 }
 
-@InputType()
+@InputType({ description: 'An e-mail address' })
 export class EmailInput {
   @Field(() => String)
   @apply(email())
   email!: string;
 }
 
-@InputType()
+@InputType({ description: 'The token of a reset mail and the new password' })
 export class ResetPasswordInput {
   @Field(() => String)
   @IsNotEmpty()

@@ -22,7 +22,7 @@ export class RunResultView {
   timeMs!: number;
 }
 
-@InputType()
+@InputType({ description: 'A program to run in the sandbox' })
 export class RunCodeInput {
   @Field(() => String, { description: 'python or javascript' })
   @IsIn(languages, { message: 'must be python or javascript' })
@@ -56,7 +56,7 @@ export class ExerciseTestView {
   call!: string | null;
 }
 
-@ObjectType('Exercise', { implements: Node })
+@ObjectType('Exercise', { description: 'A code exercise, judged by its tests', implements: Node })
 export class ExerciseView implements Node {
   @Field(() => ID)
   id!: string;
@@ -107,7 +107,7 @@ export class ExerciseArgs extends PageArgs {
   courseId?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A test of an exercise: its input and the output expected' })
 export class ExerciseTestInput {
   @Field(() => String)
   @Length(1, 100)
@@ -130,7 +130,7 @@ export class ExerciseTestInput {
   call?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A code exercise to create' })
 export class ExerciseInput {
   @Field(() => LocalizedTextInput)
   @ValidateNested()
@@ -187,7 +187,7 @@ export class TestResultView {
   timeMs!: number | null;
 }
 
-@ObjectType('Submission', { implements: Node })
+@ObjectType('Submission', { description: 'A solution submitted to an exercise, and its verdict', implements: Node })
 export class SubmissionView implements Node {
   @Field(() => ID)
   id!: string;
@@ -231,7 +231,7 @@ export class HintView {
   conversationId!: string;
 }
 
-@ObjectType('ProjectFile')
+@ObjectType('ProjectFile', { description: 'A file of a code project' })
 export class ProjectFileView {
   @Field(() => String)
   path!: string;
@@ -240,7 +240,7 @@ export class ProjectFileView {
   content!: string;
 }
 
-@ObjectType('Project', { implements: Node })
+@ObjectType('Project', { description: "A learner's code project", implements: Node })
 export class ProjectView implements Node {
   @Field(() => ID)
   id!: string;
@@ -275,7 +275,7 @@ export class ProjectView implements Node {
 
 export const ProjectConnection = Connection(ProjectView, 'Project');
 
-@InputType()
+@InputType({ description: 'A file of a code project' })
 export class ProjectFileInput {
   @Field(() => String)
   @Matches(/^(?!\/)(?!.*\.\.)[A-Za-z0-9_\-./]{1,200}$/, { message: 'must be a relative path of letters, digits, _, -, . and /' })
@@ -285,7 +285,7 @@ export class ProjectFileInput {
   content!: string;
 }
 
-@InputType()
+@InputType({ description: 'A code project to create or save' })
 export class ProjectInput {
   @Field(() => String)
   @Length(1, 200)
@@ -310,7 +310,7 @@ export class ProjectInput {
   visibility!: string;
 }
 
-@ObjectType('Portfolio')
+@ObjectType('Portfolio', { description: "A learner's public page: projects and certificates they chose to show" })
 export class PortfolioView {
   @Field(() => String, { nullable: true, description: 'Null until the owner chooses one' })
   handle!: string | null;
@@ -331,7 +331,7 @@ export class PortfolioView {
   visibility!: string;
 }
 
-@ObjectType('PortfolioCertificate')
+@ObjectType('PortfolioCertificate', { description: 'A certificate as a portfolio shows it' })
 export class PortfolioCertificateView {
   @Field(() => ID)
   id!: string;
@@ -364,7 +364,7 @@ export class PublicPortfolioView {
   certificates!: PortfolioCertificateView[];
 }
 
-@InputType()
+@InputType({ description: 'A portfolio as it should be' })
 export class PortfolioInput {
   @Field(() => String)
   @Matches(/^[a-z0-9_-]{3,30}$/, { message: 'must be 3 to 30 of a-z, 0-9, - and _' })

@@ -26,7 +26,7 @@ registerEnumType(ConsentActorRole, {
   valuesConfig: { self: { description: 'The person it concerns' }, guardian: { description: 'A linked guardian, for a learner' } },
 });
 
-@ObjectType()
+@ObjectType({ description: 'Who granted a consent, and when' })
 export class ConsentGrantor {
   @Field(() => ID)
   id!: string;
@@ -35,7 +35,7 @@ export class ConsentGrantor {
   displayName!: string;
 }
 
-@ObjectType('Consent')
+@ObjectType('Consent', { description: 'One consent of an account: whether it is granted, and who may grant it' })
 export class ConsentView {
   @Field(() => ConsentType)
   consentTypeId!: ConsentType;
@@ -65,7 +65,7 @@ export class ConsentView {
   policyVersion!: number | null;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ description: 'One change of a consent, as the append-only ledger keeps it', implements: Node })
 export class ConsentLedgerEntryView implements Node {
   @Field(() => ID)
   id!: string;
@@ -95,7 +95,7 @@ export class ConsentLedgerEntryView implements Node {
   createdAt!: Date;
 }
 
-@InputType()
+@InputType({ description: 'A consent to grant or revoke, for oneself or a linked learner' })
 export class ConsentChangeInput {
   @Field(() => ConsentType)
   consentTypeId!: ConsentType;

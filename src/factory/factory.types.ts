@@ -59,7 +59,7 @@ class AgeRangeWithinCourseAges implements ValidatorConstraintInterface {
   }
 }
 
-@InputType()
+@InputType({ description: 'What course the factory should generate' })
 export class GenerateCourseInput {
   @Field(() => String, { description: '3 to 200 characters' })
   @Validate(TrimmedLength, [LIMITS.factoryTopic.min, LIMITS.factoryTopic.max])
@@ -80,7 +80,7 @@ export class GenerateCourseInput {
   lessonCount!: number;
 }
 
-@ObjectType('GenerationStage')
+@ObjectType('GenerationStage', { description: 'One stage of a course generation' })
 export class GenerationStageView {
   @Field(() => StageName)
   name!: StageName;
@@ -107,7 +107,7 @@ export class GenerationStageView {
   providerMs!: number;
 }
 
-@ObjectType('SafetyFinding')
+@ObjectType('SafetyFinding', { description: 'Something the safety checks found in generated or written content' })
 export class SafetyFindingView {
   @Field(() => String, { description: 'What kind of finding: `violence`, `sexual`, `self_harm`, `hate`, `personal_data`, `external_link` or `age_fit`' })
   category!: string;
@@ -122,7 +122,7 @@ export class SafetyFindingView {
   excerpt!: string;
 }
 
-@ObjectType('GeneratedLesson')
+@ObjectType('GeneratedLesson', { description: 'A lesson the factory generated' })
 export class GeneratedLessonView {
   @Field(() => Int)
   position!: number;
@@ -149,7 +149,7 @@ export class GeneratedLessonView {
   revision!: number;
 }
 
-@ObjectType('CourseGeneration', { implements: Node })
+@ObjectType('CourseGeneration', { description: 'A course the factory generates in five stages, then an admin approves or rejects', implements: Node })
 export class GenerationView implements Node {
   @Field(() => ID)
   id!: string;

@@ -64,7 +64,7 @@ export class GdprRequestView implements Node {
 
 export const GdprRequestConnection = Connection(GdprRequestView, 'GdprRequest');
 
-@InputType()
+@InputType({ description: 'An export to request, of oneself or a linked learner' })
 export class RequestExportInput {
   @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own data when left out" })
   @IsOptional()
@@ -72,7 +72,7 @@ export class RequestExportInput {
   learnerId?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'An erasure to request: the password, and the learner when a guardian asks' })
 export class RequestDeletionInput {
   @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own account when left out" })
   @IsOptional()

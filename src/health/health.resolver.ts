@@ -1,7 +1,7 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../kernel/context';
 
-@ObjectType()
+@ObjectType({ description: 'Whether the API and its database answer' })
 class Health {
   @Field(() => String)
   status!: string;
@@ -13,13 +13,13 @@ class Health {
   latencyMs!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Whether the process answers' })
 class Liveness {
   @Field(() => String)
   status!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Whether the instance should receive traffic' })
 class Readiness {
   @Field(() => String)
   status!: string;
@@ -34,7 +34,7 @@ class Readiness {
   outboxRelay!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Whether mail can leave, and how' })
 class EmailHealth {
   @Field(() => String)
   status!: string;

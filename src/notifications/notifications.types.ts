@@ -30,7 +30,7 @@ registerEnumType(NotificationFilter, {
   valuesConfig: { all: { description: 'Read and unread' }, unread: { description: 'Not read yet' }, read: { description: 'Already read' } },
 });
 
-@ObjectType('Notification', { implements: Node })
+@ObjectType('Notification', { description: 'A message to an account, in its locale', implements: Node })
 export class NotificationView implements Node {
   @Field(() => ID)
   id!: string;
@@ -65,19 +65,19 @@ export class NotificationsArgs extends PageArgs {
   filter: Filter = NotificationFilter.all;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many notifications are unread' })
 export class UnreadCount {
   @Field(() => Int)
   count!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many notifications were marked read' })
 export class ReadAllResult {
   @Field(() => Int, { description: 'How many notifications were unread' })
   updated!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Which notifications and mails an account gets' })
 export class NotificationSettingsView {
   @Field(() => [NotificationType], { description: 'Types the user does not receive' })
   disabledTypes!: NotificationType[];
@@ -93,7 +93,7 @@ export class NotificationSettingsView {
 }
 
 /** Only what is given changes. */
-@InputType()
+@InputType({ description: 'Which notifications and mails an account wants' })
 export class NotificationSettingsInput {
   @Field(() => [NotificationType], { nullable: true })
   @IsOptional()

@@ -1,6 +1,6 @@
 import { createPubSub } from '@graphql-yoga/subscription';
 import { MapperKind, mapSchema } from '@graphql-tools/utils';
-import { GraphQLEnumType, type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { GraphQLEnumType, GraphQLObjectType, type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, type PubSub } from 'type-graphql';
 import { resolvers } from './platform';
 
@@ -11,16 +11,25 @@ export async function buildAppSchema(pubSub: PubSub = createPubSub()): Promise<G
     pubSub,
     validate: { forbidUnknownValues: false },
   });
-  return withConstantCaseEnums(schema);
+  return withConventions(schema);
 }
+
+/** type-graphql makes the root types itself, with no way to describe them. */
+const rootDescriptions: Record<string, string> = {
+  Query: 'What callers read',
+  Mutation: 'What callers change',
+  Subscription: 'What callers follow live over WebSocket (graphql-transport-ws)',
+};
 
 /**
  * GraphQL names enum values in ALL_CAPS (`CONTENT_ADMIN`); the code, the database and REST keep the
  * specification's strings (`content_admin`). type-graphql names each value by its TypeScript key,
- * so the names are changed here and the values (what resolvers read and return) stay.
+ * so the names are changed here and the values (what resolvers read and return) stay. The root
+ * types get their descriptions.
  */
-function withConstantCaseEnums(schema: GraphQLSchema): GraphQLSchema {
+function withConventions(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
+    [MapperKind.ROOT_OBJECT]: (type) => new GraphQLObjectType({ ...type.toConfig(), description: rootDescriptions[type.name] }),
     [MapperKind.ENUM_TYPE]: (type) => {
       const config = type.toConfig();
       const values = Object.fromEntries(Object.entries(config.values).map(([name, value]) => [constantCase(name), value]));
