@@ -11,6 +11,7 @@ import { jsonOnly } from '../src/kernel/json-body';
 import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import { restDetail } from './details';
 import type { DirectRoute } from '../src/kernel/area';
+import { enumSpelling } from './enums';
 
 /** The GraphQL variables of the REST list parameters. */
 const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' };
@@ -34,10 +35,11 @@ export interface RestEndpoint extends DirectRoute {
  * once here and, given the schema, validated against it: a row the schema no longer answers stops
  * the start, where it would have failed its first request.
  */
-export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits = {}, schema?: GraphQLSchema): RestEndpoint[] {
+export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits, schema: GraphQLSchema): RestEndpoint[] {
   return routes.map(prepare).map((route) => {
-    const [invalid] = schema ? validate(schema, route.document, specifiedRules) : [];
+    const [invalid] = validate(schema, route.document, specifiedRules);
     if (invalid) throw new Error(`${route.method.toUpperCase()} ${route.path}: ${invalid.message}`);
+    const enums = enumSpelling(schema, route.document);
     return {
       method: route.method.toUpperCase() as RestEndpoint['method'],
       path: route.path,
@@ -47,13 +49,13 @@ export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[]
       readBody: [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
       async handle(ctx, body, req, res) {
         const { query, params } = req as Request;
-        const variables = variablesOf(route, body, query, params);
+        const variables = enums.toGraphQL(variablesOf(route, body, query, params));
         const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: ctx });
         if (response.body.kind !== 'single') throw new Error('REST operations must not stream');
         const { data, errors } = response.body.singleResult;
         if (errors?.length) return sendError(res, errorBodyOf(errors[0], variables));
         if (route.status === 204) return void res.writeHead(204).end();
-        reply(res, route.status, shapeBody(route.body, Object.values(data as object)[0]));
+        reply(res, route.status, shapeBody(route.body, Object.values(enums.toRest(data) as object)[0]));
       },
     };
   });

@@ -3,6 +3,7 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   getNamedType,
+  type GraphQLEnumType,
   type GraphQLInputType,
   type GraphQLOutputType,
   type GraphQLSchema,
@@ -147,7 +148,7 @@ function fieldsOf(document: DocumentNode): FieldsOf {
 function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fieldsIn: FieldsOf): JsonSchema {
   if (isNonNullType(type)) return withoutNull(outputSchema(type.ofType, selection, fieldsIn));
   if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, fieldsIn), nullable: true };
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name), nullable: true };
+  if (isEnumType(type)) return { type: 'string', enum: restEnumValues(type), nullable: true };
   if (isScalarType(type)) return { ...(scalars[type.name] ?? {}), nullable: true };
   if (isObjectType(type) && selection) {
     const fields = type.getFields();
@@ -163,7 +164,7 @@ function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | und
 function inputSchema(type: GraphQLInputType, components: Record<string, JsonSchema>): JsonSchema {
   if (isNonNullType(type)) return inputSchema(type.ofType, components);
   if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, components) };
-  if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
+  if (isEnumType(type)) return { type: 'string', enum: restEnumValues(type) };
   if (isScalarType(type)) return scalars[type.name] ?? {};
   const named = getNamedType(type);
   if (isInputObjectType(named) && !components[named.name]) {
@@ -199,4 +200,9 @@ function errorSchema(): JsonSchema {
     },
     ['error', 'message'],
   );
+}
+
+/** REST spells enum values as the specification does (`content_admin`), not by their GraphQL names (rest/enums.ts). */
+function restEnumValues(type: GraphQLEnumType): string[] {
+  return type.getValues().map((v) => String(v.value));
 }

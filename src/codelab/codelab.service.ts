@@ -92,11 +92,11 @@ export class CodeLabService {
   // Exercises
 
   async exercises(filter: { language?: string | null; courseId?: string | null }, first: number, after?: string | null): Promise<Page<Exercise>> {
-    const where: Record<string, unknown> = { ...afterCursor(after) };
+    const where: Record<string, unknown> = {};
     if (filter.language) where.language = filter.language;
     if (filter.courseId) where.courseId = filter.courseId;
-    const rows = await this.em.find(Exercise, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const rows = await this.em.find(Exercise, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Exercise, where));
   }
 
   async exercise(id: string): Promise<Exercise> {
@@ -165,7 +165,7 @@ export class CodeLabService {
 
   async mySubmissions(caller: User, first: number, after?: string | null): Promise<Page<Submission>> {
     const rows = await this.em.find(Submission, { user: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(Submission, { user: caller.id }));
   }
 
   /** The judge job: running, then the verdict, each step published to the owner's subscription. */
@@ -237,7 +237,7 @@ export class CodeLabService {
 
   async myProjects(caller: User, first: number, after?: string | null): Promise<Page<Project>> {
     const rows = await this.em.find(Project, { owner: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(Project, { owner: caller.id }));
   }
 
   /** The owner, the owner's active guardians, and anyone when it is unlisted or public. */

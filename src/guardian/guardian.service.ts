@@ -144,7 +144,7 @@ export class GuardianService {
     const claimsByAddress = user.hasRole(Role.learner) && user.emailVerified;
     const mine = [{ guardian: user.id }, { learner: user.id }, ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : [])];
     const rows = await this.em.find(GuardianLink, { $and: [{ $or: mine }, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(GuardianLink, { $or: mine }));
   }
 
   private reload(link: GuardianLink, populate: ('guardian' | 'learner')[] = ['guardian', 'learner']): Promise<GuardianLink> {

@@ -186,6 +186,6 @@ describe('query limits on HTTP and WebSocket', () => {
       client.subscribe({ query: '{ me { roles } }' }, { next: resolve, error: reject, complete: () => undefined });
     });
     await client.dispose();
-    expect(value).toEqual({ data: { me: { roles: ['guardian'] } } });
+    expect(value).toEqual({ data: { me: { roles: ['GUARDIAN'] } } });
   });
 });
