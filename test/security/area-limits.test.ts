@@ -20,7 +20,7 @@ describe('limits an area declares hold across instances', () => {
     expect(refused).toEqual([expect.stringMatching(/^rate_limited$/i)]);
   });
 
-  it('CodeLab runs: CODELAB_RUNS_PER_MINUTE per learner across instances, then 429 with retryAfter', async () => {
+  it('CodeLab runs: CODELAB_RUNS_PER_MINUTE per learner across instances, then 429 with retryAfter', { timeout: 120_000 }, async () => {
     const learner = await signUp(apps.first, adultSignup());
     const run = { language: 'javascript', code: 'console.log(1 + 1)' };
     const replies = await Promise.all([apps.first, apps.second, apps.first, apps.second, apps.first].map((app) => app.http.post('/codelab/run', run, { token: learner.accessToken })));
