@@ -5,8 +5,13 @@ import { restNames } from './adapter';
 import { errorResponses, errorSchema, headers, rateLimitHeaders } from './openapi-errors';
 import { type JsonSchema, objectOf, orNull, Shapes } from './openapi-shapes';
 
-/** Statuses an operation answers besides its row's: a learner under 18 asks a guardian to pay (202). */
-const otherSuccesses: Record<string, number[]> = { Checkout: [202] };
+/**
+ * Operations whose own route answers a field of the operation's value by status (commerce.http.ts):
+ * the checkout's payment (201), or `{ purchaseRequest }` when a learner under 18 asks a guardian (202).
+ */
+const answersByStatus: Record<string, Record<number, { field: string; wrapped: boolean }>> = {
+  Checkout: { 201: { field: 'payment', wrapped: false }, 202: { field: 'purchaseRequest', wrapped: true } },
+};
 
 /** Headers a client sends that an operation reads (the checkout's is its variable idempotencyKey). */
 const headerVariables: Record<string, { name: string; description: string }> = {
@@ -106,8 +111,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
 
   const value = shapes.output(rootType.getFields()[rootField.name.value].type, rootField.selectionSet, id);
   const success = route.status === 204 ? { description: 'Done; no content', headers: rateLimitHeaders(false) } : successOf(id, shaped(id, route.body, value, shapes));
-  const responses: Record<string, JsonSchema> = { [route.status]: success };
-  for (const status of otherSuccesses[id] ?? []) responses[status] = success;
+  const responses: Record<string, JsonSchema> = answersByStatus[id] ? splitAnswers(id, value, shapes) : { [route.status]: success };
 
   const field = [...bodyVariables, ...variables.filter((v) => !inHeader(v))].find((v) => v.required)?.name ?? variables[0]?.name ?? 'id';
   const idField = variables.find((v) => !inPath(v) && namesAnId(v.type, new Set()))?.name;
@@ -165,6 +169,16 @@ function shaped(id: string, mapping: BodyMapping | undefined, value: JsonSchema,
     return shapes.name([`${item}Page`, `${id}Page`], objectOf({ items: { type: 'array', items: node }, nextCursor: orNull({ type: 'string' }) }, ['items', 'nextCursor']));
   }
   return mapping ? shapes.name([`${id}Response`], objectOf({ [mapping.wrap]: value }, [mapping.wrap])) : value;
+}
+
+function splitAnswers(id: string, value: JsonSchema, shapes: Shapes): Record<string, JsonSchema> {
+  const properties = shapes.schemas[refName(value)].properties as Record<string, JsonSchema>;
+  return Object.fromEntries(
+    Object.entries(answersByStatus[id]).map(([status, { field, wrapped }]) => {
+      const answer = { $ref: (properties[field].anyOf as JsonSchema[])[0].$ref };
+      return [status, successOf(id, wrapped ? shapes.name([`${id}${status}Response`], objectOf({ [field]: answer }, [field])) : answer)];
+    }),
+  );
 }
 
 /** The component a schema refers to, through its "or null". */
