@@ -19,6 +19,7 @@ const common: Record<string, Example> = {
   unauthenticated: says('unauthenticated', 'Sign in to do this: the access token is missing, invalid or expired.'),
   forbidden: says('forbidden', 'You are not allowed to do this.'),
   account_suspended: says('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.'),
+  account_deletion_pending: says('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.'),
   payload_too_large: says('payload_too_large', 'The request body is too large.'),
   unsupported_media_type: says('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'),
   rate_limited: says('rate_limited', 'Too many requests. Try again in 42 seconds.', { retryAfter: 42 }),
@@ -113,7 +114,9 @@ export interface OperationFacts {
 export function errorResponses(op: OperationFacts): Record<string, JsonSchema> {
   const examples: Example[] = [...(particular[op.id] ?? []), says('validation_failed', 'The request is invalid.', { details: [{ field: op.field, message: 'is required' }] })];
   if (op.takesBody) examples.push(common.invalid_json, common.payload_too_large, common.unsupported_media_type);
-  if (!op.isPublic) examples.push(common.unauthenticated, common.forbidden, common.account_suspended);
+  if (!op.isPublic) examples.push(common.unauthenticated, common.forbidden, common.account_suspended, common.account_deletion_pending);
+  // A public operation still refuses a token sent with it that is ended or whose account may not act.
+  else examples.push(says('unauthenticated', 'The session of this access token has ended; sign in again.'), common.account_suspended, common.account_deletion_pending);
   if (op.namesResource) examples.push(says('not_found', `No such ${op.noun}.`));
   examples.push(common.rate_limited, common.internal_error, common.upstream_unavailable);
 
