@@ -5,13 +5,17 @@ import { match } from 'path-to-regexp';
 import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, type TypeNode, validate } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
-import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode } from '../src/kernel/errors';
+import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode, validationFailed } from '../src/kernel/errors';
+import { MAX_PAGE_SIZE } from '../src/kernel/pagination';
+import { jsonOnly } from '../src/kernel/json-body';
 import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
+import { restDetail } from './details';
 import type { DirectRoute } from '../src/kernel/area';
+import { enumSpelling } from './enums';
 
-/** REST names of list variables; errors about them name the REST parameter. */
+/** The GraphQL variables of the REST list parameters. */
 const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' };
-export const restNames: Record<string, string> = { first: 'limit', after: 'cursor' };
+export { restNames } from './details';
 
 interface PreparedRoute extends RestRoute {
   /** The operation parsed, once. */
@@ -31,25 +35,27 @@ export interface RestEndpoint extends DirectRoute {
  * once here and, given the schema, validated against it: a row the schema no longer answers stops
  * the start, where it would have failed its first request.
  */
-export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits = {}, schema?: GraphQLSchema): RestEndpoint[] {
+export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits, schema: GraphQLSchema): RestEndpoint[] {
   return routes.map(prepare).map((route) => {
-    const [invalid] = schema ? validate(schema, route.document, specifiedRules) : [];
+    const [invalid] = validate(schema, route.document, specifiedRules);
     if (invalid) throw new Error(`${route.method.toUpperCase()} ${route.path}: ${invalid.message}`);
+    const enums = enumSpelling(schema, route.document);
     return {
       method: route.method.toUpperCase() as RestEndpoint['method'],
       path: route.path,
       // As express's router matches: any case, a trailing slash or not, parameters decoded.
       match: match(route.path, { sensitive: false, end: true, trailing: true, decode: decodeURIComponent }),
       // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
-      readBody: [express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
+      readBody: [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
       async handle(ctx, body, req, res) {
         const { query, params } = req as Request;
-        const response = await apollo.executeOperation({ query: route.operation, variables: variablesOf(route, body, query, params) }, { contextValue: ctx });
+        const variables = enums.toGraphQL(variablesOf(route, body, query, params));
+        const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: ctx });
         if (response.body.kind !== 'single') throw new Error('REST operations must not stream');
         const { data, errors } = response.body.singleResult;
-        if (errors?.length) return sendError(res, errorBodyOf(errors[0]));
+        if (errors?.length) return sendError(res, errorBodyOf(errors[0], variables));
         if (route.status === 204) return void res.writeHead(204).end();
-        reply(res, route.status, shapeBody(route.body, Object.values(data as object)[0]));
+        reply(res, route.status, shapeBody(route.body, Object.values(enums.toRest(data) as object)[0]));
       },
     };
   });
@@ -125,31 +131,43 @@ function fromQueryString(value: string, type: string): unknown {
   return value;
 }
 
-export function errorBodyOf(error: GraphQLFormattedError): ErrorBody {
+export function errorBodyOf(error: GraphQLFormattedError, variables: Record<string, unknown> = {}): ErrorBody {
   const extensions = error.extensions ?? {};
   const code = String(extensions.code ?? '').toLowerCase();
   if (!isErrorCode(code)) return internalErrorBody;
+  // A page larger than PageArgs allows is priced (server/query-cost.ts) before its arguments are
+  // checked, and refused as a query too expensive: over REST, it is the `limit` that is too large.
+  if (code === 'validation_failed' && typeof variables.first === 'number' && variables.first > MAX_PAGE_SIZE) {
+    return validationFailed([{ field: 'limit', message: `must not be greater than ${MAX_PAGE_SIZE}` }]).toBody();
+  }
   const body: ErrorBody = { error: code as ErrorCode, message: error.message };
   if (typeof extensions.retryAfter === 'number') body.retryAfter = extensions.retryAfter;
-  if (Array.isArray(extensions.details)) {
-    // Own names only: `restNames['__proto__']` is Object.prototype, which answered `"field": {}`.
-    body.details = (extensions.details as FieldError[]).map((d) => ({ ...d, field: restNameOf(String(d.field)) }));
-  }
+  if (Array.isArray(extensions.details)) body.details = (extensions.details as FieldError[]).map(restDetail);
   return body;
-}
-
-export function restNameOf(field: string): string {
-  return Object.hasOwn(restNames, field) ? restNames[field] : field;
 }
 
 export function sendError(res: ServerResponse, body: ErrorBody): void {
   if (body.retryAfter !== undefined) res.setHeader('Retry-After', body.retryAfter);
+  if (body.error === 'unauthenticated') challenge(res);
   sendJson(res, errorStatus[body.error], body);
+}
+
+/**
+ * The `WWW-Authenticate` of a 401 (DESIGN.md 4.2, RFC 6750): the scheme to use, and
+ * `error="invalid_token"` when the request sent a token and it was refused (malformed, expired,
+ * its session ended), not when it sent none or the refusal was of a password or a refresh token.
+ */
+export function challenge(res: ServerResponse): void {
+  const auth = (res.req as { auth?: { error?: unknown } } | undefined)?.auth;
+  res.setHeader('WWW-Authenticate', auth?.error ? 'Bearer error="invalid_token"' : 'Bearer');
 }
 
 /** What express's `res.status(status).json(body)` sends, on node's own response (no ETag: nothing here is cached). */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
   res.statusCode = status;
   res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.end(JSON.stringify(body));
+  // Named, as express does: compression (which drops it when it compresses) writes the head before the body.
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }

@@ -21,7 +21,7 @@ const common: Record<string, Example> = {
   account_suspended: says('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.'),
   account_deletion_pending: says('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.'),
   payload_too_large: says('payload_too_large', 'The request body is too large.'),
-  unsupported_media_type: says('unsupported_media_type', 'The request body must be JSON (Content-Type: application/json).'),
+  unsupported_media_type: says('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.'),
   rate_limited: says('rate_limited', 'Too many requests. Try again in 42 seconds.', { retryAfter: 42 }),
   internal_error: says(internalErrorBody.error, internalErrorBody.message),
   upstream_unavailable: says('upstream_unavailable', 'The database cannot be reached. Try again later.'),

@@ -122,7 +122,8 @@ export class Shapes {
   private leaf(type: GraphQLNamedType): JsonSchema {
     if (isScalarType(type)) return { ...(scalars[type.name] ?? {}) };
     if (!isEnumType(type)) return {};
-    return this.name([type.name], { type: 'string', enum: type.getValues().map((v) => v.name), ...(type.description ? { description: type.description } : {}) });
+    // REST spells enum values as the specification does (`content_admin`), not by their GraphQL names (rest/enums.ts).
+    return this.name([type.name], { type: 'string', enum: type.getValues().map((v) => String(v.value)), ...(type.description ? { description: type.description } : {}) });
   }
 
   /** The fields a selection set asks for, through the fragments it spreads (of the same document). */

@@ -7,7 +7,8 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const url = z.url();
 
-const schema = z.object({
+/** Every setting, as the environment gives it; docs/settings.md is generated from it. */
+export const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
@@ -152,12 +153,19 @@ const schema = z.object({
     .enum(['true', 'false'])
     .default('false')
     .transform((v) => v === 'true'),
+  /** OTLP/HTTP collector (its base URL): set, tracing is on (read by server/tracing.ts before the config, validated here). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
+  OTEL_SERVICE_NAME: z.string().min(1).default('learning-platform-api'),
   /** auto: readable lines on a terminal, JSON lines otherwise. */
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
-export type Env = z.infer<typeof schema>;
+export type Env = z.infer<typeof settingsSchema>;
+export type SettingsInput = z.input<typeof settingsSchema>;
+
+/** What each setting is when the environment says nothing. */
+export const settingDefaults = (): Record<string, unknown> => settingsSchema.parse({});
 
 /** The AI backend trusts who we say the caller is only with a secret beside its address. */
 function checkAiBackend(values: Env): void {
@@ -206,6 +214,7 @@ export function factoryProviders(values: Pick<Env, 'FACTORY_PROVIDERS'>): Record
 
 export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> & {
   JWT_SECRET: string;
+  /** Where the mails' links lead: PUBLIC_URL, else WEB_ORIGIN when set, else the service's own pages (`API_PUBLIC_URL/pages`). */
   PUBLIC_URL: string;
   /** Where this service is reached from outside (payment pages, provider return and IPN URLs). */
   API_PUBLIC_URL: string;
@@ -216,7 +225,7 @@ export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> &
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = schema.safeParse(env);
+  const parsed = settingsSchema.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
@@ -227,13 +236,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   checkPaymentProviders(values);
   const dataDir = resolve(values.DATA_DIR);
   const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
+  const apiPublicUrl = (values.API_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');
   return {
     ...values,
     DATA_DIR: dataDir,
     JWT_SECRET: secret,
     jwtSecretGenerated: !values.JWT_SECRET,
-    PUBLIC_URL: values.PUBLIC_URL ?? values.WEB_ORIGIN,
-    API_PUBLIC_URL: (values.API_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, ''),
+    // No web app configured (neither PUBLIC_URL nor WEB_ORIGIN set): the mails link to the
+    // service's own small pages (web/mail-links), not to a web app nothing serves.
+    PUBLIC_URL: values.PUBLIC_URL ?? (env.WEB_ORIGIN ? values.WEB_ORIGIN : `${apiPublicUrl}/pages`),
+    API_PUBLIC_URL: apiPublicUrl,
   };
 }
 

@@ -1,3 +1,5 @@
+// First: tracing, when on, must patch http, pg and graphql before anything loads them.
+import { tracing } from './server/tracing';
 import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { createLogger, logDestination } from './logger';
@@ -37,6 +39,7 @@ async function main() {
     }, config.SHUTDOWN_GRACE_MS).unref();
     try {
       await app.close();
+      await tracing.stop();
       log.info('stopped');
       process.exit(status);
     } catch (error) {

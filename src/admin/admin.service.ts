@@ -40,12 +40,12 @@ export class AdminService {
   }
 
   async listUsers(filter: UserFilter, first: number, after?: string | null): Promise<Page<User>> {
-    const where: FilterQuery<User> = { ...afterCursor(after) };
+    const where: FilterQuery<User> = {};
     if (filter.role) where.roles = { $contains: [filter.role] };
     if (filter.status) where.status = filter.status;
     if (filter.email) where.email = { $like: `%${escapeLike(normaliseEmail(filter.email))}%` };
-    const rows = await this.em.find(User, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const rows = await this.em.find(User, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(User, where));
   }
 
   async grantRole(actor: User | null, userId: string, role: Role): Promise<User> {

@@ -7,11 +7,15 @@ import { Connection, PageArgs } from '../kernel/pagination';
 import { RoleChangeAction } from './role-change.entity';
 import { registerEnumType } from 'type-graphql';
 
-registerEnumType(RoleChangeAction, { name: 'RoleChangeAction' });
+registerEnumType(RoleChangeAction, {
+  name: 'RoleChangeAction',
+  description: 'What an admin did to a role',
+  valuesConfig: { granted: { description: 'The role was given' }, removed: { description: 'The role was taken away' } },
+});
 
 export { UserConnection };
 
-@InputType()
+@InputType({ description: 'Which accounts to list' })
 export class UserFilterInput {
   @Field(() => Role, { nullable: true })
   role?: Role | null;
@@ -31,7 +35,7 @@ export class UsersArgs extends PageArgs {
   filter?: UserFilterInput | null;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ description: "One change of an account's roles, and who made it", implements: Node })
 export class RoleChangeView implements Node {
   @Field(() => ID)
   id!: string;
@@ -49,7 +53,7 @@ export class RoleChangeView implements Node {
   createdAt!: Date;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ description: 'One recorded action of the audit log: who did what to what, when', implements: Node })
 export class AuditEntryView implements Node {
   @Field(() => ID)
   id!: string;
@@ -107,7 +111,7 @@ export class AuditArgs extends PageArgs {
   until?: Date | null;
 }
 
-@InputType()
+@InputType({ description: 'Why an admin suspends an account' })
 export class SuspendInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
@@ -115,7 +119,7 @@ export class SuspendInput {
   reason?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many accounts have a role' })
 export class RoleCount {
   @Field(() => String)
   role!: string;
@@ -124,7 +128,7 @@ export class RoleCount {
   count!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many accounts are in a status' })
 export class StatusCount {
   @Field(() => String)
   status!: string;
@@ -133,7 +137,7 @@ export class StatusCount {
   count!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'An amount of money in minor units of its currency' })
 export class CurrencyAmount {
   @Field(() => String, { description: 'ISO 4217' })
   currency!: string;
@@ -142,7 +146,7 @@ export class CurrencyAmount {
   amount!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Figures of the whole platform for admins' })
 export class PlatformStatsView {
   @Field(() => [RoleCount])
   usersByRole!: RoleCount[];

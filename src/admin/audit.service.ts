@@ -56,9 +56,9 @@ export class AuditService {
   }
 
   async list(filter: AuditFilter, first: number, after?: string | null): Promise<Page<AuditEntry>> {
-    const where: FilterQuery<AuditEntry> = { ...afterCursor(after) };
+    const where: FilterQuery<AuditEntry> = {};
     if (filter.actorId) {
-      if (!isId(filter.actorId)) return { nodes: [], hasNextPage: false, endCursor: null };
+      if (!isId(filter.actorId)) return toPage([], first, after, 0);
       where.actor = filter.actorId;
     }
     if (filter.action) where.action = filter.action;
@@ -71,7 +71,7 @@ export class AuditService {
       // Combined with the cursor's own condition on createdAt through $and.
       (where as Record<string, unknown>).$and = [{ createdAt: range }];
     }
-    const rows = await this.em.find(AuditEntry, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const rows = await this.em.find(AuditEntry, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(AuditEntry, where));
   }
 }

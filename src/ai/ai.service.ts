@@ -5,6 +5,7 @@ import type { ConsentService } from '../consent';
 import type { AiAccess, GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
 import { AppError, validationFailed } from '../kernel/errors';
+import { includesTier } from '../kernel/domain';
 import type { AiBackend, AiIdentity, BackendResponse } from './ai.backend';
 import { nextReset, type Quota, type QuotaReserver, releaseMessage, tierQuota, usedToday } from './ai.quota';
 import type { UsageRecorder } from './ai.usage';
@@ -40,8 +41,6 @@ export interface ChatTerms {
   /** The tier's messages a day, lowered by the guardian's limit. */
   dailyLimit: number;
 }
-
-const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
 
 /**
  * The AI tutor behind the permission rules of ai.rules.ts (who may talk to it, who may use memory):
@@ -144,7 +143,7 @@ export class AiService {
 
   /** The memory flag sent to the backend with a chat: what the mayUseMemory rule would allow. */
   private async memoryAllowed(user: User, access: AiAccess): Promise<boolean> {
-    if (TIER_ORDER.indexOf(user.tier) < TIER_ORDER.indexOf(Tier.starter) || !access.memoryEnabled) return false;
+    if (!includesTier(user.tier, Tier.starter) || !access.memoryEnabled) return false;
     return this.consent.assertConsent(user.id, ConsentType.ai_memory).then(
       () => true,
       (error) => (error instanceof AppError && error.status === 403 ? false : Promise.reject(error)),

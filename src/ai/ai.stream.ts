@@ -1,6 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
-import { restNameOf, sendJson } from '../../rest/adapter';
+import { sendJson } from '../../rest/adapter';
+import { restDetail } from '../../rest/details';
 import type { JsonRoute } from '../kernel/area';
 import type { Context } from '../kernel/context';
 import { AppError, databaseUnavailable, forbidden, validationFailed } from '../kernel/errors';
@@ -58,7 +59,7 @@ function coerce(schema: GraphQLSchema, variables: OperationDefinitionNode['varia
   const result = getVariableValues(schema, variables, { input: body });
   if (!result.errors) return result.coerced.input;
   const { message } = result.errors[0];
-  const details = coercionDetails(message).map((d) => ({ ...d, field: restNameOf(d.field) }));
+  const details = coercionDetails(message).map(restDetail);
   throw details.length ? validationFailed(details) : new AppError('validation_failed', message, { details: [] });
 }
 

@@ -2,7 +2,7 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Tier } from '../auth';
 
-@InputType()
+@InputType({ description: 'A message to the AI tutor' })
 export class AiChatInput {
   @Field(() => String, { description: 'At most AI_MESSAGE_MAX_LENGTH characters (4,000 by default)' })
   @IsString({ message: 'must be a string' })
@@ -15,7 +15,7 @@ export class AiChatInput {
   conversationId?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "The AI tutor's answer to a message" })
 export class AiChatReply {
   @Field(() => ID)
   conversationId!: string;
@@ -27,12 +27,12 @@ export class AiChatReply {
   tokens!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: "The caller's AI messages: the limit of the period, used and left" })
 export class AiQuota {
   @Field(() => Tier)
   tier!: Tier;
 
-  @Field(() => String, { description: 'day: quotas reset at midnight UTC' })
+  @Field(() => String, { description: 'The quota period: `day`, reset at midnight UTC' })
   period!: string;
 
   @Field(() => Int, { description: "The tier's messages a day, lowered by a guardian's limit" })

@@ -9,7 +9,7 @@ import { publicLink } from '../mail/deliver';
 import { sendMail } from '../mail/queue';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
-import { AppError, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
+import { accountSuspended, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
 import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
@@ -107,7 +107,7 @@ export class AuthService {
         if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
         throw error;
       }
-      await this.send(verificationMail(user, this.link('verify-email', verification), verification));
+      await this.send(verificationMail(user, this.link('verify-email', verification, { lang: user.locale }), verification));
       if (user.guardianEmail) {
         await this.send(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
       }
@@ -132,7 +132,7 @@ export class AuthService {
     if (!user || !valid) throw unauthenticated('The e-mail address or the password is wrong.');
     await limits.refund('loginFailuresIp', ip);
     await limits.reset('loginFailuresEmail', email);
-    if (user.status === AccountStatus.suspended) throw new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
+    if (user.status === AccountStatus.suspended) throw accountSuspended();
     return this.startSession(user);
   }
 
@@ -179,7 +179,7 @@ export class AuthService {
       if (!user || user.emailVerified) return;
       const token = this.newAccountToken(user, AccountTokenPurpose.verify_email, VERIFICATION_TTL_MS, em);
       await em.flush();
-      await this.send(verificationMail(user, this.link('verify-email', token), token));
+      await this.send(verificationMail(user, this.link('verify-email', token, { lang: user.locale }), token));
     });
   }
 
@@ -191,7 +191,7 @@ export class AuthService {
       await em.nativeUpdate(AccountToken, { user, purpose: AccountTokenPurpose.reset_password, usedAt: null }, { usedAt: new Date() });
       const token = this.newAccountToken(user, AccountTokenPurpose.reset_password, RESET_TTL_MS, em);
       await em.flush();
-      await this.send(passwordResetMail(user, this.link('reset-password', token), token));
+      await this.send(passwordResetMail(user, this.link('reset-password', token, { lang: user.locale }), token));
     });
   }
 
@@ -215,8 +215,8 @@ export class AuthService {
     });
   }
 
-  /** Creates an account outside sign-up (the first admin, from the command line); verified at once. */
-  async createVerifiedUser(email: string, password: string, displayName: string, role: Role): Promise<User> {
+  /** Creates an account outside sign-up (the first admin, the demo's accounts, from the command line); verified at once. */
+  async createVerifiedUser(email: string, password: string, displayName: string, role: Role, profile: { birthDate?: string } = {}): Promise<User> {
     const normalised = normaliseEmail(email);
     assertValid([...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]), ...passwordProblems(password, normalised)]);
     const user = this.em.create(User, {
@@ -224,6 +224,7 @@ export class AuthService {
       passwordHash: await hash(password),
       displayName,
       roles: [role],
+      birthDate: profile.birthDate ?? null,
       country: 'VN',
       emailVerifiedAt: new Date(),
     });

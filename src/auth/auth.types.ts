@@ -4,10 +4,38 @@ import { Connection } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { AccountStatus, Locale, Role, signupRoles, Tier } from './user.entity';
 
-registerEnumType(Role, { name: 'Role' });
-registerEnumType(AccountStatus, { name: 'AccountStatus' });
-registerEnumType(Tier, { name: 'Tier' });
-registerEnumType(Locale, { name: 'Locale' });
+registerEnumType(Role, {
+  name: 'Role',
+  description: 'What an account may do on the platform',
+  valuesConfig: {
+    learner: { description: 'Takes courses and exercises' },
+    guardian: { description: 'Looks after linked learners and consents for them' },
+    admin: { description: 'Runs the platform: accounts, roles, settings' },
+    content_admin: { description: 'Edits courses and reviews generated and creator courses' },
+    creator: { description: 'Writes courses and sells them on the marketplace' },
+  },
+});
+registerEnumType(AccountStatus, {
+  name: 'AccountStatus',
+  description: 'Where an account stands',
+  valuesConfig: {
+    active: { description: 'In use' },
+    pending_guardian: { description: 'A learner under 13 whose guardian has not yet verified and linked' },
+    suspended: { description: 'An admin suspended it: log-in and every token are refused' },
+    deletion_pending: { description: 'Erasure is scheduled; until it runs the account may only read itself and cancel' },
+    erased: { description: 'Erased: a pseudonym the records the law keeps point to' },
+  },
+});
+registerEnumType(Tier, {
+  name: 'Tier',
+  description: 'The subscription tier of an account',
+  valuesConfig: { free: { description: 'No subscription' }, starter: { description: 'The starter subscription' }, pro: { description: 'The pro subscription' } },
+});
+registerEnumType(Locale, {
+  name: 'Locale',
+  description: 'A language the platform speaks',
+  valuesConfig: { vi: { description: 'Vietnamese' }, en: { description: 'English' } },
+});
 
 /** What leaves the service of an account: never the password hash or tokens. */
 @ObjectType('User', {
@@ -52,7 +80,7 @@ export class UserView implements Node {
 
 export const UserConnection = Connection(UserView, 'User');
 
-@ObjectType()
+@ObjectType({ description: 'A signed-in session: the account and its tokens' })
 export class AuthPayload {
   @Field(() => UserView)
   user!: UserView;
@@ -73,7 +101,7 @@ const apply =
   (target, key) =>
     decorators.forEach((d) => d(target, key));
 
-@InputType()
+@InputType({ description: 'A new account' })
 export class SignupInput {
   @Field(() => String)
   @apply(email())
@@ -109,7 +137,7 @@ export class SignupInput {
   guardianEmail?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'An e-mail address and password' })
 export class LoginInput {
   @Field(() => String)
   @apply(email())
@@ -121,7 +149,7 @@ export class LoginInput {
   password!: string;
 }
 
-@InputType()
+@InputType({ description: 'A refresh token' })
 export class RefreshTokenInput {
   @Field(() => String)
   @IsNotEmpty()
@@ -129,7 +157,7 @@ export class RefreshTokenInput {
   refreshToken!: string;
 }
 
-@InputType()
+@InputType({ description: 'A token from a mail' })
 export class TokenInput {
   @Field(() => String)
   @IsNotEmpty()
@@ -137,14 +165,14 @@ export class TokenInput {
   token!: string;
 }
 
-@InputType()
+@InputType({ description: 'An e-mail address' })
 export class EmailInput {
   @Field(() => String)
   @apply(email())
   email!: string;
 }
 
-@InputType()
+@InputType({ description: 'The token of a reset mail and the new password' })
 export class ResetPasswordInput {
   @Field(() => String)
   @IsNotEmpty()

@@ -1,5 +1,6 @@
 import { plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
+import { webPage } from '../kernel/web-page';
 import { AccountToken } from './account-token.entity';
 import { AuthResolver } from './auth.resolver';
 import { authRoutes } from './auth.routes';
@@ -36,6 +37,9 @@ export const authArea = defineArea({
   rules: authRules,
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },
+  // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the
+  // guardian link's too, since it is one page for every mailed token.
+  http: () => webPage({ name: 'mail-links', paths: ['/pages/verify-email', '/pages/reset-password', '/pages/guardian/confirm'], assets: '/pages/assets' }),
   personalData: {
     entities: [User, RefreshToken, AccountToken],
     export: async (userId, _services, uow) => ({

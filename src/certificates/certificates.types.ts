@@ -3,7 +3,7 @@ import { LocalizedTextView } from '../courses';
 import { Connection } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 
-@ObjectType('Certificate', { implements: Node })
+@ObjectType('Certificate', { description: 'A certificate of a completed course', implements: Node })
 export class CertificateView implements Node {
   @Field(() => ID)
   id!: string;
@@ -30,7 +30,7 @@ export class CertificateView implements Node {
 export const CertificateConnection = Connection(CertificateView, 'Certificate');
 
 /** What the public check shows: the name, the course and the date, nothing else. */
-@ObjectType()
+@ObjectType({ description: 'What anyone may verify of a certificate by its code' })
 export class CertificateCheck {
   @Field(() => String)
   code!: string;

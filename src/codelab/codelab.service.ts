@@ -1,6 +1,5 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { ageOn, Role, User } from '../auth';
 import type { AiService } from '../ai';
 import type { CertificatesService } from '../certificates';
@@ -8,7 +7,7 @@ import { ConsentType, type ConsentService } from '../consent';
 import type { GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
 import { perProcess } from '../kernel/deps';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
+import { conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -28,8 +27,8 @@ export const MAX_PROJECT_BYTES = 256 * 1024;
 /** The interpreters, one pool per process; started at boot unless CODELAB_PREWARM=false. */
 export const codeRunnerOf = perProcess((deps: Deps) => new CodeRunner({ ...codeRunnerSettings(deps.config), logger: deps.log }));
 
-/** Runs per user a minute (CODELAB_RUNS_PER_MINUTE), for POST /codelab/run and POST /projects/:id/run. */
-const runLimiterOf = perProcess((deps: Deps) => new RateLimiterMemory({ keyPrefix: 'codelab-run', points: deps.config.CODELAB_RUNS_PER_MINUTE, duration: 60 }));
+/** Runs per user a minute (CODELAB_RUNS_PER_MINUTE), for POST /codelab/run and POST /projects/:id/run, in the shared store. */
+export const CODELAB_RUNS_BUCKET = 'codelabRuns';
 
 export interface ExerciseData {
   title: { en: string; vi: string };
@@ -86,24 +85,18 @@ export class CodeLabService {
 
   /** One run, counted against the caller's runs a minute. */
   async run(caller: User, request: { language: string; code: string; stdin?: string | null }): Promise<RunResult> {
-    try {
-      await runLimiterOf(this.uow.deps).consume(caller.id);
-    } catch (rejection) {
-      if (!(rejection instanceof RateLimiterRes)) throw rejection;
-      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-      throw new AppError('rate_limited', `Too many runs. Try again in ${retryAfter} seconds.`, { retryAfter });
-    }
+    await this.uow.deps.limits.consume(CODELAB_RUNS_BUCKET, `user:${caller.id}`);
     return this.runner.runCode({ language: request.language as Language, code: request.code, stdin: request.stdin ?? undefined });
   }
 
   // Exercises
 
   async exercises(filter: { language?: string | null; courseId?: string | null }, first: number, after?: string | null): Promise<Page<Exercise>> {
-    const where: Record<string, unknown> = { ...afterCursor(after) };
+    const where: Record<string, unknown> = {};
     if (filter.language) where.language = filter.language;
     if (filter.courseId) where.courseId = filter.courseId;
-    const rows = await this.em.find(Exercise, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const rows = await this.em.find(Exercise, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Exercise, where));
   }
 
   async exercise(id: string): Promise<Exercise> {
@@ -172,7 +165,7 @@ export class CodeLabService {
 
   async mySubmissions(caller: User, first: number, after?: string | null): Promise<Page<Submission>> {
     const rows = await this.em.find(Submission, { user: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(Submission, { user: caller.id }));
   }
 
   /** The judge job: running, then the verdict, each step published to the owner's subscription. */
@@ -244,7 +237,7 @@ export class CodeLabService {
 
   async myProjects(caller: User, first: number, after?: string | null): Promise<Page<Project>> {
     const rows = await this.em.find(Project, { owner: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(Project, { owner: caller.id }));
   }
 
   /** The owner, the owner's active guardians, and anyone when it is unlisted or public. */

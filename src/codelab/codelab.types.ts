@@ -9,7 +9,7 @@ const CODE_LIMIT = 64 * 1024;
 
 @ObjectType('CodeRunResult', { description: 'What a run of a program showed' })
 export class RunResultView {
-  @Field(() => String, { description: runStatuses.join(' | ') })
+  @Field(() => String, { description: `How the run ended: ${runStatuses.map((s) => `\`${s}\``).join(', ')}` })
   status!: string;
 
   @Field(() => String)
@@ -22,7 +22,7 @@ export class RunResultView {
   timeMs!: number;
 }
 
-@InputType()
+@InputType({ description: 'A program to run in the sandbox' })
 export class RunCodeInput {
   @Field(() => String, { description: 'python or javascript' })
   @IsIn(languages, { message: 'must be python or javascript' })
@@ -46,7 +46,7 @@ export class ExerciseTestView {
   @Field(() => Boolean)
   hidden!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'stdin, or the JSON array of arguments of a function-call test' })
+  @Field(() => String, { nullable: true, description: 'The standard input, or the JSON array of arguments of a function-call test' })
   input!: string | null;
 
   @Field(() => String, { nullable: true, description: 'The expected output, or the JSON of the expected return value' })
@@ -56,7 +56,7 @@ export class ExerciseTestView {
   call!: string | null;
 }
 
-@ObjectType('Exercise', { implements: Node })
+@ObjectType('Exercise', { description: 'A code exercise, judged by its tests', implements: Node })
 export class ExerciseView implements Node {
   @Field(() => ID)
   id!: string;
@@ -73,7 +73,7 @@ export class ExerciseView implements Node {
   @Field(() => String)
   starterCode!: string;
 
-  @Field(() => String, { description: 'easy | medium | hard' })
+  @Field(() => String, { description: 'How hard the exercise is: `easy`, `medium` or `hard`' })
   difficulty!: string;
 
   @Field(() => ID, { nullable: true })
@@ -107,7 +107,7 @@ export class ExerciseArgs extends PageArgs {
   courseId?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A test of an exercise: its input and the output expected' })
 export class ExerciseTestInput {
   @Field(() => String)
   @Length(1, 100)
@@ -130,7 +130,7 @@ export class ExerciseTestInput {
   call?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A code exercise to create' })
 export class ExerciseInput {
   @Field(() => LocalizedTextInput)
   @ValidateNested()
@@ -183,11 +183,11 @@ export class TestResultView {
   @Field(() => String, { nullable: true })
   message!: string | null;
 
-  @Field(() => Int, { nullable: true, description: 'null for a hidden test' })
+  @Field(() => Int, { nullable: true, description: 'How long the test ran, in milliseconds; null for a hidden test' })
   timeMs!: number | null;
 }
 
-@ObjectType('Submission', { implements: Node })
+@ObjectType('Submission', { description: 'A solution submitted to an exercise, and its verdict', implements: Node })
 export class SubmissionView implements Node {
   @Field(() => ID)
   id!: string;
@@ -195,10 +195,13 @@ export class SubmissionView implements Node {
   @Field(() => ID)
   exerciseId!: string;
 
-  @Field(() => String, { description: 'queued | running | completed' })
+  @Field(() => String, { description: 'Where judging stands: `queued`, `running` or `completed`' })
   status!: string;
 
-  @Field(() => String, { nullable: true, description: 'accepted | wrong_answer | runtime_error | syntax_error | time_limit_exceeded | memory_limit_exceeded | output_limit_exceeded' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The verdict once judged: `accepted`, `wrong_answer`, `runtime_error`, `syntax_error`, `time_limit_exceeded`, `memory_limit_exceeded` or `output_limit_exceeded`',
+  })
   verdict!: string | null;
 
   @Field(() => Int, { description: '0..100: the share of tests passed' })
@@ -228,7 +231,7 @@ export class HintView {
   conversationId!: string;
 }
 
-@ObjectType('ProjectFile')
+@ObjectType('ProjectFile', { description: 'A file of a code project' })
 export class ProjectFileView {
   @Field(() => String)
   path!: string;
@@ -237,7 +240,7 @@ export class ProjectFileView {
   content!: string;
 }
 
-@ObjectType('Project', { implements: Node })
+@ObjectType('Project', { description: "A learner's code project", implements: Node })
 export class ProjectView implements Node {
   @Field(() => ID)
   id!: string;
@@ -257,7 +260,7 @@ export class ProjectView implements Node {
   @Field(() => [ProjectFileView])
   files!: ProjectFileView[];
 
-  @Field(() => String, { description: 'private | unlisted | public' })
+  @Field(() => String, { description: 'Who may see it: `private`, `unlisted` (whoever has the link) or `public`' })
   visibility!: string;
 
   @Field(() => ID, { nullable: true })
@@ -272,7 +275,7 @@ export class ProjectView implements Node {
 
 export const ProjectConnection = Connection(ProjectView, 'Project');
 
-@InputType()
+@InputType({ description: 'A file of a code project' })
 export class ProjectFileInput {
   @Field(() => String)
   @Matches(/^(?!\/)(?!.*\.\.)[A-Za-z0-9_\-./]{1,200}$/, { message: 'must be a relative path of letters, digits, _, -, . and /' })
@@ -282,7 +285,7 @@ export class ProjectFileInput {
   content!: string;
 }
 
-@InputType()
+@InputType({ description: 'A code project to create or save' })
 export class ProjectInput {
   @Field(() => String)
   @Length(1, 200)
@@ -307,7 +310,7 @@ export class ProjectInput {
   visibility!: string;
 }
 
-@ObjectType('Portfolio')
+@ObjectType('Portfolio', { description: "A learner's public page: projects and certificates they chose to show" })
 export class PortfolioView {
   @Field(() => String, { nullable: true, description: 'Null until the owner chooses one' })
   handle!: string | null;
@@ -324,11 +327,11 @@ export class PortfolioView {
   @Field(() => [ID])
   certificateIds!: string[];
 
-  @Field(() => String, { description: 'private | public' })
+  @Field(() => String, { description: 'Who may see it: `private` or `public`' })
   visibility!: string;
 }
 
-@ObjectType('PortfolioCertificate')
+@ObjectType('PortfolioCertificate', { description: 'A certificate as a portfolio shows it' })
 export class PortfolioCertificateView {
   @Field(() => ID)
   id!: string;
@@ -361,7 +364,7 @@ export class PublicPortfolioView {
   certificates!: PortfolioCertificateView[];
 }
 
-@InputType()
+@InputType({ description: 'A portfolio as it should be' })
 export class PortfolioInput {
   @Field(() => String)
   @Matches(/^[a-z0-9_-]{3,30}$/, { message: 'must be 3 to 30 of a-z, 0-9, - and _' })

@@ -6,7 +6,7 @@ import { defineCodeLabJobs } from './codelab.jobs';
 import { CodeLabResolver, CodeLabUserEdges, codelabNodes } from './codelab.resolver';
 import { codelabRoutes } from './codelab.routes';
 import { codelabRules } from './codelab.rules';
-import { CodeLabService, MAX_PROJECT_BYTES } from './codelab.service';
+import { CODELAB_RUNS_BUCKET, CodeLabService, codeRunnerOf, MAX_PROJECT_BYTES } from './codelab.service';
 import { codeRunnerDefaults } from './sandbox';
 import { Migration20261123100000_codelab } from './migrations/Migration20261123100000_codelab';
 
@@ -35,6 +35,7 @@ export const codelabArea = defineArea({
   entities: [Exercise, Submission, Project, Portfolio],
   resolvers: [CodeLabResolver, CodeLabUserEdges],
   nodes: codelabNodes,
+  rateLimits: (config) => ({ [CODELAB_RUNS_BUCKET]: { points: config.CODELAB_RUNS_PER_MINUTE, seconds: 60 } }),
   rules: codelabRules,
   routes: codelabRoutes,
   // Any JSON encoding of a project of 256 KiB, or of code and stdin of 64 KiB each, gets through to
@@ -48,6 +49,25 @@ export const codelabArea = defineArea({
   },
   migrations: [{ name: 'Migration20261123100000_codelab', class: Migration20261123100000_codelab }],
   jobs: defineCodeLabJobs,
+  // The sandbox pools of this instance: a queue that grows means runs wait for a worker.
+  gauges: (deps) => [
+    {
+      name: 'codelab_workers',
+      help: 'CodeLab sandbox workers of this instance by language and state: busy (running code) or idle (warm, ready)',
+      labelNames: ['language', 'state'],
+      read: () =>
+        Object.entries(codeRunnerOf(deps).stats()).flatMap(([language, pool]) => [
+          { labels: { language, state: 'busy' }, value: pool.busy },
+          { labels: { language, state: 'idle' }, value: pool.ready },
+        ]),
+    },
+    {
+      name: 'codelab_queued_runs',
+      help: 'CodeLab runs waiting for a free worker, by language',
+      labelNames: ['language'],
+      read: () => Object.entries(codeRunnerOf(deps).stats()).map(([language, pool]) => ({ labels: { language }, value: pool.queued })),
+    },
+  ],
   services: { codelab: (uow, services) => new CodeLabService(uow, services.consent, services.guardian, services.certificates, services.ai) },
   on: {
     consentRevoked: (event, services) => services.codelab.consentRevoked(event.subjectId, event.consentType),

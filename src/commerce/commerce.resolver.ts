@@ -3,7 +3,7 @@ import { type User, UserView } from '../auth';
 import type { NodeSource } from '../kernel/node';
 import { commerceRules } from './commerce.rules';
 import type { Context } from '../kernel/context';
-import { PageArgs, type Page, pageOf, toConnection } from '../kernel/pagination';
+import { offsetCursor, PageArgs, type Page, pageOf, toConnection } from '../kernel/pagination';
 import { type Entitlement, type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
 import {
   CheckoutInput,
@@ -195,11 +195,13 @@ export class CommerceResolver {
   async marketplace(@Args(() => MarketplaceArgs) args: MarketplaceArgs, @Ctx() ctx: Context) {
     const page = await ctx.services.commerce.marketplace(args, args.first, args.after);
     const nodes = page.nodes.map(presentProduct);
+    // Each edge's cursor reads on from the product after it, as endCursor does from the page's last.
+    const edges = nodes.map((node, i) => ({ cursor: offsetCursor(page.offset + i + 1), node }));
     return {
-      edges: nodes.map((node, i) => ({ cursor: Buffer.from(String(i)).toString('base64url'), node })),
+      edges,
       nodes,
-      pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-      totalCount: null,
+      pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage, startCursor: edges[0]?.cursor ?? null, endCursor: page.endCursor },
+      count: page.totalCount,
     };
   }
 

@@ -5,11 +5,11 @@ import { ageOn } from '../auth';
 import { type NotificationMessage, NotificationType } from '../notifications';
 import { User } from '../auth';
 import type { Deps } from '../kernel/deps';
-import { Role, Tier } from '../kernel/domain';
+import { includesTier, Role, Tier, TIER_ORDER } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { publicLink, sendRequestMail } from '../mail/deliver';
-import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { afterCursor, offsetCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import {
@@ -39,7 +39,6 @@ import { sameCurrency, sameMoney } from './webhook-money';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
-export const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
 export const MAX_AMOUNT = 2_000_000_000;
 
 export interface PriceInput {
@@ -132,11 +131,11 @@ export class CommerceService {
   // ---- products ------------------------------------------------------------------------------
 
   async products(viewer: User | null, first: number, after?: string | null, status?: ProductStatus | null): Promise<Page<Product>> {
-    const where: Record<string, unknown> = { ...afterCursor(after) };
+    const where: Record<string, unknown> = {};
     if (isAdmin(viewer) && status) where.status = status;
     else if (!isAdmin(viewer)) where.status = ProductStatus.published;
-    const rows = await this.em.find(Product, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['seller'] });
-    return toPage(rows, first);
+    const rows = await this.em.find(Product, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['seller'] });
+    return toPage(rows, first, after, () => this.em.count(Product, where));
   }
 
   /** A published product for everyone; any for admins and content admins, its own for a seller. */
@@ -216,7 +215,8 @@ export class CommerceService {
 
   // ---- marketplace ---------------------------------------------------------------------------
 
-  async marketplace(filter: MarketplaceFilter, first: number, after?: string | null): Promise<{ nodes: Product[]; hasNextPage: boolean; endCursor: string | null }> {
+  /** A page of the marketplace; its cursors are offsets (the orders by sales and price have no keyset). */
+  async marketplace(filter: MarketplaceFilter, first: number, after?: string | null): Promise<Page<Product> & { offset: number }> {
     const offset = after ? Number(Buffer.from(after, 'base64url').toString()) : 0;
     if (!Number.isSafeInteger(offset) || offset < 0) throw validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
     if (filter.currency && !CURRENCY.test(filter.currency)) throw validationFailed([{ field: 'currency', message: 'must be an ISO 4217 code' }]);
@@ -239,13 +239,16 @@ export class CommerceService {
     if (filter.currency && filter.minPrice != null) where.push(`${priceOf()} >= ${push(params, filter.minPrice)}`);
     if (filter.currency && filter.maxPrice != null) where.push(`${priceOf()} <= ${push(params, filter.maxPrice)}`);
     const order = { popular: 'p.sales desc, p.created_at desc', newest: 'p.created_at desc', price_asc: 'price asc', price_desc: 'price desc' }[filter.sort ?? 'newest'];
-    const sql = `${select} where ${where.join(' and ')} order by ${order}, p.id desc limit ${push(params, first + 1)} offset ${push(params, offset)}`;
+    const matching = `${select} where ${where.join(' and ')}`;
+    const countParams = [...params];
+    const count = async () => (await this.em.execute<{ n: number }[]>(`select count(*)::int as n from (${matching}) as matching`, countParams))[0].n;
+    const sql = `${matching} order by ${order}, p.id desc limit ${push(params, first + 1)} offset ${push(params, offset)}`;
     const rows = await this.em.execute<{ id: string }[]>(sql, params);
     const products = rows.length ? await this.em.find(Product, { id: { $in: rows.map((r) => r.id) } }, { populate: ['seller'] }) : [];
     const byId = new Map(products.map((p) => [p.id, p]));
     const nodes = rows.slice(0, first).map((r) => byId.get(r.id)!);
     const hasNextPage = rows.length > first;
-    return { nodes, hasNextPage, endCursor: hasNextPage ? Buffer.from(String(offset + first)).toString('base64url') : null };
+    return { nodes, offset, hasNextPage, hasPreviousPage: offset > 0, endCursor: hasNextPage ? offsetCursor(offset + first) : null, totalCount: count };
   }
 
   async submitListing(creator: User, input: ProductInput): Promise<Product> {
@@ -412,8 +415,9 @@ export class CommerceService {
   // ---- payments ------------------------------------------------------------------------------
 
   async myPayments(viewer: User, first: number, after?: string | null): Promise<Page<Payment>> {
-    const rows = await this.em.find(Payment, { $or: [{ payer: viewer.id }, { beneficiary: viewer.id }], ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const mine = { $or: [{ payer: viewer.id }, { beneficiary: viewer.id }] };
+    const rows = await this.em.find(Payment, { ...mine, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Payment, mine));
   }
 
   async payment(viewer: User, id: string): Promise<Payment> {
@@ -555,7 +559,7 @@ export class CommerceService {
               at time zone 'UTC') + ${push(params, interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
         // The tier only rises with a new entitlement: the higher of the account's and the product's.
         `tiered as (update users set tier = ${push(params, product.tier)}, updated_at = now() where id = ${push(params, beneficiaryId)}
-          and array_position(array['free', 'starter', 'pro'], tier::text) < array_position(array['free', 'starter', 'pro'], ${push(params, product.tier)}::text) returning id)`,
+          and array_position(${TIERS_SQL}, tier::text) < array_position(${TIERS_SQL}, ${push(params, product.tier)}::text) returning id)`,
       );
     } else if (product.courseIds.length) {
       ctes.push(
@@ -758,7 +762,7 @@ export class CommerceService {
       { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] },
     );
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] } }));
   }
 
   /** The requests among these ids that `purchaseRequests` lists to the viewer (their own, a guardian's learners'). */
@@ -830,7 +834,7 @@ export class CommerceService {
         startsAt: { $lte: now },
         $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
       });
-      const tier = active.reduce((best, e) => (TIER_ORDER.indexOf(e.tier!) > TIER_ORDER.indexOf(best) ? e.tier! : best), Tier.free);
+      const tier = active.reduce((best, e) => (!includesTier(best, e.tier!) ? e.tier! : best), Tier.free);
       await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
       const cached = em.getUnitOfWork().getById<User>(User.name, userId);
       if (cached) cached.tier = tier;
@@ -968,9 +972,9 @@ export class CommerceService {
   }
 
   async refunds(viewer: User | null, mine: boolean, first: number, after?: string | null): Promise<Page<Refund>> {
-    const where = mine ? { requestedBy: viewer!.id, ...afterCursor(after) } : { ...afterCursor(after) };
-    const rows = await this.em.find(Refund, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const where = mine ? { requestedBy: viewer!.id } : {};
+    const rows = await this.em.find(Refund, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Refund, where));
   }
 
   /** The refunds among these ids: the viewer's own requests (`myRefunds`), every one for admins (`refunds`). */
@@ -1076,6 +1080,9 @@ class NotApplied extends Error {
     super(outcome);
   }
 }
+
+/** TIER_ORDER as an SQL array literal (the driver spreads an array parameter into a list). */
+const TIERS_SQL = `array[${TIER_ORDER.map((tier) => `'${tier}'`).join(', ')}]`;
 
 function push(params: unknown[], value: unknown): string {
   params.push(value);

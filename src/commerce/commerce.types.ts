@@ -6,19 +6,79 @@ import { Tier } from '../kernel/domain';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { EntitlementKind, EntitlementSource, EntitlementStatus, PaymentStatus, PriceInterval, ProductKind, ProductStatus, PurchaseRequestStatus, RefundStatus } from './commerce.entity';
 
-registerEnumType(ProductKind, { name: 'ProductKind' });
-registerEnumType(ProductStatus, { name: 'ProductStatus' });
-registerEnumType(PriceInterval, { name: 'PriceInterval' });
-registerEnumType(PaymentStatus, { name: 'PaymentStatus' });
-registerEnumType(EntitlementKind, { name: 'EntitlementKind' });
-registerEnumType(EntitlementSource, { name: 'EntitlementSource' });
-registerEnumType(EntitlementStatus, { name: 'EntitlementStatus' });
-registerEnumType(PurchaseRequestStatus, { name: 'PurchaseRequestStatus' });
-registerEnumType(RefundStatus, { name: 'RefundStatus' });
+registerEnumType(ProductKind, {
+  name: 'ProductKind',
+  description: 'What a product sells',
+  valuesConfig: {
+    subscription: { description: 'A tier, paid every interval' },
+    course: { description: 'Access to one or more courses, paid once' },
+    bundle: { description: 'Several courses together, paid once' },
+  },
+});
+registerEnumType(ProductStatus, {
+  name: 'ProductStatus',
+  description: 'Where a product stands',
+  valuesConfig: {
+    draft: { description: 'Being written; not for sale' },
+    in_review: { description: 'A listing waiting for a content admin' },
+    published: { description: 'For sale' },
+    rejected: { description: 'A listing a content admin refused' },
+    archived: { description: 'No longer sold; what was bought stays' },
+  },
+});
+registerEnumType(PriceInterval, {
+  name: 'PriceInterval',
+  description: 'How often a subscription is paid',
+  valuesConfig: { month: { description: 'Every month' }, year: { description: 'Every year' } },
+});
+registerEnumType(PaymentStatus, {
+  name: 'PaymentStatus',
+  description: 'Where a payment stands',
+  valuesConfig: {
+    pending: { description: 'Started; the provider has not confirmed it' },
+    succeeded: { description: 'Paid' },
+    failed: { description: 'The provider refused it' },
+    canceled: { description: 'The payer canceled it' },
+    expired: { description: 'Not paid in time' },
+    partially_refunded: { description: 'Paid, and part of it refunded' },
+    refunded: { description: 'Paid, and refunded in full' },
+  },
+});
+registerEnumType(EntitlementKind, {
+  name: 'EntitlementKind',
+  description: 'What an entitlement gives',
+  valuesConfig: { course: { description: 'Access to a course' }, tier: { description: 'A subscription tier' } },
+});
+registerEnumType(EntitlementSource, {
+  name: 'EntitlementSource',
+  description: 'Where an entitlement comes from',
+  valuesConfig: { purchase: { description: 'A payment' }, grant: { description: 'An admin gave it' }, school: { description: "The learner's school" } },
+});
+registerEnumType(EntitlementStatus, {
+  name: 'EntitlementStatus',
+  description: 'Where an entitlement stands',
+  valuesConfig: { active: { description: 'In force' }, expired: { description: 'Its period ended' }, revoked: { description: 'Taken back (a refund, an admin)' } },
+});
+registerEnumType(PurchaseRequestStatus, {
+  name: 'PurchaseRequestStatus',
+  description: "Where a minor's request to buy stands",
+  valuesConfig: { pending: { description: 'Waiting for a guardian' }, approved: { description: 'A guardian approved and pays' }, declined: { description: 'A guardian declined' } },
+});
+registerEnumType(RefundStatus, {
+  name: 'RefundStatus',
+  description: 'Where a refund stands',
+  valuesConfig: {
+    requested: { description: 'Asked for; an admin decides' },
+    processing: { description: 'Approved; the provider is refunding' },
+    succeeded: { description: 'Refunded' },
+    rejected: { description: 'An admin refused it' },
+    failed: { description: 'The provider could not refund' },
+  },
+});
 
 const AMOUNT = 'An integer in minor units of the currency (VND has none; USD cents)';
 
-@ObjectType('Price')
+@ObjectType('Price', { description: 'A price of a product in one currency' })
 export class PriceView {
   @Field(() => ID)
   id!: string;
@@ -33,7 +93,7 @@ export class PriceView {
   interval!: PriceInterval | null;
 }
 
-@ObjectType('Seller')
+@ObjectType('Seller', { description: 'The creator who sells a listing' })
 export class SellerView {
   @Field(() => ID)
   id!: string;
@@ -42,7 +102,7 @@ export class SellerView {
   displayName!: string;
 }
 
-@ObjectType('Product', { implements: Node })
+@ObjectType('Product', { description: 'Something the platform sells: a subscription, a course or a bundle', implements: Node })
 export class ProductView implements Node {
   @Field(() => ID)
   id!: string;
@@ -86,7 +146,7 @@ export class ProductView implements Node {
 
 export const ProductConnection = Connection(ProductView, 'Product');
 
-@InputType()
+@InputType({ description: 'A price of a product in one currency' })
 export class PriceInput {
   @Field(() => String)
   @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as VND or USD' })
@@ -101,7 +161,7 @@ export class PriceInput {
   interval?: PriceInterval | null;
 }
 
-@InputType()
+@InputType({ description: 'A product to create or a listing to submit' })
 export class ProductInput {
   @Field(() => ProductKind)
   kind!: ProductKind;
@@ -129,7 +189,7 @@ export class ProductInput {
   courseIds?: string[] | null;
 }
 
-@InputType()
+@InputType({ description: 'Changes to a product' })
 export class ProductChangeInput {
   @Field(() => LocalizedTextInput, { nullable: true })
   @IsOptional()
@@ -188,7 +248,7 @@ export class MarketplaceArgs extends PageArgs {
   sort?: 'popular' | 'newest' | 'price_asc' | 'price_desc' | null;
 }
 
-@ObjectType('Checkout')
+@ObjectType('Checkout', { description: 'A started checkout: the payment to complete, or the request a guardian must approve' })
 export class CheckoutView {
   @Field(() => ID)
   id!: string;
@@ -212,7 +272,7 @@ export class CheckoutView {
   expiresAt!: Date;
 }
 
-@ObjectType('PurchaseRequestRef')
+@ObjectType('PurchaseRequestRef', { description: 'A purchase request as a checkout answers it' })
 export class PurchaseRequestRefView {
   @Field(() => ID)
   id!: string;
@@ -233,7 +293,7 @@ export class CheckoutResultView {
   purchaseRequest!: PurchaseRequestRefView | null;
 }
 
-@ObjectType('Payment', { implements: Node })
+@ObjectType('Payment', { description: 'A payment through a provider', implements: Node })
 export class PaymentView implements Node {
   @Field(() => ID)
   id!: string;
@@ -280,7 +340,7 @@ export class PaymentView implements Node {
 
 export const PaymentConnection = Connection(PaymentView, 'Payment');
 
-@InputType()
+@InputType({ description: 'What to buy, at which price, with which provider' })
 export class CheckoutInput {
   @Field(() => ID)
   productId!: string;
@@ -304,7 +364,7 @@ export class CheckoutInput {
   learnerId?: string | null;
 }
 
-@ObjectType('PurchaseRequest', { implements: Node })
+@ObjectType('PurchaseRequest', { description: "A minor's request that a guardian buy a product", implements: Node })
 export class PurchaseRequestView implements Node {
   @Field(() => ID)
   id!: string;
@@ -339,7 +399,7 @@ export class PurchaseRequestView implements Node {
 
 export const PurchaseRequestConnection = Connection(PurchaseRequestView, 'PurchaseRequest');
 
-@ObjectType('Entitlement', { implements: Node })
+@ObjectType('Entitlement', { description: 'What an account may use: a course or a tier, from a purchase, a grant or a school', implements: Node })
 export class EntitlementView implements Node {
   @Field(() => ID)
   id!: string;
@@ -372,7 +432,7 @@ export class EntitlementView implements Node {
 /** An account's entitlements, newest first. */
 export const EntitlementConnection = Connection(EntitlementView, 'Entitlement');
 
-@ObjectType('MyEntitlements')
+@ObjectType('MyEntitlements', { description: "The caller's tier and everything they may use" })
 export class MyEntitlementsView {
   @Field(() => Tier)
   tier!: Tier;
@@ -381,7 +441,7 @@ export class MyEntitlementsView {
   items!: EntitlementView[];
 }
 
-@InputType()
+@InputType({ description: 'What an admin grants an account: a course or a tier' })
 export class GrantInput {
   @Field(() => ID)
   @IsUUID(undefined, { message: 'must be a user id' })
@@ -400,7 +460,7 @@ export class GrantInput {
   endsAt?: Date | null;
 }
 
-@ObjectType('Refund', { implements: Node })
+@ObjectType('Refund', { description: 'A refund of a payment, whole or in part', implements: Node })
 export class RefundView implements Node {
   @Field(() => ID)
   id!: string;
@@ -426,7 +486,7 @@ export class RefundView implements Node {
 
 export const RefundConnection = Connection(RefundView, 'Refund');
 
-@InputType()
+@InputType({ description: 'A refund to request: how much and why' })
 export class RefundInput {
   @Field(() => ID)
   @IsUUID(undefined, { message: 'must be a payment id' })
@@ -442,7 +502,7 @@ export class RefundInput {
   reason!: string;
 }
 
-@ObjectType('LedgerBalance')
+@ObjectType('LedgerBalance', { description: 'The balance of one ledger account in one currency' })
 export class LedgerBalanceView {
   @Field(() => String)
   account!: string;
@@ -457,13 +517,13 @@ export class LedgerBalanceView {
   entries!: number;
 }
 
-@ObjectType('LedgerBalances')
+@ObjectType('LedgerBalances', { description: 'The balances of the ledger accounts' })
 export class LedgerBalancesView {
   @Field(() => [LedgerBalanceView])
   items!: LedgerBalanceView[];
 }
 
-@ObjectType('Sale')
+@ObjectType('Sale', { description: 'One sale of a listing' })
 export class SaleView {
   @Field(() => ID)
   paymentId!: string;
@@ -493,7 +553,7 @@ export class SaleView {
   soldAt!: Date;
 }
 
-@ObjectType('SalesTotal')
+@ObjectType('SalesTotal', { description: "A creator's sales in one currency" })
 export class SalesTotalView {
   @Field(() => String)
   currency!: string;
@@ -508,7 +568,7 @@ export class SalesTotalView {
   sales!: number;
 }
 
-@ObjectType('MySales')
+@ObjectType('MySales', { description: "A creator's sales and earnings" })
 export class MySalesView {
   @Field(() => Int)
   feePercent!: number;
@@ -520,7 +580,7 @@ export class MySalesView {
   totals!: SalesTotalView[];
 }
 
-@InputType()
+@InputType({ description: "A content admin's reason for refusing a listing" })
 export class ListingReviewInput {
   @Field(() => String, { nullable: true })
   @IsOptional()

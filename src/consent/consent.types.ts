@@ -4,11 +4,29 @@ import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnum
 import { Connection } from '../kernel/pagination';
 import { ConsentAction, ConsentActorRole, ConsentType } from './consent.entity';
 
-registerEnumType(ConsentType, { name: 'ConsentType' });
-registerEnumType(ConsentAction, { name: 'ConsentAction' });
-registerEnumType(ConsentActorRole, { name: 'ConsentActorRole' });
+registerEnumType(ConsentType, {
+  name: 'ConsentType',
+  description: 'What a consent allows',
+  valuesConfig: {
+    basic_data: { description: 'Keeping the basic data an account needs' },
+    ai_conversation: { description: 'Talking with the AI tutor' },
+    ai_memory: { description: 'The AI tutor remembering past conversations' },
+    progress_sharing: { description: 'Sharing progress with teachers and schools' },
+    marketing_email: { description: 'Receiving marketing e-mail' },
+  },
+});
+registerEnumType(ConsentAction, {
+  name: 'ConsentAction',
+  description: 'What was done to a consent',
+  valuesConfig: { granted: { description: 'Given' }, revoked: { description: 'Taken back' } },
+});
+registerEnumType(ConsentActorRole, {
+  name: 'ConsentActorRole',
+  description: 'Who changed a consent',
+  valuesConfig: { self: { description: 'The person it concerns' }, guardian: { description: 'A linked guardian, for a learner' } },
+});
 
-@ObjectType()
+@ObjectType({ description: 'Who granted a consent, and when' })
 export class ConsentGrantor {
   @Field(() => ID)
   id!: string;
@@ -17,7 +35,7 @@ export class ConsentGrantor {
   displayName!: string;
 }
 
-@ObjectType('Consent')
+@ObjectType('Consent', { description: 'One consent of an account: whether it is granted, and who may grant it' })
 export class ConsentView {
   @Field(() => ConsentType)
   consentTypeId!: ConsentType;
@@ -47,7 +65,7 @@ export class ConsentView {
   policyVersion!: number | null;
 }
 
-@ObjectType({ implements: Node })
+@ObjectType({ description: 'One change of a consent, as the append-only ledger keeps it', implements: Node })
 export class ConsentLedgerEntryView implements Node {
   @Field(() => ID)
   id!: string;
@@ -77,7 +95,7 @@ export class ConsentLedgerEntryView implements Node {
   createdAt!: Date;
 }
 
-@InputType()
+@InputType({ description: 'A consent to grant or revoke, for oneself or a linked learner' })
 export class ConsentChangeInput {
   @Field(() => ConsentType)
   consentTypeId!: ConsentType;

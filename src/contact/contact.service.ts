@@ -54,10 +54,9 @@ export class ContactService {
   }
 
   async list(status: ContactStatus | null | undefined, first: number, after?: string | null): Promise<Page<ContactMessage>> {
-    const where: FilterQuery<ContactMessage> = { ...afterCursor(after) };
-    if (status) where.status = status;
-    const rows = await this.em.find(ContactMessage, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const where: FilterQuery<ContactMessage> = status ? { status } : {};
+    const rows = await this.em.find(ContactMessage, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(ContactMessage, where));
   }
 
   /** The messages among these ids (the graph's `nodes`; admins only, by the rule of `contactMessages`). */

@@ -5,9 +5,13 @@ import { Locale } from '../auth';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { ContactStatus } from './contact-message.entity';
 
-registerEnumType(ContactStatus, { name: 'ContactStatus' });
+registerEnumType(ContactStatus, {
+  name: 'ContactStatus',
+  description: 'Where a contact message stands',
+  valuesConfig: { open: { description: 'Not answered yet' }, resolved: { description: 'An admin resolved it' } },
+});
 
-@InputType()
+@InputType({ description: 'A message to the platform through the contact form' })
 export class ContactInput {
   @Field(() => String)
   @Length(1, 100)
@@ -35,13 +39,13 @@ export class ContactInput {
   website?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'What the contact form answers: the id of the message' })
 export class ContactReceipt {
   @Field(() => ID)
   id!: string;
 }
 
-@ObjectType('ContactMessage', { implements: Node })
+@ObjectType('ContactMessage', { description: 'A message sent through the contact form', implements: Node })
 export class ContactMessageView implements Node {
   @Field(() => ID)
   id!: string;

@@ -3,7 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { ContactMessage } from './contact-message.entity';
 import { ContactResolver, contactNodes } from './contact.resolver';
 import { contactRoutes } from './contact.routes';
-import { contactRules } from './contact.rules';
+import { CONTACT_BUCKET, contactRules } from './contact.rules';
 import { ContactService } from './contact.service';
 import { Migration20261123110000_contact } from './migrations/Migration20261123110000_contact';
 
@@ -18,6 +18,7 @@ export const contactArea = defineArea({
   entities: [ContactMessage],
   resolvers: [ContactResolver],
   rules: contactRules,
+  rateLimits: (config) => ({ [CONTACT_BUCKET]: { points: config.RATE_LIMIT_CONTACT, seconds: 3600 } }),
   nodes: contactNodes,
   routes: contactRoutes,
   migrations: [{ name: 'Migration20261123110000_contact', class: Migration20261123110000_contact }],

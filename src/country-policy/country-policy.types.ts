@@ -2,7 +2,7 @@ import { ArrayMaxSize, IsISO31661Alpha2, IsOptional, Max, MaxLength, Min } from 
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 
-@ObjectType('CountryPolicy')
+@ObjectType('CountryPolicy', { description: "A country's ages of consent and what a guardian must approve" })
 export class CountryPolicyView {
   @Field(() => String, { description: 'ISO 3166-1 alpha-2' })
   country!: string;
@@ -32,7 +32,7 @@ export class CountryPolicyView {
   updatedAt!: Date | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "One change of a country's policy: by whom, and before and after" })
 export class CountryPolicyChangeView {
   @Field(() => Int)
   version!: number;
@@ -50,7 +50,7 @@ export class CountryPolicyChangeView {
   createdAt!: Date;
 }
 
-@InputType()
+@InputType({ description: "New ages of a country's policy" })
 export class CountryPolicyInput {
   @Field(() => Int, { nullable: true })
   @IsOptional()

@@ -87,10 +87,6 @@ export class CoursesService {
       where.push(condition);
       params.push(...values);
     };
-    if (after) {
-      const { createdAt, id } = decodeCursor(after);
-      and('(c.created_at < ? or (c.created_at = ? and c.id < ?))', createdAt, createdAt, id);
-    }
     if (filter.level) and('c.level = ?', filter.level);
     if (filter.language) and('c.language = ?', filter.language);
     if (age !== null) and('c.min_age <= ? and c.max_age >= ?', age, age);
@@ -98,8 +94,15 @@ export class CoursesService {
       const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       and("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", like, like, like, like);
     }
+    const matching = where.join(' and ');
+    const countParams = [...params];
+    const count = async () => (await this.uow.query<{ n: number }>(`select count(*)::int as n from courses as c where ${matching}`, countParams))[0].n;
+    if (after) {
+      const { createdAt, id } = decodeCursor(after);
+      and('(c.created_at < ? or (c.created_at = ? and c.id < ?))', createdAt, createdAt, id);
+    }
     const rows = await this.uow.query<Record<string, unknown>>(`select c.* from courses as c where ${where.join(' and ')} order by c.created_at desc, c.id desc limit ?`, [...params, first + 1]);
-    return toPage(rows.map(catalogCourse), first);
+    return toPage(rows.map(catalogCourse), first, after, count);
   }
 
   /** A published course, or any course for its editors; otherwise not found. */

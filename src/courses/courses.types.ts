@@ -5,9 +5,17 @@ import { Connection, PageArgs } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { CourseLevel } from './course.entity';
 
-registerEnumType(CourseLevel, { name: 'CourseLevel' });
+registerEnumType(CourseLevel, {
+  name: 'CourseLevel',
+  description: 'How far along a course starts',
+  valuesConfig: {
+    beginner: { description: 'For learners new to the subject' },
+    intermediate: { description: 'For learners who know the basics' },
+    advanced: { description: 'For experienced learners' },
+  },
+});
 
-@ObjectType('LocalizedText')
+@ObjectType('LocalizedText', { description: 'A text in Vietnamese and English' })
 export class LocalizedTextView {
   @Field(() => String)
   en!: string;
@@ -16,7 +24,7 @@ export class LocalizedTextView {
   vi!: string;
 }
 
-@ObjectType('LocalizedList')
+@ObjectType('LocalizedList', { description: 'A list of texts in Vietnamese and English' })
 export class LocalizedListView {
   @Field(() => [String])
   en!: string[];
@@ -26,7 +34,7 @@ export class LocalizedListView {
 }
 
 /** A quiz question as learners see it: no answer, no explanation before they submit. */
-@ObjectType()
+@ObjectType({ description: 'A question of a quiz, without its answer' })
 export class QuizQuestionView {
   @Field(() => LocalizedTextView)
   prompt!: LocalizedTextView;
@@ -35,7 +43,7 @@ export class QuizQuestionView {
   options!: LocalizedTextView[];
 }
 
-@ObjectType('Lesson', { implements: Node })
+@ObjectType('Lesson', { description: 'A lesson of a course, with its quiz', implements: Node })
 export class LessonView implements Node {
   @Field(() => ID)
   id!: string;
@@ -131,7 +139,7 @@ export class CatalogArgs extends PageArgs {
   q?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'A text in Vietnamese and English' })
 export class LocalizedTextInput {
   @Field(() => String)
   @Length(1, 20_000)
@@ -142,7 +150,7 @@ export class LocalizedTextInput {
   vi!: string;
 }
 
-@InputType()
+@InputType({ description: 'A list of texts in Vietnamese and English' })
 export class LocalizedListInput {
   @Field(() => [String])
   @ArrayMaxSize(20)
@@ -153,7 +161,7 @@ export class LocalizedListInput {
   vi!: string[];
 }
 
-@InputType()
+@InputType({ description: 'A question of a quiz' })
 export class QuizQuestionInput {
   @Field(() => LocalizedTextInput)
   @ValidateNested()
@@ -174,7 +182,7 @@ export class QuizQuestionInput {
   explanation!: LocalizedTextInput;
 }
 
-@InputType()
+@InputType({ description: 'A lesson to add to a course' })
 export class LessonInput {
   @Field(() => LocalizedTextInput)
   @ValidateNested()
@@ -249,7 +257,7 @@ export abstract class CourseDescriptionChangeInput {
   maxAge?: number | null;
 }
 
-@InputType()
+@InputType({ description: 'A course to create' })
 export class CourseInput extends CourseDescriptionInput {
   @Field(() => String)
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
@@ -267,7 +275,7 @@ export class CourseInput extends CourseDescriptionInput {
   lessons!: LessonInput[];
 }
 
-@InputType()
+@InputType({ description: 'Changes to a course' })
 export class CourseChangeInput extends CourseDescriptionChangeInput {
   @Field(() => Int, { nullable: true })
   @IsOptional()

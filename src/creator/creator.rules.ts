@@ -1,10 +1,7 @@
 import { allow, and, rule } from 'graphql-shield';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
-import { perProcess } from '../kernel/deps';
 import { forbidden, notFound } from '../kernel/errors';
-import { RateLimitedError } from '../kernel/rate-limit';
 import { hasRole, isContentEditor, isSelf, throttled } from '../permissions/rules';
 
 const isCreator = hasRole(Role.creator);
@@ -19,20 +16,9 @@ const ownsCourse = and(
   }),
 );
 
-/** RATE_LIMIT_CREATOR_MESSAGES messages an hour per creator. */
-const messageLimiter = perProcess((deps) => new RateLimiterMemory({ keyPrefix: 'creator-messages', points: deps.config.RATE_LIMIT_CREATOR_MESSAGES, duration: 3600 }));
-
-const messageThrottled = rule('creatorMessageThrottled', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-  const limiter = messageLimiter(ctx.uow.deps);
-  try {
-    await limiter.consume(`user:${ctx.auth.userId}`);
-    return true;
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-    return new RateLimitedError(retryAfter, { limit: limiter.points, remaining: 0, resetAt: Math.ceil((Date.now() + rejection.msBeforeNext) / 1000) });
-  }
-});
+/** RATE_LIMIT_CREATOR_MESSAGES messages an hour per creator (the area's bucket, in the shared store). */
+export const CREATOR_MESSAGES_BUCKET = 'creatorMessages';
+const messageThrottled = throttled(CREATOR_MESSAGES_BUCKET);
 
 export const creatorRules = {
   Query: { creatorCourses: isCreator, creatorAnalytics: isCreator, creatorReviewQueue: isContentEditor },

@@ -9,11 +9,30 @@ import { SafetyFindingView } from '../factory';
 import { AssistTask } from './creator.assist';
 import { DraftStatus } from './creator.entity';
 
-registerEnumType(AssistTask, { name: 'AssistTask' });
+registerEnumType(AssistTask, {
+  name: 'AssistTask',
+  description: 'What the writing assistant is asked to do',
+  valuesConfig: {
+    outline: { description: 'Propose an outline of lessons' },
+    lesson: { description: 'Write a lesson' },
+    quiz: { description: 'Write quiz questions' },
+    translate: { description: 'Translate between Vietnamese and English' },
+    review: { description: 'Review the course for safety and fit' },
+  },
+});
 
-registerEnumType(DraftStatus, { name: 'CreatorCourseStatus' });
+registerEnumType(DraftStatus, {
+  name: 'CreatorCourseStatus',
+  description: "Where a creator's course stands",
+  valuesConfig: {
+    draft: { description: 'Being written' },
+    in_review: { description: 'Submitted; a content admin reviews it' },
+    rejected: { description: 'A content admin sent it back' },
+    published: { description: 'In the catalog' },
+  },
+});
 
-@InputType()
+@InputType({ description: 'A course a creator starts writing' })
 export class CreatorCourseInput extends CourseDescriptionInput {
   @Field(() => String, { nullable: true, description: 'vi (default) or en' })
   @IsOptional()
@@ -21,7 +40,7 @@ export class CreatorCourseInput extends CourseDescriptionInput {
   language?: string | null;
 }
 
-@InputType()
+@InputType({ description: "Changes to a creator's course" })
 export class CreatorCourseChangeInput extends CourseDescriptionChangeInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
@@ -29,7 +48,7 @@ export class CreatorCourseChangeInput extends CourseDescriptionChangeInput {
   language?: string | null;
 }
 
-@InputType()
+@InputType({ description: "A reviewer's reason" })
 export class ReviewInput {
   @Field(() => String, { nullable: true, description: 'Required to reject' })
   @IsOptional()
@@ -37,7 +56,7 @@ export class ReviewInput {
   reason?: string | null;
 }
 
-@InputType()
+@InputType({ description: "A creator's message to the learners of a course" })
 export class CreatorMessageInput {
   @Field(() => String)
   @Length(1, 200)
@@ -48,7 +67,7 @@ export class CreatorMessageInput {
   body!: string;
 }
 
-@ObjectType('CreatorLesson', { implements: Node })
+@ObjectType('CreatorLesson', { description: "A lesson of a creator's course", implements: Node })
 export class CreatorLessonView implements Node {
   @Field(() => ID)
   id!: string;
@@ -69,7 +88,7 @@ export class CreatorLessonView implements Node {
   quiz!: Record<string, unknown> | null;
 }
 
-@ObjectType('CreatorCourse', { implements: Node })
+@ObjectType('CreatorCourse', { description: "A creator's course: written, reviewed, then published", implements: Node })
 export class CreatorCourseView implements Node {
   @Field(() => ID)
   id!: string;
@@ -119,13 +138,13 @@ export class CreatorCourseView implements Node {
 
 export const CreatorCourseConnection = Connection(CreatorCourseView, 'CreatorCourse');
 
-@ObjectType()
+@ObjectType({ description: "What sending a creator's message answers: how many learners it reached" })
 export class CreatorMessageReceipt {
   @Field(() => Int, { description: 'Learners notified (those who turned creator messages off are not)' })
   recipients!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: "A creator's earnings in one currency" })
 export class Earning {
   @Field(() => String)
   currency!: string;
@@ -134,7 +153,7 @@ export class Earning {
   amount!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: "How a creator's published course does: enrollments, completions, earnings" })
 export class CreatorCourseAnalytics {
   @Field(() => ID)
   draftId!: string;
@@ -161,7 +180,7 @@ export class CreatorCourseAnalytics {
   earnings!: Earning[];
 }
 
-@InputType()
+@InputType({ description: 'What the writing assistant is asked to do, and with what' })
 export class AssistInput {
   @Field(() => AssistTask)
   task!: AssistTask;
@@ -175,7 +194,7 @@ export class AssistInput {
   prompt?: string | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "The writing assistant's suggestion, with the safety findings in it" })
 export class AssistResultView {
   @Field(() => AssistTask)
   task!: AssistTask;

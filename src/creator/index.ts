@@ -3,7 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { CreatorCourse, CreatorLesson, CreatorMessage } from './creator.entity';
 import { CreatorResolver, CreatorUserEdges, creatorNodes } from './creator.resolver';
 import { creatorRoutes } from './creator.routes';
-import { creatorRules } from './creator.rules';
+import { CREATOR_MESSAGES_BUCKET, creatorRules } from './creator.rules';
 import { CreatorService } from './creator.service';
 import { Migration20261123140000_creator_studio } from './migrations/Migration20261123140000_creator_studio';
 
@@ -18,6 +18,7 @@ export const creatorArea = defineArea({
   entities: [CreatorCourse, CreatorLesson, CreatorMessage],
   resolvers: [CreatorResolver, CreatorUserEdges],
   rules: creatorRules,
+  rateLimits: (config) => ({ [CREATOR_MESSAGES_BUCKET]: { points: config.RATE_LIMIT_CREATOR_MESSAGES, seconds: 3600 } }),
   nodes: creatorNodes,
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],

@@ -19,8 +19,20 @@ export interface PlainSql {
   unlogged<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
   /** Opens the connections the pool keeps. */
   warm(): Promise<void>;
+  /** The pool's connections, for /metrics. */
+  poolStats(): PoolStats;
   close(): Promise<void>;
 }
+
+/** Connections of a pool: lent out, open and free, and callers waiting for one. */
+export interface PoolStats {
+  used: number;
+  idle: number;
+  waiting: number;
+}
+
+/** pg's pool as PoolStats. */
+export const pgPoolStats = (pool: pg.Pool): PoolStats => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
 
 export function openPlainSql(orm: Orm, log: Logger): PlainSql {
   // Kept warm, as the ORM's pool is: a request's first read (its caller's account) must not wait
@@ -49,6 +61,7 @@ export function openPlainSql(orm: Orm, log: Logger): PlainSql {
     },
     unlogged: run,
     warm: () => Promise.all(Array.from({ length: WARM }, () => pool.connect())).then((clients) => clients.forEach((client) => client.release())),
+    poolStats: () => pgPoolStats(pool),
     close: () => pool.end(),
   };
 }

@@ -69,7 +69,7 @@ export class FactoryService {
 
   async list(first: number, after?: string | null): Promise<Page<CourseGeneration>> {
     const rows = await this.em.find(CourseGeneration, afterCursor(after), { populate: ['stages'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(CourseGeneration, {}));
   }
 
   async find(id: string): Promise<CourseGeneration> {

@@ -7,9 +7,35 @@ import { AGE, LIMITS } from '../kernel/limits';
 import { Connection } from '../kernel/pagination';
 import { GenerationStatus, StageName, StageStatus } from './generation.entity';
 
-registerEnumType(GenerationStatus, { name: 'GenerationStatus' });
-registerEnumType(StageName, { name: 'GenerationStageName', description: 'research, outline, content, quiz, safety: in this order' });
-registerEnumType(StageStatus, { name: 'GenerationStageStatus' });
+registerEnumType(GenerationStatus, {
+  name: 'GenerationStatus',
+  description: 'Where a course generation stands',
+  valuesConfig: {
+    queued: { description: 'Waiting for its first stage' },
+    running: { description: 'A stage is running' },
+    awaiting_approval: { description: 'Done and safe; waits for an admin to approve or reject' },
+    flagged: { description: 'The safety stage found problems' },
+    failed: { description: 'A stage failed' },
+    approved: { description: 'Approved: the course is published' },
+    rejected: { description: 'Rejected: no course' },
+  },
+});
+registerEnumType(StageName, {
+  name: 'GenerationStageName',
+  description: 'A stage of a course generation: research, outline, content, quiz, safety, in this order',
+  valuesConfig: {
+    research: { description: 'Gathers what the course should cover' },
+    outline: { description: 'Plans the lessons' },
+    content: { description: 'Writes the lessons' },
+    quiz: { description: 'Writes the quizzes' },
+    safety: { description: 'Checks everything for the ages' },
+  },
+});
+registerEnumType(StageStatus, {
+  name: 'GenerationStageStatus',
+  description: 'Where a stage of a generation stands',
+  valuesConfig: { pending: { description: 'Not started' }, running: { description: 'Running' }, done: { description: 'Finished' }, failed: { description: 'Failed' } },
+});
 
 @ValidatorConstraint({ name: 'trimmedLength' })
 class TrimmedLength implements ValidatorConstraintInterface {
@@ -33,7 +59,7 @@ class AgeRangeWithinCourseAges implements ValidatorConstraintInterface {
   }
 }
 
-@InputType()
+@InputType({ description: 'What course the factory should generate' })
 export class GenerateCourseInput {
   @Field(() => String, { description: '3 to 200 characters' })
   @Validate(TrimmedLength, [LIMITS.factoryTopic.min, LIMITS.factoryTopic.max])
@@ -54,7 +80,7 @@ export class GenerateCourseInput {
   lessonCount!: number;
 }
 
-@ObjectType('GenerationStage')
+@ObjectType('GenerationStage', { description: 'One stage of a course generation' })
 export class GenerationStageView {
   @Field(() => StageName)
   name!: StageName;
@@ -81,12 +107,12 @@ export class GenerationStageView {
   providerMs!: number;
 }
 
-@ObjectType('SafetyFinding')
+@ObjectType('SafetyFinding', { description: 'Something the safety checks found in generated or written content' })
 export class SafetyFindingView {
-  @Field(() => String, { description: 'violence, sexual, self_harm, hate, personal_data, external_link or age_fit' })
+  @Field(() => String, { description: 'What kind of finding: `violence`, `sexual`, `self_harm`, `hate`, `personal_data`, `external_link` or `age_fit`' })
   category!: string;
 
-  @Field(() => String, { description: 'builtin or moderation' })
+  @Field(() => String, { description: 'Which check found it: `builtin` or `moderation`' })
   source!: string;
 
   @Field(() => String)
@@ -96,7 +122,7 @@ export class SafetyFindingView {
   excerpt!: string;
 }
 
-@ObjectType('GeneratedLesson')
+@ObjectType('GeneratedLesson', { description: 'A lesson the factory generated' })
 export class GeneratedLessonView {
   @Field(() => Int)
   position!: number;
@@ -123,7 +149,7 @@ export class GeneratedLessonView {
   revision!: number;
 }
 
-@ObjectType('CourseGeneration', { implements: Node })
+@ObjectType('CourseGeneration', { description: 'A course the factory generates in five stages, then an admin approves or rejects', implements: Node })
 export class GenerationView implements Node {
   @Field(() => ID)
   id!: string;

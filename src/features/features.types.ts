@@ -2,8 +2,8 @@ import { ArrayMaxSize, IsISO31661Alpha2, IsOptional, Max, MaxLength, Min, Valida
 import { Field, Float, GraphQLISODateTime, InputType, Int, ObjectType } from 'type-graphql';
 import { Role, Tier } from '../auth';
 
-@InputType('FlagRuleInput')
-@ObjectType('FlagRule')
+@InputType('FlagRuleInput', { description: 'A rule of a feature flag' })
+@ObjectType('FlagRule', { description: 'Who a feature flag is on for: roles, tiers, countries, ages, a share' })
 export class FlagRuleType {
   @Field(() => [Role], { nullable: true, description: 'Any of these roles' })
   @IsOptional()
@@ -40,7 +40,7 @@ export class FlagRuleType {
   percentage?: number | null;
 }
 
-@InputType()
+@InputType({ description: 'A feature flag as it should be' })
 export class FeatureFlagInput {
   @Field(() => String, { nullable: true })
   @IsOptional()
@@ -57,7 +57,7 @@ export class FeatureFlagInput {
   rules?: FlagRuleType[] | null;
 }
 
-@ObjectType('FeatureFlag')
+@ObjectType('FeatureFlag', { description: 'A feature switched on for the callers its rules match' })
 export class FeatureFlagView {
   @Field(() => String)
   key!: string;

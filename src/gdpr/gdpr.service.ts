@@ -136,7 +136,7 @@ export class GdprService {
 
   async list(viewerId: string, first: number, after?: string | null): Promise<Page<GdprRequest>> {
     const rows = await this.em.find(GdprRequest, { $and: [this.visibleTo(viewerId), afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(GdprRequest, this.visibleTo(viewerId)));
   }
 
   async find(viewerId: string, id: string): Promise<GdprRequest> {
@@ -171,14 +171,14 @@ export class GdprService {
   }
 
   async adminList(first: number, after: string | null | undefined, status: GdprRequestStatus | null, dueWithinDays: number | null): Promise<Page<GdprRequest>> {
-    const where: Record<string, unknown>[] = [afterCursor(after)];
+    const where: Record<string, unknown>[] = [];
     if (status) where.push({ status });
     if (dueWithinDays !== null) {
       const cutoff = new Date(Date.now() - (this.config.GDPR_LEGAL_DEADLINE_DAYS - dueWithinDays) * 86_400_000);
       where.push({ status: { $in: OPEN }, createdAt: { $lte: cutoff } });
     }
-    const rows = await this.em.find(GdprRequest, { $and: where }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const rows = await this.em.find(GdprRequest, { $and: [...where, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(GdprRequest, { $and: where }));
   }
 
   // ----- the export job's steps -----

@@ -4,8 +4,24 @@ import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, re
 import { Connection, PageArgs } from '../kernel/pagination';
 import { GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 
-registerEnumType(GdprRequestKind, { name: 'GdprRequestKind' });
-registerEnumType(GdprRequestStatus, { name: 'GdprRequestStatus' });
+registerEnumType(GdprRequestKind, {
+  name: 'GdprRequestKind',
+  description: 'What a privacy request asks',
+  valuesConfig: { export: { description: 'A copy of the personal data' }, deletion: { description: 'Erasure of the account' } },
+});
+registerEnumType(GdprRequestStatus, {
+  name: 'GdprRequestStatus',
+  description: 'Where a privacy request stands',
+  valuesConfig: {
+    queued: { description: 'Waiting to run' },
+    running: { description: 'Being carried out' },
+    ready: { description: 'The export can be downloaded' },
+    scheduled: { description: 'Erasure will run at its due date' },
+    completed: { description: 'Done' },
+    canceled: { description: 'Canceled before it ran' },
+    failed: { description: 'Could not be carried out' },
+  },
+});
 
 @ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
 export class GdprRequestView implements Node {
@@ -48,7 +64,7 @@ export class GdprRequestView implements Node {
 
 export const GdprRequestConnection = Connection(GdprRequestView, 'GdprRequest');
 
-@InputType()
+@InputType({ description: 'An export to request, of oneself or a linked learner' })
 export class RequestExportInput {
   @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own data when left out" })
   @IsOptional()
@@ -56,7 +72,7 @@ export class RequestExportInput {
   learnerId?: string | null;
 }
 
-@InputType()
+@InputType({ description: 'An erasure to request: the password, and the learner when a guardian asks' })
 export class RequestDeletionInput {
   @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own account when left out" })
   @IsOptional()

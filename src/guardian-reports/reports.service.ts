@@ -63,8 +63,9 @@ export class ReportsService {
   }
 
   async list(guardianId: string, first: number, after?: string | null): Promise<Page<GuardianReport>> {
-    const rows = await this.em.find(GuardianReport, { $and: [{ guardian: guardianId, status: 'sent' }, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const mine = { guardian: guardianId, status: 'sent' };
+    const rows = await this.em.find(GuardianReport, { $and: [mine, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(GuardianReport, mine));
   }
 
   /** The reports among these ids that `list` shows the guardian (sent to them); the graph's `nodes`. */

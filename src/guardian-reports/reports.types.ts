@@ -3,7 +3,11 @@ import { Field, GraphQLISODateTime, ID, Int, ObjectType, registerEnumType } from
 import { Connection } from '../kernel/pagination';
 import { ReportKind } from './report.entity';
 
-registerEnumType(ReportKind, { name: 'GuardianReportKind' });
+registerEnumType(ReportKind, {
+  name: 'GuardianReportKind',
+  description: 'Why a guardian report was sent',
+  valuesConfig: { weekly: { description: 'The weekly summary' }, monthly: { description: 'The monthly summary' }, inactivity: { description: 'The learner has been inactive for a while' } },
+});
 
 @ObjectType('GuardianReport', { implements: Node, description: 'A report mail sent to the guardian about a learner' })
 export class GuardianReportView implements Node {

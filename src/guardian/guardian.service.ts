@@ -144,7 +144,7 @@ export class GuardianService {
     const claimsByAddress = user.hasRole(Role.learner) && user.emailVerified;
     const mine = [{ guardian: user.id }, { learner: user.id }, ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : [])];
     const rows = await this.em.find(GuardianLink, { $and: [{ $or: mine }, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] });
-    return toPage(rows, first);
+    return toPage(rows, first, after, () => this.em.count(GuardianLink, { $or: mine }));
   }
 
   private reload(link: GuardianLink, populate: ('guardian' | 'learner')[] = ['guardian', 'learner']): Promise<GuardianLink> {
@@ -297,10 +297,12 @@ export class GuardianService {
     if (!link) return;
     const guardian = link.guardian;
     const learner = link.learner;
-    const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token);
+    const locale = learner?.locale ?? guardian.locale;
+    // The language rides in the link too, for the page it opens (web/mail-links).
+    const url = publicLink(this.deps.config.PUBLIC_URL, 'guardian/confirm', token, { lang: locale });
     // The mail and the notification are one commit (the job's).
     await this.uow.transaction(async () => {
-      await sendRequestMail(this.uow, linkRequestMail(link.learnerEmail, learner?.locale ?? guardian.locale, guardian.displayName, url, token));
+      await sendRequestMail(this.uow, linkRequestMail(link.learnerEmail, locale, guardian.displayName, url, token));
       if (learner) await this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
     });
   }

@@ -5,10 +5,18 @@ import { Connection } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { LinkStatus } from './guardian-link.entity';
 
-registerEnumType(LinkStatus, { name: 'GuardianLinkStatus' });
+registerEnumType(LinkStatus, {
+  name: 'GuardianLinkStatus',
+  description: 'Where a guardian link stands',
+  valuesConfig: {
+    pending: { description: 'Declared; the other side has not confirmed yet' },
+    active: { description: 'Confirmed: the guardian sees and consents for the learner' },
+    revoked: { description: 'Ended by the guardian, the learner or an admin' },
+  },
+});
 
 /** One side of a link as the other side sees it: a name and an address, nothing more. */
-@ObjectType()
+@ObjectType({ description: 'One side of a guardian link as the other side sees it: a name and an address' })
 export class LinkParty {
   @Field(() => ID)
   id!: string;
@@ -20,7 +28,7 @@ export class LinkParty {
   email!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: "One change of a guardian link's status, and who made it" })
 export class GuardianLinkTransitionView {
   @Field(() => LinkStatus)
   status!: LinkStatus;
@@ -32,7 +40,7 @@ export class GuardianLinkTransitionView {
   at!: Date;
 }
 
-@ObjectType('GuardianLink', { implements: Node })
+@ObjectType('GuardianLink', { description: 'A link between a guardian and a learner', implements: Node })
 export class GuardianLinkView implements Node {
   @Field(() => ID)
   id!: string;
@@ -64,7 +72,7 @@ export class GuardianLinkView implements Node {
 
 export const GuardianLinkConnection = Connection(GuardianLinkView, 'GuardianLink');
 
-@InputType()
+@InputType({ description: 'The e-mail address of a learner a guardian declares' })
 export class DeclareLearnerInput {
   @Field(() => String)
   @IsEmail({}, { message: 'must be an e-mail address' })
@@ -72,7 +80,7 @@ export class DeclareLearnerInput {
   learnerEmail!: string;
 }
 
-@InputType()
+@InputType({ description: 'A child account a guardian makes and links at once' })
 export class AddChildInput {
   @Field(() => String)
   @Length(1, 80, { message: 'must be 1 to 80 characters long' })
@@ -91,14 +99,14 @@ export class AddChildInput {
   locale?: Locale | null;
 }
 
-@InputType()
+@InputType({ description: 'The token of a mail that confirms a guardian link' })
 export class ConfirmLinkInput {
   @Field(() => String)
   @Length(1, 200)
   token!: string;
 }
 
-@ObjectType('LearnerAiAccess')
+@ObjectType('LearnerAiAccess', { description: "A learner's AI tutor settings, as their guardian set them" })
 export class AiAccessView {
   @Field(() => Boolean, { description: 'The learner may use the AI tutor at all' })
   enabled!: boolean;
@@ -110,7 +118,7 @@ export class AiAccessView {
   dailyMessageLimit!: number | null;
 }
 
-@InputType()
+@InputType({ description: "A guardian's settings of a learner's AI tutor" })
 export class AiAccessInput {
   // Left out means unchanged; null is no answer to a yes/no question (it reached the database as null).
   // IsDefined, because type-graphql validates with skipMissingProperties, which passes null by.
@@ -131,7 +139,7 @@ export class AiAccessInput {
   dailyMessageLimit?: number | null;
 }
 
-@ObjectType()
+@ObjectType({ description: 'A learner linked to the caller as guardian' })
 export class LinkedLearner extends LinkParty {
   @Field(() => String, { nullable: true })
   birthDate!: string | null;

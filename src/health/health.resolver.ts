@@ -1,7 +1,7 @@
 import { Ctx, Field, Int, ObjectType, Query, Resolver } from 'type-graphql';
 import type { Context } from '../kernel/context';
 
-@ObjectType()
+@ObjectType({ description: 'Whether the API and its database answer' })
 class Health {
   @Field(() => String)
   status!: string;
@@ -13,13 +13,13 @@ class Health {
   latencyMs!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Whether the process answers' })
 class Liveness {
   @Field(() => String)
   status!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Whether the instance should receive traffic' })
 class Readiness {
   @Field(() => String)
   status!: string;
@@ -27,19 +27,19 @@ class Readiness {
   @Field(() => String)
   database!: string;
 
-  @Field(() => String, { description: 'applied: every migration of this build is in the database' })
+  @Field(() => String, { description: '`applied` when every migration of this build is in the database' })
   migrations!: string;
 
-  @Field(() => String, { description: 'running: the outbox relay delivers what commits wrote' })
+  @Field(() => String, { description: '`running` when the outbox relay delivers what commits wrote' })
   outboxRelay!: string;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Whether mail can leave, and how' })
 class EmailHealth {
   @Field(() => String)
   status!: string;
 
-  @Field(() => String, { description: 'smtp or file' })
+  @Field(() => String, { description: 'How mail leaves: `smtp`, or `file` (written to the outbox folder)' })
   transport!: string;
 }
 

@@ -5,9 +5,12 @@ import { Agenda } from 'agenda';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
+import { pgPoolStats, type PoolStats } from '../db/plain-sql';
 
 export interface Jobs {
   agenda: Agenda;
+  /** The connections of the PostgreSQL backend (none on MongoDB), for /metrics. */
+  poolStats(): PoolStats | undefined;
   /** Starts taking jobs, once every area has defined its own. */
   start(): Promise<void>;
   /** Lets running jobs finish (up to the drain timeout), hands the rest back, closes connections. */
@@ -36,6 +39,7 @@ export function createJobs(config: Config, databaseUrl: string, log: Logger): Jo
   return {
     agenda,
     start: () => agenda.start(),
+    poolStats: () => pool && pgPoolStats(pool),
     // Both are no-ops on an Agenda that never started.
     async close() {
       const drained = await agenda.drain({ timeout: config.JOBS_DRAIN_TIMEOUT_MS });

@@ -4,12 +4,14 @@ import type { Request, RequestHandler, Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { and } from 'graphql-shield';
 import type { Logger } from 'pino';
+import type { Config } from '../config';
 import type { NonEmptyArray } from 'type-graphql';
 import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
 import { type NodeSource, registerNodes } from './node';
+import type { RateLimitRule } from './rate-limit';
 import type { RestRoute } from './rest-route';
 import type { ServiceFactories, Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
@@ -64,6 +66,17 @@ export interface DirectRoute extends JsonRoute {
 }
 
 /**
+ * A gauge an area reports on `/metrics`, read at each scrape: its series, one per set of labels.
+ * Kept free of the metrics library, which only the server knows.
+ */
+export interface AreaGauge {
+  name: string;
+  help: string;
+  labelNames: string[];
+  read(): { labels: Record<string, string>; value: number }[];
+}
+
+/**
  * One area of the specification as a value: the composition root reads these, so adding an area
  * is a folder and one line in `src/areas.ts`.
  */
@@ -77,6 +90,8 @@ export interface Area {
   bodyLimits?: BodyLimits;
   http?: HttpRoutes;
   jsonRoutes?: (deps: Deps, schema: GraphQLSchema) => JsonRoute[];
+  /** Rate-limit buckets of the area's own, counted in the shared store like the kernel's (by name, per key). */
+  rateLimits?: (config: Config) => Record<string, RateLimitRule>;
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];
   services?: ServiceFactories;
@@ -87,6 +102,8 @@ export interface Area {
   personalData?: PersonalDataHandler;
   /** Writes what the area holds in memory and closes its clients, on shutdown (after the jobs, before the events and the database). */
   close?: (deps: Deps) => Promise<void>;
+  /** What the area reports on `/metrics` (its pools and queues). */
+  gauges?: (deps: Deps) => AreaGauge[];
   /** The area's types that implement Node: how `node(id:)` finds and reads them. */
   nodes?: NodeSource[];
 }

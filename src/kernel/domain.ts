@@ -29,6 +29,12 @@ export enum Tier {
   pro = 'pro',
 }
 
+/** Tiers from the least to the most included (SQL that compares tiers is given this list). */
+export const TIER_ORDER: readonly Tier[] = [Tier.free, Tier.starter, Tier.pro];
+
+/** Whether `tier` includes what `least` does. */
+export const includesTier = (tier: Tier, least: Tier): boolean => TIER_ORDER.indexOf(tier) >= TIER_ORDER.indexOf(least);
+
 export enum Locale {
   vi = 'vi',
   en = 'en',

@@ -15,9 +15,11 @@ export const errorStatus = {
   feature_disabled: 403,
   account_deletion_pending: 403,
   not_found: 404,
+  method_not_allowed: 405,
   conflict: 409,
   limit_reached: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   rate_limited: 429,
   quota_exceeded: 429,
   internal_error: 500,
@@ -74,6 +76,7 @@ export const notFound = (what = 'resource') => new AppError('not_found', `No suc
 export const conflict = (message: string) => new AppError('conflict', message);
 export const validationFailed = (details: FieldError[], message = 'The request is invalid.') => new AppError('validation_failed', message, { details });
 
+export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
 export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
 
 export function isErrorCode(code: unknown): code is ErrorCode {

@@ -18,8 +18,14 @@ export class PageArgs {
 export interface Page<T> {
   nodes: T[];
   hasNextPage: boolean;
+  /** Whether rows come before the page: it starts after a cursor. */
+  hasPreviousPage?: boolean;
   endCursor: string | null;
+  /** How many rows the list holds in all, or the query that counts them, run only when a client asks. */
+  totalCount: Count;
 }
+
+export type Count = number | (() => Promise<number>);
 
 /** A keyset position: newest first by creation time, the id breaking ties. */
 export interface Position {
@@ -30,6 +36,9 @@ export interface Position {
 export function encodeCursor(position: Position): string {
   return Buffer.from(`${position.createdAt.toISOString()}|${position.id}`).toString('base64url');
 }
+
+/** A cursor for lists whose order has no keyset (by sales, by price): how many items come before the next page. */
+export const offsetCursor = (offset: number) => Buffer.from(String(offset)).toString('base64url');
 
 /** What encodeCursor writes: an ISO instant (years 0000-9999, as the database stores them) and a UUID. */
 const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
@@ -51,56 +60,72 @@ export function afterCursor(after: string | null | undefined) {
   return { $or: [{ createdAt: { $lt: createdAt } }, { createdAt, id: { $lt: id } }] };
 }
 
-/** Turns `first + 1` fetched rows into a page: the extra row only says whether there is more. */
-export function toPage<T extends Position>(rows: T[], first: number): Page<T> {
+/**
+ * Turns `first + 1` fetched rows into a page: the extra row only says whether there is more. A page
+ * read after a cursor has rows before it (those of the pages the cursor came from); `count` counts
+ * the whole list, the cursor left out.
+ */
+export function toPage<T extends Position>(rows: T[], first: number, after: string | null | undefined, count: Count): Page<T> {
   const nodes = rows.slice(0, first);
   const last = nodes.at(-1);
-  return { nodes, hasNextPage: rows.length > first, endCursor: last ? encodeCursor(last) : null };
+  return { nodes, hasNextPage: rows.length > first, hasPreviousPage: Boolean(after), endCursor: last ? encodeCursor(last) : null, totalCount: count };
 }
 
-@ObjectType()
+@ObjectType({ description: 'Where a page stands in its list (Relay cursor connections)' })
 export class PageInfo {
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether more items follow: pass endCursor as `after` to read them' })
   hasNextPage!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => Boolean, { description: 'Whether items come before this page: true on every page read after a cursor' })
+  hasPreviousPage!: boolean;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the first item of the page; null when the page is empty' })
+  startCursor!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Cursor of the last item of the page, to pass as `after`; null when the page is empty' })
   endCursor!: string | null;
 }
 
 /** A Relay connection type for a node type: `edges { cursor node }` and `pageInfo`. */
 export function Connection<T extends object>(node: ClassType<T>, name: string) {
-  @ObjectType(`${name}Edge`)
+  @ObjectType(`${name}Edge`, { description: `One ${name} of a list, with its cursor` })
   class Edge {
-    @Field(() => String)
+    @Field(() => String, { description: 'Where this item stands in the list: pass it as `after` to read the items that follow' })
     cursor!: string;
 
-    @Field(() => node)
+    @Field(() => node, { description: `The ${name}` })
     node!: T;
   }
 
-  @ObjectType(`${name}Connection`)
+  @ObjectType(`${name}Connection`, { description: `A page of a list of ${name} items, newest first` })
   class ConnectionType {
-    @Field(() => [Edge])
+    @Field(() => [Edge], { description: 'The items of the page, each with its cursor' })
     edges!: Edge[];
 
     @Field(() => [node], { description: 'The nodes of the edges, for callers that need no cursor per node' })
     nodes!: T[];
 
-    @Field(() => PageInfo)
+    @Field(() => PageInfo, { description: 'Whether items come before or after this page, and the cursors to read them' })
     pageInfo!: PageInfo;
 
-    @Field(() => Int, { nullable: true, description: 'How many there are in all; null where counting would cost a query of its own' })
-    totalCount!: number | null;
+    /** The count already known (a list read whole), or the query that counts it, run only when a client asks. */
+    count!: Count;
+
+    @Field(() => Int, { description: 'How many items the whole list holds, across all its pages' })
+    totalCount(): number | Promise<number> {
+      return typeof this.count === 'function' ? this.count() : this.count;
+    }
   }
   return ConnectionType;
 }
 
-export function toConnection<T extends Position>(page: Page<T> & { totalCount?: number }) {
+export function toConnection<T extends Position>(page: Page<T>) {
+  const edges = page.nodes.map((node) => ({ cursor: encodeCursor(node), node }));
   return {
-    edges: page.nodes.map((node) => ({ cursor: encodeCursor(node), node })),
+    edges,
     nodes: page.nodes,
-    pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
-    totalCount: page.totalCount ?? null,
+    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage ?? false, startCursor: edges[0]?.cursor ?? null, endCursor: page.endCursor },
+    count: page.totalCount,
   };
 }
 
@@ -114,7 +139,7 @@ export function newestFirst<T extends Position>(rows: T[]): T[] {
  * in newest-first order, `first` of them, and the count of all. Rows added while a client pages are
  * newer than its cursor, so they never show up twice nor push another row out of the pages.
  */
-export function pageOf<T extends Position>(rows: T[], first: number, after?: string | null): Page<T> & { totalCount: number } {
+export function pageOf<T extends Position>(rows: T[], first: number, after?: string | null): Page<T> {
   const sorted = newestFirst([...rows]);
   let start = 0;
   if (after) {
@@ -123,5 +148,5 @@ export function pageOf<T extends Position>(rows: T[], first: number, after?: str
     start = sorted.findIndex((row) => row.createdAt.getTime() < time || (row.createdAt.getTime() === time && row.id < id));
     if (start < 0) start = sorted.length;
   }
-  return { ...toPage(sorted.slice(start, start + first + 1), first), totalCount: sorted.length };
+  return { ...toPage(sorted.slice(start, start + first + 1), first, after, sorted.length), hasPreviousPage: start > 0 };
 }

@@ -6,7 +6,15 @@ import type { Config } from '../config';
 import { AppError } from './errors';
 import { memoryStore, type RateLimitStore } from './rate-limit-stores';
 
-export type Bucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp' | 'requestMails';
+/** The kernel's buckets (DESIGN.md 4.3); areas declare their own (`Area.rateLimits`) on the same store. */
+export type KernelBucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp' | 'requestMails';
+export type Bucket = KernelBucket | (string & {});
+
+/** A bucket an area declares: `points` per window of `seconds`, per key. */
+export interface RateLimitRule {
+  points: number;
+  seconds: number;
+}
 
 export interface RateLimitState {
   limit: number;
@@ -30,7 +38,7 @@ export interface RateLimits {
  * The limits of DESIGN.md 4.3, counted in the given store: PostgreSQL or Redis share them between
  * instances; memory (the default here) is one instance's.
  */
-export function createRateLimits(config: Config, store: RateLimitStore = memoryStore()): RateLimits {
+export function createRateLimits(config: Config, store: RateLimitStore = memoryStore(), declared: Record<string, RateLimitRule> = {}): RateLimits {
   const limiters: Record<Bucket, RateLimiterAbstract> = {
     default: store.limiter({ keyPrefix: 'default', points: config.RATE_LIMIT_DEFAULT, duration: 60 }),
     auth: store.limiter({ keyPrefix: 'auth', points: config.RATE_LIMIT_AUTH, duration: 60 }),
@@ -39,6 +47,7 @@ export function createRateLimits(config: Config, store: RateLimitStore = memoryS
     loginFailuresIp: store.limiter({ keyPrefix: 'lfi', points: config.RATE_LIMIT_LOGIN_FAILURES_IP, duration: 15 * 60 }),
     // Per recipient address: mails that other people's requests send to it (src/mail/deliver.ts).
     requestMails: store.limiter({ keyPrefix: 'rcpt', points: config.RATE_LIMIT_REQUEST_MAILS, duration: 3600 }),
+    ...Object.fromEntries(Object.entries(declared).map(([bucket, rule]) => [bucket, store.limiter({ keyPrefix: bucket, points: rule.points, duration: rule.seconds })])),
   };
   const state = (bucket: Bucket, res: RateLimiterRes): RateLimitState => ({
     limit: limiters[bucket].points,
@@ -105,16 +114,21 @@ export function setRateLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, stat
   res.setHeader('X-RateLimit-Reset', state.resetAt);
 }
 
-/** Which buckets a REST path counts against besides the default one (in any case: routes match so). */
-function pathBuckets(path: string): Bucket[] {
+/**
+ * Which buckets a REST request counts against besides the default one (paths in any case: routes
+ * match so). The /auth bucket is for the operations that take credentials or tokens, all POSTs:
+ * reading the account (`GET /auth/me`) counts in the default bucket only (DESIGN.md 4.3).
+ */
+function pathBuckets(method: string | undefined, path: string): Bucket[] {
   const lower = path.toLowerCase();
-  if (lower === '/auth' || lower.startsWith('/auth/')) return ['auth'];
+  if (lower === '/auth' || lower.startsWith('/auth/')) return method === 'POST' ? ['auth'] : [];
   if (lower === '/ai' || lower.startsWith('/ai/')) return ['ai'];
   return [];
 }
 
 /** What the counting of a request reads of it (express's request has it all; so does a direct route's). */
 export interface CountedRequest {
+  method?: string;
   auth: { userId?: string };
   ip?: string;
   countedBuckets?: Set<Bucket>;
@@ -127,7 +141,7 @@ export interface CountedRequest {
  */
 export async function countRequest(limits: RateLimits, req: CountedRequest, path: string, res: Pick<ServerResponse, 'setHeader'>): Promise<void> {
   const userKey = req.auth.userId ? `user:${req.auth.userId}` : `ip:${req.ip}`;
-  const buckets = pathBuckets(path);
+  const buckets = pathBuckets(req.method, path);
   req.countedBuckets = new Set(buckets);
   try {
     // The buckets are counted at once: with a shared store each is a round trip to it.

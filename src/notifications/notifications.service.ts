@@ -84,11 +84,11 @@ export class NotificationsService {
   }
 
   async list(userId: string, filter: NotificationFilter, first: number, after?: string | null): Promise<Page<Notification>> {
-    const where: FilterQuery<Notification> = { user: userId, ...afterCursor(after) };
+    const where: FilterQuery<Notification> = { user: userId };
     if (filter === 'unread') where.readAt = null;
     if (filter === 'read') where.readAt = { $ne: null };
-    const rows = await this.em.find(Notification, where, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first);
+    const rows = await this.em.find(Notification, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Notification, where));
   }
 
   /** One row, kept by the database (migration notification_counters), however many a user has. */

@@ -6,16 +6,31 @@ import { Node } from '../kernel/node';
 import { NotificationType } from './notification.entity';
 import type { NotificationFilter as Filter } from './notifications.service';
 
-registerEnumType(NotificationType, { name: 'NotificationType' });
+registerEnumType(NotificationType, {
+  name: 'NotificationType',
+  description: 'What a notification is about',
+  valuesConfig: {
+    progress: { description: 'Progress in a course: a lesson, a milestone' },
+    certificate: { description: 'A certificate was issued' },
+    creator_message: { description: 'A message from a course creator' },
+    system: { description: 'A message from the platform' },
+    guardian: { description: 'A guardian link to confirm or that changed' },
+    consent: { description: 'A consent to give or that changed' },
+  },
+});
 
 export enum NotificationFilter {
   unread = 'unread',
   read = 'read',
   all = 'all',
 }
-registerEnumType(NotificationFilter, { name: 'NotificationFilter' });
+registerEnumType(NotificationFilter, {
+  name: 'NotificationFilter',
+  description: 'Which notifications a list shows',
+  valuesConfig: { all: { description: 'Read and unread' }, unread: { description: 'Not read yet' }, read: { description: 'Already read' } },
+});
 
-@ObjectType('Notification', { implements: Node })
+@ObjectType('Notification', { description: 'A message to an account, in its locale', implements: Node })
 export class NotificationView implements Node {
   @Field(() => ID)
   id!: string;
@@ -50,19 +65,19 @@ export class NotificationsArgs extends PageArgs {
   filter: Filter = NotificationFilter.all;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many notifications are unread' })
 export class UnreadCount {
   @Field(() => Int)
   count!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'How many notifications were marked read' })
 export class ReadAllResult {
   @Field(() => Int, { description: 'How many notifications were unread' })
   updated!: number;
 }
 
-@ObjectType()
+@ObjectType({ description: 'Which notifications and mails an account gets' })
 export class NotificationSettingsView {
   @Field(() => [NotificationType], { description: 'Types the user does not receive' })
   disabledTypes!: NotificationType[];
@@ -78,7 +93,7 @@ export class NotificationSettingsView {
 }
 
 /** Only what is given changes. */
-@InputType()
+@InputType({ description: 'Which notifications and mails an account wants' })
 export class NotificationSettingsInput {
   @Field(() => [NotificationType], { nullable: true })
   @IsOptional()

@@ -1,10 +1,10 @@
 import { and, rule } from 'graphql-shield';
 import type { GraphQLResolveInfo } from 'graphql';
-import { AccountStatus, Role, Tier } from '../kernel/domain';
+import { AccountStatus, includesTier, Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
-import { AppError, forbidden, unauthenticated } from '../kernel/errors';
+import { accountSuspended, AppError, forbidden, unauthenticated } from '../kernel/errors';
+export { accountSuspended };
 
-export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
 
 // Rules read the caller from a context built for each request and operation, so no decision is
@@ -108,8 +108,6 @@ export const hasRole = (...roles: Role[]) =>
     ),
   );
 
-const TIER_ORDER = [Tier.free, Tier.starter, Tier.pro];
-
 /** Features of a paid tier: the caller's tier (from their entitlements) is at least `tier`. */
 export const tierAtLeast = (tier: Tier) =>
   namedRule(`tierAtLeast(${tier})`, () =>
@@ -118,7 +116,7 @@ export const tierAtLeast = (tier: Tier) =>
       aboutCaller(
         rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
           const viewer = await ctx.viewer();
-          return TIER_ORDER.indexOf(viewer!.tier) >= TIER_ORDER.indexOf(tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
+          return includesTier(viewer!.tier, tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
         }),
       ),
     ),
@@ -137,14 +135,19 @@ export const isVerified = and(
   ),
 );
 
-/** Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already. */
-export const throttled = (bucket: Bucket) =>
+const callerKey = (bucket: Bucket, ctx: Context) => (bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+
+/**
+ * Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already; by
+ * the caller (the IP for sign-in), or by what `keyOf` says.
+ */
+export const throttled = (bucket: Bucket, keyOf: (ctx: Context) => string = (ctx) => callerKey(bucket, ctx)) =>
   namedRule(`throttled(${bucket})`, () =>
     countsOnly(
       rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
         if (ctx.countedBuckets.has(bucket)) return true;
         try {
-          await ctx.limits.consume(bucket, bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+          await ctx.limits.consume(bucket, keyOf(ctx));
           return true;
         } catch (error) {
           if (error instanceof RateLimitedError) return error;

@@ -22,7 +22,7 @@ export class ExerciseProgressView {
   updatedAt!: Date;
 }
 
-@ObjectType('CourseProgress')
+@ObjectType('CourseProgress', { description: "A learner's progress in one course" })
 export class CourseProgressView {
   @Field(() => ID)
   courseId!: string;
@@ -58,7 +58,7 @@ export class CourseProgressView {
   exercisesAccepted!: number;
 }
 
-@ObjectType('LearnerProgress')
+@ObjectType('LearnerProgress', { description: "A learner's activity: streak, time spent, last activity" })
 export class LearnerOverviewView {
   @Field(() => ID)
   learnerId!: string;
@@ -85,7 +85,7 @@ export class QuizAnswerResult {
   explanation!: LocalizedTextView;
 }
 
-@ObjectType()
+@ObjectType({ description: 'The score of a quiz taken, with the right answers' })
 export class QuizResult {
   @Field(() => ID)
   lessonId!: string;
@@ -106,7 +106,7 @@ export class QuizResult {
   results!: QuizAnswerResult[];
 }
 
-@InputType()
+@InputType({ description: 'The time spent on a lesson completed' })
 export class CompleteLessonInput {
   @Field(() => Int, { nullable: true, description: 'Seconds spent on the lesson' })
   @IsOptional()
@@ -115,7 +115,7 @@ export class CompleteLessonInput {
   timeSpentSeconds?: number;
 }
 
-@InputType()
+@InputType({ description: "A learner's answers to a lesson's quiz" })
 export class QuizAnswersInput {
   @Field(() => [Int], { description: 'The chosen option of each question, in order' })
   @ArrayMaxSize(30)
@@ -123,7 +123,7 @@ export class QuizAnswersInput {
 }
 
 /** One linked learner on the guardian's dashboard. */
-@ObjectType()
+@ObjectType({ description: "A linked learner as a guardian's dashboard shows them" })
 export class DashboardLearner {
   @Field(() => LinkedLearner)
   learner!: LinkedLearner;

@@ -8,10 +8,21 @@ import { CourseProgressView } from '../progress';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
 
-registerEnumType(SchoolRole, { name: 'SchoolRole' });
-registerEnumType(MembershipStatus, { name: 'ClassMembershipStatus' });
+registerEnumType(SchoolRole, {
+  name: 'SchoolRole',
+  description: 'What a member does in a school',
+  valuesConfig: { school_admin: { description: 'Runs the school: its staff and classes' }, teacher: { description: 'Teaches classes and follows their learners' } },
+});
+registerEnumType(MembershipStatus, {
+  name: 'ClassMembershipStatus',
+  description: "Where a learner's place in a class stands",
+  valuesConfig: {
+    active: { description: 'In the class; the teacher sees their progress' },
+    pending_consent: { description: 'A learner under 18 whose guardian has not granted progress sharing: in the class, progress hidden' },
+  },
+});
 
-@InputType()
+@InputType({ description: 'A school to create' })
 export class SchoolInput {
   @Field(() => String)
   @Length(1, 200)
@@ -22,7 +33,7 @@ export class SchoolInput {
   country!: string;
 }
 
-@InputType()
+@InputType({ description: 'An account to add to a school staff' })
 export class SchoolMemberInput {
   @Field(() => String)
   @IsEmail()
@@ -34,27 +45,27 @@ export class SchoolMemberInput {
   role!: SchoolRole;
 }
 
-@InputType()
+@InputType({ description: 'A class to create in a school' })
 export class ClassInput {
   @Field(() => String)
   @Length(1, 200)
   name!: string;
 }
 
-@InputType()
+@InputType({ description: "A class's join code" })
 export class JoinClassInput {
   @Field(() => String, { description: "The class's 8-character join code" })
   @Matches(/^\s*[A-Za-z0-9]{8}\s*$/, { message: 'must be 8 letters or digits' })
   code!: string;
 }
 
-@InputType()
+@InputType({ description: 'A course a teacher assigns to a class' })
 export class AssignCourseInput {
   @Field(() => ID)
   courseId!: string;
 }
 
-@ObjectType('School', { implements: Node })
+@ObjectType('School', { description: 'A school', implements: Node })
 export class SchoolView implements Node {
   @Field(() => ID)
   id!: string;
@@ -69,7 +80,7 @@ export class SchoolView implements Node {
   createdAt!: Date;
 }
 
-@ObjectType('SchoolMember')
+@ObjectType('SchoolMember', { description: 'A member of a school staff' })
 export class SchoolMemberView {
   @Field(() => ID)
   schoolId!: string;
@@ -90,7 +101,7 @@ export class SchoolMemberView {
   role!: SchoolRole;
 }
 
-@ObjectType('SchoolClass', { implements: Node })
+@ObjectType('SchoolClass', { description: 'A class of a school', implements: Node })
 export class ClassView implements Node {
   @Field(() => ID)
   id!: string;
@@ -108,7 +119,7 @@ export class ClassView implements Node {
   createdAt!: Date;
 }
 
-@ObjectType('ClassCourse')
+@ObjectType('ClassCourse', { description: 'A course assigned to a class' })
 export class ClassCourseView {
   @Field(() => ID)
   classId!: string;
@@ -123,7 +134,7 @@ export class ClassCourseView {
   assignedAt!: Date;
 }
 
-@ObjectType('ClassMembership')
+@ObjectType('ClassMembership', { description: "A learner's place in a class" })
 export class ClassMembershipView {
   @Field(() => ID)
   classId!: string;
@@ -147,7 +158,7 @@ export class ClassMembershipView {
   courses!: ClassCourseView[];
 }
 
-@ObjectType()
+@ObjectType({ description: "A guardian's child and the classes they are in" })
 export class ChildClasses {
   @Field(() => ID)
   learnerId!: string;
@@ -159,7 +170,7 @@ export class ChildClasses {
   classes!: ClassMembershipView[];
 }
 
-@ObjectType()
+@ObjectType({ description: "The caller's schools, classes and children's classes" })
 export class SchoolMe {
   @Field(() => [SchoolMemberView], { description: 'Schools the caller works in' })
   schools!: SchoolMemberView[];
@@ -171,7 +182,7 @@ export class SchoolMe {
   children!: ChildClasses[];
 }
 
-@ObjectType()
+@ObjectType({ description: 'A learner of a class roster' })
 export class RosterMember {
   @Field(() => ID)
   learnerId!: string;
@@ -186,7 +197,7 @@ export class RosterMember {
   joinedAt!: Date;
 }
 
-@ObjectType('ClassRoster')
+@ObjectType('ClassRoster', { description: "A class's learners, as its teacher sees them" })
 export class RosterView {
   @Field(() => ID)
   id!: string;
@@ -210,7 +221,7 @@ export class RosterView {
   courses!: ClassCourseView[];
 }
 
-@ObjectType()
+@ObjectType({ description: "A learner of a class and their progress in the class's courses" })
 export class ClassLearnerProgress {
   @Field(() => ID)
   learnerId!: string;
@@ -225,7 +236,7 @@ export class ClassLearnerProgress {
   courses!: CourseProgressView[] | null;
 }
 
-@ObjectType()
+@ObjectType({ description: "The progress of a class's learners in its courses" })
 export class ClassProgress {
   @Field(() => ID)
   classId!: string;

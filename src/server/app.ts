@@ -21,6 +21,8 @@ import { formatGraphQLError } from './graphql-errors';
 import { inputGuard } from './input-guard';
 import { httpPipeline } from './http';
 import { introspectionPlugin } from './introspection';
+import { graphqlMetricsPlugin } from './metrics/graphql';
+import { watchState } from './metrics/state';
 import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
@@ -78,6 +80,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
   const ws = attachWebSocketServer(httpServer, schema, deps, ruleMap);
+  watchState(deps, ws.stats);
   // Production hides the schema from clients but admins: no introspection, no "Did you mean" (ws.ts does the same).
   const hideSchema = config.NODE_ENV === 'production';
   const apollo = new ApolloServer<Context>({
@@ -95,6 +98,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       inputGuard(ruleMap),
       introspectionPlugin(hideSchema),
       queryCostPlugin(config.GRAPHQL_MAX_COST),
+      graphqlMetricsPlugin(deps),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
       ApolloServerPluginLandingPageDisabled(),

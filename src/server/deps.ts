@@ -26,7 +26,7 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     sql,
     mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
-    limits: createRateLimits(config, limitStore),
+    limits: createRateLimits(config, limitStore, Object.assign({}, ...areas.map((area) => area.rateLimits?.(config) ?? {}))),
     jobs: createJobs(config, databaseUrl, log),
     areas,
   };

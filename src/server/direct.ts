@@ -7,7 +7,8 @@ import type { Deps } from '../kernel/deps';
 import { countRequest } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
-import { answerError, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
+import { observeRequest } from './metrics/http';
+import { answerError, compressAnswers, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /** What the steps below write on the request, as express's middleware does. */
 type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuckets' | 'body' | 'query' | 'params'> & { ip: string };
@@ -15,7 +16,7 @@ type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuc
 /**
  * Serves `/graphql`, the REST table and the areas' JSON routes (the AI tutor's chat) before express:
  * a request that one of them names goes through the same steps, in the same order, as it would in
- * the express pipeline (request id and log line, CORS, the token, the rate limits, the query, the
+ * the express pipeline (request id and log line, compression, CORS, the token, the rate limits, the query, the
  * body), with the same functions, and is answered by the route; every other request goes to `app`,
  * which also serves these routes when spelled otherwise. What express added to each request (its
  * router's layers, its request and response set-up) was a third of the AI proxy's CPU time.
@@ -23,9 +24,10 @@ type DirectRequest = IncomingMessage & Pick<Request, 'id' | 'auth' | 'countedBuc
 export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express): RequestListener {
   const find = routeFinder(routes);
   const trust = app.get('trust proxy fn') as (address: string, hop: number) => boolean;
+  const compress = step(compressAnswers);
   const cors = step(corsOf(deps.config));
   const checkQuery = step(wellEncodedQuery);
-  const jsonBody = [step(jsonBodyOf(deps.config))];
+  const jsonBody = jsonBodyOf(deps.config).map(step);
   const endedSessions = endedSessionsOf(deps);
   const readers = new Map(routes.map((route) => [route, route.readBody?.map(step) ?? jsonBody]));
   return (req, res) => {
@@ -36,7 +38,9 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
     const { route, params } = found;
     const request = req as DirectRequest;
     request.id = trackRequest(deps.log, req, res, url);
+    observeRequest(deps, req, res, () => route.path);
     void (async () => {
+      await compress(req, res);
       await cors(req, res);
       request.ip = proxyaddr(req, trust);
       request.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));

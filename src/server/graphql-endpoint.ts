@@ -4,7 +4,9 @@ import express from 'express';
 import { graphqlBodyLimit, largestBodyLimit, rememberBodySize, sizeInBytes } from '../kernel/body-limit';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import { isJsonType, jsonOnly } from '../kernel/json-body';
 import type { DirectRoute } from '../kernel/area';
+import { methodNotAllowed } from './allowed-methods';
 import { answerGraphqlError, splitUrl } from './steps';
 import { bodyLimits } from './platform';
 
@@ -19,25 +21,32 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
   const bodyLimit = sizeInBytes(deps.config.BODY_LIMIT);
   return {
     path: '/graphql',
-    readBody: [express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }), graphqlBodyLimit(bodyLimits, bodyLimit)],
-    // Other bodies go through express, where Apollo answers them as it always has (its CSRF rules included).
-    serves: (req) => isJson(req.headers['content-type']),
+    readBody: [jsonOnly, express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }), graphqlBodyLimit(bodyLimits, bodyLimit)],
+    // Other requests go through express: a body of another type is refused there (415), a GET goes to Apollo.
+    serves: (req) => isJsonType(req.headers['content-type']),
     answerError: answerGraphqlError,
     async handle(ctx, body, req, res) {
+      // Apollo answers other methods 405 in its own words; the error object says it here (DESIGN.md 4.2).
+      if (req.method !== 'GET' && req.method !== 'POST') {
+        res.setHeader('Allow', 'GET, POST');
+        throw methodNotAllowed();
+      }
       const answer = await apollo.executeHTTPGraphQLRequest({
         httpGraphQLRequest: { method: req.method!.toUpperCase(), headers: headersOf(req), search: splitUrl(req.url ?? '').search, body },
         context: async () => ctx,
       });
       for (const [name, value] of answer.headers) res.setHeader(name, value);
       res.statusCode = answer.status ?? 200;
-      if (answer.body.kind === 'complete') return void res.end(answer.body.string);
+      if (answer.body.kind === 'complete') {
+        // Named: compression (which drops it when it compresses) writes the head before the body.
+        res.setHeader('Content-Length', Buffer.byteLength(answer.body.string));
+        return void res.end(answer.body.string);
+      }
       for await (const chunk of answer.body.asyncIterator) res.write(chunk);
       res.end();
     },
   };
 }
-
-const isJson = (type: string | undefined) => type !== undefined && /^application\/json\s*(;|$)/i.test(type);
 
 function headersOf(req: IncomingMessage): HeaderMap {
   const headers = new HeaderMap();

@@ -11,12 +11,15 @@ import { notFound } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
+import { answerOtherMethods } from './allowed-methods';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
 import { graphqlEndpoint } from './graphql-endpoint';
+import { metricsEndpoint } from './metrics/endpoint';
+import { expressRoute, observeRequest } from './metrics/http';
 import { bodyLimits, httpRoutes, routes } from './platform';
-import { answerError, answerGraphqlError, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
+import { answerError, answerGraphqlError, compressAnswers, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /**
  * Every request's way in: `/graphql`, the REST table and the areas' JSON routes are served before
@@ -42,8 +45,10 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   app.set('trust proxy', config.TRUST_PROXY);
   app.use((req, res, next) => {
     req.id = trackRequest(deps.log, req, res, req.originalUrl);
+    observeRequest(deps, req, res, () => expressRoute(req));
     next();
   });
+  app.use(compressAnswers);
   app.use(corsOf(config));
   // A token whose session ended stands no more (DESIGN.md 4.4), checked in memory: no statement.
   const endedSessions = endedSessionsOf(deps);
@@ -53,8 +58,9 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   });
   app.use(rateLimitMiddleware(deps.limits));
   app.use(wellEncodedQuery);
+  app.get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
-  for (const route of served.json) app.post(route.path, parseJson, (req, res) => route.handle(context(req), req.body, req, res));
+  for (const route of served.json) app.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
   // The areas' own routes first: pages, files and webhooks owe nothing to the docs, GraphQL or REST below.
   for (const router of served.areaRouters) app.use(router);
   serveDocs(app, schema);
@@ -62,6 +68,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   const { graphql } = served;
   app.use(graphql.path, ...graphql.readBody!, (req, res, next) => graphql.handle(context(req), req.body, req, res).catch(next));
   app.use(restRouter(served.rest, context));
+  app.use(answerOtherMethods(app));
   app.use((_req, _res, next) => next(notFound('path')));
   app.use(errorHandler(deps));
   return app;

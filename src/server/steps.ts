@@ -1,14 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import compression from 'compression';
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { sendError, sendJson } from '../../rest/adapter';
+import { challenge, sendError, sendJson } from '../../rest/adapter';
 import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, validationFailed } from '../kernel/errors';
+import { jsonOnly } from '../kernel/json-body';
 import { createContext } from './context';
 
 /*
@@ -52,6 +54,13 @@ export const wellEncodedQuery: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * Answers over 1 KB in gzip or Brotli when the client accepts it (the OpenAPI description is 300
+ * KB). A stream marked `Cache-Control: no-transform` (the AI tutor's server-sent events) is left
+ * as is, so each event still leaves when it is written.
+ */
+export const compressAnswers: RequestHandler = compression({ threshold: '1kb' });
+
 /** The CORS headers of every answer, and the answer to a preflight. */
 export const corsOf = (config: Config) =>
   cors({
@@ -61,8 +70,8 @@ export const corsOf = (config: Config) =>
     maxAge: 600,
   });
 
-/** A JSON body within BODY_LIMIT (larger ones are answered 413, malformed ones invalid_json). */
-export const jsonBodyOf = (config: Config) => express.json({ limit: config.BODY_LIMIT });
+/** A JSON body within BODY_LIMIT (larger ones are answered 413, malformed ones invalid_json, others 415). */
+export const jsonBodyOf = (config: Config): RequestHandler[] => [jsonOnly, express.json({ limit: config.BODY_LIMIT })];
 
 /**
  * The request id (the client's X-Request-Id if well formed, else a new one) on the answer, and one
@@ -91,6 +100,7 @@ export function answerGraphqlError(log: Logger, requestId: string, res: ServerRe
   if (res.headersSent) return void res.end();
   const { error: code, message, ...extra } = body;
   if (extra.retryAfter !== undefined) res.setHeader('Retry-After', extra.retryAfter);
+  if (code === 'unauthenticated') challenge(res);
   sendJson(res, errorStatus[code], { ...body, errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }] });
 }
 

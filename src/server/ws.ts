@@ -24,7 +24,7 @@ import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
 import { ACCESS_CHANGED } from '../kernel/access';
 import type { Context, Viewer } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
+import { accountSuspended, AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
 import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
 import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
@@ -157,10 +157,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   };
   const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) =>
     state === 'suspended' ? end(connection, CloseCode.Forbidden, 'Account suspended') : end(connection, CloseCode.Unauthorized, 'Session ended');
-  const refusalFor = (state: Exclude<SessionState, 'live'>) =>
-    state === 'suspended'
-      ? new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.')
-      : unauthenticated('The session of this connection has ended; sign in again.');
+  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : unauthenticated('The session of this connection has ended; sign in again.'));
 
   const register = (connection: Connection) => {
     let sockets = byUser.get(connection.auth.userId);
@@ -353,6 +350,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   );
   return {
     wsServer,
+    /** Sockets open (signed in or not yet) and subscriptions running, for /metrics. */
+    stats: () => ({ sockets: wsServer.clients.size, subscriptions: [...byUser.values()].reduce((sum, sockets) => sum + [...sockets].reduce((n, c) => n + c.subscriptions.size, 0), 0) }),
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
     dispose: async () => {
       for (const stop of stopListening) stop();

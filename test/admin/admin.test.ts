@@ -39,7 +39,7 @@ describe('GET /admin/users and { users }', () => {
 
     const byEmail = await t.http.get('/admin/users?email=filter-me', { token: admin.accessToken });
     expect(byEmail.body.items.map((u: { id: string }) => u.id)).toEqual([guardian.id]);
-    const gql = await t.http.gql(USERS, { filter: { email: 'FILTER-ME', status: 'active' } }, admin.accessToken);
+    const gql = await t.http.gql(USERS, { filter: { email: 'FILTER-ME', status: 'ACTIVE' } }, admin.accessToken);
     expect(gql.body.data.users.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([guardian.id]);
   });
 
@@ -72,15 +72,15 @@ describe('granting and removing roles', () => {
     // Granting again changes nothing and records nothing.
     await t.http.post(`/admin/users/${person.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken });
 
-    const removed = await t.http.gql('mutation($id: ID!) { removeRole(userId: $id, role: content_admin) { roles } }', { id: person.id }, admin.accessToken);
-    expect(removed.body.data.removeRole.roles).toEqual(['guardian']);
+    const removed = await t.http.gql('mutation($id: ID!) { removeRole(userId: $id, role: CONTENT_ADMIN) { roles } }', { id: person.id }, admin.accessToken);
+    expect(removed.body.data.removeRole.roles).toEqual(['GUARDIAN']);
     const restRemoved = await t.http.delete(`/admin/users/${person.id}/roles/guardian`, { token: admin.accessToken });
     expect(restRemoved.status).toBe(200);
     expect(restRemoved.body.roles).toEqual([]);
 
     const listed = await t.http.gql(USERS, { filter: { email: person.email } }, admin.accessToken);
     const changes = listed.body.data.users.edges[0].node.roleChanges;
-    expect(changes.map((c: { role: string; action: string }) => `${c.action} ${c.role}`)).toEqual(['removed guardian', 'removed content_admin', 'granted content_admin']); // newest first
+    expect(changes.map((c: { role: string; action: string }) => `${c.action} ${c.role}`)).toEqual(['REMOVED GUARDIAN', 'REMOVED CONTENT_ADMIN', 'GRANTED CONTENT_ADMIN']); // newest first
     expect(changes.every((c: { actorId: string; createdAt: string }) => c.actorId === admin.id && Date.parse(c.createdAt) > Date.now() - 60_000)).toBe(true);
 
     // The new roles hold at once, whatever the old token says.
@@ -101,7 +101,7 @@ describe('granting and removing roles', () => {
     expect((await t.http.post(`/admin/users/${guardian.id}/roles`, { role: 'admin' })).status).toBe(401);
     const self = await t.http.post(`/admin/users/${guardian.id}/roles`, { role: 'admin' }, { token: guardian.accessToken });
     expect(self.status).toBe(403);
-    const gql = await t.http.gql('mutation($id: ID!) { grantRole(userId: $id, role: admin) { roles } }', { id: guardian.id }, guardian.accessToken);
+    const gql = await t.http.gql('mutation($id: ID!) { grantRole(userId: $id, role: ADMIN) { roles } }', { id: guardian.id }, guardian.accessToken);
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 

@@ -56,7 +56,7 @@ describe('audit rows of country policy changes and factory decisions', () => {
     await sql(`update course_generations set status = 'failed', current_stage = 'quiz', error = 'quiz: provider down' where id = ?`, [failed.id]);
     await sql(`update generation_stages set status = 'failed', error = 'provider down' where generation_id = ? and name = 'quiz'`, [failed.id]);
     const retry = await t.http.gql('mutation($id: ID!) { retryGeneration(id: $id) { status } }', { id: failed.id }, editor.accessToken);
-    expect(retry.body.data.retryGeneration.status).toBe('queued');
+    expect(retry.body.data.retryGeneration.status).toBe('QUEUED');
 
     const rows = await auditOf('targetType=generation');
     const of = (id: string) => rows.filter((row) => row.targetId === id).map((row) => ({ action: row.action, actorId: row.actorId }));

@@ -49,7 +49,7 @@ describe('suspension', () => {
     expect(again.status).toBe(409);
 
     const reactivated = await t.http.gql('mutation($id: ID!) { reactivateUser(userId: $id) { id status } }', { id: person.id }, admin.accessToken);
-    expect(reactivated.body.data.reactivateUser.status).toBe('active');
+    expect(reactivated.body.data.reactivateUser.status).toBe('ACTIVE');
     // The suspension ended the sessions (DESIGN.md 4.4): the old token stays refused, now as a session ended (401); signing in again works.
     await expect.poll(async () => (await t.http.get('/auth/me', { token: person.accessToken })).status, { timeout: 1000 }).toBe(401);
     const back = await t.http.post('/auth/login', { email: person.email, password: PASSWORD });
@@ -71,7 +71,7 @@ describe('suspension', () => {
     const child = await withBasicData(t, await learnerOfAge(t, 10));
     expect(child.user.status).toBe('pending_guardian');
     const gql = await t.http.gql('mutation($id: ID!) { suspendUser(userId: $id) { status } }', { id: child.id }, admin.accessToken);
-    expect(gql.body.data.suspendUser.status).toBe('suspended');
+    expect(gql.body.data.suspendUser.status).toBe('SUSPENDED');
     const back = await t.http.post(`/admin/users/${child.id}/reactivate`, {}, { token: admin.accessToken });
     expect(back.body.status).toBe('pending_guardian');
   });

@@ -173,16 +173,18 @@ describe('conversations', () => {
 });
 
 describe('streaming', () => {
-  it('passes events through as they arrive and records the usage at the end', async () => {
+  // A client that accepts compression still gets each event as it comes, served before express or by it (a query string).
+  it.each(['/ai/chat', '/ai/chat?via=express'])('passes events through as they arrive, uncompressed, and records the usage at the end (%s)', async (path) => {
     const learner = await adultWithConsent();
     const started = Date.now();
-    const response = await fetch(`${t.url}/ai/chat`, {
+    const response = await fetch(`${t.url}${path}`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json', accept: 'text/event-stream', 'accept-encoding': 'gzip, br' },
       body: JSON.stringify({ message: 'Stream it' }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
+    expect(response.headers.get('content-encoding')).toBeNull();
     const arrivals: number[] = [];
     let text = '';
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

@@ -155,7 +155,7 @@ describe('the chat served before express', () => {
       ['malformed JSON', { token: learner.accessToken, raw: '{"message":' }, 400],
       ['JSON that is not an object', { token: learner.accessToken, raw: '"hi"' }, 400],
       ['a field of the wrong type', { token: learner.accessToken, body: { message: 7 } }, 400],
-      ['not JSON at all', { token: learner.accessToken, raw: 'message=hi', headers: { 'content-type': 'text/plain' } }, 400],
+      ['not JSON at all', { token: learner.accessToken, raw: 'message=hi', headers: { 'content-type': 'text/plain' } }, 415],
       ['a body over BODY_LIMIT', { token: learner.accessToken, body: { message: 'x'.repeat(limit) } }, 413],
     ];
     for (const [what, options, status] of cases) {

@@ -75,7 +75,7 @@ describe('lists read their children in one statement', () => {
       const user = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('staff') }));
       await t.http.post(`/admin/users/${user.id}/roles`, { role: 'content_admin' }, { token: boss.accessToken });
     }
-    const query = 'query($first: Int) { users(first: $first, filter: { role: content_admin }) { edges { node { id roleChanges { role action } } } } }';
+    const query = 'query($first: Int) { users(first: $first, filter: { role: CONTENT_ADMIN }) { edges { node { id roleChanges { role action } } } } }';
     const small = await statements(() => t.http.gql(query, { first: 1 }, boss.accessToken));
     const large = await statements(() => t.http.gql(query, { first: 5 }, boss.accessToken));
     expect(large.result.body.data.users.edges).toHaveLength(5);

@@ -102,9 +102,9 @@ describe('one transaction per operation', () => {
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ completed: true });
     expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
-    await eventually(() => live.events.some((e) => e.data?.notificationAdded?.type === 'certificate'), 'the certificate notice');
+    await eventually(() => live.events.some((e) => e.data?.notificationAdded?.type === 'CERTIFICATE'), 'the certificate notice');
     // Nothing was published for the rolled-back attempt: one certificate event, not two.
-    expect(live.events.filter((e) => e.data?.notificationAdded?.type === 'certificate')).toHaveLength(1);
+    expect(live.events.filter((e) => e.data?.notificationAdded?.type === 'CERTIFICATE')).toHaveLength(1);
     await live.close();
   });
 });

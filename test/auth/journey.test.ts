@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
-import { adultSignup, PASSWORD } from '../support/users';
+import { adultSignup, PASSWORD, signupInput } from '../support/users';
 
 const ctx = withMailAndApp();
 let t: TestApp;
@@ -114,7 +114,7 @@ describe('the account journey over REST', () => {
 describe('the account journey over GraphQL', () => {
   it('signs up, verifies, logs in, refreshes, detects reuse, logs out and resets', async () => {
     const body = adultSignup();
-    const signup = await t.http.gql(`mutation($input: SignupInput!) { signup(input: $input) { ${SESSION} } }`, { input: body });
+    const signup = await t.http.gql(`mutation($input: SignupInput!) { signup(input: $input) { ${SESSION} } }`, { input: signupInput(body) });
     expect(signup.body.errors).toBeUndefined();
     expect(signup.body.data.signup.user.email).toBe(body.email);
 

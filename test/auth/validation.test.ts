@@ -1,7 +1,7 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, learnerSignup, signUp } from '../support/users';
+import { adultSignup, learnerSignup, signUp, signupInput } from '../support/users';
 
 let t: TestApp;
 
@@ -50,7 +50,7 @@ describe('every bad input of the auth bodies answers 400 with details', () => {
   });
 
   it.each(signups)('sign-up with %s (GraphQL)', async (_name, change, field) => {
-    const reply = await t.http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', { input: adultSignup(change) });
+    const reply = await t.http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', { input: signupInput(adultSignup(change)) });
     const error = reply.body.errors?.[0];
     expect(error?.extensions.code).toBe('VALIDATION_FAILED');
     expect(error?.extensions.details?.map((d) => d.field)).toContain(field);

@@ -114,7 +114,7 @@ describe('sandbox checkout end to end', () => {
     expect((await t.http.get(`/payments/${paid.id}`, { token: admin.accessToken })).body.status).toBe('succeeded');
     expect((await t.http.get('/payments/me')).status).toBe(401);
     const mine = await t.http.gql('{ myPayments(first: 5) { edges { node { id status payerId } } } }', {}, buyer.accessToken);
-    expect(mine.body.data.myPayments.edges).toEqual([{ node: { id: paid.id, status: 'succeeded', payerId: buyer.id } }]);
+    expect(mine.body.data.myPayments.edges).toEqual([{ node: { id: paid.id, status: 'SUCCEEDED', payerId: buyer.id } }]);
     const twin = await t.http.gql('query($id: ID!) { payment(id: $id) { id } }', { id: paid.id }, stranger.accessToken);
     expect(twin.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect((await t.http.post('/payments/webhooks/paypal', { id: 'x' })).status).toBe(404);
@@ -132,7 +132,7 @@ describe('sandbox checkout end to end', () => {
     const input = { productId: product.id, priceId: product.prices[0].id };
     const first = await t.http.gql(q, { input, key: 'gql-1' }, buyer.accessToken);
     const second = await t.http.gql(q, { input, key: 'gql-1' }, buyer.accessToken);
-    expect(first.body.data.checkout.payment).toMatchObject({ status: 'pending', amount: 199000 });
+    expect(first.body.data.checkout.payment).toMatchObject({ status: 'PENDING', amount: 199000 });
     expect(second.body.data.checkout.payment.id).toBe(first.body.data.checkout.payment.id);
     await buy(t, buyer, product);
   });

@@ -32,6 +32,8 @@ const listing = (title: string, usd: number, vnd: number, ownCourseId = courseId
   ],
   courseIds: [ownCourseId],
 });
+/** The same listing as GraphQL's ProductInput takes it: its kind named in ALL_CAPS. */
+const listingInput = (...args: Parameters<typeof listing>) => ({ ...listing(...args), kind: 'COURSE' });
 
 describe('marketplace', () => {
   it('creators list, content admins review, everyone searches; sales show earnings after the fee', async () => {
@@ -57,7 +59,7 @@ describe('marketplace', () => {
     const noReason = await t.http.post(`/marketplace/listings/${cheap.body.id}/reject`, {}, { token: editor.accessToken });
     expect(noReason.status).toBe(400);
     const gqlApprove = await t.http.gql('mutation($id: ID!) { approveListing(id: $id) { status } }', { id: cheap.body.id }, editor.accessToken);
-    expect(gqlApprove.body.data.approveListing.status).toBe('published');
+    expect(gqlApprove.body.data.approveListing.status).toBe('PUBLISHED');
     const bad = await t.http.post('/marketplace/listings', listing('Bad zebra', 100, 100, rivals), { token: rival.accessToken });
     const rejected = await t.http.post(`/marketplace/listings/${bad.body.id}/reject`, { reason: 'too thin' }, { token: editor.accessToken });
     expect(rejected.body).toMatchObject({ status: 'rejected', reviewReason: 'too thin' });
@@ -143,7 +145,7 @@ describe('marketplace', () => {
     const unread = await t.http.post('/marketplace/listings', { ...listing('Not mine', 100, 100), courseIds: [courseId], prices: [] }, { token: creator.accessToken });
     expect(unread.status).toBe(403);
     expect(unread.body.details).toBeUndefined();
-    const gql = await t.http.gql('mutation($input: ProductInput!) { submitListing(input: $input) { id } }', { input: listing('Not mine', 100, 100) }, creator.accessToken);
+    const gql = await t.http.gql('mutation($input: ProductInput!) { submitListing(input: $input) { id } }', { input: listingInput('Not mine', 100, 100) }, creator.accessToken);
     expect(gql.body.errors?.map((e: { extensions: { code: string } }) => e.extensions.code)).toEqual(['FORBIDDEN']);
     expect(await stored()).toEqual([]);
     // The platform course stays closed to them: no course page, no enrollment.
@@ -154,8 +156,8 @@ describe('marketplace', () => {
     const mineListed = await t.http.post('/marketplace/listings', listing('Mine', 100, 100, own), { token: creator.accessToken });
     expect(mineListed.status).toBe(201);
     expect(mineListed.body).toMatchObject({ status: 'in_review', courseIds: [own] });
-    const viaGql = await t.http.gql('mutation($input: ProductInput!) { submitListing(input: $input) { status } }', { input: listing('Mine too', 100, 100, own) }, creator.accessToken);
-    expect(viaGql.body.data.submitListing.status).toBe('in_review');
+    const viaGql = await t.http.gql('mutation($input: ProductInput!) { submitListing(input: $input) { status } }', { input: listingInput('Mine too', 100, 100, own) }, creator.accessToken);
+    expect(viaGql.body.data.submitListing.status).toBe('IN_REVIEW');
     const rejected = await t.http.post(`/marketplace/listings/${mineListed.body.id}/reject`, { reason: 'thin' }, { token: editor.accessToken });
     expect(rejected.body.status).toBe('rejected');
     expect((await t.http.get(`/courses/${courseId}`, { token: creator.accessToken })).status).toBe(403);

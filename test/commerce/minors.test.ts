@@ -77,7 +77,7 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     const { guardian, learner } = await family();
     const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[1].id });
     const gql = await t.http.gql('mutation($id: ID!) { declinePurchaseRequest(id: $id) { id status } }', { id: asked.body.purchaseRequest.id }, guardian.accessToken);
-    expect(gql.body.data.declinePurchaseRequest.status).toBe('declined');
+    expect(gql.body.data.declinePurchaseRequest.status).toBe('DECLINED');
     expect((await t.http.post(`/payments/requests/${asked.body.purchaseRequest.id}/decline`, {}, { token: guardian.accessToken })).status).toBe(409);
 
     const direct = await checkout(t, guardian, { productId: product.id, priceId: product.prices[1].id, learnerId: learner.id });
@@ -87,7 +87,7 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     expect(refused.status).toBe(404);
     expect((await t.http.get('/payments/requests')).status).toBe(401);
     const list = await t.http.gql('{ purchaseRequests(first: 5) { edges { node { id status learnerName } } } }', {}, guardian.accessToken);
-    expect(list.body.data.purchaseRequests.edges[0].node.status).toBe('declined');
+    expect(list.body.data.purchaseRequests.edges[0].node.status).toBe('DECLINED');
   });
 
   it("the beneficiary of a guardian's checkout cannot pay it: no redirectUrl for them (REST, GraphQL, node, viewer) and the sandbox page refuses them", async () => {

@@ -44,7 +44,7 @@ describe('products', () => {
     expect(archived.body.status).toBe('archived');
     expect((await t.http.get(`/products/${created.body.id}`)).status).toBe(404);
     const gql = await t.http.gql('query($id: ID!) { product(id: $id) { id status } }', { id: created.body.id }, admin.accessToken);
-    expect(gql.body.data.product.status).toBe('archived');
+    expect(gql.body.data.product.status).toBe('ARCHIVED');
   });
 
   it('refuses floats, bad currencies, tierless subscriptions (400 with details), others (401, 403)', async () => {
@@ -97,12 +97,12 @@ describe('entitlements and tier', () => {
     expect((await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: user.accessToken })).status).toBe(403);
     const gql = await t.http.gql(
       'mutation($input: GrantInput!) { grantEntitlement(input: $input) { tier } }',
-      { input: { userId: user.id, kind: 'course', courseId: '00000000-0000-4000-8000-000000000000' } },
+      { input: { userId: user.id, kind: 'COURSE', courseId: '00000000-0000-4000-8000-000000000000' } },
       admin.accessToken,
     );
     expect(gql.body.data.grantEntitlement).toEqual({ tier: null });
     const mine = await t.http.gql('{ myEntitlements { tier items { kind courseId status } } }', {}, user.accessToken);
-    expect(mine.body.data.myEntitlements.items).toContainEqual({ kind: 'course', courseId: '00000000-0000-4000-8000-000000000000', status: 'active' });
+    expect(mine.body.data.myEntitlements.items).toContainEqual({ kind: 'COURSE', courseId: '00000000-0000-4000-8000-000000000000', status: 'ACTIVE' });
   });
 
   it('a subscription that ends drops the tier (the job), and pending payments expire', async () => {

@@ -100,6 +100,6 @@ describe('refunds', () => {
     const all = await t.http.get('/refunds?limit=100', { token: admin.accessToken });
     expect(all.body.items.map((r: { id: string }) => r.id)).toContain(asked.body.id);
     const mine = await t.http.gql('{ myRefunds(first: 10) { edges { node { id status } } } }', {}, buyer.accessToken);
-    expect(mine.body.data.myRefunds.edges[0].node.status).toBe('rejected');
+    expect(mine.body.data.myRefunds.edges[0].node.status).toBe('REJECTED');
   });
 });

@@ -52,7 +52,7 @@ describe('granting and revoking', () => {
     expect(granted.status).toBe(200);
     expect(granted.body).toMatchObject({ consentTypeId: 'marketing_email', granted: true, ownGrantedAt: expect.any(String), policyVersion: 1 });
     expect(await check(adult.id, ConsentType.marketing_email)).toBe('ok');
-    const revoked = await t.http.gql(`mutation { revokeConsent(input: { consentTypeId: marketing_email }) { ${CONSENT} } }`, {}, adult.accessToken);
+    const revoked = await t.http.gql(`mutation { revokeConsent(input: { consentTypeId: MARKETING_EMAIL }) { ${CONSENT} } }`, {}, adult.accessToken);
     expect(revoked.body.data.revokeConsent.granted).toBe(false);
     expect(await check(adult.id, ConsentType.marketing_email)).toBe('consent_required');
     const ledger = await t.http.get('/consent/ledger', { token: adult.accessToken });

@@ -99,7 +99,7 @@ describe('the admin inbox', () => {
     expect((await t.http.post(`/contact/messages/${sent.body.id}/resolve`, {}, { token: admin.accessToken })).status).toBe(409);
     const gql = await t.http.gql('mutation($id: ID!) { resolveContactMessage(id: $id) { id } }', { id: sent.body.id }, admin.accessToken);
     expect(gql.body.errors?.[0].extensions.code).toBe('CONFLICT');
-    const open = await t.http.gql(LIST, { status: 'open' }, admin.accessToken);
+    const open = await t.http.gql(LIST, { status: 'OPEN' }, admin.accessToken);
     expect(open.body.data.contactMessages.edges.some((e: { node: { id: string } }) => e.node.id === sent.body.id)).toBe(false);
     const audit = await t.http.get(`/admin/audit?targetId=${sent.body.id}`, { token: admin.accessToken });
     expect(audit.body.items.map((e: { action: string; actorId: string }) => [e.action, e.actorId])).toEqual([['contact.message_resolved', admin.id]]);

@@ -45,7 +45,7 @@ describe('POST /creator/courses/:id/assist', () => {
 
   it('reviews a draft with the safety classifier', async () => {
     const { id } = await draft('Gamble at the casino after class.');
-    const reply = await t.http.gql('mutation($id: ID!) { assistCreatorCourse(courseId: $id, input: { task: review }) { findings { category field } suggestion } }', { id }, creator.accessToken);
+    const reply = await t.http.gql('mutation($id: ID!) { assistCreatorCourse(courseId: $id, input: { task: REVIEW }) { findings { category field } suggestion } }', { id }, creator.accessToken);
     expect(reply.body.data.assistCreatorCourse.findings.map((f: { category: string }) => f.category)).toContain('age_fit');
     expect(reply.body.data.assistCreatorCourse.suggestion.ready).toBe(false);
   });
@@ -74,7 +74,7 @@ describe('POST /creator/courses/:id/assist', () => {
       expect(asked).toContain('A for loop repeats a block.');
       // The whole draft over GraphQL (title, description, lesson titles), into English when asked.
       const gql = await t.http.gql(
-        'mutation($id: ID!) { assistCreatorCourse(courseId: $id, input: { task: translate, prompt: "en" }) { suggestion findings { field } } }',
+        'mutation($id: ID!) { assistCreatorCourse(courseId: $id, input: { task: TRANSLATE, prompt: "en" }) { suggestion findings { field } } }',
         { id },
         creator.accessToken,
       );

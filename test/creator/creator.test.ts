@@ -104,9 +104,9 @@ describe('review', () => {
     const lessons = (await t.http.get('/creator/courses', { token: creator.accessToken })).body.items.find((c: { id: string }) => c.id === id).lessons;
     await t.http.put(`/creator/courses/${id}/lessons/${lessons[0].id}`, lessonBody('Sprites move with blocks.'), { token: creator.accessToken });
     const again = await t.http.gql('mutation($id: ID!) { submitCreatorCourse(courseId: $id) { status findings { category } } }', { id }, creator.accessToken);
-    expect(again.body.data.submitCreatorCourse).toEqual({ status: 'in_review', findings: [] });
+    expect(again.body.data.submitCreatorCourse).toEqual({ status: 'IN_REVIEW', findings: [] });
     const approved = await t.http.gql('mutation($id: ID!) { approveCreatorCourse(courseId: $id) { status courseId } }', { id }, editor.accessToken);
-    expect(approved.body.data.approveCreatorCourse.status).toBe('published');
+    expect(approved.body.data.approveCreatorCourse.status).toBe('PUBLISHED');
     const course = await t.http.get(`/courses/${approved.body.data.approveCreatorCourse.courseId}`);
     expect(course.status).toBe(200);
     expect(course.body).toMatchObject({ title: { en: 'Scratch games' }, published: true });

@@ -137,7 +137,7 @@ describe('approving, rejecting and retrying', () => {
     const id = started.body.data.generateCourse.id;
     await waitForStatus(http, editor.accessToken, id, ['awaiting_approval']);
     const approved = await http.gql('mutation($id: ID!) { approveGeneration(id: $id) { status courseId } }', { id }, editor.accessToken);
-    expect(approved.body.data.approveGeneration).toMatchObject({ status: 'approved', courseId: expect.any(String) });
+    expect(approved.body.data.approveGeneration).toMatchObject({ status: 'APPROVED', courseId: expect.any(String) });
     const reject = await http.gql('mutation($id: ID!) { rejectGeneration(id: $id) { status } }', { id }, editor.accessToken);
     expect(reject.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const retry = await http.gql('mutation($id: ID!) { retryGeneration(id: $id) { status } }', { id }, editor.accessToken);

@@ -17,7 +17,7 @@ describe('subscription generationStatusChanged(id)', () => {
     const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 3 }), { token: editor.accessToken });
     const live = subscribe(connect(ctx.t.url, admin.accessToken), SUBSCRIPTION, { id: started.body.id });
     await live.ready;
-    await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'awaiting_approval'), 'awaiting_approval', 20_000);
+    await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'), 'AWAITING_APPROVAL', 20_000);
     const seen = live.events.map((e) => e.data!.generationStatusChanged);
     expect(seen.every((g) => g.id === started.body.id)).toBe(true);
     expect(other.body.id).not.toBe(started.body.id);
@@ -25,7 +25,7 @@ describe('subscription generationStatusChanged(id)', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(new Set(progress).size).toBeGreaterThanOrEqual(5);
     expect(progress.at(-1)).toBe(100);
-    expect(new Set(seen.map((g) => g.currentStage).filter(Boolean))).toEqual(new Set(['research', 'outline', 'content', 'quiz', 'safety']));
+    expect(new Set(seen.map((g) => g.currentStage).filter(Boolean))).toEqual(new Set(['RESEARCH', 'OUTLINE', 'CONTENT', 'QUIZ', 'SAFETY']));
     await live.close();
   });
 
@@ -51,7 +51,7 @@ describe('subscription generationStatusChanged(id)', () => {
       const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), { token: admin.accessToken });
       const live = subscribe(connect(other.url, admin.accessToken), SUBSCRIPTION, { id: started.body.id });
       await live.ready;
-      await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'awaiting_approval'), 'awaiting_approval on the other instance', 20_000);
+      await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'), 'awaiting_approval on the other instance', 20_000);
       await live.close();
     } finally {
       await other.close();

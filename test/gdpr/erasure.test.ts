@@ -136,7 +136,7 @@ describe('erasure: the grace period', () => {
       { input: { learnerId: learner.id, password: PASSWORD } },
       guardian.accessToken,
     );
-    expect(gql.body.data.requestAccountDeletion).toMatchObject({ kind: 'deletion', status: 'scheduled', subjectId: learner.id });
+    expect(gql.body.data.requestAccountDeletion).toMatchObject({ kind: 'DELETION', status: 'SCHEDULED', subjectId: learner.id });
     // The learner's account is the one held (its sessions ended; signed in again, it is limited); the guardian's is not.
     expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
     const learnerToken = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
@@ -165,7 +165,7 @@ describe('erasure: the grace period', () => {
     // GraphQL: the same.
     const allowed = await t.http.gql('{ me { id status } viewer { id status email } gdprRequests { nodes { id } } }', undefined, token);
     expect(allowed.body.errors).toBeUndefined();
-    expect(allowed.body.data.viewer).toMatchObject({ id: learner.id, status: 'deletion_pending' });
+    expect(allowed.body.data.viewer).toMatchObject({ id: learner.id, status: 'DELETION_PENDING' });
     const refused = async (query: string, variables?: Record<string, unknown>) => {
       const reply = await t.http.gql(query, variables, token);
       expect(reply.body.errors?.length, query).toBeGreaterThan(0);

@@ -103,9 +103,9 @@ describe("a teacher's and a school admin's classes", () => {
       expect(members.totalCount).toBe(2);
       const byId = new Map(members.nodes.map((m: { learnerId: string }, i: number) => [m.learnerId, [m, i]]));
       const [shared] = byId.get(adult.id) as [{ status: string; progress: unknown }, number];
-      expect(shared).toMatchObject({ status: 'active', progress: { streakDays: expect.any(Number), courses: [] } });
+      expect(shared).toMatchObject({ status: 'ACTIVE', progress: { streakDays: expect.any(Number), courses: [] } });
       const [pending, index] = byId.get(minor.id) as [{ status: string; progress: unknown }, number];
-      expect(pending).toEqual({ learnerId: minor.id, status: 'pending_consent', progress: null });
+      expect(pending).toEqual({ learnerId: minor.id, status: 'PENDING_CONSENT', progress: null });
       expect(codesAt(reply.body.errors, `viewer.teachingClasses.edges.1.node.members.nodes.${index}.progress`)).toEqual(['FORBIDDEN']);
       expect(reply.body.errors).toHaveLength(1);
     }
@@ -115,12 +115,12 @@ describe("a teacher's and a school admin's classes", () => {
     const shared: Reply = await t.http.gql(CLASSES, { first: 10 }, teacher.accessToken);
     expect(shared.body.errors).toBeUndefined();
     const member = shared.body.data.viewer.teachingClasses.edges[1].node.members.nodes.find((m: { learnerId: string }) => m.learnerId === minor.id);
-    expect(member).toMatchObject({ status: 'active', progress: { streakDays: expect.any(Number) } });
+    expect(member).toMatchObject({ status: 'ACTIVE', progress: { streakDays: expect.any(Number) } });
 
     // The learner sees the class among theirs, as a connection, and teaches none.
     const own: Reply = await t.http.gql('{ viewer { schoolClasses(first: 5) { totalCount nodes { classId status } } teachingClasses { totalCount } } }', {}, minor.accessToken);
     expect(own.body.errors).toBeUndefined();
-    expect(own.body.data.viewer).toEqual({ schoolClasses: { totalCount: 1, nodes: [{ classId: classA.id, status: 'active' }] }, teachingClasses: { totalCount: 0 } });
+    expect(own.body.data.viewer).toEqual({ schoolClasses: { totalCount: 1, nodes: [{ classId: classA.id, status: 'ACTIVE' }] }, teachingClasses: { totalCount: 0 } });
   });
 
   it("are refused to whom they do not concern: another school's teacher sees only theirs, an admin or a guardian walking to the account null + FORBIDDEN", async () => {
@@ -216,8 +216,8 @@ describe('entitlements as a connection', () => {
       t.http.gql('mutation($input: GrantInput!) { grantEntitlement(input: $input) { id } }', { input: { userId: buyer.id, ...input } }, admin.accessToken);
     const courses = [await publishedCourse(t, editor, {}, 1), await publishedCourse(t, editor, {}, 1)];
     const granted: string[] = [];
-    for (const course of courses) granted.push((await grant({ kind: 'course', courseId: course.id })).body.data.grantEntitlement.id);
-    granted.push((await grant({ kind: 'tier', tier: 'starter' })).body.data.grantEntitlement.id);
+    for (const course of courses) granted.push((await grant({ kind: 'COURSE', courseId: course.id })).body.data.grantEntitlement.id);
+    granted.push((await grant({ kind: 'TIER', tier: 'STARTER' })).body.data.grantEntitlement.id);
 
     const query = 'query($after: String) { me { entitlements(first: 2, after: $after) { totalCount edges { cursor node { id kind status } } pageInfo { hasNextPage endCursor } } } }';
     const first: Reply = await t.http.gql(query, {}, buyer.accessToken);
@@ -257,7 +257,7 @@ describe('connections page forward to the end with no duplicate and no gap while
   it('notifications (all and unread) while new ones arrive', async () => {
     const reader = await learnerOfAge(t, 19);
     await notify(t, reader.id, 'system', 7);
-    for (const filter of ['all', 'unread']) {
+    for (const filter of ['ALL', 'UNREAD']) {
       const present = (await t.http.gql('{ viewer { notifications(first: 100) { nodes { id } } } }', {}, reader.accessToken)).body.data.viewer.notifications.nodes.map((n: { id: string }) => n.id);
       const { seen, pages } = await pageThrough(
         reader,

@@ -43,7 +43,7 @@ const LEARNER_FIELDS = `id displayName
 describe('a guardian walks the graph', () => {
   it("reaches each linked learner's courses, progress per course, certificates, consents and AI access in one request", async () => {
     const query = `{ viewer { id unreadNotificationCount
-      notifications(filter: unread, first: 5) { totalCount nodes { type read } }
+      notifications(filter: UNREAD, first: 5) { totalCount nodes { type read } }
       guardianLinks { nodes { status learnerAccount { id } } }
       linkedLearners { totalCount nodes { ${LEARNER_FIELDS} } } } }`;
     const reply = await t.http.gql(query, {}, guardian.accessToken);
@@ -52,7 +52,7 @@ describe('a guardian walks the graph', () => {
     expect(viewer.id).toBe(guardian.id);
     expect(viewer.unreadNotificationCount).toBeGreaterThanOrEqual(1);
     expect(viewer.notifications.nodes.every((n: { read: boolean }) => !n.read)).toBe(true);
-    expect(viewer.guardianLinks.nodes).toEqual([{ status: 'active', learnerAccount: { id: learner.id } }]);
+    expect(viewer.guardianLinks.nodes).toEqual([{ status: 'ACTIVE', learnerAccount: { id: learner.id } }]);
     expect(viewer.linkedLearners.totalCount).toBe(1);
     const child = viewer.linkedLearners.nodes[0];
     expect(child.id).toBe(learner.id);
@@ -62,7 +62,7 @@ describe('a guardian walks the graph', () => {
     expect(finished.progress).toEqual({ percent: 100, completed: true });
     expect(child.progress.courses).toHaveLength(3);
     expect(child.certificates).toEqual({ totalCount: 1, nodes: [{ id: expect.any(String), courseId: courses[0].id }] });
-    expect(child.consents.map((c: { consentTypeId: string }) => c.consentTypeId)).toContain('progress_sharing');
+    expect(child.consents.map((c: { consentTypeId: string }) => c.consentTypeId)).toContain('PROGRESS_SHARING');
     expect(child.aiAccess).toEqual({ enabled: true });
   });
 
@@ -111,7 +111,7 @@ describe('a guardian walks the graph', () => {
 
     // The learner sees their links, but walking through one to an account is the guardian's way.
     const own = await t.http.gql('{ viewer { guardianLinks { nodes { status guardian { id } learnerAccount { id } } } } }', {}, learner.accessToken);
-    expect(own.body.data.viewer.guardianLinks.nodes[0]).toMatchObject({ status: 'active', guardian: { id: guardian.id }, learnerAccount: null });
+    expect(own.body.data.viewer.guardianLinks.nodes[0]).toMatchObject({ status: 'ACTIVE', guardian: { id: guardian.id }, learnerAccount: null });
     expect(codesAt(own.body.errors, 'viewer.guardianLinks.nodes.0.learnerAccount')).toEqual(['FORBIDDEN']);
 
     // Without a token there is no viewer, and no edge of anyone's.
@@ -123,7 +123,7 @@ describe('a guardian walks the graph', () => {
 describe('a learner walks their own graph', () => {
   it('reaches enrollments, progress, certificates, notifications with the filter and unread count, links, consents and the ledger', async () => {
     const reply = await t.http.gql(
-      `{ me { ${LEARNER_FIELDS} unreadNotificationCount notifications(filter: all) { totalCount nodes { id type } } guardianLinks { totalCount } aiConversations } }`,
+      `{ me { ${LEARNER_FIELDS} unreadNotificationCount notifications(filter: ALL) { totalCount nodes { id type } } guardianLinks { totalCount } aiConversations } }`,
       {},
       learner.accessToken,
     );
@@ -131,8 +131,8 @@ describe('a learner walks their own graph', () => {
     expect(me.enrollments.totalCount).toBe(3);
     expect(me.certificates.totalCount).toBe(1);
     expect(me.unreadNotificationCount).toBeGreaterThanOrEqual(1);
-    expect(me.notifications.nodes.map((n: { type: string }) => n.type)).toContain('certificate');
-    expect(me.guardianLinks.totalCount).toBeNull();
+    expect(me.notifications.nodes.map((n: { type: string }) => n.type)).toContain('CERTIFICATE');
+    expect(me.guardianLinks.totalCount).toBe(1);
     // The tutor needs its consent, as aiConversations at the root does.
     expect(me.aiConversations).toBeNull();
     expect(codesAt(reply.body.errors, 'me.aiConversations')).toEqual(['GUARDIAN_CONSENT_REQUIRED']);
@@ -337,15 +337,15 @@ describe('a teacher reaches class members', () => {
     expect((await t.http.post('/school/join', { code: schoolClass.joinCode }, { token: learner.accessToken })).status).toBe(201);
     const query = 'query($id: ID!) { schoolClass(classId: $id) { members { learnerId status progress { streakDays courses { courseId percent } } } } }';
     const pending = await t.http.gql(query, { id: schoolClass.id }, teacher.accessToken);
-    expect(pending.body.data.schoolClass.members).toEqual([{ learnerId: learner.id, status: 'pending_consent', progress: null }]);
+    expect(pending.body.data.schoolClass.members).toEqual([{ learnerId: learner.id, status: 'PENDING_CONSENT', progress: null }]);
     expect(codesAt(pending.body.errors, 'schoolClass.members.0.progress')).toEqual(['FORBIDDEN']);
 
     expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
     const active = await t.http.gql(query, { id: schoolClass.id }, teacher.accessToken);
     expect(active.body.errors).toBeUndefined();
     const own = await t.http.gql('{ viewer { schoolClasses { nodes { classId status } } } }', {}, learner.accessToken);
-    expect(own.body.data.viewer.schoolClasses.nodes).toEqual([{ classId: schoolClass.id, status: 'active' }]);
-    expect(active.body.data.schoolClass.members[0]).toMatchObject({ status: 'active', progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) } });
+    expect(own.body.data.viewer.schoolClasses.nodes).toEqual([{ classId: schoolClass.id, status: 'ACTIVE' }]);
+    expect(active.body.data.schoolClass.members[0]).toMatchObject({ status: 'ACTIVE', progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) } });
     // A teacher walks no further than progress: the roster names no account to walk from.
     const walk = await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, teacher.accessToken);
     expect(walk.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);

@@ -81,7 +81,7 @@ beforeAll(async () => {
   // The consent ledger: the guardian grants progress_sharing for the learner.
   expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
   const ledger = await t.http.gql('query($id: ID) { consentLedger(learnerId: $id) { id consentTypeId } }', { id: learner.id }, guardian.accessToken);
-  const entry = ledger.body.data.consentLedger.find((e: { consentTypeId: string }) => e.consentTypeId === 'progress_sharing');
+  const entry = ledger.body.data.consentLedger.find((e: { consentTypeId: string }) => e.consentTypeId === 'PROGRESS_SHARING');
 
   // Commerce: a paid payment and its refund; the learner's request to buy; an entitlement granted.
   const product = await publishedProduct(t, admin);
@@ -131,7 +131,7 @@ beforeAll(async () => {
     {
       type: 'ConsentLedgerEntryView',
       id: entry.id,
-      fields: { subjectId: learner.id, consentTypeId: 'progress_sharing', consentAction: 'granted' },
+      fields: { subjectId: learner.id, consentTypeId: 'PROGRESS_SHARING', consentAction: 'GRANTED' },
       seenBy: [
         ['the learner', learner],
         ['their guardian', guardian],
@@ -160,7 +160,7 @@ beforeAll(async () => {
     {
       type: 'PurchaseRequest',
       id: asked.body.purchaseRequest.id,
-      fields: { learnerId: learner.id, productId: product.id, requestStatus: 'pending' },
+      fields: { learnerId: learner.id, productId: product.id, requestStatus: 'PENDING' },
       seenBy: [
         ['the learner', learner],
         ['their guardian', guardian],
@@ -174,7 +174,7 @@ beforeAll(async () => {
     {
       type: 'Entitlement',
       id: granted.body.id,
-      fields: { entitlementKind: 'tier', tier: 'pro', source: 'grant' },
+      fields: { entitlementKind: 'TIER', tier: 'PRO', source: 'GRANT' },
       // myEntitlements is the account's own: not even the admin who granted it or a guardian reads it by id.
       seenBy: [['the learner', learner]],
       hiddenFrom: [
@@ -214,7 +214,7 @@ beforeAll(async () => {
     {
       type: 'CreatorCourse',
       id: draft.body.id,
-      fields: { creatorId: creator.id, draftStatus: 'draft', lessons: [{ id: lesson.body.id }] },
+      fields: { creatorId: creator.id, draftStatus: 'DRAFT', lessons: [{ id: lesson.body.id }] },
       seenBy: [['its creator', creator]],
       hiddenFrom: [
         ['another creator', otherCreator],
@@ -250,7 +250,7 @@ beforeAll(async () => {
     {
       type: 'GdprRequest',
       id: gdpr.body.id,
-      fields: { gdprKind: 'export', subjectId: learner.id, requesterId: guardian.id },
+      fields: { gdprKind: 'EXPORT', subjectId: learner.id, requesterId: guardian.id },
       seenBy: [
         ['the guardian who asked', guardian],
         ['the learner it concerns', learner],
@@ -275,7 +275,7 @@ beforeAll(async () => {
     {
       type: 'GuardianReport',
       id: report.id,
-      fields: { reportKind: 'weekly', learnerId: learner.id },
+      fields: { reportKind: 'WEEKLY', learnerId: learner.id },
       seenBy: [['the guardian it was sent to', guardian]],
       hiddenFrom: [
         ['another guardian', stranger],
@@ -297,7 +297,7 @@ beforeAll(async () => {
     {
       type: 'RoleChangeView',
       id: roleChanges.body.data.users.nodes[0].roleChanges[0].id,
-      fields: { role: 'content_admin', roleAction: 'granted' },
+      fields: { role: 'CONTENT_ADMIN', roleAction: 'GRANTED' },
       seenBy: [['an admin', admin]],
       hiddenFrom: [
         ['the account whose role changed', editor],
@@ -336,7 +336,7 @@ describe('node(id:) for each type of this round', () => {
     expect((await t.http.post(`/creator/courses/${draft.id}/submit`, undefined, { token: creator.accessToken })).status).toBe(200);
     const reviewed = await node(draft.id, editor);
     expect(reviewed.body.errors).toBeUndefined();
-    expect(reviewed.body.data.node).toMatchObject({ __typename: 'CreatorCourse', id: draft.id, draftStatus: 'in_review' });
+    expect(reviewed.body.data.node).toMatchObject({ __typename: 'CreatorCourse', id: draft.id, draftStatus: 'IN_REVIEW' });
     expect((await node(draft.id, otherCreator)).body.errors!.map((e) => e.extensions.code)).toEqual(['NOT_FOUND']);
   });
 });

@@ -47,14 +47,14 @@ describe('declaring a learner by e-mail', () => {
     const guardian = await verifiedGuardian(t, smtp);
     const learner = await verifiedLearnerOfAge(t, smtp, 15);
     const declared = await t.http.gql(`mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`, { input: { learnerEmail: learner.email } }, guardian.accessToken);
-    expect(declared.body.data.declareLearner.status).toBe('pending');
+    expect(declared.body.data.declareLearner.status).toBe('PENDING');
     const mail = await smtp.waitFor(learner.email, /guardian/i);
     const confirmed = await t.http.gql(`mutation($input: ConfirmLinkInput!) { confirmGuardianLink(input: $input) { ${LINK} } }`, { input: { token: tokenFrom(mail) } });
-    expect(confirmed.body.data.confirmGuardianLink).toMatchObject({ status: 'active', primary: true });
+    expect(confirmed.body.data.confirmGuardianLink).toMatchObject({ status: 'ACTIVE', primary: true });
     const reused = await t.http.post('/guardian/links/confirm', { token: tokenFrom(mail) });
     expect(reused.status).toBe(400);
     const list = await t.http.gql('{ myGuardianLinks { edges { node { id status } } } }', {}, guardian.accessToken);
-    expect(list.body.data.myGuardianLinks.edges).toEqual([{ node: { id: declared.body.data.declareLearner.id, status: 'active' } }]);
+    expect(list.body.data.myGuardianLinks.edges).toEqual([{ node: { id: declared.body.data.declareLearner.id, status: 'ACTIVE' } }]);
   });
 
   it('answers the same for an address without an account, and links once that learner signs up and verifies the address', async () => {
@@ -166,7 +166,7 @@ describe('who may approve and revoke', () => {
     expect(self.status).toBe(403);
     const admin = await signInAdmin(t);
     const byAdmin = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { status history { status actorId } } }', { id: link.id }, admin.accessToken);
-    expect(byAdmin.body.data.approveGuardianLink.history.at(-1)).toEqual({ status: 'active', actorId: admin.id });
+    expect(byAdmin.body.data.approveGuardianLink.history.at(-1)).toEqual({ status: 'ACTIVE', actorId: admin.id });
   });
 
   it('lets a learner end a link from 16, not before', async () => {
@@ -187,7 +187,7 @@ describe('who may approve and revoke', () => {
     const guardian = await verifiedGuardian(t, smtp);
     const link = (await declare(guardian, uniqueEmail())).body;
     const revoked = await t.http.gql('mutation($id: ID!) { revokeGuardianLink(id: $id) { status revokedAt } }', { id: link.id }, guardian.accessToken);
-    expect(revoked.body.data.revokeGuardianLink).toMatchObject({ status: 'revoked', revokedAt: expect.any(String) });
+    expect(revoked.body.data.revokeGuardianLink).toMatchObject({ status: 'REVOKED', revokedAt: expect.any(String) });
     expect((await t.http.post(`/guardian/links/${link.id}/revoke`, undefined, { token: guardian.accessToken })).status).toBe(409);
   });
 });

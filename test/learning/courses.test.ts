@@ -109,7 +109,7 @@ describe('the catalog', () => {
     expect(page.body.items).toHaveLength(1);
     const next = await t.http.get(`/courses?q=${marker}&limit=1&cursor=${page.body.nextCursor}`);
     expect(next.body.items[0].title.en).toBe(`${marker} kids`);
-    const gql = await t.http.gql(`{ courses(q: "${marker}", level: beginner) { edges { node { title { en } lessons { position quiz { prompt { en } } } } } } }`);
+    const gql = await t.http.gql(`{ courses(q: "${marker}", level: BEGINNER) { edges { node { title { en } lessons { position quiz { prompt { en } } } } } } }`);
     expect(gql.body.data.courses.edges[0].node.lessons[0].quiz[0].prompt.en).toBe('2 + 2?');
     for (const query of ['level=expert', 'age=abc', 'language=fr', 'limit=0']) expect((await t.http.get(`/courses?${query}`)).status, query).toBe(400);
   });

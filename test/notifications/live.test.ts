@@ -28,7 +28,7 @@ describe('live notifications', () => {
     const [created] = await notify(second, guardian.id, 'progress');
     await eventually(() => added.events.length === 1 && counts.events.length === 1, 'the events', 1000);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(added.events[0].data).toEqual({ notificationAdded: { id: created!.id, type: 'progress', title: 'Title 0', read: false } });
+    expect(added.events[0].data).toEqual({ notificationAdded: { id: created!.id, type: 'PROGRESS', title: 'Title 0', read: false } });
     expect(counts.events[0].data).toEqual({ unreadCountChanged: { count: 1 } });
 
     // Reading it (on the second instance) changes the count the first instance pushes.

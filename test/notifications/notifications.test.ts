@@ -40,9 +40,16 @@ describe('GET /notifications and { notifications }', () => {
     expect(rest.body.items.map((n: { title: string }) => n.title)).toEqual(['Tiêu đề 2', 'Tiêu đề 1', 'Tiêu đề 0']);
     expect(rest.body.nextCursor).toBeNull();
 
-    const gql = await t.http.gql(`{ notifications(first: 3) { edges { node { ${FIELDS} } } pageInfo { hasNextPage } } }`, {}, user.accessToken);
-    expect(gql.body.data.notifications.edges).toHaveLength(3);
-    expect(gql.body.data.notifications.pageInfo.hasNextPage).toBe(true);
+    const PAGE = `query($after: String) { notifications(first: 3, after: $after) { totalCount edges { cursor node { ${FIELDS} } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`;
+    const gql = await t.http.gql(PAGE, {}, user.accessToken);
+    const page1 = gql.body.data.notifications;
+    expect(page1.edges).toHaveLength(3);
+    expect(page1.totalCount).toBe(5);
+    expect(page1.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: page1.edges[0].cursor, endCursor: page1.edges[2].cursor });
+    const page2 = (await t.http.gql(PAGE, { after: page1.pageInfo.endCursor }, user.accessToken)).body.data.notifications;
+    expect(page2.edges.map((e: { node: { title: string } }) => e.node.title)).toEqual(['Tiêu đề 1', 'Tiêu đề 0']);
+    expect(page2.totalCount).toBe(5);
+    expect(page2.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: page2.edges[0].cursor, endCursor: page2.edges[1].cursor });
   });
 
   it('filters unread, read and all', async () => {
@@ -53,8 +60,8 @@ describe('GET /notifications and { notifications }', () => {
     expect(await count('unread')).toBe(2);
     expect(await count('read')).toBe(1);
     expect(await count('all')).toBe(3);
-    const gql = await t.http.gql('{ notifications(filter: read) { edges { node { id read } } } }', {}, user.accessToken);
-    expect(gql.body.data.notifications.edges).toEqual([{ node: { id: latest.id, read: true } }]);
+    const gql = await t.http.gql('{ notifications(filter: READ) { totalCount edges { node { id read } } } }', {}, user.accessToken);
+    expect(gql.body.data.notifications).toEqual({ totalCount: 1, edges: [{ node: { id: latest.id, read: true } }] });
   });
 
   it('refuses a bad filter or page size with 400 and details', async () => {

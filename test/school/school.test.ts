@@ -101,7 +101,7 @@ describe('classes, join codes and rosters', () => {
     const refused = await t.http.post('/school/join', { code: created.body.joinCode }, { token: late.accessToken });
     expect(refused.status).toBe(404);
     const gql = await t.http.gql('mutation($c: String!) { joinClass(input: { code: $c }) { status } }', { c: rotated.body.joinCode }, late.accessToken);
-    expect(gql.body.data.joinClass.status).toBe('active');
+    expect(gql.body.data.joinClass.status).toBe('ACTIVE');
 
     const roster = await t.http.get(`/school/classes/${created.body.id}`, { token: teacher.accessToken });
     expect(roster.status).toBe(200);
@@ -166,11 +166,11 @@ describe('the consent rule for class progress', () => {
     const mine = await t.http.get('/school/me', { token: child.accessToken });
     expect(mine.body.classes).toEqual([expect.objectContaining({ classId: cls.id, status: 'active' })]);
     const theirs = await t.http.gql('{ schoolMe { children { learnerId classes { classId status } } } }', {}, guardian.accessToken);
-    expect(theirs.body.data.schoolMe.children).toEqual([{ learnerId: child.id, classes: [{ classId: cls.id, status: 'active' }] }]);
+    expect(theirs.body.data.schoolMe.children).toEqual([{ learnerId: child.id, classes: [{ classId: cls.id, status: 'ACTIVE' }] }]);
 
     expect((await revoke(guardian, child)).status).toBe(200);
     progress = await t.http.gql('query($c: ID!) { classProgress(classId: $c) { learners { learnerId status courses { percent } } } }', { c: cls.id }, teacher.accessToken);
-    expect(progress.body.data.classProgress.learners).toEqual([{ learnerId: child.id, status: 'pending_consent', courses: null }]);
+    expect(progress.body.data.classProgress.learners).toEqual([{ learnerId: child.id, status: 'PENDING_CONSENT', courses: null }]);
   });
 
   it('reads class progress in the same number of SQL statements for 1 and 30 learners', async () => {

@@ -57,7 +57,7 @@ describe('role changes reach open subscriptions (issue 16, item 2)', () => {
     const mine = subscribe(connect(b.url, admin.accessToken, false), SUBSCRIPTION, { id: started.body.id });
     await mine.ready;
     expect((await a.http.delete(`/admin/users/${editor.id}/roles/content_admin`, { token: admin.accessToken })).status).toBe(200);
-    await eventually(() => mine.events.some((e) => e.data?.generationStatusChanged.status === 'awaiting_approval'), 'the end of the pipeline', 30_000);
+    await eventually(() => mine.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'), 'the end of the pipeline', 30_000);
     expect(mine.events.some((e) => e.errors)).toBe(false);
     await mine.close();
   });

@@ -34,6 +34,9 @@ const SHOWN = [
   'vary',
   'x-ratelimit-limit',
   'retry-after',
+  'www-authenticate',
+  'content-encoding',
+  'allow',
   'x-request-id',
 ];
 const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -94,6 +97,8 @@ describe('/graphql served before express', () => {
         { token: learner.accessToken, ...gql('mutation ($input: ProjectInput!) { createProject(input: $input) { id title } }', { input: project }) },
         200,
       ],
+      ['a body that is not JSON', 'POST', '/graphql', { token: learner.accessToken, raw: '{ me { id } }', headers: { 'content-type': 'text/plain' } }, 415],
+      ['another method', 'PUT', '/graphql', { token: learner.accessToken, ...gql('{ me { id } }') }, 405],
       ['a GET (express serves it both ways)', 'GET', `/graphql?query=${encodeURIComponent('{ me { id } }')}`, { token: learner.accessToken, headers: { 'apollo-require-preflight': 'true' } }, 200],
     ];
     await expectAnsweredAlike(cases);
@@ -117,8 +122,11 @@ describe('the REST table served before express', () => {
       ["a guardian's view of someone not theirs", 'GET', `/guardian/learners/${other.id}`, { token: learner.accessToken }, 403],
       ['a write with bad input', 'POST', '/projects', { token: learner.accessToken, body: { title: '', language: 'cobol', files: [] } }, 400],
       ['malformed JSON', 'POST', '/projects', { token: learner.accessToken, raw: '{"title":' }, 400],
+      ['a body that is not JSON', 'POST', '/projects', { token: learner.accessToken, raw: 'title=Hi', headers: { 'content-type': 'text/plain' } }, 415],
       ['a write', 'POST', '/projects', { token: learner.accessToken, body: { title: 'Hi', description: 'Says hi', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] } }, 201],
       ['a path the table does not have', 'GET', '/no/such/path', { token: learner.accessToken }, 404],
+      ['a path of the table with another method', 'DELETE', '/auth/me', { token: learner.accessToken }, 405],
+      ['a token that is not one', 'GET', '/auth/me', { token: 'not-a-token' }, 401],
       ['a row an area sees first (the checkout reads Idempotency-Key)', 'POST', '/payments/checkout', { token: learner.accessToken, body: {}, headers: { 'idempotency-key': 'key-1' } }, 400],
     ];
     await expectAnsweredAlike(cases);

@@ -84,6 +84,23 @@ describe('the /auth limit', () => {
       expect(gql.body.errors?.[0].extensions).toEqual({ code: 'RATE_LIMITED', retryAfter: expect.any(Number) });
     }));
 
+  it('counts reading the account (GET /auth/me) in the default bucket only, REST and GraphQL alike', () =>
+    withApp({ RATE_LIMIT_AUTH: '5' }, async (app) => {
+      const account = await signUp(app, adultSignup());
+      const reads = await Promise.all(Array.from({ length: 9 }, () => app.http.get('/auth/me', { token: account.accessToken })));
+      expect(reads.map((r) => r.status)).toEqual(Array(9).fill(200));
+      for (const reply of reads) expectHeaders(reply, 100000);
+      // With the sign-in bucket used up (the sign-up took one of its five), the account is still read, over REST and GraphQL.
+      const signIns = await Promise.all(Array.from({ length: 5 }, () => app.http.post('/auth/forgot-password', { email: account.email })));
+      expect(signIns.map((r) => r.status).sort()).toEqual([202, 202, 202, 202, 429]);
+      const me = await app.http.get('/auth/me', { token: account.accessToken });
+      expect(me.status).toBe(200);
+      expect(me.body.user.id).toBe(account.id);
+      expectHeaders(me, 100000);
+      const gql = await app.http.gql('{ me { id } }', {}, account.accessToken);
+      expect(gql.body).toEqual({ data: { me: { id: account.id } } });
+    }));
+
   it('counts a path spelled in other letters (routes match in any case) as /auth, headers included', () =>
     withApp({ RATE_LIMIT_AUTH: '5' }, (app) => expectFiveOfNineThrough(app, '/AUTH/Forgot-Password')));
 

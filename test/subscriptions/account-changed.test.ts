@@ -27,7 +27,7 @@ describe('subscriptions', () => {
     const granted = await second.http.post(`/admin/users/${lan.id}/roles`, { role: 'creator' }, { token: admin.accessToken });
     expect(granted.status).toBe(200);
     await eventually(() => lanEvents.events.length > 0, 'the event on the first instance', 3000);
-    expect(lanEvents.events[0].data).toEqual({ accountChanged: { id: lan.id, roles: ['guardian', 'creator'] } });
+    expect(lanEvents.events[0].data).toEqual({ accountChanged: { id: lan.id, roles: ['GUARDIAN', 'CREATOR'] } });
 
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(minhEvents.events).toEqual([]);

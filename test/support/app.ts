@@ -30,7 +30,7 @@ export async function createTestDatabase(): Promise<string> {
  * The real service on a loopback port with a real database. Limits are high unless a test sets
  * them, so that only the tests about limits meet them.
  */
-export async function startTestApp(env: Record<string, string> = {}, databaseUrl?: string): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string | undefined> = {}, databaseUrl?: string): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lp-test-data-'));
   const url = databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({

@@ -27,11 +27,11 @@ export interface TwoInstances {
 }
 
 /** Two instances of the service on one database (what one does, the other must see), started before and closed after. */
-export function withTwoInstances(): TwoInstances {
+export function withTwoInstances(env: Record<string, string> = {}): TwoInstances {
   const apps = {} as TwoInstances;
   beforeAll(async () => {
-    apps.first = await startTestApp();
-    apps.second = await startTestApp({}, apps.first.databaseUrl);
+    apps.first = await startTestApp(env);
+    apps.second = await startTestApp(env, apps.first.databaseUrl);
   });
   afterAll(async () => {
     await apps.first?.close();

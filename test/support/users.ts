@@ -22,6 +22,12 @@ export function adultSignup(overrides: Record<string, unknown> = {}) {
   return { email: uniqueEmail(), password: PASSWORD, displayName: 'Lan Nguyen', role: 'guardian', country: 'VN', locale: 'en', ...overrides };
 }
 
+/** A sign-up body as GraphQL's SignupInput takes it: the same, with its enums named in ALL_CAPS (`GUARDIAN`, `EN`). */
+export function signupInput(body: Record<string, unknown>): Record<string, unknown> {
+  const named = (value: unknown) => (typeof value === 'string' ? value.toUpperCase() : value);
+  return { ...body, role: named(body.role), locale: named(body.locale) };
+}
+
 export function learnerSignup(birthDate: string, overrides: Record<string, unknown> = {}) {
   return adultSignup({ role: 'learner', birthDate, ...overrides });
 }

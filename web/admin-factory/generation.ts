@@ -33,3 +33,18 @@ export interface GeneratedLesson {
   findings: { category: string; source: string; field: string; excerpt: string }[];
   flagged: boolean;
 }
+
+/**
+ * A generation from the live subscription spelled as REST spells it: GraphQL names enum values in
+ * ALL_CAPS (`AWAITING_APPROVAL`), the page keeps the REST answers' strings (`awaiting_approval`).
+ */
+export function restSpelling(g: Generation): Generation {
+  const lower = (value: string) => value.toLowerCase();
+  return {
+    ...g,
+    level: lower(g.level),
+    status: lower(g.status),
+    currentStage: g.currentStage && lower(g.currentStage),
+    stages: g.stages.map((s) => ({ ...s, name: lower(s.name), status: lower(s.status) })),
+  };
+}

@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import { api, ApiFailure } from '../shared/api';
 import { labelCells } from '../shared/table';
-import type { Generation } from './generation';
+import { type Generation, restSpelling } from './generation';
 
 /**
  * The course factory's admin page: log in, start a generation, watch every generation's stages
@@ -74,7 +74,7 @@ function watch(generation: Generation): void {
   const stop = live.subscribe<{ generationStatusChanged: Generation }>(
     { query: SUBSCRIPTION, variables: { id: generation.id } },
     {
-      next: ({ data }) => data && update(data.generationStatusChanged),
+      next: ({ data }) => data && update(restSpelling(data.generationStatusChanged)),
       error: () => watching.delete(generation.id),
       complete: () => watching.delete(generation.id),
     },

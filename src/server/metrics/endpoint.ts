@@ -1,0 +1,43 @@
+import type { RequestHandler } from 'express';
+import type { Deps } from '../../kernel/deps';
+import { AccountStatus, Role } from '../../kernel/domain';
+import { forbidden, unauthenticated } from '../../kernel/errors';
+import { accountSuspended } from '../../permissions/rules';
+import { requestContext } from '../steps';
+import { metricsOf } from './registry';
+
+/**
+ * `GET /metrics`, Prometheus's text format, for this instance alone. A scraper on the machine
+ * (loopback) reads it as is; from elsewhere only an admin does (a Bearer token of an active admin
+ * account): the metrics tell the load, the routes and the operation names in use. Behind a proxy
+ * (TRUST_PROXY=true) the caller is the address X-Forwarded-For gives, as for the rate limits, so a
+ * request relayed from outside is never taken for a local one.
+ */
+export function metricsEndpoint(deps: Deps): RequestHandler {
+  const metrics = metricsOf(deps);
+  return async (req, res) => {
+    if (!isLoopback(req.ip)) await mustBeAdmin(deps, req);
+    await Promise.all(metrics.beforeScrape.map(async (refresh) => refresh()));
+    const text = await metrics.registry.metrics();
+    res.setHeader('Content-Type', metrics.registry.contentType);
+    res.setHeader('Cache-Control', 'no-store');
+    res.end(text);
+  };
+}
+
+export function isLoopback(ip: string | undefined): boolean {
+  if (!ip) return false;
+  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
+  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+}
+
+async function mustBeAdmin(deps: Deps, req: Parameters<typeof requestContext>[1]): Promise<void> {
+  const ctx = requestContext(deps, req);
+  if (ctx.auth.error) throw ctx.auth.error;
+  if (!ctx.auth.userId) throw unauthenticated('Sign in as an admin to read the metrics from another machine.');
+  // The account as stored now: a role removed or a suspension since the token was signed counts.
+  const viewer = await ctx.viewer();
+  if (!viewer || viewer.status === AccountStatus.erased) throw unauthenticated('This account no longer exists.');
+  if (viewer.status === AccountStatus.suspended) throw accountSuspended();
+  if (!viewer.roles.includes(Role.admin)) throw forbidden('Only admins read the metrics from another machine.');
+}

@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../support/app';
+import { asOwner } from '../support/sql';
+import { learnerOfAge, signInAdmin } from '../support/users';
+import { connect, subscribe } from '../support/ws';
+
+/** A caller on another machine, as the trusted proxy (TRUST_PROXY=true) reports it. */
+const REMOTE = { 'x-forwarded-for': '203.0.113.9' };
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await startTestApp({ TRUST_PROXY: 'true' });
+});
+afterAll(() => t?.close());
+
+async function scrape(headers: Record<string, string> = {}): Promise<string> {
+  const response = await fetch(`${t.url}/metrics`, { headers });
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+  return response.text();
+}
+
+/** The value of one series (`name{label="v",...}` with exactly these labels), or undefined when absent. */
+function valueOf(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels)
+    .map(([key, value]) => `${key}="${value}"`)
+    .sort()
+    .join(',');
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const have = (match[2] ?? '')
+      .split(/,(?=\w+=")/)
+      .filter(Boolean)
+      .sort()
+      .join(',');
+    if (have === wanted) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('GET /metrics', () => {
+  it('counts HTTP requests under their route template and status, never the raw path', async () => {
+    const route = { method: 'GET', route: '/courses/:id', status: '404' };
+    const before = valueOf(await scrape(), 'http_request_duration_seconds_count', route) ?? 0;
+    const id = '0b7f3c1e-3c55-4a5e-9d56-1f8a2b6c9d01';
+    expect((await t.http.get(`/courses/${id}`)).status).toBe(404);
+    expect((await t.http.get(`/courses/${id}`)).status).toBe(404);
+    const text = await scrape();
+    expect(valueOf(text, 'http_request_duration_seconds_count', route)).toBe(before + 2);
+    expect(text).not.toContain(id);
+    // A path nothing serves is one series, whatever the path.
+    expect((await t.http.get('/no/such/path/42')).status).toBe(404);
+    const after = await scrape();
+    expect(valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(after).not.toContain('/no/such/path');
+    // Routes express serves carry their template too.
+    expect(valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: '/metrics', status: '200' })).toBeGreaterThanOrEqual(2);
+  });
+
+  it('counts GraphQL operations by type and name, and those that failed', async () => {
+    const ok = { operation_type: 'query', operation_name: 'MetricsProbe' };
+    const failing = { operation_type: 'mutation', operation_name: 'MetricsLogin' };
+    const before = await scrape();
+    expect((await t.http.gql('query MetricsProbe { health { status } }')).body.data).toEqual({ health: { status: 'ok' } });
+    const login = await t.http.gql('mutation MetricsLogin($input: LoginInput!) { login(input: $input) { accessToken } }', {
+      input: { email: 'nobody@example.com', password: 'not the password at all' },
+    });
+    expect(login.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    const after = await scrape();
+    expect(valueOf(after, 'graphql_operations_total', ok)).toBe((valueOf(before, 'graphql_operations_total', ok) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operation_errors_total', ok) ?? 0).toBe(valueOf(before, 'graphql_operation_errors_total', ok) ?? 0);
+    expect(valueOf(after, 'graphql_operations_total', failing)).toBe((valueOf(before, 'graphql_operations_total', failing) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operation_errors_total', failing)).toBe((valueOf(before, 'graphql_operation_errors_total', failing) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operation_duration_seconds_count', ok)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('reports the job queue and the outbox lag as stored', async () => {
+    // Three jobs due that no instance defines (none takes them), an outbox row due in an hour but
+    // written ten minutes ago (the relay leaves it), and one set aside as failed.
+    await asOwner(t, `insert into agenda_jobs (name, next_run_at) select 'metrics-probe', now() - interval '1 minute' from generate_series(1, 3)`);
+    await asOwner(t, `insert into outbox (kind, name, payload, available_at, created_at) values ('job', 'metrics-probe', '{}', now() + interval '1 hour', now() - interval '10 minutes')`);
+    await asOwner(t, `insert into outbox (kind, name, payload, failed_at) values ('job', 'metrics-probe', '{}', now())`);
+    const text = await scrape();
+    expect(valueOf(text, 'job_queue', { state: 'due' })).toBeGreaterThanOrEqual(3);
+    expect(valueOf(text, 'job_queue', { state: 'running' })).toBeGreaterThanOrEqual(0);
+    expect(valueOf(text, 'outbox_rows', { state: 'pending' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'outbox_rows', { state: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'outbox_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(600);
+    await asOwner(t, `delete from agenda_jobs where name = 'metrics-probe'`);
+    await asOwner(t, `delete from outbox where name = 'metrics-probe'`);
+    const cleared = await scrape();
+    expect(valueOf(cleared, 'outbox_oldest_pending_age_seconds')).toBeLessThan(600);
+    expect(valueOf(cleared, 'outbox_rows', { state: 'failed' })).toBe(0);
+  });
+
+  it('reports the database pools, the WebSockets, the CodeLab pools and the process', async () => {
+    const learner = await learnerOfAge(t, 15);
+    const client = connect(t.url, learner.accessToken);
+    const live = subscribe(client, 'subscription { notificationAdded { id } }');
+    await live.ready;
+    const text = await scrape();
+    await live.close();
+    expect(valueOf(text, 'websocket_connections')).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'graphql_subscriptions')).toBeGreaterThanOrEqual(1);
+    for (const pool of ['orm', 'plain_sql', 'jobs']) {
+      const open = (valueOf(text, 'db_pool_connections', { pool, state: 'used' }) ?? -1) + (valueOf(text, 'db_pool_connections', { pool, state: 'idle' }) ?? -1);
+      expect(open, pool).toBeGreaterThanOrEqual(1);
+      expect(valueOf(text, 'db_pool_connections', { pool, state: 'waiting' }), pool).toBe(0);
+    }
+    for (const language of ['python', 'javascript']) {
+      expect(valueOf(text, 'codelab_workers', { language, state: 'busy' }), language).toBe(0);
+      expect(valueOf(text, 'codelab_workers', { language, state: 'idle' }), language).toBeGreaterThanOrEqual(0);
+      expect(valueOf(text, 'codelab_queued_runs', { language }), language).toBe(0);
+    }
+    expect(valueOf(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
+    expect(valueOf(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
+    expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
+    await expect.poll(async () => valueOf(await scrape(), 'graphql_subscriptions'), { timeout: 10_000 }).toBe(0);
+  });
+
+  it('answers a caller on another machine only when an admin signs in', async () => {
+    const anonymous = await t.http.get('/metrics', { headers: REMOTE });
+    expect(anonymous.status).toBe(401);
+    expect(anonymous.body).toEqual({ error: 'unauthenticated', message: expect.any(String) });
+
+    const learner = await learnerOfAge(t, 16);
+    const notAdmin = await t.http.get('/metrics', { headers: REMOTE, token: learner.accessToken });
+    expect(notAdmin.status).toBe(403);
+    expect(notAdmin.body).toEqual({ error: 'forbidden', message: expect.any(String) });
+
+    const badToken = await t.http.get('/metrics', { headers: REMOTE, token: 'not.a.token' });
+    expect(badToken.status).toBe(401);
+    expect(badToken.body.error).toBe('unauthenticated');
+
+    const admin = await signInAdmin(t);
+    const text = await scrape({ ...REMOTE, authorization: `Bearer ${admin.accessToken}` });
+    expect(valueOf(text, 'websocket_connections')).toBeGreaterThanOrEqual(0);
+    // The machine itself (a scraper beside the service, behind the same proxy) needs no token.
+    await scrape({ 'x-forwarded-for': '127.0.0.1' });
+    await scrape({ 'x-forwarded-for': '::1' });
+  });
+});
