@@ -1,208 +1,204 @@
-import {
-  type DocumentNode,
-  type FieldNode,
-  type FragmentDefinitionNode,
-  getNamedType,
-  type GraphQLEnumType,
-  type GraphQLInputType,
-  type GraphQLOutputType,
-  type GraphQLSchema,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  isObjectType,
-  isScalarType,
-  Kind,
-  type OperationDefinitionNode,
-  parse,
-  type SelectionNode,
-  type SelectionSetNode,
-  typeFromAST,
-} from 'graphql';
+import { type FieldNode, getNamedType, type GraphQLInputType, type GraphQLSchema, isInputObjectType, Kind, type OperationDefinitionNode, parse, typeFromAST } from 'graphql';
 import { isPublicOperation, type RuleMap } from '../src/permissions';
-import { errorStatus } from '../src/kernel/errors';
-import { prepare, restNames } from './adapter';
 import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
+import { restNames } from './adapter';
+import { errorResponses, errorSchema, headers, rateLimitHeaders } from './openapi-errors';
+import { type JsonSchema, objectOf, orNull, Shapes } from './openapi-shapes';
 
-type JsonSchema = Record<string, unknown>;
-
-const scalars: Record<string, JsonSchema> = {
-  ID: { type: 'string' },
-  String: { type: 'string' },
-  Int: { type: 'integer' },
-  Float: { type: 'number' },
-  Boolean: { type: 'boolean' },
-  DateTimeISO: { type: 'string', format: 'date-time' },
+/**
+ * Operations whose own route answers a field of the operation's value by status (commerce.http.ts):
+ * the checkout's payment (201), or `{ purchaseRequest }` when a learner under 18 asks a guardian (202).
+ */
+const answersByStatus: Record<string, Record<number, { field: string; wrapped: boolean }>> = {
+  Checkout: { 201: { field: 'payment', wrapped: false }, 202: { field: 'purchaseRequest', wrapped: true } },
 };
 
-/** The OpenAPI 3.0 description of the REST table, with shapes read from the GraphQL schema. */
+/** Headers a client sends that an operation reads (the checkout's is its variable idempotencyKey). */
+const headerVariables: Record<string, { name: string; description: string }> = {
+  idempotencyKey: {
+    name: 'Idempotency-Key',
+    description: 'Sent again with the same body within 24 hours, the first answer is given again and nothing is charged twice; with another body, 409 conflict.',
+  },
+};
+
+/** Operations that answer a stream when asked for one. */
+const streams: Record<string, string> = { AiChat: 'Server-sent events (`Accept: text/event-stream`): the answer as it is written.' };
+
+/** The OpenAPI 3.1 description of the REST table, with shapes read from the GraphQL schema. */
 export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: RuleMap): JsonSchema {
-  const components: Record<string, JsonSchema> = { Error: errorSchema() };
+  const shapes = new Shapes();
+  shapes.schemas.Error = errorSchema();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
-    paths[path] = { ...paths[path], [route.method]: operationOf(schema, route, rules, components) };
+    paths[path] = { ...paths[path], [route.method]: operationOf(schema, route, rules, shapes) };
   }
   return {
-    openapi: '3.0.3',
+    openapi: '3.1.0',
     info: {
       title: 'Learning platform API (REST)',
       version: '0.1.0',
-      description: 'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply.',
+      description:
+        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply. A known path called with another method answers 405 `method_not_allowed` with `Allow`.',
     },
+    servers: [{ url: '/', description: 'The host serving this document' }],
     paths,
     components: {
-      schemas: components,
+      schemas: referenced(shapes.schemas, paths),
+      headers,
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
   };
 }
 
-function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, components: Record<string, JsonSchema>): JsonSchema {
-  const prepared = prepare(route);
+/**
+ * The schemas the paths use, by name: a connection's own (`CourseConnection`, `PageInfo`) are left
+ * out, as the list body replaces them.
+ */
+function referenced(schemas: Record<string, JsonSchema>, paths: JsonSchema): Record<string, JsonSchema> {
+  const used = new Set<string>();
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit);
+    if (!value || typeof value !== 'object') return;
+    const target = (value as JsonSchema).$ref;
+    if (typeof target === 'string' && target.startsWith('#/components/schemas/')) {
+      const name = target.split('/').at(-1)!;
+      if (used.has(name)) return;
+      used.add(name);
+      visit(schemas[name]);
+    }
+    Object.values(value).forEach(visit);
+  };
+  visit(paths);
+  return Object.fromEntries(
+    Object.entries(schemas)
+      .filter(([name]) => used.has(name))
+      .sort(([a], [b]) => a.localeCompare(b)),
+  );
+}
+
+interface Variable {
+  name: string;
+  type: GraphQLInputType;
+  required: boolean;
+}
+
+function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, shapes: Shapes): JsonSchema {
   const document = parse(route.operation);
+  shapes.document = document;
   const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const fields = fieldsOf(document);
+  const id = operation.name!.value;
   const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   const rootField = operation.selectionSet.selections[0] as FieldNode;
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const isPublic = isPublicOperation(rules, operation.operation === 'mutation' ? 'Mutation' : 'Query', rootField.name.value);
 
-  const variables = (operation.variableDefinitions ?? []).map((v) => ({
+  const variables: Variable[] = (operation.variableDefinitions ?? []).map((v) => ({
     name: v.variable.name.value,
     type: typeFromAST(schema, v.type as never) as GraphQLInputType,
-    required: v.type.kind === Kind.NON_NULL_TYPE,
+    required: v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue,
   }));
-  const parameters = variables
-    .filter((v) => pathParams.includes(v.name) || (route.method === 'get' && v.name !== 'input'))
-    .map((v) => ({
-      name: restNames[v.name] ?? v.name,
-      in: pathParams.includes(v.name) ? 'path' : 'query',
-      required: pathParams.includes(v.name) || v.required,
-      schema: inputSchema(v.type, components),
-    }));
-  const bodyVariables = variables.filter((v) => !pathParams.includes(v.name) && route.method !== 'get');
-  const requestBody = bodyVariables.length
-    ? {
-        required: true,
-        content: {
-          'application/json': {
-            schema: prepared.variableTypes.has('input')
-              ? inputSchema(bodyVariables.find((v) => v.name === 'input')!.type, components)
-              : objectOf(
-                  Object.fromEntries(bodyVariables.map((v) => [v.name, inputSchema(v.type, components)])),
-                  bodyVariables.filter((v) => v.required).map((v) => v.name),
-                ),
-          },
-        },
-      }
-    : undefined;
+  const inPath = (v: Variable) => pathParams.includes(v.name);
+  const inHeader = (v: Variable) => Object.hasOwn(headerVariables, v.name);
+  const parameters = [
+    ...variables
+      .filter((v) => inPath(v) || (route.method === 'get' && !inHeader(v)))
+      .map((v) => ({ name: restNames[v.name] ?? v.name, in: inPath(v) ? 'path' : 'query', required: inPath(v) || v.required, schema: shapes.nonNullInput(v.type) })),
+    ...variables.filter(inHeader).map((v) => ({ ...headerVariables[v.name], in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } })),
+  ];
+  const bodyVariables = route.method === 'get' ? [] : variables.filter((v) => !inPath(v) && !inHeader(v));
+  const requestBody = bodyVariables.length ? { required: true, content: { 'application/json': { schema: bodySchema(id, bodyVariables, shapes) } } } : undefined;
 
-  const field = rootType.getFields()[rootField.name.value];
-  const value = outputSchema(field.type, rootField.selectionSet, fields);
-  const success = route.status === 204 ? { description: 'Done; no content' } : { description: 'Success', content: { 'application/json': { schema: shaped(route.body, value) } } };
+  const value = shapes.output(rootType.getFields()[rootField.name.value].type, rootField.selectionSet, id);
+  const success = route.status === 204 ? { description: 'Done; no content', headers: rateLimitHeaders(false) } : successOf(id, shaped(id, route.body, value, shapes));
+  const responses: Record<string, JsonSchema> = answersByStatus[id] ? splitAnswers(id, value, shapes) : { [route.status]: success };
 
-  const errors = ['validation_failed', 'rate_limited', 'internal_error'];
-  if (!isPublic) errors.push('unauthenticated', 'forbidden');
-  if (pathParams.length) errors.push('not_found');
-  if (requestBody) errors.push('payload_too_large');
-  const responses: Record<string, JsonSchema> = { [route.status]: success };
-  for (const code of errors) {
-    responses[errorStatus[code as keyof typeof errorStatus]] = { description: code, content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } } };
-  }
+  const field = [...bodyVariables, ...variables.filter((v) => !inHeader(v))].find((v) => v.required)?.name ?? variables[0]?.name ?? 'id';
+  const idField = variables.find((v) => !inPath(v) && namesAnId(v.type, new Set()))?.name;
+  Object.assign(
+    responses,
+    errorResponses({
+      id,
+      isPublic,
+      takesBody: requestBody !== undefined,
+      namesResource: pathParams.length > 0 || idField !== undefined,
+      noun: pathParams.length ? nounOf(route.path) : (idField ?? 'resource').replace(/Ids?$/, ''),
+      field: restNames[field] ?? field,
+    }),
+  );
 
   return {
-    operationId: operation.name?.value,
+    operationId: id,
     summary: route.summary,
     tags: [route.path.split('/')[1]],
-    ...(isPublic ? {} : { security: [{ bearerAuth: [] }] }),
+    security: isPublic ? [] : [{ bearerAuth: [] }],
     ...(parameters.length ? { parameters } : {}),
     ...(requestBody ? { requestBody } : {}),
     responses,
   };
 }
 
-function shaped(mapping: BodyMapping | undefined, value: JsonSchema): JsonSchema {
-  if (mapping === 'accepted') return objectOf({ accepted: { type: 'boolean' } }, ['accepted']);
-  if (mapping === 'list') {
-    const node = (((value.properties as JsonSchema).edges as JsonSchema).items as JsonSchema).properties as JsonSchema;
-    return objectOf({ items: { type: 'array', items: node.node }, nextCursor: { type: 'string', nullable: true } }, ['items', 'nextCursor']);
-  }
-  return mapping ? objectOf({ [mapping.wrap]: value }, [mapping.wrap]) : value;
-}
-
-type FieldsOf = (selection: SelectionSetNode) => FieldNode[];
-
-/** The fields a selection set asks for, through the fragments it spreads (of the same document). */
-function fieldsOf(document: DocumentNode): FieldsOf {
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
-  const flatten = (node: SelectionNode): FieldNode[] => {
-    if (node.kind === Kind.FIELD) return [node];
-    const selectionSet = node.kind === Kind.FRAGMENT_SPREAD ? fragments.get(node.name.value)!.selectionSet : node.selectionSet;
-    return selectionSet.selections.flatMap(flatten);
-  };
-  return (selection) => selection.selections.flatMap(flatten);
-}
-
-function outputSchema(type: GraphQLOutputType, selection: SelectionSetNode | undefined, fieldsIn: FieldsOf): JsonSchema {
-  if (isNonNullType(type)) return withoutNull(outputSchema(type.ofType, selection, fieldsIn));
-  if (isListType(type)) return { type: 'array', items: outputSchema(type.ofType, selection, fieldsIn), nullable: true };
-  if (isEnumType(type)) return { type: 'string', enum: restEnumValues(type), nullable: true };
-  if (isScalarType(type)) return { ...(scalars[type.name] ?? {}), nullable: true };
-  if (isObjectType(type) && selection) {
-    const fields = type.getFields();
-    const properties: JsonSchema = {};
-    for (const node of fieldsIn(selection)) {
-      properties[node.alias?.value ?? node.name.value] = outputSchema(fields[node.name.value].type, node.selectionSet, fieldsIn);
-    }
-    return { ...objectOf(properties, Object.keys(properties)), nullable: true };
-  }
-  return {};
-}
-
-function inputSchema(type: GraphQLInputType, components: Record<string, JsonSchema>): JsonSchema {
-  if (isNonNullType(type)) return inputSchema(type.ofType, components);
-  if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType, components) };
-  if (isEnumType(type)) return { type: 'string', enum: restEnumValues(type) };
-  if (isScalarType(type)) return scalars[type.name] ?? {};
-  const named = getNamedType(type);
-  if (isInputObjectType(named) && !components[named.name]) {
-    components[named.name] = {};
-    const fields = Object.values(named.getFields());
-    components[named.name] = objectOf(
-      Object.fromEntries(fields.map((f) => [f.name, { ...inputSchema(f.type, components), ...(f.description ? { description: f.description } : {}) }])),
-      fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
-    );
-  }
-  return { $ref: `#/components/schemas/${named.name}` };
-}
-
-function objectOf(properties: JsonSchema, required: string[]): JsonSchema {
-  return { type: 'object', properties, ...(required.length ? { required } : {}) };
-}
-
-function withoutNull({ nullable: _nullable, ...schema }: JsonSchema): JsonSchema {
-  return schema;
-}
-
-function errorSchema(): JsonSchema {
-  return objectOf(
-    {
-      error: { type: 'string', enum: Object.keys(errorStatus) },
-      message: { type: 'string' },
-      retryAfter: { type: 'integer', description: 'Seconds to wait (rate_limited, quota_exceeded)' },
-      details: {
-        type: 'array',
-        description: 'Which fields are invalid (validation_failed)',
-        items: objectOf({ field: { type: 'string' }, message: { type: 'string' } }, ['field', 'message']),
-      },
-    },
-    ['error', 'message'],
+/** The body: the operation's `$input` type, or an object of its other variables named after it. */
+function bodySchema(id: string, variables: Variable[], shapes: Shapes): JsonSchema {
+  const input = variables.find((v) => v.name === 'input');
+  if (input) return shapes.nonNullInput(input.type);
+  const properties = Object.fromEntries(variables.map((v) => [v.name, shapes.input(v.type)]));
+  return shapes.name(
+    [`${id}Request`],
+    objectOf(
+      properties,
+      variables.filter((v) => v.required).map((v) => v.name),
+    ),
   );
 }
 
-/** REST spells enum values as the specification does (`content_admin`), not by their GraphQL names (rest/enums.ts). */
-function restEnumValues(type: GraphQLEnumType): string[] {
-  return type.getValues().map((v) => String(v.value));
+function successOf(id: string, schema: JsonSchema): JsonSchema {
+  const content: JsonSchema = { 'application/json': { schema } };
+  if (streams[id]) content['text/event-stream'] = { schema: { type: 'string', description: streams[id] } };
+  return { description: 'Success', headers: rateLimitHeaders(false), content };
+}
+
+/** The body as the adapter shapes it (rest/adapter.ts `shapeBody`), named. */
+function shaped(id: string, mapping: BodyMapping | undefined, value: JsonSchema, shapes: Shapes): JsonSchema {
+  if (mapping === 'accepted') return shapes.name(['Accepted'], objectOf({ accepted: { type: 'boolean', const: true } }, ['accepted']));
+  if (mapping === 'list') {
+    const connection = shapes.schemas[refName(value)];
+    const edge = shapes.schemas[refName(((connection.properties as JsonSchema).edges as JsonSchema).items as JsonSchema)];
+    const node = (edge.properties as JsonSchema).node as JsonSchema;
+    const item = node.$ref ? refName(node) : id;
+    return shapes.name([`${item}Page`, `${id}Page`], objectOf({ items: { type: 'array', items: node }, nextCursor: orNull({ type: 'string' }) }, ['items', 'nextCursor']));
+  }
+  return mapping ? shapes.name([`${id}Response`], objectOf({ [mapping.wrap]: value }, [mapping.wrap])) : value;
+}
+
+function splitAnswers(id: string, value: JsonSchema, shapes: Shapes): Record<string, JsonSchema> {
+  const properties = shapes.schemas[refName(value)].properties as Record<string, JsonSchema>;
+  return Object.fromEntries(
+    Object.entries(answersByStatus[id]).map(([status, { field, wrapped }]) => {
+      const answer = { $ref: (properties[field].anyOf as JsonSchema[])[0].$ref };
+      return [status, successOf(id, wrapped ? shapes.name([`${id}${status}Response`], objectOf({ [field]: answer }, [field])) : answer)];
+    }),
+  );
+}
+
+/** The component a schema refers to, through its "or null". */
+function refName(schema: JsonSchema): string {
+  const target = (schema.anyOf as JsonSchema[] | undefined)?.[0] ?? schema;
+  return String(target.$ref).split('/').at(-1)!;
+}
+
+/** Whether an input names something by its id (an `ID` anywhere in it), so that it may not be found. */
+function namesAnId(type: GraphQLInputType, seen: Set<string>): boolean {
+  const named = getNamedType(type);
+  if (named.name === 'ID') return true;
+  if (!isInputObjectType(named) || seen.has(named.name)) return false;
+  seen.add(named.name);
+  return Object.values(named.getFields()).some((f) => namesAnId(f.type, seen));
+}
+
+/** `/courses/:id/lessons/:lessonId` is about a lesson: the last word before a parameter, singular. */
+function nounOf(path: string): string {
+  const words = path.split('/');
+  const word = words[words.findLastIndex((w) => w.startsWith(':')) - 1] ?? 'resource';
+  return word.replace(/sses$/, 'ss').replace(/s$/, '').replace(/-/g, ' ');
 }

@@ -1,3 +1,5 @@
+import { checkAgainstOpenApi } from './openapi';
+
 export interface Reply<T = any> {
   status: number;
   body: T;
@@ -12,7 +14,7 @@ export interface CallOptions {
   headers?: Record<string, string>;
 }
 
-/** Talks to the running service over HTTP, as a client would. */
+/** Talks to the running service over HTTP, as a client would; every REST answer is checked against the OpenAPI description. */
 export class Client {
   constructor(readonly base: string) {}
 
@@ -26,6 +28,8 @@ export class Client {
     }
     const response = await fetch(this.base + path, { method, headers, body });
     const text = await response.text();
+    // What the service answers at a REST path is what schema/openapi.json says it may answer.
+    checkAgainstOpenApi(method, this.base + path, response.status, response.headers, text);
     return { status: response.status, body: text ? JSON.parse(text) : undefined, headers: response.headers };
   }
 

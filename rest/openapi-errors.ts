@@ -1,0 +1,178 @@
+import { errorStatus, internalErrorBody } from '../src/kernel/errors';
+import { type JsonSchema, objectOf, ref } from './openapi-shapes';
+
+/** DESIGN.md 4.2's codes with their statuses; 405 and 415 are answered before any operation runs. */
+export const codeStatus: Record<string, number> = { ...errorStatus, method_not_allowed: 405, unsupported_media_type: 415 };
+
+interface Example {
+  error: string;
+  message: string;
+  retryAfter?: number;
+  details?: { field: string; message: string }[];
+}
+
+const says = (error: string, message: string, extra: Partial<Example> = {}): Example => ({ error, message, ...extra });
+
+/** What the service answers for a code wherever it applies (its own words: src/kernel, src/server, src/permissions). */
+const common: Record<string, Example> = {
+  invalid_json: says('invalid_json', 'The request body is not valid JSON.'),
+  unauthenticated: says('unauthenticated', 'Sign in to do this: the access token is missing, invalid or expired.'),
+  forbidden: says('forbidden', 'You are not allowed to do this.'),
+  account_suspended: says('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.'),
+  account_deletion_pending: says('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.'),
+  payload_too_large: says('payload_too_large', 'The request body is too large.'),
+  unsupported_media_type: says('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.'),
+  rate_limited: says('rate_limited', 'Too many requests. Try again in 42 seconds.', { retryAfter: 42 }),
+  internal_error: says(internalErrorBody.error, internalErrorBody.message),
+  upstream_unavailable: says('upstream_unavailable', 'The database cannot be reached. Try again later.'),
+};
+
+const conflict = (message: string) => says('conflict', message);
+const limitReached = (message: string) => says('limit_reached', message);
+const aiErrors = [
+  says('quota_exceeded', "Today's AI messages are used up (20). They come back at midnight UTC.", { retryAfter: 3600 }),
+  says('upstream_error', 'The AI service answered with an error. Try again later.'),
+  says('upstream_unavailable', 'The AI service cannot be reached. Try again later.'),
+];
+const modelErrors = [says('upstream_error', 'The model provider could not help just now. Try again later.')];
+
+/**
+ * The answers particular to an operation, beside those every operation of its kind has: its
+ * conflicts, and the 401/403 of the public ones that check credentials (messages of the services).
+ */
+const particular: Record<string, Example[]> = {
+  Signup: [conflict('An account with this e-mail address exists already.')],
+  Login: [says('unauthenticated', 'The e-mail address or the password is wrong.'), common.account_suspended],
+  Refresh: [says('unauthenticated', 'This refresh token was used already; the session has ended. Sign in again.'), common.account_suspended],
+  SuspendUser: [conflict('You cannot suspend your own account.')],
+  ReactivateUser: [conflict('This account is not suspended.')],
+  RemoveRole: [conflict('This is the last admin; grant the role to somebody else first.')],
+  GrantRole: [conflict('This is the last admin; grant the role to somebody else first.')],
+  Course: [common.unauthenticated, says('forbidden', 'This course is sold: it opens once bought (a learner under 18 asks a guardian to buy it).')],
+  Enroll: [conflict('You are enrolled in this course already.')],
+  PublishCourse: [conflict('A course needs at least one lesson to be published.')],
+  SubmitQuiz: [limitReached('A quiz may be attempted at most 3 times.')],
+  UpdatePortfolio: [conflict('This handle is taken.')],
+  JoinClass: [says('not_found', 'No such class with this code.'), conflict('You are in this class already.')],
+  AssignClassCourse: [conflict('The course is assigned to this class already.')],
+  ResolveContactMessage: [conflict('This message is resolved already.')],
+  PublishProduct: [conflict('A listing is published by its review.')],
+  ArchiveProduct: [conflict('A listing is published by its review.')],
+  ApproveListing: [conflict('The listing is published, not in review.')],
+  RejectListing: [conflict('The listing is published, not in review.')],
+  Checkout: [
+    says('not_found', 'No such product.'),
+    conflict('This Idempotency-Key was used with another request.'),
+    says('upstream_error', 'stripe did not accept the checkout; try again or choose another provider.'),
+  ],
+  ApprovePurchaseRequest: [conflict('The request is approved already.')],
+  DeclinePurchaseRequest: [conflict('The request is declined already.')],
+  RevokeEntitlement: [conflict('The entitlement is revoked already.')],
+  RequestRefund: [conflict('A failed payment cannot be refunded.')],
+  ApproveRefund: [conflict('The refund is processing already.')],
+  RejectRefund: [conflict('The refund is rejected already.')],
+  RequestDataExport: [conflict('An export of this account is already being prepared.')],
+  RequestAccountDeletion: [conflict('This account is already scheduled for erasure.')],
+  CancelGdprRequest: [conflict('Only an erasure still in its grace period can be canceled.')],
+  UpdateCreatorCourse: [conflict('The course is in_review; it can no longer be edited.')],
+  AddCreatorLesson: [conflict('A course has at most 30 lessons.')],
+  UpdateCreatorLesson: [conflict('The course is in_review; it can no longer be edited.')],
+  SubmitCreatorCourse: [conflict('The course is in_review; it can no longer be edited.')],
+  ApproveCreatorCourse: [conflict('The course is draft, not in review.')],
+  RejectCreatorCourse: [conflict('The course is draft, not in review.')],
+  MessageCreatorLearners: [conflict('Only a published course has learners to write to.')],
+  AssistCreatorCourse: modelErrors,
+  GenerateCourse: [limitReached('At most 3 of your generations may be queued or running at once; wait for one to finish.')],
+  ApproveGeneration: [conflict('This generation is already approved; its course is 0b7e6a9c-3f0e-4c55-9d57-2f3c1e8a4b10.')],
+  RejectGeneration: [conflict('A generation that is approved cannot become rejected.')],
+  RetryGeneration: [conflict('A generation that is approved cannot become queued.')],
+  RegenerateFlaggedLessons: [conflict('No lesson is flagged: the course-level findings need a new generation.')],
+  DeclareLearner: [conflict('You have a link to this learner already.'), limitReached('A guardian may have at most 5 linked learners; revoke a link first.')],
+  AddChild: [limitReached('A guardian may have at most 5 linked learners; revoke a link first.')],
+  ApproveGuardianLink: [conflict('The link is active; only a pending link can be approved.')],
+  RevokeGuardianLink: [conflict('The link is revoked already.')],
+  ConfirmGuardianLink: [says('email_not_verified', "The learner's account must verify its e-mail address first; then follow this link again.")],
+  AiChat: aiErrors,
+  RequestHint: aiErrors,
+  Readiness: [says('upstream_unavailable', 'Not ready: the outbox relay is not running.')],
+  EmailHealth: [says('upstream_unavailable', 'The mail outbox is not working.')],
+};
+
+export interface OperationFacts {
+  id: string;
+  isPublic: boolean;
+  takesBody: boolean;
+  /** Whether it names a resource by id (in its path, query or body): it may answer not_found. */
+  namesResource: boolean;
+  /** The noun of its path (`/courses/:id` is a course), for the not_found message. */
+  noun: string;
+  /** A field of its input, for the validation_failed example. */
+  field: string;
+}
+
+/** Every error the operation answers, grouped by status, each status with a real example of each code. */
+export function errorResponses(op: OperationFacts): Record<string, JsonSchema> {
+  const examples: Example[] = [...(particular[op.id] ?? []), says('validation_failed', 'The request is invalid.', { details: [{ field: op.field, message: 'is required' }] })];
+  if (op.takesBody) examples.push(common.invalid_json, common.payload_too_large, common.unsupported_media_type);
+  if (!op.isPublic) examples.push(common.unauthenticated, common.forbidden, common.account_suspended, common.account_deletion_pending);
+  // A public operation still refuses a token sent with it that is ended or whose account may not act.
+  else examples.push(says('unauthenticated', 'The session of this access token has ended; sign in again.'), common.account_suspended, common.account_deletion_pending);
+  if (op.namesResource) examples.push(says('not_found', `No such ${op.noun}.`));
+  examples.push(common.rate_limited, common.internal_error, common.upstream_unavailable);
+
+  // The first example of a code stays: an operation's own words before the common ones.
+  const byStatus = new Map<number, Example[]>();
+  for (const example of examples) {
+    const status = codeStatus[example.error];
+    const same = byStatus.get(status) ?? [];
+    if (!same.some((e) => e.error === example.error)) byStatus.set(status, [...same, example]);
+  }
+  const responses: Record<string, JsonSchema> = {};
+  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const codes = Object.keys(codeStatus).filter((code) => codeStatus[code] === status);
+    responses[status] = {
+      description: list.map((e) => e.error).join(', '),
+      ...(status === 429 ? { headers: rateLimitHeaders(true) } : status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
+      content: {
+        'application/json': {
+          // Only the codes of this status: a 401 is never validation_failed.
+          schema: { allOf: [ref('Error'), { type: 'object', properties: { error: { enum: codes } } }] },
+          examples: Object.fromEntries(list.map((e) => [e.error, { summary: e.message, value: e }])),
+        },
+      },
+    };
+  }
+  return responses;
+}
+
+/** The X-RateLimit-* headers of every counted answer; on a 429 with Retry-After. */
+export function rateLimitHeaders(refused: boolean): JsonSchema {
+  const names = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', ...(refused ? ['Retry-After'] : [])];
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+const integerHeader = (description: string, required = false): JsonSchema => ({ description, required, schema: { type: 'integer' } });
+
+export const headers: Record<string, JsonSchema> = {
+  'X-RateLimit-Limit': integerHeader('Requests allowed in the window of the tightest bucket this request counts in'),
+  'X-RateLimit-Remaining': integerHeader('Requests left in that window'),
+  'X-RateLimit-Reset': integerHeader('When that window ends, in seconds since the epoch'),
+  'Retry-After': integerHeader('Seconds to wait before trying again', true),
+  'WWW-Authenticate': { description: 'The authentication scheme to use: `Bearer`', schema: { type: 'string' } },
+};
+
+export function errorSchema(): JsonSchema {
+  return objectOf(
+    {
+      error: { type: 'string', enum: Object.keys(codeStatus), description: 'The code of DESIGN.md 4.2; the HTTP status follows from it' },
+      message: { type: 'string' },
+      retryAfter: { type: 'integer', description: 'Seconds to wait (rate_limited, quota_exceeded)' },
+      details: {
+        type: 'array',
+        description: 'Which fields are invalid (validation_failed)',
+        items: objectOf({ field: { type: 'string' }, message: { type: 'string' } }, ['field', 'message']),
+      },
+    },
+    ['error', 'message'],
+  );
+}
