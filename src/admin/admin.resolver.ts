@@ -17,22 +17,34 @@ export class AdminResolver {
   }
 
   @Mutation(() => UserView, { description: 'Gives a role to an account (admins only); recorded' })
-  async grantRole(@Arg('userId', () => ID) userId: string, @Arg('role', () => Role) role: Role, @Ctx() ctx: Context) {
+  async grantRole(
+    @Arg('userId', () => ID, { description: 'The account that gets the role' }) userId: string,
+    @Arg('role', () => Role, { description: 'The role to give' }) role: Role,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.admin.grantRole(await ctx.viewer(), userId, role);
   }
 
   @Mutation(() => UserView, { description: 'Takes a role from an account (admins only); recorded' })
-  async removeRole(@Arg('userId', () => ID) userId: string, @Arg('role', () => Role) role: Role, @Ctx() ctx: Context) {
+  async removeRole(
+    @Arg('userId', () => ID, { description: 'The account that loses the role' }) userId: string,
+    @Arg('role', () => Role, { description: 'The role to take away' }) role: Role,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.admin.removeRole(await ctx.viewer(), userId, role);
   }
 
   @Mutation(() => UserView, { description: 'Suspends an account: log-in and every token refused, sessions ended (admins only); audited' })
-  async suspendUser(@Arg('userId', () => ID) userId: string, @Arg('input', () => SuspendInput, { nullable: true }) input: SuspendInput | null, @Ctx() ctx: Context) {
+  async suspendUser(
+    @Arg('userId', () => ID, { description: 'The account to suspend' }) userId: string,
+    @Arg('input', () => SuspendInput, { nullable: true, description: 'Why the account is suspended; may be omitted' }) input: SuspendInput | null,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.admin.suspend(await ctx.viewer(), userId, input ?? {});
   }
 
   @Mutation(() => UserView, { description: 'Lifts a suspension (admins only); audited' })
-  async reactivateUser(@Arg('userId', () => ID) userId: string, @Ctx() ctx: Context) {
+  async reactivateUser(@Arg('userId', () => ID, { description: 'The account to reactivate' }) userId: string, @Ctx() ctx: Context) {
     return ctx.services.admin.reactivate(await ctx.viewer(), userId);
   }
 

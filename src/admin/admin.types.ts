@@ -17,10 +17,10 @@ export { UserConnection };
 
 @InputType({ description: 'Which accounts to list' })
 export class UserFilterInput {
-  @Field(() => Role, { nullable: true })
+  @Field(() => Role, { nullable: true, description: 'Only accounts that have this role' })
   role?: Role | null;
 
-  @Field(() => AccountStatus, { nullable: true })
+  @Field(() => AccountStatus, { nullable: true, description: 'Only accounts in this status' })
   status?: AccountStatus | null;
 
   @Field(() => String, { nullable: true, description: 'Part of the e-mail address' })
@@ -31,52 +31,52 @@ export class UserFilterInput {
 
 @ArgsType()
 export class UsersArgs extends PageArgs {
-  @Field(() => UserFilterInput, { nullable: true })
+  @Field(() => UserFilterInput, { nullable: true, description: 'Which accounts to list; all accounts when omitted' })
   filter?: UserFilterInput | null;
 }
 
 @ObjectType({ description: "One change of an account's roles, and who made it", implements: Node })
 export class RoleChangeView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the role change' })
   id!: string;
 
-  @Field(() => Role)
+  @Field(() => Role, { description: 'The role that was given or taken away' })
   role!: Role;
 
-  @Field(() => RoleChangeAction)
+  @Field(() => RoleChangeAction, { description: 'Whether the role was given or taken away' })
   action!: RoleChangeAction;
 
   @Field(() => ID, { nullable: true, description: 'Null when made from the command line' })
   actorId!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the role was changed' })
   createdAt!: Date;
 }
 
 @ObjectType({ description: 'One recorded action of the audit log: who did what to what, when', implements: Node })
 export class AuditEntryView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the audit entry' })
   id!: string;
 
   @Field(() => ID, { nullable: true, description: 'Null for the command line and the system' })
   actorId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'E-mail address of the account that acted; null for the command line, the system or a deleted account' })
   actorEmail!: string | null;
 
   @Field(() => String, { description: '<area>.<verb>, e.g. admin.user_suspended' })
   action!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Kind of object acted on, e.g. user; null when the action has no target' })
   targetType!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Identifier of the object acted on; null when the action has no target' })
   targetId!: string | null;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'Details of the action, which differ per action' })
   data!: Record<string, unknown>;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the action happened' })
   createdAt!: Date;
 }
 
@@ -84,22 +84,22 @@ export const AuditEntryConnection = Connection(AuditEntryView, 'AuditEntry');
 
 @ArgsType()
 export class AuditArgs extends PageArgs {
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only entries made by this account' })
   @IsOptional()
   @IsUUID()
   actorId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only entries of this action, e.g. admin.user_suspended' })
   @IsOptional()
   @MaxLength(100)
   action?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only entries about objects of this kind, e.g. user' })
   @IsOptional()
   @MaxLength(100)
   targetType?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only entries about the object with this id' })
   @IsOptional()
   @MaxLength(200)
   targetId?: string | null;
@@ -113,7 +113,7 @@ export class AuditArgs extends PageArgs {
 
 @InputType({ description: 'Why an admin suspends an account' })
 export class SuspendInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the account is suspended, at most 500 characters; kept in the audit log' })
   @IsOptional()
   @MaxLength(500)
   reason?: string | null;
@@ -121,19 +121,19 @@ export class SuspendInput {
 
 @ObjectType({ description: 'How many accounts have a role' })
 export class RoleCount {
-  @Field(() => String)
+  @Field(() => String, { description: 'The role' })
   role!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of accounts with this role' })
   count!: number;
 }
 
 @ObjectType({ description: 'How many accounts are in a status' })
 export class StatusCount {
-  @Field(() => String)
+  @Field(() => String, { description: 'The account status' })
   status!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of accounts in this status' })
   count!: number;
 }
 
@@ -148,22 +148,22 @@ export class CurrencyAmount {
 
 @ObjectType({ description: 'Figures of the whole platform for admins' })
 export class PlatformStatsView {
-  @Field(() => [RoleCount])
+  @Field(() => [RoleCount], { description: 'Number of accounts per role' })
   usersByRole!: RoleCount[];
 
-  @Field(() => [StatusCount])
+  @Field(() => [StatusCount], { description: 'Number of accounts per account status' })
   usersByStatus!: StatusCount[];
 
   @Field(() => Int, { description: 'Learners who completed a lesson, took a quiz or asked the AI in the last 7 days' })
   activeLearners7d!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Learners who completed a lesson, took a quiz or asked the AI in the last 30 days' })
   activeLearners30d!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Course enrollments in total' })
   enrollments!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Certificates issued in total' })
   certificates!: number;
 
   @Field(() => Int, { description: 'AI messages of the current UTC day' })

@@ -19,7 +19,7 @@ export class AiUserEdges {
 @Resolver()
 export class AiResolver {
   @Mutation(() => AiChatReply, { description: 'Sends a message to the AI tutor' })
-  async aiChat(@Arg('input', () => AiChatInput) input: AiChatInput, @Ctx() ctx: Context) {
+  async aiChat(@Arg('input', () => AiChatInput, { description: 'The message and, to continue one, the conversation' }) input: AiChatInput, @Ctx() ctx: Context) {
     return ctx.services.ai.chat(await viewer(ctx), input, ctx.requestId);
   }
 

@@ -17,10 +17,10 @@ export class AiChatInput {
 
 @ObjectType({ description: "The AI tutor's answer to a message" })
 export class AiChatReply {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The conversation the message and the answer belong to; pass it to continue' })
   conversationId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The AI tutor's answer as text" })
   reply!: string;
 
   @Field(() => Int, { description: 'Tokens the backend reported for this message' })
@@ -29,7 +29,7 @@ export class AiChatReply {
 
 @ObjectType({ description: "The caller's AI messages: the limit of the period, used and left" })
 export class AiQuota {
-  @Field(() => Tier)
+  @Field(() => Tier, { description: "The caller's subscription tier, which sets the daily limit" })
   tier!: Tier;
 
   @Field(() => String, { description: 'The quota period: `day`, reset at midnight UTC' })
@@ -38,12 +38,12 @@ export class AiQuota {
   @Field(() => Int, { description: "The tier's messages a day, lowered by a guardian's limit" })
   limit!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Messages the caller has sent in this period' })
   used!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Messages the caller may still send in this period' })
   remaining!: number;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the used count goes back to zero' })
   resetsAt!: Date;
 }

@@ -44,19 +44,19 @@ registerEnumType(Locale, {
     'An account. Its edges (courses, progress, certificates, inbox, links, consents, ...) are shown to whom they concern: the account itself, and for a learner their active guardians where the field says so',
 })
 export class UserView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the account' })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'E-mail address used to log in' })
   email!: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the e-mail address has been verified' })
   emailVerified!: boolean;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name shown to others' })
   displayName!: string;
 
-  @Field(() => [Role])
+  @Field(() => [Role], { description: 'Roles of the account, which decide what it may do' })
   roles!: Role[];
 
   @Field(() => String, { nullable: true, description: 'YYYY-MM-DD' })
@@ -65,16 +65,16 @@ export class UserView implements Node {
   @Field(() => String, { description: 'ISO 3166-1 alpha-2' })
   country!: string;
 
-  @Field(() => Locale)
+  @Field(() => Locale, { description: 'Preferred language of mails and content' })
   locale!: Locale;
 
-  @Field(() => Tier)
+  @Field(() => Tier, { description: 'Subscription tier, which decides the AI features and limits' })
   tier!: Tier;
 
-  @Field(() => AccountStatus)
+  @Field(() => AccountStatus, { description: 'Whether the account may log in, e.g. active or suspended' })
   status!: AccountStatus;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the account was created' })
   createdAt!: Date;
 }
 
@@ -82,7 +82,7 @@ export const UserConnection = Connection(UserView, 'User');
 
 @ObjectType({ description: 'A signed-in session: the account and its tokens' })
 export class AuthPayload {
-  @Field(() => UserView)
+  @Field(() => UserView, { description: 'The signed-in account' })
   user!: UserView;
 
   @Field(() => String, { description: 'JWT for `Authorization: Bearer`' })
@@ -103,15 +103,15 @@ const apply =
 
 @InputType({ description: 'A new account' })
 export class SignupInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'E-mail address used to log in; a verification mail is sent to it' })
   @apply(email())
   email!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Password, 10 to 128 characters' })
   @Length(10, 128, { message: 'must be 10 to 128 characters long' })
   password!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name shown to others, 1 to 80 characters' })
   @Length(1, 80, { message: 'must be 1 to 80 characters long' })
   displayName!: string;
 
@@ -128,7 +128,7 @@ export class SignupInput {
   @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code' })
   country!: string;
 
-  @Field(() => Locale, { nullable: true })
+  @Field(() => Locale, { nullable: true, description: 'Language of mails and content; en when omitted' })
   locale?: Locale | null;
 
   @Field(() => String, { nullable: true, description: "A parent's address; required for learners under 13" })
@@ -139,11 +139,11 @@ export class SignupInput {
 
 @InputType({ description: 'An e-mail address and password' })
 export class LoginInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The e-mail address of the account' })
   @apply(email())
   email!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The password of the account' })
   @IsNotEmpty()
   @MaxLength(128)
   password!: string;
@@ -151,7 +151,7 @@ export class LoginInput {
 
 @InputType({ description: 'A refresh token' })
 export class RefreshTokenInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The refresh token given at log-in or at the last refresh' })
   @IsNotEmpty()
   @MaxLength(200)
   refreshToken!: string;
@@ -159,7 +159,7 @@ export class RefreshTokenInput {
 
 @InputType({ description: 'A token from a mail' })
 export class TokenInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The token from the mail' })
   @IsNotEmpty()
   @MaxLength(200)
   token!: string;
@@ -167,19 +167,19 @@ export class TokenInput {
 
 @InputType({ description: 'An e-mail address' })
 export class EmailInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'An e-mail address' })
   @apply(email())
   email!: string;
 }
 
 @InputType({ description: 'The token of a reset mail and the new password' })
 export class ResetPasswordInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The token from the reset mail' })
   @IsNotEmpty()
   @MaxLength(200)
   token!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The new password, 10 to 128 characters' })
   @Length(10, 128, { message: 'must be 10 to 128 characters long' })
   password!: string;
 }

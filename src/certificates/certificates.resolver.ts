@@ -37,13 +37,13 @@ export class CertificatesResolver {
     return (await ctx.services.certificates.listOf([ctx.auth.userId!])).map(presentCertificate);
   }
 
-  @Query(() => CertificateView)
-  async certificate(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => CertificateView, { description: "One of the caller's own certificates" })
+  async certificate(@Arg('id', () => ID, { description: 'The certificate to show' }) id: string, @Ctx() ctx: Context) {
     return presentCertificate(await ctx.services.certificates.find(ctx.auth.userId!, id));
   }
 
   @Query(() => CertificateCheck, { description: 'Public: checks a certificate by its code' })
-  verifyCertificate(@Arg('code', () => String) code: string, @Ctx() ctx: Context) {
+  verifyCertificate(@Arg('code', () => String, { description: 'The code printed on the certificate' }) code: string, @Ctx() ctx: Context) {
     return ctx.services.certificates.verify(code);
   }
 }

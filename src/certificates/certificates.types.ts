@@ -5,25 +5,25 @@ import { Node } from '../kernel/node';
 
 @ObjectType('Certificate', { description: 'A certificate of a completed course', implements: Node })
 export class CertificateView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the certificate' })
   id!: string;
 
   @Field(() => String, { description: 'Anyone can check it at /certificates/verify/:code' })
   code!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The completed course' })
   courseId!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the course in each language' })
   courseTitle!: LocalizedTextView;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the learner as printed on the certificate' })
   learnerName!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Average quiz score over the course, from 0 to 100' })
   averageScore!: number;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the certificate was issued' })
   issuedAt!: Date;
 }
 
@@ -32,15 +32,15 @@ export const CertificateConnection = Connection(CertificateView, 'Certificate');
 /** What the public check shows: the name, the course and the date, nothing else. */
 @ObjectType({ description: 'What anyone may verify of a certificate by its code' })
 export class CertificateCheck {
-  @Field(() => String)
+  @Field(() => String, { description: 'The code that was checked' })
   code!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the learner as printed on the certificate' })
   learnerName!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the completed course in each language' })
   courseTitle!: LocalizedTextView;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the certificate was issued' })
   issuedAt!: Date;
 }

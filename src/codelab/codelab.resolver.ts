@@ -125,7 +125,7 @@ export const codelabNodes: NodeSource[] = [
 @Resolver()
 export class CodeLabResolver {
   @Mutation(() => RunResultView, { description: 'Runs a program with the limits of CodeLab (per-user runs a minute: CODELAB_RUNS_PER_MINUTE)' })
-  async runCode(@Arg('input', () => RunCodeInput) input: RunCodeInput, @Ctx() ctx: Context) {
+  async runCode(@Arg('input', () => RunCodeInput, { description: 'The program to run' }) input: RunCodeInput, @Ctx() ctx: Context) {
     return ctx.services.codelab.run(await me(ctx), input);
   }
 
@@ -136,28 +136,36 @@ export class CodeLabResolver {
     return toConnection({ ...page, nodes: page.nodes.map((e) => presentExercise(e, staff)) });
   }
 
-  @Query(() => ExerciseView)
-  async codelabExercise(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => ExerciseView, { description: 'One exercise by its id' })
+  async codelabExercise(@Arg('id', () => ID, { description: 'The exercise to show' }) id: string, @Ctx() ctx: Context) {
     return presentExercise(await ctx.services.codelab.exercise(id), isStaff(await me(ctx)));
   }
 
   @Mutation(() => ExerciseView, { description: 'Content admins' })
-  async createExercise(@Arg('input', () => ExerciseInput) input: ExerciseInput, @Ctx() ctx: Context) {
+  async createExercise(@Arg('input', () => ExerciseInput, { description: 'The new exercise and its tests' }) input: ExerciseInput, @Ctx() ctx: Context) {
     return presentExercise(await ctx.services.codelab.createExercise(input), true);
   }
 
   @Mutation(() => ExerciseView, { description: 'Content admins: replaces the exercise' })
-  async updateExercise(@Arg('id', () => ID) id: string, @Arg('input', () => ExerciseInput) input: ExerciseInput, @Ctx() ctx: Context) {
+  async updateExercise(
+    @Arg('id', () => ID, { description: 'The exercise to replace' }) id: string,
+    @Arg('input', () => ExerciseInput, { description: 'The exercise as it should be' }) input: ExerciseInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentExercise(await ctx.services.codelab.updateExercise(id, input), true);
   }
 
   @Mutation(() => SubmissionView, { description: 'Queues the code for judging; follow it with submissionUpdated' })
-  async submitSolution(@Arg('id', () => ID, { description: 'The exercise' }) id: string, @Arg('code', () => String) code: string, @Ctx() ctx: Context) {
+  async submitSolution(
+    @Arg('id', () => ID, { description: 'The exercise' }) id: string,
+    @Arg('code', () => String, { description: 'The source code of the solution, at most 64 KiB' }) code: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentSubmission(await ctx.services.codelab.submit(await me(ctx), id, code));
   }
 
   @Query(() => SubmissionView, { description: "The caller's own submission" })
-  async codelabSubmission(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async codelabSubmission(@Arg('id', () => ID, { description: 'The submission to show' }) id: string, @Ctx() ctx: Context) {
     return presentSubmission(await ctx.services.codelab.submission(await me(ctx), id));
   }
 
@@ -177,13 +185,13 @@ export class CodeLabResolver {
     topics: SUBMISSION_UPDATED,
     topicId: ({ args }) => args.id,
   })
-  async submissionUpdated(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async submissionUpdated(@Arg('id', () => ID, { description: 'The submission to follow' }) id: string, @Ctx() ctx: Context) {
     ctx.em.clear();
     return presentSubmission(await ctx.services.codelab.submission(await me(ctx), id));
   }
 
-  @Mutation(() => ProjectView)
-  async createProject(@Arg('input', () => ProjectInput) input: ProjectInput, @Ctx() ctx: Context) {
+  @Mutation(() => ProjectView, { description: 'Creates a code project owned by the caller' })
+  async createProject(@Arg('input', () => ProjectInput, { description: 'The new project' }) input: ProjectInput, @Ctx() ctx: Context) {
     return presentProject(await ctx.services.codelab.createProject(await me(ctx), input));
   }
 
@@ -194,42 +202,50 @@ export class CodeLabResolver {
   }
 
   @Query(() => ProjectView, { description: "The owner, the owner's guardians, and anyone when unlisted or public" })
-  async project(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async project(@Arg('id', () => ID, { description: 'The project to show' }) id: string, @Ctx() ctx: Context) {
     return presentProject(await ctx.services.codelab.project((await ctx.viewer()) as User | null, id));
   }
 
   @Mutation(() => ProjectView, { description: 'The owner: replaces title, description, language, files and visibility' })
-  async updateProject(@Arg('id', () => ID) id: string, @Arg('input', () => ProjectInput) input: ProjectInput, @Ctx() ctx: Context) {
+  async updateProject(
+    @Arg('id', () => ID, { description: 'The project to save' }) id: string,
+    @Arg('input', () => ProjectInput, { description: 'The project as it should be' }) input: ProjectInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentProject(await ctx.services.codelab.updateProject(await me(ctx), id, input));
   }
 
-  @Mutation(() => Boolean)
-  async deleteProject(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => Boolean, { description: "Deletes a project of the caller's for good; true when done" })
+  async deleteProject(@Arg('id', () => ID, { description: 'The project to delete' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.codelab.deleteProject(await me(ctx), id);
   }
 
   @Mutation(() => RunResultView, { description: 'Runs the entry file (main.py, main.js or index.js, else the first file)' })
-  async runProject(@Arg('id', () => ID) id: string, @Arg('stdin', () => String, { nullable: true }) stdin: string | null, @Ctx() ctx: Context) {
+  async runProject(
+    @Arg('id', () => ID, { description: 'The project to run' }) id: string,
+    @Arg('stdin', () => String, { nullable: true, description: 'Standard input of the run; empty when omitted' }) stdin: string | null,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.codelab.runProject(await me(ctx), id, stdin);
   }
 
   @Mutation(() => ProjectView, { description: 'A private copy of a project the caller may see' })
-  async remixProject(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async remixProject(@Arg('id', () => ID, { description: 'The project to copy' }) id: string, @Ctx() ctx: Context) {
     return presentProject(await ctx.services.codelab.remixProject(await me(ctx), id));
   }
 
-  @Query(() => PortfolioView)
+  @Query(() => PortfolioView, { description: "The caller's portfolio, with empty values until it is first saved" })
   async myPortfolio(@Ctx() ctx: Context) {
     return presentPortfolio(await ctx.services.codelab.myPortfolio(await me(ctx)));
   }
 
-  @Mutation(() => PortfolioView)
-  async updatePortfolio(@Arg('input', () => PortfolioInput) input: PortfolioInput, @Ctx() ctx: Context) {
+  @Mutation(() => PortfolioView, { description: "Saves the caller's portfolio as a whole" })
+  async updatePortfolio(@Arg('input', () => PortfolioInput, { description: 'The portfolio as it should be' }) input: PortfolioInput, @Ctx() ctx: Context) {
     return presentPortfolio(await ctx.services.codelab.updatePortfolio(await me(ctx), input));
   }
 
   @Query(() => PublicPortfolioView, { description: 'A public portfolio by handle (anyone)' })
-  async portfolio(@Arg('handle', () => String) handle: string, @Ctx() ctx: Context): Promise<PublicPortfolioView> {
+  async portfolio(@Arg('handle', () => String, { description: 'The handle of the portfolio, as in its public address' }) handle: string, @Ctx() ctx: Context): Promise<PublicPortfolioView> {
     const page = await ctx.services.codelab.publicPortfolio(handle);
     return {
       handle: page.portfolio.handle,

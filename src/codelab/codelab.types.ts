@@ -12,13 +12,13 @@ export class RunResultView {
   @Field(() => String, { description: `How the run ended: ${runStatuses.map((s) => `\`${s}\``).join(', ')}` })
   status!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'What the program wrote to standard output' })
   stdout!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'What the program wrote to standard error' })
   stderr!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How long the program ran, in milliseconds' })
   timeMs!: number;
 }
 
@@ -28,11 +28,11 @@ export class RunCodeInput {
   @IsIn(languages, { message: 'must be python or javascript' })
   language!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The source code to run, at most 64 KiB' })
   @MaxLength(CODE_LIMIT, { message: 'must be at most 64 KiB' })
   code!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Standard input of the run, at most 64 KiB; empty when omitted' })
   @IsOptional()
   @MaxLength(CODE_LIMIT, { message: 'must be at most 64 KiB' })
   stdin?: string | null;
@@ -40,10 +40,10 @@ export class RunCodeInput {
 
 @ObjectType('ExerciseTest', { description: 'A hidden test shows its name only: input and expected are null for learners' })
 export class ExerciseTestView {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the test' })
   name!: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: "Whether learners see only the test's name" })
   hidden!: boolean;
 
   @Field(() => String, { nullable: true, description: 'The standard input, or the JSON array of arguments of a function-call test' })
@@ -58,37 +58,37 @@ export class ExerciseTestView {
 
 @ObjectType('Exercise', { description: 'A code exercise, judged by its tests', implements: Node })
 export class ExerciseView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the exercise' })
   id!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the exercise in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'The task the learner must solve, in each language' })
   prompt!: LocalizedTextView;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Programming language of the solution, python or javascript' })
   language!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Code the editor starts with; empty when there is none' })
   starterCode!: string;
 
   @Field(() => String, { description: 'How hard the exercise is: `easy`, `medium` or `hard`' })
   difficulty!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The course the exercise belongs to; null when it stands alone' })
   courseId!: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The lesson the exercise belongs to; null when it belongs to none' })
   lessonId!: string | null;
 
-  @Field(() => [ExerciseTestView])
+  @Field(() => [ExerciseTestView], { description: 'The tests a solution is judged by, hidden ones without their input and output for learners' })
   tests!: ExerciseTestView[];
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the exercise was created' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the exercise last changed' })
   updatedAt!: Date;
 }
 
@@ -96,12 +96,12 @@ export const ExerciseConnection = Connection(ExerciseView, 'Exercise');
 
 @ArgsType()
 export class ExerciseArgs extends PageArgs {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only exercises in this programming language, python or javascript' })
   @IsOptional()
   @IsIn(languages, { message: 'must be python or javascript' })
   language?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Only exercises of this course' })
   @IsOptional()
   @IsUUID('all', { message: 'must be an id' })
   courseId?: string | null;
@@ -109,22 +109,22 @@ export class ExerciseArgs extends PageArgs {
 
 @InputType({ description: 'A test of an exercise: its input and the output expected' })
 export class ExerciseTestInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the test shown to learners, 1 to 100 characters' })
   @Length(1, 100)
   name!: string;
 
-  @Field(() => Boolean, { defaultValue: false })
+  @Field(() => Boolean, { defaultValue: false, description: "Whether learners see only the test's name and whether it passed" })
   hidden!: boolean;
 
-  @Field(() => String, { defaultValue: '' })
+  @Field(() => String, { defaultValue: '', description: 'The standard input, or the JSON array of arguments of a function-call test' })
   @MaxLength(CODE_LIMIT)
   input!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The expected output, or the JSON of the expected return value of a function-call test' })
   @MaxLength(CODE_LIMIT)
   expected!: string;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The function a function-call test calls; omit for a stdin/stdout test' })
   @IsOptional()
   @Matches(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, { message: 'must be the name of a function' })
   call?: string | null;
@@ -132,37 +132,37 @@ export class ExerciseTestInput {
 
 @InputType({ description: 'A code exercise to create' })
 export class ExerciseInput {
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'Title of the exercise in each language' })
   @ValidateNested()
   title!: LocalizedTextInput;
 
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'The task the learner must solve, in each language' })
   @ValidateNested()
   prompt!: LocalizedTextInput;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Programming language of the solution, python or javascript' })
   @IsIn(languages, { message: 'must be python or javascript' })
   language!: string;
 
-  @Field(() => String, { defaultValue: '' })
+  @Field(() => String, { defaultValue: '', description: 'Code the editor starts with, at most 64 KiB' })
   @MaxLength(CODE_LIMIT)
   starterCode!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'How hard the exercise is: easy, medium or hard' })
   @IsIn(['easy', 'medium', 'hard'], { message: 'must be easy, medium or hard' })
   difficulty!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The course the exercise belongs to; none when omitted' })
   @IsOptional()
   @IsUUID('all', { message: 'must be an id' })
   courseId?: string | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The lesson of the course the exercise belongs to; none when omitted' })
   @IsOptional()
   @IsUUID('all', { message: 'must be an id' })
   lessonId?: string | null;
 
-  @Field(() => [ExerciseTestInput])
+  @Field(() => [ExerciseTestInput], { description: 'The tests a solution is judged by, at most 50' })
   @ArrayMinSize(1)
   @ArrayMaxSize(50)
   @ValidateNested({ each: true })
@@ -171,16 +171,16 @@ export class ExerciseInput {
 
 @ObjectType('SubmissionTestResult', { description: 'A hidden test shows its name and whether it passed; its message and time are null' })
 export class TestResultView {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the test' })
   name!: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the test is hidden from learners' })
   hidden!: boolean;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether the solution passed the test' })
   passed!: boolean;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What went wrong, such as the difference in output; null when passed or hidden' })
   message!: string | null;
 
   @Field(() => Int, { nullable: true, description: 'How long the test ran, in milliseconds; null for a hidden test' })
@@ -189,10 +189,10 @@ export class TestResultView {
 
 @ObjectType('Submission', { description: 'A solution submitted to an exercise, and its verdict', implements: Node })
 export class SubmissionView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the submission' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The exercise the solution was submitted to' })
   exerciseId!: string;
 
   @Field(() => String, { description: 'Where judging stands: `queued`, `running` or `completed`' })
@@ -207,13 +207,13 @@ export class SubmissionView implements Node {
   @Field(() => Int, { description: '0..100: the share of tests passed' })
   score!: number;
 
-  @Field(() => [TestResultView])
+  @Field(() => [TestResultView], { description: "Result of each test, in the order of the exercise's tests; empty until judged" })
   tests!: TestResultView[];
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the solution was submitted' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When judging ended; null while queued or running' })
   finishedAt!: Date | null;
 }
 
@@ -221,55 +221,55 @@ export const SubmissionConnection = Connection(SubmissionView, 'Submission');
 
 @ObjectType('SubmissionHint', { description: "The AI tutor's hint about a submission" })
 export class HintView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The submission the hint is about' })
   submissionId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The AI tutor's hint as text" })
   hint!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The AI conversation the hint belongs to; pass it to aiChat to ask more' })
   conversationId!: string;
 }
 
 @ObjectType('ProjectFile', { description: 'A file of a code project' })
 export class ProjectFileView {
-  @Field(() => String)
+  @Field(() => String, { description: 'Relative path of the file in the project, such as main.py' })
   path!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Text of the file' })
   content!: string;
 }
 
 @ObjectType('Project', { description: "A learner's code project", implements: Node })
 export class ProjectView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the project' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Account of the learner who owns the project' })
   ownerId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Title of the project' })
   title!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'What the project does; empty when not written' })
   description!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Programming language of the project, python or javascript' })
   language!: string;
 
-  @Field(() => [ProjectFileView])
+  @Field(() => [ProjectFileView], { description: 'The files of the project' })
   files!: ProjectFileView[];
 
   @Field(() => String, { description: 'Who may see it: `private`, `unlisted` (whoever has the link) or `public`' })
   visibility!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The project this one was copied from; null when it is an original' })
   remixOf!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the project was created' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the project was last saved' })
   updatedAt!: Date;
 }
 
@@ -277,35 +277,35 @@ export const ProjectConnection = Connection(ProjectView, 'Project');
 
 @InputType({ description: 'A file of a code project' })
 export class ProjectFileInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Relative path of the file, such as main.py, of letters, digits, _, -, . and /' })
   @Matches(/^(?!\/)(?!.*\.\.)[A-Za-z0-9_\-./]{1,200}$/, { message: 'must be a relative path of letters, digits, _, -, . and /' })
   path!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Text of the file' })
   content!: string;
 }
 
 @InputType({ description: 'A code project to create or save' })
 export class ProjectInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Title of the project, 1 to 200 characters' })
   @Length(1, 200)
   title!: string;
 
-  @Field(() => String, { defaultValue: '' })
+  @Field(() => String, { defaultValue: '', description: 'What the project does, at most 5,000 characters' })
   @MaxLength(5000)
   description!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Programming language of the project, python or javascript' })
   @IsIn(languages, { message: 'must be python or javascript' })
   language!: string;
 
-  @Field(() => [ProjectFileInput])
+  @Field(() => [ProjectFileInput], { description: 'The files of the project, at most 50' })
   @ArrayMinSize(1)
   @ArrayMaxSize(50, { message: 'at most 50 files' })
   @ValidateNested({ each: true })
   files!: ProjectFileInput[];
 
-  @Field(() => String, { defaultValue: 'private' })
+  @Field(() => String, { defaultValue: 'private', description: 'Who may see the project: private, unlisted (whoever has the link) or public' })
   @IsIn(['private', 'unlisted', 'public'], { message: 'must be private, unlisted or public' })
   visibility!: string;
 }
@@ -315,16 +315,16 @@ export class PortfolioView {
   @Field(() => String, { nullable: true, description: 'Null until the owner chooses one' })
   handle!: string | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'One line about the owner; empty when not written' })
   headline!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Longer text about the owner; empty when not written' })
   bio!: string;
 
-  @Field(() => [ID])
+  @Field(() => [ID], { description: 'Projects the owner chose to show, in order' })
   projectIds!: string[];
 
-  @Field(() => [ID])
+  @Field(() => [ID], { description: 'Certificates the owner chose to show, in order' })
   certificateIds!: string[];
 
   @Field(() => String, { description: 'Who may see it: `private` or `public`' })
@@ -333,62 +333,62 @@ export class PortfolioView {
 
 @ObjectType('PortfolioCertificate', { description: 'A certificate as a portfolio shows it' })
 export class PortfolioCertificateView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the certificate' })
   id!: string;
 
-  @Field(() => LocalizedTextView, { nullable: true })
+  @Field(() => LocalizedTextView, { nullable: true, description: 'Title of the completed course in each language; null when the course is gone' })
   courseTitle!: LocalizedTextView | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the certificate was issued' })
   issuedAt!: Date;
 }
 
 @ObjectType('PublicPortfolio', { description: 'What anyone sees: never e-mail, birth date or country' })
 export class PublicPortfolioView {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the portfolio in its public address' })
   handle!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the owner shown to others' })
   displayName!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'One line about the owner' })
   headline!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Longer text about the owner' })
   bio!: string;
 
-  @Field(() => [ProjectView])
+  @Field(() => [ProjectView], { description: 'Public projects the owner chose to show, newest first' })
   projects!: ProjectView[];
 
-  @Field(() => [PortfolioCertificateView])
+  @Field(() => [PortfolioCertificateView], { description: 'Certificates the owner chose to show' })
   certificates!: PortfolioCertificateView[];
 }
 
 @InputType({ description: 'A portfolio as it should be' })
 export class PortfolioInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name in the public address, 3 to 30 of a-z, 0-9, - and _' })
   @Matches(/^[a-z0-9_-]{3,30}$/, { message: 'must be 3 to 30 of a-z, 0-9, - and _' })
   handle!: string;
 
-  @Field(() => String, { defaultValue: '' })
+  @Field(() => String, { defaultValue: '', description: 'One line about the owner, at most 200 characters' })
   @MaxLength(200)
   headline!: string;
 
-  @Field(() => String, { defaultValue: '' })
+  @Field(() => String, { defaultValue: '', description: 'Longer text about the owner, at most 5,000 characters' })
   @MaxLength(5000)
   bio!: string;
 
-  @Field(() => [ID], { defaultValue: [] })
+  @Field(() => [ID], { defaultValue: [], description: "Projects of the caller's to show, in order, at most 50" })
   @ArrayMaxSize(50)
   @IsUUID('all', { each: true, message: 'must be ids' })
   projectIds!: string[];
 
-  @Field(() => [ID], { defaultValue: [] })
+  @Field(() => [ID], { defaultValue: [], description: "Certificates of the caller's to show, in order, at most 50" })
   @ArrayMaxSize(50)
   @IsUUID('all', { each: true, message: 'must be ids' })
   certificateIds!: string[];
 
-  @Field(() => String, { defaultValue: 'private' })
+  @Field(() => String, { defaultValue: 'private', description: 'Who may see the portfolio: private or public' })
   @IsIn(['private', 'public'], { message: 'must be private or public' })
   visibility!: string;
 }

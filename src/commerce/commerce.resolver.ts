@@ -160,32 +160,40 @@ export class CommerceResolver {
   // products
 
   @Query(() => ProductConnection, { description: 'Published products (admins: any, by status)' })
-  async products(@Args(() => PageArgs) page: PageArgs, @Arg('status', () => ProductStatus, { nullable: true }) status: ProductStatus | null, @Ctx() ctx: Context) {
+  async products(
+    @Args(() => PageArgs) page: PageArgs,
+    @Arg('status', () => ProductStatus, { nullable: true, description: 'Admins: only products in this status' }) status: ProductStatus | null,
+    @Ctx() ctx: Context,
+  ) {
     return connection(await ctx.services.commerce.products(await ctx.viewer(), page.first, page.after, status), presentProduct);
   }
 
-  @Query(() => ProductView)
-  async product(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => ProductView, { description: 'One product: a published one for anyone, any for admins and content admins, its own for a seller' })
+  async product(@Arg('id', () => ID, { description: 'The product to show' }) id: string, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.product(await ctx.viewer(), id));
   }
 
   @Mutation(() => ProductView, { description: 'Admins: a platform product, as a draft' })
-  async createProduct(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() ctx: Context) {
+  async createProduct(@Arg('input', () => ProductInput, { description: 'The new product' }) input: ProductInput, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.createProduct(await viewer(ctx), input));
   }
 
-  @Mutation(() => ProductView)
-  async updateProduct(@Arg('id', () => ID) id: string, @Arg('input', () => ProductChangeInput) input: ProductChangeInput, @Ctx() ctx: Context) {
+  @Mutation(() => ProductView, { description: "Admins: changes a product's title, description, prices, tier or courses" })
+  async updateProduct(
+    @Arg('id', () => ID, { description: 'The product to change' }) id: string,
+    @Arg('input', () => ProductChangeInput, { description: 'The values to change; omitted ones are kept' }) input: ProductChangeInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentProduct(await ctx.services.commerce.updateProduct(await viewer(ctx), id, input));
   }
 
-  @Mutation(() => ProductView)
-  async publishProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => ProductView, { description: 'Admins: puts a product on sale' })
+  async publishProduct(@Arg('id', () => ID, { description: 'The product to publish' }) id: string, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.setProductStatus(await viewer(ctx), id, ProductStatus.published));
   }
 
-  @Mutation(() => ProductView)
-  async archiveProduct(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => ProductView, { description: 'Admins: stops selling a product; what was bought stays' })
+  async archiveProduct(@Arg('id', () => ID, { description: 'The product to archive' }) id: string, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.setProductStatus(await viewer(ctx), id, ProductStatus.archived));
   }
 
@@ -205,23 +213,31 @@ export class CommerceResolver {
     };
   }
 
-  @Query(() => ProductView)
-  async marketplaceProduct(@Arg('productId', () => ID) productId: string, @Ctx() ctx: Context) {
+  @Query(() => ProductView, { description: 'One published product of the marketplace, with its seller and sales' })
+  async marketplaceProduct(@Arg('productId', () => ID, { description: 'The product to show' }) productId: string, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.product(null, productId));
   }
 
   @Mutation(() => ProductView, { description: 'Creators: their own course or bundle, in review' })
-  async submitListing(@Arg('input', () => ProductInput) input: ProductInput, @Ctx() ctx: Context) {
+  async submitListing(@Arg('input', () => ProductInput, { description: 'The listing to submit for review' }) input: ProductInput, @Ctx() ctx: Context) {
     return presentProduct(await ctx.services.commerce.submitListing(await viewer(ctx), input));
   }
 
-  @Mutation(() => ProductView)
-  async approveListing(@Arg('id', () => ID) id: string, @Arg('input', () => ListingReviewInput, { nullable: true }) input: ListingReviewInput | null, @Ctx() ctx: Context) {
+  @Mutation(() => ProductView, { description: 'Content admins: publishes a listing in review' })
+  async approveListing(
+    @Arg('id', () => ID, { description: 'The listing to publish' }) id: string,
+    @Arg('input', () => ListingReviewInput, { nullable: true, description: 'An optional note from the reviewer' }) input: ListingReviewInput | null,
+    @Ctx() ctx: Context,
+  ) {
     return presentProduct(await ctx.services.commerce.reviewListing(await viewer(ctx), id, true, input?.reason ?? null));
   }
 
-  @Mutation(() => ProductView)
-  async rejectListing(@Arg('id', () => ID) id: string, @Arg('input', () => ListingReviewInput) input: ListingReviewInput, @Ctx() ctx: Context) {
+  @Mutation(() => ProductView, { description: 'Content admins: refuses a listing in review with a reason' })
+  async rejectListing(
+    @Arg('id', () => ID, { description: 'The listing to refuse' }) id: string,
+    @Arg('input', () => ListingReviewInput, { description: 'Why the listing is refused' }) input: ListingReviewInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentProduct(await ctx.services.commerce.reviewListing(await viewer(ctx), id, false, input.reason ?? null));
   }
 
@@ -233,7 +249,11 @@ export class CommerceResolver {
   // payments
 
   @Mutation(() => CheckoutResultView, { description: 'REST sends the Idempotency-Key header as idempotencyKey' })
-  async checkout(@Arg('input', () => CheckoutInput) input: CheckoutInput, @Arg('idempotencyKey', () => String, { nullable: true }) key: string | null, @Ctx() ctx: Context) {
+  async checkout(
+    @Arg('input', () => CheckoutInput, { description: 'What to buy, at which price, with which provider' }) input: CheckoutInput,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: "A key of the caller's choice: the same key and input answer the first answer again" }) key: string | null,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.commerce.checkout(await viewer(ctx), input, key ?? null);
   }
 
@@ -242,8 +262,8 @@ export class CommerceResolver {
     return connection(await ctx.services.commerce.myPayments(await viewer(ctx), page.first, page.after), presentPayment);
   }
 
-  @Query(() => PaymentView)
-  async payment(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => PaymentView, { description: 'One payment, for its payer, its beneficiary and admins' })
+  async payment(@Arg('id', () => ID, { description: 'The payment to show' }) id: string, @Ctx() ctx: Context) {
     return presentPayment(await ctx.services.commerce.payment(await viewer(ctx), id));
   }
 
@@ -259,22 +279,22 @@ export class CommerceResolver {
 
   @Mutation(() => CheckoutView, { description: 'A guardian approves: a checkout for them to pay, the learner its beneficiary' })
   async approvePurchaseRequest(
-    @Arg('id', () => ID) id: string,
-    @Arg('provider', () => String, { nullable: true }) provider: string | null,
-    @Arg('returnUrl', () => String, { nullable: true }) returnUrl: string | null,
+    @Arg('id', () => ID, { description: 'The purchase request to approve' }) id: string,
+    @Arg('provider', () => String, { nullable: true, description: 'Payment provider: stripe, vnpay, momo or sandbox; the default when omitted' }) provider: string | null,
+    @Arg('returnUrl', () => String, { nullable: true, description: 'Where the provider sends the guardian back after paying, an http(s) URL' }) returnUrl: string | null,
     @Ctx() ctx: Context,
   ) {
     return (await ctx.services.commerce.approveRequest(await viewer(ctx), id, provider ?? null, returnUrl ?? null)).payment;
   }
 
-  @Mutation(() => PurchaseRequestView)
-  async declinePurchaseRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => PurchaseRequestView, { description: "A guardian declines a linked learner's purchase request" })
+  async declinePurchaseRequest(@Arg('id', () => ID, { description: 'The purchase request to decline' }) id: string, @Ctx() ctx: Context) {
     return presentRequest(await ctx.services.commerce.declineRequest(await viewer(ctx), id));
   }
 
   // entitlements
 
-  @Query(() => MyEntitlementsView)
+  @Query(() => MyEntitlementsView, { description: "The caller's tier and entitlements" })
   async myEntitlements(@Ctx() ctx: Context) {
     const user = await viewer(ctx);
     const tier = await ctx.services.commerce.recomputeTier(user.id);
@@ -282,33 +302,33 @@ export class CommerceResolver {
   }
 
   @Mutation(() => EntitlementView, { description: 'Admins: grant a tier or a course' })
-  async grantEntitlement(@Arg('input', () => GrantInput) input: GrantInput, @Ctx() ctx: Context) {
+  async grantEntitlement(@Arg('input', () => GrantInput, { description: 'The account and what it gets' }) input: GrantInput, @Ctx() ctx: Context) {
     return presentEntitlement(await ctx.services.commerce.grant(await viewer(ctx), input));
   }
 
-  @Mutation(() => EntitlementView)
-  async revokeEntitlement(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => EntitlementView, { description: 'Admins: takes an entitlement back at once' })
+  async revokeEntitlement(@Arg('id', () => ID, { description: 'The entitlement to revoke' }) id: string, @Ctx() ctx: Context) {
     return presentEntitlement(await ctx.services.commerce.revoke(await viewer(ctx), id));
   }
 
   // refunds
 
   @Mutation(() => RefundView, { description: `The payer within the refund window, or an admin` })
-  async requestRefund(@Arg('input', () => RefundInput) input: RefundInput, @Ctx() ctx: Context) {
+  async requestRefund(@Arg('input', () => RefundInput, { description: 'The payment, the amount and the reason' }) input: RefundInput, @Ctx() ctx: Context) {
     return presentRefund(await ctx.services.commerce.requestRefund(await viewer(ctx), input));
   }
 
-  @Mutation(() => RefundView)
-  async approveRefund(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => RefundView, { description: 'Admins: approves a requested refund; the provider then refunds' })
+  async approveRefund(@Arg('id', () => ID, { description: 'The refund to approve' }) id: string, @Ctx() ctx: Context) {
     return presentRefund(await ctx.services.commerce.approveRefund(await viewer(ctx), id));
   }
 
-  @Mutation(() => RefundView)
-  async rejectRefund(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => RefundView, { description: 'Admins: refuses a requested refund' })
+  async rejectRefund(@Arg('id', () => ID, { description: 'The refund to refuse' }) id: string, @Ctx() ctx: Context) {
     return presentRefund(await ctx.services.commerce.rejectRefund(await viewer(ctx), id));
   }
 
-  @Query(() => RefundConnection)
+  @Query(() => RefundConnection, { description: "Refunds of the caller's payments, newest first" })
   async myRefunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
     return connection(await ctx.services.commerce.refunds(await viewer(ctx), true, page.first, page.after), presentRefund);
   }

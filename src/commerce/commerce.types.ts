@@ -80,7 +80,7 @@ const AMOUNT = 'An integer in minor units of the currency (VND has none; USD cen
 
 @ObjectType('Price', { description: 'A price of a product in one currency' })
 export class PriceView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the price' })
   id!: string;
 
   @Field(() => String, { description: 'ISO 4217' })
@@ -89,58 +89,58 @@ export class PriceView {
   @Field(() => Int, { description: AMOUNT })
   amount!: number;
 
-  @Field(() => PriceInterval, { nullable: true })
+  @Field(() => PriceInterval, { nullable: true, description: 'How often a subscription is paid; null for a one-time price' })
   interval!: PriceInterval | null;
 }
 
 @ObjectType('Seller', { description: 'The creator who sells a listing' })
 export class SellerView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Account of the creator' })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the creator shown to others' })
   displayName!: string;
 }
 
 @ObjectType('Product', { description: 'Something the platform sells: a subscription, a course or a bundle', implements: Node })
 export class ProductView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the product' })
   id!: string;
 
-  @Field(() => ProductKind)
+  @Field(() => ProductKind, { description: 'Whether it sells a subscription, a course or a bundle' })
   kind!: ProductKind;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the product in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'What the product offers, in each language' })
   description!: LocalizedTextView;
 
-  @Field(() => [PriceView])
+  @Field(() => [PriceView], { description: 'Its prices, one per currency and interval' })
   prices!: PriceView[];
 
   @Field(() => Tier, { nullable: true, description: 'What a subscription gives' })
   tier!: Tier | null;
 
-  @Field(() => [ID])
+  @Field(() => [ID], { description: 'Courses the product opens; empty for a subscription' })
   courseIds!: string[];
 
   @Field(() => ID, { nullable: true, description: 'Null: the platform sells it' })
   sellerId!: string | null;
 
-  @Field(() => SellerView, { nullable: true })
+  @Field(() => SellerView, { nullable: true, description: 'The creator who sells it; null when the platform sells it' })
   seller!: SellerView | null;
 
   @Field(() => Int, { description: 'Successful payments' })
   sales!: number;
 
-  @Field(() => ProductStatus)
+  @Field(() => ProductStatus, { description: 'Where the product stands, from draft to archived' })
   status!: ProductStatus;
 
   @Field(() => String, { nullable: true, description: 'Why a listing was rejected' })
   reviewReason!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the product was created' })
   createdAt!: Date;
 }
 
@@ -148,7 +148,7 @@ export const ProductConnection = Connection(ProductView, 'Product');
 
 @InputType({ description: 'A price of a product in one currency' })
 export class PriceInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code such as VND or USD' })
   currency!: string;
 
@@ -157,33 +157,33 @@ export class PriceInput {
   @Max(2_000_000_000)
   amount!: number;
 
-  @Field(() => PriceInterval, { nullable: true })
+  @Field(() => PriceInterval, { nullable: true, description: 'How often a subscription is paid; null for a one-time price' })
   interval?: PriceInterval | null;
 }
 
 @InputType({ description: 'A product to create or a listing to submit' })
 export class ProductInput {
-  @Field(() => ProductKind)
+  @Field(() => ProductKind, { description: 'Whether it sells a subscription, a course or a bundle' })
   kind!: ProductKind;
 
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'Title of the product in each language' })
   @ValidateNested()
   title!: LocalizedTextInput;
 
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'What the product offers, in each language' })
   @ValidateNested()
   description!: LocalizedTextInput;
 
-  @Field(() => [PriceInput])
+  @Field(() => [PriceInput], { description: 'Its prices, at most 10' })
   @ArrayMinSize(1)
   @ArrayMaxSize(10)
   @ValidateNested({ each: true })
   prices!: PriceInput[];
 
-  @Field(() => Tier, { nullable: true })
+  @Field(() => Tier, { nullable: true, description: 'Tier a subscription gives; required for a subscription' })
   tier?: Tier | null;
 
-  @Field(() => [ID], { nullable: true })
+  @Field(() => [ID], { nullable: true, description: 'Courses a course or bundle opens, at most 50' })
   @IsOptional()
   @ArrayMaxSize(50)
   courseIds?: string[] | null;
@@ -191,27 +191,27 @@ export class ProductInput {
 
 @InputType({ description: 'Changes to a product' })
 export class ProductChangeInput {
-  @Field(() => LocalizedTextInput, { nullable: true })
+  @Field(() => LocalizedTextInput, { nullable: true, description: 'New title in each language; kept when omitted' })
   @IsOptional()
   @ValidateNested()
   title?: LocalizedTextInput | null;
 
-  @Field(() => LocalizedTextInput, { nullable: true })
+  @Field(() => LocalizedTextInput, { nullable: true, description: 'New description in each language; kept when omitted' })
   @IsOptional()
   @ValidateNested()
   description?: LocalizedTextInput | null;
 
-  @Field(() => [PriceInput], { nullable: true })
+  @Field(() => [PriceInput], { nullable: true, description: 'New prices, at most 10, replacing the old ones; kept when omitted' })
   @IsOptional()
   @ArrayMinSize(1)
   @ArrayMaxSize(10)
   @ValidateNested({ each: true })
   prices?: PriceInput[] | null;
 
-  @Field(() => Tier, { nullable: true })
+  @Field(() => Tier, { nullable: true, description: 'Tier a subscription gives; kept when omitted' })
   tier?: Tier | null;
 
-  @Field(() => [ID], { nullable: true })
+  @Field(() => [ID], { nullable: true, description: 'Courses the product opens, at most 50; kept when omitted' })
   @IsOptional()
   @ArrayMaxSize(50)
   courseIds?: string[] | null;
@@ -224,7 +224,7 @@ export class MarketplaceArgs extends PageArgs {
   @MaxLength(100)
   q?: string | null;
 
-  @Field(() => ProductKind, { nullable: true })
+  @Field(() => ProductKind, { nullable: true, description: 'Only products of this kind' })
   kind?: ProductKind | null;
 
   @Field(() => Int, { nullable: true, description: 'In minor units of `currency`' })
@@ -232,12 +232,12 @@ export class MarketplaceArgs extends PageArgs {
   @Min(0)
   minPrice?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Highest price, in minor units of currency' })
   @IsOptional()
   @Min(0)
   maxPrice?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Currency of the price range, ISO 4217' })
   @IsOptional()
   @Matches(/^[A-Z]{3}$/, { message: 'must be an ISO 4217 code' })
   currency?: string | null;
@@ -250,91 +250,91 @@ export class MarketplaceArgs extends PageArgs {
 
 @ObjectType('Checkout', { description: 'A started checkout: the payment to complete, or the request a guardian must approve' })
 export class CheckoutView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the payment' })
   id!: string;
 
-  @Field(() => PaymentStatus)
+  @Field(() => PaymentStatus, { description: 'Where the payment stands; pending at first' })
   status!: PaymentStatus;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Payment provider: stripe, vnpay, momo or sandbox' })
   provider!: string;
 
   @Field(() => Int, { description: AMOUNT })
   amount!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
   @Field(() => String, { nullable: true, description: "Where the payer pays (the provider's page)" })
   redirectUrl!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the payment expires if not paid' })
   expiresAt!: Date;
 }
 
 @ObjectType('PurchaseRequestRef', { description: 'A purchase request as a checkout answers it' })
 export class PurchaseRequestRefView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the purchase request' })
   id!: string;
 
-  @Field(() => PurchaseRequestStatus)
+  @Field(() => PurchaseRequestStatus, { description: 'Where the request stands; pending at first' })
   status!: PurchaseRequestStatus;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The product asked for' })
   productId!: string;
 }
 
 @ObjectType('CheckoutResult', { description: 'A payment to pay, or for a learner under 18 a request their guardians decide' })
 export class CheckoutResultView {
-  @Field(() => CheckoutView, { nullable: true })
+  @Field(() => CheckoutView, { nullable: true, description: 'The payment to complete; null when a guardian must approve' })
   payment!: CheckoutView | null;
 
-  @Field(() => PurchaseRequestRefView, { nullable: true })
+  @Field(() => PurchaseRequestRefView, { nullable: true, description: 'The request sent to the guardians; null when the caller pays' })
   purchaseRequest!: PurchaseRequestRefView | null;
 }
 
 @ObjectType('Payment', { description: 'A payment through a provider', implements: Node })
 export class PaymentView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the payment' })
   id!: string;
 
-  @Field(() => PaymentStatus)
+  @Field(() => PaymentStatus, { description: 'Where the payment stands' })
   status!: PaymentStatus;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Payment provider: stripe, vnpay, momo or sandbox' })
   provider!: string;
 
   @Field(() => Int, { description: AMOUNT })
   amount!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
   @Field(() => Int, { description: 'Refunded so far, minor units' })
   refundedAmount!: number;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The product bought' })
   productId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The price paid' })
   priceId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Account that pays' })
   payerId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Account that gets what was bought; the payer unless a guardian pays for a learner' })
   beneficiaryId!: string;
 
   @Field(() => String, { nullable: true, description: "Where the payer pays (the provider's page); null for anyone but the payer, its beneficiary included" })
   redirectUrl!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When a pending payment expires if not paid' })
   expiresAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the provider confirmed the payment; null until then' })
   succeededAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the checkout started' })
   createdAt!: Date;
 }
 
@@ -342,10 +342,10 @@ export const PaymentConnection = Connection(PaymentView, 'Payment');
 
 @InputType({ description: 'What to buy, at which price, with which provider' })
 export class CheckoutInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The product to buy' })
   productId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The price of the product to pay' })
   priceId!: string;
 
   @Field(() => String, { nullable: true, description: 'stripe | vnpay | momo | sandbox; the default when omitted' })
@@ -353,7 +353,7 @@ export class CheckoutInput {
   @IsIn(['stripe', 'vnpay', 'momo', 'sandbox'], { message: 'must be stripe, vnpay, momo or sandbox' })
   provider?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Where the provider sends the payer back after paying, an http(s) URL' })
   @IsOptional()
   @MaxLength(2000)
   returnUrl?: string | null;
@@ -366,34 +366,34 @@ export class CheckoutInput {
 
 @ObjectType('PurchaseRequest', { description: "A minor's request that a guardian buy a product", implements: Node })
 export class PurchaseRequestView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the purchase request' })
   id!: string;
 
-  @Field(() => PurchaseRequestStatus)
+  @Field(() => PurchaseRequestStatus, { description: 'Whether it waits for a guardian, was approved or was declined' })
   status!: PurchaseRequestStatus;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The product the learner wants' })
   productId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The price the learner chose' })
   priceId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The learner who asked' })
   learnerId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the learner who asked' })
   learnerName!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the product in each language' })
   productTitle!: LocalizedTextView;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: "The guardian's payment once approved; null until then" })
   paymentId!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When a guardian approved or declined; null while pending' })
   decidedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the learner asked' })
   createdAt!: Date;
 }
 
@@ -401,31 +401,31 @@ export const PurchaseRequestConnection = Connection(PurchaseRequestView, 'Purcha
 
 @ObjectType('Entitlement', { description: 'What an account may use: a course or a tier, from a purchase, a grant or a school', implements: Node })
 export class EntitlementView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the entitlement' })
   id!: string;
 
-  @Field(() => EntitlementKind)
+  @Field(() => EntitlementKind, { description: 'Whether it gives a course or a tier' })
   kind!: EntitlementKind;
 
-  @Field(() => Tier, { nullable: true })
+  @Field(() => Tier, { nullable: true, description: 'The tier it gives; null for a course' })
   tier!: Tier | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The course it opens; null for a tier' })
   courseId!: string | null;
 
-  @Field(() => EntitlementSource)
+  @Field(() => EntitlementSource, { description: "Where it comes from: a purchase, an admin's grant or a school" })
   source!: EntitlementSource;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The payment it came from; null for a grant or a school' })
   paymentId!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When it took effect' })
   startsAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When it ends; null when it does not end' })
   endsAt!: Date | null;
 
-  @Field(() => EntitlementStatus)
+  @Field(() => EntitlementStatus, { description: 'Whether it is active, expired or revoked' })
   status!: EntitlementStatus;
 }
 
@@ -434,53 +434,53 @@ export const EntitlementConnection = Connection(EntitlementView, 'Entitlement');
 
 @ObjectType('MyEntitlements', { description: "The caller's tier and everything they may use" })
 export class MyEntitlementsView {
-  @Field(() => Tier)
+  @Field(() => Tier, { description: "The caller's tier now" })
   tier!: Tier;
 
-  @Field(() => [EntitlementView])
+  @Field(() => [EntitlementView], { description: 'Everything the caller may use, active or not' })
   items!: EntitlementView[];
 }
 
 @InputType({ description: 'What an admin grants an account: a course or a tier' })
 export class GrantInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The account that gets the entitlement' })
   @IsUUID(undefined, { message: 'must be a user id' })
   userId!: string;
 
-  @Field(() => EntitlementKind)
+  @Field(() => EntitlementKind, { description: 'Whether a course or a tier is granted' })
   kind!: EntitlementKind;
 
-  @Field(() => Tier, { nullable: true })
+  @Field(() => Tier, { nullable: true, description: 'The tier to give, for a tier entitlement' })
   tier?: Tier | null;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The course to open, for a course entitlement' })
   courseId?: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the entitlement ends; it does not end when omitted' })
   endsAt?: Date | null;
 }
 
 @ObjectType('Refund', { description: 'A refund of a payment, whole or in part', implements: Node })
 export class RefundView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the refund' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The payment refunded' })
   paymentId!: string;
 
-  @Field(() => RefundStatus)
+  @Field(() => RefundStatus, { description: 'Where the refund stands' })
   status!: RefundStatus;
 
   @Field(() => Int, { description: AMOUNT })
   amount!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Why the refund was asked for' })
   reason!: string;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the refund was requested' })
   createdAt!: Date;
 }
 
@@ -488,7 +488,7 @@ export const RefundConnection = Connection(RefundView, 'Refund');
 
 @InputType({ description: 'A refund to request: how much and why' })
 export class RefundInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The payment to refund' })
   @IsUUID(undefined, { message: 'must be a payment id' })
   paymentId!: string;
 
@@ -497,50 +497,50 @@ export class RefundInput {
   @Min(1)
   amount?: number | null;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Why the refund is asked for, 1 to 1,000 characters' })
   @Length(1, 1000)
   reason!: string;
 }
 
 @ObjectType('LedgerBalance', { description: 'The balance of one ledger account in one currency' })
 export class LedgerBalanceView {
-  @Field(() => String)
+  @Field(() => String, { description: 'Ledger account, such as customer:<userId>, provider:<name>, revenue:platform or payable:creator:<userId>' })
   account!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
   @Field(() => Int, { description: 'Debits minus credits, minor units' })
   balance!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of ledger entries on the account in this currency' })
   entries!: number;
 }
 
 @ObjectType('LedgerBalances', { description: 'The balances of the ledger accounts' })
 export class LedgerBalancesView {
-  @Field(() => [LedgerBalanceView])
+  @Field(() => [LedgerBalanceView], { description: 'Balance of each ledger account per currency' })
   items!: LedgerBalanceView[];
 }
 
 @ObjectType('Sale', { description: 'One sale of a listing' })
 export class SaleView {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The payment of the sale' })
   paymentId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The listing sold' })
   productId!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the listing in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Amount paid, in minor units of the currency' })
   amount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Amount refunded so far, in minor units of the currency' })
   refunded!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
   @Field(() => Int, { description: "The platform's fee" })
@@ -549,40 +549,40 @@ export class SaleView {
   @Field(() => Int, { description: 'What the creator earns: amount less refunds less the fee' })
   earnings!: number;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the payment succeeded' })
   soldAt!: Date;
 }
 
 @ObjectType('SalesTotal', { description: "A creator's sales in one currency" })
 export class SalesTotalView {
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Amount paid in total, in minor units of the currency' })
   amount!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'What the creator earns in total, in minor units of the currency' })
   earnings!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Number of sales' })
   sales!: number;
 }
 
 @ObjectType('MySales', { description: "A creator's sales and earnings" })
 export class MySalesView {
-  @Field(() => Int)
+  @Field(() => Int, { description: "The platform's fee, in percent of each sale" })
   feePercent!: number;
 
-  @Field(() => [SaleView])
+  @Field(() => [SaleView], { description: "Each sale of the creator's listings, newest first" })
   items!: SaleView[];
 
-  @Field(() => [SalesTotalView])
+  @Field(() => [SalesTotalView], { description: 'Sales and earnings per currency' })
   totals!: SalesTotalView[];
 }
 
 @InputType({ description: "A content admin's reason for refusing a listing" })
 export class ListingReviewInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The reviewer's reason, at most 1,000 characters; required to reject" })
   @IsOptional()
   @MaxLength(1000)
   reason?: string | null;

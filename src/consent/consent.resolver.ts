@@ -68,22 +68,25 @@ export class ConsentUserEdges {
 @Resolver()
 export class ConsentResolver {
   @Query(() => [ConsentView], { description: 'Every consent type for the caller, or for a linked learner (learnerId)' })
-  async consents(@Arg('learnerId', () => ID, { nullable: true }) learnerId: string | null, @Ctx() ctx: Context) {
+  async consents(@Arg('learnerId', () => ID, { nullable: true, description: "A linked learner whose consents to show; the caller's own when omitted" }) learnerId: string | null, @Ctx() ctx: Context) {
     return (await ctx.services.consent.statesFor(await viewer(ctx), learnerId)).map(present);
   }
 
   @Query(() => [ConsentLedgerEntryView], { description: 'Every grant and revoke, newest first: the person, their guardians, admins' })
-  async consentLedger(@Arg('learnerId', () => ID, { nullable: true }) learnerId: string | null, @Ctx() ctx: Context): Promise<ConsentLedgerEntryView[]> {
+  async consentLedger(
+    @Arg('learnerId', () => ID, { nullable: true, description: "A linked learner whose ledger to show; the caller's own when omitted" }) learnerId: string | null,
+    @Ctx() ctx: Context,
+  ): Promise<ConsentLedgerEntryView[]> {
     return (await ctx.services.consent.ledger(await viewer(ctx), learnerId)).map(presentEntry);
   }
 
   @Mutation(() => ConsentView, { description: 'Grants a consent for the caller, or as guardian for a linked learner' })
-  async grantConsent(@Arg('input', () => ConsentChangeInput) input: ConsentChangeInput, @Ctx() ctx: Context) {
+  async grantConsent(@Arg('input', () => ConsentChangeInput, { description: 'The consent to grant and, for a guardian, the learner' }) input: ConsentChangeInput, @Ctx() ctx: Context) {
     return present(await ctx.services.consent.grant(await viewer(ctx), input.consentTypeId, input.learnerId));
   }
 
   @Mutation(() => ConsentView, { description: 'Revokes a consent; the feature stops at once' })
-  async revokeConsent(@Arg('input', () => ConsentChangeInput) input: ConsentChangeInput, @Ctx() ctx: Context) {
+  async revokeConsent(@Arg('input', () => ConsentChangeInput, { description: 'The consent to revoke and, for a guardian, the learner' }) input: ConsentChangeInput, @Ctx() ctx: Context) {
     return present(await ctx.services.consent.revoke(await viewer(ctx), input.consentTypeId, input.learnerId));
   }
 }

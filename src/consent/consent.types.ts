@@ -28,16 +28,16 @@ registerEnumType(ConsentActorRole, {
 
 @ObjectType({ description: 'Who granted a consent, and when' })
 export class ConsentGrantor {
-  @Field(() => ID)
+  @Field(() => ID, { description: "Identifier of the guardian's account" })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the guardian shown to others' })
   displayName!: string;
 }
 
 @ObjectType('Consent', { description: 'One consent of an account: whether it is granted, and who may grant it' })
 export class ConsentView {
-  @Field(() => ConsentType)
+  @Field(() => ConsentType, { description: 'What the consent allows' })
   consentTypeId!: ConsentType;
 
   @Field(() => Boolean, { description: 'Whether the feature may be used today' })
@@ -55,10 +55,10 @@ export class ConsentView {
   @Field(() => ConsentGrantor, { nullable: true, description: 'The guardian who gave it' })
   guardianGrantedBy!: ConsentGrantor | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the guardian gave it; null when no guardian has' })
   guardianGrantedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the person gave it themselves; null when they have not' })
   ownGrantedAt!: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Country policy version it was last changed under' })
@@ -67,37 +67,37 @@ export class ConsentView {
 
 @ObjectType({ description: 'One change of a consent, as the append-only ledger keeps it', implements: Node })
 export class ConsentLedgerEntryView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the ledger entry' })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Account the consent concerns' })
   subjectId!: string;
 
-  @Field(() => ConsentType)
+  @Field(() => ConsentType, { description: 'What the consent allows' })
   consentTypeId!: ConsentType;
 
-  @Field(() => ConsentAction)
+  @Field(() => ConsentAction, { description: 'Whether the consent was granted or revoked' })
   action!: ConsentAction;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Account that made the change; null when it has been deleted' })
   actorId!: string | null;
 
-  @Field(() => ConsentActorRole)
+  @Field(() => ConsentActorRole, { description: 'Whether the person or a guardian made the change' })
   actorRole!: ConsentActorRole;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Country of the person at the time, ISO 3166-1 alpha-2' })
   country!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Version of the country policy the change was made under' })
   policyVersion!: number;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the change was made' })
   createdAt!: Date;
 }
 
 @InputType({ description: 'A consent to grant or revoke, for oneself or a linked learner' })
 export class ConsentChangeInput {
-  @Field(() => ConsentType)
+  @Field(() => ConsentType, { description: 'What the consent allows' })
   consentTypeId!: ConsentType;
 
   @Field(() => ID, { nullable: true, description: 'A linked learner, when a guardian acts for them' })

@@ -12,7 +12,7 @@ export const contactNodes: NodeSource[] = [
 @Resolver()
 export class ContactResolver {
   @Mutation(() => ContactReceipt, { description: 'Write to the platform (anyone; 5 an hour per IP); acknowledged by mail' })
-  async sendContactMessage(@Arg('input', () => ContactInput) input: ContactInput, @Ctx() ctx: Context) {
+  async sendContactMessage(@Arg('input', () => ContactInput, { description: 'The message' }) input: ContactInput, @Ctx() ctx: Context) {
     return ctx.services.contact.send(input);
   }
 
@@ -22,7 +22,7 @@ export class ContactResolver {
   }
 
   @Mutation(() => ContactMessageView, { description: 'Marks a contact message resolved (admins only); audited' })
-  async resolveContactMessage(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async resolveContactMessage(@Arg('id', () => ID, { description: 'The message to mark resolved' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.contact.resolve(await ctx.viewer(), id);
   }
 }

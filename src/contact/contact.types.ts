@@ -13,20 +13,20 @@ registerEnumType(ContactStatus, {
 
 @InputType({ description: 'A message to the platform through the contact form' })
 export class ContactInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the sender, 1 to 100 characters' })
   @Length(1, 100)
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'E-mail address to answer to, at most 254 characters' })
   @IsEmail()
   @MaxLength(254)
   email!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Subject line, 1 to 200 characters' })
   @Length(1, 200)
   subject!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Text of the message, 1 to 5,000 characters' })
   @Length(1, 5000)
   message!: string;
 
@@ -41,37 +41,37 @@ export class ContactInput {
 
 @ObjectType({ description: 'What the contact form answers: the id of the message' })
 export class ContactReceipt {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the stored message' })
   id!: string;
 }
 
 @ObjectType('ContactMessage', { description: 'A message sent through the contact form', implements: Node })
 export class ContactMessageView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the message' })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name the sender gave' })
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'E-mail address to answer to' })
   email!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Subject line of the message' })
   subject!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Text of the message' })
   message!: string;
 
-  @Field(() => Locale)
+  @Field(() => Locale, { description: 'Language the sender wrote in and gets answers in' })
   locale!: Locale;
 
-  @Field(() => ContactStatus)
+  @Field(() => ContactStatus, { description: 'Whether the message is open or resolved' })
   status!: ContactStatus;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When an admin resolved it; null while open' })
   resolvedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the message was sent' })
   createdAt!: Date;
 }
 
@@ -79,6 +79,6 @@ export const ContactMessageConnection = Connection(ContactMessageView, 'ContactM
 
 @ArgsType()
 export class ContactMessagesArgs extends PageArgs {
-  @Field(() => ContactStatus, { nullable: true })
+  @Field(() => ContactStatus, { nullable: true, description: 'Only messages in this status; all when omitted' })
   status?: ContactStatus | null;
 }

@@ -5,12 +5,16 @@ import { CountryPolicyChangeView, CountryPolicyInput, CountryPolicyView } from '
 @Resolver(() => CountryPolicyView)
 export class CountryPolicyResolver {
   @Query(() => CountryPolicyView, { description: "A country's consent rules (public)" })
-  countryPolicy(@Arg('country', () => String) country: string, @Ctx() ctx: Context) {
+  countryPolicy(@Arg('country', () => String, { description: 'The country, ISO 3166-1 alpha-2' }) country: string, @Ctx() ctx: Context) {
     return ctx.services.countryPolicy.policyOf(country);
   }
 
   @Mutation(() => CountryPolicyView, { description: "Changes a country's values (admins); every change is kept" })
-  async updateCountryPolicy(@Arg('country', () => String) country: string, @Arg('input', () => CountryPolicyInput) input: CountryPolicyInput, @Ctx() ctx: Context) {
+  async updateCountryPolicy(
+    @Arg('country', () => String, { description: 'The country, ISO 3166-1 alpha-2' }) country: string,
+    @Arg('input', () => CountryPolicyInput, { description: 'The values to change; omitted ones are kept' }) input: CountryPolicyInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.countryPolicy.update(await ctx.viewer(), country, input);
   }
 

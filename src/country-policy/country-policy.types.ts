@@ -22,7 +22,7 @@ export class CountryPolicyView {
   @Field(() => String, { nullable: true, description: 'Country where the data must be kept' })
   dataResidency!: string | null;
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'The rules of the country explained in plain words, for people to read' })
   rules!: string[];
 
   @Field(() => Int, { description: 'Recorded with every consent given under this policy' })
@@ -34,25 +34,25 @@ export class CountryPolicyView {
 
 @ObjectType({ description: "One change of a country's policy: by whom, and before and after" })
 export class CountryPolicyChangeView {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Policy version the change created' })
   version!: number;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'Admin who made the change; null when made from the command line' })
   authorId!: string | null;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'The policy values before the change' })
   before!: object;
 
-  @Field(() => GraphQLJSONObject)
+  @Field(() => GraphQLJSONObject, { description: 'The policy values after the change' })
   after!: object;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the change was made' })
   createdAt!: Date;
 }
 
 @InputType({ description: "New ages of a country's policy" })
 export class CountryPolicyInput {
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Under this age a guardian consents to basic data processing, 1 to 21; kept when omitted' })
   @IsOptional()
   @Min(1)
   @Max(21)
@@ -64,18 +64,18 @@ export class CountryPolicyInput {
   @Max(21)
   childConsentAge?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Under this age a guardian consents to AI and progress sharing, 1 to 21; kept when omitted' })
   @IsOptional()
   @Min(1)
   @Max(21)
   aiGuardianConsentAge?: number;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Country where the data must be kept, ISO 3166-1 alpha-2; null for none, kept when omitted' })
   @IsOptional()
   @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code' })
   dataResidency?: string | null;
 
-  @Field(() => [String], { nullable: true })
+  @Field(() => [String], { nullable: true, description: 'Rules explained in plain words, at most 20 of 500 characters; kept when omitted' })
   @IsOptional()
   @ArrayMaxSize(20)
   @MaxLength(500, { each: true })

@@ -41,8 +41,8 @@ export class CoursesResolver {
     return toConnection(page);
   }
 
-  @Query(() => CourseView)
-  async course(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => CourseView, { description: 'One course by its id' })
+  async course(@Arg('id', () => ID, { description: 'The course to show' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.courses.course(await ctx.viewer(), id);
   }
 
@@ -62,45 +62,58 @@ export class CoursesResolver {
     return (await ctx.services.courses.lessons(course.id)).map(presentLesson);
   }
 
-  @Mutation(() => EnrollmentView)
-  async enroll(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context): Promise<EnrollmentView> {
+  @Mutation(() => EnrollmentView, { description: 'Enrolls the caller, a learner, in a published course' })
+  async enroll(@Arg('courseId', () => ID, { description: 'The published course to enroll in' }) courseId: string, @Ctx() ctx: Context): Promise<EnrollmentView> {
     const enrollment = await ctx.services.courses.enroll((await ctx.viewer())!, courseId);
     return presentEnrollment(enrollment);
   }
 
-  @Mutation(() => Boolean)
-  async leaveCourse(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context) {
+  @Mutation(() => Boolean, { description: "Ends the caller's enrollment in a course; true when done" })
+  async leaveCourse(@Arg('courseId', () => ID, { description: 'The course to leave' }) courseId: string, @Ctx() ctx: Context) {
     await ctx.services.courses.leave((await ctx.viewer())!, courseId);
     return true;
   }
 
   @Mutation(() => CourseView, { description: 'Content admins: a new course with its lessons, unpublished' })
-  async createCourse(@Arg('input', () => CourseInput) input: CourseInput, @Ctx() ctx: Context) {
+  async createCourse(@Arg('input', () => CourseInput, { description: 'The course and its lessons' }) input: CourseInput, @Ctx() ctx: Context) {
     return ctx.services.courses.createCourse({ ...input, lessons: input.lessons.map(newLesson) }, ctx.auth.userId!);
   }
 
-  @Mutation(() => CourseView)
-  async updateCourse(@Arg('id', () => ID) id: string, @Arg('input', () => CourseChangeInput) input: CourseChangeInput, @Ctx() ctx: Context) {
+  @Mutation(() => CourseView, { description: 'Content admins: changes the title, description, level, ages or pass mark of a course' })
+  async updateCourse(
+    @Arg('id', () => ID, { description: 'The course to change' }) id: string,
+    @Arg('input', () => CourseChangeInput, { description: 'The values to change; omitted ones are kept' }) input: CourseChangeInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.courses.updateCourse((await ctx.viewer())!, id, input);
   }
 
-  @Mutation(() => CourseView)
-  async publishCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => CourseView, { description: 'Content admins: makes a course visible and open to enrollment' })
+  async publishCourse(@Arg('id', () => ID, { description: 'The course to publish' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.courses.setPublished((await ctx.viewer())!, id, true);
   }
 
-  @Mutation(() => CourseView)
-  async unpublishCourse(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => CourseView, { description: 'Content admins: hides a course from the catalog and new enrollments' })
+  async unpublishCourse(@Arg('id', () => ID, { description: 'The course to unpublish' }) id: string, @Ctx() ctx: Context) {
     return ctx.services.courses.setPublished((await ctx.viewer())!, id, false);
   }
 
   @Mutation(() => LessonView, { description: 'Content admins: a lesson (and its quiz) at the end of a course' })
-  async addLesson(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+  async addLesson(
+    @Arg('courseId', () => ID, { description: 'The course to add the lesson to' }) courseId: string,
+    @Arg('input', () => LessonInput, { description: 'The lesson and its quiz' }) input: LessonInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentLesson(await ctx.services.courses.addLesson((await ctx.viewer())!, courseId, newLesson(input)));
   }
 
   @Mutation(() => LessonView, { description: "Content admins: replaces a lesson's texts and quiz" })
-  async updateLesson(@Arg('courseId', () => ID) courseId: string, @Arg('lessonId', () => ID) lessonId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+  async updateLesson(
+    @Arg('courseId', () => ID, { description: 'The course of the lesson' }) courseId: string,
+    @Arg('lessonId', () => ID, { description: 'The lesson to replace' }) lessonId: string,
+    @Arg('input', () => LessonInput, { description: 'The new texts and quiz of the lesson' }) input: LessonInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentLesson(await ctx.services.courses.updateLesson((await ctx.viewer())!, courseId, lessonId, newLesson(input)));
   }
 }

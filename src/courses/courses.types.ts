@@ -17,47 +17,47 @@ registerEnumType(CourseLevel, {
 
 @ObjectType('LocalizedText', { description: 'A text in Vietnamese and English' })
 export class LocalizedTextView {
-  @Field(() => String)
+  @Field(() => String, { description: 'The text in English' })
   en!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The text in Vietnamese' })
   vi!: string;
 }
 
 @ObjectType('LocalizedList', { description: 'A list of texts in Vietnamese and English' })
 export class LocalizedListView {
-  @Field(() => [String])
+  @Field(() => [String], { description: 'The texts in English' })
   en!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'The texts in Vietnamese' })
   vi!: string[];
 }
 
 /** A quiz question as learners see it: no answer, no explanation before they submit. */
 @ObjectType({ description: 'A question of a quiz, without its answer' })
 export class QuizQuestionView {
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'The question' })
   prompt!: LocalizedTextView;
 
-  @Field(() => [LocalizedTextView])
+  @Field(() => [LocalizedTextView], { description: 'The options to choose from, in order' })
   options!: LocalizedTextView[];
 }
 
 @ObjectType('Lesson', { description: 'A lesson of a course, with its quiz', implements: Node })
 export class LessonView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the lesson' })
   id!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Place of the lesson in its course, starting at 1' })
   position!: number;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the lesson in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedListView)
+  @Field(() => LocalizedListView, { description: 'What the learner should be able to do after the lesson, in each language' })
   objectives!: LocalizedListView;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Text of the lesson in each language' })
   content!: LocalizedTextView;
 
   @Field(() => [QuizQuestionView], { nullable: true, description: 'Null when the lesson has no quiz' })
@@ -66,22 +66,22 @@ export class LessonView implements Node {
 
 @ObjectType('Course', { implements: Node, description: 'A course: its lessons, and for the signed-in caller their enrollment and progress in it' })
 export class CourseView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the course' })
   id!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the course in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'What the course is about, in each language' })
   description!: LocalizedTextView;
 
-  @Field(() => CourseLevel)
+  @Field(() => CourseLevel, { description: 'How advanced the course is' })
   level!: CourseLevel;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Youngest age in years the course is meant for' })
   minAge!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Oldest age in years the course is meant for' })
   maxAge!: number;
 
   @Field(() => String, { description: 'The language it teaches in (vi or en)' })
@@ -90,10 +90,10 @@ export class CourseView implements Node {
   @Field(() => Int, { description: 'Quiz average (0..100) for the certificate' })
   passMark!: number;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'Whether learners can find and enroll in the course' })
   published!: boolean;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the course was created' })
   createdAt!: Date;
 }
 
@@ -101,17 +101,17 @@ export const CourseConnection = Connection(CourseView, 'Course');
 
 @ObjectType('Enrollment', { implements: Node, description: "A learner's place in a course: the course, when they joined, and their progress" })
 export class EnrollmentView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the enrollment' })
   id!: string;
 
   /** Whose enrollment it is, and its place in the order of lists (not fields). */
   learnerId!: string;
   createdAt!: Date;
 
-  @Field(() => CourseView)
+  @Field(() => CourseView, { description: 'The course the learner is enrolled in' })
   course!: CourseView;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the learner enrolled' })
   enrolledAt!: Date;
 }
 
@@ -119,7 +119,7 @@ export const EnrollmentConnection = Connection(EnrollmentView, 'Enrollment');
 
 @ArgsType()
 export class CatalogArgs extends PageArgs {
-  @Field(() => CourseLevel, { nullable: true })
+  @Field(() => CourseLevel, { nullable: true, description: 'Only courses of this level' })
   level?: CourseLevel | null;
 
   @Field(() => Int, { nullable: true, description: "Courses for this age; a learner's own age by default" })
@@ -128,7 +128,7 @@ export class CatalogArgs extends PageArgs {
   @Max(99)
   age?: number | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Only courses taught in this language, vi or en' })
   @IsOptional()
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
   language?: string | null;
@@ -141,61 +141,61 @@ export class CatalogArgs extends PageArgs {
 
 @InputType({ description: 'A text in Vietnamese and English' })
 export class LocalizedTextInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The text in English' })
   @Length(1, 20_000)
   en!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The text in Vietnamese' })
   @Length(1, 20_000)
   vi!: string;
 }
 
 @InputType({ description: 'A list of texts in Vietnamese and English' })
 export class LocalizedListInput {
-  @Field(() => [String])
+  @Field(() => [String], { description: 'The texts in English, at most 20' })
   @ArrayMaxSize(20)
   en!: string[];
 
-  @Field(() => [String])
+  @Field(() => [String], { description: 'The texts in Vietnamese, at most 20' })
   @ArrayMaxSize(20)
   vi!: string[];
 }
 
 @InputType({ description: 'A question of a quiz' })
 export class QuizQuestionInput {
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'The question' })
   @ValidateNested()
   prompt!: LocalizedTextInput;
 
-  @Field(() => [LocalizedTextInput])
+  @Field(() => [LocalizedTextInput], { description: 'The options to choose from, at most 8' })
   @ArrayMinSize(2)
   @ArrayMaxSize(8)
   @ValidateNested({ each: true })
   options!: LocalizedTextInput[];
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Position of the right option, starting at 0' })
   @Min(0)
   answerIndex!: number;
 
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'Why the right option is right, shown after answering' })
   @ValidateNested()
   explanation!: LocalizedTextInput;
 }
 
 @InputType({ description: 'A lesson to add to a course' })
 export class LessonInput {
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'Title of the lesson in each language' })
   @ValidateNested()
   title!: LocalizedTextInput;
 
-  @Field(() => LocalizedListInput)
+  @Field(() => LocalizedListInput, { description: 'What the learner should be able to do after the lesson, in each language' })
   objectives!: LocalizedListInput;
 
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'Text of the lesson in each language' })
   @ValidateNested()
   content!: LocalizedTextInput;
 
-  @Field(() => [QuizQuestionInput], { nullable: true })
+  @Field(() => [QuizQuestionInput], { nullable: true, description: 'Questions of the quiz, at most 30; no quiz when omitted' })
   @IsOptional()
   @ArrayMinSize(1)
   @ArrayMaxSize(30)
@@ -206,23 +206,23 @@ export class LessonInput {
 /** What describes a course, whoever writes it (content admins here, creators in their studio). */
 @InputType()
 export abstract class CourseDescriptionInput {
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'Title of the course in each language' })
   @ValidateNested()
   title!: LocalizedTextInput;
 
-  @Field(() => LocalizedTextInput)
+  @Field(() => LocalizedTextInput, { description: 'What the course is about, in each language' })
   @ValidateNested()
   description!: LocalizedTextInput;
 
-  @Field(() => CourseLevel)
+  @Field(() => CourseLevel, { description: 'How advanced the course is' })
   level!: CourseLevel;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Youngest age in years the course is meant for, 5 to 18' })
   @Min(AGE.courseMin)
   @Max(AGE.courseMax)
   minAge!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Oldest age in years the course is meant for, 5 to 18' })
   @Min(AGE.courseMin)
   @Max(AGE.courseMax)
   maxAge!: number;
@@ -231,26 +231,26 @@ export abstract class CourseDescriptionInput {
 /** A change to a course's description: each field optional. */
 @InputType()
 export abstract class CourseDescriptionChangeInput {
-  @Field(() => LocalizedTextInput, { nullable: true })
+  @Field(() => LocalizedTextInput, { nullable: true, description: 'New title in each language; kept when omitted' })
   @IsOptional()
   @ValidateNested()
   title?: LocalizedTextInput | null;
 
-  @Field(() => LocalizedTextInput, { nullable: true })
+  @Field(() => LocalizedTextInput, { nullable: true, description: 'New description in each language; kept when omitted' })
   @IsOptional()
   @ValidateNested()
   description?: LocalizedTextInput | null;
 
-  @Field(() => CourseLevel, { nullable: true })
+  @Field(() => CourseLevel, { nullable: true, description: 'New level; kept when omitted' })
   level?: CourseLevel | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'New youngest age in years, 5 to 18; kept when omitted' })
   @IsOptional()
   @Min(AGE.courseMin)
   @Max(AGE.courseMax)
   minAge?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'New oldest age in years, 5 to 18; kept when omitted' })
   @IsOptional()
   @Min(AGE.courseMin)
   @Max(AGE.courseMax)
@@ -259,17 +259,17 @@ export abstract class CourseDescriptionChangeInput {
 
 @InputType({ description: 'A course to create' })
 export class CourseInput extends CourseDescriptionInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The language the course teaches in, vi or en' })
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
   language!: string;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Quiz average from 0 to 100 needed for the certificate; 70 when omitted' })
   @IsOptional()
   @Min(0)
   @Max(100)
   passMark?: number;
 
-  @Field(() => [LessonInput])
+  @Field(() => [LessonInput], { description: 'The lessons in order, at most 30' })
   @ArrayMaxSize(30)
   @ValidateNested({ each: true })
   lessons!: LessonInput[];
@@ -277,7 +277,7 @@ export class CourseInput extends CourseDescriptionInput {
 
 @InputType({ description: 'Changes to a course' })
 export class CourseChangeInput extends CourseDescriptionChangeInput {
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'New quiz average from 0 to 100 needed for the certificate; kept when omitted' })
   @IsOptional()
   @Min(0)
   @Max(100)

@@ -63,7 +63,7 @@ export class CreatorUserEdges {
 @Resolver()
 export class CreatorResolver {
   @Mutation(() => CreatorCourseView, { description: 'Starts a course draft (creators)' })
-  async createCreatorCourse(@Arg('input', () => CreatorCourseInput) input: CreatorCourseInput, @Ctx() ctx: Context) {
+  async createCreatorCourse(@Arg('input', () => CreatorCourseInput, { description: 'The new course' }) input: CreatorCourseInput, @Ctx() ctx: Context) {
     return present(await ctx.services.creator.create((await ctx.viewer())!, input), []);
   }
 
@@ -82,47 +82,76 @@ export class CreatorResolver {
   }
 
   @Mutation(() => CreatorCourseView, { description: 'Edits a draft or rejected course (its creator)' })
-  async updateCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => CreatorCourseChangeInput) input: CreatorCourseChangeInput, @Ctx() ctx: Context) {
+  async updateCreatorCourse(
+    @Arg('courseId', () => ID, { description: "The creator's course to change" }) courseId: string,
+    @Arg('input', () => CreatorCourseChangeInput, { description: 'The values to change; omitted ones are kept' }) input: CreatorCourseChangeInput,
+    @Ctx() ctx: Context,
+  ) {
     const draft = await ctx.services.creator.update(courseId, input as never);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
 
   @Mutation(() => CreatorLessonView, { description: 'Adds a lesson at the end (its creator)' })
-  async addCreatorLesson(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+  async addCreatorLesson(
+    @Arg('courseId', () => ID, { description: "The creator's course to add the lesson to" }) courseId: string,
+    @Arg('input', () => LessonInput, { description: 'The lesson and its quiz' }) input: LessonInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentLesson(await ctx.services.creator.addLesson(courseId, lessonOf(input)));
   }
 
   @Mutation(() => CreatorLessonView, { description: "Replaces a lesson's texts and quiz (its creator)" })
-  async updateCreatorLesson(@Arg('courseId', () => ID) courseId: string, @Arg('lessonId', () => ID) lessonId: string, @Arg('input', () => LessonInput) input: LessonInput, @Ctx() ctx: Context) {
+  async updateCreatorLesson(
+    @Arg('courseId', () => ID, { description: "The creator's course of the lesson" }) courseId: string,
+    @Arg('lessonId', () => ID, { description: 'The lesson to replace' }) lessonId: string,
+    @Arg('input', () => LessonInput, { description: 'The new texts and quiz of the lesson' }) input: LessonInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentLesson(await ctx.services.creator.updateLesson(courseId, lessonId, lessonOf(input)));
   }
 
   @Mutation(() => CreatorCourseView, { description: 'Sends the course to review; the safety check runs (its creator)' })
-  async submitCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Ctx() ctx: Context) {
+  async submitCreatorCourse(@Arg('courseId', () => ID, { description: "The creator's course to send to review" }) courseId: string, @Ctx() ctx: Context) {
     const draft = await ctx.services.creator.submit(courseId);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
 
   @Mutation(() => CreatorCourseView, { description: 'Publishes a course in review (content admins); audited' })
-  async approveCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => ReviewInput, { nullable: true }) input: ReviewInput | null, @Ctx() ctx: Context) {
+  async approveCreatorCourse(
+    @Arg('courseId', () => ID, { description: "The creator's course to publish" }) courseId: string,
+    @Arg('input', () => ReviewInput, { nullable: true, description: 'An optional note from the reviewer' }) input: ReviewInput | null,
+    @Ctx() ctx: Context,
+  ) {
     const draft = await ctx.services.creator.approve((await ctx.viewer())!, courseId, input?.reason);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
 
   @Mutation(() => CreatorCourseView, { description: 'Sends a course in review back with a reason (content admins); audited' })
-  async rejectCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => ReviewInput) input: ReviewInput, @Ctx() ctx: Context) {
+  async rejectCreatorCourse(
+    @Arg('courseId', () => ID, { description: "The creator's course to send back" }) courseId: string,
+    @Arg('input', () => ReviewInput, { description: 'Why the course is sent back; the reason is required' }) input: ReviewInput,
+    @Ctx() ctx: Context,
+  ) {
     if (!input.reason?.trim()) throw validationFailed([{ field: 'reason', message: 'say why the course is rejected' }]);
     const draft = await ctx.services.creator.reject((await ctx.viewer())!, courseId, input.reason);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
 
   @Mutation(() => CreatorMessageReceipt, { description: 'A creator_message notification to each enrolled learner (its creator; rate limited)' })
-  async messageCreatorLearners(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => CreatorMessageInput) input: CreatorMessageInput, @Ctx() ctx: Context) {
+  async messageCreatorLearners(
+    @Arg('courseId', () => ID, { description: "The creator's course whose enrolled learners get the message" }) courseId: string,
+    @Arg('input', () => CreatorMessageInput, { description: 'The title and text of the message' }) input: CreatorMessageInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.creator.message((await ctx.viewer())!, courseId, input.title.trim(), input.body.trim());
   }
 
   @Mutation(() => AssistResultView, { description: "A model's suggestion for the draft, safety-checked; nothing is saved (its creator)" })
-  async assistCreatorCourse(@Arg('courseId', () => ID) courseId: string, @Arg('input', () => AssistInput) input: AssistInput, @Ctx() ctx: Context) {
+  async assistCreatorCourse(
+    @Arg('courseId', () => ID, { description: "The creator's course to help with" }) courseId: string,
+    @Arg('input', () => AssistInput, { description: 'What the assistant should do, and with what' }) input: AssistInput,
+    @Ctx() ctx: Context,
+  ) {
     const draft = (await ctx.services.creator.findDraft(courseId))!;
     const lessons = (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? [];
     return assist(ctx.uow.deps, draft, lessons, input.task, input.lessonId, input.prompt);

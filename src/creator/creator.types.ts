@@ -42,7 +42,7 @@ export class CreatorCourseInput extends CourseDescriptionInput {
 
 @InputType({ description: "Changes to a creator's course" })
 export class CreatorCourseChangeInput extends CourseDescriptionChangeInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'New teaching language, vi or en; kept when omitted' })
   @IsOptional()
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
   language?: string | null;
@@ -58,30 +58,30 @@ export class ReviewInput {
 
 @InputType({ description: "A creator's message to the learners of a course" })
 export class CreatorMessageInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'Title of the message, 1 to 200 characters' })
   @Length(1, 200)
   title!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Text of the message, 1 to 5,000 characters' })
   @Length(1, 5000)
   body!: string;
 }
 
 @ObjectType('CreatorLesson', { description: "A lesson of a creator's course", implements: Node })
 export class CreatorLessonView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Identifier of the lesson' })
   id!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Place of the lesson in its course, starting at 1' })
   position!: number;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the lesson in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedListView)
+  @Field(() => LocalizedListView, { description: 'What the learner should be able to do after the lesson, in each language' })
   objectives!: LocalizedListView;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Text of the lesson in each language' })
   content!: LocalizedTextView;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: '{ questions: [{ prompt, options, answerIndex, explanation }] }' })
@@ -90,49 +90,49 @@ export class CreatorLessonView implements Node {
 
 @ObjectType('CreatorCourse', { description: "A creator's course: written, reviewed, then published", implements: Node })
 export class CreatorCourseView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "Identifier of the creator's course" })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'Account of the creator who writes the course' })
   creatorId!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the course in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'What the course is about, in each language' })
   description!: LocalizedTextView;
 
-  @Field(() => CourseLevel)
+  @Field(() => CourseLevel, { description: 'How advanced the course is' })
   level!: CourseLevel;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Youngest age in years the course is meant for' })
   minAge!: number;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Oldest age in years the course is meant for' })
   maxAge!: number;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The language the course teaches in, vi or en' })
   language!: string;
 
-  @Field(() => DraftStatus)
+  @Field(() => DraftStatus, { description: 'Where the course stands: draft, in review, rejected or published' })
   status!: DraftStatus;
 
   @Field(() => [SafetyFindingView], { description: 'What the safety check found at submission' })
   findings!: SafetyFindingView[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: "The reviewer's reason for the last approval or rejection; null when none was given" })
   reviewReason!: string | null;
 
   @Field(() => ID, { nullable: true, description: 'The published course' })
   courseId!: string | null;
 
-  @Field(() => [CreatorLessonView])
+  @Field(() => [CreatorLessonView], { description: 'The lessons in order' })
   lessons!: CreatorLessonView[];
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the course was started' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the course or its lessons last changed' })
   updatedAt!: Date;
 }
 
@@ -146,28 +146,28 @@ export class CreatorMessageReceipt {
 
 @ObjectType({ description: "A creator's earnings in one currency" })
 export class Earning {
-  @Field(() => String)
+  @Field(() => String, { description: 'Currency, ISO 4217' })
   currency!: string;
 
-  @Field(() => Float)
+  @Field(() => Float, { description: "Earnings in the currency's minor unit" })
   amount!: number;
 }
 
 @ObjectType({ description: "How a creator's published course does: enrollments, completions, earnings" })
 export class CreatorCourseAnalytics {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The creator's course the figures belong to" })
   draftId!: string;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The published course; null until the course is published' })
   courseId!: string | null;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: 'Title of the course in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => DraftStatus)
+  @Field(() => DraftStatus, { description: "Where the creator's course stands" })
   status!: DraftStatus;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Learners enrolled in the published course' })
   enrollments!: number;
 
   @Field(() => Int, { description: 'Learners who completed every lesson' })
@@ -182,13 +182,13 @@ export class CreatorCourseAnalytics {
 
 @InputType({ description: 'What the writing assistant is asked to do, and with what' })
 export class AssistInput {
-  @Field(() => AssistTask)
+  @Field(() => AssistTask, { description: 'What the assistant should do' })
   task!: AssistTask;
 
-  @Field(() => ID, { nullable: true })
+  @Field(() => ID, { nullable: true, description: 'The lesson to work on; the whole draft when omitted' })
   lessonId?: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the creator asks for in their own words, 1 to 2,000 characters' })
   @IsOptional()
   @Length(1, 2000)
   prompt?: string | null;
@@ -196,7 +196,7 @@ export class AssistInput {
 
 @ObjectType({ description: "The writing assistant's suggestion, with the safety findings in it" })
 export class AssistResultView {
-  @Field(() => AssistTask)
+  @Field(() => AssistTask, { description: 'What the assistant was asked to do' })
   task!: AssistTask;
 
   @Field(() => GraphQLJSONObject, { description: 'Proposed only; nothing is saved' })
@@ -205,6 +205,6 @@ export class AssistResultView {
   @Field(() => [SafetyFindingView], { description: 'The safety check on the answer' })
   findings!: SafetyFindingView[];
 
-  @Field(() => String)
+  @Field(() => String, { description: 'Name of the model that made the suggestion' })
   model!: string;
 }
