@@ -82,19 +82,19 @@ export class GenerateCourseInput {
 
 @ObjectType('GenerationStage', { description: 'One stage of a course generation' })
 export class GenerationStageView {
-  @Field(() => StageName)
+  @Field(() => StageName, { description: 'Which of the five stages this is' })
   name!: StageName;
 
-  @Field(() => StageStatus)
+  @Field(() => StageStatus, { description: 'Where the stage stands' })
   status!: StageStatus;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many times the stage has been tried, retries included' })
   attempts!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the stage last started; null before it first starts' })
   startedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the stage finished; null while it waits or runs' })
   finishedAt!: Date | null;
 
   @Field(() => String, { nullable: true, description: "The last attempt's error, kept when the stage failed" })
@@ -115,34 +115,34 @@ export class SafetyFindingView {
   @Field(() => String, { description: 'Which check found it: `builtin` or `moderation`' })
   source!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The text the finding is in, with its language, such as `objectives.en`' })
   field!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The words found, with some of the text around them' })
   excerpt!: string;
 }
 
 @ObjectType('GeneratedLesson', { description: 'A lesson the factory generated' })
 export class GeneratedLessonView {
-  @Field(() => Int)
+  @Field(() => Int, { description: 'Where the lesson comes in the course, from 1' })
   position!: number;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: "The lesson's title in each locale" })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedListView)
+  @Field(() => LocalizedListView, { description: 'What the learner will be able to do after the lesson, in each locale' })
   objectives!: LocalizedListView;
 
-  @Field(() => LocalizedTextView, { nullable: true })
+  @Field(() => LocalizedTextView, { nullable: true, description: "The lesson's text in each locale; null until the writing stage produced it" })
   content!: LocalizedTextView | null;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Questions with their answers and explanations' })
   quiz!: Record<string, unknown> | null;
 
-  @Field(() => [SafetyFindingView])
+  @Field(() => [SafetyFindingView], { description: 'What the safety checks found in the lesson; empty when nothing' })
   findings!: SafetyFindingView[];
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True when the safety checks found problems and an admin should look before approving' })
   flagged!: boolean;
 
   @Field(() => Int, { description: 'How many times it was written again after being flagged' })
@@ -151,28 +151,28 @@ export class GeneratedLessonView {
 
 @ObjectType('CourseGeneration', { description: 'A course the factory generates in five stages, then an admin approves or rejects', implements: Node })
 export class GenerationView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The generation's global id" })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The topic the admin asked for' })
   topic!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The course level asked for: beginner, intermediate or advanced' })
   level!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The learners' ages asked for, as <min>-<max> such as 8-12" })
   ageRange!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How many lessons the course should have' })
   lessonCount!: number;
 
-  @Field(() => GenerationStatus)
+  @Field(() => GenerationStatus, { description: 'Where the generation stands as a whole' })
   status!: GenerationStatus;
 
-  @Field(() => StageName, { nullable: true })
+  @Field(() => StageName, { nullable: true, description: 'The stage running or last failed; null before the first stage and after the last' })
   currentStage!: StageName | null;
 
-  @Field(() => [GenerationStageView])
+  @Field(() => [GenerationStageView], { description: 'The five stages, in the order they run' })
   stages!: GenerationStageView[];
 
   @Field(() => Int, { description: '0 to 100' })
@@ -181,22 +181,22 @@ export class GenerationView implements Node {
   @Field(() => ID, { nullable: true, description: 'The published course, once approved' })
   courseId!: string | null;
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'Why the generation failed, for the admins; null unless it failed' })
   error!: string | null;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The id of the admin who asked for the course' })
   requestedById!: string;
 
   @Field(() => ID, { nullable: true, description: 'Who approved or rejected it' })
   decidedById!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When an admin approved or rejected the course; null until then' })
   decidedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the generation was asked for' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the generation last changed' })
   updatedAt!: Date;
 }
 

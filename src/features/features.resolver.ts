@@ -17,7 +17,11 @@ export class FeaturesResolver {
   }
 
   @Mutation(() => FeatureFlagView, { description: 'Creates or replaces a flag (admins only); every instance sees it at once; audited' })
-  async setFeatureFlag(@Arg('key', () => String) key: string, @Arg('input', () => FeatureFlagInput) input: FeatureFlagInput, @Ctx() ctx: Context) {
+  async setFeatureFlag(
+    @Arg('key', () => String, { description: "The flag's unique name; a new name creates the flag" }) key: string,
+    @Arg('input', () => FeatureFlagInput, { description: 'The flag as it should be' }) input: FeatureFlagInput,
+    @Ctx() ctx: Context,
+  ) {
     return flagView(await ctx.services.features.put(await ctx.viewer(), key, input));
   }
 }

@@ -21,13 +21,13 @@ export class FlagRuleType {
   @IsISO31661Alpha2({ each: true })
   countries?: string[] | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only learners at least this old, in years; null: any age' })
   @IsOptional()
   @Min(0)
   @Max(120)
   minAge?: number | null;
 
-  @Field(() => Int, { nullable: true })
+  @Field(() => Int, { nullable: true, description: 'Only learners at most this old, in years; null: any age' })
   @IsOptional()
   @Min(0)
   @Max(120)
@@ -42,12 +42,12 @@ export class FlagRuleType {
 
 @InputType({ description: 'A feature flag as it should be' })
 export class FeatureFlagInput {
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'What the feature is, for the admins; null or left out keeps the current text' })
   @IsOptional()
   @MaxLength(500)
   description?: string | null;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'False switches the feature off for everybody, whatever the rules' })
   enabled!: boolean;
 
   @Field(() => [FlagRuleType], { nullable: true, description: 'On for whoever any rule holds for; no rules: on for everybody' })
@@ -59,21 +59,21 @@ export class FeatureFlagInput {
 
 @ObjectType('FeatureFlag', { description: 'A feature switched on for the callers its rules match' })
 export class FeatureFlagView {
-  @Field(() => String)
+  @Field(() => String, { description: "The flag's unique name, used in code" })
   key!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'What the feature is, for the admins' })
   description!: string;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'False: off for everybody, whatever the rules' })
   enabled!: boolean;
 
-  @Field(() => [FlagRuleType])
+  @Field(() => [FlagRuleType], { description: 'On for whoever any rule holds for; empty: on for everybody' })
   rules!: FlagRuleType[];
 
-  @Field(() => String, { nullable: true })
+  @Field(() => String, { nullable: true, description: 'The id of the admin who last changed the flag; null when nobody has' })
   updatedBy!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the flag last changed' })
   updatedAt!: Date;
 }

@@ -24,8 +24,8 @@ export class GdprResolver {
     return toConnection({ ...result, nodes: result.nodes.map((r) => gdpr.present(r, ctx.auth.userId!)) });
   }
 
-  @Query(() => GdprRequestView)
-  async gdprRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  @Query(() => GdprRequestView, { description: 'A data export or erasure request the caller made or that concerns them' })
+  async gdprRequest(@Arg('id', () => ID, { description: "The request's global id" }) id: string, @Ctx() ctx: Context) {
     return ctx.services.gdpr.present(await ctx.services.gdpr.find(ctx.auth.userId!, id), ctx.auth.userId!);
   }
 
@@ -37,17 +37,17 @@ export class GdprResolver {
   }
 
   @Mutation(() => GdprRequestView, { description: 'Starts an export of the data (202 on REST); the link is mailed when ready' })
-  async requestDataExport(@Arg('input', () => RequestExportInput) input: RequestExportInput, @Ctx() ctx: Context) {
+  async requestDataExport(@Arg('input', () => RequestExportInput, { description: 'Whose data to export' }) input: RequestExportInput, @Ctx() ctx: Context) {
     return ctx.services.gdpr.present(await ctx.services.gdpr.requestExport(ctx.auth.userId!, input.learnerId ?? null), ctx.auth.userId!);
   }
 
   @Mutation(() => GdprRequestView, { description: 'Schedules the erasure of the account after the grace period (202 on REST)' })
-  async requestAccountDeletion(@Arg('input', () => RequestDeletionInput) input: RequestDeletionInput, @Ctx() ctx: Context) {
+  async requestAccountDeletion(@Arg('input', () => RequestDeletionInput, { description: 'The password, and which learner when a guardian asks' }) input: RequestDeletionInput, @Ctx() ctx: Context) {
     return ctx.services.gdpr.present(await ctx.services.gdpr.requestDeletion(ctx.auth.userId!, input.learnerId ?? null, input.password), ctx.auth.userId!);
   }
 
   @Mutation(() => GdprRequestView, { description: 'Cancels a scheduled erasure; the account is as before' })
-  async cancelGdprRequest(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  async cancelGdprRequest(@Arg('id', () => ID, { description: "The request's global id" }) id: string, @Ctx() ctx: Context) {
     return ctx.services.gdpr.present(await ctx.services.gdpr.cancel(ctx.auth.userId!, id), ctx.auth.userId!);
   }
 }

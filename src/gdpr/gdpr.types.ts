@@ -25,13 +25,13 @@ registerEnumType(GdprRequestStatus, {
 
 @ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
 export class GdprRequestView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The request's global id" })
   id!: string;
 
-  @Field(() => GdprRequestKind)
+  @Field(() => GdprRequestKind, { description: 'Whether the request is a data export or an erasure' })
   kind!: GdprRequestKind;
 
-  @Field(() => GdprRequestStatus)
+  @Field(() => GdprRequestStatus, { description: 'Where the request stands' })
   status!: GdprRequestStatus;
 
   @Field(() => ID, { description: 'Whose data: the caller, or a learner the caller is guardian of' })
@@ -40,7 +40,7 @@ export class GdprRequestView implements Node {
   @Field(() => ID, { nullable: true, description: 'Who asked' })
   requesterId!: string | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the request was made' })
   createdAt!: Date;
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Erasure: when it runs, unless canceled before' })
@@ -52,7 +52,7 @@ export class GdprRequestView implements Node {
   @Field(() => String, { nullable: true, description: 'Export: a signed link to the ZIP, while it is ready and not expired' })
   downloadUrl!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the export was ready or the account erased; null until then' })
   completedAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'The legal deadline to answer the request (one month under GDPR)' })
@@ -86,7 +86,7 @@ export class RequestDeletionInput {
 
 @ArgsType()
 export class AdminGdprRequestsArgs extends PageArgs {
-  @Field(() => GdprRequestStatus, { nullable: true })
+  @Field(() => GdprRequestStatus, { nullable: true, description: 'Only requests with this status; null or left out: all' })
   status?: GdprRequestStatus | null;
 
   @Field(() => Int, { nullable: true, description: 'Only open requests whose deadline is at most this many days away' })

@@ -94,7 +94,7 @@ export class GraphResolver {
     nullable: true,
     description: 'Any object by its id, if the caller may see it (the same rules as its own query); otherwise null with a NOT_FOUND error, whether or not it exists',
   })
-  async node(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<object | null> {
+  async node(@Arg('id', () => ID, { description: 'A global id, as any type that implements Node returns it' }) id: string, @Ctx() ctx: Context): Promise<object | null> {
     const [found] = await visibleNodes(ctx, [id]);
     if (found instanceof Error) throw found;
     return found;

@@ -11,13 +11,13 @@ registerEnumType(ReportKind, {
 
 @ObjectType('GuardianReport', { implements: Node, description: 'A report mail sent to the guardian about a learner' })
 export class GuardianReportView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The report's global id" })
   id!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The id of the learner the report is about' })
   learnerId!: string;
 
-  @Field(() => ReportKind)
+  @Field(() => ReportKind, { description: 'Why the report was sent' })
   kind!: ReportKind;
 
   @Field(() => String, { description: '2026-W47, 2026-11, or since-<last activity> for an inactivity alert' })
@@ -26,10 +26,10 @@ export class GuardianReportView implements Node {
   @Field(() => Int, { description: 'Lessons and quizzes in the period' })
   activityCount!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the mail left; null while it waits to be sent' })
   sentAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the report was made' })
   createdAt!: Date;
 }
 

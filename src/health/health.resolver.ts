@@ -3,28 +3,28 @@ import type { Context } from '../kernel/context';
 
 @ObjectType({ description: 'Whether the API and its database answer' })
 class Health {
-  @Field(() => String)
+  @Field(() => String, { description: '`ok` when the API answers' })
   status!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: '`up` when the database answers' })
   database!: string;
 
-  @Field(() => Int)
+  @Field(() => Int, { description: 'How long the database took to answer, in milliseconds' })
   latencyMs!: number;
 }
 
 @ObjectType({ description: 'Whether the process answers' })
 class Liveness {
-  @Field(() => String)
+  @Field(() => String, { description: '`ok` when the process answers' })
   status!: string;
 }
 
 @ObjectType({ description: 'Whether the instance should receive traffic' })
 class Readiness {
-  @Field(() => String)
+  @Field(() => String, { description: '`ok` when the instance should receive traffic' })
   status!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: '`up` when the database answers' })
   database!: string;
 
   @Field(() => String, { description: '`applied` when every migration of this build is in the database' })
@@ -36,7 +36,7 @@ class Readiness {
 
 @ObjectType({ description: 'Whether mail can leave, and how' })
 class EmailHealth {
-  @Field(() => String)
+  @Field(() => String, { description: '`ok` when mail can leave' })
   status!: string;
 
   @Field(() => String, { description: 'How mail leaves: `smtp`, or `file` (written to the outbox folder)' })

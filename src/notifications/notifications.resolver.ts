@@ -47,29 +47,32 @@ export class NotificationsResolver {
     return { count: await ctx.services.notifications.unreadCount(me(ctx)) };
   }
 
-  @Query(() => NotificationSettingsView)
+  @Query(() => NotificationSettingsView, { description: 'Which notifications and mails the caller gets' })
   async notificationSettings(@Ctx() ctx: Context): Promise<NotificationSettingsView> {
     return ctx.services.notifications.settings(me(ctx));
   }
 
   @Mutation(() => NotificationView, { description: 'Harmless on a notification already read' })
-  markNotificationRead(@Arg('id', () => ID) id: string, @Ctx() ctx: Context) {
+  markNotificationRead(@Arg('id', () => ID, { description: "The notification's global id" }) id: string, @Ctx() ctx: Context) {
     return ctx.services.notifications.markRead(me(ctx), id);
   }
 
-  @Mutation(() => ReadAllResult)
+  @Mutation(() => ReadAllResult, { description: "Marks every unread notification of the caller's read" })
   async markAllNotificationsRead(@Ctx() ctx: Context): Promise<ReadAllResult> {
     return { updated: await ctx.services.notifications.markAllRead(me(ctx)) };
   }
 
-  @Mutation(() => Boolean)
-  async deleteNotification(@Arg('id', () => ID) id: string, @Ctx() ctx: Context): Promise<boolean> {
+  @Mutation(() => Boolean, { description: "Deletes one of the caller's notifications; true once it is gone" })
+  async deleteNotification(@Arg('id', () => ID, { description: "The notification's global id" }) id: string, @Ctx() ctx: Context): Promise<boolean> {
     await ctx.services.notifications.delete(me(ctx), id);
     return true;
   }
 
   @Mutation(() => NotificationSettingsView, { description: 'Disabled types are not created for the caller from now on; report toggles turn guardian report mails off or on' })
-  updateNotificationSettings(@Arg('input', () => NotificationSettingsInput) input: NotificationSettingsInput, @Ctx() ctx: Context): Promise<NotificationSettingsView> {
+  updateNotificationSettings(
+    @Arg('input', () => NotificationSettingsInput, { description: 'The settings to change' }) input: NotificationSettingsInput,
+    @Ctx() ctx: Context,
+  ): Promise<NotificationSettingsView> {
     return ctx.services.notifications.updateSettings(me(ctx), {
       disabledTypes: input.disabledTypes ?? undefined,
       weeklyReport: input.weeklyReport ?? undefined,

@@ -32,28 +32,28 @@ registerEnumType(NotificationFilter, {
 
 @ObjectType('Notification', { description: 'A message to an account, in its locale', implements: Node })
 export class NotificationView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The notification's global id" })
   id!: string;
 
-  @Field(() => NotificationType)
+  @Field(() => NotificationType, { description: 'What the notification is about' })
   type!: NotificationType;
 
   @Field(() => String, { description: "In the recipient's locale" })
   title!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The message in the recipient's locale" })
   body!: string;
 
   @Field(() => GraphQLJSONObject, { description: 'What the notification is about (ids), by type' })
   data!: Record<string, unknown>;
 
-  @Field(() => Boolean)
+  @Field(() => Boolean, { description: 'True once the recipient has marked it read' })
   read!: boolean;
 
-  @Field(() => GraphQLISODateTime, { nullable: true })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the recipient marked it read; null while unread' })
   readAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the notification was made' })
   createdAt!: Date;
 }
 
@@ -61,13 +61,13 @@ export const NotificationConnection = Connection(NotificationView, 'Notification
 
 @ArgsType()
 export class NotificationsArgs extends PageArgs {
-  @Field(() => NotificationFilter, { defaultValue: NotificationFilter.all })
+  @Field(() => NotificationFilter, { defaultValue: NotificationFilter.all, description: 'Which notifications to list: all, read or unread' })
   filter: Filter = NotificationFilter.all;
 }
 
 @ObjectType({ description: 'How many notifications are unread' })
 export class UnreadCount {
-  @Field(() => Int)
+  @Field(() => Int, { description: "How many of the caller's notifications are unread" })
   count!: number;
 }
 
@@ -95,22 +95,22 @@ export class NotificationSettingsView {
 /** Only what is given changes. */
 @InputType({ description: 'Which notifications and mails an account wants' })
 export class NotificationSettingsInput {
-  @Field(() => [NotificationType], { nullable: true })
+  @Field(() => [NotificationType], { nullable: true, description: 'The types the account should not receive; left out: unchanged' })
   @IsOptional()
   @ArrayMaxSize(Object.keys(NotificationType).length * 2)
   disabledTypes?: NotificationType[] | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Whether a guardian gets the weekly report mail; left out: unchanged' })
   @IsOptional()
   @IsBoolean()
   weeklyReport?: boolean | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Whether a guardian gets the monthly report mail; left out: unchanged' })
   @IsOptional()
   @IsBoolean()
   monthlyReport?: boolean | null;
 
-  @Field(() => Boolean, { nullable: true })
+  @Field(() => Boolean, { nullable: true, description: 'Whether a guardian gets an alert after 7 days without activity; left out: unchanged' })
   @IsOptional()
   @IsBoolean()
   inactivityAlert?: boolean | null;

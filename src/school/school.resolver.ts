@@ -30,27 +30,35 @@ import {
 @Resolver()
 export class SchoolResolver {
   @Mutation(() => SchoolView, { description: 'Creates a school (admins only); audited' })
-  async createSchool(@Arg('input', () => SchoolInput) input: SchoolInput, @Ctx() ctx: Context) {
+  async createSchool(@Arg('input', () => SchoolInput, { description: 'The school to create' }) input: SchoolInput, @Ctx() ctx: Context) {
     return ctx.services.school.createSchool((await ctx.viewer())!, input.name, input.country);
   }
 
   @Mutation(() => SchoolMemberView, { description: "Gives a person a role in the school (the school's admins); audited" })
-  async setSchoolMember(@Arg('schoolId', () => ID) schoolId: string, @Arg('input', () => SchoolMemberInput) input: SchoolMemberInput, @Ctx() ctx: Context) {
+  async setSchoolMember(
+    @Arg('schoolId', () => ID, { description: "The school's global id" }) schoolId: string,
+    @Arg('input', () => SchoolMemberInput, { description: 'The account and its role' }) input: SchoolMemberInput,
+    @Ctx() ctx: Context,
+  ) {
     return memberView(await ctx.services.school.setMember((await ctx.viewer())!, schoolId, input.email, input.role));
   }
 
   @Mutation(() => ClassView, { description: "Creates a class with a join code (the school's admins and teachers)" })
-  async createClass(@Arg('schoolId', () => ID) schoolId: string, @Arg('input', () => ClassInput) input: ClassInput, @Ctx() ctx: Context) {
+  async createClass(
+    @Arg('schoolId', () => ID, { description: "The school's global id" }) schoolId: string,
+    @Arg('input', () => ClassInput, { description: 'The class to create' }) input: ClassInput,
+    @Ctx() ctx: Context,
+  ) {
     return classView(await ctx.services.school.createClass((await ctx.viewer())!, schoolId, input.name));
   }
 
   @Mutation(() => ClassView, { description: "Replaces the join code; the old one stops working (the school's staff)" })
-  async rotateJoinCode(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
+  async rotateJoinCode(@Arg('classId', () => ID, { description: "The class's global id" }) classId: string, @Ctx() ctx: Context) {
     return classView(await ctx.services.school.rotateJoinCode((await ctx.viewer())!, classId));
   }
 
   @Mutation(() => ClassMembershipView, { description: 'Joins a class with its code (learners); pending_consent under 18 until a guardian grants progress_sharing' })
-  async joinClass(@Arg('input', () => JoinClassInput) input: JoinClassInput, @Ctx() ctx: Context) {
+  async joinClass(@Arg('input', () => JoinClassInput, { description: "The class's join code" }) input: JoinClassInput, @Ctx() ctx: Context) {
     return membershipView(await ctx.services.school.join((await ctx.viewer())!, input.code));
   }
 
@@ -65,14 +73,14 @@ export class SchoolResolver {
   }
 
   @Query(() => RosterView, { description: "A class's members and courses (the school's staff)" })
-  async schoolClass(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
+  async schoolClass(@Arg('classId', () => ID, { description: "The class's global id" }) classId: string, @Ctx() ctx: Context) {
     const roster = await ctx.services.school.roster(classId);
     const c = roster.schoolClass;
     return { id: c.id, name: c.name, joinCode: c.joinCode, schoolId: c.school.id, schoolName: c.school.name, members: roster.members.map(rosterMember), courses: roster.courses.map(courseView) };
   }
 
   @Query(() => ClassProgress, { description: "Progress of the class's active members; the others listed without it (the school's staff)" })
-  async classProgress(@Arg('classId', () => ID) classId: string, @Ctx() ctx: Context) {
+  async classProgress(@Arg('classId', () => ID, { description: "The class's global id" }) classId: string, @Ctx() ctx: Context) {
     const { roster, progress } = await ctx.services.school.classProgress(classId);
     return {
       classId: roster.schoolClass.id,
@@ -82,7 +90,11 @@ export class SchoolResolver {
   }
 
   @Mutation(() => ClassCourseView, { description: "Assigns a course to the class (the school's staff)" })
-  async assignClassCourse(@Arg('classId', () => ID) classId: string, @Arg('input', () => AssignCourseInput) input: AssignCourseInput, @Ctx() ctx: Context) {
+  async assignClassCourse(
+    @Arg('classId', () => ID, { description: "The class's global id" }) classId: string,
+    @Arg('input', () => AssignCourseInput, { description: 'The course to assign' }) input: AssignCourseInput,
+    @Ctx() ctx: Context,
+  ) {
     return courseView(await ctx.services.school.assignCourse((await ctx.viewer())!, classId, input.courseId));
   }
 }

@@ -24,7 +24,7 @@ registerEnumType(MembershipStatus, {
 
 @InputType({ description: 'A school to create' })
 export class SchoolInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The school's name, 1 to 200 characters" })
   @Length(1, 200)
   name!: string;
 
@@ -35,19 +35,19 @@ export class SchoolInput {
 
 @InputType({ description: 'An account to add to a school staff' })
 export class SchoolMemberInput {
-  @Field(() => String)
+  @Field(() => String, { description: 'The e-mail address of an existing account' })
   @IsEmail()
   @MaxLength(254)
   email!: string;
 
-  @Field(() => SchoolRole)
+  @Field(() => SchoolRole, { description: 'What the person does in the school' })
   @IsIn(Object.values(SchoolRole))
   role!: SchoolRole;
 }
 
 @InputType({ description: 'A class to create in a school' })
 export class ClassInput {
-  @Field(() => String)
+  @Field(() => String, { description: "The class's name, 1 to 200 characters" })
   @Length(1, 200)
   name!: string;
 }
@@ -61,112 +61,112 @@ export class JoinClassInput {
 
 @InputType({ description: 'A course a teacher assigns to a class' })
 export class AssignCourseInput {
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The id of a course the caller can see' })
   courseId!: string;
 }
 
 @ObjectType('School', { description: 'A school', implements: Node })
 export class SchoolView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The school's global id" })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The school's name" })
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The school's country (ISO 3166-1 alpha-2)" })
   country!: string;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the school was created' })
   createdAt!: Date;
 }
 
 @ObjectType('SchoolMember', { description: 'A member of a school staff' })
 export class SchoolMemberView {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The school's id" })
   schoolId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The school's name" })
   schoolName!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The member's account id" })
   userId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The member's e-mail address" })
   email!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The name the member's account shows" })
   displayName!: string;
 
-  @Field(() => SchoolRole)
+  @Field(() => SchoolRole, { description: 'What the member does in the school' })
   role!: SchoolRole;
 }
 
 @ObjectType('SchoolClass', { description: 'A class of a school', implements: Node })
 export class ClassView implements Node {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The class's global id" })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The class's name" })
   name!: string;
 
   @Field(() => String, { description: 'For learners to join; rotatable' })
   joinCode!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The id of the school the class belongs to' })
   schoolId!: string;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the class was created' })
   createdAt!: Date;
 }
 
 @ObjectType('ClassCourse', { description: 'A course assigned to a class' })
 export class ClassCourseView {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The class's id" })
   classId!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: "The course's id" })
   courseId!: string;
 
-  @Field(() => LocalizedTextView)
+  @Field(() => LocalizedTextView, { description: "The course's title in each locale" })
   title!: LocalizedTextView;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the course was assigned to the class' })
   assignedAt!: Date;
 }
 
 @ObjectType('ClassMembership', { description: "A learner's place in a class" })
 export class ClassMembershipView {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The class's id" })
   classId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The class's name" })
   className!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The id of the school the class belongs to' })
   schoolId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The school's name" })
   schoolName!: string;
 
-  @Field(() => MembershipStatus)
+  @Field(() => MembershipStatus, { description: "Whether the teacher sees the learner's progress yet" })
   status!: MembershipStatus;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the learner joined the class' })
   joinedAt!: Date;
 
-  @Field(() => [ClassCourseView])
+  @Field(() => [ClassCourseView], { description: 'The courses assigned to the class' })
   courses!: ClassCourseView[];
 }
 
 @ObjectType({ description: "A guardian's child and the classes they are in" })
 export class ChildClasses {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The child's id" })
   learnerId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The name the child's account shows" })
   displayName!: string;
 
-  @Field(() => [ClassMembershipView])
+  @Field(() => [ClassMembershipView], { description: 'The classes the child is in' })
   classes!: ClassMembershipView[];
 }
 
@@ -184,52 +184,52 @@ export class SchoolMe {
 
 @ObjectType({ description: 'A learner of a class roster' })
 export class RosterMember {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The learner's id" })
   learnerId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The name the learner's account shows" })
   displayName!: string;
 
-  @Field(() => MembershipStatus)
+  @Field(() => MembershipStatus, { description: "Whether the teacher sees the learner's progress" })
   status!: MembershipStatus;
 
-  @Field(() => GraphQLISODateTime)
+  @Field(() => GraphQLISODateTime, { description: 'When the learner joined the class' })
   joinedAt!: Date;
 }
 
 @ObjectType('ClassRoster', { description: "A class's learners, as its teacher sees them" })
 export class RosterView {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The class's global id" })
   id!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The class's name" })
   name!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: 'The code learners join the class with' })
   joinCode!: string;
 
-  @Field(() => ID)
+  @Field(() => ID, { description: 'The id of the school the class belongs to' })
   schoolId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The school's name" })
   schoolName!: string;
 
-  @Field(() => [RosterMember])
+  @Field(() => [RosterMember], { description: "The class's learners" })
   members!: RosterMember[];
 
-  @Field(() => [ClassCourseView])
+  @Field(() => [ClassCourseView], { description: 'The courses assigned to the class' })
   courses!: ClassCourseView[];
 }
 
 @ObjectType({ description: "A learner of a class and their progress in the class's courses" })
 export class ClassLearnerProgress {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The learner's id" })
   learnerId!: string;
 
-  @Field(() => String)
+  @Field(() => String, { description: "The name the learner's account shows" })
   displayName!: string;
 
-  @Field(() => MembershipStatus)
+  @Field(() => MembershipStatus, { description: "Whether the learner's progress is shown; pending_consent learners come without it" })
   status!: MembershipStatus;
 
   @Field(() => [CourseProgressView], { nullable: true, description: 'Null while the member is pending_consent' })
@@ -238,13 +238,13 @@ export class ClassLearnerProgress {
 
 @ObjectType({ description: "The progress of a class's learners in its courses" })
 export class ClassProgress {
-  @Field(() => ID)
+  @Field(() => ID, { description: "The class's id" })
   classId!: string;
 
-  @Field(() => [ClassCourseView])
+  @Field(() => [ClassCourseView], { description: 'The courses assigned to the class' })
   courses!: ClassCourseView[];
 
-  @Field(() => [ClassLearnerProgress])
+  @Field(() => [ClassLearnerProgress], { description: "The class's learners, with their progress when shown" })
   learners!: ClassLearnerProgress[];
 }
 
