@@ -3,17 +3,19 @@
 // 0 findings.
 module.exports = {
   schemaPaths: ['schema/schema.graphql'],
-  // Every rule the linter ships but the three that ask a description of each field, argument and
-  // input value: those are not all written yet (issue 31). Types and enum values have theirs.
+  // Every rule the linter ships.
   rules: [
+    'arguments-have-descriptions',
     'defined-types-are-used',
     'deprecations-have-a-reason',
     'descriptions-are-capitalized',
     'enum-values-all-caps',
     'enum-values-have-descriptions',
     'enum-values-sorted-alphabetically',
+    'fields-have-descriptions',
     'fields-are-camel-cased',
     'input-object-fields-sorted-alphabetically',
+    'input-object-values-have-descriptions',
     'input-object-values-are-camel-cased',
     'interface-fields-sorted-alphabetically',
     'relay-connection-arguments-spec',
