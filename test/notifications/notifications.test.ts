@@ -202,7 +202,7 @@ describe('settings', () => {
     const user = await inbox(0);
     const nothing = await t.http.put('/notifications/settings', {}, { token: user.accessToken });
     expect(nothing.status).toBe(400);
-    expect(nothing.body.details[0].field).toBe('input');
+    expect(nothing.body.details[0].field).toBe('body');
     for (const body of [{ disabledTypes: ['spam'] }, { disabledTypes: [null] }, { disabledTypes: [1] }]) {
       const reply = await t.http.put('/notifications/settings', body, { token: user.accessToken });
       expect(reply.status, JSON.stringify(body)).toBe(400);
