@@ -8,7 +8,7 @@ import { createLogger } from '../../src/logger';
 import { type App, createApp } from '../../src/server/app';
 import { createTestDatabase } from '../support/app';
 import { Client } from '../support/http';
-import { learnerSignup, PASSWORD } from '../support/users';
+import { learnerSignup, PASSWORD, signupInput } from '../support/users';
 
 /** Every line the service logs, at the most talkative level. */
 const lines: string[] = [];
@@ -45,7 +45,7 @@ describe('logs (issue 16, item 11)', () => {
     const body = learnerSignup('2011-04-17', { email: 'secret-person@refused.example', displayName: 'Zebulon Quux' });
     const rest = await http.post('/auth/signup', body);
     expect(rest.status).toBe(500);
-    const gql = await http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', { input: body });
+    const gql = await http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', { input: signupInput(body) });
     expect(gql.body.errors?.[0].extensions.code).toBe('INTERNAL_ERROR');
     await new Promise((resolve) => setTimeout(resolve, 200));
 
