@@ -230,7 +230,6 @@ describe('submissions', () => {
 });
 
 describe("the best score per exercise feeds the learner's progress (the exerciseJudged event)", () => {
-  const WRONG = 'def double(n):\n    return n + 2\nprint(4)';
   /** Progress is written by the progress area's reaction after the verdict's commit: poll it. */
   async function progressUntil(who: SignedIn, courseId: string, done: (p: any) => boolean) {
     let reply = await t.http.get(`/progress/courses/${courseId}`, { token: who.accessToken });
@@ -241,25 +240,31 @@ describe("the best score per exercise feeds the learner's progress (the exercise
     return reply;
   }
 
+  // Progress is the same whatever the language: these judge JavaScript, whose runs take milliseconds
+  // where each Python run starts a process of its own.
+  const JS_EXERCISE = (overrides: Record<string, unknown> = {}) => exerciseBody({ language: 'javascript', starterCode: 'const n = Number(readLine());\n', ...overrides });
+  const JS_SOLUTION = 'function double(n) {\n  return 2 * n;\n}\nif (stdin.length) console.log(double(Number(readLine())));\n';
+  const JS_WRONG = 'function double(n) {\n  return n + 2;\n}\nconsole.log(4);\n';
+
   it('keeps the best score, and an accepted exercise linked to a lesson completes it (REST and GraphQL)', async () => {
     const course = await publishedCourse(t, editor, {}, 2);
     const pupil = await learnerOfAge(t, 20);
     expect((await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: pupil.accessToken })).status).toBe(201);
-    const exercise = (await t.http.post('/codelab/exercises', exerciseBody({ courseId: course.id, lessonId: course.lessonIds[0] }), { token: editor.accessToken })).body;
+    const exercise = (await t.http.post('/codelab/exercises', JS_EXERCISE({ courseId: course.id, lessonId: course.lessonIds[0] }), { token: editor.accessToken })).body;
 
-    const wrong = await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: WRONG }, { token: pupil.accessToken });
+    const wrong = await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: JS_WRONG }, { token: pupil.accessToken });
     expect((await judged(pupil, wrong.body.id)).score).toBe(33);
     const partial = await progressUntil(pupil, course.id, (p) => p.exercises?.length === 1);
     expect(partial.status).toBe(200);
     expect(partial.body).toMatchObject({ lessonsCompleted: 0, exercisesAccepted: 0, exercises: [{ exerciseId: exercise.id, lessonId: course.lessonIds[0], bestScore: 33, accepted: false }] });
 
-    const right = await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: SOLUTION }, { token: pupil.accessToken });
+    const right = await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: JS_SOLUTION }, { token: pupil.accessToken });
     expect((await judged(pupil, right.body.id)).verdict).toBe('accepted');
     const complete = await progressUntil(pupil, course.id, (p) => p.lessonsCompleted === 1);
     expect(complete.body).toMatchObject({ lessonsCompleted: 1, percent: 50, exercisesAccepted: 1, exercises: [{ exerciseId: exercise.id, bestScore: 100, accepted: true }] });
 
     // A worse submission later does not lower the best.
-    const worse = await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: 'print(0)' }, { token: pupil.accessToken });
+    const worse = await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: 'console.log(0)' }, { token: pupil.accessToken });
     expect((await judged(pupil, worse.body.id)).score).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 500));
     const gql = await t.http.gql('{ myProgress { courses { courseId lessonsCompleted exercisesAccepted exercises { exerciseId bestScore accepted } } } }', undefined, pupil.accessToken);
@@ -269,11 +274,11 @@ describe("the best score per exercise feeds the learner's progress (the exercise
   it('completes no lesson of a course the learner is not enrolled in, and exercises without a course stay out of course progress', async () => {
     const course = await publishedCourse(t, editor, {}, 1);
     const pupil = await learnerOfAge(t, 20);
-    const linked = (await t.http.post('/codelab/exercises', exerciseBody({ courseId: course.id, lessonId: course.lessonIds[0] }), { token: editor.accessToken })).body;
-    const loose = (await t.http.post('/codelab/exercises', exerciseBody(), { token: editor.accessToken })).body;
+    const linked = (await t.http.post('/codelab/exercises', JS_EXERCISE({ courseId: course.id, lessonId: course.lessonIds[0] }), { token: editor.accessToken })).body;
+    const loose = (await t.http.post('/codelab/exercises', JS_EXERCISE(), { token: editor.accessToken })).body;
     const ids = [
-      (await t.http.post(`/codelab/exercises/${linked.id}/submissions`, { code: SOLUTION }, { token: pupil.accessToken })).body.id,
-      (await t.http.post(`/codelab/exercises/${loose.id}/submissions`, { code: SOLUTION }, { token: pupil.accessToken })).body.id,
+      (await t.http.post(`/codelab/exercises/${linked.id}/submissions`, { code: JS_SOLUTION }, { token: pupil.accessToken })).body.id,
+      (await t.http.post(`/codelab/exercises/${loose.id}/submissions`, { code: JS_SOLUTION }, { token: pupil.accessToken })).body.id,
     ];
     for (const id of ids) expect((await judged(pupil, id)).verdict).toBe('accepted');
     await new Promise((resolve) => setTimeout(resolve, 500));
