@@ -1,8 +1,8 @@
 import type { RequestHandler } from 'express';
 import type { Deps } from '../../kernel/deps';
-import { AccountStatus, Role } from '../../kernel/domain';
-import { forbidden, unauthenticated } from '../../kernel/errors';
-import { accountSuspended } from '../../permissions/rules';
+import { Role } from '../../kernel/domain';
+import { enforce } from '../../permissions/enforce';
+import { hasRole } from '../../permissions/rules';
 import { requestContext } from '../steps';
 import { metricsOf } from './registry';
 
@@ -31,13 +31,7 @@ export function isLoopback(ip: string | undefined): boolean {
   return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
+/** The shield rule of admins, as GraphQL runs it: the account as stored now, suspension and ended sessions included. */
 async function mustBeAdmin(deps: Deps, req: Parameters<typeof requestContext>[1]): Promise<void> {
-  const ctx = requestContext(deps, req);
-  if (ctx.auth.error) throw ctx.auth.error;
-  if (!ctx.auth.userId) throw unauthenticated('Sign in as an admin to read the metrics from another machine.');
-  // The account as stored now: a role removed or a suspension since the token was signed counts.
-  const viewer = await ctx.viewer();
-  if (!viewer || viewer.status === AccountStatus.erased) throw unauthenticated('This account no longer exists.');
-  if (viewer.status === AccountStatus.suspended) throw accountSuspended();
-  if (!viewer.roles.includes(Role.admin)) throw forbidden('Only admins read the metrics from another machine.');
+  await enforce(hasRole(Role.admin), requestContext(deps, req), 'Query.metrics');
 }
