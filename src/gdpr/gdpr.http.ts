@@ -2,10 +2,10 @@ import { createReadStream, existsSync } from 'node:fs';
 import { type Request, Router } from 'express';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { AccountStatus } from '../kernel/domain';
-import { AppError, notFound, unauthenticated } from '../kernel/errors';
+import { AppError, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
-import { accountSuspended } from '../permissions/rules';
+import { enforce } from '../permissions/enforce';
+import { isAuthenticated } from '../permissions/rules';
 import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 import { checkDownload } from './gdpr.links';
 import { exportFile } from './gdpr.service';
@@ -20,7 +20,10 @@ export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Contex
   router.get('/gdpr/requests/:id/download', async (req, res) => {
     const id = req.params.id;
     const ctx = context(req);
-    const viewerId = await signedIn(ctx);
+    // Signed in as the rules judge it (session, account, suspension); reading one's own privacy
+    // request is allowed while an erasure is pending, and so is its download.
+    await enforce(isAuthenticated, ctx, 'Query.gdprRequest');
+    const viewerId = ctx.auth.userId!;
     const check = checkDownload(deps.config.JWT_SECRET, id, req.query.expires, req.query.signature);
     if (check === 'invalid') throw new AppError('forbidden', 'This download link is not valid.');
     if (check === 'expired') throw new AppError('forbidden', 'This download link has expired; ask for a new export.');
@@ -38,14 +41,4 @@ export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Contex
     createReadStream(file).pipe(res);
   });
   return router;
-}
-
-/** The caller's id, as the rules judge a token (its session, its account); a suspended account gets account_suspended. */
-async function signedIn(ctx: Context): Promise<string> {
-  if (ctx.auth.error) throw ctx.auth.error;
-  if (!ctx.auth.userId) throw unauthenticated();
-  const viewer = await ctx.viewer();
-  if (!viewer || viewer.status === AccountStatus.erased) throw unauthenticated('This account no longer exists.');
-  if (viewer.status === AccountStatus.suspended) throw accountSuspended();
-  return viewer.id;
 }
