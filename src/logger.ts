@@ -1,5 +1,5 @@
 import pino, { type DestinationStream } from 'pino';
-import { build as prettyStream } from 'pino-pretty';
+import { prettyFactory } from 'pino-pretty';
 
 /**
  * Personal data and secrets never reach a log line, wherever they sit in the logged object (pino
@@ -80,10 +80,14 @@ export type LogFormat = 'auto' | 'pretty' | 'json';
 
 /**
  * Where the service's log lines go: JSON lines on stdout for collectors (the default when stdout is
- * a pipe or a file), or on a terminal pino-pretty's lines (levels by name, clock times). Synchronous,
- * so that the last lines before process.exit are not lost.
+ * a pipe or a file), or on a terminal pino-pretty's lines (levels by name, clock times). Each line is
+ * prettified and written before the logging call returns: pino-pretty's own stream passes lines
+ * through transforms on later ticks, and a process.exit right after a log call (the "stopped" line)
+ * would lose them.
  */
 export function logDestination(format: LogFormat, stdout: { isTTY?: boolean } = process.stdout): DestinationStream | undefined {
   if (format === 'json' || (format === 'auto' && !stdout.isTTY)) return undefined;
-  return prettyStream({ sync: true, colorize: Boolean(stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  const prettify = prettyFactory({ colorize: Boolean(stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  const out = pino.destination({ fd: 1, sync: true });
+  return { write: (line: string) => out.write(prettify(line)) };
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { holdingLock } from '../../src/jobs/lock';
 import { contentAdmin } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { startModelServer } from '../support/model-server';
@@ -36,4 +37,23 @@ describe('a stage whose model call outlasts the job lock', () => {
     expect(done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts])).toEqual(STAGES.map((name) => [name, 1]));
     expect(models.chats).toHaveLength(1);
   }, 30_000);
+});
+
+describe('a job handed twice to the process already running it', () => {
+  it('does its work once, and renews the lock past a failed renewal', async () => {
+    let touches = 0;
+    // The job as Agenda hands it over: its id, and a renewal whose first call fails as on a restarting database.
+    const job = { attrs: { _id: 'job-1' }, touch: () => (++touches === 1 ? Promise.reject(new Error('connection lost')) : Promise.resolve()) } as never;
+    let runs = 0;
+    const work = async () => {
+      runs += 1;
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      return 'done';
+    };
+    const [first, second] = await Promise.all([holdingLock(job, 600, work), holdingLock(job, 600, work)]);
+    expect([first, second, runs]).toEqual(['done', undefined, 1]);
+    expect(touches).toBeGreaterThanOrEqual(3);
+    // Once finished, the job may run here again (a retry after a failure).
+    expect(await holdingLock(job, 600, work)).toBe('done');
+  });
 });

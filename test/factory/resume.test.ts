@@ -22,7 +22,7 @@ afterAll(() => {
 });
 
 /** The built service in a process of its own, on the test's database. */
-async function start(env: Record<string, string>): Promise<{ child: ChildProcess; http: Client }> {
+async function start(env: Record<string, string>): Promise<{ child: ChildProcess; http: Client; output: () => string }> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [main], {
@@ -37,7 +37,7 @@ async function start(env: Record<string, string>): Promise<{ child: ChildProcess
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`service did not start:\n${output}`);
     await new Promise((r) => setTimeout(r, 50));
   }
-  return { child, http: new Client(`http://127.0.0.1:${port}`) };
+  return { child, http: new Client(`http://127.0.0.1:${port}`), output: () => output };
 }
 
 async function rows<T>(databaseUrl: string, sql: string, params: unknown[]): Promise<T[]> {
@@ -99,8 +99,11 @@ describe('a generation whose process is killed during a stage', () => {
     const done = await waitForStatus(second.http, admin.accessToken, id, ['awaiting_approval'], 30_000);
     second.child.kill('SIGTERM');
 
-    // Finished stages were not run again, and what they stored is as it was.
-    expect(done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts])).toEqual([
+    // Finished stages were not run again, and what they stored is as it was (the log of the second process says why if not).
+    expect(
+      done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts]),
+      second.output(),
+    ).toEqual([
       ['research', 1],
       ['outline', 1],
       ['content', 2],
