@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Config } from '../../src/config';
 import { authenticateHeader } from '../../src/kernel/tokens';
 import { courseProgressOf, type ExerciseProgress, streak } from '../../src/progress/progress.service';
-import type { Localized } from '../../src/courses';
+import type { Localized } from '../../src/kernel/localized';
 
 /**
  * The bare baseline of the learning bench: express and pg with nothing between them, checking the

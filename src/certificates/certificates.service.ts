@@ -2,11 +2,12 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth';
-import type { Course, Localized } from '../courses';
+import type { Course } from '../courses';
 import { notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';
 import { certificatePdf } from './certificate.pdf';
+import type { Localized } from '../kernel/localized';
 
 /** What anybody may learn from a certificate's code: nothing more. */
 /** A certificate as lists show it, read without entities. */

@@ -1,7 +1,7 @@
 import { Field, GraphQLISODateTime, ID, Int, ObjectType } from 'type-graphql';
-import { LocalizedTextView } from '../courses';
 import { Connection } from '../kernel/pagination';
 import { Node } from '../kernel/node';
+import { LocalizedTextView } from '../kernel/localized';
 
 @ObjectType('Certificate', { description: 'A certificate of a completed course', implements: Node })
 export class CertificateView implements Node {

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
-import type { Localized } from '../courses';
 import type { Language, RunStatus } from './sandbox';
+import type { Localized } from '../kernel/localized';
 
 export type Difficulty = 'easy' | 'medium' | 'hard';
 export type Visibility = 'private' | 'unlisted' | 'public';

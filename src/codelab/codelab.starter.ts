@@ -1,6 +1,6 @@
-import type { Localized } from '../courses';
 import type { Difficulty, ExerciseTest } from './codelab.entity';
 import type { Language } from './sandbox';
+import type { Localized } from '../kernel/localized';
 
 export interface StarterExercise {
   slug: string;

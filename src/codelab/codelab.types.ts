@@ -1,9 +1,9 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsUUID, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
 import { Node } from '../kernel/node';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { LocalizedTextInput, LocalizedTextView } from '../courses';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { languages, runStatuses } from './sandbox';
+import { LocalizedTextInput, LocalizedTextView } from '../kernel/localized';
 
 const CODE_LIMIT = 64 * 1024;
 

@@ -2,14 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { BigIntType, Check, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
 import { Tier } from '../kernel/domain';
+import type { Localized } from '../kernel/localized';
 
 /** Amounts are integers in minor units (VND has none, USD cents); never floating point. */
 const money = () => new BigIntType('number');
-
-export interface Localized {
-  en: string;
-  vi: string;
-}
 
 export enum ProductKind {
   subscription = 'subscription',

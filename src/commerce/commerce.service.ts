@@ -20,7 +20,6 @@ import {
   EntitlementStatus,
   IdempotencyKey,
   LedgerKind,
-  type Localized,
   Payment,
   PaymentStatus,
   type Price,
@@ -38,6 +37,7 @@ import { ownsCourse } from './listing-ownership';
 import { sameCurrency, sameMoney } from './webhook-money';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
+import type { Localized } from '../kernel/localized';
 
 export const MAX_AMOUNT = 2_000_000_000;
 

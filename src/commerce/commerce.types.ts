@@ -1,10 +1,10 @@
 import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsUUID, Length, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { Node } from '../kernel/node';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { LocalizedTextInput, LocalizedTextView } from '../courses';
 import { Tier } from '../kernel/domain';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { EntitlementKind, EntitlementSource, EntitlementStatus, PaymentStatus, PriceInterval, ProductKind, ProductStatus, PurchaseRequestStatus, RefundStatus } from './commerce.entity';
+import { LocalizedTextInput, LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(ProductKind, {
   name: 'ProductKind',

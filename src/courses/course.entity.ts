@@ -1,17 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
+import type { Localized } from '../kernel/localized';
 
 export enum CourseLevel {
   beginner = 'beginner',
   intermediate = 'intermediate',
   advanced = 'advanced',
-}
-
-/** Every text of a course is written in both languages of the platform. */
-export interface Localized {
-  en: string;
-  vi: string;
 }
 
 export interface QuizQuestion {

@@ -7,7 +7,8 @@ import { Role, User } from '../auth';
 import { conflict, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { decodeCursor, type Page, toPage } from '../kernel/pagination';
-import { Course, type CourseLevel, Enrollment, Lesson, type Localized, type Quiz } from './course.entity';
+import { Course, type CourseLevel, Enrollment, Lesson, type Quiz } from './course.entity';
+import type { Localized } from '../kernel/localized';
 
 export interface NewLesson {
   title: Localized;

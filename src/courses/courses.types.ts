@@ -1,9 +1,10 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Length, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Max, MaxLength, Min, ValidateNested } from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AGE } from '../kernel/limits';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { CourseLevel } from './course.entity';
+import { LocalizedListInput, LocalizedListView, LocalizedTextInput, LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(CourseLevel, {
   name: 'CourseLevel',
@@ -14,24 +15,6 @@ registerEnumType(CourseLevel, {
     advanced: { description: 'For experienced learners' },
   },
 });
-
-@ObjectType('LocalizedText', { description: 'A text in Vietnamese and English' })
-export class LocalizedTextView {
-  @Field(() => String, { description: 'The text in English' })
-  en!: string;
-
-  @Field(() => String, { description: 'The text in Vietnamese' })
-  vi!: string;
-}
-
-@ObjectType('LocalizedList', { description: 'A list of texts in Vietnamese and English' })
-export class LocalizedListView {
-  @Field(() => [String], { description: 'The texts in English' })
-  en!: string[];
-
-  @Field(() => [String], { description: 'The texts in Vietnamese' })
-  vi!: string[];
-}
 
 /** A quiz question as learners see it: no answer, no explanation before they submit. */
 @ObjectType({ description: 'A question of a quiz, without its answer' })
@@ -137,28 +120,6 @@ export class CatalogArgs extends PageArgs {
   @IsOptional()
   @MaxLength(100)
   q?: string | null;
-}
-
-@InputType({ description: 'A text in Vietnamese and English' })
-export class LocalizedTextInput {
-  @Field(() => String, { description: 'The text in English' })
-  @Length(1, 20_000)
-  en!: string;
-
-  @Field(() => String, { description: 'The text in Vietnamese' })
-  @Length(1, 20_000)
-  vi!: string;
-}
-
-@InputType({ description: 'A list of texts in Vietnamese and English' })
-export class LocalizedListInput {
-  @Field(() => [String], { description: 'The texts in English, at most 20' })
-  @ArrayMaxSize(20)
-  en!: string[];
-
-  @Field(() => [String], { description: 'The texts in Vietnamese, at most 20' })
-  @ArrayMaxSize(20)
-  vi!: string[];
 }
 
 @InputType({ description: 'A question of a quiz' })

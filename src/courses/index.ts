@@ -8,12 +8,12 @@ import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
 export { Enrollment } from './course.entity';
-export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonInput, LocalizedTextInput } from './courses.types';
+export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonInput } from './courses.types';
 
 export { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
-export type { Localized, Quiz, QuizQuestion } from './course.entity';
-export { CourseView, EnrollmentConnection, EnrollmentView, LocalizedListView, LocalizedTextView } from './courses.types';
+export type { Quiz, QuizQuestion } from './course.entity';
+export { CourseView, EnrollmentConnection, EnrollmentView } from './courses.types';
 export { presentEnrollment } from './courses.resolver';
 export type { CoursesService } from './courses.service';
 

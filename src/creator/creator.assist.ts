@@ -1,8 +1,8 @@
-import type { Localized } from '../courses';
 import { classify, type CourseBrief, factoryModelsOf, type LessonBrief, type LessonText, ProviderError, type SafetyFinding } from '../factory';
 import type { Deps } from '../kernel/deps';
 import { AppError, notFound, validationFailed } from '../kernel/errors';
 import type { CreatorCourse, CreatorLesson } from './creator.entity';
+import type { Localized } from '../kernel/localized';
 
 export enum AssistTask {
   outline = 'outline',

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
-import { CourseLevel, type Localized, type Quiz } from '../courses';
+import { CourseLevel, type Quiz } from '../courses';
 import type { SafetyFinding } from '../factory';
+import type { Localized } from '../kernel/localized';
 
 export enum DraftStatus {
   draft = 'draft',

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../admin';
 import { Role, User } from '../auth';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { CourseLevel, Localized, Quiz } from '../courses';
+import type { CourseLevel, Quiz } from '../courses';
 import { Enrollment } from '../courses';
 import type { CoursesService } from '../courses';
 import { classify, type LessonText } from '../factory';
@@ -12,6 +12,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
 import { CreatorCourse, CreatorLesson, CreatorMessage, DraftStatus } from './creator.entity';
+import type { Localized } from '../kernel/localized';
 
 export interface DraftInput {
   title: Localized;

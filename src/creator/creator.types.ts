@@ -4,10 +4,11 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Connection } from '../kernel/pagination';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CourseLevel } from '../courses';
-import { CourseDescriptionChangeInput, CourseDescriptionInput, LocalizedListView, LocalizedTextView } from '../courses';
+import { CourseDescriptionChangeInput, CourseDescriptionInput } from '../courses';
 import { SafetyFindingView } from '../factory';
 import { AssistTask } from './creator.assist';
 import { DraftStatus } from './creator.entity';
+import { LocalizedListView, LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(AssistTask, {
   name: 'AssistTask',

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import type { Localized } from '../courses';
 import { CourseGeneration, GenerationLesson, type GenerationStage, GenerationStatus, type SafetyFinding, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
 import type { FactoryModels } from './providers';
 import { type CourseBrief, type Outline, ProviderError, type Research } from './providers/model';
 import { classify, type LessonText } from './safety';
+import type { Localized } from '../kernel/localized';
 
 export const STAGE_JOB = 'factory.stage';
 

@@ -2,10 +2,11 @@ import { Node } from '../kernel/node';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { IsIn, Matches, Max, Min, Validate, type ValidationArguments, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { CourseLevel, LocalizedListView, LocalizedTextView } from '../courses';
+import { CourseLevel } from '../courses';
 import { AGE, LIMITS } from '../kernel/limits';
 import { Connection } from '../kernel/pagination';
 import { GenerationStatus, StageName, StageStatus } from './generation.entity';
+import { LocalizedListView, LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(GenerationStatus, {
   name: 'GenerationStatus',

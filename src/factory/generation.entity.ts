@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Check, Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
-import type { Localized, Quiz } from '../courses';
+import type { Quiz } from '../courses';
+import type { Localized } from '../kernel/localized';
 
 export enum GenerationStatus {
   queued = 'queued',

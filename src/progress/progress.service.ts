@@ -2,12 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { User } from '../auth';
 import type { CertificatesService } from '../certificates';
-import type { Course, Lesson, Localized } from '../courses';
+import type { Course, Lesson } from '../courses';
 import type { CoursesService } from '../courses';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
 import { AppError, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
+import type { Localized } from '../kernel/localized';
 
 /** A learner's best on one CodeLab exercise of a course. */
 export interface ExerciseProgress {

@@ -1,8 +1,8 @@
 import { ArrayMaxSize, IsOptional, Max, Min } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { LocalizedTextView } from '../courses';
 import { CertificateView } from '../certificates';
 import { LinkedLearner } from '../guardian';
+import { LocalizedTextView } from '../kernel/localized';
 
 @ObjectType('ExerciseProgress', { description: "A learner's best on a CodeLab exercise of the course" })
 export class ExerciseProgressView {

@@ -2,11 +2,11 @@ import { Node } from '../kernel/node';
 import { IsIn, IsISO31661Alpha2, Length, Matches, MaxLength } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, ObjectType, registerEnumType } from 'type-graphql';
 import { IsEmail } from 'class-validator';
-import { LocalizedTextView } from '../courses';
 import { Connection } from '../kernel/pagination';
 import { CourseProgressView } from '../progress';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
+import { LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(SchoolRole, {
   name: 'SchoolRole',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import type { Localized, Quiz } from '../../courses';
+import type { Quiz } from '../../courses';
 import { type CourseBrief, type CourseModel, type LessonBrief, type Outline, ProviderError, type Research } from './model';
+import type { Localized } from '../../kernel/localized';
 
 export interface ModelEndpoint {
   /** The OpenAI-compatible base, e.g. http://localhost:8000/v1 (vLLM), http://localhost:11434/v1 (Ollama). */

@@ -1,5 +1,6 @@
-import type { Localized, Quiz } from '../../courses';
+import type { Quiz } from '../../courses';
 import type { SafetyFinding } from '../generation.entity';
+import type { Localized } from '../../kernel/localized';
 
 /** What was asked for: the generation request, validated. */
 export interface CourseBrief {

@@ -1,4 +1,4 @@
-import type { Localized } from '../../courses';
+import type { Localized } from '../../kernel/localized';
 
 export interface ConceptQuestion {
   prompt: Localized;

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { Localized, Quiz, QuizQuestion } from '../../courses';
+import type { Quiz, QuizQuestion } from '../../courses';
 import type { CourseBrief, CourseModel, LessonBrief, Outline, Research } from './model';
 import { CONCEPTS, type Concept, LEVEL_NAME, LEVEL_START } from './offline-knowledge';
+import type { Localized } from '../../kernel/localized';
 
 /**
  * The built-in generator: no network, no model weights. It teaches the programming concepts of
