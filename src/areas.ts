@@ -1,5 +1,6 @@
 import { adminArea } from './admin';
 import { aiArea } from './ai';
+import { auditArea } from './audit';
 import { authArea } from './auth';
 import { certificatesArea } from './certificates';
 import { commerceArea } from './commerce';
@@ -29,6 +30,7 @@ import type { Area } from './kernel/area';
 export const areas: Area[] = [
   healthArea,
   authArea,
+  auditArea,
   adminArea,
   notificationsArea,
   guardianArea,

@@ -6,7 +6,7 @@ import { toConnection } from '../kernel/pagination';
 import { AuditArgs, AuditEntryConnection, PlatformStatsView, RoleChangeView, SuspendInput, UserConnection, UsersArgs } from './admin.types';
 import type { NodeSource } from '../kernel/node';
 import { adminRules } from './admin.rules';
-import type { AuditEntry } from './audit-entry.entity';
+import type { AuditEntry } from '../audit';
 import type { RoleChange } from './role-change.entity';
 
 @Resolver(() => UserView)

@@ -6,8 +6,8 @@ import { AccountStatus, normaliseEmail, Role, User } from '../auth';
 import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
-import type { AuditService } from './audit.service';
-import { AuditEntry } from './audit-entry.entity';
+import type { AuditService } from '../audit';
+import type { CommerceService } from '../commerce';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
 
 export interface PlatformStats {
@@ -33,6 +33,7 @@ export class AdminService {
     private readonly uow: UnitOfWork,
     private readonly auth: AuthService,
     private readonly audit: AuditService,
+    private readonly commerce: CommerceService,
   ) {}
 
   private get em(): EntityManager {
@@ -112,7 +113,7 @@ export class AdminService {
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!target) throw notFound('user');
       if (target.status !== AccountStatus.suspended) throw conflict('This account is not suspended.');
-      const suspension = await em.findOne(AuditEntry, { action: 'admin.user_suspended', targetId: target.id }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+      const suspension = await this.audit.latest('admin.user_suspended', target.id);
       const previous = suspension?.data.previousStatus;
       target.status = previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active;
       await this.audit.record({ actor, action: 'admin.user_reactivated', target: { type: 'user', id: target.id }, data: { status: target.status } });
@@ -123,7 +124,7 @@ export class AdminService {
     return user;
   }
 
-  /** The platform's figures in one round trip; revenue only once a payments table exists. */
+  /** The platform's figures in one round trip, and the month's revenue from the ledger. */
   async stats(): Promise<PlatformStats> {
     const [row] = await this.em.execute<Record<string, unknown>[]>(`
       select
@@ -140,7 +141,7 @@ export class AdminService {
         (select count(*)::int from enrollments) as enrollments,
         (select count(*)::int from certificates) as certificates,
         (select coalesce(sum(messages), 0)::int from ai_usage where day = (now() at time zone 'utc')::date) as ai_today,
-        to_regclass('payments') is not null as has_payments`);
+        date_trunc('month', now()) as month_start`);
     return {
       usersByRole: row.by_role as PlatformStats['usersByRole'],
       usersByStatus: row.by_status as PlatformStats['usersByStatus'],
@@ -149,24 +150,8 @@ export class AdminService {
       enrollments: row.enrollments as number,
       certificates: row.certificates as number,
       aiMessagesToday: row.ai_today as number,
-      revenueThisMonth: row.has_payments ? await this.revenueThisMonth() : [],
+      revenueThisMonth: await this.commerce.revenueSince(row.month_start as Date),
     };
-  }
-
-  /**
-   * Revenue of the month per currency, from the commerce area's payments table when it exists.
-   * Its columns are that area's; we read the common ones and answer nothing if they differ.
-   */
-  private async revenueThisMonth(): Promise<PlatformStats['revenueThisMonth']> {
-    const columns = new Set((await this.em.execute<{ column_name: string }[]>(`select column_name from information_schema.columns where table_name = 'payments'`)).map((c) => c.column_name));
-    const amount = ['amount_minor', 'amount', 'amount_total'].find((c) => columns.has(c));
-    const time = ['paid_at', 'created_at'].find((c) => columns.has(c));
-    if (!amount || !time || !columns.has('currency')) return [];
-    const paid = columns.has('status') ? `and status in ('succeeded', 'paid', 'completed')` : '';
-    const rows = await this.em.execute<{ currency: string; amount: string }[]>(
-      `select upper(currency) as currency, sum("${amount}")::bigint as amount from payments where "${time}" >= date_trunc('month', now()) ${paid} group by 1 order by 1`,
-    );
-    return rows.map((r) => ({ currency: r.currency, amount: Number(r.amount) }));
   }
 
   /**

@@ -37,6 +37,7 @@ const aiBackendOf = (deps: Deps) => runtimeOf(deps).backend;
 
 export const aiArea = defineArea({
   name: 'ai',
+  uses: ['auth', 'consent', 'guardian'],
   entities: [AiUsage],
   resolvers: [AiResolver, AiUserEdges],
   rules: aiRules,

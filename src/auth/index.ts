@@ -32,6 +32,7 @@ declare module '../kernel/context' {
 
 export const authArea = defineArea({
   name: 'auth',
+  uses: [],
   entities: [User, RefreshToken, AccountToken],
   resolvers: [AuthResolver],
   rules: authRules,

@@ -25,6 +25,7 @@ declare module '../kernel/services' {
 
 export const certificatesArea = defineArea({
   name: 'certificates',
+  uses: ['auth', 'courses', 'guardian'],
   entities: [Certificate],
   resolvers: [CertificatesResolver, CertificatesUserEdges],
   nodes: certificatesNodes,

@@ -32,6 +32,7 @@ declare module '../kernel/services' {
 /** CodeLab (running and judging learners' code), projects and portfolios (DESIGN.md 4.8). */
 export const codelabArea = defineArea({
   name: 'codelab',
+  uses: ['ai', 'auth', 'certificates', 'consent', 'guardian'],
   entities: [Exercise, Submission, Project, Portfolio],
   resolvers: [CodeLabResolver, CodeLabUserEdges],
   nodes: codelabNodes,

@@ -1066,6 +1066,21 @@ export class CommerceService {
 
   // ---- ledger --------------------------------------------------------------------------------
 
+  /**
+   * Money taken per currency in ledger transactions booked since `since`: what the platform's revenue
+   * and the creators' payables were credited, less what refunds and chargebacks took back (partial
+   * ones included).
+   */
+  async revenueSince(since: Date): Promise<{ currency: string; amount: number }[]> {
+    const rows = await this.em.execute<{ currency: string; amount: string }[]>(
+      `select e.currency, -sum(e.amount)::bigint as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where t.created_at >= ? and (e.account = 'revenue:platform' or e.account like 'payable:creator:%')
+       group by e.currency having sum(e.amount) <> 0 order by e.currency`,
+      [since],
+    );
+    return rows.map((r) => ({ currency: r.currency.trim(), amount: Number(r.amount) }));
+  }
+
   /** Balances per account and currency, kept by the database as entries arrive. */
   async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
     const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);

@@ -11,6 +11,9 @@ import { commerceRoutes } from './commerce.routes';
 import { commerceRules } from './commerce.rules';
 import { PaymentViewFields } from './payment-view.resolver';
 import { CommerceService } from './commerce.service';
+
+export type { CommerceService } from './commerce.service';
+export { courseOpen, paidCourseCheck } from './paid-courses';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
@@ -54,6 +57,7 @@ export const providersOf = perProcess((deps) => {
 
 export const commerceArea = defineArea({
   name: 'commerce',
+  uses: ['audit', 'auth', 'guardian', 'notifications'],
   entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
   resolvers: [CommerceResolver, CommerceUserEdges, PaymentViewFields],
   nodes: commerceNodes,

@@ -27,6 +27,7 @@ declare module '../kernel/services' {
 
 export const consentArea = defineArea({
   name: 'consent',
+  uses: ['auth', 'country-policy', 'guardian', 'notifications'],
   entities: [Consent, ConsentLedgerEntry],
   resolvers: [ConsentResolver, ConsentUserEdges],
   rules: consentRules,

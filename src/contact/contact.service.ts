@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { FilterQuery } from '@mikro-orm/core';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditService } from '../admin';
+import type { AuditService } from '../audit';
 import { Locale, User } from '../auth';
 import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';

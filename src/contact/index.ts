@@ -15,6 +15,7 @@ declare module '../kernel/services' {
 
 export const contactArea = defineArea({
   name: 'contact',
+  uses: ['audit', 'auth', 'features'],
   entities: [ContactMessage],
   resolvers: [ContactResolver],
   rules: contactRules,

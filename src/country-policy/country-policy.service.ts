@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { isISO31661Alpha2 } from 'class-validator';
-import type { AuditService } from '../admin';
+import type { AuditService } from '../audit';
 import { User } from '../auth';
 import { validationFailed } from '../kernel/errors';
 import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';

@@ -17,6 +17,7 @@ declare module '../kernel/services' {
 
 export const countryPolicyArea = defineArea({
   name: 'country-policy',
+  uses: ['audit', 'auth'],
   entities: [CountryPolicyOverride, CountryPolicyChange],
   resolvers: [CountryPolicyResolver],
   rules: countryPolicyRules,

@@ -2,7 +2,7 @@ import { Args, Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import { type User, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import type { NodeSource } from '../kernel/node';
-import { lessonOpen } from '../permissions/paid-courses';
+import { lessonOpen } from './lesson-open';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import type { Course } from './course.entity';
 import { presentEnrollment, presentLesson } from './courses.resolver';

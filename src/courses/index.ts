@@ -15,6 +15,7 @@ export { CourseLevel } from './course.entity';
 export type { Quiz, QuizQuestion } from './course.entity';
 export { CourseView, EnrollmentConnection, EnrollmentView } from './courses.types';
 export { presentEnrollment } from './courses.resolver';
+export { lessonOpen } from './lesson-open';
 export type { CoursesService } from './courses.service';
 
 declare module '../kernel/services' {
@@ -25,6 +26,7 @@ declare module '../kernel/services' {
 
 export const coursesArea = defineArea({
   name: 'courses',
+  uses: ['auth', 'commerce', 'consent', 'guardian'],
   entities: [Course, Lesson, Enrollment],
   resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],
   nodes: coursesNodes,

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditService } from '../admin';
+import type { AuditService } from '../audit';
 import { Role, User } from '../auth';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { CourseLevel, Quiz } from '../courses';

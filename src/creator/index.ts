@@ -15,6 +15,7 @@ declare module '../kernel/services' {
 
 export const creatorArea = defineArea({
   name: 'creator',
+  uses: ['audit', 'auth', 'courses', 'factory', 'notifications'],
   entities: [CreatorCourse, CreatorLesson, CreatorMessage],
   resolvers: [CreatorResolver, CreatorUserEdges],
   rules: creatorRules,

@@ -6,7 +6,7 @@ import type { CourseLevel } from '../courses';
 import type { CoursesService } from '../courses';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
-import type { AuditService } from '../admin';
+import type { AuditService } from '../audit';
 import type { Deps } from '../kernel/deps';
 import type { FactoryModels } from './providers';
 import { AppError, conflict, notFound } from '../kernel/errors';

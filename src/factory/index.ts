@@ -28,6 +28,7 @@ export const factoryModelsOf = perProcess((deps) => createFactoryModels(deps.con
 
 export const factoryArea = defineArea({
   name: 'factory',
+  uses: ['audit', 'auth', 'courses', 'notifications'],
   entities: [CourseGeneration, GenerationStage, GenerationLesson],
   resolvers: [FactoryResolver],
   rules: factoryRules,

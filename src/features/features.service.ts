@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditService } from '../admin';
+import type { AuditService } from '../audit';
 import { ageOn } from '../auth';
 import { User } from '../auth';
 import { perProcess } from '../kernel/deps';

@@ -17,6 +17,7 @@ declare module '../kernel/services' {
 
 export const featuresArea = defineArea({
   name: 'features',
+  uses: ['audit', 'auth'],
   entities: [FeatureFlag],
   resolvers: [FeaturesResolver],
   rules: featuresRules,

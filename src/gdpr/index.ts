@@ -24,6 +24,7 @@ declare module '../kernel/services' {
 
 export const gdprArea = defineArea({
   name: 'gdpr',
+  uses: ['ai', 'auth', 'certificates', 'guardian'],
   entities: [GdprRequest, AiMemoryDeletion],
   resolvers: [GdprResolver],
   rules: gdprRules,

@@ -9,6 +9,7 @@ import { GraphResolver } from './graph.resolver';
  */
 export const graphArea = defineArea({
   name: 'graph',
+  uses: ['auth'],
   resolvers: [GraphResolver],
   // node and nodes check each node with its own type's rule (kernel/node.ts); anyone may ask.
   rules: { Query: { viewer: isAuthenticated, node: allow, nodes: allow } },

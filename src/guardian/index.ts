@@ -29,6 +29,7 @@ declare module '../kernel/services' {
 
 export const guardianArea = defineArea({
   name: 'guardian',
+  uses: ['auth'],
   entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
   resolvers: [GuardianResolver, GuardianUserEdges, GuardianLinkEdges],
   nodes: guardianNodes,

@@ -19,6 +19,7 @@ declare module '../kernel/deps' {
 
 export const healthArea = defineArea({
   name: 'health',
+  uses: [],
   resolvers: [HealthResolver],
   rules: healthRules,
   routes: healthRoutes,

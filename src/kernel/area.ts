@@ -82,6 +82,12 @@ export interface AreaGauge {
  */
 export interface Area {
   name: string;
+  /**
+   * The areas whose exports and services this one uses (by their names). Its service factories see
+   * only these areas' services and their own; the layering test checks the imports and the
+   * `services.x` calls of its folder against this list, and that no two areas use each other.
+   */
+  uses?: string[];
   entities?: EntityClass<any>[];
   resolvers?: NonEmptyArray<Function>;
   rules?: AreaRules;

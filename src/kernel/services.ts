@@ -10,24 +10,66 @@ export interface Services {}
 /** How an area builds its services; another area's service is reached through `services`. */
 export type ServiceFactories = { [K in keyof Services]?: (uow: UnitOfWork, services: Services) => Services[K] };
 
+/** What the registry reads of an area: its name, the areas it uses, its service factories. */
+export interface ServiceProvider {
+  name: string;
+  uses?: string[];
+  services?: ServiceFactories;
+}
+
+interface Bag {
+  uow: UnitOfWork;
+  made: Map<string, unknown>;
+  views: Map<string, Services>;
+}
+
 /**
  * Builds, once per process, a constructor of the services of a unit of work. Each service is made
- * on first use, so a request pays only for what it calls, and services that need each other
- * (guardians and notifications) find each other without callbacks.
+ * on first use, so a request pays only for what it calls, and services that need each other find
+ * each other without callbacks. An area's factories get a view with only its own services and
+ * those of the areas it declares in `uses`: reaching any other is an error at the first call,
+ * not a dependency nobody declared.
  */
-export function serviceRegistry(factories: ServiceFactories[]): (uow: UnitOfWork) => Services {
+export function serviceRegistry(providers: ServiceProvider[]): (uow: UnitOfWork) => Services {
+  const owner = new Map<string, string>();
+  for (const area of providers) {
+    for (const name of Object.keys(area.services ?? {})) {
+      if (owner.has(name)) throw new Error(`Two areas define the service ${name}`);
+      owner.set(name, area.name);
+    }
+  }
+  const viewPrototypes = new Map(providers.map((area) => [area.name, viewPrototype(area, owner)]));
   const prototype = {};
-  for (const area of factories) {
-    for (const [name, make] of Object.entries(area) as [string, (uow: UnitOfWork, services: Services) => unknown][]) {
-      if (Object.hasOwn(prototype, name)) throw new Error(`Two areas define the service ${name}`);
+  for (const area of providers) {
+    for (const [name, make] of Object.entries(area.services ?? {}) as [string, (uow: UnitOfWork, services: Services) => unknown][]) {
       Object.defineProperty(prototype, name, {
-        get(this: { uow: UnitOfWork; made: Map<string, unknown> }) {
+        get(this: Bag) {
           let service = this.made.get(name);
-          if (service === undefined) this.made.set(name, (service = make(this.uow, this as unknown as Services)));
+          if (service === undefined) this.made.set(name, (service = make(this.uow, viewOf(this, area.name))));
           return service;
         },
       });
     }
   }
-  return (uow) => Object.assign(Object.create(prototype) as object, { uow, made: new Map() }) as unknown as Services;
+  const viewOf = (bag: Bag, areaName: string): Services => {
+    let view = bag.views.get(areaName);
+    if (!view) bag.views.set(areaName, (view = Object.assign(Object.create(viewPrototypes.get(areaName)!) as object, { bag }) as unknown as Services));
+    return view;
+  };
+  return (uow) => Object.assign(Object.create(prototype) as object, { uow, made: new Map(), views: new Map() }) as unknown as Services;
+}
+
+/** The services one area may reach: its own and its used areas', each read from the unit's bag. */
+function viewPrototype(area: ServiceProvider, owner: Map<string, string>): object {
+  const allowed = new Set([area.name, ...(area.uses ?? [])]);
+  const view = {};
+  for (const [name, ownerName] of owner) {
+    Object.defineProperty(view, name, {
+      get(this: { bag: Services }) {
+        if (!allowed.has(ownerName)) throw new Error(`The ${area.name} area uses the ${name} service of ${ownerName}, which it does not declare in uses`);
+        return this.bag[name as keyof Services];
+      },
+    });
+  }
+  return view;
 }

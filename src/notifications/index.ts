@@ -28,6 +28,7 @@ declare module '../kernel/services' {
 
 export const notificationsArea = defineArea({
   name: 'notifications',
+  uses: ['auth', 'guardian'],
   entities: [Notification, NotificationSettings, NotificationCounter],
   resolvers: [NotificationsResolver, NotificationsUserEdges],
   nodes: notificationsNodes,

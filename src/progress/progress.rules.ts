@@ -1,7 +1,8 @@
 import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
 import { isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from '../guardian';
-import { courseOpen, lessonOpen } from '../permissions/paid-courses';
+import { courseOpen } from '../commerce';
+import { lessonOpen } from '../courses';
 
 const inLesson = and(mayStoreLearnerData, lessonOpen('lessonId'));
 

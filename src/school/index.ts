@@ -15,6 +15,7 @@ declare module '../kernel/services' {
 
 export const schoolArea = defineArea({
   name: 'school',
+  uses: ['audit', 'auth', 'consent', 'courses', 'guardian', 'progress'],
   entities: [School, SchoolMember, SchoolClass, ClassMember, ClassCourse],
   resolvers: [SchoolResolver, RosterMemberEdges, SchoolUserEdges, SchoolClassEdges],
   rules: schoolRules,

@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AuditService } from '../admin';
+import type { AuditService } from '../audit';
 import { ADULT_AGE, ageOn } from '../auth';
 import type { AuthService } from '../auth';
 import { Role, User } from '../auth';

@@ -31,7 +31,7 @@ export const routes: RestRoute[] = areas.flatMap((area) => area.routes ?? []);
 /** The mutations that may carry bodies over BODY_LIMIT, and how large. */
 export const bodyLimits: BodyLimits = Object.assign({}, ...areas.map((area) => area.bodyLimits ?? {})) as BodyLimits;
 
-const servicesOf = serviceRegistry(areas.map((area) => area.services ?? {}));
+const servicesOf = serviceRegistry(areas);
 
 export function openAppDatabase(databaseUrl: string, log?: (message: string) => void): Promise<Orm> {
   return openDatabase(databaseUrl, model, log);

@@ -1,7 +1,10 @@
 import { execFile } from 'node:child_process';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { areas } from '../../src/areas';
+import { serviceRegistry } from '../../src/kernel/services';
 
 const root = join(__dirname, '..', '..');
 
@@ -14,5 +17,63 @@ describe('layers (DESIGN.md 3a, rules in .dependency-cruiser.cjs)', () => {
     const { summary } = JSON.parse(stdout) as { summary: { totalCruised: number; violations: { rule: { name: string }; from: string; to: string }[] } };
     expect(summary.totalCruised).toBeGreaterThan(100);
     expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
+  });
+});
+
+describe('declared uses between areas (src/kernel/area.ts)', () => {
+  const byName = new Map(areas.map((area) => [area.name, area]));
+  const serviceOwner = new Map(areas.flatMap((area) => Object.keys(area.services ?? {}).map((service) => [service, area.name] as const)));
+  const filesOf = (name: string) => readdirSync(join(root, 'src', name), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+
+  /** What an area's folder actually reaches of other areas: the areas it imports, and the owners of the services it calls. */
+  function reached(name: string): { imports: Set<string>; calls: Set<string> } {
+    const imports = new Set<string>();
+    const calls = new Set<string>();
+    for (const file of filesOf(name)) {
+      const path = join(root, 'src', name, file);
+      const text = readFileSync(path, 'utf8');
+      for (const [, target] of text.matchAll(/from '(\.[^']+)'/g)) {
+        const [top] = relative(join(root, 'src'), resolve(dirname(path), target)).split(sep);
+        if (top !== name && byName.has(top)) imports.add(top);
+      }
+      for (const [, service] of text.matchAll(/services\??\.(\w+)/g)) {
+        const owner = serviceOwner.get(service);
+        if (owner && owner !== name) calls.add(owner);
+      }
+    }
+    return { imports, calls };
+  }
+
+  it('names only areas that exist, and every area its folder imports or whose services it calls, and no other', () => {
+    for (const area of areas) {
+      const { imports, calls } = reached(area.name);
+      const declared = [...(area.uses ?? [])].sort();
+      expect(
+        declared.filter((name) => !byName.has(name)),
+        `${area.name} uses unknown areas`,
+      ).toEqual([]);
+      expect(declared, `the uses of ${area.name} (imports: ${[...imports]}; services called: ${[...calls]})`).toEqual([...new Set([...imports, ...calls])].sort());
+    }
+  });
+
+  it('has no cycle: no area uses, directly or not, an area that uses it', () => {
+    const cycles: string[] = [];
+    const visit = (name: string, path: string[]) => {
+      if (path.includes(name)) return void cycles.push([...path.slice(path.indexOf(name)), name].join(' -> '));
+      for (const used of byName.get(name)?.uses ?? []) visit(used, [...path, name]);
+    };
+    for (const area of areas) visit(area.name, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it("hands an area's service factories only the services of the areas it uses", () => {
+    const units = serviceRegistry([
+      { name: 'low', services: { low: () => 'low' } as never },
+      { name: 'middle', uses: ['low'], services: { middle: (_uow: unknown, services: Record<string, unknown>) => `middle on ${String(services.low)}` } as never },
+      { name: 'stray', services: { stray: (_uow: unknown, services: Record<string, unknown>) => `stray on ${String(services.low)}` } as never },
+    ]);
+    const services = units({} as never) as unknown as Record<string, string>;
+    expect(services.middle).toBe('middle on low');
+    expect(() => services.stray).toThrow('The stray area uses the low service of low, which it does not declare in uses');
   });
 });

@@ -21,6 +21,14 @@ const balance = async (account: string, currency = 'VND') => {
   const reply = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
   return reply.body.items.find((b: { account: string; currency: string }) => b.account === account && b.currency === currency)?.balance ?? 0;
 };
+/** The month's revenue in VND as the admin stats give it (REST, or its GraphQL twin). */
+const revenue = async (over: 'rest' | 'graphql' = 'rest'): Promise<number> => {
+  const rows: { currency: string; amount: number }[] =
+    over === 'rest'
+      ? (await t.http.get('/admin/stats', { token: admin.accessToken })).body.revenueThisMonth
+      : (await t.http.gql('{ platformStats { revenueThisMonth { currency amount } } }', {}, admin.accessToken)).body.data.platformStats.revenueThisMonth;
+  return rows.find((r) => r.currency === 'VND')?.amount ?? 0;
+};
 const settled = (id: string, who: SignedIn) =>
   waitFor(
     () => t.http.get('/refunds/me', { token: who.accessToken }),
@@ -31,7 +39,9 @@ describe('refunds', () => {
   it('partial then full: processing, the provider webhook, succeeded; the ledger reverses and a full refund revokes', async () => {
     const buyer = await signUp(t, adultSignup());
     const providerBefore = await balance('provider:sandbox');
+    const revenueBefore = await revenue();
     const payment = await buy(t, buyer, product);
+    expect(await revenue()).toBe(revenueBefore + 199000);
     const asked = await t.http.post('/refunds', { paymentId: payment.id, amount: 50000, reason: 'changed my mind' }, { token: buyer.accessToken });
     expect(asked.status).toBe(201);
     expect(asked.body).toMatchObject({ status: 'requested', amount: 50000, currency: 'VND' });
@@ -42,6 +52,8 @@ describe('refunds', () => {
     expect(after.body.items[0].status).toBe('succeeded');
     expect((await t.http.get(`/payments/${payment.id}`, { token: buyer.accessToken })).body).toMatchObject({ status: 'partially_refunded', refundedAmount: 50000 });
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('starter');
+    // The admin's revenue is the ledger's: a partial refund takes its part back.
+    expect(await revenue('graphql')).toBe(revenueBefore + 149000);
 
     const rest = await t.http.post('/refunds', { paymentId: payment.id, reason: 'the rest' }, { token: buyer.accessToken });
     expect(rest.body.amount).toBe(149000);
@@ -53,6 +65,7 @@ describe('refunds', () => {
     expect((await t.http.get('/entitlements/me', { token: buyer.accessToken })).body.items[0].status).toBe('revoked');
     expect(await balance('provider:sandbox')).toBe(providerBefore);
     expect(await balance(`customer:${buyer.id}`)).toBe(0);
+    expect(await revenue()).toBe(revenueBefore);
     const more = await t.http.post('/refunds', { paymentId: payment.id, amount: 1, reason: 'again' }, { token: buyer.accessToken });
     expect(more.status).toBe(409);
   });

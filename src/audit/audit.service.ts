@@ -50,6 +50,11 @@ export class AuditService {
     });
   }
 
+  /** The newest entry of this action on this target (what a suspension recorded, when it is lifted). */
+  latest(action: string, targetId: string): Promise<AuditEntry | null> {
+    return this.em.findOne(AuditEntry, { action, targetId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
+  }
+
   /** The entries among these ids, with their actors (the graph's `nodes`; admins only, by the rule of `auditEntries`). */
   byIds(ids: string[]): Promise<AuditEntry[]> {
     return this.em.find(AuditEntry, { id: { $in: ids.filter(isId) } }, { populate: ['actor'] });
