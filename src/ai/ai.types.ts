@@ -2,6 +2,9 @@ import { IsOptional, IsString, MaxLength } from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Tier } from '../auth';
 
+/** The longest conversation id a chat may name (the chat route's fast path reads it too). */
+export const CONVERSATION_ID_MAX_LENGTH = 100;
+
 @InputType({ description: 'A message to the AI tutor' })
 export class AiChatInput {
   @Field(() => String, { description: 'At most AI_MESSAGE_MAX_LENGTH characters (4,000 by default)' })
@@ -11,7 +14,7 @@ export class AiChatInput {
   @Field(() => ID, { nullable: true, description: 'Continue this conversation; a new one without' })
   @IsOptional()
   @IsString({ message: 'must be a string' })
-  @MaxLength(100, { message: 'must be a conversation id' })
+  @MaxLength(CONVERSATION_ID_MAX_LENGTH, { message: 'must be a conversation id' })
   conversationId?: string | null;
 }
 

@@ -78,6 +78,34 @@ describe('POST /ai/chat', () => {
     const gql = await gqlChat(learner, 'x'.repeat(51));
     expect(gql.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
   });
+
+  it('takes a conversation id as GraphQL coerces it, up to 100 characters, and refuses a longer one or an unknown field with their details', async () => {
+    const learner = await adultWithConsent();
+    const gql = (input: object) => t.http.gql('mutation($input: AiChatInput!) { aiChat(input: $input) { conversationId } }', { input }, learner.accessToken);
+    const longest = 'c'.repeat(100);
+    const taken: [object, string][] = [
+      [{ message: 'Hi', conversationId: longest }, longest],
+      [{ message: 'Hi', conversationId: null }, 'conv-1'],
+      [{ message: 'Hi', conversationId: 7 }, '7'],
+    ];
+    for (const [body, conversationId] of taken) {
+      const reply = await t.http.post('/ai/chat', body, { token: learner.accessToken });
+      expect(reply.status, JSON.stringify(body)).toBe(200);
+      expect(reply.body.conversationId).toBe(conversationId);
+      expect((await gql(body)).body.data.aiChat.conversationId).toBe(conversationId);
+    }
+    const refused: [object, string][] = [
+      [{ message: 'Hi', conversationId: `${longest}c` }, 'conversationId'],
+      [{ message: 'Hi', mood: 'happy' }, 'mood'],
+      [{ message: 'Hi', conversationId: ['c1'] }, 'conversationId'],
+    ];
+    for (const [body, field] of refused) {
+      const reply = await t.http.post('/ai/chat', body, { token: learner.accessToken });
+      expect(reply.status, JSON.stringify(body)).toBe(400);
+      expect(reply.body).toMatchObject({ error: 'validation_failed', details: [{ field }] });
+      expect((await gql(body)).body.errors?.[0].extensions.code, JSON.stringify(body)).toBe('VALIDATION_FAILED');
+    }
+  });
 });
 
 describe('the checks, in order, in REST and GraphQL', () => {
