@@ -581,8 +581,13 @@ export class CommerceService {
         [LedgerKind.fee_split, this.split(payment, payment.amount, fee, 1)],
       ]),
     );
+    // Its audit entry (as AuditService.record writes it) in the same statement: the webhook's answer waits for every round trip.
+    const audited = { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId };
+    ctes.push(
+      `audited as (insert into audit_entries (id, actor_id, action, target_type, target_id, data, created_at)
+        values (gen_random_uuid(), null, 'commerce.payment_succeeded', 'payment', ${push(params, payment.id)}, ${push(params, JSON.stringify(audited))}::jsonb, now()))`,
+    );
     await em.execute(`with ${ctes.join(',\n')} select 1`, params);
-    await this.audit(em, null, 'payment.succeeded', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId });
     // The sales count only sorts the marketplace (its hot row is not locked by the webhook), and the
     // notifications are the people's: both follow the commit, once each, off the answer's path.
     await this.uow.raise({ type: 'payment.succeeded', paymentId: payment.id, productId: product.id });

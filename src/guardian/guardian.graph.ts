@@ -3,8 +3,7 @@ import { type User, UserConnection, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import type { NodeSource } from '../kernel/node';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
-import { guardianRules } from './guardian.rules';
-import { canSeeAccount } from './guardian.rules';
+import { canSeeAccount, guardianRules, knowCallerLearners } from './guardian.rules';
 import { LinkStatus, type GuardianLink } from './guardian-link.entity';
 import { AiAccessView, GuardianLinkConnection, GuardianLinkView } from './guardian.types';
 
@@ -25,7 +24,14 @@ export class GuardianUserEdges {
     description: 'The learners this guardian has an active link with (at most 5), newest account first: each reaches their courses, progress, certificates, consents and AI restrictions',
   })
   async linkedLearners(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnection(pageOf(await ctx.services.guardian.activeLearnersOf(user.id), page.first, page.after));
+    const learners = await ctx.services.guardian.activeLearnersOf(user.id);
+    // Shield lets only the account itself here (`isSelf`): its learners are the caller's.
+    if (user.id === ctx.auth.userId)
+      knowCallerLearners(
+        ctx,
+        learners.map((l) => l.id),
+      );
+    return toConnection(pageOf(learners, page.first, page.after));
   }
 
   @FieldResolver(() => AiAccessView, { nullable: true, description: "A learner's AI restrictions as their guardians set them (the account and its active guardians)" })

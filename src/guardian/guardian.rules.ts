@@ -14,6 +14,14 @@ export function callerLearnerIds(ctx: Context): Promise<Set<string>> {
   return ids;
 }
 
+/**
+ * The caller's own list of active learners (`User.linkedLearners`) is the set the rules ask for:
+ * kept as it, so the dashboard's learner fields do not read the links again.
+ */
+export function knowCallerLearners(ctx: Context, learnerIds: string[]): void {
+  if (!learnersOfCaller.has(ctx)) learnersOfCaller.set(ctx, Promise.resolve(new Set(learnerIds)));
+}
+
 /** A field of an account that the account and, for a learner, their active guardians read: courses, progress, certificates, consents. */
 export const isSelfOrGuardian = namedRule('isSelfOrGuardian', () =>
   and(

@@ -157,7 +157,14 @@ export class ProgressService {
 
   /** One learner's overview, batched with every other learner the same query walks to. */
   overviewOf(learnerId: string): Promise<LearnerOverview> {
-    return this.uow.loader<string, LearnerOverview>('progress.overviews', (ids) => this.overviews([...ids])).load(learnerId);
+    // The loader keeps no cache, so a tick's keys repeat (a list of 20 enrollments asks for its learner 20 times): each learner is read once.
+    return this.uow
+      .loader<string, LearnerOverview>('progress.overviews', async (ids) => {
+        const unique = [...new Set(ids)];
+        const overviews = new Map((await this.overviews(unique)).map((overview) => [overview.learnerId, overview]));
+        return ids.map((id) => overviews.get(id)!);
+      })
+      .load(learnerId);
   }
 
   async overview(learnerId: string): Promise<LearnerOverview> {

@@ -1,14 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, signInAdmin, signUp } from '../support/users';
+import { settled } from '../support/sql';
+import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { checkout, postSandbox, publishedProduct, sandboxEvents } from './support';
 
 let t: TestApp;
+let admin: SignedIn;
 let product: Awaited<ReturnType<typeof publishedProduct>>;
 
 beforeAll(async () => {
   t = await startTestApp();
-  product = await publishedProduct(t, await signInAdmin(t));
+  admin = await signInAdmin(t);
+  product = await publishedProduct(t, admin);
 });
 afterAll(async () => {
   await t?.close();
@@ -33,7 +36,7 @@ async function statements(run: () => Promise<unknown>): Promise<string[]> {
 }
 
 describe('the cost of a payment webhook (bench:commerce measures its rate)', () => {
-  it('applies a sandbox payment in one transaction of 8 statements, locking only the payment', async () => {
+  it('applies a sandbox payment in one transaction of 7 statements, locking only the payment', async () => {
     const events: { body: string; signature: string }[] = [];
     for (let i = 0; i < 3; i++) {
       const buyer = await signUp(t, adultSignup());
@@ -44,12 +47,48 @@ describe('the cost of a payment webhook (bench:commerce measures its rate)', () 
     const sent = await statements(async () => expect((await postSandbox(t, events[i++])).status).toBe(200));
     // What follows the commit (the sales count, the notification) does not hold the answer.
     const seen = sent.slice(0, sent.findIndex((q) => /^commit/i.test(q)) + 1);
-    // begin, the inbox row, the payment (locked), its product, one statement for the payment, entitlement, tier and ledger, the audit entry,
+    // begin, the inbox row, the payment (locked), its product, one statement for the payment, entitlement, tier, ledger and audit entry,
     // the outbox rows of what follows (with their NOTIFY), commit.
-    expect(seen.length, seen.join('\n')).toBeLessThanOrEqual(8);
+    expect(seen.length, seen.join('\n')).toBeLessThanOrEqual(7);
     expect(seen.filter((q) => /insert into outbox/i.test(q))).toHaveLength(1);
     // Only the payment's row is locked: every sale of a product shares the product's row.
     expect(seen.filter((q) => /for update/i.test(q))).toEqual([expect.stringMatching(/from "payments"/)]);
     expect(seen.filter((q) => /^begin/i.test(q))).toHaveLength(1);
+  });
+
+  it('changes nothing when the webhook is replayed: the money, the entitlement, the notification and the sales count happen once', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[0].id });
+    const { pay } = await sandboxEvents(t, started.body.redirectUrl);
+    // What the buyer, the admin and the marketplace see of the sale once its reactions are delivered.
+    const state = async () => {
+      await settled(t);
+      const [payment, balances, entitlements, notifications, listed] = await Promise.all([
+        t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken }),
+        t.http.get('/admin/ledger/balances', { token: admin.accessToken }),
+        t.http.get('/entitlements/me', { token: buyer.accessToken }),
+        t.http.get('/notifications?limit=50', { token: buyer.accessToken }),
+        t.http.get(`/products/${product.id}`, { token: admin.accessToken }),
+      ]);
+      return {
+        status: payment.body.status,
+        balances: balances.body.items,
+        entitlements: entitlements.body.items.map((e: { id: string }) => e.id),
+        received: notifications.body.items.filter((n: { data: { paymentId?: string } }) => n.data.paymentId === started.body.id).length,
+        sales: listed.body.sales as number,
+      };
+    };
+    const before = await state();
+    expect((await postSandbox(t, pay)).status).toBe(200);
+    const once = await state();
+    expect(once).toMatchObject({ status: 'succeeded', received: 1, sales: before.sales + 1 });
+    expect(once.entitlements).toHaveLength(1);
+    expect(once.balances).not.toEqual(before.balances);
+
+    // The provider sends it again, once on its own and then five times at once: each is answered 200, none applies.
+    expect((await postSandbox(t, pay)).status).toBe(200);
+    const replays = await Promise.all(Array.from({ length: 5 }, () => postSandbox(t, pay)));
+    expect(replays.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    expect(await state()).toEqual(once);
   });
 });
