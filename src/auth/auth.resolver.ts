@@ -1,14 +1,22 @@
-import { Arg, Ctx, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, Info, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import { selectsOnly } from '../kernel/selection';
+import type { Account } from './account-cache';
 import type { Context } from '../kernel/context';
 import { ACCOUNT_CHANGED } from './auth.service';
 import { AuthPayload, EmailInput, LoginInput, RefreshTokenInput, ResetPasswordInput, SignupInput, TokenInput, UserView } from './auth.types';
 import type { User } from './user.entity';
 
+/** UserView's fields that are the account's own columns (auth.types.ts): a plain account answers them. */
+const ACCOUNT_FIELDS = new Set(['__typename', 'id', 'email', 'emailVerified', 'displayName', 'roles', 'birthDate', 'country', 'locale', 'tier', 'status', 'createdAt']);
+
 @Resolver()
 export class AuthResolver {
   @Query(() => UserView, { description: 'The signed-in account' })
-  me(@Ctx() ctx: Context): Promise<User | null> {
-    return ctx.viewer();
+  me(@Ctx() ctx: Context, @Info() info: GraphQLResolveInfo): Promise<User | Account | null> {
+    // The account's own fields (GET /auth/me's twin) come from the plain cached account; fields
+    // that other areas resolve on an account are handed the managed entity they expect.
+    return selectsOnly(info, ACCOUNT_FIELDS) ? ctx.caller() : ctx.viewer();
   }
 
   @Mutation(() => AuthPayload, { description: 'Creates an account and signs it in; a verification mail is sent' })

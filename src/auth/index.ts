@@ -8,6 +8,8 @@ import { authRules } from './auth.rules';
 import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
+import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
+import type { Account } from './account-cache';
 
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
@@ -18,6 +20,8 @@ export { ageOn } from './age';
 
 export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
 export type { AuthService } from './auth.service';
+export { accountsOf } from './account-cache';
+export type { Account } from './account-cache';
 
 declare module '../kernel/services' {
   interface Services {
@@ -28,6 +32,8 @@ declare module '../kernel/services' {
 declare module '../kernel/context' {
   /** The caller, as the accounts area stores them. */
   interface Viewer extends User {}
+  /** The caller, plain (account-cache.ts). */
+  interface Caller extends Account {}
 }
 
 export const authArea = defineArea({
@@ -36,6 +42,7 @@ export const authArea = defineArea({
   entities: [User, RefreshToken, AccountToken],
   resolvers: [AuthResolver],
   rules: authRules,
+  migrations: [{ name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events }],
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },
   // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the

@@ -17,6 +17,16 @@ interface Transaction {
 /** Which transaction the code running now belongs to: it follows the async calls of one unit of work. */
 const current = new AsyncLocalStorage<Transaction>();
 
+/**
+ * Runs `effect` when the transaction the code running now is in commits (at once outside one):
+ * for hooks that do not know their unit of work (an ORM flush's subscriber).
+ */
+export function afterCurrentCommit(effect: () => void): void {
+  const tx = current.getStore();
+  if (tx) tx.afterCommit.push(effect);
+  else effect();
+}
+
 /** The loaders every unit of work of one instance shares (`shared`). */
 const sharedLoaders = new WeakMap<Deps, Map<string, DataLoader<unknown, unknown>>>();
 

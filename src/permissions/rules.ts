@@ -71,7 +71,7 @@ function refusedWhilePending(info: GraphQLResolveInfo): boolean {
  */
 export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
   if (ctx.auth.error || !ctx.auth.userId) return true;
-  const viewer = await ctx.viewer();
+  const viewer = await ctx.caller();
   return viewer?.status !== AccountStatus.deletion_pending || !refusedWhilePending(info) || deletionPending();
 });
 
@@ -79,7 +79,7 @@ export const isAuthenticated = aboutCaller(
   rule('isAuthenticated', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
     if (ctx.auth.error) return ctx.auth.error;
     if (!ctx.auth.userId) return unauthenticated();
-    const viewer = await ctx.viewer();
+    const viewer = await ctx.caller();
     if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
     if (viewer.status === AccountStatus.suspended) return accountSuspended();
     if (viewer.status === AccountStatus.deletion_pending && refusedWhilePending(info)) return deletionPending();
@@ -101,7 +101,7 @@ export const hasRole = (...roles: Role[]) =>
       isAuthenticated,
       aboutCaller(
         rule(`hasRole(${roles.join(',')})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-          const viewer = await ctx.viewer();
+          const viewer = await ctx.caller();
           return viewer!.roles.some((role) => roles.includes(role)) || forbidden();
         }),
       ),
@@ -115,7 +115,7 @@ export const tierAtLeast = (tier: Tier) =>
       isAuthenticated,
       aboutCaller(
         rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-          const viewer = await ctx.viewer();
+          const viewer = await ctx.caller();
           return includesTier(viewer!.tier, tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
         }),
       ),
@@ -129,7 +129,7 @@ export const isVerified = and(
   isAuthenticated,
   aboutCaller(
     rule('isVerified', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-      const viewer = await ctx.viewer();
+      const viewer = await ctx.caller();
       return viewer!.emailVerified || new AppError('email_not_verified', 'Verify your e-mail address first.');
     }),
   ),

@@ -1,4 +1,4 @@
-import type { Context, Viewer } from '../kernel/context';
+import type { Caller, Context, Viewer } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { openUnit } from './platform';
 
@@ -18,19 +18,22 @@ const contextPrototype = {
 export function createContext(deps: Deps, request: Pick<Context, 'requestId' | 'ip' | 'auth' | 'countedBuckets'>): Context {
   const { uow, services } = openUnit(deps);
   let viewer: Promise<Viewer | null> | undefined;
+  let caller: Promise<Caller | null> | undefined;
   let failure: unknown;
+  const { userId } = request.auth;
+  const noted = <T>(read: Promise<T>) =>
+    read.catch((error: unknown) => {
+      failure = error;
+      throw error;
+    });
+  // Both from this instance's cache of callers (src/auth/account-cache.ts): one read of the row at most.
   const own: Omit<Context, 'em'> = {
     ...request,
     limits: deps.limits,
     uow,
     services,
-    viewer: () =>
-      (viewer ??= request.auth.userId
-        ? services.auth.findUser(request.auth.userId).catch((error: unknown) => {
-            failure = error;
-            throw error;
-          })
-        : Promise.resolve(null)),
+    viewer: () => (viewer ??= userId ? noted(services.auth.callerUser(userId)) : Promise.resolve(null)),
+    caller: () => (caller ??= userId ? noted(services.auth.callerAccount(userId)) : Promise.resolve(null)),
     failure: () => failure,
   };
   return Object.assign(Object.create(contextPrototype) as Context, own);

@@ -142,6 +142,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     const context = plainContextOf(connection);
     let used: Standing | undefined;
     context.viewer = () => (used = standingOf(connection)).viewer;
+    context.caller = context.viewer;
     context.failure = () => used?.failure;
     return context;
   };
