@@ -9,7 +9,7 @@ import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
-import type { Account } from './account-cache';
+import { type Account, accountsOf } from './account-cache';
 
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
@@ -45,6 +45,9 @@ export const authArea = defineArea({
   migrations: [{ name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events }],
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },
+  // From here on, this instance's writes of an account drop its cached copy.
+  start: (deps) => void accountsOf(deps),
+  close: async (deps) => accountsOf(deps).stop(),
   // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the
   // guardian link's too, since it is one page for every mailed token.
   http: () => webPage({ name: 'mail-links', paths: ['/pages/verify-email', '/pages/reset-password', '/pages/guardian/confirm'], assets: '/pages/assets' }),

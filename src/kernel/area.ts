@@ -106,6 +106,8 @@ export interface Area {
   /** Defines the area's Agenda jobs before the queue starts. */
   jobs?: (deps: Deps, units: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>) => void;
   personalData?: PersonalDataHandler;
+  /** Starts what the area keeps per instance (caches, listeners), once the database is open and before the first request. */
+  start?: (deps: Deps) => Promise<void> | void;
   /** Writes what the area holds in memory and closes its clients, on shutdown (after the jobs, before the events and the database). */
   close?: (deps: Deps) => Promise<void>;
   /** What the area reports on `/metrics` (its pools and queues). */

@@ -15,7 +15,6 @@ import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import type { OutboxRelay } from '../kernel/outbox';
 import { endedSessionsOf } from '../kernel/sessions';
-import { accountsOf } from '../auth/account-cache';
 import { permissionsFor } from '../permissions';
 import { closeDeps, createDeps } from './deps';
 import { formatGraphQLError } from './graphql-errors';
@@ -77,8 +76,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   // Before the first request: a restarted instance refuses the tokens of sessions ended before it started.
   const endedSessions = endedSessionsOf(deps);
   await endedSessions.start();
-  // Before the first request too: from here on, this instance's writes of an account drop its cached copy.
-  const accounts = accountsOf(deps);
+  for (const area of deps.areas) await area.start?.(deps);
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
@@ -133,7 +131,6 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       log.debug('stopping: http and websocket');
       await bounded(apollo.stop(), 'http and websocket');
       endedSessions.stop();
-      accounts.stop();
       log.debug('stopping: outbox relay');
       await bounded(relay.stop(), 'outbox relay');
       log.debug('stopping: jobs, mail and events');
