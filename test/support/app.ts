@@ -49,6 +49,9 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
     // Interpreters load when a test first runs code, not in every test file's app.
     CODELAB_PREWARM: 'false',
+    // The suite signs up thousands: 1 MiB hashes, not production's 19 (test/auth/password-hashing
+    // checks that default). Only NODE_ENV=test may have them, so not an app a test runs as production.
+    ...(env.NODE_ENV && env.NODE_ENV !== 'test' ? {} : { PASSWORD_HASH_MEMORY_KIB: '1024' }),
     ...env,
   });
   const app = await createApp(config, createLogger(config.LOG_LEVEL));
