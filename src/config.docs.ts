@@ -82,6 +82,10 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   },
   JWT_ISSUER: { group: 'Sign-in', meaning: '`iss` of access tokens' },
   JWT_AUDIENCE: { group: 'Sign-in', meaning: '`aud` of access tokens' },
+  PASSWORD_HASH_MEMORY_KIB: {
+    group: 'Sign-in',
+    meaning: 'memory of each Argon2id password hash, KiB (two passes); less than the default is refused unless `NODE_ENV=test`',
+  },
   ACCESS_TOKEN_TTL: { group: 'Sign-in', meaning: 'access token lifetime, seconds' },
   REFRESH_TOKEN_TTL: { group: 'Sign-in', meaning: 'refresh token lifetime, seconds (30 days)' },
   SMTP_URL: { group: 'Mail and the outbox', meaning: '`smtp://user:pass@host:587` or `smtps://...`', unset: 'file outbox in `DATA_DIR/outbox`' },

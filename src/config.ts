@@ -7,6 +7,9 @@ const port = z.coerce.number().int().min(0).max(65535);
 const positiveInt = z.coerce.number().int().positive();
 const url = z.url();
 
+/** OWASP's Argon2id floor (19 MiB, two passes): the hashes of every running service. */
+export const PRODUCTION_HASH_MEMORY_KIB = 19_456;
+
 /** Every setting, as the environment gives it; docs/settings.md is generated from it. */
 export const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -39,6 +42,8 @@ export const settingsSchema = z.object({
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('learning-platform-api'),
   JWT_AUDIENCE: z.string().min(1).default('learning-platform'),
+  /** Argon2id's memory per password hash; only tests go below the production floor (checkPasswordHashing). */
+  PASSWORD_HASH_MEMORY_KIB: positiveInt.default(PRODUCTION_HASH_MEMORY_KIB),
   ACCESS_TOKEN_TTL: positiveInt.default(900),
   REFRESH_TOKEN_TTL: positiveInt.default(30 * 24 * 3600),
   PUBLIC_URL: url.optional(),
@@ -173,6 +178,12 @@ function checkAiBackend(values: Env): void {
     throw new ConfigError('Invalid configuration: AI_BACKEND_SECRET must be set when AI_BACKEND_URL is');
   }
 }
+/** Cheaper hashes make stolen ones cheaper to crack: only the test suite, which signs up thousands, may have them. */
+function checkPasswordHashing(values: Env): void {
+  if (values.PASSWORD_HASH_MEMORY_KIB < PRODUCTION_HASH_MEMORY_KIB && values.NODE_ENV !== 'test') {
+    throw new ConfigError(`Invalid configuration: PASSWORD_HASH_MEMORY_KIB must be at least ${PRODUCTION_HASH_MEMORY_KIB} outside NODE_ENV=test`);
+  }
+}
 /** A payment provider is configured whole or not at all: half its keys would take money it cannot confirm. */
 function checkPaymentProviders(values: Env): void {
   const groups: [string, (keyof Env)[]][] = [
@@ -234,6 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   checkAiBackend(values);
   checkFactoryProviders(values);
   checkPaymentProviders(values);
+  checkPasswordHashing(values);
   const dataDir = resolve(values.DATA_DIR);
   const secret = values.JWT_SECRET ?? readOrCreateSecret(dataDir);
   const apiPublicUrl = (values.API_PUBLIC_URL ?? `http://localhost:${values.PORT}`).replace(/\/$/, '');

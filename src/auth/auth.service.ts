@@ -3,7 +3,7 @@ import { LockMode, UniqueConstraintViolationException, wrap } from '@mikro-orm/c
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
-import { hash, verify } from '@node-rs/argon2';
+import { hash, type Options, verify } from '@node-rs/argon2';
 import { isEmail } from 'class-validator';
 import { publicLink } from '../mail/deliver';
 import { sendMail } from '../mail/queue';
@@ -41,8 +41,8 @@ const VERIFICATION_TTL_MS = 48 * 3600_000;
 const RESET_TTL_MS = 3600_000;
 export const ACCOUNT_CHANGED = 'ACCOUNT_CHANGED';
 
-/** A hash to verify against when the e-mail is unknown, so both answers take the same time. */
-let decoyHash: Promise<string> | undefined;
+/** A hash to verify against when the e-mail is unknown, so both answers take the same time: one per hashing cost. */
+const decoyHashes = new Map<number, Promise<string>>();
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -53,6 +53,11 @@ export class AuthService {
     private readonly uow: UnitOfWork,
     private readonly deps: Deps,
   ) {}
+
+  /** Argon2id's cost for new hashes; verify reads each stored hash's own. */
+  private get hashing(): Options {
+    return { memoryCost: this.deps.config.PASSWORD_HASH_MEMORY_KIB };
+  }
 
   private get em(): EntityManager {
     return this.uow.em;
@@ -107,7 +112,7 @@ export class AuthService {
     const needsGuardian = request.role === Role.learner && age! < MIN_AGE_WITHOUT_GUARDIAN;
     const user = this.em.create(User, {
       email,
-      passwordHash: await hash(request.password),
+      passwordHash: await hash(request.password, this.hashing),
       displayName: request.displayName.trim(),
       roles: [request.role],
       birthDate: request.birthDate ?? null,
@@ -146,7 +151,7 @@ export class AuthService {
       throw error;
     }
     const user = await this.em.findOne(User, { email });
-    const valid = user ? await verify(user.passwordHash, password) : await verify(await decoy(), password).then(() => false);
+    const valid = user ? await verify(user.passwordHash, password) : await verify(await decoy(this.hashing), password).then(() => false);
     if (!user || !valid) throw unauthenticated('The e-mail address or the password is wrong.');
     await limits.refund('loginFailuresIp', ip);
     await limits.reset('loginFailuresEmail', email);
@@ -226,7 +231,7 @@ export class AuthService {
   async resetPassword(token: string, password: string): Promise<void> {
     await this.uow.transaction(async (em) => {
       const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) => assertValid(passwordProblems(password, owner.email)));
-      user.passwordHash = await hash(password);
+      user.passwordHash = await hash(password, this.hashing);
       // Following the mailed link proves the address, as verification would.
       user.emailVerifiedAt ??= new Date();
       await this.endSessions(em, user.id);
@@ -239,7 +244,7 @@ export class AuthService {
     assertValid([...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]), ...passwordProblems(password, normalised)]);
     const user = this.em.create(User, {
       email: normalised,
-      passwordHash: await hash(password),
+      passwordHash: await hash(password, this.hashing),
       displayName,
       roles: [role],
       birthDate: profile.birthDate ?? null,
@@ -258,7 +263,7 @@ export class AuthService {
     assertValid(managedLearnerProblems(profile.displayName, profile.birthDate));
     const user = this.em.create(User, {
       email: `child-${randomUUID()}@placeholder.invalid`,
-      passwordHash: await hash(randomToken().token),
+      passwordHash: await hash(randomToken().token, this.hashing),
       displayName: profile.displayName.trim(),
       roles: [Role.learner],
       birthDate: profile.birthDate,
@@ -383,8 +388,10 @@ export class AuthService {
   }
 }
 
-function decoy(): Promise<string> {
-  return (decoyHash ??= hash(randomUUID()));
+function decoy(hashing: Options): Promise<string> {
+  const cost = hashing.memoryCost!;
+  if (!decoyHashes.has(cost)) decoyHashes.set(cost, hash(randomUUID(), hashing));
+  return decoyHashes.get(cost)!;
 }
 
 function assertValid(problems: FieldError[]): void {

@@ -1,5 +1,6 @@
 import { makeDataDir } from './data-dir';
 import { rmSync } from 'node:fs';
+import { Client } from 'pg';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
 import { migrate } from '../../src/db/orm';
@@ -23,6 +24,7 @@ export default async function setup(project: TestProject) {
   const dataDir = makeDataDir('lp-test-pg-');
   const port = await freePort();
   const postgres = await startEmbeddedPostgres(dataDir, port);
+  await forTests(postgres.url('postgres'));
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
   const orm = await openAppDatabase(postgres.url(TEMPLATE_DATABASE));
   await migrate(orm);
@@ -33,4 +35,20 @@ export default async function setup(project: TestProject) {
     await postgres.stop();
     rmSync(dataDir, { recursive: true, force: true });
   };
+}
+
+/**
+ * This cluster lives for one run and is deleted after it: it need not survive the machine
+ * crashing, so commits and the checkpoints of each template copy (app.ts) do not wait for a disk
+ * shared with other work. A crash of PostgreSQL itself (the supervision tests) still loses nothing.
+ */
+async function forTests(adminUrl: string): Promise<void> {
+  const client = new Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = off`);
+    await client.query('select pg_reload_conf()');
+  } finally {
+    await client.end();
+  }
 }
