@@ -9,7 +9,7 @@ import { badVariable, coercionDetails, validateInput } from '../kernel/validatio
 import { evaluateRule } from '../permissions/enforce';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { BackendResponse } from './ai.backend';
-import type { DecisionCache } from './ai.decisions';
+import type { AccessCache } from '../kernel/access-cache';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import type { ChatRequest, ChatTerms } from './ai.service';
@@ -26,7 +26,7 @@ export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: 
  * coerces the variable (same details), the input's class-validator checks (a plain body is taken as
  * the two would leave it), the service's limits, then one statement for the quota. Streams pass the backend's events through as they arrive and stop it when the client leaves.
  */
-export function aiChatRoute(schema: GraphQLSchema, decisions: DecisionCache<AiDecision>): JsonRoute {
+export function aiChatRoute(schema: GraphQLSchema, decisions: AccessCache<AiDecision>): JsonRoute {
   const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;
   const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
   const variables = operation.variableDefinitions ?? [];

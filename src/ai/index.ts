@@ -9,7 +9,8 @@ import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
 import { aiChatRoute, type AiDecision } from './ai.stream';
-import { DecisionCache } from './ai.decisions';
+import { AccessCache } from '../kernel/access-cache';
+import { nextReset } from './ai.quota';
 import { UsageRecorder } from './ai.usage';
 import { QuotaReserver } from './ai.quota';
 import { Migration20261124100000_ai_access_events } from './migrations/Migration20261124100000_ai_access_events';
@@ -29,7 +30,8 @@ declare module '../kernel/services' {
  */
 const runtimeOf = perProcess((deps) => ({
   backend: new AiBackend(deps.config, deps.log),
-  decisions: new DecisionCache<AiDecision>(deps.pubSub, deps.config.AI_DECISION_TTL_MS),
+  // Ages and quotas count UTC days: nothing outlives the day it was decided on.
+  decisions: new AccessCache<AiDecision>(deps.pubSub, { ttlMs: deps.config.AI_DECISION_TTL_MS, maxEntries: 100_000, until: () => nextReset().getTime() }),
   usage: new UsageRecorder(deps.sql, deps.log, deps.config.AI_USAGE_FLUSH_MS),
   quota: new QuotaReserver(deps.sql),
 }));

@@ -1,7 +1,6 @@
 import type { EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
-import { ACCESS_CHANGED } from '../kernel/access';
+import { AccessCache } from '../kernel/access-cache';
 import { type Deps, perProcess } from '../kernel/deps';
-import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent } from '../kernel/sessions';
 import { afterCurrentCommit } from '../kernel/unit-of-work';
 import { type AccountStatus, type Locale, type Role, type Tier, User } from './user.entity';
@@ -56,70 +55,33 @@ const accountOfRow = (row: Record<string, unknown>): Account =>
 /**
  * Callers' accounts, kept in memory on each instance: an authenticated request reads its caller
  * (roles, status, tier) for its permissions, and reading the row each time was most of what the
- * service added to a request over Apollo's own cost. Kept current the way the AI proxy's decisions
- * are (src/ai/ai.decisions.ts): the database announces every change of a `users` row on the event
+ * service added to a request over Apollo's own cost. Kept current as the AI proxy's decisions
+ * are (src/kernel/access-cache.ts): the database announces every change of a `users` row on the event
  * channel (`accessChanged`, triggers of the AI area's and the accounts' migrations) to every
  * instance, at commit; this instance's own ORM writes drop the entry at once, before the answer
  * leaves. While the event connection is down nothing is kept: each request reads afresh. A read
  * under way when its account changes answers its caller but is not kept (it may be the old row).
  */
 export class AccountCache {
-  private readonly entries = new Map<string, CachedAccount & { expires: number }>();
-  private readonly pending = new Map<string, Promise<CachedAccount | null>>();
+  private readonly cache: AccessCache<CachedAccount | null>;
   private readonly stops: (() => void)[];
 
   constructor(private readonly deps: Deps) {
-    const { pubSub } = deps;
-    this.stops = [
-      pubSub.listen(ACCESS_CHANGED, (detail) => (detail === '*' ? this.clear() : this.drop(String(detail)))),
-      // Sessions end with a suspension, a deletion request or an erasure (whose row changes its id).
-      pubSub.listen(`${SESSIONS_ENDED}:${SESSIONS_ENDED_KEY}`, (detail) => this.drop((detail as SessionsEndedEvent).userId)),
-      // Events sent while the connection was down are lost: nothing kept from before is trusted.
-      pubSub.listen(CONNECTION_EVENT, () => this.clear()),
-    ];
+    this.cache = new AccessCache(deps.pubSub, { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES, keep: (entry) => entry !== null });
+    // Sessions end with a suspension, a deletion request or an erasure (whose row changes its id).
+    this.stops = [deps.pubSub.listen(`${SESSIONS_ENDED}:${SESSIONS_ENDED_KEY}`, (detail) => this.cache.drop((detail as SessionsEndedEvent).userId))];
     const subscriber: EventSubscriber = { afterFlush: (args) => this.dropWritten(args) };
     deps.orm.em.getEventManager().registerSubscriber(subscriber);
   }
 
   /** The account of `id` (null when there is none): kept, being read, or read now. A failed read is not kept. */
   get(id: string): Promise<CachedAccount | null> {
-    const kept = this.entries.get(id);
-    if (kept && kept.expires > Date.now()) return Promise.resolve(kept);
-    if (!this.deps.pubSub.connected()) return this.read(id);
-    const under = this.pending.get(id);
-    if (under) return under;
-    const made = this.read(id);
-    this.pending.set(id, made);
-    made.then(
-      (entry) => {
-        // Dropped meanwhile (a change arrived while reading): answer this caller, keep nothing.
-        if (this.pending.get(id) !== made) return;
-        this.pending.delete(id);
-        // No account (never made, or deleted): nothing to keep; such a token is refused anyway.
-        if (!entry) return;
-        if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
-        this.entries.set(id, { ...entry, expires: Date.now() + TTL_MS });
-      },
-      () => {
-        if (this.pending.get(id) === made) this.pending.delete(id);
-      },
-    );
-    return made;
-  }
-
-  drop(id: string): void {
-    this.entries.delete(id);
-    this.pending.delete(id);
-  }
-
-  clear(): void {
-    this.entries.clear();
-    this.pending.clear();
+    return this.cache.get(id, () => this.read(id));
   }
 
   stop(): void {
     for (const stop of this.stops.splice(0)) stop();
-    this.clear();
+    this.cache.close();
   }
 
   private async read(id: string): Promise<CachedAccount | null> {
@@ -137,7 +99,7 @@ export class AccountCache {
       .filter((change) => change.entity instanceof User && change.type !== 'create')
       .map((change) => (change.entity as User).id);
     if (!ids.length) return;
-    const dropAll = () => ids.forEach((id) => this.drop(id));
+    const dropAll = () => ids.forEach((id) => this.cache.drop(id));
     dropAll();
     afterCurrentCommit(dropAll);
   }
