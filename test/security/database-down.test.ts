@@ -80,6 +80,13 @@ describe('the database down (issue 16, item 10)', () => {
     }
 
     await proxy.up();
-    await expect.poll(async () => (await t.http.get('/auth/me', { token: user.accessToken })).status, { timeout: 15_000, interval: 200 }).toBe(200);
+    // Within 15 s of the database coming back, the same token is served again (the answer says why if not).
+    const deadline = Date.now() + 15_000;
+    let reply = await t.http.get('/auth/me', { token: user.accessToken });
+    while (reply.status !== 200 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      reply = await t.http.get('/auth/me', { token: user.accessToken });
+    }
+    expect(reply.status, JSON.stringify(reply.body)).toBe(200);
   });
 });

@@ -53,6 +53,7 @@ export async function signInAdmin(t: TestApp): Promise<SignedIn> {
   const email = uniqueEmail('admin');
   await openUnit(t.app.deps).services.admin.ensureAdmin(email, PASSWORD);
   const reply = await t.http.post('/auth/login', { email, password: PASSWORD });
+  if (reply.status !== 200) throw new Error(`the admin's log-in failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { id: reply.body.user.id, email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
 }
 
