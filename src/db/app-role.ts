@@ -18,8 +18,10 @@ export const APP_ROLE = 'learning_platform_app';
  */
 export async function prepareAppRole(ownerUrl: string, tables: readonly string[] = []): Promise<string> {
   const url = new URL(ownerUrl);
+  // Not keyed by host or port: instances that reach one cluster by different addresses (a proxy, a
+  // pooler) must derive the same password, or each start resets it and the others' new connections fail.
   const password = createHmac('sha256', decodeURIComponent(url.password) || url.username)
-    .update(`${APP_ROLE}:${url.host}`)
+    .update(APP_ROLE)
     .digest('base64url');
   const appUrl = new URL(ownerUrl);
   appUrl.username = APP_ROLE;
