@@ -232,7 +232,7 @@ beforeAll(async () => {
   const project = await t.http.post('/projects', PROJECT, { token: owner.accessToken });
   const request = await t.http.post('/gdpr/export', {}, { token: owner.accessToken });
   const certificates = await waitFor(async () => (await t.http.get('/certificates', { token: owner.accessToken })).body?.items?.[0]);
-  const notification = (await t.http.get('/notifications', { token: owner.accessToken })).body.items[0];
+  const notification = await waitFor(async () => (await t.http.get('/notifications', { token: owner.accessToken })).body?.items?.[0]);
   Object.assign(owned, {
     course: course.id,
     lesson: course.lessonIds[0],

@@ -90,9 +90,10 @@ describe('an unverified sign-up with a child’s address cannot take the child�
     const declared = await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken });
     expect(declared.body.status).toBe('pending');
     await smtp.waitFor(email, /guardian|giám hộ/i);
-    const inbox = await t.http.get('/notifications', { token: squatter.accessToken });
-    const linkId = inbox.body.items.find((n: { type: string }) => n.type === 'guardian')?.data.linkId;
-    expect(linkId).toBe(declared.body.id);
+    // The notification is delivered on its own after the job's commit, maybe after the mail.
+    const notifiedLink = async () => (await t.http.get('/notifications', { token: squatter.accessToken })).body.items.find((n: { type: string }) => n.type === 'guardian')?.data.linkId;
+    await expect.poll(notifiedLink, { timeout: 10_000 }).toBe(declared.body.id);
+    const linkId = declared.body.id;
 
     const rest = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: squatter.accessToken });
     expect([rest.status, rest.body.error]).toEqual([403, 'email_not_verified']);
