@@ -1,5 +1,6 @@
 import '../production';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { BALANCES_SQL } from '../../src/commerce/commerce.service';
 import { sandboxSecretOf } from '../../src/commerce/providers';
 import { type SandboxEventBody, signSandbox } from '../../src/commerce/providers/sandbox';
@@ -135,22 +136,30 @@ run(async () => {
     const [{ n: existing }] = await sql<{ n: string }>('select count(*) n from ledger_entries');
     const pairs = Math.max(0, Math.ceil((LEDGER_ENTRIES - Number(existing)) / 2));
     const started = Date.now();
-    await openUnit(service.app.deps).uow.em.transactional(async (em) => {
-      await em.execute('alter table ledger_entries disable trigger user');
-      await em.execute(`with tx as (insert into ledger_transactions (id, kind, payment_id, created_at) select gen_random_uuid(), 'payment', gen_random_uuid(), now() from generate_series(1, ${pairs}) returning id)
+    // As the owner of the tables (the service's own role may not switch their triggers off).
+    const owner = new pg.Client({ connectionString: service.databaseUrl });
+    await owner.connect();
+    try {
+      await owner.query('begin');
+      await owner.query('alter table ledger_entries disable trigger user');
+      await owner.query(`with tx as (insert into ledger_transactions (id, kind, payment_id, created_at) select gen_random_uuid(), 'payment', gen_random_uuid(), now() from generate_series(1, ${pairs}) returning id)
         insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
         select gen_random_uuid(), tx.id, e.account, e.amount, 'VND', now() from tx,
           lateral (values ('customer:bench-' || (abs(hashtext(tx.id::text)) % 1000), -1000::bigint), ('provider:sandbox', 1000::bigint)) e(account, amount)`);
-      await em.execute('alter table ledger_entries enable trigger user');
-      await em.execute(`insert into ledger_balances (account, currency, slot, balance, entries)
+      await owner.query('alter table ledger_entries enable trigger user');
+      await owner.query(`insert into ledger_balances (account, currency, slot, balance, entries)
         select account, currency, 15, sum(amount), count(*) from ledger_entries where created_at = now() group by account, currency
         on conflict (account, currency, slot) do update set balance = ledger_balances.balance + excluded.balance, entries = ledger_balances.entries + excluded.entries`);
-    });
+      await owner.query('commit');
+      await owner.query('analyze ledger_entries; analyze ledger_balances');
+    } finally {
+      await owner.end();
+    }
     const [{ unbalanced }] = await sql<{ unbalanced: string }>('select count(*) as unbalanced from (select 1 from ledger_entries group by transaction_id, currency having sum(amount) <> 0) x');
     console.log(`unbalanced transactions after the load: ${unbalanced}`);
     const [{ n: entries }] = await sql<{ n: string }>('select count(*) n from ledger_entries');
     console.log(`\nledger: ${entries} entries (${((Date.now() - started) / 1000).toFixed(0)} s to load and add to the balances)`);
-    await sql('analyze ledger_entries; analyze ledger_balances');
+
     const balances = await autocannon({ url: `${service.url}/admin/ledger/balances`, headers: { authorization: `Bearer ${admin.accessToken}` }, connections: 1, duration: 5 });
     const [one] = await Promise.all([
       fetch(`${service.url}/admin/ledger/balances`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<{ items: unknown[] }>),
