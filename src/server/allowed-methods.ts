@@ -1,6 +1,6 @@
 import type { Express, RequestHandler } from 'express';
 import { match } from 'path-to-regexp';
-import { AppError } from '../kernel/errors';
+import { methodNotAllowed } from './server.errors';
 
 /** What express's router keeps of a route or a mounted router (read, never changed). */
 interface RouterLayer {
@@ -14,8 +14,6 @@ interface KnownPath {
   matches(path: string): boolean;
   methods: string[];
 }
-
-export const methodNotAllowed = () => new AppError('method_not_allowed', 'This path does not take this method; the Allow header lists those it takes.');
 
 /**
  * The last step before a 404 (DESIGN.md 4.2): a path that the application's routes take with

@@ -7,7 +7,6 @@ import type { DirectRoute, JsonRoute } from '../kernel/area';
 import { sizeInBytes } from '../kernel/body-limit';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { notFound } from '../kernel/errors';
 import { rateLimitMiddleware } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
@@ -19,6 +18,7 @@ import { graphqlEndpoint } from './graphql-endpoint';
 import { metricsEndpoint } from './metrics/endpoint';
 import { expressRoute, observeRequest } from './metrics/http';
 import { bodyLimits, httpRoutes, routes } from './platform';
+import { unknownPath } from './server.errors';
 import { answerError, answerGraphqlError, compressAnswers, corsOf, jsonBodyOf, requestContext, splitUrl, trackRequest, wellEncodedQuery } from './steps';
 
 /**
@@ -69,7 +69,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   app.use(graphql.path, ...graphql.readBody!, (req, res, next) => graphql.handle(context(req), req.body, req, res).catch(next));
   app.use(restRouter(served.rest, context));
   app.use(answerOtherMethods(app));
-  app.use((_req, _res, next) => next(notFound('path')));
+  app.use((_req, _res, next) => next(unknownPath()));
   app.use(errorHandler(deps));
   return app;
 }
