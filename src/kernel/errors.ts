@@ -84,6 +84,9 @@ export const payloadTooLarge = () => new AppError('payload_too_large', 'The requ
 export const jsonBodyRequired = () => new AppError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.');
 export const bodyNotAnObject = () => validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
 export const unknownCursor = () => validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
+export const malformedAuthorization = () => unauthenticated('The Authorization header must be "Bearer <access token>".');
+export const accessTokenExpired = () => unauthenticated('The access token has expired; refresh it.');
+export const sessionEnded = () => unauthenticated('The session of this access token has ended; sign in again.');
 
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorStatus;
