@@ -1,6 +1,6 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request } from 'express';
 import { match } from 'path-to-regexp';
 import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, type TypeNode, validate } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
@@ -8,9 +8,10 @@ import type { Context } from '../src/kernel/context';
 import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode, validationFailed } from '../src/kernel/errors';
 import { MAX_PAGE_SIZE } from '../src/kernel/pagination';
 import { jsonOnly } from '../src/kernel/json-body';
-import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
+import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import { restDetail } from './details';
 import type { DirectRoute } from '../src/kernel/area';
+import { DeclaringRouter } from '../src/kernel/http-router';
 import { enumSpelling } from './enums';
 
 /** The GraphQL variables of the REST list parameters. */
@@ -48,22 +49,24 @@ export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[]
       // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
       readBody: [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
       async handle(ctx, body, req, res) {
-        const { query, params } = req as Request;
-        const variables = enums.toGraphQL(variablesOf(route, body, query, params));
+        const { query, params, headers } = req as Request;
+        const variables = enums.toGraphQL(variablesOf(route, body, query, params, headers));
         const response = await apollo.executeOperation({ query: route.operation, variables }, { contextValue: ctx });
         if (response.body.kind !== 'single') throw new Error('REST operations must not stream');
         const { data, errors } = response.body.singleResult;
         if (errors?.length) return sendError(res, errorBodyOf(errors[0], variables));
         if (route.status === 204) return void res.writeHead(204).end();
-        reply(res, route.status, shapeBody(route.body, Object.values(enums.toRest(data) as object)[0]));
+        const value: unknown = Object.values(enums.toRest(data) as object)[0];
+        if (route.answers) return answerByField(res, route.answers, value as Record<string, unknown>);
+        sendJson(res, route.status, shapeBody(route.body, value));
       },
     };
   });
 }
 
 /** The table on express, for the requests not served before it (paths spelled otherwise, those an area's own route sees first). */
-export function restRouter(endpoints: RestEndpoint[], context: (req: Request) => Context): Router {
-  const router = Router();
+export function restRouter(endpoints: RestEndpoint[], context: (req: Request) => Context): DeclaringRouter {
+  const router = new DeclaringRouter();
   for (const endpoint of endpoints) {
     const method = endpoint.method.toLowerCase() as Lowercase<RestEndpoint['method']>;
     router[method](endpoint.path, ...endpoint.readBody!, (req, res, next) => endpoint.handle(context(req), req.body, req, res).catch(next));
@@ -71,11 +74,11 @@ export function restRouter(endpoints: RestEndpoint[], context: (req: Request) =>
   return router;
 }
 
-/** Express's `res.json` where express serves (an area may wrap it, as the checkout does), the same bytes on node's own response otherwise. */
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  const viaExpress = res as Partial<Response>;
-  if (viaExpress.json) viaExpress.status!(status).json(body);
-  else sendJson(res, status, body);
+/** The first of a row's answers whose field the value has, else its last. */
+function answerByField(res: ServerResponse, answers: AnswerOfField[], value: Record<string, unknown>): void {
+  const answer = answers.find(({ field }) => value[field] !== null && value[field] !== undefined) ?? answers.at(-1)!;
+  const field = value[answer.field] ?? null;
+  sendJson(res, answer.status, answer.wrapped ? { [answer.field]: field } : field);
 }
 
 interface Connection {
@@ -104,7 +107,7 @@ function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
-function variablesOf(route: PreparedRoute, body: unknown, query: Record<string, unknown>, params: Record<string, unknown>): Record<string, unknown> {
+function variablesOf(route: PreparedRoute, body: unknown, query: Record<string, unknown>, params: Record<string, unknown>, headers: IncomingHttpHeaders): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   if (route.variableTypes.has('input')) {
     variables.input = body;
@@ -117,6 +120,11 @@ function variablesOf(route: PreparedRoute, body: unknown, query: Record<string, 
     if (type && typeof value === 'string') variables[variable] = fromQueryString(value, type);
   }
   Object.assign(variables, pick(route, params));
+  for (const [variable, { name }] of Object.entries(route.headers ?? {})) {
+    const value = headers[name.toLowerCase()];
+    if (typeof value === 'string') variables[variable] = value;
+    else delete variables[variable];
+  }
   return variables;
 }
 

@@ -1,25 +1,9 @@
 import { type FieldNode, getNamedType, type GraphQLInputType, type GraphQLSchema, isInputObjectType, Kind, type OperationDefinitionNode, parse, typeFromAST } from 'graphql';
 import { isPublicOperation, type RuleMap } from '../src/permissions';
-import type { BodyMapping, RestRoute } from '../src/kernel/rest-route';
+import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import { restNames } from './adapter';
 import { errorResponses, errorSchema, headers, rateLimitHeaders } from './openapi-errors';
 import { type JsonSchema, objectOf, orNull, Shapes } from './openapi-shapes';
-
-/**
- * Operations whose own route answers a field of the operation's value by status (commerce.http.ts):
- * the checkout's payment (201), or `{ purchaseRequest }` when a learner under 18 asks a guardian (202).
- */
-const answersByStatus: Record<string, Record<number, { field: string; wrapped: boolean }>> = {
-  Checkout: { 201: { field: 'payment', wrapped: false }, 202: { field: 'purchaseRequest', wrapped: true } },
-};
-
-/** Headers a client sends that an operation reads (the checkout's is its variable idempotencyKey). */
-const headerVariables: Record<string, { name: string; description: string }> = {
-  idempotencyKey: {
-    name: 'Idempotency-Key',
-    description: 'Sent again with the same body within 24 hours, the first answer is given again and nothing is charged twice; with another body, 409 conflict.',
-  },
-};
 
 /** Operations that answer a stream when asked for one. */
 const streams: Record<string, string> = { AiChat: 'Server-sent events (`Accept: text/event-stream`): the answer as it is written.' };
@@ -99,6 +83,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
     required: v.type.kind === Kind.NON_NULL_TYPE && !v.defaultValue,
   }));
   const inPath = (v: Variable) => pathParams.includes(v.name);
+  const headerVariables = route.headers ?? {};
   const inHeader = (v: Variable) => Object.hasOwn(headerVariables, v.name);
   const parameters = [
     ...variables
@@ -111,7 +96,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
 
   const value = shapes.output(rootType.getFields()[rootField.name.value].type, rootField.selectionSet, id);
   const success = route.status === 204 ? { description: 'Done; no content', headers: rateLimitHeaders(false) } : successOf(id, shaped(id, route.body, value, shapes));
-  const responses: Record<string, JsonSchema> = answersByStatus[id] ? splitAnswers(id, value, shapes) : { [route.status]: success };
+  const responses: Record<string, JsonSchema> = route.answers ? splitAnswers(id, route.answers, value, shapes) : { [route.status]: success };
 
   const field = [...bodyVariables, ...variables.filter((v) => !inHeader(v))].find((v) => v.required)?.name ?? variables[0]?.name ?? 'id';
   const idField = variables.find((v) => !inPath(v) && namesAnId(v.type, new Set()))?.name;
@@ -171,10 +156,10 @@ function shaped(id: string, mapping: BodyMapping | undefined, value: JsonSchema,
   return mapping ? shapes.name([`${id}Response`], objectOf({ [mapping.wrap]: value }, [mapping.wrap])) : value;
 }
 
-function splitAnswers(id: string, value: JsonSchema, shapes: Shapes): Record<string, JsonSchema> {
+function splitAnswers(id: string, answers: AnswerOfField[], value: JsonSchema, shapes: Shapes): Record<string, JsonSchema> {
   const properties = shapes.schemas[refName(value)].properties as Record<string, JsonSchema>;
   return Object.fromEntries(
-    Object.entries(answersByStatus[id]).map(([status, { field, wrapped }]) => {
+    answers.map(({ status, field, wrapped }) => {
       const answer = { $ref: (properties[field].anyOf as JsonSchema[])[0].$ref };
       return [status, successOf(id, wrapped ? shapes.name([`${id}${status}Response`], objectOf({ [field]: answer }, [field])) : answer)];
     }),

@@ -9,6 +9,7 @@ import { AuthService } from './auth.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
+import { Migration20261129000400_account_deleted_events } from './migrations/Migration20261129000400_account_deleted_events';
 import { type Account, accountsOf } from './account-cache';
 
 export { RefreshToken } from './refresh-token.entity';
@@ -42,7 +43,10 @@ export const authArea = defineArea({
   entities: [User, RefreshToken, AccountToken],
   resolvers: [AuthResolver],
   rules: authRules,
-  migrations: [{ name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events }],
+  migrations: [
+    { name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events },
+    { name: 'Migration20261129000400_account_deleted_events', class: Migration20261129000400_account_deleted_events },
+  ],
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },
   // From here on, this instance's writes of an account drop its cached copy.

@@ -1,11 +1,12 @@
-import { type Request, Router } from 'express';
+import type { Request } from 'express';
+import { DeclaringRouter } from '../kernel/http-router';
 import type { Context } from '../kernel/context';
 import { enforce } from '../permissions/enforce';
 import { certificatesRules } from './certificates.rules';
 
 /** `GET /certificates/:id/pdf`: a file, which the route table (JSON from GraphQL) cannot send. */
-export function certificatePdfRouter(context: (req: Request) => Context): Router {
-  const router = Router();
+export function certificatePdfRouter(context: (req: Request) => Context): DeclaringRouter {
+  const router = new DeclaringRouter();
   router.get('/certificates/:id/pdf', async (req, res) => {
     const ctx = context(req);
     await enforce(certificatesRules.Query.certificate, ctx, 'Query.certificate', { id: req.params.id });

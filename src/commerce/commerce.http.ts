@@ -1,6 +1,7 @@
-import express, { type Request, type Response, Router } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
+import { DeclaringRouter } from '../kernel/http-router';
 import { formatMoney } from '../../web/shared/money';
 import { PaymentStatus } from './commerce.entity';
 import { sandboxPageToken, SANDBOX_SIGNATURE_HEADER, type SandboxEventBody, sameText, signSandbox } from './providers/sandbox';
@@ -10,11 +11,11 @@ const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; conne
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Commerce's own paths: webhooks read the raw body (its signature is over the bytes), the sandbox's
- * payment page, and the Idempotency-Key header handed to the checkout operation.
+ * Commerce's own paths: webhooks read the raw body (its signature is over the bytes), and the
+ * sandbox's payment page.
  */
-export function commerceHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): Router {
-  const router = Router();
+export function commerceHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): DeclaringRouter {
+  const router = new DeclaringRouter();
 
   // The webhook: raw bytes first, the signature checked before anything is read or stored.
   const webhook = async (req: Request, res: Response) => {
@@ -27,23 +28,6 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
   };
   router.post('/payments/webhooks/:provider', express.raw({ type: () => true, limit: deps.config.BODY_LIMIT }), webhook);
   router.get('/payments/webhooks/:provider', webhook);
-
-  // Checkout: the Idempotency-Key header becomes the operation's idempotencyKey, and a learner's request answers 202.
-  router.post('/payments/checkout', (req, res, next) => {
-    const key = req.headers['idempotency-key'];
-    const url = new URL(req.url, 'http://local');
-    url.searchParams.delete('idempotencyKey');
-    if (typeof key === 'string') url.searchParams.set('idempotencyKey', key);
-    req.url = url.pathname + url.search;
-    const json = res.json.bind(res);
-    res.json = (body: unknown) => {
-      const answer = body as { payment?: unknown; purchaseRequest?: unknown } | null;
-      if (res.statusCode !== 201 || !answer || !('purchaseRequest' in answer)) return json(body);
-      if (answer.purchaseRequest) return json(res.status(202) && { purchaseRequest: answer.purchaseRequest });
-      return json(answer.payment);
-    };
-    next();
-  });
 
   // The sandbox's payment page: Pay and Cancel post events the service signed for this payment only.
   router.get('/payments/sandbox/page.js', (_req, res) => {

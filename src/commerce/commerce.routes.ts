@@ -21,7 +21,24 @@ export const commerceRoutes = restRoutes(__dirname, 'commerce.graphql', [
   { method: 'post', path: '/marketplace/listings', status: 201, operation: 'SubmitListing', summary: "A creator's own course or bundle, in review" },
   { method: 'post', path: '/marketplace/listings/:id/approve', status: 200, operation: 'ApproveListing', summary: 'Publish a listing (content admins)' },
   { method: 'post', path: '/marketplace/listings/:id/reject', status: 200, operation: 'RejectListing', summary: 'Reject a listing with a reason (content admins)' },
-  { method: 'post', path: '/payments/checkout', status: 201, operation: 'Checkout', summary: 'Start a payment (Idempotency-Key header); a learner under 18 gets 202 with a purchase request' },
+  {
+    method: 'post',
+    path: '/payments/checkout',
+    status: 201,
+    operation: 'Checkout',
+    summary: 'Start a payment (Idempotency-Key header); a learner under 18 gets 202 with a purchase request',
+    // A learner under 18 asks a guardian (202 with the purchase request); anyone else gets the payment.
+    answers: [
+      { status: 202, field: 'purchaseRequest', wrapped: true },
+      { status: 201, field: 'payment', wrapped: false },
+    ],
+    headers: {
+      idempotencyKey: {
+        name: 'Idempotency-Key',
+        description: 'Sent again with the same body within 24 hours, the first answer is given again and nothing is charged twice; with another body, 409 conflict.',
+      },
+    },
+  },
   { method: 'get', path: '/payments/me', status: 200, operation: 'MyPayments', summary: 'Payments the caller made or benefits from', body: 'list' },
   { method: 'get', path: '/payments/requests', status: 200, operation: 'PurchaseRequests', summary: "Learners' purchase requests (their guardians; a learner their own)", body: 'list' },
   { method: 'post', path: '/payments/requests/:id/approve', status: 200, operation: 'ApprovePurchaseRequest', summary: 'A guardian approves: a checkout for them to pay' },

@@ -1,5 +1,6 @@
 import { allRowsOf, rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
+import { Migration20261129000100_consent_access_events } from './migrations/Migration20261129000100_consent_access_events';
 import { Consent, ConsentLedgerEntry, type ConsentType } from './consent.entity';
 import { ConsentResolver, ConsentUserEdges, consentNodes } from './consent.resolver';
 import { consentRoutes } from './consent.routes';
@@ -28,6 +29,7 @@ declare module '../kernel/services' {
 export const consentArea = defineArea({
   name: 'consent',
   uses: ['auth', 'country-policy', 'guardian', 'notifications'],
+  migrations: [{ name: 'Migration20261129000100_consent_access_events', class: Migration20261129000100_consent_access_events }],
   entities: [Consent, ConsentLedgerEntry],
   resolvers: [ConsentResolver, ConsentUserEdges],
   rules: consentRules,

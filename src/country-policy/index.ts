@@ -1,5 +1,6 @@
 import { allRowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
+import { Migration20261129000300_country_policy_events } from './migrations/Migration20261129000300_country_policy_events';
 import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';
 import { CountryPolicyResolver } from './country-policy.resolver';
 import { countryPolicyRoutes } from './country-policy.routes';
@@ -18,6 +19,7 @@ declare module '../kernel/services' {
 export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
+  migrations: [{ name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events }],
   entities: [CountryPolicyOverride, CountryPolicyChange],
   resolvers: [CountryPolicyResolver],
   rules: countryPolicyRules,

@@ -1,5 +1,6 @@
 import { createReadStream, existsSync } from 'node:fs';
-import { type Request, Router } from 'express';
+import type { Request } from 'express';
+import { DeclaringRouter } from '../kernel/http-router';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { isId } from '../kernel/ids';
@@ -15,8 +16,8 @@ import { expiredDownloadLink, invalidDownloadLink, unknownExport } from './gdpr.
  * the export's subject or its requester (a guardian who asked for a learner's), signed in: a
  * forwarded or leaked link alone opens nothing (401 without a token, 404 for anyone else's).
  */
-export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Context): Router {
-  const router = Router();
+export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Context): DeclaringRouter {
+  const router = new DeclaringRouter();
   router.get('/gdpr/requests/:id/download', async (req, res) => {
     const id = req.params.id;
     const ctx = context(req);

@@ -1,12 +1,13 @@
-import { type Request, Router } from 'express';
+import type { Request } from 'express';
+import { DeclaringRouter } from '../kernel/http-router';
 import type { Context } from '../kernel/context';
 import { isId } from '../kernel/ids';
 import { translator } from './reports.i18n';
 import { invalidUnsubscribeLink } from './reports.errors';
 
 /** `GET /guardian/reports/unsubscribe?guardian&kind&signature`: the mailed link, no token needed. */
-export function reportsUnsubscribeRouter(context: (req: Request) => Context): Router {
-  const router = Router();
+export function reportsUnsubscribeRouter(context: (req: Request) => Context): DeclaringRouter {
+  const router = new DeclaringRouter();
   router.get('/guardian/reports/unsubscribe', async (req, res) => {
     const { guardian, kind, signature } = req.query;
     if (typeof guardian !== 'string' || !isId(guardian) || typeof kind !== 'string' || typeof signature !== 'string') {

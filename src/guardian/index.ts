@@ -1,6 +1,7 @@
 import { User } from '../auth';
 import { allRowsOf, plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
+import { Migration20261129000200_ai_access_setting_events } from './migrations/Migration20261129000200_ai_access_setting_events';
 import { LearnerAiAccess } from './ai-access.entity';
 import { GuardianLink, GuardianLinkTransition } from './guardian-link.entity';
 import { defineGuardianJobs } from './guardian.jobs';
@@ -30,6 +31,7 @@ declare module '../kernel/services' {
 export const guardianArea = defineArea({
   name: 'guardian',
   uses: ['auth'],
+  migrations: [{ name: 'Migration20261129000200_ai_access_setting_events', class: Migration20261129000200_ai_access_setting_events }],
   entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
   resolvers: [GuardianResolver, GuardianUserEdges, GuardianLinkEdges],
   nodes: guardianNodes,

@@ -3,7 +3,8 @@ import type { UnitOfWork } from './unit-of-work';
 /**
  * Sent with a person's id (or `*` for everybody) when something that decides what they may do
  * changed: their account, a consent, a guardian's setting, a country policy. The database sends it
- * to every instance (triggers of the AI area's migration); caches of decisions drop their entry.
+ * to every instance (each area's triggers on its own tables, through the foundation's
+ * `access_changed_notify`); caches of decisions drop their entry.
  */
 export const ACCESS_CHANGED = 'accessChanged';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
-import type { Request, RequestHandler, Router } from 'express';
+import type { Request, RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import type { and } from 'graphql-shield';
 import type { Logger } from 'pino';
@@ -10,6 +10,7 @@ import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
+import type { DeclaringRouter } from './http-router';
 import { type NodeSource, registerNodes } from './node';
 import type { RateLimitRule } from './rate-limit';
 import type { RestRoute } from './rest-route';
@@ -35,7 +36,7 @@ export interface PersonalDataHandler {
  * Serves the area's paths that the route table cannot (files, streams, pages) or that answer
  * without a GraphQL round trip; the schema is there to check inputs as GraphQL would.
  */
-export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema: GraphQLSchema) => Router;
+export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema: GraphQLSchema) => DeclaringRouter;
 
 /**
  * A `POST` path with a JSON body that an area answers itself, on node's own request and response:

@@ -14,6 +14,19 @@ import { type FragmentDefinitionNode, Kind, type OperationDefinitionNode, parse,
  */
 export type BodyMapping = 'list' | 'accepted' | { wrap: string };
 
+/** A variable a client sends as a request header (the checkout's Idempotency-Key), never in the query or the body. */
+export interface HeaderVariable {
+  name: string;
+  description: string;
+}
+
+/** An answer chosen by the operation's value: this status, with one field of the value alone or as `{ field: value }`. */
+export interface AnswerOfField {
+  status: 200 | 201 | 202;
+  field: string;
+  wrapped: boolean;
+}
+
 export interface RestRoute {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
@@ -21,6 +34,10 @@ export interface RestRoute {
   status: 200 | 201 | 202 | 204;
   summary: string;
   body?: BodyMapping;
+  /** Answers by the operation's value instead of `status` and `body`: the first whose field is set, else the last. */
+  answers?: AnswerOfField[];
+  /** The operation's variables read from request headers, by variable name. */
+  headers?: Record<string, HeaderVariable>;
 }
 
 /**

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import express, { Router } from 'express';
+import express from 'express';
+import { DeclaringRouter } from './http-router';
 
 /** The project's root: where package.json is, from src/ (tests) or dist/src/ (the build). */
 export function projectRoot(): string {
@@ -24,15 +25,12 @@ export interface WebPage {
  * One of our bundled pages (web/<name>): public like any login page, since what it shows comes from
  * the API, which checks the caller's rights on every call. A strict CSP: our own script only.
  */
-export function webPage({ name, paths, assets, connect }: WebPage): Router {
+export function webPage({ name, paths, assets, connect }: WebPage): DeclaringRouter {
   const csp = `default-src 'self'; img-src 'self' data:; connect-src 'self'${connect ? ` ${connect}` : ''}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
   const built = join(projectRoot(), 'dist', 'web', name);
   const strict = (_req: express.Request, res: express.Response, next: express.NextFunction) => {
     res.setHeader('content-security-policy', csp);
     next();
   };
-  const router = Router();
-  router.get(paths, strict, (_req, res) => res.sendFile(join(built, 'index.html')));
-  router.use(assets, strict, express.static(built, { redirect: false }));
-  return router;
+  return new DeclaringRouter().get(paths, strict, (_req, res) => res.sendFile(join(built, 'index.html'))).use(assets, strict, express.static(built, { redirect: false }));
 }

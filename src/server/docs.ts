@@ -1,8 +1,8 @@
-import type { Express } from 'express';
 import express from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { buildOpenApi } from '../../rest/openapi';
+import { DeclaringRouter } from '../kernel/http-router';
 import { routes, ruleMap } from './platform';
 
 const initializer = `window.onload = function () {
@@ -11,13 +11,14 @@ const initializer = `window.onload = function () {
 };`;
 
 /** `/openapi.json` and the Swagger UI at `/docs`, served from node_modules (no CDN). */
-export function serveDocs(app: Express, schema: GraphQLSchema): void {
+export function serveDocs(schema: GraphQLSchema): DeclaringRouter {
   const document = buildOpenApi(schema, routes, ruleMap);
-  app.get('/openapi.json', (_req, res) => {
-    res.json(document);
-  });
-  app.get('/docs/swagger-initializer.js', (_req, res) => {
-    res.type('application/javascript').send(initializer);
-  });
-  app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+  return new DeclaringRouter()
+    .get('/openapi.json', (_req, res) => {
+      res.json(document);
+    })
+    .get('/docs/swagger-initializer.js', (_req, res) => {
+      res.type('application/javascript').send(initializer);
+    })
+    .use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
 }

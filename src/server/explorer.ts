@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type NextFunction, type Request, type Response, Router } from 'express';
+import express, { type NextFunction, type Request, type Response } from 'express';
 import type { Config } from '../config';
+import { DeclaringRouter } from '../kernel/http-router';
 import { projectRoot } from '../kernel/web-page';
 
 // GraphiQL sets styles through the CSSOM (allowed); its fonts are data: URLs in its stylesheet.
@@ -14,8 +15,8 @@ const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; font-src '
  * in production, and every query it sends is checked by the API like any other client's.
  * Everything else on /graphql (POST, GET with a query, a client asking for JSON) goes on to Apollo.
  */
-export function graphExplorer(config: Config): Router {
-  const router = Router();
+export function graphExplorer(config: Config): DeclaringRouter {
+  const router = new DeclaringRouter();
   const built = join(projectRoot(), 'dist', 'web', 'graph-explorer');
   const access = config.NODE_ENV === 'production' ? 'admins' : 'signed-in';
   let page: string | undefined;

@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
+import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import { challenge, sendError, sendJson } from '../../rest/adapter';
 import type { Config } from '../config';
@@ -11,6 +12,10 @@ import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody } from '../kernel/errors';
 import { jsonOnly } from '../kernel/json-body';
+import { countRequest } from '../kernel/rate-limit';
+import { endedSessionsOf } from '../kernel/sessions';
+import { authenticateHeader } from '../kernel/tokens';
+import { observeRequest, routeTemplate } from './metrics/http';
 import { createContext } from './context';
 import { badPercentEncoding } from './server.errors';
 
@@ -18,6 +23,41 @@ import { badPercentEncoding } from './server.errors';
  * The steps every request goes through, whoever serves it (express, or a route served before it):
  * its request id and log line, CORS, its query, its body, its context, its failure's answer.
  */
+
+/**
+ * What every request goes through first, in this order, whichever way it comes in (express, or a
+ * route served before it, the AI tutor's chat among them): its request id, log line and timing;
+ * compression; CORS; the client's address; the token and its session; the rate limits; a
+ * well-encoded query. Each way then reads its route's parameters and body. Written as express
+ * middleware, which express mounts as they are and the routes served before it run in turn.
+ */
+export function requestSteps(deps: Deps): RequestHandler[] {
+  const trust = trustOf(deps.config);
+  // A token whose session ended stands no more (DESIGN.md 4.4), checked in memory: no statement.
+  const endedSessions = endedSessionsOf(deps);
+  return [
+    (req, res, next) => {
+      req.id = trackRequest(deps.log, req, res, req.url);
+      observeRequest(deps, req, res, () => routeTemplate(req));
+      next();
+    },
+    compressAnswers,
+    corsOf(deps.config),
+    (req, _res, next) => {
+      // Express's own `req.ip` reads the same; routes served before express have none.
+      Object.defineProperty(req, 'ip', { value: proxyaddr(req, trust), enumerable: true, configurable: true, writable: true });
+      req.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));
+      next();
+    },
+    (req, res, next) => void countRequest(deps.limits, req, splitUrl(req.url).path, res).then(() => next(), next),
+    wellEncodedQuery,
+  ];
+}
+
+/** Which proxies' X-Forwarded-For names the client (TRUST_PROXY: every one, or none). */
+export function trustOf(config: Config): (address: string, hop: number) => boolean {
+  return config.TRUST_PROXY ? () => true : proxyaddr.compile([]);
+}
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 

@@ -18,6 +18,7 @@ import {
 } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import proxyaddr from 'proxy-addr';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
@@ -39,6 +40,7 @@ import { introspectionRules } from './introspection';
 import { queryCostRule } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { connectionSessionEnded, connectionTokenExpired, subscriptionLimitReached } from './server.errors';
+import { trustOf } from './steps';
 
 /** One socket, signed in with one access token for its whole life. */
 interface Connection {
@@ -102,6 +104,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
    */
   const ttl = config.SUBSCRIPTION_DECISION_TTL_MS;
   const hideSchema = config.NODE_ENV === 'production';
+  const trust = trustOf(config);
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const rules = [...specifiedRules, ...queryLimitRules(config)];
   const connections = new WeakMap<object, Connection>();
@@ -300,7 +303,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         const connection: Connection = {
           socket,
           auth: { ...auth, userId },
-          ip: ctx.extra.request.socket.remoteAddress ?? 'unknown',
+          // The client as HTTP requests name it (behind trusted proxies, X-Forwarded-For): their rate limits key on it.
+          ip: proxyaddr(ctx.extra.request, trust),
           closing: false,
           generation: 0,
           subscriptions: new Set(),

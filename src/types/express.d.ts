@@ -10,6 +10,8 @@ declare global {
       auth: RequestAuth;
       /** Rate-limit buckets this request was already counted in by the HTTP layer. */
       countedBuckets: Set<Bucket>;
+      /** The template of the route served before express that answers it (its metrics' label). */
+      directRoute?: string;
     }
   }
 }

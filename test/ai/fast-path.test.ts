@@ -125,6 +125,25 @@ describe('cached decisions of the AI proxy', () => {
     await refusedWithin(two, learner, 'account_suspended', 1000);
   });
 
+  it('a consent removed by hand in SQL reaches every instance; each table that decides is watched by its own area, not the AI', async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(one, learner)).status).toBe(200);
+    expect((await chat(two, learner)).status).toBe(200);
+    await sql('delete from consents where subject_id = ?', [learner.id]);
+    await refusedWithin(one, learner, 'consent_required', 1000);
+    await refusedWithin(two, learner, 'consent_required', 1000);
+    const triggers = await sql(
+      `select c.relname as "table", t.tgname as "trigger" from pg_trigger t join pg_class c on c.oid = t.tgrelid
+       where not t.tgisinternal and t.tgfoid = 'access_changed_notify'::regproc order by 1, 2`,
+    );
+    expect(triggers).toEqual([
+      { table: 'consents', trigger: 'consent_access_changed' },
+      { table: 'country_policies', trigger: 'country_policy_changed' },
+      { table: 'learner_ai_access', trigger: 'ai_access_setting_changed' },
+      { table: 'users', trigger: 'account_deleted_notify' },
+    ]);
+  });
+
   it("a guardian's daily limit lowered on one instance holds on the other", async () => {
     const learner = await adultWithConsent();
     expect((await chat(two, learner)).status).toBe(200);

@@ -58,6 +58,11 @@ describe('sandbox checkout end to end', () => {
     expect(other.body.error).toBe('conflict');
     const payments = await t.http.get('/payments/me', { token: buyer.accessToken });
     expect(payments.body.items).toHaveLength(1);
+
+    // The key is a header only: the same word in the query string is no key (two payments, neither the keyed one).
+    const viaQuery = await Promise.all([1, 2].map(() => t.http.post(`/payments/checkout?idempotencyKey=${key}`, body, { token: buyer.accessToken })));
+    expect(viaQuery.map((a) => a.status)).toEqual([201, 201]);
+    expect(new Set([ok[0].body.id, ...viaQuery.map((a) => a.body.id)]).size).toBe(3);
   });
 
   it('refuses bad signatures (400 invalid_signature, nothing stored) and applies 10 concurrent deliveries once', async () => {

@@ -65,6 +65,11 @@ describe('a known path with another method', () => {
     ['POST', '/guardian/learners/00000000-0000-4000-8000-000000000000/ai-access', 'GET, HEAD, PUT'],
     ['DELETE', '/payments/webhooks/sandbox', 'GET, HEAD, POST'],
     ['GET', '/ai/chat', 'POST'],
+    // Rows answered by the operation's value, an area's file, a page, the docs: each as declared.
+    ['PUT', '/payments/checkout', 'GET, HEAD, POST'],
+    ['DELETE', '/certificates/00000000-0000-4000-8000-000000000000/pdf', 'GET, HEAD'],
+    ['POST', '/admin/factory', 'GET, HEAD'],
+    ['PUT', '/openapi.json', 'GET, HEAD'],
   ])('answers %s %s with 405 and Allow: %s (REST)', async (method, path, allow) => {
     const reply = await t.http.rest(method, path, { token: account.accessToken });
     expectMethodNotAllowed(reply, allow);

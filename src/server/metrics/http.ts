@@ -17,10 +17,12 @@ export function observeRequest(deps: Deps, req: IncomingMessage, res: ServerResp
 }
 
 /**
- * The template of the express route that answered (`/certificates/:id.pdf`), the mount path of a
- * middleware that did (`/graphql`, `/docs`), or `unmatched` (404s, CORS preflights): a bounded set.
+ * The template of the route that answered: one served before express (`/ai/chat`, a REST row's
+ * `/courses/:id`), express's (`/certificates/:id/pdf`), the mount path of a middleware that did
+ * (`/graphql`, `/docs`), or `unmatched` (404s, CORS preflights): a bounded set.
  */
-export function expressRoute(req: Request): string {
+export function routeTemplate(req: Request): string {
+  if (req.directRoute) return req.directRoute;
   const path: unknown = req.route?.path;
   if (typeof path === 'string') return req.baseUrl + path;
   return req.baseUrl || 'unmatched';
