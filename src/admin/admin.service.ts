@@ -3,12 +3,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { AuthService } from '../auth';
 import { AccountStatus, normaliseEmail, Role, User } from '../auth';
-import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { AuditService } from '../audit';
 import type { CommerceService } from '../commerce';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
+import { alreadySuspended, cannotSuspendSelf, lastAdmin, notSuspended, unknownUser } from './admin.errors';
 
 export interface PlatformStats {
   usersByRole: { role: string; count: number }[];
@@ -90,12 +90,12 @@ export class AdminService {
    * the account on each request), and every refresh token is revoked in the same transaction.
    */
   async suspend(actor: User | null, userId: string, request: SuspensionRequest = {}): Promise<User> {
-    if (!isId(userId)) throw notFound('user');
-    if (actor?.id === userId) throw conflict('You cannot suspend your own account.');
+    if (!isId(userId)) throw unknownUser();
+    if (actor?.id === userId) throw cannotSuspendSelf();
     const user = await this.uow.transaction(async (em) => {
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!target) throw notFound('user');
-      if (target.status === AccountStatus.suspended) throw conflict('This account is suspended already.');
+      if (!target) throw unknownUser();
+      if (target.status === AccountStatus.suspended) throw alreadySuspended();
       const previousStatus = target.status;
       target.status = AccountStatus.suspended;
       await this.auth.endSessions(em, target.id, { suspended: true });
@@ -108,11 +108,11 @@ export class AdminService {
 
   /** Lifts a suspension, back to the status the account had before it (active or pending_guardian). */
   async reactivate(actor: User | null, userId: string): Promise<User> {
-    if (!isId(userId)) throw notFound('user');
+    if (!isId(userId)) throw unknownUser();
     const user = await this.uow.transaction(async (em) => {
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!target) throw notFound('user');
-      if (target.status !== AccountStatus.suspended) throw conflict('This account is not suspended.');
+      if (!target) throw unknownUser();
+      if (target.status !== AccountStatus.suspended) throw notSuspended();
       const suspension = await this.audit.latest('admin.user_suspended', target.id);
       const previous = suspension?.data.previousStatus;
       target.status = previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active;
@@ -159,15 +159,15 @@ export class AdminService {
    * remove the admin role from each other and leave the platform without an admin.
    */
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
-    if (!isId(userId)) throw notFound('user');
+    if (!isId(userId)) throw unknownUser();
     const user = await this.uow.transaction(async (em) => {
       if (role === Role.admin && action === RoleChangeAction.removed) await em.execute('lock table users in share row exclusive mode');
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!target) throw notFound('user');
+      if (!target) throw unknownUser();
       const has = target.hasRole(role);
       if ((action === RoleChangeAction.granted) === has) return target;
       if (role === Role.admin && action === RoleChangeAction.removed && (await em.count(User, { roles: { $contains: [Role.admin] } })) <= 1) {
-        throw conflict('This is the last admin; grant the role to somebody else first.');
+        throw lastAdmin();
       }
       target.roles = action === RoleChangeAction.granted ? [...target.roles, role] : target.roles.filter((r) => r !== role);
       em.create(RoleChange, { user: target, actor: actor ? em.getReference(User, actor.id) : null, role, action });

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
 import type { Config } from '../config';
 import { AppError, type ErrorCode } from '../kernel/errors';
+import { aiCircuitOpen, aiNotConfigured, aiRefused, aiUnreachable, aiUpstreamError } from './ai.errors';
 
 /** Who the caller is, as the backend may trust it (docs/ai-backend.md). */
 export interface AiIdentity {
@@ -25,9 +26,6 @@ export interface BackendRequest {
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
 }
-
-const unavailable = (message = 'The AI service cannot be reached. Try again later.') => new AppError('upstream_unavailable', message);
-const upstreamError = () => new AppError('upstream_error', 'The AI service answered with an error. Try again later.');
 
 /** A 4xx of the backend keeps its meaning with our error object. */
 const clientErrors: Record<number, ErrorCode> = {
@@ -96,7 +94,7 @@ export class AiBackend {
 
   assertConfigured(): void {
     if (!this.config.AI_BACKEND_URL) {
-      throw unavailable('The AI tutor is not configured on this server: set AI_BACKEND_URL and AI_BACKEND_SECRET.');
+      throw aiNotConfigured();
     }
   }
 
@@ -119,18 +117,14 @@ export class AiBackend {
     } catch (error) {
       if (request.signal?.aborted) throw error;
       if (error instanceof AppError) throw error;
-      if ((error as { code?: string }).code === 'EOPENBREAKER') throw unavailable('The AI service is unavailable at the moment. Try again in a few seconds.');
-      throw unavailable();
+      if ((error as { code?: string }).code === 'EOPENBREAKER') throw aiCircuitOpen();
+      throw aiUnreachable();
     }
     if (response.statusCode >= 200 && response.statusCode < 300) return response;
     await response.body.dump();
     const code = clientErrors[response.statusCode];
-    if (!code) throw upstreamError();
-    const retryAfter = Number(response.headers['retry-after']);
-    throw new AppError(code, code === 'rate_limited' ? 'The AI service is busy. Try again later.' : 'The AI service refused the request.', {
-      ...(code === 'rate_limited' ? { retryAfter: retryAfter > 0 ? retryAfter : 1 } : {}),
-      ...(code === 'validation_failed' ? { details: [] } : {}),
-    });
+    if (!code) throw aiUpstreamError();
+    throw aiRefused(code, Number(response.headers['retry-after']));
   }
 
   private headers(request: BackendRequest, path: string, body: string | undefined): Record<string, string> {
@@ -175,7 +169,7 @@ async function send(agent: Agent, origin: string, options: SendOptions): Promise
   }
   if (response.statusCode >= 500) {
     await response.body.dump();
-    throw upstreamError();
+    throw aiUpstreamError();
   }
   return response;
 }

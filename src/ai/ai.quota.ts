@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { Tier } from '../auth';
 import { AppError } from '../kernel/errors';
 import { WriteCombiner } from '../kernel/write-combiner';
+import { quotaExceeded } from './ai.errors';
 
 export interface Quota {
   tier: Tier;
@@ -49,9 +50,8 @@ export async function usedToday(uow: UnitOfWork, userId: string): Promise<number
  */
 const NO_FLUSH_WAIT = `with no_flush_wait as (select set_config('synchronous_commit', 'off', true))`;
 
-function quotaExceeded(limit: number): AppError {
-  const retryAfter = Math.max(1, Math.ceil((nextReset().getTime() - Date.now()) / 1000));
-  return new AppError('quota_exceeded', `Today's AI messages are used up (${limit}). They come back at midnight UTC.`, { retryAfter });
+function quotaExceededNow(limit: number): AppError {
+  return quotaExceeded(limit, Math.max(1, Math.ceil((nextReset().getTime() - Date.now()) / 1000)));
 }
 
 interface Reservation {
@@ -80,9 +80,9 @@ export class QuotaReserver {
 
   /** Takes one message, or throws quota_exceeded. */
   async reserve(userId: string, limit: number): Promise<void> {
-    if (limit <= 0) throw quotaExceeded(limit);
+    if (limit <= 0) throw quotaExceededNow(limit);
     const taken = await new Promise<boolean>((settle, fail) => this.combiner.add({ userId, day: today(), limit, settle, fail }));
-    if (!taken) throw quotaExceeded(limit);
+    if (!taken) throw quotaExceededNow(limit);
   }
 
   private async take(batch: Reservation[]): Promise<void> {

@@ -3,20 +3,20 @@ import { Tier } from '../auth';
 import { ConsentType, hasConsent } from '../consent';
 import { learnerActive } from '../guardian';
 import type { Context } from '../kernel/context';
-import { forbidden } from '../kernel/errors';
 import { isAuthenticated, isSelf, throttled, tierAtLeast } from '../permissions/rules';
+import { aiMemoryTurnedOff, aiTurnedOff } from './ai.errors';
 
 /** At the door: a token, and the per-minute AI limit (counted once, REST or GraphQL). */
 const aiCaller = chain(isAuthenticated, throttled('ai'));
 
 const guardianAllowsAi = rule('guardianAllowsAi', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
   const access = await ctx.services.guardian.aiAccessOf(ctx.auth.userId!);
-  return access.enabled || forbidden('Your guardian has turned the AI tutor off for your account.');
+  return access.enabled || aiTurnedOff();
 });
 
 const guardianAllowsMemory = rule('guardianAllowsMemory', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
   const access = await ctx.services.guardian.aiAccessOf(ctx.auth.userId!);
-  return access.memoryEnabled || forbidden('Your guardian has turned AI memory off for your account.');
+  return access.memoryEnabled || aiMemoryTurnedOff();
 });
 
 /** Talking to the tutor, in the order callers learn of refusals: active learner, consent, the guardian's switch. */

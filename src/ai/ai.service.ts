@@ -4,11 +4,12 @@ import { ConsentType } from '../consent';
 import type { ConsentService } from '../consent';
 import type { AiAccess, GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
-import { AppError, validationFailed } from '../kernel/errors';
+import { AppError } from '../kernel/errors';
 import { includesTier } from '../kernel/domain';
 import type { AiBackend, AiIdentity, BackendResponse } from './ai.backend';
 import { nextReset, type Quota, type QuotaReserver, releaseMessage, tierQuota, usedToday } from './ai.quota';
 import type { UsageRecorder } from './ai.usage';
+import { emptyMessage, messageTooLong } from './ai.errors';
 
 export interface ChatRequest {
   message: string;
@@ -131,8 +132,8 @@ export class AiService {
   private assertValid(request: ChatRequest): void {
     const max = this.deps.config.AI_MESSAGE_MAX_LENGTH;
     // The input's shape is checked by AiChatInput; what is left depends on the settings.
-    if (!request.message.trim()) throw validationFailed([{ field: 'message', message: 'must not be empty' }]);
-    if (request.message.length > max) throw validationFailed([{ field: 'message', message: `must be at most ${max} characters long` }]);
+    if (!request.message.trim()) throw emptyMessage();
+    if (request.message.length > max) throw messageTooLong(max);
   }
 
   private async items(user: User, method: 'GET', path: string, requestId: string, memory: boolean): Promise<unknown[]> {

@@ -14,6 +14,7 @@ import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import type { ChatRequest, ChatTerms } from './ai.service';
 import { AiChatInput, CONVERSATION_ID_MAX_LENGTH } from './ai.types';
+import { invalidChatInput } from './ai.errors';
 
 /** What the rules answered for a person (a refusal is kept like a pass: it too lasts until something changes). */
 export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: undefined; terms: ChatTerms };
@@ -74,7 +75,7 @@ function coerce(schema: GraphQLSchema, variables: OperationDefinitionNode['varia
   if (!result.errors) return result.coerced.input;
   const { message } = result.errors[0];
   const details = coercionDetails(message).map(restDetail);
-  throw details.length ? validationFailed(details) : new AppError('validation_failed', message, { details: [] });
+  throw invalidChatInput(details, message);
 }
 
 /**

@@ -9,7 +9,7 @@ import { publicLink } from '../mail/deliver';
 import { sendMail } from '../mail/queue';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
-import { accountSuspended, conflict, type FieldError, unauthenticated, validationFailed } from '../kernel/errors';
+import { accountSuspended, type FieldError, validationFailed } from '../kernel/errors';
 import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
@@ -18,6 +18,7 @@ import { hashToken, randomToken, signAccessToken } from '../kernel/tokens';
 import { endedSessionsOf, MAX_NAMED_SESSIONS, SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { AccountStatus, Locale, Role, User } from './user.entity';
 import { type Account, accountsOf } from './account-cache';
+import { emailTaken, invalidRefreshToken, invalidToken, refreshTokenReused, wrongCredentials } from './auth.errors';
 
 export interface SignupRequest {
   email: string;
@@ -127,7 +128,7 @@ export class AuthService {
       try {
         await em.flush();
       } catch (error) {
-        if (error instanceof UniqueConstraintViolationException) throw conflict('An account with this e-mail address exists already.');
+        if (error instanceof UniqueConstraintViolationException) throw emailTaken();
         throw error;
       }
       await this.send(verificationMail(user, this.link('verify-email', verification, { lang: user.locale }), verification));
@@ -152,7 +153,7 @@ export class AuthService {
     }
     const user = await this.em.findOne(User, { email });
     const valid = user ? await verify(user.passwordHash, password) : await verify(await decoy(this.hashing), password).then(() => false);
-    if (!user || !valid) throw unauthenticated('The e-mail address or the password is wrong.');
+    if (!user || !valid) throw wrongCredentials();
     await limits.refund('loginFailuresIp', ip);
     await limits.reset('loginFailuresEmail', email);
     if (user.status === AccountStatus.suspended) throw accountSuspended();
@@ -174,9 +175,9 @@ export class AuthService {
     if (outcome.session) return outcome.session;
     if (outcome.reused) {
       this.deps.log.warn('refresh token used twice: its session family was revoked');
-      throw unauthenticated('This refresh token was used already; the session has ended. Sign in again.');
+      throw refreshTokenReused();
     }
-    throw unauthenticated('The refresh token is invalid or has expired. Sign in again.');
+    throw invalidRefreshToken();
   }
 
   /** Ends the session the refresh token belongs to; an unknown token is already logged out. */
@@ -374,7 +375,7 @@ export class AuthService {
     const found = await em.findOne(AccountToken, { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { $gt: now } }, { populate: ['user'] });
     if (found) check(found.user);
     const claimed = found && (await em.nativeUpdate(AccountToken, { id: found.id, usedAt: null }, { usedAt: now }));
-    if (!found || !claimed) throw validationFailed([{ field: 'token', message: 'The token is invalid, used or expired.' }]);
+    if (!found || !claimed) throw invalidToken();
     return found.user;
   }
 

@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth';
 import type { Course } from '../courses';
-import { notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Certificate } from './certificate.entity';
 import { certificatePdf } from './certificate.pdf';
 import type { Localized } from '../kernel/localized';
+import { unknownCertificate } from './certificates.errors';
 
 /** What anybody may learn from a certificate's code: nothing more. */
 /** A certificate as lists show it, read without entities. */
@@ -105,7 +105,7 @@ export class CertificatesService {
 
   async find(learnerId: string, id: string): Promise<Certificate> {
     const certificate = isId(id) ? await this.em.findOne(Certificate, { id, learner: learnerId }, { populate: ['course', 'learner'] }) : null;
-    if (!certificate) throw notFound('certificate');
+    if (!certificate) throw unknownCertificate();
     return certificate;
   }
 
@@ -116,7 +116,7 @@ export class CertificatesService {
 
   async verify(code: string): Promise<PublicCertificate> {
     const certificate = /^[0-9A-F]{12}$/.test(code) ? await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] }) : null;
-    if (!certificate) throw notFound('certificate');
+    if (!certificate) throw unknownCertificate();
     return { code, learnerName: certificate.learner.displayName, courseTitle: certificate.course.title, issuedAt: certificate.issuedAt };
   }
 

@@ -9,10 +9,11 @@ import type { CountryPolicyService } from '../country-policy';
 import type { GuardianService } from '../guardian';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
-import { AppError, forbidden, notFound } from '../kernel/errors';
+import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Consent, ConsentAction, ConsentActorRole, ConsentLedgerEntry, ConsentType } from './consent.entity';
 import { type ConsentRequirement, consentRequirement, isGranted } from './consent.requirements';
+import { consentRequired, guardianConsentRequired, learnerDecidesConsent, unknownLearner, unknownUser } from './consent.errors';
 
 /** A consent type as it stands for one person today. */
 export interface ConsentState extends ConsentRequirement {
@@ -23,9 +24,6 @@ export interface ConsentState extends ConsentRequirement {
   ownGrantedAt: Date | null;
   policyVersion: number | null;
 }
-
-export const consentRequired = (type: ConsentType) => new AppError('consent_required', `This needs the ${type} consent; grant it first.`);
-export const guardianConsentRequired = (type: ConsentType) => new AppError('guardian_consent_required', `This needs the ${type} consent of a linked guardian; your guardian has been asked.`);
 
 export class ConsentService {
   constructor(
@@ -93,7 +91,7 @@ export class ConsentService {
   /** Throws consent_required or guardian_consent_required unless the consent holds today. */
   async assertConsent(subjectId: string, type: ConsentType): Promise<void> {
     const subject = await this.auth.findUser(subjectId);
-    if (!subject) throw notFound('user');
+    if (!subject) throw unknownUser();
     const requirement = (await this.requirementsOf(subject))(type);
     const stored = await this.em.findOne(Consent, { subject, type });
     if (stored && isGranted(requirement, stored)) return;
@@ -108,7 +106,7 @@ export class ConsentService {
    */
   async assertGuardianConsent(subjectId: string, type: ConsentType): Promise<void> {
     const subject = await this.auth.findUser(subjectId);
-    if (!subject) throw notFound('user');
+    if (!subject) throw unknownUser();
     if (!(await this.requirementsOf(subject))(type).needsGuardian) return;
     const stored = await this.em.findOne(Consent, { subject, type });
     if (stored?.guardianGrantedAt) return;
@@ -141,7 +139,7 @@ export class ConsentService {
     const policy = await this.policies.policyOf(subject.country);
     const requirement = (await this.requirementsOf(subject))(type);
     if (asGuardian && !requirement.needsGuardian) {
-      throw forbidden('The learner decides this consent themselves at their age.');
+      throw learnerDecidesConsent();
     }
     // The consent, its ledger entry and the reactions to a revocation (projects made private) are one commit.
     const consent = await this.uow.transaction(async (em) => {
@@ -205,13 +203,13 @@ export class ConsentService {
   /** The caller, or a learner the caller is an active guardian of (anybody else's is not found). */
   private async subjectFor(caller: User, learnerId?: string | null): Promise<User> {
     if (!learnerId || learnerId === caller.id) return caller;
-    if (!isId(learnerId) || !(await this.guardians.isActiveGuardianOf(caller.id, learnerId))) throw notFound('learner');
+    if (!isId(learnerId) || !(await this.guardians.isActiveGuardianOf(caller.id, learnerId))) throw unknownLearner();
     return this.findSubject(learnerId);
   }
 
   private async findSubject(id: string): Promise<User> {
     const user = isId(id) ? await this.auth.findUser(id) : null;
-    if (!user) throw notFound('learner');
+    if (!user) throw unknownLearner();
     return user;
   }
 

@@ -4,13 +4,13 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
 import { Locale, User } from '../auth';
-import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { sendMail } from '../mail/queue';
 import { ContactMessage, ContactStatus } from './contact-message.entity';
 import { acknowledgementMail, forwardMail } from './contact.mails';
+import { messageAlreadyResolved, unknownMessage } from './contact.errors';
 
 export interface ContactRequest {
   name: string;
@@ -65,11 +65,11 @@ export class ContactService {
   }
 
   async resolve(actor: User | null, id: string): Promise<ContactMessage> {
-    if (!isId(id)) throw notFound('message');
+    if (!isId(id)) throw unknownMessage();
     return this.uow.transaction(async (em) => {
       const message = await em.findOne(ContactMessage, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!message) throw notFound('message');
-      if (message.status === ContactStatus.resolved) throw conflict('This message is resolved already.');
+      if (!message) throw unknownMessage();
+      if (message.status === ContactStatus.resolved) throw messageAlreadyResolved();
       message.status = ContactStatus.resolved;
       message.resolvedAt = new Date();
       message.resolvedBy = actor ? em.getReference(User, actor.id) : null;

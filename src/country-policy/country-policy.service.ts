@@ -3,9 +3,9 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { isISO31661Alpha2 } from 'class-validator';
 import type { AuditService } from '../audit';
 import { User } from '../auth';
-import { validationFailed } from '../kernel/errors';
 import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';
 import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';
+import { childAgeNotBelowGuardianAge, invalidCountry, requiredValuesNull } from './country-policy.errors';
 
 export interface CountryPolicy extends PolicyValues {
   country: string;
@@ -65,7 +65,7 @@ export class CountryPolicyService {
 }
 
 export function assertCountry(country: string): string {
-  if (!/^[A-Z]{2}$/.test(country) || !isISO31661Alpha2(country)) throw validationFailed([{ field: 'country', message: 'must be an ISO 3166-1 alpha-2 country code such as VN (two capital letters)' }]);
+  if (!/^[A-Z]{2}$/.test(country) || !isISO31661Alpha2(country)) throw invalidCountry();
   return country;
 }
 
@@ -82,8 +82,8 @@ const REQUIRED: (keyof PolicyChange)[] = ['guardianConsentAge', 'aiGuardianConse
 
 function assertCoherent(policy: PolicyValues): void {
   const missing = REQUIRED.filter((key) => policy[key] === null);
-  if (missing.length) throw validationFailed(missing.map((field) => ({ field, message: 'must not be null' })));
+  if (missing.length) throw requiredValuesNull(missing);
   if (policy.childConsentAge !== null && policy.childConsentAge >= policy.guardianConsentAge) {
-    throw validationFailed([{ field: 'childConsentAge', message: 'must be below guardianConsentAge' }]);
+    throw childAgeNotBelowGuardianAge();
   }
 }

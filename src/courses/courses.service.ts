@@ -4,11 +4,12 @@ import { AGE } from '../kernel/limits';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ageOn } from '../auth';
 import { Role, User } from '../auth';
-import { conflict, notFound, validationFailed } from '../kernel/errors';
+import { validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { decodeCursor, type Page, toPage } from '../kernel/pagination';
 import { Course, type CourseLevel, Enrollment, Lesson, type Quiz } from './course.entity';
 import type { Localized } from '../kernel/localized';
+import { alreadyEnrolled, invalidAnswerIndex, publishWithoutLessons, unknownCourse, unknownEnrollment, unknownLesson } from './courses.errors';
 
 export interface NewLesson {
   title: Localized;
@@ -109,7 +110,7 @@ export class CoursesService {
   /** A published course, or any course for its editors; otherwise not found. */
   async course(viewer: User | null, id: string): Promise<Course> {
     const course = isId(id) ? await this.em.findOne(Course, { id }) : null;
-    if (!course || (!course.published && !isStaff(viewer))) throw notFound('course');
+    if (!course || (!course.published && !isStaff(viewer))) throw unknownCourse();
     return course;
   }
 
@@ -144,7 +145,7 @@ export class CoursesService {
 
   async lesson(id: string): Promise<Lesson> {
     const lesson = isId(id) ? await this.em.findOne(Lesson, { id }, { populate: ['course'] }) : null;
-    if (!lesson || !lesson.course.published) throw notFound('lesson');
+    if (!lesson || !lesson.course.published) throw unknownLesson();
     return lesson;
   }
 
@@ -179,7 +180,7 @@ export class CoursesService {
 
   async setPublished(viewer: User, id: string, published: boolean): Promise<Course> {
     const course = await this.course(viewer, id);
-    if (published && (await this.em.count(Lesson, { course })) === 0) throw conflict('A course needs at least one lesson to be published.');
+    if (published && (await this.em.count(Lesson, { course })) === 0) throw publishWithoutLessons();
     course.published = published;
     await this.em.flush();
     return course;
@@ -198,7 +199,7 @@ export class CoursesService {
   async updateLesson(viewer: User, courseId: string, lessonId: string, lesson: NewLesson): Promise<Lesson> {
     const course = await this.course(viewer, courseId);
     const found = isId(lessonId) ? await this.em.findOne(Lesson, { id: lessonId, course }) : null;
-    if (!found) throw notFound('lesson');
+    if (!found) throw unknownLesson();
     assertQuiz(lesson.quiz, 0);
     this.em.assign(found, { ...lesson, quiz: lesson.quiz ?? null });
     await this.em.flush();
@@ -207,20 +208,20 @@ export class CoursesService {
 
   async enroll(learner: User, courseId: string): Promise<Enrollment> {
     const course = await this.course(learner, courseId);
-    if (!course.published) throw notFound('course');
+    if (!course.published) throw unknownCourse();
     try {
       const enrollment = this.em.create(Enrollment, { learner, course });
       await this.em.flush();
       return enrollment;
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('You are enrolled in this course already.');
+      if (error instanceof UniqueConstraintViolationException) throw alreadyEnrolled();
       throw error;
     }
   }
 
   async leave(learner: User, courseId: string): Promise<void> {
     const removed = isId(courseId) ? await this.em.nativeDelete(Enrollment, { learner, course: courseId }) : 0;
-    if (!removed) throw notFound('enrollment');
+    if (!removed) throw unknownEnrollment();
   }
 
   async isEnrolled(learnerId: string, courseId: string): Promise<boolean> {
@@ -230,7 +231,7 @@ export class CoursesService {
   /** The learner's own enrollment, for `node(id:)`; anybody else's is not found. */
   async enrollment(learnerId: string, id: string): Promise<Enrollment> {
     const enrollment = isId(id) ? await this.em.findOne(Enrollment, { id, learner: learnerId }, { populate: ['course'] }) : null;
-    if (!enrollment) throw notFound('enrollment');
+    if (!enrollment) throw unknownEnrollment();
     return enrollment;
   }
 
@@ -293,7 +294,7 @@ function assertCourse(input: NewCourse): void {
 function assertQuiz(quiz: Quiz | null | undefined, lessonIndex: number): void {
   for (const [i, question] of (quiz?.questions ?? []).entries()) {
     if (question.options.length < 2 || question.answerIndex < 0 || question.answerIndex >= question.options.length) {
-      throw validationFailed([{ field: `lessons.${lessonIndex}.quiz.questions.${i}.answerIndex`, message: 'must name one of at least two options' }]);
+      throw invalidAnswerIndex(lessonIndex, i);
     }
   }
 }

@@ -1,8 +1,8 @@
 import { classify, type CourseBrief, factoryModelsOf, type LessonBrief, type LessonText, ProviderError, type SafetyFinding } from '../factory';
 import type { Deps } from '../kernel/deps';
-import { AppError, notFound, validationFailed } from '../kernel/errors';
 import type { CreatorCourse, CreatorLesson } from './creator.entity';
 import type { Localized } from '../kernel/localized';
+import { lessonOrPromptMissing, nothingToTranslate, providerFailed, unknownAssistTask, unknownLesson, unknownTargetLanguage } from './creator.errors';
 
 export enum AssistTask {
   outline = 'outline',
@@ -35,10 +35,10 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
     lessonCount: Math.min(30, Math.max(1, lessons.length || 5)),
   };
   const lesson = lessonId ? lessons.find((l) => l.id === lessonId) : undefined;
-  if (lessonId && !lesson) throw notFound('lesson');
+  if (lessonId && !lesson) throw unknownLesson();
   const lessonBrief = (): LessonBrief => {
     if (lesson) return { position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content };
-    if (!prompt?.trim()) throw validationFailed([{ field: 'lessonId', message: 'name a lesson or give a prompt' }]);
+    if (!prompt?.trim()) throw lessonOrPromptMissing();
     return { position: lessons.length + 1, title: { en: prompt.trim(), vi: prompt.trim() }, objectives: { en: [], vi: [] } };
   };
   try {
@@ -76,14 +76,14 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
       case AssistTask.translate: {
         // Into `prompt` (en or vi) when it names one, else into whichever language the draft lacks (Vietnamese when neither).
         const wanted = prompt?.trim().toLowerCase();
-        if (wanted && wanted !== 'en' && wanted !== 'vi') throw validationFailed([{ field: 'prompt', message: 'the language to translate into: en or vi' }]);
+        if (wanted && wanted !== 'en' && wanted !== 'vi') throw unknownTargetLanguage();
         const sources = lesson
           ? [...localized('title', lesson.title), ...localized('content', lesson.content)]
           : [...localized('title', draft.title), ...localized('description', draft.description), ...lessons.flatMap((l) => localized(`lessons.${l.position}.title`, l.title))];
         const to = (wanted as 'en' | 'vi' | undefined) ?? (sources.some((s) => s.field.endsWith('.en') && !s.text.trim()) ? 'en' : 'vi');
         const from = to === 'en' ? 'vi' : 'en';
         const texts = Object.fromEntries(sources.filter((s) => s.field.endsWith(`.${from}`) && s.text.trim()).map((s) => [s.field.slice(0, -from.length - 1), s.text]));
-        if (!Object.keys(texts).length) throw validationFailed([{ field: lesson ? 'lessonId' : 'task', message: `nothing in ${from} to translate` }]);
+        if (!Object.keys(texts).length) throw nothingToTranslate(lesson ? 'lessonId' : 'task', from);
         const translated = await models.content.translate(brief, texts, from, to);
         return checked(
           task,
@@ -94,11 +94,11 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
         );
       }
       default:
-        throw validationFailed([{ field: 'task', message: 'must be one of outline, lesson, quiz, translate, review' }]);
+        throw unknownAssistTask();
     }
   } catch (error) {
     if (error instanceof ProviderError) {
-      throw new AppError(/unreachable|timed out/.test(error.message) ? 'upstream_unavailable' : 'upstream_error', 'The model provider could not help just now. Try again later.');
+      throw providerFailed(/unreachable|timed out/.test(error.message));
     }
     throw error;
   }

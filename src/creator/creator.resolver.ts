@@ -5,7 +5,6 @@ import type { NodeSource } from '../kernel/node';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import { creatorRules } from './creator.rules';
 import type { Context } from '../kernel/context';
-import { validationFailed } from '../kernel/errors';
 import { LessonInput } from '../courses';
 import type { CreatorCourse, CreatorLesson } from './creator.entity';
 import type { LessonDraftInput } from './creator.service';
@@ -23,6 +22,7 @@ import {
   CreatorMessageReceipt,
   ReviewInput,
 } from './creator.types';
+import { rejectionReasonMissing } from './creator.errors';
 
 /** Two reads list these: a creator's own courses (creatorCourses) and, for content editors, the review queue; the read keeps each to its reader. */
 const readsCreatorCourses = or(creatorRules.Query.creatorCourses, creatorRules.Query.creatorReviewQueue);
@@ -132,7 +132,7 @@ export class CreatorResolver {
     @Arg('input', () => ReviewInput, { description: 'Why the course is sent back; the reason is required' }) input: ReviewInput,
     @Ctx() ctx: Context,
   ) {
-    if (!input.reason?.trim()) throw validationFailed([{ field: 'reason', message: 'say why the course is rejected' }]);
+    if (!input.reason?.trim()) throw rejectionReasonMissing();
     const draft = await ctx.services.creator.reject((await ctx.viewer())!, courseId, input.reason);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }

@@ -1,8 +1,8 @@
 import { allow, and, rule } from 'graphql-shield';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
-import { forbidden, notFound } from '../kernel/errors';
 import { hasRole, isContentEditor, isSelf, throttled } from '../permissions/rules';
+import { onlyCourseCreator, unknownCourse } from './creator.errors';
 
 const isCreator = hasRole(Role.creator);
 
@@ -11,8 +11,8 @@ const ownsCourse = and(
   isCreator,
   rule('ownsCreatorCourse', { cache: 'no_cache' })(async (_parent, args: { courseId?: string }, ctx: Context) => {
     const draft = await ctx.services.creator.findDraft(String(args.courseId ?? ''));
-    if (!draft) return notFound('course');
-    return draft.creator.id === (await ctx.viewer())!.id || forbidden("Only the course's creator may do this.");
+    if (!draft) return unknownCourse();
+    return draft.creator.id === (await ctx.viewer())!.id || onlyCourseCreator();
   }),
 );
 

@@ -6,13 +6,23 @@ import type { CourseLevel, Quiz } from '../courses';
 import { Enrollment } from '../courses';
 import type { CoursesService } from '../courses';
 import { classify, type LessonText } from '../factory';
-import { conflict, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
 import { CreatorCourse, CreatorLesson, CreatorMessage, DraftStatus } from './creator.entity';
 import type { Localized } from '../kernel/localized';
+import {
+  courseNotEditable,
+  courseNotInReview,
+  invalidAges,
+  invalidAnswerIndex,
+  lessonLimitReached,
+  noLessonsYet,
+  onlyPublishedCourseHasLearners,
+  unknownCourse,
+  unknownLesson,
+} from './creator.errors';
 
 export interface DraftInput {
   title: Localized;
@@ -116,7 +126,7 @@ export class CreatorService {
       const draft = await this.editable(id);
       await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`creator-lessons:${draft.id}`]);
       const count = await em.count(CreatorLesson, { draft });
-      if (count >= 30) throw conflict('A course has at most 30 lessons.');
+      if (count >= 30) throw lessonLimitReached();
       const lesson = em.create(CreatorLesson, { draft, position: count + 1, title: input.title, objectives: input.objectives, content: input.content, quiz: input.quiz ?? null });
       await em.flush();
       return lesson;
@@ -127,7 +137,7 @@ export class CreatorService {
     assertQuiz(input.quiz);
     const draft = await this.editable(id);
     const lesson = isId(lessonId) ? await this.em.findOne(CreatorLesson, { id: lessonId, draft }) : null;
-    if (!lesson) throw notFound('lesson');
+    if (!lesson) throw unknownLesson();
     this.em.assign(lesson, { title: input.title, objectives: input.objectives, content: input.content, quiz: input.quiz ?? null });
     await this.em.flush();
     return lesson;
@@ -137,7 +147,7 @@ export class CreatorService {
   async submit(id: string): Promise<CreatorCourse> {
     const draft = await this.editable(id);
     const lessons = (await this.lessonsOf([draft.id])).get(draft.id) ?? [];
-    if (!lessons.length) throw validationFailed([{ field: 'lessons', message: 'add at least one lesson first' }]);
+    if (!lessons.length) throw noLessonsYet();
     draft.findings = classify([...textsOfCourse(draft), ...lessons.flatMap(textsOfLesson)], draft.minAge);
     draft.status = DraftStatus.in_review;
     draft.submittedAt = new Date();
@@ -193,8 +203,8 @@ export class CreatorService {
   /** A creator_message notification to every learner enrolled in the published course (their settings decide). */
   async message(creator: User, id: string, title: string, body: string): Promise<{ recipients: number }> {
     const draft = await this.findDraft(id);
-    if (!draft) throw notFound('course');
-    if (draft.status !== DraftStatus.published || !draft.courseId) throw conflict('Only a published course has learners to write to.');
+    if (!draft) throw unknownCourse();
+    if (draft.status !== DraftStatus.published || !draft.courseId) throw onlyPublishedCourseHasLearners();
     const enrollments = await this.em.find(Enrollment, { course: draft.courseId }, { fields: ['learner'] });
     let recipients = 0;
     for (const enrollment of enrollments) {
@@ -235,15 +245,15 @@ export class CreatorService {
 
   private async editable(id: string): Promise<CreatorCourse> {
     const draft = await this.findDraft(id);
-    if (!draft) throw notFound('course');
-    if (!EDITABLE.includes(draft.status)) throw conflict(`The course is ${draft.status}; it can no longer be edited.`);
+    if (!draft) throw unknownCourse();
+    if (!EDITABLE.includes(draft.status)) throw courseNotEditable(draft.status);
     return draft;
   }
 
   private async inReview(id: string): Promise<CreatorCourse> {
     const draft = await this.findDraft(id);
-    if (!draft) throw notFound('course');
-    if (draft.status !== DraftStatus.in_review) throw conflict(`The course is ${draft.status}, not in review.`);
+    if (!draft) throw unknownCourse();
+    if (draft.status !== DraftStatus.in_review) throw courseNotInReview(draft.status);
     return draft;
   }
 
@@ -253,13 +263,13 @@ export class CreatorService {
 }
 
 function assertAges(minAge: number, maxAge: number): void {
-  if (!(minAge >= 5 && minAge <= maxAge && maxAge <= 18)) throw validationFailed([{ field: 'minAge', message: 'ages must satisfy 5 <= minAge <= maxAge <= 18' }]);
+  if (!(minAge >= 5 && minAge <= maxAge && maxAge <= 18)) throw invalidAges();
 }
 
 function assertQuiz(quiz: Quiz | null | undefined): void {
   for (const [i, q] of (quiz?.questions ?? []).entries()) {
     if (q.options.length < 2 || q.answerIndex < 0 || q.answerIndex >= q.options.length) {
-      throw validationFailed([{ field: `quiz.${i}.answerIndex`, message: 'must name one of at least two options' }]);
+      throw invalidAnswerIndex(i);
     }
   }
 }

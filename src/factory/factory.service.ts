@@ -9,12 +9,12 @@ import type { NotificationsService } from '../notifications';
 import type { AuditService } from '../audit';
 import type { Deps } from '../kernel/deps';
 import type { FactoryModels } from './providers';
-import { AppError, conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { GenerationPipeline, STAGE_JOB, type StageJob, stageKey } from './factory.pipeline';
 import { CourseGeneration, GenerationLesson, GenerationStage, GenerationStatus, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
 import type { Outline } from './providers/model';
+import { generationAlreadyApproved, generationCannotBecome, generationNotAwaitingApproval, noLessonFlagged, tooManyActiveGenerations, unknownGeneration } from './factory.errors';
 
 /** Events carry the generation's id; subscribers read the generation as it is now. */
 export const GENERATION_STATUS_CHANGED = 'GENERATION_STATUS_CHANGED';
@@ -59,7 +59,7 @@ export class FactoryService {
       // One requester's starts take turns, so concurrent ones count each other.
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`factory-requester:${requesterId}`]);
       const active = await em.count(CourseGeneration, { requestedBy: requesterId, status: { $in: [GenerationStatus.queued, GenerationStatus.running] } });
-      if (active >= limit) throw new AppError('limit_reached', `At most ${limit} of your generations may be queued or running at once; wait for one to finish.`);
+      if (active >= limit) throw tooManyActiveGenerations(limit);
       const generation = em.create(CourseGeneration, { topic, level, minAge, maxAge, lessonCount, requestedBy: em.getReference(User, requesterId) });
       STAGE_ORDER.forEach((name, index) => em.create(GenerationStage, { generation, name, position: index + 1 }));
       return generation;
@@ -74,7 +74,7 @@ export class FactoryService {
 
   async find(id: string): Promise<CourseGeneration> {
     const generation = isId(id) ? await this.em.findOne(CourseGeneration, { id }, { populate: ['stages'], refresh: true }) : null;
-    if (!generation) throw notFound('generation');
+    if (!generation) throw unknownGeneration();
     return generation;
   }
 
@@ -100,10 +100,10 @@ export class FactoryService {
     const generation = await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
       if (generation.status === GenerationStatus.approved) {
-        throw conflict(`This generation is already approved; its course is ${generation.courseId}.`);
+        throw generationAlreadyApproved(generation.courseId);
       }
       if (generation.status !== GenerationStatus.awaiting_approval) {
-        throw conflict(`Only a generation awaiting approval can be approved; this one is ${generation.status}.`);
+        throw generationNotAwaitingApproval(generation.status);
       }
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
       Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
@@ -140,7 +140,7 @@ export class FactoryService {
   async regenerateFlagged(id: string): Promise<CourseGeneration> {
     const generation = await this.transition(id, [GenerationStatus.flagged], GenerationStatus.queued, async (generation, em) => {
       const flagged = await em.find(GenerationLesson, { generation, flagged: true });
-      if (!flagged.length) throw conflict('No lesson is flagged: the course-level findings need a new generation.');
+      if (!flagged.length) throw noLessonFlagged();
       for (const lesson of flagged) Object.assign(lesson, { content: null, quiz: null, flagged: false, revision: lesson.revision + 1 });
       const again = await em.find(GenerationStage, { generation, name: { $in: [StageName.content, StageName.quiz, StageName.safety] } });
       for (const stage of again) Object.assign(stage, { status: StageStatus.pending, attempts: 0, error: null, output: null, startedAt: null, finishedAt: null, providerMs: 0 });
@@ -164,7 +164,7 @@ export class FactoryService {
   private async transition(id: string, from: GenerationStatus[], to: GenerationStatus, change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>): Promise<CourseGeneration> {
     await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
-      if (!from.includes(generation.status)) throw conflict(`A generation that is ${generation.status} cannot become ${to}.`);
+      if (!from.includes(generation.status)) throw generationCannotBecome(generation.status, to);
       generation.status = to;
       await change(generation, em);
     });
@@ -174,7 +174,7 @@ export class FactoryService {
 
   private async locked(em: EntityManager, id: string): Promise<CourseGeneration> {
     const generation = isId(id) ? await em.findOne(CourseGeneration, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-    if (!generation) throw notFound('generation');
+    if (!generation) throw unknownGeneration();
     return generation;
   }
 

@@ -1,7 +1,7 @@
 import { rule } from 'graphql-shield';
 import type { Context } from '../kernel/context';
-import { AppError } from '../kernel/errors';
 import { aboutCaller, namedRule } from '../permissions/rules';
+import { featureDisabled } from './features.errors';
 
 /**
  * Lets an operation through only while the flag is on for the caller, else 403 feature_disabled.
@@ -12,7 +12,7 @@ export const featureEnabled = (key: string, defaultValue = false) =>
     aboutCaller(
       rule(`featureEnabled(${key},${defaultValue})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
         const enabled = await ctx.services.features.isEnabled(key, await ctx.viewer(), defaultValue);
-        return enabled || new AppError('feature_disabled', 'This feature is not available to you at the moment.');
+        return enabled || featureDisabled();
       }),
     ),
   );

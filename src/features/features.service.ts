@@ -3,11 +3,11 @@ import type { AuditService } from '../audit';
 import { ageOn } from '../auth';
 import { User } from '../auth';
 import { perProcess } from '../kernel/deps';
-import { validationFailed } from '../kernel/errors';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { evaluateFlag, type FlagRule, type FlagSubject } from './evaluate';
 import { FeatureFlag } from './feature-flag.entity';
 import { contextOf, createFlagRuntime, FEATURE_FLAGS_CHANGED, FLAGS_TOPIC_KEY } from './provider';
+import { invalidFlagKey, minAgeAboveMaxAge } from './features.errors';
 
 export const flagRuntimeOf = perProcess(createFlagRuntime);
 
@@ -61,10 +61,10 @@ export class FeaturesService {
 
   /** Creates or replaces a flag; every instance drops its cache once this commits. Audited. */
   async put(actor: User | null, key: string, change: FlagChange): Promise<FeatureFlag> {
-    if (!FLAG_KEY.test(key)) throw validationFailed([{ field: 'key', message: 'must be 1 to 64 of a-z, 0-9, _ . - starting with a letter or digit' }]);
+    if (!FLAG_KEY.test(key)) throw invalidFlagKey();
     const rules = (change.rules ?? []).map(normaliseRule);
     rules.forEach((rule, i) => {
-      if (rule.minAge != null && rule.maxAge != null && rule.minAge > rule.maxAge) throw validationFailed([{ field: `rules.${i}.minAge`, message: 'must not be above maxAge' }]);
+      if (rule.minAge != null && rule.maxAge != null && rule.minAge > rule.maxAge) throw minAgeAboveMaxAge(i);
     });
     const flag = await this.uow.transaction(async (em) => {
       let row = await em.findOne(FeatureFlag, { key });

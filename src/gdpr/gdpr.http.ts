@@ -3,13 +3,13 @@ import type { Request } from 'express';
 import { DeclaringRouter } from '../kernel/http-router';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { AppError, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { enforce } from '../permissions/enforce';
 import { isAuthenticated } from '../permissions/rules';
 import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 import { checkDownload } from './gdpr.links';
 import { exportFile } from './gdpr.service';
+import { expiredDownloadLink, invalidDownloadLink, unknownExport } from './gdpr.errors';
 
 /**
  * `GET /gdpr/requests/:id/download?expires&signature`: the export's ZIP, until the link expires, for
@@ -26,8 +26,8 @@ export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Contex
     await enforce(isAuthenticated, ctx, 'Query.gdprRequest');
     const viewerId = ctx.auth.userId!;
     const check = checkDownload(deps.config.JWT_SECRET, id, req.query.expires, req.query.signature);
-    if (check === 'invalid') throw new AppError('forbidden', 'This download link is not valid.');
-    if (check === 'expired') throw new AppError('forbidden', 'This download link has expired; ask for a new export.');
+    if (check === 'invalid') throw invalidDownloadLink();
+    if (check === 'expired') throw expiredDownloadLink();
     const request = isId(id)
       ? await ctx.em.findOne(GdprRequest, {
           id,
@@ -37,7 +37,7 @@ export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Contex
         })
       : null;
     const file = exportFile(deps.config.DATA_DIR, id);
-    if (!request || !existsSync(file)) throw notFound('export');
+    if (!request || !existsSync(file)) throw unknownExport();
     res.status(200).type('application/zip').setHeader('Content-Disposition', `attachment; filename="data-export-${id}.zip"`);
     createReadStream(file).pipe(res);
   });

@@ -4,7 +4,6 @@ import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { verify } from '@node-rs/argon2';
 import { AccountStatus, User } from '../auth';
-import { conflict, forbidden, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
@@ -16,6 +15,7 @@ import { AiMemoryDeletion, MemoryDeletionStatus } from './memory-deletion.entity
 import { downloadUrl, pseudonymOf } from './gdpr.links';
 import { deletionScheduledMail, erasureReceiptMail } from './gdpr.mails';
 import type { GdprRequestView } from './gdpr.types';
+import { erasureAlreadyScheduled, exportAlreadyRunning, onlyActiveGuardianAsks, onlyScheduledErasureCancels, unknownAccount, unknownRequest, wrongPassword } from './gdpr.errors';
 
 export const EXPORT_JOB = 'gdpr: export';
 const LEASE_MS = 10 * 60_000;
@@ -76,10 +76,10 @@ export class GdprService {
   /** The caller themselves, or a learner the caller is an active guardian of. */
   private async subjectFor(viewerId: string, learnerId: string | null): Promise<User> {
     if (learnerId && learnerId !== viewerId) {
-      if (!(await this.services.guardian.isActiveGuardianOf(viewerId, learnerId))) throw forbidden('Only a linked guardian with an active link may ask this for a learner.');
+      if (!(await this.services.guardian.isActiveGuardianOf(viewerId, learnerId))) throw onlyActiveGuardianAsks();
     }
     const subject = await this.em.findOne(User, { id: learnerId ?? viewerId });
-    if (!subject) throw notFound('account');
+    if (!subject) throw unknownAccount();
     return subject;
   }
 
@@ -89,7 +89,7 @@ export class GdprService {
       // One export at a time per account: asked twice at once, the second waits for the lock and sees the first.
       await em.findOne(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       const running = await em.count(GdprRequest, { subject, kind: GdprRequestKind.export, status: { $in: [GdprRequestStatus.queued, GdprRequestStatus.running] } });
-      if (running) throw conflict('An export of this account is already being prepared.');
+      if (running) throw exportAlreadyRunning();
       const request = em.create(GdprRequest, { kind: GdprRequestKind.export, subject, requester: em.getReference(User, viewerId) });
       await em.flush();
       await this.uow.enqueue({ kind: 'job', name: EXPORT_JOB, payload: { requestId: request.id } });
@@ -99,11 +99,11 @@ export class GdprService {
 
   async requestDeletion(viewerId: string, learnerId: string | null, password: string): Promise<GdprRequest> {
     const requester = await this.em.findOneOrFail(User, { id: viewerId });
-    if (!(await verify(requester.passwordHash, password))) throw forbidden('The password is wrong.');
+    if (!(await verify(requester.passwordHash, password))) throw wrongPassword();
     const subject = await this.subjectFor(viewerId, learnerId);
     const request = await this.uow.transaction(async (em) => {
       const locked = await em.findOneOrFail(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (locked.status === AccountStatus.deletion_pending || locked.status === AccountStatus.erased) throw conflict('This account is already scheduled for erasure.');
+      if (locked.status === AccountStatus.deletion_pending || locked.status === AccountStatus.erased) throw erasureAlreadyScheduled();
       const dueAt = new Date(Date.now() + this.config.GDPR_DELETION_GRACE_DAYS * 86_400_000);
       const created = em.create(GdprRequest, {
         kind: GdprRequestKind.deletion,
@@ -117,7 +117,7 @@ export class GdprService {
       try {
         await em.flush();
       } catch (error) {
-        if (error instanceof UniqueConstraintViolationException) throw conflict('This account is already scheduled for erasure.');
+        if (error instanceof UniqueConstraintViolationException) throw erasureAlreadyScheduled();
         throw error;
       }
       // Every session of the account ends: refresh tokens stop working at once.
@@ -141,7 +141,7 @@ export class GdprService {
 
   async find(viewerId: string, id: string): Promise<GdprRequest> {
     const request = isId(id) ? await this.em.findOne(GdprRequest, { $and: [{ id }, this.visibleTo(viewerId)] }) : null;
-    if (!request) throw notFound('request');
+    if (!request) throw unknownRequest();
     return request;
   }
 
@@ -152,13 +152,13 @@ export class GdprService {
 
   /** Cancels a scheduled erasure: by whoever asked, the account itself, or one of its active guardians. */
   async cancel(viewerId: string, id: string): Promise<GdprRequest> {
-    if (!isId(id)) throw notFound('request');
+    if (!isId(id)) throw unknownRequest();
     const request = await this.uow.transaction(async (em) => {
       const found = await em.findOne(GdprRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!found) throw notFound('request');
+      if (!found) throw unknownRequest();
       const allowed = found.requester?.id === viewerId || found.subject.id === viewerId || (await this.services.guardian.isActiveGuardianOf(viewerId, found.subject.id));
-      if (!allowed) throw notFound('request');
-      if (found.kind !== GdprRequestKind.deletion || found.status !== GdprRequestStatus.scheduled) throw conflict('Only an erasure still in its grace period can be canceled.');
+      if (!allowed) throw unknownRequest();
+      if (found.kind !== GdprRequestKind.deletion || found.status !== GdprRequestStatus.scheduled) throw onlyScheduledErasureCancels();
       found.status = GdprRequestStatus.canceled;
       found.canceledAt = new Date();
       const subject = await em.findOneOrFail(User, { id: found.subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });

@@ -2,10 +2,11 @@ import { ArrayMaxSize } from 'class-validator';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Query, Resolver } from 'type-graphql';
 import { UserView } from '../auth';
 import type { Context } from '../kernel/context';
-import { AppError, notFound } from '../kernel/errors';
+import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { asNode, Node, type NodeSource, nodeSources } from '../kernel/node';
 import { enforce } from '../permissions/enforce';
+import { unknownNode } from './graph.errors';
 
 export const MAX_NODES = 100;
 
@@ -80,7 +81,7 @@ async function visibleNodes(ctx: Context, ids: string[]): Promise<(object | Erro
       for (const node of nodes) if (list.has(node.id)) found.set(node.id, asNode(source.type, node));
     }),
   );
-  return ids.map((id) => found.get(id) ?? notFound('node').toGraphQLError());
+  return ids.map((id) => found.get(id) ?? unknownNode().toGraphQLError());
 }
 
 @Resolver()

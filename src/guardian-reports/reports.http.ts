@@ -1,9 +1,9 @@
 import type { Request } from 'express';
 import { DeclaringRouter } from '../kernel/http-router';
 import type { Context } from '../kernel/context';
-import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { translator } from './reports.i18n';
+import { invalidUnsubscribeLink } from './reports.errors';
 
 /** `GET /guardian/reports/unsubscribe?guardian&kind&signature`: the mailed link, no token needed. */
 export function reportsUnsubscribeRouter(context: (req: Request) => Context): DeclaringRouter {
@@ -11,10 +11,10 @@ export function reportsUnsubscribeRouter(context: (req: Request) => Context): De
   router.get('/guardian/reports/unsubscribe', async (req, res) => {
     const { guardian, kind, signature } = req.query;
     if (typeof guardian !== 'string' || !isId(guardian) || typeof kind !== 'string' || typeof signature !== 'string') {
-      throw new AppError('forbidden', 'This unsubscribe link is not valid.');
+      throw invalidUnsubscribeLink();
     }
     const ctx = context(req);
-    if (!(await ctx.services.reports.unsubscribe(guardian, kind, signature))) throw new AppError('forbidden', 'This unsubscribe link is not valid.');
+    if (!(await ctx.services.reports.unsubscribe(guardian, kind, signature))) throw invalidUnsubscribeLink();
     res.status(200).json({ unsubscribed: kind, message: translator('en')('unsubscribed') });
   });
   return router;

@@ -2,8 +2,8 @@ import { allow, and, rule } from 'graphql-shield';
 import { AccountStatus, Role } from '../auth';
 import { aboutCaller, hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
 import type { Context } from '../kernel/context';
-import { AppError, forbidden } from '../kernel/errors';
 import type { GuardianLink } from './guardian-link.entity';
+import { guardianRequired, onlyLinkGuardian, onlySelfOrGuardians, unknownAccount, unknownLearner } from './guardian.errors';
 
 const learnersOfCaller = new WeakMap<Context, Promise<Set<string>>>();
 
@@ -27,8 +27,7 @@ export const isSelfOrGuardian = namedRule('isSelfOrGuardian', () =>
   and(
     isAuthenticated,
     rule('isSelfOrGuardian', { cache: 'no_cache' })(
-      async (parent: { id: string }, _args, ctx: Context) =>
-        parent.id === ctx.auth.userId || (await callerLearnerIds(ctx)).has(parent.id) || forbidden("Only the account and the learner's active guardians see this."),
+      async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || (await callerLearnerIds(ctx)).has(parent.id) || onlySelfOrGuardians(),
     ),
   ),
 );
@@ -38,16 +37,14 @@ export const canSeeAccount = and(
   isAuthenticated,
   rule('canSeeAccount', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) => {
     if (args.id === ctx.auth.userId || (await ctx.viewer())!.roles.includes(Role.admin)) return true;
-    return (await callerLearnerIds(ctx)).has(args.id) || new AppError('not_found', 'No such account.');
+    return (await callerLearnerIds(ctx)).has(args.id) || unknownAccount();
   }),
 );
 
 /** The learner's account behind a link: for the link's guardian (the resolver answers null until the link is active). */
 const isLinkGuardian = and(
   isAuthenticated,
-  rule('isLinkGuardian', { cache: 'no_cache' })(
-    async (link: GuardianLink, _args, ctx: Context) => link.guardian.id === ctx.auth.userId || forbidden("Only the link's guardian walks to the learner's account."),
-  ),
+  rule('isLinkGuardian', { cache: 'no_cache' })(async (link: GuardianLink, _args, ctx: Context) => link.guardian.id === ctx.auth.userId || onlyLinkGuardian()),
 );
 
 /** A guardian whose e-mail is verified: what every guardian operation presupposes. */
@@ -59,7 +56,7 @@ export const learnerActive = and(
   aboutCaller(
     rule('learnerActive', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
       const viewer = await ctx.viewer();
-      return viewer!.status !== AccountStatus.pending_guardian || new AppError('guardian_required', 'A verified guardian must link to your account first.');
+      return viewer!.status !== AccountStatus.pending_guardian || guardianRequired();
     }),
   ),
 );
@@ -70,7 +67,7 @@ export const isGuardianOf = (learnerArg: string) =>
     and(
       isVerifiedGuardian,
       rule(`isGuardianOf(${learnerArg})`, { cache: 'no_cache' })(async (_parent, args: Record<string, string>, ctx: Context) => {
-        return (await ctx.services.guardian.isActiveGuardianOf(ctx.auth.userId!, args[learnerArg])) || new AppError('not_found', 'No such learner.');
+        return (await ctx.services.guardian.isActiveGuardianOf(ctx.auth.userId!, args[learnerArg])) || unknownLearner();
       }),
     ),
   );

@@ -8,7 +8,6 @@ import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth';
 import { publicLink, sendRequestMail } from '../mail/deliver';
 import type { Deps } from '../kernel/deps';
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { LearnerAiAccess } from './ai-access.entity';
@@ -16,6 +15,21 @@ import { GuardianLink, GuardianLinkTransition, LinkStatus } from './guardian-lin
 import { AGE, LIMITS } from '../kernel/limits';
 import { linkRequestMail } from './guardian.mails';
 import { ASK_LEARNER_JOB, type AskLearner } from './guardian.jobs';
+import {
+  alreadyLinked,
+  invalidLinkToken,
+  learnerEmailNotVerified,
+  learnerNotSignedUp,
+  learnerTooYoungToRevoke,
+  linkAlreadyRevoked,
+  linkExists,
+  linkLimitReached,
+  onlyLearnerOrAdminApproves,
+  onlyPendingLinkApproved,
+  ownAddressAsLearner,
+  unknownLearner,
+  unknownLink,
+} from './guardian.errors';
 
 const MAX_LINKS_PER_GUARDIAN = LIMITS.linksPerGuardian;
 const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
@@ -33,8 +47,6 @@ export interface AiAccess {
   memoryEnabled: boolean;
   dailyMessageLimit: number | null;
 }
-
-const linkLimitReached = () => new AppError('limit_reached', `A guardian may have at most ${MAX_LINKS_PER_GUARDIAN} linked learners; revoke a link first.`);
 
 export class GuardianService {
   constructor(
@@ -54,7 +66,7 @@ export class GuardianService {
    */
   async declare(guardian: User, learnerEmailInput: string): Promise<GuardianLink> {
     const learnerEmail = normaliseEmail(learnerEmailInput);
-    if (learnerEmail === guardian.email) throw validationFailed([{ field: 'learnerEmail', message: 'must not be your own address' }]);
+    if (learnerEmail === guardian.email) throw ownAddressAsLearner();
     const confirm = randomToken();
     const link = await this.withGuardianLock(guardian, async (em) => {
       const found = await em.findOne(User, { email: learnerEmail });
@@ -89,8 +101,8 @@ export class GuardianService {
   async approve(actor: User, linkId: string): Promise<GuardianLink> {
     const link = await this.uow.transaction(async (em) => {
       const link = await this.visibleLink(em, actor, linkId);
-      if (!this.isLearnerOf(actor, link) && !actor.hasRole(Role.admin)) throw forbidden('Only the learner or an admin approves a link.');
-      if (link.status !== LinkStatus.pending) throw conflict(`The link is ${link.status}; only a pending link can be approved.`);
+      if (!this.isLearnerOf(actor, link) && !actor.hasRole(Role.admin)) throw onlyLearnerOrAdminApproves();
+      if (link.status !== LinkStatus.pending) throw onlyPendingLinkApproved(link.status);
       link.learner ??= em.getReference(User, actor.id);
       await this.activate(em, link, actor);
       return link;
@@ -103,11 +115,11 @@ export class GuardianService {
   async confirm(token: string): Promise<GuardianLink> {
     const link = await this.uow.transaction(async (em) => {
       const link = await em.findOne(GuardianLink, { confirmTokenHash: hashToken(token), status: LinkStatus.pending }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!link) throw validationFailed([{ field: 'token', message: 'The token is invalid or used.' }]);
+      if (!link) throw invalidLinkToken();
       const learner = link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
-      if (!learner) throw validationFailed([{ field: 'token', message: 'Sign up as a learner with this e-mail address first, then follow the link again.' }]);
+      if (!learner) throw learnerNotSignedUp();
       // The token proves the mailbox, not that whoever signed up with the address holds it: that account verifies first.
-      if (!learner.emailVerified) throw new AppError('email_not_verified', "The learner's account must verify its e-mail address first; then follow this link again.");
+      if (!learner.emailVerified) throw learnerEmailNotVerified();
       link.learner = learner;
       await this.activate(em, link, learner);
       return link;
@@ -122,9 +134,9 @@ export class GuardianService {
       const link = await this.visibleLink(em, actor, linkId);
       const isGuardian = link.guardian.id === actor.id;
       if (this.isLearnerOf(actor, link) && !isGuardian && !actor.hasRole(Role.admin) && actor.birthDate && ageOn(actor.birthDate) < MIN_AGE_TO_REVOKE) {
-        throw forbidden(`Learners end a guardian's link themselves from age ${MIN_AGE_TO_REVOKE}; ask an admin for help.`);
+        throw learnerTooYoungToRevoke(MIN_AGE_TO_REVOKE);
       }
-      if (link.status === LinkStatus.revoked) throw conflict('The link is revoked already.');
+      if (link.status === LinkStatus.revoked) throw linkAlreadyRevoked();
       const learner = link.learner ? await em.findOneOrFail(User, { id: link.learner.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
       const wasPrimary = link.primary;
       link.status = LinkStatus.revoked;
@@ -193,14 +205,14 @@ export class GuardianService {
 
   /** A linked learner's account, for their active guardian; anybody else's is not found. */
   async learnerFor(guardian: User, learnerId: string): Promise<User> {
-    if (!(await this.isActiveGuardianOf(guardian.id, learnerId))) throw notFound('learner');
+    if (!(await this.isActiveGuardianOf(guardian.id, learnerId))) throw unknownLearner();
     return this.em.findOneOrFail(User, { id: learnerId });
   }
 
   /** One of the caller's links (as guardian or learner), for `node(id:)`; anybody else's is not found. */
   async linkOf(user: User, id: string): Promise<GuardianLink> {
     const link = isId(id) ? await this.em.findOne(GuardianLink, { id, $or: [{ guardian: user.id }, { learner: user.id }] }, { populate: ['guardian', 'learner'] }) : null;
-    if (!link) throw notFound('guardian link');
+    if (!link) throw unknownLink();
     return link;
   }
 
@@ -241,13 +253,13 @@ export class GuardianService {
       return await this.uow.transaction(async (em) => {
         await em.findOneOrFail(User, { id: guardian.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         const open = await em.count(GuardianLink, { guardian: guardian.id, status: { $ne: LinkStatus.revoked } });
-        if (open >= MAX_LINKS_PER_GUARDIAN) throw linkLimitReached();
+        if (open >= MAX_LINKS_PER_GUARDIAN) throw linkLimitReached(MAX_LINKS_PER_GUARDIAN);
         const link = await work(em);
         await em.flush();
         return link;
       });
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('You have a link to this learner already.');
+      if (error instanceof UniqueConstraintViolationException) throw linkExists();
       throw error;
     }
   }
@@ -259,7 +271,7 @@ export class GuardianService {
   private async activate(em: EntityManager, link: GuardianLink, actor: User): Promise<void> {
     const learner = await em.findOneOrFail(User, { id: link.learner!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const existing = await em.findOne(GuardianLink, { learner, guardian: link.guardian, status: LinkStatus.active, id: { $ne: link.id } });
-    if (existing) throw conflict('This guardian is linked to this learner already.');
+    if (existing) throw alreadyLinked();
     const primaries = await em.count(GuardianLink, { learner, primary: true });
     link.status = LinkStatus.active;
     link.primary = primaries === 0;
@@ -310,7 +322,7 @@ export class GuardianService {
   /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */
   private async visibleLink(em: EntityManager, actor: User, linkId: string): Promise<GuardianLink> {
     const link = isId(linkId) ? await em.findOne(GuardianLink, { id: linkId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-    if (!link || !(link.guardian.id === actor.id || this.isLearnerOf(actor, link) || actor.hasRole(Role.admin))) throw notFound('guardian link');
+    if (!link || !(link.guardian.id === actor.id || this.isLearnerOf(actor, link) || actor.hasRole(Role.admin))) throw unknownLink();
     return link;
   }
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Deps } from '../kernel/deps';
-import { AppError } from '../kernel/errors';
+import { databaseUnreachable, mailTransportDown, migrationsPending, outboxRelayStopped } from './health.errors';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -44,7 +44,7 @@ export class HealthService {
       await withTimeout(this.em.getConnection().execute('select 1'));
     } catch (error) {
       this.deps.log.warn({ err: error }, 'health: database unreachable');
-      throw new AppError('upstream_unavailable', 'The database cannot be reached.');
+      throw databaseUnreachable();
     }
     return { status: 'ok', database: 'up', latencyMs: Math.round(performance.now() - started) };
   }
@@ -65,10 +65,10 @@ export class HealthService {
       pending = (await withTimeout(this.deps.orm.getMigrator().getPendingMigrations())).length;
     } catch (error) {
       this.deps.log.warn({ err: error }, 'readiness: migrations cannot be read');
-      throw new AppError('upstream_unavailable', 'The database cannot be reached.');
+      throw databaseUnreachable();
     }
-    if (pending) throw new AppError('upstream_unavailable', `Not ready: ${pending} database migration${pending === 1 ? ' is' : 's are'} not applied.`);
-    if (!this.deps.relay?.running) throw new AppError('upstream_unavailable', 'Not ready: the outbox relay is not running.');
+    if (pending) throw migrationsPending(pending);
+    if (!this.deps.relay?.running) throw outboxRelayStopped();
     return { status: 'ok', database: 'up', migrations: 'applied', outboxRelay: 'running' };
   }
 
@@ -76,7 +76,7 @@ export class HealthService {
     const health = await withTimeout(this.deps.mailer.health()).catch(() => ({ transport: 'smtp' as const, ok: false, error: 'timeout' }));
     if (!health.ok) {
       this.deps.log.warn({ error: health.error }, 'health: mail transport not working');
-      throw new AppError('upstream_unavailable', `The ${health.transport === 'smtp' ? 'SMTP server' : 'mail outbox'} is not working.`);
+      throw mailTransportDown(health.transport);
     }
     return { status: 'ok', transport: health.transport };
   }

@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
 import { type DocumentNode, Kind, type OperationDefinitionNode, parse } from 'graphql';
-import { AppError } from './errors';
+import { payloadTooLarge } from './errors';
 
 /**
  * Mutations whose input may be larger than BODY_LIMIT, with the largest JSON body each needs (bytes).
@@ -53,8 +53,6 @@ export function rememberBodySize(req: IncomingMessage, _res: unknown, buffer: Bu
   bodySizes.set(req, buffer.length);
 }
 
-const tooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
-
 /**
  * After a JSON parser that accepted up to the largest limit (with `verify: rememberBodySize`):
  * a GraphQL body over BODY_LIMIT passes only when its operation declares room for it.
@@ -64,14 +62,14 @@ export function graphqlBodyLimit(limits: BodyLimits, fallback: number): RequestH
     const size = bodySizes.get(req) ?? 0;
     if (size <= fallback) return next();
     const body = req.body as { query?: unknown; operationName?: unknown } | undefined;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string') return next(tooLarge());
+    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string') return next(payloadTooLarge());
     let document: DocumentNode;
     try {
       document = parse(body.query, { maxTokens: 10_000 });
     } catch {
-      return next(tooLarge());
+      return next(payloadTooLarge());
     }
     const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
-    next(size <= operationBodyLimit(document, operationName, limits, fallback) ? undefined : tooLarge());
+    next(size <= operationBodyLimit(document, operationName, limits, fallback) ? undefined : payloadTooLarge());
   };
 }

@@ -79,6 +79,15 @@ export const validationFailed = (details: FieldError[], message = 'The request i
 export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
 export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
 
+// The kernel's own refusals, named once for the steps and helpers that raise them.
+export const payloadTooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
+export const jsonBodyRequired = () => new AppError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.');
+export const bodyNotAnObject = () => validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+export const unknownCursor = () => validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
+export const malformedAuthorization = () => unauthenticated('The Authorization header must be "Bearer <access token>".');
+export const accessTokenExpired = () => unauthenticated('The access token has expired; refresh it.');
+export const sessionEnded = () => unauthenticated('The session of this access token has ended; sign in again.');
+
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorStatus;
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { RequestHandler } from 'express';
-import { AppError } from './errors';
+import { jsonBodyRequired } from './errors';
 
 /** Whether a Content-Type is JSON, as express's JSON parser reads it (parameters such as charset aside). */
 export const isJsonType = (type: string | undefined) => type !== undefined && /^\s*application\/json\s*(;|$)/i.test(type);
@@ -13,7 +13,7 @@ export const isJsonType = (type: string | undefined) => type !== undefined && /^
  */
 export const jsonOnly: RequestHandler = (req, _res, next) => {
   if (!hasBody(req) || isJsonType(req.headers['content-type'])) return next();
-  next(new AppError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.'));
+  next(jsonBodyRequired());
 };
 
 /** A body of at least one byte: chunked, or a Content-Length above zero. */

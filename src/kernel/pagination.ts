@@ -1,6 +1,6 @@
 import { Max, Min } from 'class-validator';
 import { ArgsType, type ClassType, Field, Int, ObjectType } from 'type-graphql';
-import { validationFailed } from './errors';
+import { unknownCursor } from './errors';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -48,7 +48,7 @@ export function decodeCursor(cursor: string): Position {
   const match = CURSOR.exec(Buffer.from(cursor, 'base64url').toString());
   const date = match ? new Date(match[1]) : null;
   if (!match || !date || Number.isNaN(date.getTime()) || date.toISOString() !== match[1]) {
-    throw validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
+    throw unknownCursor();
   }
   return { createdAt: date, id: match[2] };
 }

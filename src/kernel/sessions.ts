@@ -1,5 +1,5 @@
 import { type Deps, perProcess } from './deps';
-import { accountSuspended, type AppError, unauthenticated } from './errors';
+import { accountSuspended, type AppError, sessionEnded } from './errors';
 import { CONNECTION_EVENT } from './pubsub';
 import type { RequestAuth } from './tokens';
 
@@ -76,7 +76,7 @@ export class EndedSessions {
   refusal(auth: RequestAuth): AppError | undefined {
     const entry = auth.sessionId === undefined ? undefined : this.ended.get(auth.sessionId);
     if (!entry || entry.until <= Date.now()) return undefined;
-    return entry.suspended ? accountSuspended() : unauthenticated('The session of this access token has ended; sign in again.');
+    return entry.suspended ? accountSuspended() : sessionEnded();
   }
 
   /** The token's authentication, or its refusal when its session has ended. */

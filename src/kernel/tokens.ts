@@ -1,7 +1,7 @@
 import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
-import { AppError, unauthenticated } from './errors';
+import { accessTokenExpired, AppError, malformedAuthorization, unauthenticated } from './errors';
 import type { Role } from './domain';
 import { isId } from './ids';
 
@@ -48,7 +48,7 @@ export function signAccessToken(config: TokenSettings, claims: AccessClaims): st
 export function authenticateHeader(config: TokenSettings, header: string | undefined): RequestAuth {
   if (!header) return {};
   const match = /^Bearer ([A-Za-z0-9_\-.]+)$/.exec(header.trim());
-  if (!match) return { error: unauthenticated('The Authorization header must be "Bearer <access token>".') };
+  if (!match) return { error: malformedAuthorization() };
   try {
     const payload = jwt.verify(match[1], keyOf(config.JWT_SECRET), {
       algorithms: ['HS256'],
@@ -66,7 +66,7 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
     return { userId: payload.sub, roles: roles as Role[], sessionId: sid as string | undefined, expiresAt: payload.exp * 1000 };
   } catch (error) {
     const expired = error instanceof jwt.TokenExpiredError;
-    return { error: unauthenticated(expired ? 'The access token has expired; refresh it.' : undefined) };
+    return { error: expired ? accessTokenExpired() : unauthenticated() };
   }
 }
 

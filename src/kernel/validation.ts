@@ -1,5 +1,5 @@
 import { validate, type ValidationError } from 'class-validator';
-import { type FieldError, validationFailed } from './errors';
+import { bodyNotAnObject, type FieldError, validationFailed } from './errors';
 
 /**
  * The one way inputs are checked: the class-validator decorators on the input classes, which
@@ -7,7 +7,7 @@ import { type FieldError, validationFailed } from './errors';
  * (streams, webhooks) check their bodies with the same classes here, for the same `details`.
  */
 export async function validateInput<T extends object>(type: new () => T, body: unknown): Promise<T> {
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw bodyNotAnObject();
   const input = Object.assign(new type(), body) as T;
   const errors = await validate(input, { forbidUnknownValues: false, whitelist: true, forbidNonWhitelisted: true });
   if (errors.length) throw validationFailed(validationDetails(errors));

@@ -3,11 +3,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { type Locale, User } from '../auth';
-import { notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { Notification, type NotificationType } from './notification.entity';
 import { NotificationSettings } from './notification-settings.entity';
+import { noSettingGiven, unknownNotification } from './notifications.errors';
 
 /** A text in both languages of the platform; the recipient's locale picks one. */
 export type LocalizedText = Record<Locale, string>;
@@ -100,7 +100,7 @@ export class NotificationsService {
   /** The caller's own notification; anybody else's is not found. */
   async find(userId: string, id: string): Promise<Notification> {
     const notification = isId(id) ? await this.em.findOne(Notification, { id, user: userId }) : null;
-    if (!notification) throw notFound('notification');
+    if (!notification) throw unknownNotification();
     return notification;
   }
 
@@ -123,7 +123,7 @@ export class NotificationsService {
           })
           .load(id)
       : null;
-    if (!notification || notification.user.id !== userId) throw notFound('notification');
+    if (!notification || notification.user.id !== userId) throw unknownNotification();
     return notification;
   }
 
@@ -164,7 +164,7 @@ export class NotificationsService {
   /** Changes what is given, in one statement (two changes at once both stay). */
   async updateSettings(userId: string, change: SettingsChange): Promise<SettingsValues> {
     if (Object.values(change).every((value) => value === undefined)) {
-      throw validationFailed([{ field: 'input', message: 'Give disabledTypes, weeklyReport, monthlyReport or inactivityAlert.' }]);
+      throw noSettingGiven();
     }
     const disabledTypes = change.disabledTypes ? JSON.stringify([...new Set(change.disabledTypes)].sort()) : null;
     const flag = (value: boolean | undefined) => (typeof value === 'boolean' ? value : null);

@@ -2,10 +2,11 @@ import { and, rule } from 'graphql-shield';
 import type { GraphQLResolveInfo } from 'graphql';
 import { AccountStatus, includesTier, Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
-import { accountSuspended, AppError, forbidden, unauthenticated } from '../kernel/errors';
+import { accountSuspended, forbidden, unauthenticated } from '../kernel/errors';
 export { accountSuspended };
 
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
+import { accountGone, deletionPending, emailNotVerified, onlyTheAccount, tierRequired } from './permissions.errors';
 
 // Rules read the caller from a context built for each request and operation, so no decision is
 // cached beyond it ('no_cache'); a rule returns (never throws) the error the client should see.
@@ -50,8 +51,6 @@ export const isCountOnly = (rule: ShieldRule): boolean => limitsOnly.has(rule as
  */
 export const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
 
-const deletionPending = () => new AppError('account_deletion_pending', 'This account is scheduled for erasure: until then it may only be read, and the erasure canceled.');
-
 /**
  * Whether a field is refused to an account whose erasure is pending: every operation but the
  * allowed ones, and under `me`/`viewer` every field of the account beyond itself (its projects,
@@ -80,7 +79,7 @@ export const isAuthenticated = aboutCaller(
     if (ctx.auth.error) return ctx.auth.error;
     if (!ctx.auth.userId) return unauthenticated();
     const viewer = await ctx.caller();
-    if (!viewer || viewer.status === AccountStatus.erased) return unauthenticated('This account no longer exists.');
+    if (!viewer || viewer.status === AccountStatus.erased) return accountGone();
     if (viewer.status === AccountStatus.suspended) return accountSuspended();
     if (viewer.status === AccountStatus.deletion_pending && refusedWhilePending(info)) return deletionPending();
     return true;
@@ -91,7 +90,7 @@ export const isAuthenticated = aboutCaller(
 export const isSelf = namedRule('isSelf', () =>
   and(
     isAuthenticated,
-    rule('isSelf', { cache: 'no_cache' })(async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || forbidden('Only the account itself sees this.')),
+    rule('isSelf', { cache: 'no_cache' })(async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || onlyTheAccount()),
   ),
 );
 
@@ -116,7 +115,7 @@ export const tierAtLeast = (tier: Tier) =>
       aboutCaller(
         rule(`tierAtLeast(${tier})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
           const viewer = await ctx.caller();
-          return includesTier(viewer!.tier, tier) || new AppError('tier_required', `This comes with the ${tier} tier and above.`);
+          return includesTier(viewer!.tier, tier) || tierRequired(tier);
         }),
       ),
     ),
@@ -130,7 +129,7 @@ export const isVerified = and(
   aboutCaller(
     rule('isVerified', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
       const viewer = await ctx.caller();
-      return viewer!.emailVerified || new AppError('email_not_verified', 'Verify your e-mail address first.');
+      return viewer!.emailVerified || emailNotVerified();
     }),
   ),
 );

@@ -6,9 +6,10 @@ import type { Course, Lesson } from '../courses';
 import type { CoursesService } from '../courses';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
-import { AppError, forbidden, notFound, validationFailed } from '../kernel/errors';
+import { AppError } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
 import type { Localized } from '../kernel/localized';
+import { notEnrolled, quizAttemptsUsedUp, unknownEnrollment, unknownQuiz, wrongAnswerCount } from './progress.errors';
 
 /** A learner's best on one CodeLab exercise of a course. */
 export interface ExerciseProgress {
@@ -105,9 +106,9 @@ export class ProgressService {
    */
   async submitQuiz(learner: User, lessonId: string, answers: number[]): Promise<QuizResult> {
     const lesson = await this.enrolledLesson(learner, lessonId);
-    if (!lesson.quiz) throw notFound('quiz');
+    if (!lesson.quiz) throw unknownQuiz();
     const questions = lesson.quiz.questions;
-    if (answers.length !== questions.length) throw validationFailed([{ field: 'answers', message: `must give one answer for each of the ${questions.length} questions` }]);
+    if (answers.length !== questions.length) throw wrongAnswerCount(questions.length);
     const results = questions.map((q, i) => ({ correct: answers[i] === q.answerIndex, explanation: q.explanation }));
     const correct = results.filter((r) => r.correct).length;
     const score = Math.round((correct / questions.length) * 100);
@@ -115,7 +116,7 @@ export class ProgressService {
     const attempt = await this.uow.transaction(async (em) => {
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`quiz:${learner.id}:${lesson.id}`]);
       const before = await em.count(QuizAttempt, { learner, lesson });
-      if (before >= limit) throw new AppError('limit_reached', `A quiz may be attempted at most ${limit} times.`);
+      if (before >= limit) throw quizAttemptsUsedUp(limit);
       em.create(QuizAttempt, { learner, lesson, course: lesson.course, answers, correct, total: questions.length, score });
       await em.flush();
       // The certificate the attempt may earn is raised in the same commit.
@@ -151,7 +152,7 @@ export class ProgressService {
   async courseProgress(learnerId: string, courseId: string): Promise<CourseProgress> {
     const overview = (await this.overviews([learnerId]))[0];
     const progress = overview.courses.find((c) => c.courseId === courseId);
-    if (!progress) throw notFound('enrollment');
+    if (!progress) throw unknownEnrollment();
     return progress;
   }
 
@@ -246,7 +247,7 @@ export class ProgressService {
 
   private async enrolledLesson(learner: User, lessonId: string): Promise<Lesson> {
     const lesson = await this.courses.lesson(lessonId);
-    if (!(await this.courses.isEnrolled(learner.id, lesson.course.id))) throw forbidden('Enroll in the course first.');
+    if (!(await this.courses.isEnrolled(learner.id, lesson.course.id))) throw notEnrolled();
     return lesson;
   }
 

@@ -1,10 +1,10 @@
 import { allow, and, rule } from 'graphql-shield';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
-import { forbidden, notFound } from '../kernel/errors';
 import { hasRole, isAuthenticated, isSelf } from '../permissions/rules';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
+import { onlySchoolStaff, onlyStaffSeeMembers, progressNotShared, unknownClass, unknownSchool } from './school.errors';
 
 const isAdmin = hasRole(Role.admin);
 const isLearner = hasRole(Role.learner);
@@ -15,9 +15,9 @@ const inSchool = (name: string, roles: SchoolRole[]) =>
     isAuthenticated,
     rule(name, { cache: 'no_cache' })(async (_parent, args: { schoolId?: string }, ctx: Context) => {
       const school = await ctx.services.school.findSchool(String(args.schoolId ?? ''));
-      if (!school) return notFound('school');
+      if (!school) return unknownSchool();
       const role = await ctx.services.school.roleIn((await ctx.viewer())!, school.id);
-      return (role !== null && roles.includes(role)) || forbidden('Only staff of this school may do this.');
+      return (role !== null && roles.includes(role)) || onlySchoolStaff();
     }),
   );
 
@@ -26,15 +26,13 @@ export const classStaff = and(
   isAuthenticated,
   rule('classStaff', { cache: 'no_cache' })(async (_parent, args: { classId?: string }, ctx: Context) => {
     const schoolClass = await ctx.services.school.findClass(String(args.classId ?? ''));
-    if (!schoolClass) return notFound('class');
-    return (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || forbidden('Only staff of this school may do this.');
+    if (!schoolClass) return unknownClass();
+    return (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || onlySchoolStaff();
   }),
 );
 
 /** A roster member's progress: only an active member's (a learner under 18 needs a guardian's progress_sharing). */
-const memberSharesProgress = rule('memberSharesProgress', { cache: 'no_cache' })(
-  async (member: { status: MembershipStatus }) => member.status === MembershipStatus.active || forbidden("This member's guardian has not agreed to share their progress."),
-);
+const memberSharesProgress = rule('memberSharesProgress', { cache: 'no_cache' })(async (member: { status: MembershipStatus }) => member.status === MembershipStatus.active || progressNotShared());
 
 const staffSchoolsOfCaller = new WeakMap<Context, Promise<Set<string>>>();
 
@@ -50,7 +48,7 @@ const staffOfClass = and(
   isAuthenticated,
   rule('staffOfClass', { cache: 'no_cache' })(async (schoolClass: { schoolId: string }, _args, ctx: Context) => {
     if ((await ctx.viewer())!.hasRole(Role.admin)) return true;
-    return (await callerStaffSchoolIds(ctx)).has(schoolClass.schoolId) || forbidden('Only staff of this school see its members.');
+    return (await callerStaffSchoolIds(ctx)).has(schoolClass.schoolId) || onlyStaffSeeMembers();
   }),
 );
 

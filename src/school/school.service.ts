@@ -9,11 +9,11 @@ import { Consent, ConsentType } from '../consent';
 import type { Course } from '../courses';
 import type { CoursesService } from '../courses';
 import type { GuardianService } from '../guardian';
-import { conflict, notFound } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { CourseProgress, ProgressService } from '../progress';
 import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember, SchoolRole } from './school.entity';
+import { alreadyInClass, courseAlreadyAssigned, unknownClass, unknownClassCode, unknownSchool, unknownUser } from './school.errors';
 
 export enum MembershipStatus {
   active = 'active',
@@ -125,9 +125,9 @@ export class SchoolService {
   /** Gives a person a role in a school (replacing their former one there); audited. */
   async setMember(actor: User, schoolId: string, email: string, role: SchoolRole): Promise<SchoolMember> {
     const school = await this.findSchool(schoolId);
-    if (!school) throw notFound('school');
+    if (!school) throw unknownSchool();
     const user = await this.auth.findUserByEmail(email);
-    if (!user) throw notFound('user');
+    if (!user) throw unknownUser();
     return this.uow.transaction(async (em) => {
       let member = await em.findOne(SchoolMember, { school, user }, { populate: ['user'] });
       if (member) member.role = role;
@@ -140,7 +140,7 @@ export class SchoolService {
 
   async createClass(actor: User, schoolId: string, name: string): Promise<SchoolClass> {
     const school = await this.findSchool(schoolId);
-    if (!school) throw notFound('school');
+    if (!school) throw unknownSchool();
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.uow.transaction(async (em) => {
@@ -158,7 +158,7 @@ export class SchoolService {
   /** A new join code; the old one stops working at once. */
   async rotateJoinCode(actor: User, classId: string): Promise<SchoolClass> {
     const schoolClass = await this.findClass(classId);
-    if (!schoolClass) throw notFound('class');
+    if (!schoolClass) throw unknownClass();
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.uow.transaction(async (em) => {
@@ -179,7 +179,7 @@ export class SchoolService {
   /** A learner joins with the class's current code. */
   async join(learner: User, code: string): Promise<ClassMembership> {
     const schoolClass = await this.em.findOne(SchoolClass, { joinCode: code.trim().toUpperCase() }, { populate: ['school'] });
-    if (!schoolClass) throw notFound('class with this code');
+    if (!schoolClass) throw unknownClassCode();
     let member: ClassMember;
     try {
       member = await this.uow.transaction(async (em) => {
@@ -188,7 +188,7 @@ export class SchoolService {
         return row;
       });
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('You are in this class already.');
+      if (error instanceof UniqueConstraintViolationException) throw alreadyInClass();
       throw error;
     }
     const [statuses, courses] = await Promise.all([this.statusesOf([learner]), this.coursesOf([schoolClass.id])]);
@@ -218,7 +218,7 @@ export class SchoolService {
 
   async roster(classId: string): Promise<Roster> {
     const schoolClass = await this.findClass(classId);
-    if (!schoolClass) throw notFound('class');
+    if (!schoolClass) throw unknownClass();
     const [members, courses] = await Promise.all([this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }), this.coursesOf([schoolClass.id])]);
     const statuses = await this.statusesOf(members.map((m) => m.learner));
     return {
@@ -244,7 +244,7 @@ export class SchoolService {
 
   async assignCourse(actor: User, classId: string, courseId: string): Promise<ClassCourse> {
     const schoolClass = await this.findClass(classId);
-    if (!schoolClass) throw notFound('class');
+    if (!schoolClass) throw unknownClass();
     const course: Course = await this.courses.course(actor, courseId);
     try {
       return await this.uow.transaction(async (em) => {
@@ -253,7 +253,7 @@ export class SchoolService {
         return row;
       });
     } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('The course is assigned to this class already.');
+      if (error instanceof UniqueConstraintViolationException) throw courseAlreadyAssigned();
       throw error;
     }
   }

@@ -1,8 +1,6 @@
 import type { RequestHandler } from 'express';
-import { AppError } from '../kernel/errors';
 import { type DeclaredRoute, pathMatcher } from '../kernel/http-router';
-
-export const methodNotAllowed = () => new AppError('method_not_allowed', 'This path does not take this method; the Allow header lists those it takes.');
+import { methodNotAllowed } from './server.errors';
 
 /**
  * The last step before a 404 (DESIGN.md 4.2): a path that the application's routes take with

@@ -7,7 +7,6 @@ import type { DirectRoute, JsonRoute } from '../kernel/area';
 import { sizeInBytes } from '../kernel/body-limit';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { notFound } from '../kernel/errors';
 import { type DeclaredRoute, DeclaringRouter, pathMatcher } from '../kernel/http-router';
 import { answerOtherMethods } from './allowed-methods';
 import { withDirectRoutes } from './direct';
@@ -16,6 +15,7 @@ import { graphExplorer } from './explorer';
 import { graphqlEndpoint } from './graphql-endpoint';
 import { metricsEndpoint } from './metrics/endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
+import { unknownPath } from './server.errors';
 import { answerError, answerGraphqlError, jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
 
 /**
@@ -53,7 +53,7 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   routes.mount(restRouter(served.rest, context));
   app.use(routes.router);
   app.use(answerOtherMethods(routes.declared));
-  app.use((_req, _res, next) => next(notFound('path')));
+  app.use((_req, _res, next) => next(unknownPath()));
   app.use(errorHandler(deps));
   return app;
 }

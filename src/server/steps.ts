@@ -10,13 +10,14 @@ import type { Config } from '../config';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody, validationFailed } from '../kernel/errors';
+import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody } from '../kernel/errors';
 import { jsonOnly } from '../kernel/json-body';
 import { countRequest } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
 import { observeRequest, routeTemplate } from './metrics/http';
 import { createContext } from './context';
+import { badPercentEncoding } from './server.errors';
 
 /*
  * The steps every request goes through, whoever serves it (express, or a route served before it):
@@ -88,7 +89,7 @@ export const wellEncodedQuery: RequestHandler = (req, _res, next) => {
       } catch {
         // the name itself is malformed: the query as a whole is named
       }
-      return next(validationFailed([{ field, message: 'is not valid percent-encoded UTF-8' }]));
+      return next(badPercentEncoding(field));
     }
   }
   next();

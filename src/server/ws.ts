@@ -39,6 +39,7 @@ import { openUnit } from './platform';
 import { introspectionRules } from './introspection';
 import { queryCostRule } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
+import { connectionSessionEnded, connectionTokenExpired, subscriptionLimitReached } from './server.errors';
 import { trustOf } from './steps';
 
 /** One socket, signed in with one access token for its whole life. */
@@ -161,7 +162,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   };
   const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) =>
     state === 'suspended' ? end(connection, CloseCode.Forbidden, 'Account suspended') : end(connection, CloseCode.Unauthorized, 'Session ended');
-  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : unauthenticated('The session of this connection has ended; sign in again.'));
+  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : connectionSessionEnded());
 
   const register = (connection: Connection) => {
     let sockets = byUser.get(connection.auth.userId);
@@ -209,7 +210,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
    * last change announced. Allowed verdicts are kept; a refusal ends the subscription.
    */
   const eventRefusal = async (connection: Connection, verdict: { generation: number; at: number } | undefined, args: ExecutionArgs) => {
-    if (connection.closing) return { refusal: unauthenticated('The session of this connection has ended; sign in again.').toGraphQLError(), verdict };
+    if (connection.closing) return { refusal: connectionSessionEnded().toGraphQLError(), verdict };
     const state = await standingOf(connection).state;
     if (state !== 'live') {
       endFor(connection, state);
@@ -227,10 +228,10 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
    */
   const operationRefusal = async (connection: Connection): Promise<GraphQLError | null> => {
     try {
-      if (connection.closing) return unauthenticated('The session of this connection has ended; sign in again.').toGraphQLError();
+      if (connection.closing) return connectionSessionEnded().toGraphQLError();
       if (connection.auth.expiresAt !== undefined && connection.auth.expiresAt <= Date.now()) {
         end(connection, CloseCode.Unauthorized, 'Token expired');
-        return unauthenticated('The access token has expired; refresh it and connect again.').toGraphQLError();
+        return connectionTokenExpired().toGraphQLError();
       }
       await deps.limits.consume('default', `user:${connection.auth.userId}`);
       const state = await sessionState(connection.auth);
@@ -280,7 +281,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
         if (operation.operation === 'subscription') {
           if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-            return [new AppError('limit_reached', `At most ${MAX_SUBSCRIPTIONS_PER_SOCKET} subscriptions run on one connection: complete one first.`).toGraphQLError()];
+            return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
           }
           connection.subscriptions.add(id);
         }

@@ -1,0 +1,9 @@
+import { AppError, forbidden, notFound, validationFailed } from '../kernel/errors';
+
+/** The refusals of lessons, quizzes and progress (DESIGN.md 4.2), in the words of the specification. */
+
+export const unknownQuiz = () => notFound('quiz');
+export const unknownEnrollment = () => notFound('enrollment');
+export const notEnrolled = () => forbidden('Enroll in the course first.');
+export const wrongAnswerCount = (questions: number) => validationFailed([{ field: 'answers', message: `must give one answer for each of the ${questions} questions` }]);
+export const quizAttemptsUsedUp = (limit: number) => new AppError('limit_reached', `A quiz may be attempted at most ${limit} times.`);
