@@ -8,6 +8,7 @@ import { codelabArea } from './codelab';
 import { consentArea } from './consent';
 import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
+import { entitlementsArea } from './entitlements';
 import { creatorArea } from './creator';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
@@ -48,6 +49,7 @@ export const areas: Area[] = [
   gdprArea,
   reportsArea,
   commerceArea,
+  entitlementsArea,
   codelabArea,
   graphArea,
 ];

@@ -3,18 +3,14 @@ import { type User, UserView } from '../auth';
 import type { NodeSource } from '../kernel/node';
 import { commerceRules } from './commerce.rules';
 import type { Context } from '../kernel/context';
-import { offsetCursor, PageArgs, type Page, pageOf, toConnection } from '../kernel/pagination';
-import { type Entitlement, type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
+import { offsetCursor, PageArgs, toConnectionOf } from '../kernel/pagination';
+import { type Payment, type Product, ProductStatus, type PurchaseRequest, type Refund } from './commerce.entity';
 import {
   CheckoutInput,
   CheckoutResultView,
   CheckoutView,
-  EntitlementConnection,
-  EntitlementView,
-  GrantInput,
   LedgerBalancesView,
   MarketplaceArgs,
-  MyEntitlementsView,
   MySalesView,
   PaymentConnection,
   PaymentView,
@@ -80,25 +76,7 @@ const presentRequest = (r: PurchaseRequest): PurchaseRequestView => ({
   createdAt: r.createdAt,
 });
 
-const presentEntitlement = (e: Entitlement): EntitlementView => ({
-  id: e.id,
-  kind: e.kind,
-  tier: e.tier,
-  courseId: e.courseId,
-  source: e.source,
-  paymentId: e.payment?.id ?? null,
-  startsAt: e.startsAt,
-  endsAt: e.endsAt,
-  status: e.status,
-});
-
 const presentRefund = (r: Refund): RefundView => ({ id: r.id, paymentId: r.payment.id, status: r.status, amount: r.amount, currency: r.currency, reason: r.reason, createdAt: r.createdAt });
-
-function connection<T extends { createdAt: Date; id: string }, V>(page: Page<T>, present: (row: T) => V) {
-  const c = toConnection(page);
-  const edges = c.edges.map((e) => ({ cursor: e.cursor, node: present(e.node) }));
-  return { ...c, edges, nodes: edges.map((e) => e.node) };
-}
 
 const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
 
@@ -107,12 +85,7 @@ const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
 export class CommerceUserEdges {
   @FieldResolver(() => PaymentConnection, { nullable: true, description: 'Payments the account made or benefits from, newest first (the account itself)' })
   async payments(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return connection(await ctx.services.commerce.myPayments(user, page.first, page.after), presentPayment);
-  }
-
-  @FieldResolver(() => EntitlementConnection, { nullable: true, description: "The account's entitlements (tiers and courses), active or not, newest first (the account itself)" })
-  async entitlements(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return connection(pageOf(await ctx.services.commerce.entitlementsOf(user.id), page.first, page.after), presentEntitlement);
+    return toConnectionOf(await ctx.services.commerce.myPayments(user, page.first, page.after), presentPayment);
   }
 }
 
@@ -139,13 +112,6 @@ export const commerceNodes: NodeSource[] = [
     loadMany: async (ctx, ids) => (await ctx.services.commerce.purchaseRequestsByIds(await viewer(ctx), ids)).map(presentRequest),
   },
   {
-    type: 'Entitlement',
-    table: 'entitlements',
-    rule: commerceRules.Query.myEntitlements,
-    field: 'Query.myEntitlements',
-    loadMany: async (ctx, ids) => (await ctx.services.commerce.entitlementsByIds(ctx.auth.userId!, ids)).map(presentEntitlement),
-  },
-  {
     // Two reads list refunds: the caller's own (myRefunds) and every one for admins (refunds); the read keeps each to its reader.
     type: 'Refund',
     table: 'refunds',
@@ -165,7 +131,7 @@ export class CommerceResolver {
     @Arg('status', () => ProductStatus, { nullable: true, description: 'Admins: only products in this status' }) status: ProductStatus | null,
     @Ctx() ctx: Context,
   ) {
-    return connection(await ctx.services.commerce.products(await ctx.viewer(), page.first, page.after, status), presentProduct);
+    return toConnectionOf(await ctx.services.commerce.products(await ctx.viewer(), page.first, page.after, status), presentProduct);
   }
 
   @Query(() => ProductView, { description: 'One product: a published one for anyone, any for admins and content admins, its own for a seller' })
@@ -259,7 +225,7 @@ export class CommerceResolver {
 
   @Query(() => PaymentConnection, { description: 'Payments the caller made or benefits from' })
   async myPayments(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return connection(await ctx.services.commerce.myPayments(await viewer(ctx), page.first, page.after), presentPayment);
+    return toConnectionOf(await ctx.services.commerce.myPayments(await viewer(ctx), page.first, page.after), presentPayment);
   }
 
   @Query(() => PaymentView, { description: 'One payment, for its payer, its beneficiary and admins' })
@@ -274,7 +240,7 @@ export class CommerceResolver {
 
   @Query(() => PurchaseRequestConnection, { description: "A guardian's learners' requests (a learner: their own)" })
   async purchaseRequests(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return connection(await ctx.services.commerce.purchaseRequests(await viewer(ctx), page.first, page.after), presentRequest);
+    return toConnectionOf(await ctx.services.commerce.purchaseRequests(await viewer(ctx), page.first, page.after), presentRequest);
   }
 
   @Mutation(() => CheckoutView, { description: 'A guardian approves: a checkout for them to pay, the learner its beneficiary' })
@@ -290,25 +256,6 @@ export class CommerceResolver {
   @Mutation(() => PurchaseRequestView, { description: "A guardian declines a linked learner's purchase request" })
   async declinePurchaseRequest(@Arg('id', () => ID, { description: 'The purchase request to decline' }) id: string, @Ctx() ctx: Context) {
     return presentRequest(await ctx.services.commerce.declineRequest(await viewer(ctx), id));
-  }
-
-  // entitlements
-
-  @Query(() => MyEntitlementsView, { description: "The caller's tier and entitlements" })
-  async myEntitlements(@Ctx() ctx: Context) {
-    const user = await viewer(ctx);
-    const tier = await ctx.services.commerce.recomputeTier(user.id);
-    return { tier, items: (await ctx.services.commerce.entitlementsOf(user.id)).map(presentEntitlement) };
-  }
-
-  @Mutation(() => EntitlementView, { description: 'Admins: grant a tier or a course' })
-  async grantEntitlement(@Arg('input', () => GrantInput, { description: 'The account and what it gets' }) input: GrantInput, @Ctx() ctx: Context) {
-    return presentEntitlement(await ctx.services.commerce.grant(await viewer(ctx), input));
-  }
-
-  @Mutation(() => EntitlementView, { description: 'Admins: takes an entitlement back at once' })
-  async revokeEntitlement(@Arg('id', () => ID, { description: 'The entitlement to revoke' }) id: string, @Ctx() ctx: Context) {
-    return presentEntitlement(await ctx.services.commerce.revoke(await viewer(ctx), id));
   }
 
   // refunds
@@ -330,12 +277,12 @@ export class CommerceResolver {
 
   @Query(() => RefundConnection, { description: "Refunds of the caller's payments, newest first" })
   async myRefunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return connection(await ctx.services.commerce.refunds(await viewer(ctx), true, page.first, page.after), presentRefund);
+    return toConnectionOf(await ctx.services.commerce.refunds(await viewer(ctx), true, page.first, page.after), presentRefund);
   }
 
   @Query(() => RefundConnection, { description: 'Admins: every refund' })
   async refunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return connection(await ctx.services.commerce.refunds(null, false, page.first, page.after), presentRefund);
+    return toConnectionOf(await ctx.services.commerce.refunds(null, false, page.first, page.after), presentRefund);
   }
 
   // ledger

@@ -5,7 +5,8 @@ import { ageOn } from '../auth';
 import { type NotificationMessage, NotificationType } from '../notifications';
 import { User } from '../auth';
 import type { Deps } from '../kernel/deps';
-import { includesTier, Role, Tier, TIER_ORDER } from '../kernel/domain';
+import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
+import { Role, Tier } from '../kernel/domain';
 import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { publicLink, sendRequestMail } from '../mail/deliver';
@@ -13,11 +14,6 @@ import { afterCursor, offsetCursor, type Page, toPage } from '../kernel/paginati
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import {
-  Entitlement,
-  EntitlementKind,
-  EntitlementRevokedReason,
-  EntitlementSource,
-  EntitlementStatus,
   IdempotencyKey,
   LedgerKind,
   Payment,
@@ -33,7 +29,6 @@ import {
   RefundStatus,
 } from './commerce.entity';
 import { purchaseRequestMail } from './commerce.mails';
-import { ownsCourse } from './listing-ownership';
 import { sameCurrency, sameMoney } from './webhook-money';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
@@ -549,25 +544,11 @@ export class CommerceService {
       `paid as (update payments set status = 'succeeded', succeeded_at = now(), provider_charge = coalesce(${push(params, event.providerCharge ?? null)}, provider_charge), updated_at = now()
         where id = ${push(params, payment.id)} returning id)`,
     ];
+    const param = (value: unknown) => push(params, value);
     if (product.kind === ProductKind.subscription) {
-      // A renewal runs on from the end of the current period (months counted in UTC, as the database does).
       const interval = (price?.interval ?? PriceInterval.month) === PriceInterval.year ? '1 year' : '1 month';
-      ctes.push(
-        `granted as (insert into entitlements (id, user_id, kind, tier, course_id, source, payment_id, granted_by, starts_at, ends_at, status, created_at)
-          select gen_random_uuid(), ${push(params, beneficiaryId)}, 'tier', ${push(params, product.tier)}, null, 'purchase', ${push(params, payment.id)}, null, now(),
-            ((coalesce((select max(ends_at) from entitlements where user_id = ${push(params, beneficiaryId)} and kind = 'tier' and tier = ${push(params, product.tier)} and status = 'active' and ends_at > now()), now())
-              at time zone 'UTC') + ${push(params, interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
-        // The tier only rises with a new entitlement: the higher of the account's and the product's.
-        `tiered as (update users set tier = ${push(params, product.tier)}, updated_at = now() where id = ${push(params, beneficiaryId)}
-          and array_position(${TIERS_SQL}, tier::text) < array_position(${TIERS_SQL}, ${push(params, product.tier)}::text) returning id)`,
-      );
-    } else if (product.courseIds.length) {
-      ctes.push(
-        `granted as (insert into entitlements (id, user_id, kind, tier, course_id, source, payment_id, granted_by, starts_at, ends_at, status, created_at)
-          select gen_random_uuid(), ${push(params, beneficiaryId)}, 'course', null, c::uuid, 'purchase', ${push(params, payment.id)}, null, now(), null, 'active', now()
-          from unnest(string_to_array(${push(params, product.courseIds.join(','))}, ',')) c returning id)`,
-      );
-    }
+      ctes.push(...purchaseGrantCtes(param, payment.id, beneficiaryId, { tier: product.tier!, interval }));
+    } else ctes.push(...purchaseGrantCtes(param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
     const fee = this.feeOf(payment);
     ctes.push(
       ...ledgerCtes(params, payment.id, null, payment.currency, [
@@ -667,8 +648,7 @@ export class CommerceService {
     payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     const rejected = await em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [payment.id]);
     if (payment.status === PaymentStatus.refunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback });
-      await this.recomputeTier(payment.beneficiary.id);
+      await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.chargeback);
     }
     await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
       amount,
@@ -704,14 +684,7 @@ export class CommerceService {
     const wasRefunded = payment.status === PaymentStatus.refunded;
     payment.refundedAmount -= taken;
     payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
-    if (wasRefunded) {
-      await em.nativeUpdate(
-        Entitlement,
-        { payment: payment.id, status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] },
-        { status: EntitlementStatus.active, revokedReason: null },
-      );
-      await this.recomputeTier(payment.beneficiary.id);
-    }
+    if (wasRefunded) await this.services.entitlements.restoreAfterChargeback(payment.id, payment.beneficiary.id);
     await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, { amount: taken, currency: payment.currency, disputeId: event.disputeId ?? null, eventId: event.eventId });
     await em.flush();
     return true;
@@ -817,132 +790,14 @@ export class CommerceService {
     });
   }
 
-  // ---- entitlements and tier -----------------------------------------------------------------
-
-  async entitlementsOf(userId: string): Promise<Entitlement[]> {
-    return this.em.find(Entitlement, { user: userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['payment'] });
-  }
-
-  /** The user's own entitlements among these ids, as `entitlementsOf` lists them. */
-  entitlementsByIds(userId: string, ids: string[]): Promise<Entitlement[]> {
-    return this.em.find(Entitlement, { id: { $in: ids.filter(isId) }, user: userId }, { populate: ['payment'] });
-  }
-
-  /** The tier that the user's active entitlements give, written to the account at once (the AI area reads it there). */
-  async recomputeTier(userId: string): Promise<Tier> {
-    return this.uow.transaction(async (em) => {
-      const now = new Date();
-      const active = await em.find(Entitlement, {
-        user: userId,
-        kind: EntitlementKind.tier,
-        status: EntitlementStatus.active,
-        startsAt: { $lte: now },
-        $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
-      });
-      const tier = active.reduce((best, e) => (!includesTier(best, e.tier!) ? e.tier! : best), Tier.free);
-      await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
-      const cached = em.getUnitOfWork().getById<User>(User.name, userId);
-      if (cached) cached.tier = tier;
-      return tier;
-    });
-  }
-
-  async hasCourse(userId: string, courseId: string): Promise<boolean> {
-    const now = new Date();
-    return (await this.em.count(Entitlement, { user: userId, kind: EntitlementKind.course, courseId, status: EntitlementStatus.active, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] })) > 0;
-  }
-
-  /**
-   * Whether a course is sold: a published course or bundle product lists it (a platform product or
-   * a creator's listing). Such a course opens (enrollment, lessons, progress) only with an
-   * entitlement. Many courses asked for in one tick are read in one statement.
-   */
-  async isPaidCourse(courseId: string): Promise<boolean> {
-    return isId(courseId) && this.paidCourseLoader().load(courseId);
-  }
-
-  /** Which of these courses are paid, as isPaidCourse answers each, in one statement. */
-  async paidCourses(courseIds: string[]): Promise<Set<string>> {
-    const ids = courseIds.filter(isId);
-    const paid = await this.paidCourseLoader().loadMany(ids);
-    const failure = paid.find((answer) => answer instanceof Error);
-    if (failure) throw failure;
-    return new Set(ids.filter((_, i) => paid[i] === true));
-  }
-
-  private paidCourseLoader() {
-    return this.uow.loader<string, boolean>('commerce.paidCourses', async (ids) => {
-      const rows = await this.uow.query<{ course_id: string }>(
-        `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
-         where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
-        [ids.join(',')],
-      );
-      const paid = new Set(rows.map((r) => r.course_id));
-      return ids.map((id) => paid.has(id));
-    });
-  }
-
-  /**
-   * May this person open the course? A free course: yes. A paid one: with an active course
-   * entitlement (a learner's own, or what a guardian bought for them: its beneficiary is the
-   * learner), and for the people who run it (admins, content admins, its author: a listing opens nothing to its seller).
-   */
-  async mayOpenCourse(viewer: User, courseId: string): Promise<boolean> {
-    if (!(await this.isPaidCourse(courseId))) return true;
-    if (isEditor(viewer)) return true;
-    if (await this.hasCourse(viewer.id, courseId)) return true;
-    return ownsCourse(this.em, viewer.id, courseId);
-  }
-
-  async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {
-    const problems = [];
-    if (input.kind === EntitlementKind.tier && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a tier grant names starter or pro' });
-    if (input.kind === EntitlementKind.course && (!input.courseId || !isId(input.courseId))) problems.push({ field: 'courseId', message: 'a course grant names a course' });
-    if (input.endsAt && input.endsAt <= new Date()) problems.push({ field: 'endsAt', message: 'must be in the future' });
-    if (problems.length) throw validationFailed(problems);
-    const user = isId(input.userId) ? await this.em.findOne(User, { id: input.userId }) : null;
-    if (!user) throw notFound('user');
-    return this.uow.transaction(async (em) => {
-      const entitlement = em.create(Entitlement, {
-        user,
-        kind: input.kind,
-        tier: input.kind === EntitlementKind.tier ? input.tier! : null,
-        courseId: input.kind === EntitlementKind.course ? input.courseId! : null,
-        source: EntitlementSource.grant,
-        grantedBy: admin.id,
-        endsAt: input.endsAt ?? null,
-      });
-      await this.audit(em, admin.id, 'entitlement.granted', `entitlement:${entitlement.id}`, { userId: user.id, kind: input.kind, tier: input.tier, courseId: input.courseId });
-      await em.flush();
-      await this.recomputeTier(user.id);
-      return entitlement;
-    });
-  }
-
-  async revoke(admin: User, id: string): Promise<Entitlement> {
-    return this.uow.transaction(async (em) => {
-      const entitlement = isId(id) ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-      if (!entitlement) throw notFound('entitlement');
-      if (entitlement.status !== EntitlementStatus.active) throw conflict(`The entitlement is ${entitlement.status} already.`);
-      entitlement.status = EntitlementStatus.revoked;
-      entitlement.revokedReason = EntitlementRevokedReason.admin;
-      await this.audit(em, admin.id, 'entitlement.revoked', `entitlement:${entitlement.id}`, { userId: entitlement.user.id });
-      await em.flush();
-      await this.recomputeTier(entitlement.user.id);
-      return entitlement;
-    });
-  }
-
   /** The job: subscriptions past endsAt expire (tiers drop), pending payments past expiresAt expire. */
   async sweep(now: Date = new Date()): Promise<{ entitlements: number; payments: number }> {
     return this.uow.transaction(async (em) => {
-      const ended = await em.execute<{ user_id: string; id: string }[]>(`update entitlements set status = 'expired' where status = 'active' and ends_at <= ? returning id, user_id`, [now]);
+      const entitlements = await this.services.entitlements.expireEnded(now);
       const expired = await em.execute<{ id: string }[]>(`update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`, [now]);
-      for (const row of ended) await this.audit(em, null, 'entitlement.expired', `entitlement:${row.id}`, { userId: row.user_id });
       for (const row of expired) await this.audit(em, null, 'payment.expired', `payment:${row.id}`);
       await em.flush();
-      for (const userId of new Set(ended.map((row) => row.user_id))) await this.recomputeTier(userId);
-      return { entitlements: ended.length, payments: expired.length };
+      return { entitlements, payments: expired.length };
     });
   }
 
@@ -1061,8 +916,7 @@ export class CommerceService {
     );
     await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
     if (payment.status === PaymentStatus.refunded) {
-      await em.nativeUpdate(Entitlement, { payment: payment.id, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.refund });
-      await this.recomputeTier(payment.beneficiary.id);
+      await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.refund);
     }
     await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
     await em.flush();
@@ -1100,9 +954,6 @@ class NotApplied extends Error {
     super(outcome);
   }
 }
-
-/** TIER_ORDER as an SQL array literal (the driver spreads an array parameter into a list). */
-const TIERS_SQL = `array[${TIER_ORDER.map((tier) => `'${tier}'`).join(', ')}]`;
 
 function push(params: unknown[], value: unknown): string {
   params.push(value);

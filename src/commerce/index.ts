@@ -3,7 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { type Deps, perProcess } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { Entitlement, IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
+import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
 import { commerceHttp } from './commerce.http';
 import { defineCommerceJobs } from './commerce.jobs';
 import { CommerceResolver, CommerceUserEdges, commerceNodes } from './commerce.resolver';
@@ -13,7 +13,6 @@ import { PaymentViewFields } from './payment-view.resolver';
 import { CommerceService } from './commerce.service';
 
 export type { CommerceService } from './commerce.service';
-export { courseOpen, paidCourseCheck } from './paid-courses';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
@@ -57,8 +56,8 @@ export const providersOf = perProcess((deps) => {
 
 export const commerceArea = defineArea({
   name: 'commerce',
-  uses: ['audit', 'auth', 'guardian', 'notifications'],
-  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
+  uses: ['audit', 'auth', 'entitlements', 'guardian', 'notifications'],
+  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, PurchaseRequest, Refund],
   resolvers: [CommerceResolver, CommerceUserEdges, PaymentViewFields],
   nodes: commerceNodes,
   rules: commerceRules,
@@ -82,20 +81,18 @@ export const commerceArea = defineArea({
     },
   },
   personalData: {
-    entities: [Payment, Entitlement, PurchaseRequest, Refund, IdempotencyKey, Product],
+    entities: [Payment, PurchaseRequest, Refund, IdempotencyKey, Product],
     export: async (userId, _services, uow) => ({
       payments: await allRowsOf(uow, Payment, { $or: [{ payer: userId }, { beneficiary: userId }] }),
       refunds: await allRowsOf(uow, Refund, { requestedBy: userId }),
-      entitlements: await allRowsOf(uow, Entitlement, { user: userId }),
       purchaseRequests: await allRowsOf(uow, PurchaseRequest, { learner: userId }),
       listings: await allRowsOf(uow, Product, { seller: userId }),
     }),
     // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
     // pseudonym the account becomes (the ledger's accounts are renamed to it). What only served the
-    // person goes: entitlements, requests to a guardian, stored checkout answers.
+    // person goes: requests to a guardian, stored checkout answers.
     erase: async (userId, pseudonym, _services, uow) => {
       await pseudonymiseLedger(uow, userId, pseudonym);
-      await uow.em.nativeDelete(Entitlement, { user: userId });
       await uow.em.nativeDelete(PurchaseRequest, { learner: userId });
       await uow.em.nativeDelete(IdempotencyKey, { userId });
     },

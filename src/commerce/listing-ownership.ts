@@ -33,9 +33,3 @@ export const listsOwnCourses = rule('listsOwnCourses', { cache: 'no_cache' })(as
     throw error;
   }
 });
-
-/** Whether this person wrote the course: its author opens it even while it is sold. */
-export async function ownsCourse(em: EntityManager, userId: string, courseId: string): Promise<boolean> {
-  const [{ owns }] = await em.execute<{ owns: boolean }[]>(`select exists (select 1 from courses where id = ? and created_by_id = ?) as owns`, [courseId, userId]);
-  return owns;
-}

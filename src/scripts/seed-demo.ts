@@ -66,8 +66,8 @@ async function course(deps: Deps, admin: User, learner: User, demo: DemoCourse):
     await codelab.createExercise({ ...demo.exercise, courseId: id, lessonId: lesson?.id ?? null });
   });
   if (demo.price) {
-    await step(deps, async ({ commerce }) => {
-      if (await commerce.isPaidCourse(id)) return;
+    await step(deps, async ({ commerce, entitlements }) => {
+      if (await entitlements.isPaidCourse(id)) return;
       const product = await commerce.createProduct(admin, {
         kind: 'course' as Parameters<Services['commerce']['createProduct']>[1]['kind'],
         title: demo.course.title,
