@@ -2,6 +2,7 @@ import { adminArea } from './admin';
 import { aiArea } from './ai';
 import { auditArea } from './audit';
 import { authArea } from './auth';
+import { catalogArea } from './catalog';
 import { certificatesArea } from './certificates';
 import { commerceArea } from './commerce';
 import { codelabArea } from './codelab';
@@ -48,6 +49,7 @@ export const areas: Area[] = [
   creatorArea,
   gdprArea,
   reportsArea,
+  catalogArea,
   commerceArea,
   entitlementsArea,
   codelabArea,

@@ -1,8 +1,7 @@
-import { allow, chain } from 'graphql-shield';
+import { allow } from 'graphql-shield';
 import { Role } from '../auth';
 import { learnerActive } from '../guardian';
-import { hasRole, isAuthenticated, isContentEditor, isSelf } from '../permissions/rules';
-import { listsOwnCourses } from './listing-ownership';
+import { hasRole, isAuthenticated, isSelf } from '../permissions/rules';
 
 const admin = hasRole(Role.admin);
 const creator = hasRole(Role.creator);
@@ -10,10 +9,6 @@ const guardian = hasRole(Role.guardian);
 
 export const commerceRules = {
   Query: {
-    products: allow,
-    product: allow,
-    marketplace: allow,
-    marketplaceProduct: allow,
     paymentProviders: allow,
     mySales: creator,
     myPayments: isAuthenticated,
@@ -24,14 +19,6 @@ export const commerceRules = {
     ledgerBalances: admin,
   },
   Mutation: {
-    createProduct: admin,
-    updateProduct: admin,
-    publishProduct: admin,
-    archiveProduct: admin,
-    // A creator lists only courses they wrote (content admins review the listing after).
-    submitListing: chain(creator, listsOwnCourses),
-    approveListing: isContentEditor,
-    rejectListing: isContentEditor,
     checkout: learnerActive,
     approvePurchaseRequest: guardian,
     declinePurchaseRequest: guardian,
@@ -39,11 +26,6 @@ export const commerceRules = {
     approveRefund: admin,
     rejectRefund: admin,
   },
-  Product: allow,
-  ProductConnection: allow,
-  ProductEdge: allow,
-  Price: allow,
-  Seller: allow,
   Checkout: allow,
   CheckoutResult: allow,
   PurchaseRequestRef: allow,

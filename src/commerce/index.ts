@@ -3,7 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { type Deps, perProcess } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
+import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
 import { commerceHttp } from './commerce.http';
 import { defineCommerceJobs } from './commerce.jobs';
 import { CommerceResolver, CommerceUserEdges, commerceNodes } from './commerce.resolver';
@@ -56,8 +56,8 @@ export const providersOf = perProcess((deps) => {
 
 export const commerceArea = defineArea({
   name: 'commerce',
-  uses: ['audit', 'auth', 'entitlements', 'guardian', 'notifications'],
-  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, PurchaseRequest, Refund],
+  uses: ['audit', 'auth', 'catalog', 'entitlements', 'guardian', 'notifications'],
+  entities: [Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, PurchaseRequest, Refund],
   resolvers: [CommerceResolver, CommerceUserEdges, PaymentViewFields],
   nodes: commerceNodes,
   rules: commerceRules,
@@ -74,19 +74,12 @@ export const commerceArea = defineArea({
     defineCommerceJobs(deps, inUnit);
   },
   services: { commerce: (uow, services) => new CommerceService(uow, services, providersOf(uow.deps)) },
-  on: {
-    // The marketplace's sales count, once per payment: the outbox row goes in this same transaction.
-    'payment.succeeded': async ({ productId }, _services, uow) => {
-      await uow.query('update products set sales = sales + 1 where id = ?', [productId]);
-    },
-  },
   personalData: {
-    entities: [Payment, PurchaseRequest, Refund, IdempotencyKey, Product],
+    entities: [Payment, PurchaseRequest, Refund, IdempotencyKey],
     export: async (userId, _services, uow) => ({
       payments: await allRowsOf(uow, Payment, { $or: [{ payer: userId }, { beneficiary: userId }] }),
       refunds: await allRowsOf(uow, Refund, { requestedBy: userId }),
       purchaseRequests: await allRowsOf(uow, PurchaseRequest, { learner: userId }),
-      listings: await allRowsOf(uow, Product, { seller: userId }),
     }),
     // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
     // pseudonym the account becomes (the ledger's accounts are renamed to it). What only served the
