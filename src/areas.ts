@@ -4,7 +4,6 @@ import { auditArea } from './audit';
 import { authArea } from './auth';
 import { catalogArea } from './catalog';
 import { certificatesArea } from './certificates';
-import { commerceArea } from './commerce';
 import { codelabArea } from './codelab';
 import { consentArea } from './consent';
 import { contactArea } from './contact';
@@ -19,6 +18,7 @@ import { guardianArea } from './guardian';
 import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
+import { paymentsArea } from './payments';
 import { progressArea } from './progress';
 import { reportsArea } from './guardian-reports';
 import { schoolArea } from './school';
@@ -50,7 +50,7 @@ export const areas: Area[] = [
   gdprArea,
   reportsArea,
   catalogArea,
-  commerceArea,
+  paymentsArea,
   entitlementsArea,
   codelabArea,
   graphArea,

@@ -7,7 +7,7 @@ const admin = hasRole(Role.admin);
 const creator = hasRole(Role.creator);
 const guardian = hasRole(Role.guardian);
 
-export const commerceRules = {
+export const paymentsRules = {
   Query: {
     paymentProviders: allow,
     mySales: creator,

@@ -2,7 +2,7 @@ import express, { type Request, type Response, Router } from 'express';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { formatMoney } from '../../web/shared/money';
-import { PaymentStatus } from './commerce.entity';
+import { PaymentStatus } from './payments.entity';
 import { sandboxPageToken, SANDBOX_SIGNATURE_HEADER, type SandboxEventBody, sameText, signSandbox } from './providers/sandbox';
 
 const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -13,7 +13,7 @@ const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCode
  * Commerce's own paths: webhooks read the raw body (its signature is over the bytes), the sandbox's
  * payment page, and the Idempotency-Key header handed to the checkout operation.
  */
-export function commerceHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): Router {
+export function paymentsHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): Router {
   const router = Router();
 
   // The webhook: raw bytes first, the signature checked before anything is read or stored.
@@ -21,7 +21,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     const ctx = context(req);
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const query = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    const answer = await ctx.services.commerce.webhook(String(req.params.provider), { method: req.method, rawBody, headers: req.headers, query });
+    const answer = await ctx.services.payments.webhook(String(req.params.provider), { method: req.method, rawBody, headers: req.headers, query });
     if (answer.body === undefined) res.status(answer.status).end();
     else res.status(answer.status).json(answer.body);
   };
@@ -61,7 +61,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     res.set('Content-Security-Policy', PAGE_CSP).set('X-Content-Type-Options', 'nosniff').set('Referrer-Policy', 'no-referrer').set('Cache-Control', 'no-store');
     const secret = sandboxSecret();
     const token = typeof req.query.t === 'string' ? req.query.t : '';
-    const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.commerce.sandboxPayment(req.params.id) : null;
+    const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.payments.sandboxPayment(req.params.id) : null;
     if (!payment) return res.status(404).type('html').send('<!doctype html><title>Not found</title><p>No such payment.</p>');
     // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.
     const caller = context(req).auth.userId;

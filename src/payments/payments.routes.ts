@@ -1,7 +1,7 @@
 import { restRoutes } from '../kernel/rest-route';
 
-/** The REST paths of commerce; each runs the operation of that name in `commerce.graphql`. Webhooks and the sandbox page are `commerce.http.ts`. */
-export const commerceRoutes = restRoutes(__dirname, 'commerce.graphql', [
+/** The REST paths of payments, refunds and the ledger; each runs the operation of that name in `payments.graphql`. Webhooks and the sandbox page are `payments.http.ts`. */
+export const paymentsRoutes = restRoutes(__dirname, 'payments.graphql', [
   { method: 'get', path: '/marketplace/me/sales', status: 200, operation: 'MySales', summary: "A creator's sales and earnings after the platform's fee" },
   { method: 'post', path: '/payments/checkout', status: 201, operation: 'Checkout', summary: 'Start a payment (Idempotency-Key header); a learner under 18 gets 202 with a purchase request' },
   { method: 'get', path: '/payments/me', status: 200, operation: 'MyPayments', summary: 'Payments the caller made or benefits from', body: 'list' },

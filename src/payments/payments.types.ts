@@ -4,7 +4,7 @@ import { AMOUNT } from '../catalog';
 import { LocalizedTextView } from '../kernel/localized';
 import { Node } from '../kernel/node';
 import { Connection } from '../kernel/pagination';
-import { PaymentStatus, PurchaseRequestStatus, RefundStatus } from './commerce.entity';
+import { PaymentStatus, PurchaseRequestStatus, RefundStatus } from './payments.entity';
 
 registerEnumType(PaymentStatus, {
   name: 'PaymentStatus',
