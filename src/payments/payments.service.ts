@@ -6,7 +6,6 @@ import { type NotificationMessage, NotificationType } from '../notifications';
 import { User } from '../auth';
 import type { Deps } from '../kernel/deps';
 import { Role } from '../kernel/domain';
-import { AppError, conflict, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { publicLink, sendRequestMail } from '../mail/deliver';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
@@ -16,6 +15,30 @@ import { type Price, Product, ProductStatus } from '../catalog';
 import { IdempotencyKey, Payment, PaymentStatus, PurchaseRequest, PurchaseRequestStatus, Refund, RefundStatus } from './payments.entity';
 import { purchaseRequestMail } from './payments.mails';
 import { PaymentEvents } from './payment-events';
+import {
+  badIdempotencyKey,
+  badReturnUrl,
+  checkoutNotAccepted,
+  idempotencyKeyReused,
+  idempotencyKeyUnderWay,
+  learnerNotFound,
+  notAPriceOfProduct,
+  paymentNotFound,
+  paymentNotRefundable,
+  productNotForSale,
+  providerCurrency,
+  providerNotFound,
+  providerNotOffered,
+  purchaseRequestDecided,
+  purchaseRequestNotFound,
+  refundAmountInvalid,
+  refundDecided,
+  refundNotFound,
+  refundReasonMissing,
+  refundTooLarge,
+  refundWindowPassed,
+  webhookNotCompleted,
+} from './payments.errors';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
 
@@ -123,7 +146,7 @@ export class PaymentsService {
   private provider(name: string | null | undefined): PaymentProvider {
     const chosen = name ?? this.providers.defaultName;
     const provider = this.providers.offered.get(chosen);
-    if (!provider) throw validationFailed([{ field: 'provider', message: `${chosen} is not offered; choose one of ${[...this.providers.offered.keys()].join(', ')}` }]);
+    if (!provider) throw providerNotOffered(chosen, [...this.providers.offered.keys()]);
     return provider;
   }
 
@@ -136,8 +159,8 @@ export class PaymentsService {
    * concurrent request with the same key waits for this one and then answers what it answered.
    */
   async checkout(viewer: User, input: CheckoutInput, key: string | null): Promise<CheckoutAnswer> {
-    if (key !== null && (key.length < 1 || key.length > 255)) throw validationFailed([{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters' }]);
-    if (input.returnUrl != null && !/^https?:\/\/[^\s]+$/.test(input.returnUrl)) throw validationFailed([{ field: 'returnUrl', message: 'must be an http(s) URL' }]);
+    if (key !== null && (key.length < 1 || key.length > 255)) throw badIdempotencyKey();
+    if (input.returnUrl != null && !/^https?:\/\/[^\s]+$/.test(input.returnUrl)) throw badReturnUrl();
     if (key === null) return this.uow.transaction(() => this.startCheckout(viewer, input));
     const hash = createHash('sha256')
       .update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null]))
@@ -152,9 +175,9 @@ export class PaymentsService {
           viewer.id,
           key,
         ]);
-        if (row.request_hash !== hash) throw conflict('This Idempotency-Key was used with another request.');
+        if (row.request_hash !== hash) throw idempotencyKeyReused();
         if (row.response) return row.response;
-        throw conflict('A request with this Idempotency-Key is still under way.');
+        throw idempotencyKeyUnderWay();
       }
       const answer = await this.startCheckout(viewer, input);
       await em.nativeUpdate(IdempotencyKey, { userId: viewer.id, key }, { response: answer });
@@ -165,19 +188,19 @@ export class PaymentsService {
   private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
     const em = this.em;
     const product = isId(input.productId) ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published }) : null;
-    if (!product) throw notFound('product');
+    if (!product) throw productNotForSale();
     const price = product.prices.find((p) => p.id === input.priceId);
-    if (!price) throw validationFailed([{ field: 'priceId', message: 'is not a price of this product' }]);
+    if (!price) throw notAPriceOfProduct();
     let beneficiary = viewer;
     if (input.learnerId && input.learnerId !== viewer.id) {
-      if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId))) throw notFound('learner');
+      if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId))) throw learnerNotFound();
       beneficiary = (await em.findOne(User, { id: input.learnerId }))!;
     } else if (isMinor(viewer)) {
       return { payment: null, purchaseRequest: await this.requestPurchase(viewer, product, price) };
     }
     const provider = this.provider(input.provider);
     if (provider.currencies && !provider.currencies.includes(price.currency)) {
-      throw validationFailed([{ field: 'provider', message: `${provider.name} takes ${provider.currencies.join(', ')}, not ${price.currency}` }]);
+      throw providerCurrency(provider.name, provider.currencies, price.currency);
     }
     const payment = em.create(Payment, {
       payer: viewer,
@@ -196,7 +219,7 @@ export class PaymentsService {
       started = await provider.start(this.providerPayment(payment, product));
     } catch (error) {
       this.deps.log.warn({ err: error, provider: provider.name }, 'payment provider refused a checkout');
-      throw new AppError('upstream_error', `${provider.name} did not accept the checkout; try again or choose another provider.`);
+      throw checkoutNotAccepted(provider.name);
     }
     payment.redirectUrl = started.redirectUrl;
     payment.providerRef = started.providerRef;
@@ -230,7 +253,7 @@ export class PaymentsService {
 
   async payment(viewer: User, id: string): Promise<Payment> {
     const payment = isId(id) ? await this.em.findOne(Payment, { id }) : null;
-    if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id)) throw notFound('payment');
+    if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id)) throw paymentNotFound();
     return payment;
   }
 
@@ -253,7 +276,7 @@ export class PaymentsService {
    */
   async webhook(providerName: string, request: WebhookRequest): Promise<WebhookAnswer> {
     const provider = this.providers.offered.get(providerName);
-    if (!provider) throw notFound('payment provider');
+    if (!provider) throw providerNotFound();
     let event: ProviderEvent;
     try {
       event = provider.verify(request);
@@ -266,7 +289,7 @@ export class PaymentsService {
         event = await provider.complete(event);
       } catch (error) {
         this.deps.log.warn({ err: error, provider: providerName, eventId: event.eventId }, 'payment provider did not complete a webhook event');
-        throw new AppError('upstream_error', `${provider.name} did not answer; the event was not stored and can be sent again.`);
+        throw webhookNotCompleted(provider.name);
       }
     }
     return provider.answer(await this.applyEvent(provider.name, event));
@@ -315,8 +338,8 @@ export class PaymentsService {
 
   private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
     const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
-    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw notFound('purchase request');
-    if (request.status !== PurchaseRequestStatus.pending) throw conflict(`The request is ${request.status} already.`);
+    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw purchaseRequestNotFound();
+    if (request.status !== PurchaseRequestStatus.pending) throw purchaseRequestDecided(request.status);
     return request;
   }
 
@@ -372,14 +395,14 @@ export class PaymentsService {
    * reservations and together never pass the amount paid.
    */
   async requestRefund(viewer: User, input: { paymentId: string; amount?: number | null; reason: string }): Promise<Refund> {
-    if (!input.reason?.trim() || input.reason.length > 1000) throw validationFailed([{ field: 'reason', message: 'say why, in at most 1000 characters' }]);
-    if (input.amount != null && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) throw validationFailed([{ field: 'amount', message: 'must be a positive whole number of minor units' }]);
+    if (!input.reason?.trim() || input.reason.length > 1000) throw refundReasonMissing();
+    if (input.amount != null && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) throw refundAmountInvalid();
     return this.uow.transaction(async (em) => {
       const payment = isId(input.paymentId) ? await em.findOne(Payment, { id: input.paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
-      if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw notFound('payment');
-      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw conflict(`A ${payment.status} payment cannot be refunded.`);
+      if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw paymentNotFound();
+      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw paymentNotRefundable(payment.status);
       if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
-        throw conflict(`Refunds are self-service for ${this.deps.config.REFUND_WINDOW_DAYS} days after payment; ask support.`);
+        throw refundWindowPassed(this.deps.config.REFUND_WINDOW_DAYS);
       }
       const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(
         `select coalesce(sum(amount), 0) as reserved from refunds where payment_id = ? and status in ('requested', 'processing')`,
@@ -387,7 +410,7 @@ export class PaymentsService {
       );
       const left = payment.amount - payment.refundedAmount - Number(reserved);
       const amount = input.amount ?? left;
-      if (amount <= 0 || amount > left) throw conflict(`At most ${Math.max(left, 0)} ${payment.currency} of this payment can still be refunded.`);
+      if (amount <= 0 || amount > left) throw refundTooLarge(Math.max(left, 0), payment.currency);
       const refund = em.create(Refund, { payment, requestedBy: viewer, amount, currency: payment.currency, reason: input.reason.trim() });
       await this.audit(em, viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
       await em.flush();
@@ -410,8 +433,8 @@ export class PaymentsService {
   async approveRefund(admin: User, id: string): Promise<Refund> {
     const refund = await this.uow.transaction(async (em) => {
       const found = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['payment', 'payment.product'] }) : null;
-      if (!found) throw notFound('refund');
-      if (found.status !== RefundStatus.requested) throw conflict(`The refund is ${found.status} already.`);
+      if (!found) throw refundNotFound();
+      if (found.status !== RefundStatus.requested) throw refundDecided(found.status);
       found.status = RefundStatus.processing;
       found.decidedBy = admin.id;
       await this.audit(em, admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
@@ -437,8 +460,8 @@ export class PaymentsService {
   async rejectRefund(admin: User, id: string): Promise<Refund> {
     return this.uow.transaction(async (em) => {
       const refund = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-      if (!refund) throw notFound('refund');
-      if (refund.status !== RefundStatus.requested) throw conflict(`The refund is ${refund.status} already.`);
+      if (!refund) throw refundNotFound();
+      if (refund.status !== RefundStatus.requested) throw refundDecided(refund.status);
       refund.status = RefundStatus.rejected;
       refund.decidedBy = admin.id;
       await this.audit(em, admin.id, 'refund.rejected', `refund:${refund.id}`);
