@@ -2,12 +2,13 @@ import { adminArea } from './admin';
 import { aiArea } from './ai';
 import { auditArea } from './audit';
 import { authArea } from './auth';
+import { catalogArea } from './catalog';
 import { certificatesArea } from './certificates';
-import { commerceArea } from './commerce';
 import { codelabArea } from './codelab';
 import { consentArea } from './consent';
 import { contactArea } from './contact';
 import { countryPolicyArea } from './country-policy';
+import { entitlementsArea } from './entitlements';
 import { creatorArea } from './creator';
 import { coursesArea } from './courses';
 import { factoryArea } from './factory';
@@ -17,6 +18,7 @@ import { guardianArea } from './guardian';
 import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
+import { paymentsArea } from './payments';
 import { progressArea } from './progress';
 import { reportsArea } from './guardian-reports';
 import { schoolArea } from './school';
@@ -47,7 +49,9 @@ export const areas: Area[] = [
   creatorArea,
   gdprArea,
   reportsArea,
-  commerceArea,
+  catalogArea,
+  paymentsArea,
+  entitlementsArea,
   codelabArea,
   graphArea,
 ];

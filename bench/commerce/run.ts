@@ -1,9 +1,9 @@
 import '../production';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { BALANCES_SQL } from '../../src/commerce/commerce.service';
-import { sandboxSecretOf } from '../../src/commerce/providers';
-import { type SandboxEventBody, signSandbox } from '../../src/commerce/providers/sandbox';
+import { BALANCES_SQL } from '../../src/payments/payments.service';
+import { sandboxSecretOf } from '../../src/payments/providers';
+import { type SandboxEventBody, signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { run, startBenchService } from '../support';
 

@@ -6,7 +6,7 @@ import { AccountStatus, normaliseEmail, Role, User } from '../auth';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { AuditService } from '../audit';
-import type { CommerceService } from '../commerce';
+import type { PaymentsService } from '../payments';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
 import { alreadySuspended, cannotSuspendSelf, lastAdmin, notSuspended, unknownUser } from './admin.errors';
 
@@ -33,7 +33,7 @@ export class AdminService {
     private readonly uow: UnitOfWork,
     private readonly auth: AuthService,
     private readonly audit: AuditService,
-    private readonly commerce: CommerceService,
+    private readonly payments: PaymentsService,
   ) {}
 
   private get em(): EntityManager {
@@ -150,7 +150,7 @@ export class AdminService {
       enrollments: row.enrollments as number,
       certificates: row.certificates as number,
       aiMessagesToday: row.ai_today as number,
-      revenueThisMonth: await this.commerce.revenueSince(row.month_start as Date),
+      revenueThisMonth: await this.payments.revenueSince(row.month_start as Date),
     };
   }
 

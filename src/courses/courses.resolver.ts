@@ -35,7 +35,7 @@ export class CoursesResolver {
     // The page's `paid` read with it: asked course by course, each made a chain of promises, a
     // third of a catalog page's CPU time, for the same one statement.
     if (selectsField(info, 'paid')) {
-      const paid = await ctx.services.commerce.paidCourses(page.nodes.map((course) => course.id));
+      const paid = await ctx.services.entitlements.paidCourses(page.nodes.map((course) => course.id));
       for (const course of page.nodes as Priced[]) course.paid = paid.has(course.id);
     }
     return toConnection(page);
@@ -54,7 +54,7 @@ export class CoursesResolver {
 
   @FieldResolver(() => Boolean, { description: 'Sold by a published product: it opens (enrollment, lessons, progress) only with an entitlement' })
   paid(@Root() course: Priced, @Ctx() ctx: Context): boolean | Promise<boolean> {
-    return course.paid ?? ctx.services.commerce.isPaidCourse(course.id);
+    return course.paid ?? ctx.services.entitlements.isPaidCourse(course.id);
   }
 
   @FieldResolver(() => [LessonView], { complexity: 30, description: 'In order; priced as 30 lessons in the query cost' })

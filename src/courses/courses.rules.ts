@@ -1,7 +1,7 @@
 import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
 import { isSelfOrGuardian, learnerActive } from '../guardian';
-import { courseOpen } from '../commerce';
+import { courseOpen } from '../entitlements';
 import { isContentEditor as editor } from '../permissions/rules';
 
 export const coursesRules = {

@@ -26,7 +26,7 @@ declare module '../kernel/services' {
 
 export const coursesArea = defineArea({
   name: 'courses',
-  uses: ['auth', 'commerce', 'consent', 'guardian'],
+  uses: ['auth', 'consent', 'entitlements', 'guardian'],
   entities: [Course, Lesson, Enrollment],
   resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],
   nodes: coursesNodes,

@@ -1,5 +1,5 @@
 import { rule } from 'graphql-shield';
-import { paidCourseCheck } from '../commerce';
+import { paidCourseCheck } from '../entitlements';
 import type { Context } from '../kernel/context';
 import { namedRule } from '../permissions/rules';
 

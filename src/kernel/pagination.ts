@@ -129,6 +129,13 @@ export function toConnection<T extends Position>(page: Page<T>) {
   };
 }
 
+/** A connection whose nodes are the page's rows as `present` shows them (an entity read, a view answered). */
+export function toConnectionOf<T extends Position, V>(page: Page<T>, present: (row: T) => V) {
+  const c = toConnection(page);
+  const edges = c.edges.map((e) => ({ cursor: e.cursor, node: present(e.node) }));
+  return { ...c, edges, nodes: edges.map((e) => e.node) };
+}
+
 /** Newest first, the id breaking ties: the order every cursor of this service follows. */
 export function newestFirst<T extends Position>(rows: T[]): T[] {
   return rows.sort((a, b) => b.createdAt.getTime() - a.createdAt.getTime() || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));

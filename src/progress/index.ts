@@ -19,7 +19,7 @@ declare module '../kernel/services' {
 
 export const progressArea = defineArea({
   name: 'progress',
-  uses: ['auth', 'certificates', 'commerce', 'consent', 'courses', 'guardian', 'notifications'],
+  uses: ['auth', 'certificates', 'consent', 'courses', 'entitlements', 'guardian', 'notifications'],
   entities: [LessonCompletion, QuizAttempt, ExerciseResult],
   migrations: [{ name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results }],
   resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],

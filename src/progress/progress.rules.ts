@@ -1,7 +1,7 @@
 import { allow, and } from 'graphql-shield';
 import { mayStoreLearnerData } from '../consent';
 import { isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from '../guardian';
-import { courseOpen } from '../commerce';
+import { courseOpen } from '../entitlements';
 import { lessonOpen } from '../courses';
 
 const inLesson = and(mayStoreLearnerData, lessonOpen('lessonId'));

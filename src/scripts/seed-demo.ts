@@ -66,16 +66,16 @@ async function course(deps: Deps, admin: User, learner: User, demo: DemoCourse):
     await codelab.createExercise({ ...demo.exercise, courseId: id, lessonId: lesson?.id ?? null });
   });
   if (demo.price) {
-    await step(deps, async ({ commerce }) => {
-      if (await commerce.isPaidCourse(id)) return;
-      const product = await commerce.createProduct(admin, {
-        kind: 'course' as Parameters<Services['commerce']['createProduct']>[1]['kind'],
+    await step(deps, async ({ catalog, entitlements }) => {
+      if (await entitlements.isPaidCourse(id)) return;
+      const product = await catalog.createProduct(admin, {
+        kind: 'course' as Parameters<Services['catalog']['createProduct']>[1]['kind'],
         title: demo.course.title,
         description: demo.course.description,
         prices: [{ currency: 'VND', amount: demo.price! }],
         courseIds: [id],
       });
-      await commerce.setProductStatus(admin, product.id, 'published' as Parameters<Services['commerce']['setProductStatus']>[2]);
+      await catalog.setProductStatus(admin, product.id, 'published' as Parameters<Services['catalog']['setProductStatus']>[2]);
     });
   }
   return id;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BACKFILL_REVOKED_REASON_SQL } from '../../src/commerce/migrations/Migration20261126000000_entitlement_revoked_reason';
+import { BACKFILL_REVOKED_REASON_SQL } from '../../src/payments/migrations/Migration20261126000000_entitlement_revoked_reason';
 import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { User } from '../../src/auth/user.entity';
-import { sandboxSecretOf } from '../../src/commerce/providers';
-import { signSandbox } from '../../src/commerce/providers/sandbox';
+import { sandboxSecretOf } from '../../src/payments/providers';
+import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
@@ -27,7 +27,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const unit = () => openUnit(t.app.deps).services.commerce;
+const unit = () => openUnit(t.app.deps).services.payments;
 const sql = <T = Record<string, string>>(query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
 
 function sandboxEvent(type: 'payment.succeeded' | 'payment.canceled', paymentId: string, amount: number) {

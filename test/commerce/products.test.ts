@@ -112,7 +112,7 @@ describe('entitlements and tier', () => {
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('pro');
     const pending = await t.http.post('/payments/checkout', { productId: product.id, priceId: product.prices[0].id }, { token: buyer.accessToken, headers: { 'idempotency-key': 'pending-1' } });
     const later = new Date(Date.now() + 40 * 86_400_000);
-    const swept = await openUnit(t.app.deps).services.commerce.sweep(later);
+    const swept = await openUnit(t.app.deps).services.payments.sweep(later);
     expect(swept.entitlements).toBeGreaterThanOrEqual(1);
     expect(swept.payments).toBeGreaterThanOrEqual(1);
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('free');

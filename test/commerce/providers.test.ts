@@ -1,9 +1,9 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MOMO_IPN_FIELDS, momoSign } from '../../src/commerce/providers/momo';
-import { vnpaySign, vnpaySignData } from '../../src/commerce/providers/vnpay';
-import { sandboxSecretOf } from '../../src/commerce/providers';
-import { signSandbox } from '../../src/commerce/providers/sandbox';
+import { MOMO_IPN_FIELDS, momoSign } from '../../src/payments/providers/momo';
+import { vnpaySign, vnpaySignData } from '../../src/payments/providers/vnpay';
+import { sandboxSecretOf } from '../../src/payments/providers';
+import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProviders } from '../../src/commerce/providers';
+import { createProviders } from '../../src/payments/providers';
 import { loadConfig } from '../../src/config';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp } from '../support/users';

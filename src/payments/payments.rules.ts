@@ -1,52 +1,31 @@
-import { allow, chain } from 'graphql-shield';
+import { allow } from 'graphql-shield';
 import { Role } from '../auth';
 import { learnerActive } from '../guardian';
-import { hasRole, isAuthenticated, isContentEditor, isSelf } from '../permissions/rules';
-import { listsOwnCourses } from './listing-ownership';
+import { hasRole, isAuthenticated, isSelf } from '../permissions/rules';
 
 const admin = hasRole(Role.admin);
 const creator = hasRole(Role.creator);
 const guardian = hasRole(Role.guardian);
 
-export const commerceRules = {
+export const paymentsRules = {
   Query: {
-    products: allow,
-    product: allow,
-    marketplace: allow,
-    marketplaceProduct: allow,
     paymentProviders: allow,
     mySales: creator,
     myPayments: isAuthenticated,
     payment: isAuthenticated,
     purchaseRequests: isAuthenticated,
-    myEntitlements: isAuthenticated,
     myRefunds: isAuthenticated,
     refunds: admin,
     ledgerBalances: admin,
   },
   Mutation: {
-    createProduct: admin,
-    updateProduct: admin,
-    publishProduct: admin,
-    archiveProduct: admin,
-    // A creator lists only courses they wrote (content admins review the listing after).
-    submitListing: chain(creator, listsOwnCourses),
-    approveListing: isContentEditor,
-    rejectListing: isContentEditor,
     checkout: learnerActive,
     approvePurchaseRequest: guardian,
     declinePurchaseRequest: guardian,
-    grantEntitlement: admin,
-    revokeEntitlement: admin,
     requestRefund: isAuthenticated,
     approveRefund: admin,
     rejectRefund: admin,
   },
-  Product: allow,
-  ProductConnection: allow,
-  ProductEdge: allow,
-  Price: allow,
-  Seller: allow,
   Checkout: allow,
   CheckoutResult: allow,
   PurchaseRequestRef: allow,
@@ -56,10 +35,6 @@ export const commerceRules = {
   PurchaseRequest: allow,
   PurchaseRequestConnection: allow,
   PurchaseRequestEdge: allow,
-  Entitlement: allow,
-  EntitlementConnection: allow,
-  EntitlementEdge: allow,
-  MyEntitlements: allow,
   Refund: allow,
   RefundConnection: allow,
   RefundEdge: allow,
@@ -68,5 +43,5 @@ export const commerceRules = {
   Sale: allow,
   SalesTotal: allow,
   MySales: allow,
-  User: { payments: isSelf, entitlements: isSelf },
+  User: { payments: isSelf },
 };

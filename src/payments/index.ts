@@ -3,17 +3,16 @@ import { allRowsOf } from '../kernel/personal-data';
 import { type Deps, perProcess } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { Entitlement, IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, Product, PurchaseRequest, Refund, WebhookEvent } from './commerce.entity';
-import { commerceHttp } from './commerce.http';
-import { defineCommerceJobs } from './commerce.jobs';
-import { CommerceResolver, CommerceUserEdges, commerceNodes } from './commerce.resolver';
-import { commerceRoutes } from './commerce.routes';
-import { commerceRules } from './commerce.rules';
+import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, PurchaseRequest, Refund, WebhookEvent } from './payments.entity';
+import { paymentsHttp } from './payments.http';
+import { definePaymentsJobs } from './payments.jobs';
+import { PaymentsResolver, PaymentsUserEdges, paymentsNodes } from './payments.resolver';
+import { paymentsRoutes } from './payments.routes';
+import { paymentsRules } from './payments.rules';
 import { PaymentViewFields } from './payment-view.resolver';
-import { CommerceService } from './commerce.service';
+import { PaymentsService } from './payments.service';
 
-export type { CommerceService } from './commerce.service';
-export { courseOpen, paidCourseCheck } from './paid-courses';
+export type { PaymentsService } from './payments.service';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
@@ -31,7 +30,7 @@ declare module '../kernel/events' {
 
 declare module '../kernel/services' {
   interface Services {
-    commerce: CommerceService;
+    payments: PaymentsService;
   }
 }
 
@@ -48,22 +47,22 @@ export const providersOf = perProcess((deps) => {
     if (!inUnit) return;
     void inUnit(async (services) => {
       const headers = { [SANDBOX_SIGNATURE_HEADER]: signature(body) };
-      await services.commerce.webhook('sandbox', { method: 'POST', rawBody: Buffer.from(body), headers, query: {} });
+      await services.payments.webhook('sandbox', { method: 'POST', rawBody: Buffer.from(body), headers, query: {} });
     }).catch((error: unknown) => deps.log.error({ err: error }, 'sandbox refund webhook failed'));
   });
   const signature = (body: string) => signSandboxBody(providers.sandboxSecret, body);
   return providers;
 });
 
-export const commerceArea = defineArea({
-  name: 'commerce',
-  uses: ['audit', 'auth', 'guardian', 'notifications'],
-  entities: [Product, Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, Entitlement, PurchaseRequest, Refund],
-  resolvers: [CommerceResolver, CommerceUserEdges, PaymentViewFields],
-  nodes: commerceNodes,
-  rules: commerceRules,
-  routes: commerceRoutes,
-  http: (deps, context) => commerceHttp(deps, context, () => providersOf(deps).sandboxSecret),
+export const paymentsArea = defineArea({
+  name: 'payments',
+  uses: ['audit', 'auth', 'catalog', 'entitlements', 'guardian', 'notifications'],
+  entities: [Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, PurchaseRequest, Refund],
+  resolvers: [PaymentsResolver, PaymentsUserEdges, PaymentViewFields],
+  nodes: paymentsNodes,
+  rules: paymentsRules,
+  routes: paymentsRoutes,
+  http: (deps, context) => paymentsHttp(deps, context, () => providersOf(deps).sandboxSecret),
   migrations: [
     { name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce },
     { name: 'Migration20261125000000_commerce_review', class: Migration20261125000000_commerce_review },
@@ -72,30 +71,21 @@ export const commerceArea = defineArea({
   ],
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
-    defineCommerceJobs(deps, inUnit);
+    definePaymentsJobs(deps, inUnit);
   },
-  services: { commerce: (uow, services) => new CommerceService(uow, services, providersOf(uow.deps)) },
-  on: {
-    // The marketplace's sales count, once per payment: the outbox row goes in this same transaction.
-    'payment.succeeded': async ({ productId }, _services, uow) => {
-      await uow.query('update products set sales = sales + 1 where id = ?', [productId]);
-    },
-  },
+  services: { payments: (uow, services) => new PaymentsService(uow, services, providersOf(uow.deps)) },
   personalData: {
-    entities: [Payment, Entitlement, PurchaseRequest, Refund, IdempotencyKey, Product],
+    entities: [Payment, PurchaseRequest, Refund, IdempotencyKey],
     export: async (userId, _services, uow) => ({
       payments: await allRowsOf(uow, Payment, { $or: [{ payer: userId }, { beneficiary: userId }] }),
       refunds: await allRowsOf(uow, Refund, { requestedBy: userId }),
-      entitlements: await allRowsOf(uow, Entitlement, { user: userId }),
       purchaseRequests: await allRowsOf(uow, PurchaseRequest, { learner: userId }),
-      listings: await allRowsOf(uow, Product, { seller: userId }),
     }),
     // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
     // pseudonym the account becomes (the ledger's accounts are renamed to it). What only served the
-    // person goes: entitlements, requests to a guardian, stored checkout answers.
+    // person goes: requests to a guardian, stored checkout answers.
     erase: async (userId, pseudonym, _services, uow) => {
       await pseudonymiseLedger(uow, userId, pseudonym);
-      await uow.em.nativeDelete(Entitlement, { user: userId });
       await uow.em.nativeDelete(PurchaseRequest, { learner: userId });
       await uow.em.nativeDelete(IdempotencyKey, { userId });
     },

@@ -1,19 +1,18 @@
 import { rule } from 'graphql-shield';
 import type { Context } from '../kernel/context';
-import { AppError, unauthenticated } from '../kernel/errors';
+import { type AppError, unauthenticated } from '../kernel/errors';
 import { namedRule } from '../permissions/rules';
+import { courseNotBought } from './entitlements.errors';
 
 // Paid courses open only with an entitlement (DESIGN.md 4.6). Courses and progress put these
 // rules on their fields; the lesson rule, which needs to know a lesson's course, is courses' own.
 
-const notBought = () => new AppError('forbidden', 'This course is sold: it opens once bought (a learner under 18 asks a guardian to buy it).');
-
 /** Whether the caller may open the course: true, or the refusal (401 without a token, 403 not bought). */
 export async function paidCourseCheck(ctx: Context, courseId: string | null): Promise<true | AppError> {
-  if (!courseId || !(await ctx.services.commerce.isPaidCourse(courseId))) return true;
+  if (!courseId || !(await ctx.services.entitlements.isPaidCourse(courseId))) return true;
   const viewer = ctx.auth.userId ? await ctx.viewer() : null;
   if (!viewer) return unauthenticated();
-  return (await ctx.services.commerce.mayOpenCourse(viewer, courseId)) || notBought();
+  return (await ctx.services.entitlements.mayOpenCourse(viewer, courseId)) || courseNotBought();
 }
 
 /** The course named by the argument `arg`, or (`arg` null) the course that is the field's parent (`Course.lessons`). */

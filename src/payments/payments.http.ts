@@ -3,7 +3,7 @@ import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { DeclaringRouter } from '../kernel/http-router';
 import { formatMoney } from '../../web/shared/money';
-import { PaymentStatus } from './commerce.entity';
+import { PaymentStatus } from './payments.entity';
 import { sandboxPageToken, SANDBOX_SIGNATURE_HEADER, type SandboxEventBody, sameText, signSandbox } from './providers/sandbox';
 
 const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -11,10 +11,10 @@ const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; conne
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 /**
- * Commerce's own paths: webhooks read the raw body (its signature is over the bytes), and the
+ * Payments' own paths: webhooks read the raw body (its signature is over the bytes), and the
  * sandbox's payment page.
  */
-export function commerceHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): DeclaringRouter {
+export function paymentsHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): DeclaringRouter {
   const router = new DeclaringRouter();
 
   // The webhook: raw bytes first, the signature checked before anything is read or stored.
@@ -22,7 +22,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     const ctx = context(req);
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const query = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    const answer = await ctx.services.commerce.webhook(String(req.params.provider), { method: req.method, rawBody, headers: req.headers, query });
+    const answer = await ctx.services.payments.webhook(String(req.params.provider), { method: req.method, rawBody, headers: req.headers, query });
     if (answer.body === undefined) res.status(answer.status).end();
     else res.status(answer.status).json(answer.body);
   };
@@ -45,7 +45,7 @@ export function commerceHttp(deps: Deps, context: (req: Request) => Context, san
     res.set('Content-Security-Policy', PAGE_CSP).set('X-Content-Type-Options', 'nosniff').set('Referrer-Policy', 'no-referrer').set('Cache-Control', 'no-store');
     const secret = sandboxSecret();
     const token = typeof req.query.t === 'string' ? req.query.t : '';
-    const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.commerce.sandboxPayment(req.params.id) : null;
+    const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.payments.sandboxPayment(req.params.id) : null;
     if (!payment) return res.status(404).type('html').send('<!doctype html><title>Not found</title><p>No such payment.</p>');
     // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.
     const caller = context(req).auth.userId;

@@ -1,86 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { BigIntType, Check, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
-import { Tier } from '../kernel/domain';
-import type { Localized } from '../kernel/localized';
+import { Product } from '../catalog';
 
 /** Amounts are integers in minor units (VND has none, USD cents); never floating point. */
 const money = () => new BigIntType('number');
-
-export enum ProductKind {
-  subscription = 'subscription',
-  course = 'course',
-  bundle = 'bundle',
-}
-
-export enum ProductStatus {
-  draft = 'draft',
-  in_review = 'in_review',
-  published = 'published',
-  rejected = 'rejected',
-  archived = 'archived',
-}
-
-export enum PriceInterval {
-  month = 'month',
-  year = 'year',
-}
-
-export interface Price {
-  id: string;
-  currency: string;
-  amount: number;
-  interval: PriceInterval | null;
-}
-
-@Entity({ tableName: 'products' })
-@Index({ properties: ['status', 'createdAt', 'id'] })
-@Index({ properties: ['seller'] })
-export class Product {
-  [OptionalProps]?: 'tier' | 'courseIds' | 'seller' | 'status' | 'reviewReason' | 'sales' | 'createdAt' | 'updatedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
-
-  @Enum({ items: () => ProductKind })
-  kind!: ProductKind;
-
-  @Property({ type: 'jsonb' })
-  title!: Localized;
-
-  @Property({ type: 'jsonb' })
-  description!: Localized;
-
-  /** Each price: an id, an ISO 4217 currency, an integer amount in minor units, an interval for subscriptions. */
-  @Property({ type: 'jsonb' })
-  prices!: Price[];
-
-  @Enum({ items: () => Tier, nullable: true })
-  tier: Tier | null = null;
-
-  @Property({ type: 'jsonb', default: "'[]'" })
-  courseIds: string[] = [];
-
-  /** Null: the platform sells it; otherwise a creator's listing. */
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
-  seller: User | null = null;
-
-  @Enum({ items: () => ProductStatus })
-  status: ProductStatus = ProductStatus.draft;
-
-  @Property({ type: 'text', nullable: true })
-  reviewReason: string | null = null;
-
-  /** Successful payments, kept by the payment's own transaction (the marketplace sorts by it). */
-  @Property({ type: 'integer' })
-  sales: number = 0;
-
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
-}
 
 export enum PaymentStatus {
   pending = 'pending',
@@ -268,78 +192,6 @@ export class LedgerEntry {
 
   @Property({ type: 'string', columnType: 'char(3)' })
   currency!: string;
-
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
-}
-
-export enum EntitlementKind {
-  tier = 'tier',
-  course = 'course',
-}
-
-export enum EntitlementSource {
-  purchase = 'purchase',
-  grant = 'grant',
-  school = 'school',
-}
-
-export enum EntitlementStatus {
-  active = 'active',
-  expired = 'expired',
-  revoked = 'revoked',
-}
-
-/** Why an entitlement was revoked: a won dispute gives back only what its chargeback took. */
-export enum EntitlementRevokedReason {
-  refund = 'refund',
-  chargeback = 'chargeback',
-  admin = 'admin',
-}
-
-@Entity({ tableName: 'entitlements' })
-@Index({ properties: ['user', 'status'] })
-@Index({ properties: ['status', 'endsAt'] })
-@Index({ properties: ['payment'] })
-export class Entitlement {
-  [OptionalProps]?: 'tier' | 'courseId' | 'payment' | 'endsAt' | 'status' | 'revokedReason' | 'startsAt' | 'createdAt' | 'grantedBy';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
-
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  user!: User;
-
-  @Enum({ items: () => EntitlementKind })
-  kind!: EntitlementKind;
-
-  @Enum({ items: () => Tier, nullable: true })
-  tier: Tier | null = null;
-
-  @Property({ type: 'uuid', nullable: true })
-  courseId: string | null = null;
-
-  @Enum({ items: () => EntitlementSource })
-  source!: EntitlementSource;
-
-  @ManyToOne(() => Payment, { nullable: true, deleteRule: 'set null' })
-  payment: Payment | null = null;
-
-  @Property({ type: 'uuid', nullable: true })
-  grantedBy: string | null = null;
-
-  @Property({ type: 'timestamptz' })
-  startsAt: Date = new Date();
-
-  @Property({ type: 'timestamptz', nullable: true })
-  endsAt: Date | null = null;
-
-  @Enum({ items: () => EntitlementStatus })
-  status: EntitlementStatus = EntitlementStatus.active;
-
-  /** Set with status revoked (null otherwise). */
-  @Enum({ items: () => EntitlementRevokedReason, nullable: true })
-  revokedReason: EntitlementRevokedReason | null = null;
 
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();

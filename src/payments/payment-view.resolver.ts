@@ -1,6 +1,6 @@
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
 import type { Context } from '../kernel/context';
-import { PaymentView } from './commerce.types';
+import { PaymentView } from './payments.types';
 
 /**
  * The page where a payment is paid goes to its payer only: the beneficiary (a learner a guardian

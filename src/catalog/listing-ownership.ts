@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rule } from 'graphql-shield';
 import type { Context } from '../kernel/context';
-import { AppError, forbidden } from '../kernel/errors';
+import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
+import { listsOthersCourses } from './catalog.errors';
 
 /**
  * A creator lists only courses they wrote (`courses.created_by`): a listing of anyone else's course,
@@ -12,10 +13,9 @@ import { isId } from '../kernel/ids';
 async function assertOwnsCourses(em: EntityManager, creatorId: string, courseIds: readonly string[] | null | undefined): Promise<void> {
   const ids = [...new Set(courseIds ?? [])];
   if (!ids.length) return;
-  const notOwned = () => forbidden('A listing names only courses you created.');
-  if (ids.some((id) => !isId(id))) throw notOwned();
+  if (ids.some((id) => !isId(id))) throw listsOthersCourses();
   const [{ owned }] = await em.execute<{ owned: string }[]>(`select count(*) as owned from courses where id = any(string_to_array(?, ',')::uuid[]) and created_by_id = ?`, [ids.join(','), creatorId]);
-  if (Number(owned) !== ids.length) throw notOwned();
+  if (Number(owned) !== ids.length) throw listsOthersCourses();
 }
 
 /**
@@ -33,9 +33,3 @@ export const listsOwnCourses = rule('listsOwnCourses', { cache: 'no_cache' })(as
     throw error;
   }
 });
-
-/** Whether this person wrote the course: its author opens it even while it is sold. */
-export async function ownsCourse(em: EntityManager, userId: string, courseId: string): Promise<boolean> {
-  const [{ owns }] = await em.execute<{ owns: boolean }[]>(`select exists (select 1 from courses where id = ? and created_by_id = ?) as owns`, [courseId, userId]);
-  return owns;
-}

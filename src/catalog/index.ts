@@ -1,0 +1,44 @@
+import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
+import { Product } from './catalog.entity';
+import { CatalogResolver, catalogNodes } from './catalog.resolver';
+import { catalogRoutes } from './catalog.routes';
+import { catalogRules } from './catalog.rules';
+import { CatalogService } from './catalog.service';
+
+export type { CatalogService } from './catalog.service';
+export { type Price, PriceInterval, Product, ProductKind, ProductStatus } from './catalog.entity';
+export { AMOUNT } from './catalog.types';
+
+declare module '../kernel/services' {
+  interface Services {
+    catalog: CatalogService;
+  }
+}
+
+/**
+ * What the platform sells and the creators' marketplace listings (products, their review, the
+ * marketplace's search). Payments sell these products; the table's migrations are still the
+ * commerce migrations that made it.
+ */
+export const catalogArea = defineArea({
+  name: 'catalog',
+  uses: ['audit', 'auth', 'notifications'],
+  entities: [Product],
+  resolvers: [CatalogResolver],
+  nodes: catalogNodes,
+  rules: catalogRules,
+  routes: catalogRoutes,
+  services: { catalog: (uow, services) => new CatalogService(uow, services) },
+  on: {
+    // The marketplace's sales count, once per payment: the outbox row goes in the payment's transaction.
+    'payment.succeeded': async ({ productId }, _services, uow) => {
+      await uow.query('update products set sales = sales + 1 where id = ?', [productId]);
+    },
+  },
+  personalData: {
+    // A creator's listings stay on sale after they go (their seller is set null with the account).
+    entities: [Product],
+    export: async (userId, _services, uow) => ({ listings: await allRowsOf(uow, Product, { seller: userId }) }),
+  },
+});

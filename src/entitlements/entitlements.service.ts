@@ -1,0 +1,207 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { User } from '../auth';
+import { includesTier, Role, Tier, TIER_ORDER } from '../kernel/domain';
+import { isId } from '../kernel/ids';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { Entitlement, EntitlementKind, EntitlementRevokedReason, EntitlementSource, EntitlementStatus } from './entitlements.entity';
+import { entitlementNotActive, entitlementNotFound, grantedUserNotFound, grantInvalid } from './entitlements.errors';
+
+const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin) || user.hasRole(Role.content_admin)));
+
+/** TIER_ORDER as an SQL array literal (the driver spreads an array parameter into a list). */
+const TIERS_SQL = `array[${TIER_ORDER.map((tier) => `'${tier}'`).join(', ')}]`;
+
+/** What a paid product gives: a tier for a period, or courses. */
+export type PurchaseGrant = { tier: Tier; interval: '1 month' | '1 year' } | { courseIds: string[] };
+
+/**
+ * The statements that grant a payment's entitlements, as common table expressions of the payment's
+ * own statement (the webhook's hot path writes its success in one round trip). `param` adds a value
+ * and answers its placeholder: placeholders are positional, so the SQL is written in push order.
+ */
+export function purchaseGrantCtes(param: (value: unknown) => string, paymentId: string, beneficiaryId: string, grant: PurchaseGrant): string[] {
+  if ('tier' in grant) {
+    // A renewal runs on from the end of the current period (months counted in UTC, as the database does).
+    return [
+      `granted as (insert into entitlements (id, user_id, kind, tier, course_id, source, payment_id, granted_by, starts_at, ends_at, status, created_at)
+          select gen_random_uuid(), ${param(beneficiaryId)}, 'tier', ${param(grant.tier)}, null, 'purchase', ${param(paymentId)}, null, now(),
+            ((coalesce((select max(ends_at) from entitlements where user_id = ${param(beneficiaryId)} and kind = 'tier' and tier = ${param(grant.tier)} and status = 'active' and ends_at > now()), now())
+              at time zone 'UTC') + ${param(grant.interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
+      // The tier only rises with a new entitlement: the higher of the account's and the product's.
+      `tiered as (update users set tier = ${param(grant.tier)}, updated_at = now() where id = ${param(beneficiaryId)}
+          and array_position(${TIERS_SQL}, tier::text) < array_position(${TIERS_SQL}, ${param(grant.tier)}::text) returning id)`,
+    ];
+  }
+  if (!grant.courseIds.length) return [];
+  return [
+    `granted as (insert into entitlements (id, user_id, kind, tier, course_id, source, payment_id, granted_by, starts_at, ends_at, status, created_at)
+          select gen_random_uuid(), ${param(beneficiaryId)}, 'course', null, c::uuid, 'purchase', ${param(paymentId)}, null, now(), null, 'active', now()
+          from unnest(string_to_array(${param(grant.courseIds.join(','))}, ',')) c returning id)`,
+  ];
+}
+
+/** Tiers and courses an account may use: from purchases (written by payments), grants and schools. */
+export class EntitlementsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  /** The audit trail, in the acting transaction; the actions keep the names the trail has always had (`commerce.entitlement_granted`). */
+  private async audit(actorId: string | null, action: string, id: string, data: Record<string, unknown>): Promise<void> {
+    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: 'entitlement', id }, data });
+  }
+
+  async entitlementsOf(userId: string): Promise<Entitlement[]> {
+    return this.em.find(Entitlement, { user: userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['payment'] });
+  }
+
+  /** The user's own entitlements among these ids, as `entitlementsOf` lists them. */
+  entitlementsByIds(userId: string, ids: string[]): Promise<Entitlement[]> {
+    return this.em.find(Entitlement, { id: { $in: ids.filter(isId) }, user: userId }, { populate: ['payment'] });
+  }
+
+  /** The tier that the user's active entitlements give, written to the account at once (the AI area reads it there). */
+  async recomputeTier(userId: string): Promise<Tier> {
+    return this.uow.transaction(async (em) => {
+      const now = new Date();
+      const active = await em.find(Entitlement, {
+        user: userId,
+        kind: EntitlementKind.tier,
+        status: EntitlementStatus.active,
+        startsAt: { $lte: now },
+        $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
+      });
+      const tier = active.reduce((best, e) => (!includesTier(best, e.tier!) ? e.tier! : best), Tier.free);
+      await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
+      const cached = em.getUnitOfWork().getById<User>(User.name, userId);
+      if (cached) cached.tier = tier;
+      return tier;
+    });
+  }
+
+  async hasCourse(userId: string, courseId: string): Promise<boolean> {
+    const now = new Date();
+    return (await this.em.count(Entitlement, { user: userId, kind: EntitlementKind.course, courseId, status: EntitlementStatus.active, $or: [{ endsAt: null }, { endsAt: { $gt: now } }] })) > 0;
+  }
+
+  /**
+   * Whether a course is sold: a published course or bundle product lists it (a platform product or
+   * a creator's listing). Such a course opens (enrollment, lessons, progress) only with an
+   * entitlement. Many courses asked for in one tick are read in one statement.
+   */
+  async isPaidCourse(courseId: string): Promise<boolean> {
+    return isId(courseId) && this.paidCourseLoader().load(courseId);
+  }
+
+  /** Which of these courses are paid, as isPaidCourse answers each, in one statement. */
+  async paidCourses(courseIds: string[]): Promise<Set<string>> {
+    const ids = courseIds.filter(isId);
+    const paid = await this.paidCourseLoader().loadMany(ids);
+    const failure = paid.find((answer) => answer instanceof Error);
+    if (failure) throw failure;
+    return new Set(ids.filter((_, i) => paid[i] === true));
+  }
+
+  private paidCourseLoader() {
+    return this.uow.loader<string, boolean>('commerce.paidCourses', async (ids) => {
+      const rows = await this.uow.query<{ course_id: string }>(
+        `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
+         where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
+        [ids.join(',')],
+      );
+      const paid = new Set(rows.map((r) => r.course_id));
+      return ids.map((id) => paid.has(id));
+    });
+  }
+
+  /**
+   * May this person open the course? A free course: yes. A paid one: with an active course
+   * entitlement (a learner's own, or what a guardian bought for them: its beneficiary is the
+   * learner), and for the people who run it (admins, content admins, its author: a listing opens nothing to its seller).
+   */
+  async mayOpenCourse(viewer: User, courseId: string): Promise<boolean> {
+    if (!(await this.isPaidCourse(courseId))) return true;
+    if (isEditor(viewer)) return true;
+    if (await this.hasCourse(viewer.id, courseId)) return true;
+    return this.ownsCourse(viewer.id, courseId);
+  }
+
+  /** Whether this person wrote the course: its author opens it even while it is sold. */
+  private async ownsCourse(userId: string, courseId: string): Promise<boolean> {
+    const [{ owns }] = await this.em.execute<{ owns: boolean }[]>(`select exists (select 1 from courses where id = ? and created_by_id = ?) as owns`, [courseId, userId]);
+    return owns;
+  }
+
+  async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {
+    const problems = [];
+    if (input.kind === EntitlementKind.tier && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a tier grant names starter or pro' });
+    if (input.kind === EntitlementKind.course && (!input.courseId || !isId(input.courseId))) problems.push({ field: 'courseId', message: 'a course grant names a course' });
+    if (input.endsAt && input.endsAt <= new Date()) problems.push({ field: 'endsAt', message: 'must be in the future' });
+    if (problems.length) throw grantInvalid(problems);
+    const user = isId(input.userId) ? await this.em.findOne(User, { id: input.userId }) : null;
+    if (!user) throw grantedUserNotFound();
+    return this.uow.transaction(async (em) => {
+      const entitlement = em.create(Entitlement, {
+        user,
+        kind: input.kind,
+        tier: input.kind === EntitlementKind.tier ? input.tier! : null,
+        courseId: input.kind === EntitlementKind.course ? input.courseId! : null,
+        source: EntitlementSource.grant,
+        grantedBy: admin.id,
+        endsAt: input.endsAt ?? null,
+      });
+      await this.audit(admin.id, 'entitlement.granted', entitlement.id, { userId: user.id, kind: input.kind, tier: input.tier, courseId: input.courseId });
+      await em.flush();
+      await this.recomputeTier(user.id);
+      return entitlement;
+    });
+  }
+
+  async revoke(admin: User, id: string): Promise<Entitlement> {
+    return this.uow.transaction(async (em) => {
+      const entitlement = isId(id) ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      if (!entitlement) throw entitlementNotFound();
+      if (entitlement.status !== EntitlementStatus.active) throw entitlementNotActive(entitlement.status);
+      entitlement.status = EntitlementStatus.revoked;
+      entitlement.revokedReason = EntitlementRevokedReason.admin;
+      await this.audit(admin.id, 'entitlement.revoked', entitlement.id, { userId: entitlement.user.id });
+      await em.flush();
+      await this.recomputeTier(entitlement.user.id);
+      return entitlement;
+    });
+  }
+
+  /** The sweep's part: entitlements past endsAt expire, and their accounts' tiers drop (in the caller's transaction). */
+  async expireEnded(now: Date): Promise<number> {
+    return this.uow.transaction(async (em) => {
+      const ended = await em.execute<{ user_id: string; id: string }[]>(`update entitlements set status = 'expired' where status = 'active' and ends_at <= ? returning id, user_id`, [now]);
+      for (const row of ended) await this.audit(null, 'entitlement.expired', row.id, { userId: row.user_id });
+      await em.flush();
+      for (const userId of new Set(ended.map((row) => row.user_id))) await this.recomputeTier(userId);
+      return ended.length;
+    });
+  }
+
+  /** A payment refunded or charged back in full: what it gave goes (in the caller's transaction). */
+  async revokeOfPayment(paymentId: string, beneficiaryId: string, reason: EntitlementRevokedReason.refund | EntitlementRevokedReason.chargeback): Promise<void> {
+    await this.em.nativeUpdate(Entitlement, { payment: paymentId, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: reason });
+    await this.recomputeTier(beneficiaryId);
+  }
+
+  /** A dispute won: what its chargeback revoked comes back (not what an admin or a refund revoked, nor what has ended). */
+  async restoreAfterChargeback(paymentId: string, beneficiaryId: string): Promise<void> {
+    await this.em.nativeUpdate(
+      Entitlement,
+      { payment: paymentId, status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] },
+      { status: EntitlementStatus.active, revokedReason: null },
+    );
+    await this.recomputeTier(beneficiaryId);
+  }
+}

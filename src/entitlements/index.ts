@@ -1,0 +1,42 @@
+import { defineArea } from '../kernel/area';
+import { allRowsOf } from '../kernel/personal-data';
+import { Entitlement } from './entitlements.entity';
+import { EntitlementsResolver, EntitlementsUserEdges, entitlementsNodes } from './entitlements.resolver';
+import { entitlementsRoutes } from './entitlements.routes';
+import { entitlementsRules } from './entitlements.rules';
+import { EntitlementsService } from './entitlements.service';
+
+export type { EntitlementsService } from './entitlements.service';
+export { Entitlement, EntitlementKind, EntitlementRevokedReason, EntitlementSource, EntitlementStatus } from './entitlements.entity';
+export { purchaseGrantCtes } from './entitlements.service';
+export { courseOpen, paidCourseCheck } from './paid-courses';
+
+declare module '../kernel/services' {
+  interface Services {
+    entitlements: EntitlementsService;
+  }
+}
+
+/**
+ * Tiers and courses an account may use, and the rules that open paid courses (DESIGN.md 4.6).
+ * Payments grant and take back what they paid for through this area; its table's migrations are
+ * still the commerce migrations that made it.
+ */
+export const entitlementsArea = defineArea({
+  name: 'entitlements',
+  uses: ['audit', 'auth'],
+  entities: [Entitlement],
+  resolvers: [EntitlementsResolver, EntitlementsUserEdges],
+  nodes: entitlementsNodes,
+  rules: entitlementsRules,
+  routes: entitlementsRoutes,
+  services: { entitlements: (uow, services) => new EntitlementsService(uow, services) },
+  personalData: {
+    entities: [Entitlement],
+    export: async (userId, _services, uow) => ({ entitlements: await allRowsOf(uow, Entitlement, { user: userId }) }),
+    // What only served the person goes.
+    erase: async (userId, _pseudonym, _services, uow) => {
+      await uow.em.nativeDelete(Entitlement, { user: userId });
+    },
+  },
+});

@@ -1,0 +1,372 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { PriceInterval, Product, ProductKind } from '../catalog';
+import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
+import type { Deps } from '../kernel/deps';
+import { isId } from '../kernel/ids';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { type NotificationMessage, NotificationType } from '../notifications';
+import { LedgerKind, Payment, PaymentStatus, Refund, RefundStatus } from './payments.entity';
+import type { ProviderEvent, WebhookOutcome } from './providers/types';
+import { sameCurrency, sameMoney } from './webhook-money';
+
+/** The cumulative share of `part` of `total` that `fee` is, so partial refunds add up to the whole fee exactly. */
+const shareOf = (fee: number, amount: number, part: number) => Math.floor((part * fee) / amount);
+
+/**
+ * What the providers tell us, applied in one transaction each: payments succeeding, failing and
+ * renewing, refunds settling, chargebacks and won disputes, with the ledger's postings and the
+ * entitlements they grant or take back.
+ */
+export class PaymentEvents {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+  ) {}
+
+  private get deps(): Deps {
+    return this.uow.deps;
+  }
+
+  /** The audit trail, in the webhook's transaction: `payment.succeeded` is recorded as `commerce.payment_succeeded`; `target` is `<type>:<id>`. */
+  private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
+    const at = target.indexOf(':');
+    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+  }
+
+  async apply(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
+    try {
+      return await this.applyEventOnce(provider, event);
+    } catch (error) {
+      if (error instanceof NotApplied) return error.outcome;
+      throw error;
+    }
+  }
+
+  /** An event we cannot apply (no such payment, another amount) is not kept: the provider may send it again, corrected. */
+  private async applyEventOnce(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
+    return this.uow.transaction(async (em) => {
+      const stored = await em.execute<{ id: string }[]>(
+        `insert into webhook_events (id, provider, event_id, type, payment_id, payload, received_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, now()) on conflict (provider, event_id) do nothing returning id`,
+        [provider, event.eventId, event.kind, event.paymentId && isId(event.paymentId) ? event.paymentId : null, JSON.stringify(event.raw ?? {})],
+      );
+      if (!stored.length) return 'replayed';
+      if (event.kind === 'ignored') return 'applied';
+      const payment = await this.lockPayment(em, provider, event);
+      if (!payment) throw new NotApplied('unknown_payment');
+      switch (event.kind) {
+        case 'payment_succeeded':
+          if (!sameMoney(event, payment)) throw new NotApplied('wrong_amount');
+          return (await this.succeed(em, payment, event)) ? 'applied' : 'already_final';
+        case 'payment_failed':
+        case 'payment_canceled':
+          if (payment.status !== PaymentStatus.pending) return 'already_final';
+          payment.status = event.kind === 'payment_failed' ? PaymentStatus.failed : PaymentStatus.canceled;
+          await this.audit(em, null, `payment.${payment.status}`, `payment:${payment.id}`, { eventId: event.eventId });
+          await em.flush();
+          return 'applied';
+        case 'refund_succeeded':
+        case 'refund_failed':
+          return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded')) ? 'applied' : 'already_final';
+        case 'renewal_succeeded':
+          return (await this.renew(em, payment, event)) ? 'applied' : 'already_final';
+        case 'charge_identified':
+          return (await this.recordCharge(em, payment, event)) ? 'applied' : 'already_final';
+        case 'chargeback':
+          return (await this.chargeback(em, payment, event)) ? 'applied' : 'already_final';
+        case 'chargeback_reversed':
+          return (await this.reverseChargeback(em, payment, event)) ? 'applied' : 'already_final';
+        case 'chargeback_lost':
+          await this.audit(em, null, 'payment.chargeback_lost', `payment:${payment.id}`, { eventId: event.eventId, disputeId: event.disputeId ?? null });
+          return 'applied';
+        default:
+          return 'applied';
+      }
+    });
+  }
+
+  private async lockPayment(em: EntityManager, provider: string, event: ProviderEvent): Promise<Payment | null> {
+    const where =
+      event.paymentId && isId(event.paymentId)
+        ? { id: event.paymentId, provider }
+        : event.providerRef
+          ? { providerRef: event.providerRef, provider }
+          : event.providerCharge
+            ? { providerCharge: { $in: [event.providerCharge, ...(event.providerChargeAliases ?? [])] }, provider }
+            : null;
+    if (!where) return null;
+    // Only the payment's row is locked: a populate under the lock would lock the product too, which every sale of it shares.
+    const payment = await em.findOne(Payment, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (payment) await em.findOne(Product, { id: payment.product.id }, { refresh: true });
+    return payment;
+  }
+
+  /**
+   * Success: the payment, the product's entitlements, the tier, the ledger (the payment and its fee
+   * split) in one statement of the caller's transaction, then its audit entry. The webhook is the
+   * hot path of a day of sales, so it is written as few round trips: the sales count and the
+   * notifications follow after commit, without holding the provider's answer.
+   */
+  private async succeed(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    // A payment the provider took after we expired or canceled it is still money received.
+    if (![PaymentStatus.pending, PaymentStatus.expired, PaymentStatus.canceled, PaymentStatus.failed].includes(payment.status)) return false;
+    const product = payment.product;
+    const price = product.prices.find((p) => p.id === payment.priceId);
+    const beneficiaryId = payment.beneficiary.id;
+    const payerId = payment.payer.id;
+    const params: unknown[] = [];
+    const ctes = [
+      `paid as (update payments set status = 'succeeded', succeeded_at = now(), provider_charge = coalesce(${push(params, event.providerCharge ?? null)}, provider_charge), updated_at = now()
+        where id = ${push(params, payment.id)} returning id)`,
+    ];
+    const param = (value: unknown) => push(params, value);
+    if (product.kind === ProductKind.subscription) {
+      const interval = (price?.interval ?? PriceInterval.month) === PriceInterval.year ? '1 year' : '1 month';
+      ctes.push(...purchaseGrantCtes(param, payment.id, beneficiaryId, { tier: product.tier!, interval }));
+    } else ctes.push(...purchaseGrantCtes(param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
+    const fee = this.feeOf(payment);
+    ctes.push(
+      ...ledgerCtes(params, payment.id, null, payment.currency, [
+        [
+          LedgerKind.payment,
+          [
+            [`provider:${payment.provider}`, payment.amount],
+            [`customer:${payerId}`, -payment.amount],
+          ],
+        ],
+        [LedgerKind.fee_split, this.split(payment, payment.amount, fee, 1)],
+      ]),
+    );
+    // Its audit entry (as AuditService.record writes it) in the same statement: the webhook's answer waits for every round trip.
+    const audited = { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId };
+    ctes.push(
+      `audited as (insert into audit_entries (id, actor_id, action, target_type, target_id, data, created_at)
+        values (gen_random_uuid(), null, 'commerce.payment_succeeded', 'payment', ${push(params, payment.id)}, ${push(params, JSON.stringify(audited))}::jsonb, now()))`,
+    );
+    await em.execute(`with ${ctes.join(',\n')} select 1`, params);
+    // The sales count only sorts the marketplace (its hot row is not locked by the webhook), and the
+    // notifications are the people's: both follow the commit, once each, off the answer's path.
+    await this.uow.raise({ type: 'payment.succeeded', paymentId: payment.id, productId: product.id });
+    await this.notify([payerId, beneficiaryId], NotificationType.system, {
+      title: { en: 'Payment received', vi: 'Đã nhận thanh toán' },
+      body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` },
+      data: { paymentId: payment.id },
+    });
+    return true;
+  }
+
+  /**
+   * The charge a provider names after the fact (a Stripe subscription's first invoice.paid), before
+   * or after the checkout's completion (which keeps it: it only sets a charge it carries itself).
+   * A charge already known stays, so a replayed or late event changes nothing.
+   */
+  private async recordCharge(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    if (!event.providerCharge || payment.providerCharge) return false;
+    payment.providerCharge = event.providerCharge;
+    await em.flush();
+    return true;
+  }
+
+  /** A notification written with the change (the notifications area delivers it after commit). */
+  private notify(recipients: string[], notificationType: NotificationType, message: NotificationMessage): Promise<void> {
+    return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
+  }
+
+  /**
+   * A subscription billed again by the provider: a payment of its own (succeeded, on the ledger)
+   * whose entitlement runs on from the end of the current one. The invoice names one payment, so
+   * a second event about it changes nothing.
+   */
+  private async renew(em: EntityManager, first: Payment, event: ProviderEvent): Promise<boolean> {
+    if (first.product.kind !== ProductKind.subscription || !event.providerRef) throw new NotApplied('unknown_payment');
+    if (await em.count(Payment, { provider: first.provider, providerRef: event.providerRef })) return false;
+    if (!sameMoney(event, first)) throw new NotApplied('wrong_amount');
+    const renewal = em.create(Payment, {
+      payer: first.payer,
+      beneficiary: first.beneficiary,
+      product: first.product,
+      priceId: first.priceId,
+      provider: first.provider,
+      amount: first.amount,
+      currency: first.currency,
+      providerRef: event.providerRef,
+      providerCharge: event.providerCharge ?? null,
+      expiresAt: new Date(),
+    });
+    await em.flush();
+    return this.succeed(em, renewal, { ...event, paymentId: renewal.id });
+  }
+
+  /**
+   * A chargeback: the provider took the disputed amount back from us. One balanced ledger
+   * transaction moves it out of the provider's account and takes back the revenue and the
+   * creator's share; the payment counts it as returned (no refund can follow on top of it),
+   * refunds still asked for are rejected, and when nothing is left paid the entitlements go.
+   */
+  private async chargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) return false;
+    const left = payment.amount - payment.refundedAmount;
+    if (!sameCurrency(event, payment)) throw new NotApplied('wrong_amount');
+    const amount = Math.min(event.amount ?? left, left);
+    if (amount <= 0) return false;
+    const fee = this.feeOf(payment);
+    const before = payment.refundedAmount;
+    const feeBack = shareOf(fee, payment.amount, before + amount) - shareOf(fee, payment.amount, before);
+    const seller = payment.product.seller;
+    const entries: [string, number][] = [
+      [`provider:${payment.provider}`, -amount],
+      ['revenue:platform', feeBack],
+    ];
+    if (seller) entries.push([`payable:creator:${seller.id}`, amount - feeBack]);
+    await this.post(em, LedgerKind.chargeback, payment.id, null, entries, payment.currency);
+    payment.refundedAmount = before + amount;
+    payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
+    const rejected = await em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [payment.id]);
+    if (payment.status === PaymentStatus.refunded) {
+      await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.chargeback);
+    }
+    await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
+      amount,
+      currency: payment.currency,
+      disputeId: event.disputeId ?? null,
+      eventId: event.eventId,
+      rejectedRefunds: rejected.map((r) => r.id),
+    });
+    await em.flush();
+    return true;
+  }
+
+  /**
+   * A dispute won: what the chargebacks took comes back, in one transaction that reverses theirs,
+   * and so do the entitlements the chargeback revoked (not one an admin or a refund revoked).
+   */
+  private async reverseChargeback(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+    const held = await em.execute<{ account: string; amount: string }[]>(
+      `select e.account, sum(e.amount) as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where t.payment_id = ? and t.kind = 'chargeback' group by e.account having sum(e.amount) <> 0`,
+      [payment.id],
+    );
+    const taken = -Number(held.find((row) => row.account === `provider:${payment.provider}`)?.amount ?? 0);
+    if (taken <= 0) return false;
+    await this.post(
+      em,
+      LedgerKind.chargeback,
+      payment.id,
+      null,
+      held.map((row) => [row.account, -Number(row.amount)]),
+      payment.currency,
+    );
+    const wasRefunded = payment.status === PaymentStatus.refunded;
+    payment.refundedAmount -= taken;
+    payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
+    if (wasRefunded) await this.services.entitlements.restoreAfterChargeback(payment.id, payment.beneficiary.id);
+    await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, { amount: taken, currency: payment.currency, disputeId: event.disputeId ?? null, eventId: event.eventId });
+    await em.flush();
+    return true;
+  }
+
+  /** The platform's fee on a payment: all of it for the platform's own products. */
+  private feeOf(payment: Payment): number {
+    return payment.product.seller ? Math.floor((payment.amount * this.deps.config.MARKETPLACE_FEE_PERCENT) / 100) : payment.amount;
+  }
+
+  /** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
+  private split(payment: Payment, amount: number, fee: number, sign: 1 | -1): [string, number][] {
+    const seller = payment.product.seller;
+    const entries: [string, number][] = [
+      [`customer:${payment.payer.id}`, sign * amount],
+      ['revenue:platform', -sign * fee],
+    ];
+    if (seller && amount - fee !== 0) entries.push([`payable:creator:${seller.id}`, -sign * (amount - fee)]);
+    return entries.filter(([, value]) => value !== 0);
+  }
+
+  /** One balanced ledger transaction; entries go in account order, so concurrent postings lock balances in one order. */
+  private async post(em: EntityManager, kind: LedgerKind, paymentId: string, refundId: string | null, entries: [string, number][], currency: string): Promise<void> {
+    const params: unknown[] = [];
+    const ctes = ledgerCtes(params, paymentId, refundId, currency, [[kind, entries]]);
+    if (ctes.length) await em.execute(`with ${ctes.join(',\n')} select 1`, params);
+  }
+
+  /** The provider's word on a refund: succeeded moves money back (ledger reversed, entitlements revoked when whole). */
+  private async settleRefund(em: EntityManager, payment: Payment, refundId: string | null, succeeded: boolean): Promise<boolean> {
+    const refund = refundId && isId(refundId) ? await em.findOne(Refund, { id: refundId, payment: payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+    if (!refund || refund.status !== RefundStatus.processing) return false;
+    // A chargeback took the money back meanwhile: this refund cannot pay it out again.
+    if (succeeded && payment.refundedAmount + refund.amount > payment.amount) succeeded = false;
+    if (!succeeded) {
+      refund.status = RefundStatus.failed;
+      await this.audit(em, null, 'refund.failed', `refund:${refund.id}`);
+      await em.flush();
+      return true;
+    }
+    const fee = this.feeOf(payment);
+    const before = payment.refundedAmount;
+    const after = before + refund.amount;
+    const feeBack = shareOf(fee, payment.amount, after) - shareOf(fee, payment.amount, before);
+    refund.status = RefundStatus.succeeded;
+    payment.refundedAmount = after;
+    payment.status = after >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
+    await em.flush();
+    await this.post(
+      em,
+      LedgerKind.refund,
+      payment.id,
+      refund.id,
+      [
+        [`provider:${payment.provider}`, -refund.amount],
+        [`customer:${payment.payer.id}`, refund.amount],
+      ],
+      payment.currency,
+    );
+    await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
+    if (payment.status === PaymentStatus.refunded) {
+      await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.refund);
+    }
+    await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
+    await em.flush();
+    return true;
+  }
+}
+
+class NotApplied extends Error {
+  constructor(readonly outcome: WebhookOutcome) {
+    super(outcome);
+  }
+}
+
+function push(params: unknown[], value: unknown): string {
+  params.push(value);
+  return '?';
+}
+
+/**
+ * Common table expressions that write balanced ledger transactions (one per item) and their
+ * entries in one statement. The entries of all of them go in account order, so concurrent postings
+ * take the balances' rows in one order.
+ */
+function ledgerCtes(params: unknown[], paymentId: string, refundId: string | null, currency: string, transactions: [LedgerKind, [string, number][]][]): string[] {
+  const ctes: string[] = [];
+  // Placeholders are positional: the transactions' values first, then the currency, then the entries', as the SQL reads.
+  const kept = transactions.map(([kind, entries]) => {
+    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
+    return [kind, entries.filter(([, amount]) => amount !== 0)] as const;
+  });
+  kept.forEach(([kind, entries], i) => {
+    if (entries.length)
+      ctes.push(
+        `lt${i} as (insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ${push(params, kind)}, ${push(params, paymentId)}, ${push(params, refundId)}, now()) returning id)`,
+      );
+  });
+  if (!ctes.length) return [];
+  const currencyAt = push(params, currency);
+  const rows = kept.flatMap(([, entries], i) =>
+    entries.map(([account, amount]) => `select lt${i}.id as tx, ${push(params, account)}::text as account, ${push(params, amount)}::bigint as amount from lt${i}`),
+  );
+  ctes.push(
+    `le as (insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
+      select gen_random_uuid(), x.tx, x.account, x.amount, ${currencyAt}, now() from (${rows.join(' union all ')}) x order by x.account returning 1)`,
+  );
+  return ctes;
+}

@@ -1,0 +1,497 @@
+import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ageOn } from '../auth';
+import { type NotificationMessage, NotificationType } from '../notifications';
+import { User } from '../auth';
+import type { Deps } from '../kernel/deps';
+import { Role } from '../kernel/domain';
+import { isId } from '../kernel/ids';
+import { publicLink, sendRequestMail } from '../mail/deliver';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import type { Services } from '../kernel/services';
+import type { UnitOfWork } from '../kernel/unit-of-work';
+import { type Price, Product, ProductStatus } from '../catalog';
+import { IdempotencyKey, Payment, PaymentStatus, PurchaseRequest, PurchaseRequestStatus, Refund, RefundStatus } from './payments.entity';
+import { purchaseRequestMail } from './payments.mails';
+import { PaymentEvents } from './payment-events';
+import {
+  badIdempotencyKey,
+  badReturnUrl,
+  checkoutNotAccepted,
+  idempotencyKeyReused,
+  idempotencyKeyUnderWay,
+  learnerNotFound,
+  notAPriceOfProduct,
+  paymentNotFound,
+  paymentNotRefundable,
+  productNotForSale,
+  providerCurrency,
+  providerNotFound,
+  providerNotOffered,
+  purchaseRequestDecided,
+  purchaseRequestNotFound,
+  refundAmountInvalid,
+  refundDecided,
+  refundNotFound,
+  refundReasonMissing,
+  refundTooLarge,
+  refundWindowPassed,
+  webhookNotCompleted,
+} from './payments.errors';
+import type { Providers } from './providers';
+import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
+
+export interface CheckoutInput {
+  productId: string;
+  priceId: string;
+  provider?: string | null;
+  returnUrl?: string | null;
+  learnerId?: string | null;
+}
+
+/** What a checkout answers: a payment to pay, or (a learner under 18) a request for a guardian. */
+export interface CheckoutAnswer {
+  payment: ReturnType<typeof presentCheckout> | null;
+  purchaseRequest: { id: string; status: PurchaseRequestStatus; productId: string } | null;
+}
+
+export function presentCheckout(payment: Payment) {
+  return {
+    id: payment.id,
+    status: payment.status,
+    provider: payment.provider,
+    amount: payment.amount,
+    currency: payment.currency,
+    redirectUrl: payment.redirectUrl,
+    expiresAt: payment.expiresAt.toISOString(),
+  };
+}
+
+const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
+const isMinor = (user: User) => user.hasRole(Role.learner) && user.birthDate !== null && ageOn(user.birthDate) < 18;
+
+/**
+ * Checkout, providers, webhooks, disputes, purchase requests, refunds and the ledger: one domain,
+ * because a payment's success (or its refund) moves money on the ledger and grants (or takes back)
+ * entitlements in one transaction. Products are the catalog's; entitlements are written through
+ * their area.
+ */
+export class PaymentsService {
+  constructor(
+    private readonly uow: UnitOfWork,
+    private readonly services: Services,
+    private readonly providers: Providers,
+  ) {}
+
+  private get em(): EntityManager {
+    return this.uow.em;
+  }
+
+  private get deps(): Deps {
+    return this.uow.deps;
+  }
+
+  /**
+   * The audit trail of the admin area (`GET /admin/audit`), written in the acting transaction: an
+   * action that rolls back leaves no entry. `action` is `payment.succeeded`, recorded as
+   * `commerce.payment_succeeded`; `target` is `<type>:<id>`.
+   */
+  private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
+    const at = target.indexOf(':');
+    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+  }
+
+  /** A notification written with the change (the notifications area delivers it after commit). */
+  private notify(recipients: string[], notificationType: NotificationType, message: NotificationMessage): Promise<void> {
+    return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
+  }
+
+  /** A creator's sales: each successful payment of their listings, and what they earn after the platform's fee. */
+  async sales(creator: User) {
+    const fee = this.deps.config.MARKETPLACE_FEE_PERCENT;
+    const payments = await this.em.find(
+      Payment,
+      { product: { seller: creator.id }, status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] } },
+      { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } },
+    );
+    const items = payments.map((p) => {
+      const kept = p.amount - p.refundedAmount;
+      const platformFee = Math.floor((kept * fee) / 100);
+      return {
+        paymentId: p.id,
+        productId: p.product.id,
+        title: p.product.title,
+        amount: p.amount,
+        refunded: p.refundedAmount,
+        currency: p.currency,
+        fee: platformFee,
+        earnings: kept - platformFee,
+        soldAt: p.succeededAt!,
+      };
+    });
+    const totals = new Map<string, { currency: string; amount: number; earnings: number; sales: number }>();
+    for (const item of items) {
+      const total = totals.get(item.currency) ?? { currency: item.currency, amount: 0, earnings: 0, sales: 0 };
+      total.amount += item.amount - item.refunded;
+      total.earnings += item.earnings;
+      total.sales += 1;
+      totals.set(item.currency, total);
+    }
+    return { feePercent: fee, items, totals: [...totals.values()] };
+  }
+
+  // ---- checkout ------------------------------------------------------------------------------
+
+  private provider(name: string | null | undefined): PaymentProvider {
+    const chosen = name ?? this.providers.defaultName;
+    const provider = this.providers.offered.get(chosen);
+    if (!provider) throw providerNotOffered(chosen, [...this.providers.offered.keys()]);
+    return provider;
+  }
+
+  offeredProviders(): string[] {
+    return [...this.providers.offered.keys()];
+  }
+
+  /**
+   * A checkout under an Idempotency-Key: the key's row is taken first in the transaction, so a
+   * concurrent request with the same key waits for this one and then answers what it answered.
+   */
+  async checkout(viewer: User, input: CheckoutInput, key: string | null): Promise<CheckoutAnswer> {
+    if (key !== null && (key.length < 1 || key.length > 255)) throw badIdempotencyKey();
+    if (input.returnUrl != null && !/^https?:\/\/[^\s]+$/.test(input.returnUrl)) throw badReturnUrl();
+    if (key === null) return this.uow.transaction(() => this.startCheckout(viewer, input));
+    const hash = createHash('sha256')
+      .update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null]))
+      .digest('hex');
+    return this.uow.transaction(async (em) => {
+      const taken = await em.execute<{ request_hash: string }[]>(
+        'insert into idempotency_keys (user_id, key, request_hash, created_at) values (?, ?, ?, now()) on conflict do nothing returning request_hash',
+        [viewer.id, key, hash],
+      );
+      if (!taken.length) {
+        const [row] = await em.execute<{ request_hash: string; response: CheckoutAnswer | null }[]>('select request_hash, response from idempotency_keys where user_id = ? and key = ?', [
+          viewer.id,
+          key,
+        ]);
+        if (row.request_hash !== hash) throw idempotencyKeyReused();
+        if (row.response) return row.response;
+        throw idempotencyKeyUnderWay();
+      }
+      const answer = await this.startCheckout(viewer, input);
+      await em.nativeUpdate(IdempotencyKey, { userId: viewer.id, key }, { response: answer });
+      return answer;
+    });
+  }
+
+  private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
+    const em = this.em;
+    const product = isId(input.productId) ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published }) : null;
+    if (!product) throw productNotForSale();
+    const price = product.prices.find((p) => p.id === input.priceId);
+    if (!price) throw notAPriceOfProduct();
+    let beneficiary = viewer;
+    if (input.learnerId && input.learnerId !== viewer.id) {
+      if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId))) throw learnerNotFound();
+      beneficiary = (await em.findOne(User, { id: input.learnerId }))!;
+    } else if (isMinor(viewer)) {
+      return { payment: null, purchaseRequest: await this.requestPurchase(viewer, product, price) };
+    }
+    const provider = this.provider(input.provider);
+    if (provider.currencies && !provider.currencies.includes(price.currency)) {
+      throw providerCurrency(provider.name, provider.currencies, price.currency);
+    }
+    const payment = em.create(Payment, {
+      payer: viewer,
+      beneficiary,
+      product,
+      priceId: price.id,
+      provider: provider.name,
+      amount: price.amount,
+      currency: price.currency,
+      returnUrl: input.returnUrl ?? null,
+      expiresAt: new Date(Date.now() + this.deps.config.PAYMENT_EXPIRY_MINUTES * 60_000),
+    });
+    await em.flush();
+    let started: { redirectUrl: string; providerRef: string };
+    try {
+      started = await provider.start(this.providerPayment(payment, product));
+    } catch (error) {
+      this.deps.log.warn({ err: error, provider: provider.name }, 'payment provider refused a checkout');
+      throw checkoutNotAccepted(provider.name);
+    }
+    payment.redirectUrl = started.redirectUrl;
+    payment.providerRef = started.providerRef;
+    await this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, provider: provider.name, beneficiaryId: beneficiary.id });
+    await em.flush();
+    return { payment: presentCheckout(payment), purchaseRequest: null };
+  }
+
+  private providerPayment(payment: Payment, product?: Product): ProviderPayment {
+    return {
+      id: payment.id,
+      amount: payment.amount,
+      currency: payment.currency,
+      description: (product ?? payment.product).title?.en ?? 'Learning platform',
+      providerRef: payment.providerRef,
+      providerCharge: payment.providerCharge,
+      returnUrl: payment.returnUrl,
+      succeededAt: payment.succeededAt,
+      expiresAt: payment.expiresAt,
+      interval: (product ?? payment.product).prices?.find((p) => p.id === payment.priceId)?.interval ?? null,
+    };
+  }
+
+  // ---- payments ------------------------------------------------------------------------------
+
+  async myPayments(viewer: User, first: number, after?: string | null): Promise<Page<Payment>> {
+    const mine = { $or: [{ payer: viewer.id }, { beneficiary: viewer.id }] };
+    const rows = await this.em.find(Payment, { ...mine, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Payment, mine));
+  }
+
+  async payment(viewer: User, id: string): Promise<Payment> {
+    const payment = isId(id) ? await this.em.findOne(Payment, { id }) : null;
+    if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id)) throw paymentNotFound();
+    return payment;
+  }
+
+  /** The payments among these ids the viewer may see, as `payment` reads one. */
+  async paymentsByIds(viewer: User, ids: string[]): Promise<Payment[]> {
+    const rows = await this.em.find(Payment, { id: { $in: ids.filter(isId) } });
+    return rows.filter((payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id);
+  }
+
+  /** What the sandbox page shows: anyone holding its signed link, while the sandbox is offered. */
+  async sandboxPayment(id: string): Promise<Payment | null> {
+    return isId(id) && this.providers.offered.has('sandbox') ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
+  }
+
+  // ---- webhooks ------------------------------------------------------------------------------
+
+  /**
+   * A provider's webhook: the signature is checked on the raw body before anything else; the
+   * event is stored once by (provider, event id) in the transaction that applies it.
+   */
+  async webhook(providerName: string, request: WebhookRequest): Promise<WebhookAnswer> {
+    const provider = this.providers.offered.get(providerName);
+    if (!provider) throw providerNotFound();
+    let event: ProviderEvent;
+    try {
+      event = provider.verify(request);
+    } catch (error) {
+      if (!(error instanceof InvalidSignature)) this.deps.log.warn({ err: error, provider: providerName }, 'unreadable webhook');
+      return provider.refused?.() ?? { status: 400, body: { error: 'invalid_signature', message: 'The webhook signature does not verify; nothing was stored.' } };
+    }
+    if (provider.complete) {
+      try {
+        event = await provider.complete(event);
+      } catch (error) {
+        this.deps.log.warn({ err: error, provider: providerName, eventId: event.eventId }, 'payment provider did not complete a webhook event');
+        throw webhookNotCompleted(provider.name);
+      }
+    }
+    return provider.answer(await this.applyEvent(provider.name, event));
+  }
+
+  /** A provider's event, applied once (the webhook's, or a refund's answer that the provider gave at once). */
+  applyEvent(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
+    return new PaymentEvents(this.uow, this.services).apply(provider, event);
+  }
+
+  // ---- purchase requests ---------------------------------------------------------------------
+
+  private async requestPurchase(learner: User, product: Product, price: Price) {
+    const request = this.em.create(PurchaseRequest, { learner, product, priceId: price.id });
+    await this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, { productId: product.id, amount: price.amount, currency: price.currency });
+    await this.em.flush();
+    const guardians = await this.services.guardian.activeGuardianIdsOf(learner.id);
+    // Each guardian hears of it in the app and by e-mail (once the request is committed).
+    const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
+    for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
+      if (guardian.email) await sendRequestMail(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
+    }
+    await this.notify(guardians, NotificationType.guardian, {
+      title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },
+      body: { en: `${product.title.en}: approve or decline in your purchase requests.`, vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.` },
+      data: { purchaseRequestId: request.id, learnerId: learner.id, productId: product.id },
+    });
+    return { id: request.id, status: request.status, productId: product.id };
+  }
+
+  async purchaseRequests(viewer: User, first: number, after?: string | null): Promise<Page<PurchaseRequest>> {
+    const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
+    const rows = await this.em.find(
+      PurchaseRequest,
+      { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] },
+    );
+    return toPage(rows, first, after, () => this.em.count(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] } }));
+  }
+
+  /** The requests among these ids that `purchaseRequests` lists to the viewer (their own, a guardian's learners'). */
+  async purchaseRequestsByIds(viewer: User, ids: string[]): Promise<PurchaseRequest[]> {
+    const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
+    return this.em.find(PurchaseRequest, { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } }, { populate: ['product', 'learner'] });
+  }
+
+  private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
+    const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
+    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw purchaseRequestNotFound();
+    if (request.status !== PurchaseRequestStatus.pending) throw purchaseRequestDecided(request.status);
+    return request;
+  }
+
+  /** The guardian approves: the answer is a checkout for the guardian to pay, the learner its beneficiary. */
+  async approveRequest(guardian: User, id: string, provider: string | null, returnUrl: string | null): Promise<CheckoutAnswer> {
+    return this.uow.transaction(async (em) => {
+      const request = await this.requestForGuardian(em, guardian, id);
+      const answer = await this.startCheckout(guardian, { productId: request.product.id, priceId: request.priceId, provider, returnUrl, learnerId: request.learner.id });
+      request.status = PurchaseRequestStatus.approved;
+      request.decidedBy = guardian.id;
+      request.decidedAt = new Date();
+      request.paymentId = answer.payment!.id;
+      await this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, { paymentId: request.paymentId });
+      await em.flush();
+      return answer;
+    });
+  }
+
+  async declineRequest(guardian: User, id: string): Promise<PurchaseRequest> {
+    return this.uow.transaction(async (em) => {
+      const request = await this.requestForGuardian(em, guardian, id);
+      request.status = PurchaseRequestStatus.declined;
+      request.decidedBy = guardian.id;
+      request.decidedAt = new Date();
+      await this.audit(em, guardian.id, 'purchase_request.declined', `purchase_request:${request.id}`);
+      await em.flush();
+      const learnerId = request.learner.id;
+      const title = request.product.title;
+      await this.notify([learnerId], NotificationType.guardian, {
+        title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' },
+        body: { en: title.en, vi: title.vi },
+        data: { purchaseRequestId: request.id },
+      });
+      return request;
+    });
+  }
+
+  /** The job: subscriptions past endsAt expire (tiers drop), pending payments past expiresAt expire. */
+  async sweep(now: Date = new Date()): Promise<{ entitlements: number; payments: number }> {
+    return this.uow.transaction(async (em) => {
+      const entitlements = await this.services.entitlements.expireEnded(now);
+      const expired = await em.execute<{ id: string }[]>(`update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`, [now]);
+      for (const row of expired) await this.audit(em, null, 'payment.expired', `payment:${row.id}`);
+      await em.flush();
+      return { entitlements, payments: expired.length };
+    });
+  }
+
+  // ---- refunds -------------------------------------------------------------------------------
+
+  /**
+   * A refund asked for: the payment's row is locked, so concurrent requests see each other's
+   * reservations and together never pass the amount paid.
+   */
+  async requestRefund(viewer: User, input: { paymentId: string; amount?: number | null; reason: string }): Promise<Refund> {
+    if (!input.reason?.trim() || input.reason.length > 1000) throw refundReasonMissing();
+    if (input.amount != null && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) throw refundAmountInvalid();
+    return this.uow.transaction(async (em) => {
+      const payment = isId(input.paymentId) ? await em.findOne(Payment, { id: input.paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
+      if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw paymentNotFound();
+      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw paymentNotRefundable(payment.status);
+      if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
+        throw refundWindowPassed(this.deps.config.REFUND_WINDOW_DAYS);
+      }
+      const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(
+        `select coalesce(sum(amount), 0) as reserved from refunds where payment_id = ? and status in ('requested', 'processing')`,
+        [payment.id],
+      );
+      const left = payment.amount - payment.refundedAmount - Number(reserved);
+      const amount = input.amount ?? left;
+      if (amount <= 0 || amount > left) throw refundTooLarge(Math.max(left, 0), payment.currency);
+      const refund = em.create(Refund, { payment, requestedBy: viewer, amount, currency: payment.currency, reason: input.reason.trim() });
+      await this.audit(em, viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
+      await em.flush();
+      return refund;
+    });
+  }
+
+  async refunds(viewer: User | null, mine: boolean, first: number, after?: string | null): Promise<Page<Refund>> {
+    const where = mine ? { requestedBy: viewer!.id } : {};
+    const rows = await this.em.find(Refund, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    return toPage(rows, first, after, () => this.em.count(Refund, where));
+  }
+
+  /** The refunds among these ids: the viewer's own requests (`myRefunds`), every one for admins (`refunds`). */
+  refundsByIds(viewer: User, ids: string[]): Promise<Refund[]> {
+    return this.em.find(Refund, { id: { $in: ids.filter(isId) }, ...(isAdmin(viewer) ? {} : { requestedBy: viewer.id }) });
+  }
+
+  /** Approved: processing, and the provider is asked; its webhook (or its answer, for VNPay and MoMo) settles it. */
+  async approveRefund(admin: User, id: string): Promise<Refund> {
+    const refund = await this.uow.transaction(async (em) => {
+      const found = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['payment', 'payment.product'] }) : null;
+      if (!found) throw refundNotFound();
+      if (found.status !== RefundStatus.requested) throw refundDecided(found.status);
+      found.status = RefundStatus.processing;
+      found.decidedBy = admin.id;
+      await this.audit(em, admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
+      await em.flush();
+      return found;
+    });
+    const payment = refund.payment;
+    const provider = this.providers.offered.get(payment.provider);
+    try {
+      if (!provider) throw new Error(`${payment.provider} is no longer configured`);
+      const full = refund.amount === payment.amount - payment.refundedAmount;
+      const asked = await provider.refund(this.providerPayment(payment), { id: refund.id, amount: refund.amount, reason: refund.reason, full });
+      if (asked.providerRef) await this.em.nativeUpdate(Refund, { id: refund.id }, { providerRef: asked.providerRef });
+      if (asked.completed)
+        await this.applyEvent(payment.provider, { eventId: `refund:${refund.id}`, kind: 'refund_succeeded', paymentId: payment.id, refundId: refund.id, raw: { refundId: refund.id } });
+    } catch (error) {
+      this.deps.log.warn({ err: error, refundId: refund.id }, 'provider refused a refund');
+      await this.applyEvent(payment.provider, { eventId: `refund-failed:${refund.id}`, kind: 'refund_failed', paymentId: payment.id, refundId: refund.id, raw: { error: String(error) } });
+    }
+    return (await this.em.findOne(Refund, { id: refund.id }, { refresh: true }))!;
+  }
+
+  async rejectRefund(admin: User, id: string): Promise<Refund> {
+    return this.uow.transaction(async (em) => {
+      const refund = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      if (!refund) throw refundNotFound();
+      if (refund.status !== RefundStatus.requested) throw refundDecided(refund.status);
+      refund.status = RefundStatus.rejected;
+      refund.decidedBy = admin.id;
+      await this.audit(em, admin.id, 'refund.rejected', `refund:${refund.id}`);
+      await em.flush();
+      return refund;
+    });
+  }
+
+  // ---- ledger --------------------------------------------------------------------------------
+
+  /**
+   * Money taken per currency in ledger transactions booked since `since`: what the platform's revenue
+   * and the creators' payables were credited, less what refunds and chargebacks took back (partial
+   * ones included).
+   */
+  async revenueSince(since: Date): Promise<{ currency: string; amount: number }[]> {
+    const rows = await this.em.execute<{ currency: string; amount: string }[]>(
+      `select e.currency, -sum(e.amount)::bigint as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
+       where t.created_at >= ? and (e.account = 'revenue:platform' or e.account like 'payable:creator:%')
+       group by e.currency having sum(e.amount) <> 0 order by e.currency`,
+      [since],
+    );
+    return rows.map((r) => ({ currency: r.currency.trim(), amount: Number(r.amount) }));
+  }
+
+  /** Balances per account and currency, kept by the database as entries arrive. */
+  async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
+    const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);
+    return rows.map((r) => ({ account: r.account, currency: r.currency, balance: Number(r.balance), entries: Number(r.entries) }));
+  }
+}
+
+export const BALANCES_SQL = 'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';
