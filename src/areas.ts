@@ -17,7 +17,9 @@ import { guardianArea } from './guardian';
 import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
+import { portfolioArea } from './portfolio';
 import { progressArea } from './progress';
+import { projectsArea } from './projects';
 import { reportsArea } from './guardian-reports';
 import { schoolArea } from './school';
 import type { Area } from './kernel/area';
@@ -49,5 +51,7 @@ export const areas: Area[] = [
   reportsArea,
   commerceArea,
   codelabArea,
+  projectsArea,
+  portfolioArea,
   graphArea,
 ];
