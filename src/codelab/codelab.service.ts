@@ -3,11 +3,11 @@ import { Role, type User } from '../auth';
 import type { AiService } from '../ai';
 import type { Deps } from '../kernel/deps';
 import { perProcess } from '../kernel/deps';
-import { notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { type Difficulty, Exercise, type ExerciseTest, Submission } from './codelab.entity';
+import { exerciseNotFound, solutionTooLarge, submissionNotFound } from './codelab.errors';
 import { judge } from './codelab.judge';
 import { CodeRunner, codeRunnerSettings, type Language, type RunResult } from './sandbox';
 
@@ -72,7 +72,7 @@ export class CodeLabService {
 
   async exercise(id: string): Promise<Exercise> {
     const exercise = isId(id) ? await this.em.findOne(Exercise, { id }) : null;
-    if (!exercise) throw notFound('exercise');
+    if (!exercise) throw exerciseNotFound();
     return exercise;
   }
 
@@ -112,7 +112,7 @@ export class CodeLabService {
   /** Queued now, judged by a job; the caller follows it with submissionUpdated or by polling. */
   async submit(caller: User, exerciseId: string, code: string): Promise<Submission> {
     const exercise = await this.exercise(exerciseId);
-    if (Buffer.byteLength(code) > 64 * 1024) throw validationFailed([{ field: 'code', message: 'must be at most 64 KiB' }]);
+    if (Buffer.byteLength(code) > 64 * 1024) throw solutionTooLarge();
     // The submission and its judge job are one commit: no submission waits for a job never queued.
     return this.uow.transaction(async (em) => {
       const submission = em.create(Submission, { exercise, user: caller.id, code });
@@ -125,7 +125,7 @@ export class CodeLabService {
   /** The caller's own submission; anyone else's is not found. */
   async submission(caller: User, id: string): Promise<Submission> {
     const submission = isId(id) ? await this.em.findOne(Submission, { id, user: caller.id }) : null;
-    if (!submission) throw notFound('submission');
+    if (!submission) throw submissionNotFound();
     return submission;
   }
 
