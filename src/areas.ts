@@ -19,7 +19,9 @@ import { gdprArea } from './gdpr';
 import { healthArea } from './health';
 import { notificationsArea } from './notifications';
 import { paymentsArea } from './payments';
+import { portfolioArea } from './portfolio';
 import { progressArea } from './progress';
+import { projectsArea } from './projects';
 import { reportsArea } from './guardian-reports';
 import { schoolArea } from './school';
 import type { Area } from './kernel/area';
@@ -53,5 +55,7 @@ export const areas: Area[] = [
   paymentsArea,
   entitlementsArea,
   codelabArea,
+  projectsArea,
+  portfolioArea,
   graphArea,
 ];

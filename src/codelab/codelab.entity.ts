@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { User } from '../auth';
 import type { Language, RunStatus } from './sandbox';
 import type { Localized } from '../kernel/localized';
 
 export type Difficulty = 'easy' | 'medium' | 'hard';
-export type Visibility = 'private' | 'unlisted' | 'public';
 export type SubmissionStatus = 'queued' | 'running' | 'completed';
 export type Verdict = 'accepted' | 'wrong_answer' | Exclude<RunStatus, 'ok'>;
 
@@ -109,79 +108,4 @@ export class Submission {
 
   @Property({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null = null;
-}
-
-export interface ProjectFile {
-  path: string;
-  content: string;
-}
-
-@Entity({ tableName: 'codelab_projects' })
-@Index({ properties: ['owner', 'createdAt', 'id'] })
-export class Project {
-  [OptionalProps]?: 'description' | 'visibility' | 'remixOf' | 'createdAt' | 'updatedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
-
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  owner!: User;
-
-  @Property({ type: 'text' })
-  title!: string;
-
-  @Property({ type: 'text' })
-  description: string = '';
-
-  @Property({ type: 'text' })
-  language!: Language;
-
-  @Property({ type: 'jsonb' })
-  files!: ProjectFile[];
-
-  @Property({ type: 'text' })
-  visibility: Visibility = 'private';
-
-  /** The project this one was remixed from (kept as an id: the original may be deleted). */
-  @Property({ type: 'uuid', nullable: true })
-  remixOf: string | null = null;
-
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
-}
-
-@Entity({ tableName: 'codelab_portfolios' })
-export class Portfolio {
-  [OptionalProps]?: 'headline' | 'bio' | 'projectIds' | 'certificateIds' | 'visibility' | 'updatedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
-
-  @ManyToOne(() => User, { deleteRule: 'cascade', unique: true })
-  user!: User;
-
-  @Property({ type: 'text' })
-  @Unique()
-  handle!: string;
-
-  @Property({ type: 'text' })
-  headline: string = '';
-
-  @Property({ type: 'text' })
-  bio: string = '';
-
-  @Property({ type: 'jsonb' })
-  projectIds: string[] = [];
-
-  @Property({ type: 'jsonb' })
-  certificateIds: string[] = [];
-
-  @Property({ type: 'text' })
-  visibility: 'private' | 'public' = 'private';
-
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
 }

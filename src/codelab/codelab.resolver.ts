@@ -4,25 +4,9 @@ import type { NodeSource } from '../kernel/node';
 import { codelabRules } from './codelab.rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
-import type { Exercise, Portfolio, Project, Submission } from './codelab.entity';
+import type { Exercise, Submission } from './codelab.entity';
 import { isStaff, SUBMISSION_UPDATED } from './codelab.service';
-import {
-  ExerciseArgs,
-  ExerciseConnection,
-  ExerciseInput,
-  ExerciseView,
-  HintView,
-  PortfolioInput,
-  PortfolioView,
-  ProjectConnection,
-  ProjectInput,
-  ProjectView,
-  PublicPortfolioView,
-  RunCodeInput,
-  RunResultView,
-  SubmissionConnection,
-  SubmissionView,
-} from './codelab.types';
+import { ExerciseArgs, ExerciseConnection, ExerciseInput, ExerciseView, HintView, RunCodeInput, RunResultView, SubmissionConnection, SubmissionView } from './codelab.types';
 
 /** Learners see a hidden test's name only; content admins, who write the tests, see all of it. */
 export function presentExercise(e: Exercise, staff: boolean): ExerciseView {
@@ -57,37 +41,11 @@ export function presentSubmission(s: Submission): SubmissionView {
   };
 }
 
-export function presentProject(p: Project): ProjectView {
-  return {
-    id: p.id,
-    ownerId: p.owner.id,
-    title: p.title,
-    description: p.description,
-    language: p.language,
-    files: p.files,
-    visibility: p.visibility,
-    remixOf: p.remixOf,
-    createdAt: p.createdAt,
-    updatedAt: p.updatedAt,
-  };
-}
-
-function presentPortfolio(p: Portfolio | null): PortfolioView {
-  if (!p) return { handle: null, headline: '', bio: '', projectIds: [], certificateIds: [], visibility: 'private' };
-  return { handle: p.handle, headline: p.headline, bio: p.bio, projectIds: p.projectIds, certificateIds: p.certificateIds, visibility: p.visibility };
-}
-
 const me = async (ctx: Context) => (await ctx.viewer()) as User;
 
-/** An account's CodeLab work: only the account itself reads it here (guardians open a project by its id). */
+/** An account's exercise submissions: only the account itself reads them here. */
 @Resolver(() => UserView)
 export class CodeLabUserEdges {
-  @FieldResolver(() => ProjectConnection, { nullable: true, description: "The account's projects, newest first (the account itself)" })
-  async projects(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
-    const page = await ctx.services.codelab.myProjects(user, args.first, args.after);
-    return toConnection({ ...page, nodes: page.nodes.map(presentProject) });
-  }
-
   @FieldResolver(() => SubmissionConnection, { nullable: true, description: "The account's exercise submissions, newest first (the account itself)" })
   async submissions(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
     const page = await ctx.services.codelab.mySubmissions(user, args.first, args.after);
@@ -112,13 +70,6 @@ export const codelabNodes: NodeSource[] = [
     rule: codelabRules.Query.codelabSubmission,
     field: 'Query.codelabSubmission',
     loadMany: async (ctx, ids) => (await ctx.services.codelab.submissionsByIds(await me(ctx), ids)).map(presentSubmission),
-  },
-  {
-    type: 'Project',
-    table: 'codelab_projects',
-    rule: codelabRules.Query.project,
-    field: 'Query.project',
-    loadMany: async (ctx, ids) => (await ctx.services.codelab.projectsByIds((await ctx.viewer()) as User | null, ids)).map(presentProject),
   },
 ];
 
@@ -188,72 +139,5 @@ export class CodeLabResolver {
   async submissionUpdated(@Arg('id', () => ID, { description: 'The submission to follow' }) id: string, @Ctx() ctx: Context) {
     ctx.em.clear();
     return presentSubmission(await ctx.services.codelab.submission(await me(ctx), id));
-  }
-
-  @Mutation(() => ProjectView, { description: 'Creates a code project owned by the caller' })
-  async createProject(@Arg('input', () => ProjectInput, { description: 'The new project' }) input: ProjectInput, @Ctx() ctx: Context) {
-    return presentProject(await ctx.services.codelab.createProject(await me(ctx), input));
-  }
-
-  @Query(() => ProjectConnection, { description: "The caller's projects, newest first" })
-  async myProjects(@Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
-    const page = await ctx.services.codelab.myProjects(await me(ctx), args.first, args.after);
-    return toConnection({ ...page, nodes: page.nodes.map(presentProject) });
-  }
-
-  @Query(() => ProjectView, { description: "The owner, the owner's guardians, and anyone when unlisted or public" })
-  async project(@Arg('id', () => ID, { description: 'The project to show' }) id: string, @Ctx() ctx: Context) {
-    return presentProject(await ctx.services.codelab.project((await ctx.viewer()) as User | null, id));
-  }
-
-  @Mutation(() => ProjectView, { description: 'The owner: replaces title, description, language, files and visibility' })
-  async updateProject(
-    @Arg('id', () => ID, { description: 'The project to save' }) id: string,
-    @Arg('input', () => ProjectInput, { description: 'The project as it should be' }) input: ProjectInput,
-    @Ctx() ctx: Context,
-  ) {
-    return presentProject(await ctx.services.codelab.updateProject(await me(ctx), id, input));
-  }
-
-  @Mutation(() => Boolean, { description: "Deletes a project of the caller's for good; true when done" })
-  async deleteProject(@Arg('id', () => ID, { description: 'The project to delete' }) id: string, @Ctx() ctx: Context) {
-    return ctx.services.codelab.deleteProject(await me(ctx), id);
-  }
-
-  @Mutation(() => RunResultView, { description: 'Runs the entry file (main.py, main.js or index.js, else the first file)' })
-  async runProject(
-    @Arg('id', () => ID, { description: 'The project to run' }) id: string,
-    @Arg('stdin', () => String, { nullable: true, description: 'Standard input of the run; empty when omitted' }) stdin: string | null,
-    @Ctx() ctx: Context,
-  ) {
-    return ctx.services.codelab.runProject(await me(ctx), id, stdin);
-  }
-
-  @Mutation(() => ProjectView, { description: 'A private copy of a project the caller may see' })
-  async remixProject(@Arg('id', () => ID, { description: 'The project to copy' }) id: string, @Ctx() ctx: Context) {
-    return presentProject(await ctx.services.codelab.remixProject(await me(ctx), id));
-  }
-
-  @Query(() => PortfolioView, { description: "The caller's portfolio, with empty values until it is first saved" })
-  async myPortfolio(@Ctx() ctx: Context) {
-    return presentPortfolio(await ctx.services.codelab.myPortfolio(await me(ctx)));
-  }
-
-  @Mutation(() => PortfolioView, { description: "Saves the caller's portfolio as a whole" })
-  async updatePortfolio(@Arg('input', () => PortfolioInput, { description: 'The portfolio as it should be' }) input: PortfolioInput, @Ctx() ctx: Context) {
-    return presentPortfolio(await ctx.services.codelab.updatePortfolio(await me(ctx), input));
-  }
-
-  @Query(() => PublicPortfolioView, { description: 'A public portfolio by handle (anyone)' })
-  async portfolio(@Arg('handle', () => String, { description: 'The handle of the portfolio, as in its public address' }) handle: string, @Ctx() ctx: Context): Promise<PublicPortfolioView> {
-    const page = await ctx.services.codelab.publicPortfolio(handle);
-    return {
-      handle: page.portfolio.handle,
-      displayName: page.displayName,
-      headline: page.portfolio.headline,
-      bio: page.portfolio.bio,
-      projects: page.projects.map(presentProject),
-      certificates: page.certificates.map((c) => ({ id: c.id, courseTitle: c.course.title, issuedAt: c.issuedAt })),
-    };
   }
 }

@@ -1,17 +1,13 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ageOn, Role, User } from '../auth';
+import { Role, type User } from '../auth';
 import type { AiService } from '../ai';
-import type { CertificatesService } from '../certificates';
-import { ConsentType, type ConsentService } from '../consent';
-import type { GuardianService } from '../guardian';
 import type { Deps } from '../kernel/deps';
 import { perProcess } from '../kernel/deps';
-import { conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { type Difficulty, Exercise, type ExerciseTest, Portfolio, Project, type ProjectFile, Submission, type Visibility } from './codelab.entity';
+import { type Difficulty, Exercise, type ExerciseTest, Submission } from './codelab.entity';
+import { exerciseNotFound, solutionTooLarge, submissionNotFound } from './codelab.errors';
 import { judge } from './codelab.judge';
 import { CodeRunner, codeRunnerSettings, type Language, type RunResult } from './sandbox';
 
@@ -20,9 +16,6 @@ export const JUDGE_JOB = 'codelab-judge';
 export interface JudgeJob {
   submissionId: string;
 }
-
-export const MAX_PROJECT_FILES = 50;
-export const MAX_PROJECT_BYTES = 256 * 1024;
 
 /** The interpreters, one pool per process; started at boot unless CODELAB_PREWARM=false. */
 export const codeRunnerOf = perProcess((deps: Deps) => new CodeRunner({ ...codeRunnerSettings(deps.config), logger: deps.log }));
@@ -41,37 +34,15 @@ export interface ExerciseData {
   tests: ExerciseTest[];
 }
 
-export interface ProjectData {
-  title: string;
-  description: string;
-  language: string;
-  files: ProjectFile[];
-  visibility: string;
-}
-
-export interface PortfolioData {
-  handle: string;
-  headline: string;
-  bio: string;
-  projectIds: string[];
-  certificateIds: string[];
-  visibility: string;
-}
-
 export const isStaff = (user: User | null) => Boolean(user && (user.hasRole(Role.content_admin) || user.hasRole(Role.admin)));
-const ADULT_AGE = 18;
-const isMinor = (user: User) => user.birthDate !== null && ageOn(user.birthDate) < ADULT_AGE;
 
 /**
- * CodeLab: running code, exercises and their judged submissions, projects and portfolios. A
+ * CodeLab: running code (for the projects area too), exercises and their judged submissions. A
  * record the caller may not see is simply not found.
  */
 export class CodeLabService {
   constructor(
     private readonly uow: UnitOfWork,
-    private readonly consent: ConsentService,
-    private readonly guardian: GuardianService,
-    private readonly certificates: CertificatesService,
     private readonly ai: AiService,
   ) {}
 
@@ -101,7 +72,7 @@ export class CodeLabService {
 
   async exercise(id: string): Promise<Exercise> {
     const exercise = isId(id) ? await this.em.findOne(Exercise, { id }) : null;
-    if (!exercise) throw notFound('exercise');
+    if (!exercise) throw exerciseNotFound();
     return exercise;
   }
 
@@ -141,7 +112,7 @@ export class CodeLabService {
   /** Queued now, judged by a job; the caller follows it with submissionUpdated or by polling. */
   async submit(caller: User, exerciseId: string, code: string): Promise<Submission> {
     const exercise = await this.exercise(exerciseId);
-    if (Buffer.byteLength(code) > 64 * 1024) throw validationFailed([{ field: 'code', message: 'must be at most 64 KiB' }]);
+    if (Buffer.byteLength(code) > 64 * 1024) throw solutionTooLarge();
     // The submission and its judge job are one commit: no submission waits for a job never queued.
     return this.uow.transaction(async (em) => {
       const submission = em.create(Submission, { exercise, user: caller.id, code });
@@ -154,7 +125,7 @@ export class CodeLabService {
   /** The caller's own submission; anyone else's is not found. */
   async submission(caller: User, id: string): Promise<Submission> {
     const submission = isId(id) ? await this.em.findOne(Submission, { id, user: caller.id }) : null;
-    if (!submission) throw notFound('submission');
+    if (!submission) throw submissionNotFound();
     return submission;
   }
 
@@ -216,180 +187,5 @@ export class CodeLabService {
 
   private changed(submissionId: string): void {
     this.uow.publish(SUBMISSION_UPDATED, submissionId, { submissionId });
-  }
-
-  // Projects
-
-  async createProject(caller: User, data: ProjectData): Promise<Project> {
-    this.checkFiles(data.files);
-    await this.checkVisibility(caller, data.visibility);
-    const project = this.em.create(Project, {
-      owner: caller.id,
-      title: data.title,
-      description: data.description,
-      language: data.language as Language,
-      files: data.files.map(({ path, content }) => ({ path, content })),
-      visibility: data.visibility as Visibility,
-    });
-    await this.em.flush();
-    return project;
-  }
-
-  async myProjects(caller: User, first: number, after?: string | null): Promise<Page<Project>> {
-    const rows = await this.em.find(Project, { owner: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first, after, () => this.em.count(Project, { owner: caller.id }));
-  }
-
-  /** The owner, the owner's active guardians, and anyone when it is unlisted or public. */
-  async project(viewer: User | null, id: string): Promise<Project> {
-    const project = isId(id) ? await this.em.findOne(Project, { id }) : null;
-    if (!project || !(await this.maySee(viewer, project))) throw notFound('project');
-    return project;
-  }
-
-  /**
-   * The projects among these ids the viewer may see, as `project` reads one: one read, and what
-   * decides for another's project (may the owner share, is the viewer their guardian) asked once
-   * per owner however many of their projects are asked for.
-   */
-  async projectsByIds(viewer: User | null, ids: string[]): Promise<Project[]> {
-    const rows = await this.em.find(Project, { id: { $in: ids.filter(isId) } });
-    const asked = new Map<string, Promise<boolean>>();
-    const once = (key: string, read: () => Promise<boolean>) => asked.get(key) ?? asked.set(key, read()).get(key)!;
-    const seen = await Promise.all(rows.map((project) => this.maySee(viewer, project, once)));
-    return rows.filter((_project, i) => seen[i]);
-  }
-
-  private async maySee(viewer: User | null, project: Project, once = (_key: string, read: () => Promise<boolean>) => read()): Promise<boolean> {
-    const owner = project.owner.id;
-    if (viewer && owner === viewer.id) return true;
-    if (project.visibility !== 'private' && (await once(`public:${owner}`, () => this.publicAllowed(owner)))) return true;
-    return Boolean(viewer && (await once(`guardian:${owner}`, () => this.guardian.isActiveGuardianOf(viewer.id, owner))));
-  }
-
-  /** Someone else's project the caller may see is theirs to read, not to change. */
-  private async ownProject(caller: User, id: string): Promise<Project> {
-    const project = await this.project(caller, id);
-    if (project.owner.id !== caller.id) throw forbidden('Only the owner may change this project.');
-    return project;
-  }
-
-  async updateProject(caller: User, id: string, data: ProjectData): Promise<Project> {
-    const project = await this.ownProject(caller, id);
-    this.checkFiles(data.files);
-    await this.checkVisibility(caller, data.visibility);
-    this.em.assign(project, {
-      title: data.title,
-      description: data.description,
-      language: data.language as Language,
-      files: data.files.map(({ path, content }) => ({ path, content })),
-      visibility: data.visibility as Visibility,
-    });
-    await this.em.flush();
-    return project;
-  }
-
-  async deleteProject(caller: User, id: string): Promise<boolean> {
-    const project = await this.ownProject(caller, id);
-    await this.em.removeAndFlush(project);
-    return true;
-  }
-
-  /** Runs the project's entry file: main.py, main.js or index.js, else its first file. */
-  async runProject(caller: User, id: string, stdin?: string | null): Promise<RunResult> {
-    const project = await this.project(caller, id);
-    const entry = project.files.find((f) => ['main.py', 'main.js', 'index.js'].includes(f.path)) ?? project.files[0];
-    return this.run(caller, { language: project.language, code: entry.content, stdin });
-  }
-
-  /** A private copy for the caller, remembering where it came from. */
-  async remixProject(caller: User, id: string): Promise<Project> {
-    const original = await this.project(caller, id);
-    const copy = this.em.create(Project, {
-      owner: caller.id,
-      title: original.title,
-      description: original.description,
-      language: original.language,
-      files: original.files.map((f) => ({ ...f })),
-      visibility: 'private',
-      remixOf: original.id,
-    });
-    await this.em.flush();
-    return copy;
-  }
-
-  private checkFiles(files: ProjectFile[]): void {
-    if (files.length > MAX_PROJECT_FILES) throw validationFailed([{ field: 'files', message: `at most ${MAX_PROJECT_FILES} files` }]);
-    const paths = new Set(files.map((f) => f.path));
-    if (paths.size !== files.length) throw validationFailed([{ field: 'files', message: 'two files have the same path' }]);
-    const bytes = files.reduce((sum, f) => sum + Buffer.byteLength(f.path) + Buffer.byteLength(f.content), 0);
-    if (bytes > MAX_PROJECT_BYTES) throw validationFailed([{ field: 'files', message: 'at most 256 KiB a project' }]);
-  }
-
-  /** Under 18, public needs a guardian's progress_sharing consent (DESIGN.md 4.8). */
-  private async checkVisibility(owner: User, visibility: string): Promise<void> {
-    if (visibility !== 'public' || !isMinor(owner)) return;
-    await this.consent.assertConsent(owner.id, ConsentType.progress_sharing);
-  }
-
-  /** Whether the owner's public things may show now: adults always, minors while the consent stands. */
-  private async publicAllowed(ownerId: string): Promise<boolean> {
-    const owner = await this.em.findOne(User, { id: ownerId });
-    if (!owner || !isMinor(owner)) return Boolean(owner);
-    return this.consent.hasConsent(owner.id, ConsentType.progress_sharing);
-  }
-
-  /** The progress_sharing consent of a minor was revoked: what they made public is private again. */
-  async consentRevoked(subjectId: string, type: string): Promise<void> {
-    if (type !== ConsentType.progress_sharing) return;
-    await this.uow.transaction(async (em) => {
-      await em.nativeUpdate(Project, { owner: subjectId, visibility: 'public' }, { visibility: 'private' });
-      await em.nativeUpdate(Portfolio, { user: subjectId, visibility: 'public' }, { visibility: 'private' });
-    });
-  }
-
-  // Portfolio
-
-  async myPortfolio(caller: User): Promise<Portfolio | null> {
-    return this.em.findOne(Portfolio, { user: caller.id });
-  }
-
-  async updatePortfolio(caller: User, data: PortfolioData): Promise<Portfolio> {
-    await this.checkVisibility(caller, data.visibility);
-    const projects = data.projectIds.length ? await this.em.find(Project, { id: { $in: data.projectIds }, owner: caller.id }) : [];
-    if (projects.length !== new Set(data.projectIds).size) throw validationFailed([{ field: 'projectIds', message: 'must be your own projects' }]);
-    const certificates = data.certificateIds.length ? await this.certificates.listOf([caller.id]) : [];
-    const own = new Set(certificates.map((c) => c.id));
-    if (data.certificateIds.some((id) => !own.has(id))) throw validationFailed([{ field: 'certificateIds', message: 'must be your own certificates' }]);
-    let portfolio = await this.myPortfolio(caller);
-    const fields = {
-      handle: data.handle,
-      headline: data.headline,
-      bio: data.bio,
-      projectIds: [...new Set(data.projectIds)],
-      certificateIds: [...new Set(data.certificateIds)],
-      visibility: data.visibility as 'private' | 'public',
-    };
-    if (portfolio) this.em.assign(portfolio, fields);
-    else portfolio = this.em.create(Portfolio, { user: caller.id, ...fields });
-    try {
-      await this.em.flush();
-    } catch (error) {
-      if (error instanceof UniqueConstraintViolationException) throw conflict('This handle is taken.');
-      throw error;
-    }
-    return portfolio;
-  }
-
-  /** The public page: only while public (and, under 18, while the consent stands); only public projects. */
-  async publicPortfolio(handle: string) {
-    const portfolio = /^[a-z0-9_-]{3,30}$/.test(handle) ? await this.em.findOne(Portfolio, { handle }, { populate: ['user'] }) : null;
-    if (!portfolio || portfolio.visibility !== 'public' || !(await this.publicAllowed(portfolio.user.id))) throw notFound('portfolio');
-    const projects = portfolio.projectIds.length
-      ? await this.em.find(Project, { id: { $in: portfolio.projectIds }, owner: portfolio.user.id, visibility: 'public' }, { orderBy: { createdAt: 'desc' } })
-      : [];
-    const chosen = new Set(portfolio.certificateIds);
-    const certificates = chosen.size ? (await this.certificates.listOf([portfolio.user.id])).filter((c) => chosen.has(c.id)) : [];
-    return { portfolio, displayName: portfolio.user.displayName, projects, certificates };
   }
 }

@@ -1,16 +1,18 @@
 import { defineArea } from '../kernel/area';
 import { jsonRoomFor } from '../kernel/body-limit';
-import { allRowsOf, rowsOf } from '../kernel/personal-data';
-import { Exercise, Portfolio, Project, Submission } from './codelab.entity';
+import { rowsOf } from '../kernel/personal-data';
+import { Exercise, Submission } from './codelab.entity';
 import { defineCodeLabJobs } from './codelab.jobs';
 import { CodeLabResolver, CodeLabUserEdges, codelabNodes } from './codelab.resolver';
 import { codelabRoutes } from './codelab.routes';
 import { codelabRules } from './codelab.rules';
-import { CODELAB_RUNS_BUCKET, CodeLabService, codeRunnerOf, MAX_PROJECT_BYTES } from './codelab.service';
+import { CODELAB_RUNS_BUCKET, CodeLabService, codeRunnerOf } from './codelab.service';
 import { codeRunnerDefaults } from './sandbox';
 import { Migration20261123100000_codelab } from './migrations/Migration20261123100000_codelab';
 
 export type { CodeLabService } from './codelab.service';
+export { RunResultView } from './codelab.types';
+export { codeRunnerDefaults, type Language, languages, type RunResult } from './sandbox';
 
 declare module '../kernel/events' {
   interface DomainEvents {
@@ -29,24 +31,25 @@ declare module '../kernel/services' {
   }
 }
 
-/** CodeLab (running and judging learners' code), projects and portfolios (DESIGN.md 4.8). */
+/**
+ * CodeLab (DESIGN.md 4.8): running learners' code in the sandbox, exercises, and judging their
+ * submissions. Its migration made the tables of projects and portfolios too, which now belong to
+ * those areas.
+ */
 export const codelabArea = defineArea({
   name: 'codelab',
-  uses: ['ai', 'auth', 'certificates', 'consent', 'guardian'],
-  entities: [Exercise, Submission, Project, Portfolio],
+  uses: ['ai', 'auth', 'consent', 'guardian'],
+  entities: [Exercise, Submission],
   resolvers: [CodeLabResolver, CodeLabUserEdges],
   nodes: codelabNodes,
   rateLimits: (config) => ({ [CODELAB_RUNS_BUCKET]: { points: config.CODELAB_RUNS_PER_MINUTE, seconds: 60 } }),
   rules: codelabRules,
   routes: codelabRoutes,
-  // Any JSON encoding of a project of 256 KiB, or of code and stdin of 64 KiB each, gets through to
-  // the limits of DESIGN.md 4.8 and their validation_failed, instead of express's 413 at BODY_LIMIT.
+  // Any JSON encoding of code and stdin of 64 KiB each gets through to the limits of DESIGN.md 4.8
+  // and their validation_failed, instead of express's 413 at BODY_LIMIT.
   bodyLimits: {
-    createProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),
-    updateProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),
     runCode: jsonRoomFor(codeRunnerDefaults.codeLimitBytes + codeRunnerDefaults.stdinLimitBytes, 16 * 1024),
     submitSolution: jsonRoomFor(codeRunnerDefaults.codeLimitBytes, 16 * 1024),
-    runProject: jsonRoomFor(codeRunnerDefaults.stdinLimitBytes, 16 * 1024),
   },
   migrations: [{ name: 'Migration20261123100000_codelab', class: Migration20261123100000_codelab }],
   jobs: defineCodeLabJobs,
@@ -69,23 +72,13 @@ export const codelabArea = defineArea({
       read: () => Object.entries(codeRunnerOf(deps).stats()).map(([language, pool]) => ({ labels: { language }, value: pool.queued })),
     },
   ],
-  services: { codelab: (uow, services) => new CodeLabService(uow, services.consent, services.guardian, services.certificates, services.ai) },
-  on: {
-    consentRevoked: (event, services) => services.codelab.consentRevoked(event.subjectId, event.consentType),
-  },
+  services: { codelab: (uow, services) => new CodeLabService(uow, services.ai) },
   personalData: {
-    entities: [Submission, Project, Portfolio],
-    export: async (userId, _services, uow) => ({
-      submissions: rowsOf(uow, Submission, { user: userId }),
-      projects: await allRowsOf(uow, Project, { owner: userId }),
-      portfolio: await allRowsOf(uow, Portfolio, { user: userId }),
-    }),
-    // A learner's code is theirs: submissions, projects and the portfolio go. A remix another
-    // learner made is that learner's and stays.
+    entities: [Submission],
+    export: async (userId, _services, uow) => ({ submissions: rowsOf(uow, Submission, { user: userId }) }),
+    // A learner's code is theirs: their submissions go.
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(Submission, { user: userId });
-      await uow.em.nativeDelete(Portfolio, { user: userId });
-      await uow.em.nativeDelete(Project, { owner: userId });
     },
   },
 });

@@ -133,7 +133,8 @@ describe('an effect committed by a process killed before delivering it', () => {
     expect(rows.filter((r) => r.kind === 'mail').length).toBeGreaterThanOrEqual(1);
     expect(rows).toContainEqual({ kind: 'job', name: EXPORT_JOB });
     expect(rows).toContainEqual({ kind: 'job', name: JUDGE_JOB });
-    expect(rows).toContainEqual({ kind: 'event', name: 'codelab' });
+    expect(rows).toContainEqual({ kind: 'event', name: 'projects' });
+    expect(rows).toContainEqual({ kind: 'event', name: 'portfolio' });
     expect(rows).toContainEqual({ kind: 'job', name: ASK_LEARNER_JOB });
     expect(smtp.received.filter((m) => m.to.includes(adult.email))).toHaveLength(0);
     expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');

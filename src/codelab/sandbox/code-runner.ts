@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
-import { validationFailed } from '../../kernel/errors';
+import { invalidRunRequest } from '../codelab.errors';
 import { JavaScriptPool } from './javascript-pool';
 import { type PythonLayers, PythonPool } from './python-pool';
 import { type Job, type Language, languages, type PoolStats, type RunRequest, type RunResult, type SandboxLogger, silentLogger } from './types';
@@ -89,7 +89,7 @@ export class CodeRunner {
   async runCode(request: RunRequest): Promise<RunResult> {
     const parsed = this.request.safeParse(request);
     if (!parsed.success) {
-      throw validationFailed(parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message })));
+      throw invalidRunRequest(parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message })));
     }
     const r = parsed.data;
     const o = this.options;
