@@ -9,6 +9,7 @@ import { Migration20261123000000_course_factory } from './Migration2026112300000
 import { Migration20261123100000_schema_as_declared } from './Migration20261123100000_schema_as_declared';
 import { Migration20261125000000_outbox } from './Migration20261125000000_outbox';
 import { Migration20261129000000_access_changed_function } from './Migration20261129000000_access_changed_function';
+import { Migration20261129000500_outbox_reactions_readdressed } from './Migration20261129000500_outbox_reactions_readdressed';
 
 /** Migrations in the order they run; `npm run migration:create` writes a file, and it is added here. */
 export const migrations: MigrationObject[] = [
@@ -22,4 +23,5 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123100000_schema_as_declared', class: Migration20261123100000_schema_as_declared },
   { name: 'Migration20261125000000_outbox', class: Migration20261125000000_outbox },
   { name: 'Migration20261129000000_access_changed_function', class: Migration20261129000000_access_changed_function },
+  { name: 'Migration20261129000500_outbox_reactions_readdressed', class: Migration20261129000500_outbox_reactions_readdressed },
 ];
