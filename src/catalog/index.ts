@@ -40,5 +40,7 @@ export const catalogArea = defineArea({
     // A creator's listings stay on sale after they go (their seller is set null with the account).
     entities: [Product],
     export: async (userId, _services, uow) => ({ listings: await allRowsOf(uow, Product, { seller: userId }) }),
+    // Nothing goes at the erasure itself: a listing names its seller only through the account row.
+    erase: async () => {},
   },
 });
