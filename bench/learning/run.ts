@@ -3,7 +3,10 @@ import { isDeepStrictEqual } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { Role } from '../../src/auth/user.entity';
 import { signAccessToken } from '../../src/kernel/tokens';
+import { parse } from 'graphql';
+import { enumSpelling } from '../../rest/enums';
 import { routes } from '../../src/server/platform';
+import { buildAppSchema } from '../../src/server/schema';
 import { type LoadFigures, loadFromChild, run, startBenchService } from '../support';
 import { learningBaseline } from './baseline';
 
@@ -85,6 +88,7 @@ run(async () => {
     { group: 'dashboard', baseline: true, name: 'dashboard: bare express + pg', url: `${bareUrl}/guardian/dashboard` },
   ];
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+  const schema = await buildAppSchema();
   const send = async (target: Target) => {
     const response = await fetch(target.url, { method: target.body ? 'POST' : 'GET', headers, body: target.body });
     const json = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
@@ -94,7 +98,9 @@ run(async () => {
   // The same data every way, checked before timing.
   for (const group of ['catalog', 'dashboard'] as const) {
     const [rest, graphql, baseline] = await Promise.all(targets.filter((t) => t.group === group).map(send));
-    const twin = Object.values(graphql.data!)[0] as { edges?: { node: unknown }[]; pageInfo?: { hasNextPage: boolean; endCursor: string } };
+    // GraphQL spells enum values in capitals; REST in the specification's words (rest/enums.ts).
+    const spelling = enumSpelling(schema, parse(operation(group === 'catalog' ? '/courses' : '/guardian/dashboard')));
+    const twin = Object.values(spelling.toRest(graphql.data) as object)[0] as { edges?: { node: unknown }[]; pageInfo?: { hasNextPage: boolean; endCursor: string } };
     const shaped = group === 'catalog' ? { items: twin.edges!.map((e) => e.node), nextCursor: twin.pageInfo!.hasNextPage ? twin.pageInfo!.endCursor : null } : { items: twin };
     const same = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
     if (!same(rest, baseline)) throw new Error(`${group}: the baseline's body differs from REST's:\n${JSON.stringify(baseline).slice(0, 800)}\n${JSON.stringify(rest).slice(0, 800)}`);
