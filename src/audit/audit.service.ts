@@ -50,6 +50,15 @@ export class AuditService {
     });
   }
 
+  /**
+   * A selling action (catalog, entitlements, payments) under the names the trail has always had:
+   * `payment.succeeded` on `payment:<id>` is recorded as `commerce.payment_succeeded`.
+   */
+  recordSellingAction(actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<AuditEntry> {
+    const at = target.indexOf(':');
+    return this.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+  }
+
   /** The newest entry of this action on this target (what a suspension recorded, when it is lifted). */
   latest(action: string, targetId: string): Promise<AuditEntry | null> {
     return this.em.findOne(AuditEntry, { action, targetId }, { orderBy: { createdAt: 'desc', id: 'desc' } });

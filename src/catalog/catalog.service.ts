@@ -70,8 +70,7 @@ export class CatalogService {
 
   /** The audit trail, in the acting transaction; actions keep the names the trail has always had (`commerce.product_created`). */
   private async audit(actorId: string, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
-    const at = target.indexOf(':');
-    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+    await this.services.audit.recordSellingAction(actorId, action, target, data);
   }
 
   /** A notification written with the change (the notifications area delivers it after commit). */

@@ -55,7 +55,7 @@ export class EntitlementsService {
 
   /** The audit trail, in the acting transaction; the actions keep the names the trail has always had (`commerce.entitlement_granted`). */
   private async audit(actorId: string | null, action: string, id: string, data: Record<string, unknown>): Promise<void> {
-    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: 'entitlement', id }, data });
+    await this.services.audit.recordSellingAction(actorId, action, `entitlement:${id}`, data);
   }
 
   async entitlementsOf(userId: string): Promise<Entitlement[]> {

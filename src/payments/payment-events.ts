@@ -31,8 +31,7 @@ export class PaymentEvents {
 
   /** The audit trail, in the webhook's transaction: `payment.succeeded` is recorded as `commerce.payment_succeeded`; `target` is `<type>:<id>`. */
   private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
-    const at = target.indexOf(':');
-    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+    await this.services.audit.recordSellingAction(actorId, action, target, data);
   }
 
   async apply(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {

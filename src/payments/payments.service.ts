@@ -98,8 +98,7 @@ export class PaymentsService {
    * `commerce.payment_succeeded`; `target` is `<type>:<id>`.
    */
   private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
-    const at = target.indexOf(':');
-    await this.services.audit.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+    await this.services.audit.recordSellingAction(actorId, action, target, data);
   }
 
   /** A notification written with the change (the notifications area delivers it after commit). */
