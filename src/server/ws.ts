@@ -16,7 +16,7 @@ import {
   specifiedRules,
   validate,
 } from 'graphql';
-import { CloseCode } from 'graphql-ws';
+import { CloseCode, type SubscribePayload } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import proxyaddr from 'proxy-addr';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -55,6 +55,8 @@ interface Connection {
   standing?: Standing;
   /** Ids of the subscriptions running (or being started) on the socket, for MAX_SUBSCRIPTIONS_PER_SOCKET. */
   subscriptions: Set<string>;
+  /** Settles once the socket's last subscription sent listens (or was refused): later operations wait for it. */
+  listening: Promise<void>;
 }
 
 /** What one read of an account tells every subscription of a socket, until an event says it changed. */
@@ -111,6 +113,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   const byUser = new Map<string, Set<Connection>>();
   /** The socket each operation's context belongs to. */
   const owners = new WeakMap<object, Connection>();
+  /** What a subscription's execution arguments settle once it listens (see Connection.listening). */
+  const opening = new WeakMap<ExecutionArgs, () => void>();
 
   /** The socket's session state and account: kept while nothing announced a change, read once otherwise. */
   const standingOf = (connection: Connection): Standing => {
@@ -246,6 +250,63 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     }
   };
 
+  /** Parses, validates and checks an operation as HTTP does: its execution arguments, or why it is refused. */
+  const startOperation = async (connection: Connection, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
+    const refusal = await operationRefusal(connection);
+    if (refusal) return [refusal];
+    let document: DocumentNode;
+    try {
+      document = parse(payload.query, parseOptions(config));
+    } catch (error) {
+      return [requestError(error as GraphQLError, hideSchema)];
+    }
+    const errors = validate(schema, document, [...rules, ...introspectionRules(hideSchema, connection.auth), queryCostRule(config.GRAPHQL_MAX_COST, payload.variables ?? {})]);
+    if (errors.length) return errors.map((error) => requestError(error, hideSchema));
+    const bad = badVariable(payload.variables) ?? badLiteral(document);
+    if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
+    // Which operation, and variables that fit it, are the request's to get right: 400 with
+    // details, as over HTTP (graphql-js alone leaves them without a code: internal errors).
+    const operation = getOperationAST(document, payload.operationName);
+    if (!operation) {
+      const message = 'The document must name the operation to run (operationName) when it holds several, and hold at least one.';
+      return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'operationName', message }] } })];
+    }
+    nullsAsDefaults(schema, document, operation, payload.variables ?? undefined);
+    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
+    if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
+    if (operation.operation === 'subscription') {
+      if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
+        return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
+      }
+      connection.subscriptions.add(id);
+    }
+    return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
+  };
+
+  /** A subscription's stream of checked events, or the one result that refuses it. */
+  const openSubscription = async (args: ExecutionArgs) => {
+    const refusal = await subscriptionRefusal(args, ruleMap);
+    if (refusal) return { errors: [refusal] };
+    const connection = owners.get(args.contextValue as object)!;
+    const stream = await createSourceEventStream(args);
+    if (!isAsyncIterable(stream)) return stream;
+    // The operation's context serves each event (resolvers clear its entity manager); its
+    // caller is the socket's standing account, so an event costs no read of the account.
+    let verdict: { generation: number; at: number } | undefined;
+    return eachEvent(stream, async (payload) => {
+      const eventArgs = { ...args, rootValue: payload };
+      try {
+        const checked = await eventRefusal(connection, verdict, eventArgs);
+        verdict = checked.verdict;
+        if (checked.refusal) return { result: { errors: [checked.refusal] }, last: true };
+        return { result: await execute(eventArgs), last: false };
+      } catch (error) {
+        // Formatted by onNext: upstream_unavailable or internal_error, nothing internal.
+        return { result: { errors: [new GraphQLError(String((error as Error)?.message), { originalError: error as Error })] }, last: true };
+      }
+    });
+  };
+
   const format = (result: ExecutionResult) =>
     result.errors ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => log.error({ err }, 'subscription failed'), hideSchema)) } : undefined;
 
@@ -257,35 +318,20 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       onSubscribe: async (ctx, id, payload) => {
         const connection = connections.get(ctx.extra.socket);
         if (!connection) return [unauthenticated().toGraphQLError()];
-        const refusal = await operationRefusal(connection);
-        if (refusal) return [refusal];
-        let document: DocumentNode;
+        // A client that subscribes and then acts expects the event of its act: an operation starts
+        // only once the subscriptions sent before it on the socket listen.
+        const earlier = connection.listening;
+        let listens!: () => void;
+        connection.listening = new Promise((resolve) => (listens = resolve));
+        await earlier;
+        let started: ExecutionArgs | readonly GraphQLError[] | undefined;
         try {
-          document = parse(payload.query, parseOptions(config));
-        } catch (error) {
-          return [requestError(error as GraphQLError, hideSchema)];
+          return (started = await startOperation(connection, id, payload));
+        } finally {
+          if (started && 'document' in started && getOperationAST(started.document, started.operationName)?.operation === 'subscription') {
+            opening.set(started, listens);
+          } else listens();
         }
-        const errors = validate(schema, document, [...rules, ...introspectionRules(hideSchema, connection.auth), queryCostRule(config.GRAPHQL_MAX_COST, payload.variables ?? {})]);
-        if (errors.length) return errors.map((error) => requestError(error, hideSchema));
-        const bad = badVariable(payload.variables) ?? badLiteral(document);
-        if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
-        // Which operation, and variables that fit it, are the request's to get right: 400 with
-        // details, as over HTTP (graphql-js alone leaves them without a code: internal errors).
-        const operation = getOperationAST(document, payload.operationName);
-        if (!operation) {
-          const message = 'The document must name the operation to run (operationName) when it holds several, and hold at least one.';
-          return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'operationName', message }] } })];
-        }
-        nullsAsDefaults(schema, document, operation, payload.variables ?? undefined);
-        const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
-        if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
-        if (operation.operation === 'subscription') {
-          if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-            return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
-          }
-          connection.subscriptions.add(id);
-        }
-        return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
       },
       // The signature and expiry are checked here; the session and account before each operation
       // (a socket whose session has ended closes at its first), so a reconnection storm after a
@@ -308,6 +354,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           closing: false,
           generation: 0,
           subscriptions: new Set(),
+          listening: Promise.resolve(),
         };
         connections.set(socket, connection);
         register(connection);
@@ -329,26 +376,11 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       },
       // A refused subscription answers one result with the error, as a refused query does.
       subscribe: async (args) => {
-        const refusal = await subscriptionRefusal(args, ruleMap);
-        if (refusal) return { errors: [refusal] };
-        const connection = owners.get(args.contextValue as object)!;
-        const stream = await createSourceEventStream(args);
-        if (!isAsyncIterable(stream)) return stream;
-        // The operation's context serves each event (resolvers clear its entity manager); its
-        // caller is the socket's standing account, so an event costs no read of the account.
-        let verdict: { generation: number; at: number } | undefined;
-        return eachEvent(stream, async (payload) => {
-          const eventArgs = { ...args, rootValue: payload };
-          try {
-            const checked = await eventRefusal(connection, verdict, eventArgs);
-            verdict = checked.verdict;
-            if (checked.refusal) return { result: { errors: [checked.refusal] }, last: true };
-            return { result: await execute(eventArgs), last: false };
-          } catch (error) {
-            // Formatted by onNext: upstream_unavailable or internal_error, nothing internal.
-            return { result: { errors: [new GraphQLError(String((error as Error)?.message), { originalError: error as Error })] }, last: true };
-          }
-        });
+        try {
+          return await openSubscription(args);
+        } finally {
+          opening.get(args)?.();
+        }
       },
       onNext: (_ctx, _id, _payload, _args, result) => format(result),
     },

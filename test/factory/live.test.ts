@@ -6,7 +6,8 @@ import { adultSignup, signInAdmin, signUp, uniqueEmail } from '../support/users'
 import { connect, eventually, subscribe } from '../support/ws';
 import { request } from './support';
 
-const ctx = withMailAndApp({ FACTORY_OFFLINE_DELAY_MS: '40' });
+// Stages slow enough that a subscription opened under a loaded CI machine still sees most of them.
+const ctx = withMailAndApp({ FACTORY_OFFLINE_DELAY_MS: '150' });
 const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id status currentStage progress stages { name status } } }';
 
 describe('subscription generationStatusChanged(id)', () => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { NOTIFICATION_ADDED } from '../../src/notifications/notifications.service';
 import type { TestApp } from '../support/app';
 import { withTwoInstances } from '../support/setup';
 import { notify } from '../support/notify';
@@ -39,6 +40,21 @@ describe('live notifications', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(strangers.events).toEqual([]);
     await Promise.all([added.close(), counts.close(), strangers.close()]);
+  });
+
+  it('listen before an operation sent after them on the socket runs: what the client does next reaches it', async () => {
+    const learner = await signUp(first, adultSignup());
+    const [created] = await notify(second, learner.id, 'system');
+    // No acknowledgement exists in the protocol: a query sent after the subscription answers only
+    // once the subscription listens, and an event handed to the instance the moment it answers is delivered.
+    for (let round = 0; round < 15; round += 1) {
+      const added = subscribe(connect(first.url, learner.accessToken), ADDED);
+      await added.ready;
+      first.app.deps.pubSub.local(`${NOTIFICATION_ADDED}:${learner.id}`, { userId: learner.id, notificationId: created!.id });
+      await eventually(() => added.events.length === 1, `the event of round ${round}`, 3000);
+      expect(added.events[0].data?.notificationAdded.id).toBe(created!.id);
+      await added.close();
+    }
   });
 
   it('need a valid token at connection time', async () => {

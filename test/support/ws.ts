@@ -4,7 +4,7 @@ import WebSocket from 'ws';
 export interface Subscription<T> {
   /** Every payload received so far, in order. */
   events: { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }[];
-  /** Resolves once the server acknowledged the subscription (or refused it). */
+  /** Resolves once the subscription listens (or was refused). */
   ready: Promise<void>;
   close(): Promise<void>;
 }
@@ -27,7 +27,8 @@ export function connect(baseUrl: string, token?: string, lazy = true): Client {
 
 /**
  * Subscribes and collects what arrives. A subscription has no acknowledgement in the protocol, so
- * readiness is the first answer of a query sent over the same socket after it.
+ * readiness is the answer of a query sent over the same socket after it: the service runs an
+ * operation only once the subscriptions sent before it on the socket listen.
  */
 export function subscribe<T = any>(client: Client, query: string, variables?: Record<string, unknown>): Subscription<T> {
   const events: Subscription<T>['events'] = [];
