@@ -16,7 +16,7 @@ declare module '../kernel/services' {
 
 export const adminArea = defineArea({
   name: 'admin',
-  uses: ['audit', 'auth', 'payments'],
+  uses: ['ai', 'audit', 'auth', 'certificates', 'courses', 'payments', 'progress'],
   entities: [RoleChange],
   resolvers: [AdminResolver],
   rules: adminRules,
@@ -25,7 +25,7 @@ export const adminArea = defineArea({
   // The console: stats, users, audit, flags and contact messages through the admin API.
   http: () => webPage({ name: 'admin-console', paths: ['/admin', '/admin/'], assets: '/admin/console' }),
   migrations: [{ name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension }],
-  services: { admin: (uow, services) => new AdminService(uow, services.auth, services.audit, services.payments) },
+  services: { admin: (uow, services) => new AdminService(uow, services) },
   personalData: {
     entities: [RoleChange],
     export: async (userId, _services, uow) => ({ roleChanges: await allRowsOf(uow, RoleChange, { user: userId }) }),

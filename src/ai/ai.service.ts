@@ -114,6 +114,12 @@ export class AiService {
     return { tier: user.tier, period: 'day', limit, used, remaining: Math.max(0, limit - used), resetsAt: nextReset() };
   }
 
+  /** Messages sent to the tutor today (UTC) by everyone, for the platform's figures. */
+  async messagesToday(): Promise<number> {
+    const [row] = await this.uow.query<{ n: number }>(`select coalesce(sum(messages), 0)::int as n from ai_usage where day = (now() at time zone 'utc')::date`);
+    return row!.n;
+  }
+
   async conversations(user: User, requestId: string): Promise<unknown[]> {
     const access = await this.guardian.aiAccessOf(user.id);
     return this.items(user, 'GET', '/conversations', requestId, await this.memoryAllowed(user, access));

@@ -14,6 +14,7 @@ import { nextReset } from './ai.quota';
 import { UsageRecorder } from './ai.usage';
 import { QuotaReserver } from './ai.quota';
 import { Migration20261124100000_ai_access_events } from './migrations/Migration20261124100000_ai_access_events';
+import { Migration20261130000100_ai_learner_activity_view } from './migrations/Migration20261130000100_ai_learner_activity_view';
 
 export { mayConverse } from './ai.rules';
 export type { AiService } from './ai.service';
@@ -44,7 +45,10 @@ export const aiArea = defineArea({
   resolvers: [AiResolver, AiUserEdges],
   rules: aiRules,
   routes: aiRoutes,
-  migrations: [{ name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events }],
+  migrations: [
+    { name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events },
+    { name: 'Migration20261130000100_ai_learner_activity_view', class: Migration20261130000100_ai_learner_activity_view },
+  ],
   jsonRoutes: (deps, schema) => [aiChatRoute(schema, runtimeOf(deps).decisions)],
   services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian, runtimeOf(uow.deps).usage, runtimeOf(uow.deps).quota) },
   close: async (deps) => {

@@ -5,6 +5,7 @@ import { AuditService } from './audit.service';
 import { Migration20261125100000_audit_append_only } from './migrations/Migration20261125100000_audit_append_only';
 
 export { AuditEntry } from './audit-entry.entity';
+export { auditEntryCte } from './audit-cte';
 export type { AuditFilter, AuditRecord, AuditService } from './audit.service';
 
 declare module '../kernel/services' {

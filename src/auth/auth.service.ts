@@ -284,6 +284,21 @@ export class AuthService {
     this.publishAccountChanged(user.id);
   }
 
+  /** The account's address as stored now (before its erasure pseudonymises it), if the account exists. */
+  async emailOf(userId: string): Promise<string | null> {
+    const [row] = await this.uow.query<{ email: string }>(`select email from users where id = ?`, [userId]);
+    return row?.email ?? null;
+  }
+
+  /** Accounts per role and per status, for the platform's figures, in one statement. */
+  async accountCounts(): Promise<{ byRole: { role: string; count: number }[]; byStatus: { status: string; count: number }[] }> {
+    const [row] = await this.em.execute<{ by_role: { role: string; count: number }[]; by_status: { status: string; count: number }[] }[]>(`
+      select
+        (select coalesce(json_agg(json_build_object('role', role, 'count', n) order by role), '[]') from (select unnest(roles) as role, count(*)::int as n from users group by 1) r) as by_role,
+        (select coalesce(json_agg(json_build_object('status', status, 'count', n) order by status), '[]') from (select status, count(*)::int as n from users group by 1) s) as by_status`);
+    return { byRole: row.by_role, byStatus: row.by_status };
+  }
+
   publishAccountChanged(userId: string): void {
     this.uow.publish(ACCOUNT_CHANGED, userId, { userId });
   }

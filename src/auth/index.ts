@@ -22,6 +22,7 @@ export { ageOn } from './age';
 export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
 export type { AuthService } from './auth.service';
 export { accountsOf } from './account-cache';
+export { raiseTierCte, setTier } from './tier';
 export type { Account } from './account-cache';
 
 declare module '../kernel/services' {

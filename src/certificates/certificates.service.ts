@@ -39,6 +39,11 @@ export class CertificatesService {
     return this.uow.em;
   }
 
+  /** Certificates issued on the platform, for its figures. */
+  issuedCount(): Promise<number> {
+    return this.em.count(Certificate, {});
+  }
+
   /**
    * Issues the certificate unless it exists: one insert that the unique key decides, so two
    * lessons completed at the same moment still make one certificate and one notification.

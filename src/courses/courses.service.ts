@@ -224,6 +224,17 @@ export class CoursesService {
     if (!removed) throw unknownEnrollment();
   }
 
+  /** How many lessons each of these courses has (courses without lessons are left out). */
+  async lessonCounts(courseIds: string[]): Promise<{ course_id: string; n: number }[]> {
+    if (!courseIds.length) return [];
+    return this.uow.query<{ course_id: string; n: number }>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]);
+  }
+
+  /** Enrollments on the platform, for its figures. */
+  enrollmentCount(): Promise<number> {
+    return this.em.count(Enrollment, {});
+  }
+
   async isEnrolled(learnerId: string, courseId: string): Promise<boolean> {
     return (await this.em.count(Enrollment, { learner: learnerId, course: courseId })) > 0;
   }

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../auth';
-import { includesTier, Role, Tier, TIER_ORDER } from '../kernel/domain';
+import { raiseTierCte, setTier, User } from '../auth';
+import { includesTier, Role, Tier } from '../kernel/domain';
 import { isId } from '../kernel/ids';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -9,9 +9,6 @@ import { Entitlement, EntitlementKind, EntitlementRevokedReason, EntitlementSour
 import { entitlementNotActive, entitlementNotFound, grantedUserNotFound, grantInvalid } from './entitlements.errors';
 
 const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin) || user.hasRole(Role.content_admin)));
-
-/** TIER_ORDER as an SQL array literal (the driver spreads an array parameter into a list). */
-const TIERS_SQL = `array[${TIER_ORDER.map((tier) => `'${tier}'`).join(', ')}]`;
 
 /** What a paid product gives: a tier for a period, or courses. */
 export type PurchaseGrant = { tier: Tier; interval: '1 month' | '1 year' } | { courseIds: string[] };
@@ -30,8 +27,7 @@ export function purchaseGrantCtes(param: (value: unknown) => string, paymentId: 
             ((coalesce((select max(ends_at) from entitlements where user_id = ${param(beneficiaryId)} and kind = 'tier' and tier = ${param(grant.tier)} and status = 'active' and ends_at > now()), now())
               at time zone 'UTC') + ${param(grant.interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
       // The tier only rises with a new entitlement: the higher of the account's and the product's.
-      `tiered as (update users set tier = ${param(grant.tier)}, updated_at = now() where id = ${param(beneficiaryId)}
-          and array_position(${TIERS_SQL}, tier::text) < array_position(${TIERS_SQL}, ${param(grant.tier)}::text) returning id)`,
+      raiseTierCte(param, beneficiaryId, grant.tier),
     ];
   }
   if (!grant.courseIds.length) return [];
@@ -79,9 +75,7 @@ export class EntitlementsService {
         $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
       });
       const tier = active.reduce((best, e) => (!includesTier(best, e.tier!) ? e.tier! : best), Tier.free);
-      await em.nativeUpdate(User, { id: userId, tier: { $ne: tier } }, { tier });
-      const cached = em.getUnitOfWork().getById<User>(User.name, userId);
-      if (cached) cached.tier = tier;
+      await setTier(em, userId, tier);
       return tier;
     });
   }

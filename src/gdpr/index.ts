@@ -45,14 +45,14 @@ export const gdprArea = defineArea({
     }),
     // The requests stay as the record of what was asked and done: the subject's id becomes the
     // pseudonym with the account (the foreign key cascades). Export files are deleted now.
-    erase: async (userId, _pseudonym, _services, uow) => {
+    erase: async (userId, _pseudonym, services, uow) => {
       const exports = await uow.em.find(GdprRequest, { subject: userId, kind: GdprRequestKind.export }, { fields: ['id'] });
       for (const request of exports) await unlink(exportFile(uow.deps.config.DATA_DIR, request.id)).catch(() => {});
       // The AI backend forgets everything of the person (the ai area asks it), memory included.
       await uow.em.nativeDelete(AiMemoryDeletion, { subject: userId });
       // Mails still waiting in the queue for the person (their address, name, links) go too.
-      const [subject] = (await uow.em.execute(`select email from users where id = ?`, [userId])) as { email: string }[];
-      if (subject) await forgetQueuedMail(uow, subject.email);
+      const email = await services.auth.emailOf(userId);
+      if (email) await forgetQueuedMail(uow, email);
     },
   },
 });

@@ -103,8 +103,7 @@ export class ReportsService {
     const pairs = (await this.em.execute(
       `select gl.guardian_id, g.email as guardian_email, g.locale as guardian_locale, g.country as guardian_country,
               gl.learner_id, l.display_name as learner_name, s.weekly_report, s.monthly_report, s.inactivity_alert,
-              (select max(at) from (select max(completed_at) as at from lesson_completions where learner_id = gl.learner_id
-                                    union all select max(created_at) from quiz_attempts where learner_id = gl.learner_id) a) as last_activity
+              (select max(at) from learner_activity where learner_id = gl.learner_id) as last_activity
          from guardian_links gl
          join users g on g.id = gl.guardian_id and g.status = 'active'
          join users l on l.id = gl.learner_id and l.status not in ('deletion_pending', 'erased')
@@ -194,7 +193,7 @@ export class ReportsService {
     return sent.length;
   }
 
-  /** Lessons and quizzes of the batch's learners over the days their reports cover, in one statement. */
+  /** Lessons and quizzes of the batch's learners over the days their reports cover, in one statement (progress's view of them). */
   private async activityOf(reports: Due[]): Promise<Map<string, Date[]>> {
     const byLearner = new Map<string, Date[]>();
     if (!reports.length) return byLearner;
@@ -206,9 +205,8 @@ export class ReportsService {
     const learners = JSON.stringify([...new Set(reports.map((r) => r.pair.learner_id))]);
     const rows = (await this.em.execute(
       `with learners as (select jsonb_array_elements_text(?::jsonb)::uuid as id)
-       select learner_id, completed_at as at from lesson_completions where learner_id in (select id from learners) and completed_at between ? and ?
-       union all select learner_id, created_at from quiz_attempts where learner_id in (select id from learners) and created_at between ? and ?`,
-      [learners, from, to, from, to],
+       select learner_id, at from learner_activity where learner_id in (select id from learners) and at between ? and ?`,
+      [learners, from, to],
     )) as { learner_id: string; at: Date }[];
     for (const row of rows) {
       let list = byLearner.get(row.learner_id);

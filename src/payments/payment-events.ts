@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { auditEntryCte } from '../audit';
 import { PriceInterval, Product, ProductKind } from '../catalog';
 import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
 import type { Deps } from '../kernel/deps';
@@ -137,12 +138,9 @@ export class PaymentEvents {
         [LedgerKind.fee_split, this.split(payment, payment.amount, fee, 1)],
       ]),
     );
-    // Its audit entry (as AuditService.record writes it) in the same statement: the webhook's answer waits for every round trip.
-    const audited = { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId };
-    ctes.push(
-      `audited as (insert into audit_entries (id, actor_id, action, target_type, target_id, data, created_at)
-        values (gen_random_uuid(), null, 'commerce.payment_succeeded', 'payment', ${push(params, payment.id)}, ${push(params, JSON.stringify(audited))}::jsonb, now()))`,
-    );
+    // Its audit entry in the same statement: the webhook's answer waits for every round trip.
+    const data = { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId };
+    ctes.push(auditEntryCte((value) => push(params, value), { actorId: null, action: 'commerce.payment_succeeded', targetType: 'payment', targetId: payment.id, data }));
     await em.execute(`with ${ctes.join(',\n')} select 1`, params);
     // The sales count only sorts the marketplace (its hot row is not locked by the webhook), and the
     // notifications are the people's: both follow the commit, once each, off the answer's path.

@@ -2,6 +2,7 @@ import { rowsOf } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { ExerciseResult, LessonCompletion, QuizAttempt } from './progress.entity';
 import { Migration20261123160000_exercise_results } from './migrations/Migration20261123160000_exercise_results';
+import { Migration20261130000000_learner_activity_view } from './migrations/Migration20261130000000_learner_activity_view';
 import { CourseProgressEdges, EnrollmentEdges, ProgressUserEdges } from './progress.graph';
 import { ProgressResolver } from './progress.resolver';
 import { progressRoutes } from './progress.routes';
@@ -21,7 +22,10 @@ export const progressArea = defineArea({
   name: 'progress',
   uses: ['auth', 'certificates', 'consent', 'courses', 'entitlements', 'guardian', 'notifications'],
   entities: [LessonCompletion, QuizAttempt, ExerciseResult],
-  migrations: [{ name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results }],
+  migrations: [
+    { name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results },
+    { name: 'Migration20261130000000_learner_activity_view', class: Migration20261130000000_learner_activity_view },
+  ],
   resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],
   rules: progressRules,
   routes: progressRoutes,

@@ -184,10 +184,7 @@ export class ProgressService {
     const courseIds = [...new Set(enrollments.map((e) => e.course.id))];
     const ids = `{${learnerIds.join(',')}}`;
     const [lessonCounts, completions, scores, days, exerciseRows] = await this.uow.all([
-      () =>
-        courseIds.length
-          ? connection.execute<Row[]>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`])
-          : Promise.resolve([] as Row[]),
+      () => this.courses.lessonCounts(courseIds),
       () =>
         connection.execute<Row[]>(
           'select learner_id, course_id, count(*)::int as n, sum(time_spent_seconds)::int as seconds, max(completed_at) as last from lesson_completions where learner_id = any(?::uuid[]) group by 1, 2',
@@ -213,7 +210,7 @@ export class ProgressService {
           'select learner_id, course_id, exercise_id, lesson_id, best_score, accepted, updated_at from exercise_results where learner_id = any(?::uuid[]) and course_id is not null order by updated_at, exercise_id',
           [ids],
         ),
-    ]);
+    ] as const);
     const exercises = new Map<string, ExerciseProgress[]>();
     for (const r of exerciseRows) {
       const k = key(String(r.learner_id), String(r.course_id));
@@ -226,7 +223,7 @@ export class ProgressService {
         updatedAt: new Date(r.updated_at as string),
       });
     }
-    const totals = new Map(lessonCounts.map((r) => [String(r.course_id), Number(r.n)]));
+    const totals = new Map(lessonCounts.map((r) => [r.course_id, r.n]));
     const done = new Map(completions.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
     const best = new Map(scores.map((r) => [key(String(r.learner_id), String(r.course_id)), r]));
     const activity = new Map(days.map((r) => [String(r.learner_id), (r.days as (string | Date)[]).map(toDay)]));

@@ -152,6 +152,14 @@ describe('GET /admin/stats and { platformStats }', () => {
     await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
     const gql = await t.http.gql('{ platformStats { enrollments activeLearners7d activeLearners30d usersByRole { role count } } }', {}, admin.accessToken);
     expect(gql.body.data.platformStats).toMatchObject({ enrollments: before.enrollments + 1, activeLearners7d: before.activeLearners7d + 1, activeLearners30d: before.activeLearners30d + 1 });
+
+    // The tutor's usage as the AI area records it: the same learner counts once, another learner who
+    // only talked to the tutor counts too, and a day's messages are summed.
+    const chatter = await withBasicData(t, await learnerOfAge(t, 16));
+    const sql = t.app.deps.orm.em.getConnection();
+    await sql.execute(`insert into ai_usage (user_id, day, messages) values (?, (now() at time zone 'utc')::date, 2), (?, (now() at time zone 'utc')::date, 3)`, [learner.id, chatter.id]);
+    const after = (await t.http.get('/admin/stats', { token: admin.accessToken })).body;
+    expect(after).toMatchObject({ aiMessagesToday: 5, activeLearners7d: before.activeLearners7d + 2, activeLearners30d: before.activeLearners30d + 2 });
     expect((await t.http.get('/admin/stats')).status).toBe(401);
     expect((await t.http.get('/admin/stats', { token: other.accessToken })).status).toBe(403);
   });

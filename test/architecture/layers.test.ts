@@ -5,6 +5,7 @@ import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { areas } from '../../src/areas';
 import { serviceRegistry } from '../../src/kernel/services';
+import { viewsRead } from './relations';
 
 const root = join(__dirname, '..', '..');
 
@@ -25,10 +26,10 @@ describe('declared uses between areas (src/kernel/area.ts)', () => {
   const serviceOwner = new Map(areas.flatMap((area) => Object.keys(area.services ?? {}).map((service) => [service, area.name] as const)));
   const filesOf = (name: string) => readdirSync(join(root, 'src', name), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
 
-  /** What an area's folder actually reaches of other areas: the areas it imports, and the owners of the services it calls. */
+  /** What an area's folder actually reaches of other areas: the areas it imports, the owners of the services it calls and of the views it reads. */
   function reached(name: string): { imports: Set<string>; calls: Set<string> } {
     const imports = new Set<string>();
-    const calls = new Set<string>();
+    const calls = viewsRead(name);
     for (const file of filesOf(name)) {
       const path = join(root, 'src', name, file);
       const text = readFileSync(path, 'utf8');
@@ -52,7 +53,7 @@ describe('declared uses between areas (src/kernel/area.ts)', () => {
         declared.filter((name) => !byName.has(name)),
         `${area.name} uses unknown areas`,
       ).toEqual([]);
-      expect(declared, `the uses of ${area.name} (imports: ${[...imports]}; services called: ${[...calls]})`).toEqual([...new Set([...imports, ...calls])].sort());
+      expect(declared, `the uses of ${area.name} (imports: ${[...imports]}; services called and views read: ${[...calls]})`).toEqual([...new Set([...imports, ...calls])].sort());
     }
   });
 
