@@ -23,6 +23,7 @@ import { portfolioArea } from './portfolio';
 import { progressArea } from './progress';
 import { projectsArea } from './projects';
 import { reportsArea } from './guardian-reports';
+import { refundsArea } from './refunds';
 import { schoolArea } from './school';
 import type { Area } from './kernel/area';
 
@@ -53,6 +54,7 @@ export const areas: Area[] = [
   reportsArea,
   catalogArea,
   paymentsArea,
+  refundsArea,
   entitlementsArea,
   codelabArea,
   projectsArea,

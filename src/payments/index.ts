@@ -3,7 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { type Deps, perProcess } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, PurchaseRequest, Refund, WebhookEvent } from './payments.entity';
+import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, PurchaseRequest, WebhookEvent } from './payments.entity';
 import { paymentsHttp } from './payments.http';
 import { definePaymentsJobs } from './payments.jobs';
 import { PaymentsResolver, PaymentsUserEdges, paymentsNodes } from './payments.resolver';
@@ -13,6 +13,9 @@ import { PaymentViewFields } from './payment-view.resolver';
 import { PaymentsService } from './payments.service';
 
 export type { PaymentsService } from './payments.service';
+export { Payment, PaymentStatus } from './payments.entity';
+export { paymentNotFound } from './payments.errors';
+export { type RefundSettlement, settleRefundsThrough } from './refund-settlement';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';
 import { Migration20261126000000_entitlement_revoked_reason } from './migrations/Migration20261126000000_entitlement_revoked_reason';
@@ -57,7 +60,7 @@ export const providersOf = perProcess((deps) => {
 export const paymentsArea = defineArea({
   name: 'payments',
   uses: ['audit', 'auth', 'catalog', 'entitlements', 'guardian', 'notifications'],
-  entities: [Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, PurchaseRequest, Refund],
+  entities: [Payment, IdempotencyKey, WebhookEvent, LedgerTransaction, LedgerEntry, LedgerBalance, PurchaseRequest],
   resolvers: [PaymentsResolver, PaymentsUserEdges, PaymentViewFields],
   nodes: paymentsNodes,
   rules: paymentsRules,
@@ -75,13 +78,12 @@ export const paymentsArea = defineArea({
   },
   services: { payments: (uow, services) => new PaymentsService(uow, services, providersOf(uow.deps)) },
   personalData: {
-    entities: [Payment, PurchaseRequest, Refund, IdempotencyKey],
+    entities: [Payment, PurchaseRequest, IdempotencyKey],
     export: async (userId, _services, uow) => ({
       payments: await allRowsOf(uow, Payment, { $or: [{ payer: userId }, { beneficiary: userId }] }),
-      refunds: await allRowsOf(uow, Refund, { requestedBy: userId }),
       purchaseRequests: await allRowsOf(uow, PurchaseRequest, { learner: userId }),
     }),
-    // Payments, refunds and the ledger are records the law makes us keep: they stay, pointing at the
+    // Payments and the ledger are records the law makes us keep: they stay, pointing at the
     // pseudonym the account becomes (the ledger's accounts are renamed to it). What only served the
     // person goes: requests to a guardian, stored checkout answers.
     erase: async (userId, pseudonym, _services, uow) => {

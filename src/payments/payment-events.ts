@@ -8,8 +8,9 @@ import { isId } from '../kernel/ids';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { type NotificationMessage, NotificationType } from '../notifications';
-import { LedgerKind, Payment, PaymentStatus, Refund, RefundStatus } from './payments.entity';
+import { LedgerKind, Payment, PaymentStatus } from './payments.entity';
 import type { ProviderEvent, WebhookOutcome } from './providers/types';
+import { refundSettlement } from './refund-settlement';
 import { sameCurrency, sameMoney } from './webhook-money';
 
 /** The cumulative share of `part` of `total` that `fee` is, so partial refunds add up to the whole fee exactly. */
@@ -219,7 +220,7 @@ export class PaymentEvents {
     await this.post(em, LedgerKind.chargeback, payment.id, null, entries, payment.currency);
     payment.refundedAmount = before + amount;
     payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
-    const rejected = await em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [payment.id]);
+    const rejected = await refundSettlement().rejectRequested(this.uow, payment.id);
     if (payment.status === PaymentStatus.refunded) {
       await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.chargeback);
     }
@@ -228,7 +229,7 @@ export class PaymentEvents {
       currency: payment.currency,
       disputeId: event.disputeId ?? null,
       eventId: event.eventId,
-      rejectedRefunds: rejected.map((r) => r.id),
+      rejectedRefunds: rejected,
     });
     await em.flush();
     return true;
@@ -286,14 +287,18 @@ export class PaymentEvents {
     if (ctes.length) await em.execute(`with ${ctes.join(',\n')} select 1`, params);
   }
 
-  /** The provider's word on a refund: succeeded moves money back (ledger reversed, entitlements revoked when whole). */
+  /**
+   * The provider's word on a refund: succeeded moves money back (ledger reversed, entitlements
+   * revoked when whole). The refund's row follows in this transaction, through its area.
+   */
   private async settleRefund(em: EntityManager, payment: Payment, refundId: string | null, succeeded: boolean): Promise<boolean> {
-    const refund = refundId && isId(refundId) ? await em.findOne(Refund, { id: refundId, payment: payment.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
-    if (!refund || refund.status !== RefundStatus.processing) return false;
+    const settlement = refundSettlement();
+    const refund = refundId && isId(refundId) ? await settlement.awaitingProvider(this.uow, payment.id, refundId) : null;
+    if (!refund) return false;
     // A chargeback took the money back meanwhile: this refund cannot pay it out again.
     if (succeeded && payment.refundedAmount + refund.amount > payment.amount) succeeded = false;
     if (!succeeded) {
-      refund.status = RefundStatus.failed;
+      await settlement.settled(this.uow, refund.id, false);
       await this.audit(em, null, 'refund.failed', `refund:${refund.id}`);
       await em.flush();
       return true;
@@ -302,7 +307,7 @@ export class PaymentEvents {
     const before = payment.refundedAmount;
     const after = before + refund.amount;
     const feeBack = shareOf(fee, payment.amount, after) - shareOf(fee, payment.amount, before);
-    refund.status = RefundStatus.succeeded;
+    await settlement.settled(this.uow, refund.id, true);
     payment.refundedAmount = after;
     payment.status = after >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     await em.flush();

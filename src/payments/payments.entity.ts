@@ -236,55 +236,6 @@ export class PurchaseRequest {
   createdAt: Date = new Date();
 }
 
-export enum RefundStatus {
-  requested = 'requested',
-  processing = 'processing',
-  succeeded = 'succeeded',
-  rejected = 'rejected',
-  failed = 'failed',
-}
-
-@Entity({ tableName: 'refunds' })
-@Index({ properties: ['payment'] })
-@Index({ properties: ['requestedBy'] })
-@Check({ name: 'refunds_amount_check', expression: '"amount" > 0' })
-export class Refund {
-  [OptionalProps]?: 'status' | 'providerRef' | 'decidedBy' | 'createdAt' | 'updatedAt';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
-
-  @ManyToOne(() => Payment, { deleteRule: 'restrict' })
-  payment!: Payment;
-
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
-  requestedBy!: User;
-
-  @Property({ type: money() })
-  amount!: number;
-
-  @Property({ type: 'string', columnType: 'char(3)' })
-  currency!: string;
-
-  @Property({ type: 'text' })
-  reason!: string;
-
-  @Enum({ items: () => RefundStatus })
-  status: RefundStatus = RefundStatus.requested;
-
-  @Property({ type: 'text', nullable: true })
-  providerRef: string | null = null;
-
-  @Property({ type: 'uuid', nullable: true })
-  decidedBy: string | null = null;
-
-  @Property({ type: 'timestamptz' })
-  createdAt: Date = new Date();
-
-  @Property({ type: 'timestamptz', onUpdate: () => new Date() })
-  updatedAt: Date = new Date();
-}
-
 /**
  * Each account's balance per currency, kept by a trigger on ledger entries (spread over slots so
  * concurrent payments do not queue on one row): balances are read without scanning the entries.

@@ -4,21 +4,8 @@ import type { NodeSource } from '../kernel/node';
 import { paymentsRules } from './payments.rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnectionOf } from '../kernel/pagination';
-import type { Payment, PurchaseRequest, Refund } from './payments.entity';
-import {
-  CheckoutInput,
-  CheckoutResultView,
-  CheckoutView,
-  LedgerBalancesView,
-  MySalesView,
-  PaymentConnection,
-  PaymentView,
-  PurchaseRequestConnection,
-  PurchaseRequestView,
-  RefundConnection,
-  RefundInput,
-  RefundView,
-} from './payments.types';
+import type { Payment, PurchaseRequest } from './payments.entity';
+import { CheckoutInput, CheckoutResultView, CheckoutView, LedgerBalancesView, MySalesView, PaymentConnection, PaymentView, PurchaseRequestConnection, PurchaseRequestView } from './payments.types';
 
 export function presentPayment(p: Payment): PaymentView {
   return {
@@ -52,8 +39,6 @@ const presentRequest = (r: PurchaseRequest): PurchaseRequestView => ({
   createdAt: r.createdAt,
 });
 
-const presentRefund = (r: Refund): RefundView => ({ id: r.id, paymentId: r.payment.id, status: r.status, amount: r.amount, currency: r.currency, reason: r.reason, createdAt: r.createdAt });
-
 const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
 
 /** What an account bought or was given: only the account itself reads it. */
@@ -79,14 +64,6 @@ export const paymentsNodes: NodeSource[] = [
     rule: paymentsRules.Query.purchaseRequests,
     field: 'Query.purchaseRequests',
     loadMany: async (ctx, ids) => (await ctx.services.payments.purchaseRequestsByIds(await viewer(ctx), ids)).map(presentRequest),
-  },
-  {
-    // Two reads list refunds: the caller's own (myRefunds) and every one for admins (refunds); the read keeps each to its reader.
-    type: 'Refund',
-    table: 'refunds',
-    rule: paymentsRules.Query.myRefunds,
-    field: 'Query.myRefunds',
-    loadMany: async (ctx, ids) => (await ctx.services.payments.refundsByIds(await viewer(ctx), ids)).map(presentRefund),
   },
 ];
 
@@ -141,33 +118,6 @@ export class PaymentsResolver {
   @Mutation(() => PurchaseRequestView, { description: "A guardian declines a linked learner's purchase request" })
   async declinePurchaseRequest(@Arg('id', () => ID, { description: 'The purchase request to decline' }) id: string, @Ctx() ctx: Context) {
     return presentRequest(await ctx.services.payments.declineRequest(await viewer(ctx), id));
-  }
-
-  // refunds
-
-  @Mutation(() => RefundView, { description: `The payer within the refund window, or an admin` })
-  async requestRefund(@Arg('input', () => RefundInput, { description: 'The payment, the amount and the reason' }) input: RefundInput, @Ctx() ctx: Context) {
-    return presentRefund(await ctx.services.payments.requestRefund(await viewer(ctx), input));
-  }
-
-  @Mutation(() => RefundView, { description: 'Admins: approves a requested refund; the provider then refunds' })
-  async approveRefund(@Arg('id', () => ID, { description: 'The refund to approve' }) id: string, @Ctx() ctx: Context) {
-    return presentRefund(await ctx.services.payments.approveRefund(await viewer(ctx), id));
-  }
-
-  @Mutation(() => RefundView, { description: 'Admins: refuses a requested refund' })
-  async rejectRefund(@Arg('id', () => ID, { description: 'The refund to refuse' }) id: string, @Ctx() ctx: Context) {
-    return presentRefund(await ctx.services.payments.rejectRefund(await viewer(ctx), id));
-  }
-
-  @Query(() => RefundConnection, { description: "Refunds of the caller's payments, newest first" })
-  async myRefunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnectionOf(await ctx.services.payments.refunds(await viewer(ctx), true, page.first, page.after), presentRefund);
-  }
-
-  @Query(() => RefundConnection, { description: 'Admins: every refund' })
-  async refunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnectionOf(await ctx.services.payments.refunds(null, false, page.first, page.after), presentRefund);
   }
 
   // ledger

@@ -1,6 +1,6 @@
 import { restRoutes } from '../kernel/rest-route';
 
-/** The REST paths of payments, refunds and the ledger; each runs the operation of that name in `payments.graphql`. Webhooks and the sandbox page are `payments.http.ts`. */
+/** The REST paths of payments and the ledger; each runs the operation of that name in `payments.graphql`. Webhooks and the sandbox page are `payments.http.ts`. */
 export const paymentsRoutes = restRoutes(__dirname, 'payments.graphql', [
   { method: 'get', path: '/marketplace/me/sales', status: 200, operation: 'MySales', summary: "A creator's sales and earnings after the platform's fee" },
   {
@@ -26,10 +26,5 @@ export const paymentsRoutes = restRoutes(__dirname, 'payments.graphql', [
   { method: 'post', path: '/payments/requests/:id/approve', status: 200, operation: 'ApprovePurchaseRequest', summary: 'A guardian approves: a checkout for them to pay' },
   { method: 'post', path: '/payments/requests/:id/decline', status: 200, operation: 'DeclinePurchaseRequest', summary: 'A guardian declines' },
   { method: 'get', path: '/payments/:id', status: 200, operation: 'Payment', summary: 'A payment (payer, beneficiary, admins)' },
-  { method: 'post', path: '/refunds', status: 201, operation: 'RequestRefund', summary: 'Ask for a refund (the payer within REFUND_WINDOW_DAYS, or an admin)' },
-  { method: 'get', path: '/refunds/me', status: 200, operation: 'MyRefunds', summary: "The caller's refunds", body: 'list' },
-  { method: 'get', path: '/refunds', status: 200, operation: 'Refunds', summary: 'Every refund (admins)', body: 'list' },
-  { method: 'post', path: '/refunds/:id/approve', status: 200, operation: 'ApproveRefund', summary: "Approve: processing, the provider's refund is asked (admins)" },
-  { method: 'post', path: '/refunds/:id/reject', status: 200, operation: 'RejectRefund', summary: 'Reject a refund (admins)' },
   { method: 'get', path: '/admin/ledger/balances', status: 200, operation: 'LedgerBalances', summary: 'Balance per ledger account and currency (admins)' },
 ]);

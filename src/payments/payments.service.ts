@@ -12,7 +12,7 @@ import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { type Price, Product, ProductStatus } from '../catalog';
-import { IdempotencyKey, Payment, PaymentStatus, PurchaseRequest, PurchaseRequestStatus, Refund, RefundStatus } from './payments.entity';
+import { IdempotencyKey, Payment, PaymentStatus, PurchaseRequest, PurchaseRequestStatus } from './payments.entity';
 import { purchaseRequestMail } from './payments.mails';
 import { PaymentEvents } from './payment-events';
 import {
@@ -24,19 +24,12 @@ import {
   learnerNotFound,
   notAPriceOfProduct,
   paymentNotFound,
-  paymentNotRefundable,
   productNotForSale,
   providerCurrency,
   providerNotFound,
   providerNotOffered,
   purchaseRequestDecided,
   purchaseRequestNotFound,
-  refundAmountInvalid,
-  refundDecided,
-  refundNotFound,
-  refundReasonMissing,
-  refundTooLarge,
-  refundWindowPassed,
   webhookNotCompleted,
 } from './payments.errors';
 import type { Providers } from './providers';
@@ -72,10 +65,10 @@ const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
 const isMinor = (user: User) => user.hasRole(Role.learner) && user.birthDate !== null && ageOn(user.birthDate) < 18;
 
 /**
- * Checkout, providers, webhooks, disputes, purchase requests, refunds and the ledger: one domain,
- * because a payment's success (or its refund) moves money on the ledger and grants (or takes back)
+ * Checkout, providers, webhooks, disputes, purchase requests and the ledger: one domain, because a
+ * payment's success (or its refund) moves money on the ledger and grants (or takes back)
  * entitlements in one transaction. Products are the catalog's; entitlements are written through
- * their area.
+ * their area; refunds are the refunds area's, which asks payments for the provider's refund.
  */
 export class PaymentsService {
   constructor(
@@ -387,86 +380,41 @@ export class PaymentsService {
     });
   }
 
-  // ---- refunds -------------------------------------------------------------------------------
+  // ---- refunds (the refunds area keeps them; payments moves their money) ---------------------
 
   /**
-   * A refund asked for: the payment's row is locked, so concurrent requests see each other's
-   * reservations and together never pass the amount paid.
+   * The payment, its row locked for the caller's transaction (a refund asked for reserves part of
+   * it: concurrent requests wait for each other here); null when there is none.
    */
-  async requestRefund(viewer: User, input: { paymentId: string; amount?: number | null; reason: string }): Promise<Refund> {
-    if (!input.reason?.trim() || input.reason.length > 1000) throw refundReasonMissing();
-    if (input.amount != null && (!Number.isSafeInteger(input.amount) || input.amount <= 0)) throw refundAmountInvalid();
-    return this.uow.transaction(async (em) => {
-      const payment = isId(input.paymentId) ? await em.findOne(Payment, { id: input.paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
-      if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw paymentNotFound();
-      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw paymentNotRefundable(payment.status);
-      if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
-        throw refundWindowPassed(this.deps.config.REFUND_WINDOW_DAYS);
-      }
-      const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(
-        `select coalesce(sum(amount), 0) as reserved from refunds where payment_id = ? and status in ('requested', 'processing')`,
-        [payment.id],
-      );
-      const left = payment.amount - payment.refundedAmount - Number(reserved);
-      const amount = input.amount ?? left;
-      if (amount <= 0 || amount > left) throw refundTooLarge(Math.max(left, 0), payment.currency);
-      const refund = em.create(Refund, { payment, requestedBy: viewer, amount, currency: payment.currency, reason: input.reason.trim() });
-      await this.audit(em, viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
-      await em.flush();
-      return refund;
-    });
+  async lockedPayment(id: string): Promise<Payment | null> {
+    return isId(id) ? this.em.findOne(Payment, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true }) : null;
   }
 
-  async refunds(viewer: User | null, mine: boolean, first: number, after?: string | null): Promise<Page<Refund>> {
-    const where = mine ? { requestedBy: viewer!.id } : {};
-    const rows = await this.em.find(Refund, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
-    return toPage(rows, first, after, () => this.em.count(Refund, where));
-  }
-
-  /** The refunds among these ids: the viewer's own requests (`myRefunds`), every one for admins (`refunds`). */
-  refundsByIds(viewer: User, ids: string[]): Promise<Refund[]> {
-    return this.em.find(Refund, { id: { $in: ids.filter(isId) }, ...(isAdmin(viewer) ? {} : { requestedBy: viewer.id }) });
-  }
-
-  /** Approved: processing, and the provider is asked; its webhook (or its answer, for VNPay and MoMo) settles it. */
-  async approveRefund(admin: User, id: string): Promise<Refund> {
-    const refund = await this.uow.transaction(async (em) => {
-      const found = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['payment', 'payment.product'] }) : null;
-      if (!found) throw refundNotFound();
-      if (found.status !== RefundStatus.requested) throw refundDecided(found.status);
-      found.status = RefundStatus.processing;
-      found.decidedBy = admin.id;
-      await this.audit(em, admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
-      await em.flush();
-      return found;
-    });
-    const payment = refund.payment;
+  /**
+   * Asks the payment's provider to refund `refund` (an approved refund); `completed` when its answer
+   * settles it at once (VNPay, MoMo), else its webhook does. Throws when the provider refuses or is
+   * no longer configured.
+   */
+  async askProviderRefund(paymentId: string, refund: { id: string; amount: number; reason: string }): Promise<{ providerRef: string | null; completed: boolean }> {
+    const payment = (await this.em.findOne(Payment, { id: paymentId }, { populate: ['product'], refresh: true }))!;
     const provider = this.providers.offered.get(payment.provider);
-    try {
-      if (!provider) throw new Error(`${payment.provider} is no longer configured`);
-      const full = refund.amount === payment.amount - payment.refundedAmount;
-      const asked = await provider.refund(this.providerPayment(payment), { id: refund.id, amount: refund.amount, reason: refund.reason, full });
-      if (asked.providerRef) await this.em.nativeUpdate(Refund, { id: refund.id }, { providerRef: asked.providerRef });
-      if (asked.completed)
-        await this.applyEvent(payment.provider, { eventId: `refund:${refund.id}`, kind: 'refund_succeeded', paymentId: payment.id, refundId: refund.id, raw: { refundId: refund.id } });
-    } catch (error) {
-      this.deps.log.warn({ err: error, refundId: refund.id }, 'provider refused a refund');
-      await this.applyEvent(payment.provider, { eventId: `refund-failed:${refund.id}`, kind: 'refund_failed', paymentId: payment.id, refundId: refund.id, raw: { error: String(error) } });
-    }
-    return (await this.em.findOne(Refund, { id: refund.id }, { refresh: true }))!;
+    if (!provider) throw new Error(`${payment.provider} is no longer configured`);
+    const full = refund.amount === payment.amount - payment.refundedAmount;
+    return provider.refund(this.providerPayment(payment), { ...refund, full });
   }
 
-  async rejectRefund(admin: User, id: string): Promise<Refund> {
-    return this.uow.transaction(async (em) => {
-      const refund = isId(id) ? await em.findOne(Refund, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-      if (!refund) throw refundNotFound();
-      if (refund.status !== RefundStatus.requested) throw refundDecided(refund.status);
-      refund.status = RefundStatus.rejected;
-      refund.decidedBy = admin.id;
-      await this.audit(em, admin.id, 'refund.rejected', `refund:${refund.id}`);
-      await em.flush();
-      return refund;
-    });
+  /**
+   * The provider's answer to a refund asked of it, applied as its webhook would be: the refund
+   * succeeded (`error` undefined) or failed, once, in one transaction with the money it moves.
+   */
+  async refundAnswered(paymentId: string, refundId: string, error?: unknown): Promise<void> {
+    const { provider } = (await this.em.findOne(Payment, { id: paymentId }))!;
+    await this.applyEvent(
+      provider,
+      error === undefined
+        ? { eventId: `refund:${refundId}`, kind: 'refund_succeeded', paymentId, refundId, raw: { refundId } }
+        : { eventId: `refund-failed:${refundId}`, kind: 'refund_failed', paymentId, refundId, raw: { error: String(error) } },
+    );
   }
 
   // ---- ledger --------------------------------------------------------------------------------

@@ -67,8 +67,8 @@ async function run(s: Step): Promise<void> {
       const left = Number(row.amount) - Number(row.refunded_amount);
       if (!['succeeded', 'partially_refunded'].includes(row.status) || left <= 0) return;
       const amount = Math.max(1, Math.floor((left * s.part) / 100));
-      const refund = await unit().requestRefund(admin, { paymentId: id, amount, reason: 'property' });
-      await unit().approveRefund(admin, refund.id);
+      const refund = await openUnit(t.app.deps).services.refunds.request(admin, { paymentId: id, amount, reason: 'property' });
+      await openUnit(t.app.deps).services.refunds.approve(admin, refund.id);
       await waitFor(
         () => sql<{ status: string }>('select status from refunds where id = ?', [refund.id]),
         ([r]) => r.status !== 'processing',

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sandboxSecretOf } from '../../src/payments/providers';
+import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
+import { buy, postSandbox, publishedProduct, waitFor } from '../commerce/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, publishedProduct, waitFor } from './support';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -114,5 +116,42 @@ describe('refunds', () => {
     expect(all.body.items.map((r: { id: string }) => r.id)).toContain(asked.body.id);
     const mine = await t.http.gql('{ myRefunds(first: 10) { edges { node { id status } } } }', {}, buyer.accessToken);
     expect(mine.body.data.myRefunds.edges[0].node.status).toBe('REJECTED');
+  });
+});
+
+describe("the provider's word on a refund, given again", () => {
+  const sql = <T>(query: string, params: unknown[]) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+  /** A refund.succeeded event as the sandbox provider signs it. */
+  const refundEvent = (eventId: string, paymentId: string, refundId: string, amount: number) => {
+    const body = JSON.stringify({ id: eventId, type: 'refund.succeeded', paymentId, refundId, amount, currency: 'VND' });
+    return { body, signature: signSandbox(sandboxSecretOf(t.app.deps.config), body) };
+  };
+
+  it('settles the refund, the payment and the ledger once, whether the provider repeats its event or sends it again under new ids, concurrently', async () => {
+    const buyer = await signUp(t, adultSignup());
+    const payment = await buy(t, buyer, product);
+    const asked = await t.http.post('/refunds', { paymentId: payment.id, amount: 50000, reason: 'sent twice' }, { token: buyer.accessToken });
+    expect(asked.status).toBe(201);
+    await t.http.post(`/refunds/${asked.body.id}/approve`, undefined, { token: admin.accessToken });
+    expect((await settled(asked.body.id, buyer)).body.items[0]).toMatchObject({ id: asked.body.id, status: 'succeeded' });
+    const refundRow = () => sql<{ status: string; updated_at: Date }>('select status, updated_at from refunds where id = ?', [asked.body.id]);
+    const postings = () => sql<{ kind: string }>('select kind from ledger_transactions where refund_id = ? order by kind', [asked.body.id]);
+    const before = { refund: await refundRow(), provider: await balance('provider:sandbox'), customer: await balance(`customer:${buyer.id}`) };
+    expect(await postings()).toEqual([{ kind: 'fee_split' }, { kind: 'refund' }]);
+
+    // The sandbox's own event once more (stored once by its id), and the same word under new ids,
+    // as a provider that lost our answer (we stopped between commit and reply) sends it again.
+    const again = [refundEvent(`evt_refund_${asked.body.id}`, payment.id, asked.body.id, 50000)];
+    for (let i = 0; i < 5; i++) again.push(refundEvent(`evt_refund_again_${i}_${asked.body.id}`, payment.id, asked.body.id, 50000));
+    const answers = await Promise.all(again.map((event) => postSandbox(t, event)));
+    expect(answers.map((a) => a.status)).toEqual(again.map(() => 200));
+
+    expect(await refundRow()).toEqual(before.refund);
+    expect(await postings()).toEqual([{ kind: 'fee_split' }, { kind: 'refund' }]);
+    expect((await t.http.get(`/payments/${payment.id}`, { token: buyer.accessToken })).body).toMatchObject({ status: 'partially_refunded', refundedAmount: 50000 });
+    expect(await balance('provider:sandbox')).toBe(before.provider);
+    expect(await balance(`customer:${buyer.id}`)).toBe(before.customer);
+    const mine = await t.http.gql('{ myRefunds(first: 10) { edges { node { id status } } } }', {}, buyer.accessToken);
+    expect(mine.body.data.myRefunds.edges).toEqual([{ node: { id: asked.body.id, status: 'SUCCEEDED' } }]);
   });
 });
