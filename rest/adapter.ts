@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request } from 'express';
 import { match } from 'path-to-regexp';
-import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, specifiedRules, type TypeNode, validate } from 'graphql';
+import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, type TypeNode } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
 import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode, validationFailed } from '../src/kernel/errors';
@@ -33,13 +33,11 @@ export interface RestEndpoint extends DirectRoute {
 
 /**
  * Every route of the table, executing its operation through Apollo. Each row's operation is parsed
- * once here and, given the schema, validated against it: a row the schema no longer answers stops
- * the start, where it would have failed its first request.
+ * once here. That every row validates against the schema is test/architecture/operations.test.ts's
+ * to say: validating them all again at each start cost every start (and every test file) a second.
  */
 export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits, schema: GraphQLSchema): RestEndpoint[] {
   return routes.map(prepare).map((route) => {
-    const [invalid] = validate(schema, route.document, specifiedRules);
-    if (invalid) throw new Error(`${route.method.toUpperCase()} ${route.path}: ${invalid.message}`);
     const enums = enumSpelling(schema, route.document);
     return {
       method: route.method.toUpperCase() as RestEndpoint['method'],

@@ -10,12 +10,15 @@ const initializer = `window.onload = function () {
     presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: 'StandaloneLayout' });
 };`;
 
-/** `/openapi.json` and the Swagger UI at `/docs`, served from node_modules (no CDN). */
+/**
+ * `/openapi.json` and the Swagger UI at `/docs`, served from node_modules (no CDN). The document is
+ * built at its first request, not at every start (a second of CPU that most starts never use).
+ */
 export function serveDocs(schema: GraphQLSchema): DeclaringRouter {
-  const document = buildOpenApi(schema, routes, ruleMap);
+  let document: ReturnType<typeof buildOpenApi> | undefined;
   return new DeclaringRouter()
     .get('/openapi.json', (_req, res) => {
-      res.json(document);
+      res.json((document ??= buildOpenApi(schema, routes, ruleMap)));
     })
     .get('/docs/swagger-initializer.js', (_req, res) => {
       res.type('application/javascript').send(initializer);
