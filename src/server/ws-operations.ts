@@ -8,7 +8,8 @@ import type { Context } from '../kernel/context';
  * validation rules, plugins (input guard, introspection, cost, metrics) and formatError, so a
  * refusal reads the same on both. Apollo has no subscriptions: for one sent over the socket, the
  * plugin below answers once Apollo has validated and checked it, without executing it, and hands
- * the document and variables back to ws.ts, which opens the event stream and runs each event.
+ * the document and variables back to ws.ts, which opens the event stream and runs each event
+ * (eachEvent), formatted by the formatError Apollo uses (formatResult).
  */
 
 /** What Apollo resolved for an operation sent over the socket: what graphql-ws executes or subscribes with. */
@@ -95,4 +96,47 @@ export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => 
 /** An event's result with its errors formatted by Apollo's own formatError. */
 export function formatResult(result: ExecutionResult, formatError: FormatError): ExecutionResult {
   return result.errors ? { ...result, errors: result.errors.map((error) => new FormattedError(formatError(error.toJSON(), error))) } : result;
+}
+
+/**
+ * Maps each source event to a result, as graphql's `subscribe` does, ending after a result marked
+ * last. `return()` reaches the source at once (a client's `complete`, a closed socket), even while
+ * no event is pending, which an async generator would delay until the next event.
+ */
+export function eachEvent(source: AsyncIterable<unknown>, map: (payload: unknown) => Promise<{ result: ExecutionResult; last: boolean }>): AsyncGenerator<ExecutionResult> {
+  const iterator = source[Symbol.asyncIterator]();
+  let done = false;
+  const finish = async (): Promise<IteratorReturnResult<undefined>> => {
+    if (!done) {
+      done = true;
+      await iterator.return?.();
+    }
+    return { value: undefined, done: true };
+  };
+  const generator = {
+    async next(): Promise<IteratorResult<ExecutionResult, undefined>> {
+      if (done) return { value: undefined, done: true };
+      const step = await iterator.next();
+      if (step.done) {
+        done = true;
+        return { value: undefined, done: true };
+      }
+      const { result, last } = await map(step.value);
+      if (last) await finish();
+      return { value: result, done: false };
+    },
+    return: finish,
+    async throw(error: unknown): Promise<IteratorResult<ExecutionResult, undefined>> {
+      await finish();
+      throw error;
+    },
+    [Symbol.asyncIterator]() {
+      return generator;
+    },
+  };
+  return generator as unknown as AsyncGenerator<ExecutionResult>;
+}
+
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
 }

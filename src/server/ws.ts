@@ -21,7 +21,7 @@ import { createContext } from './context';
 import { openUnit } from './platform';
 import { connectionSessionEnded, connectionTokenExpired, subscriptionLimitReached } from './server.errors';
 import { trustOf } from './steps';
-import { type FormatError, formatResult, runOnSocket } from './ws-operations';
+import { eachEvent, type FormatError, formatResult, isAsyncIterable, runOnSocket } from './ws-operations';
 
 /** One socket, signed in with one access token for its whole life. */
 interface Connection {
@@ -375,47 +375,4 @@ async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promi
     }
   }
   return null;
-}
-
-/**
- * Maps each source event to a result, as graphql's `subscribe` does, ending after a result marked
- * last. `return()` reaches the source at once (a client's `complete`, a closed socket), even while
- * no event is pending, which an async generator would delay until the next event.
- */
-function eachEvent(source: AsyncIterable<unknown>, map: (payload: unknown) => Promise<{ result: ExecutionResult; last: boolean }>): AsyncGenerator<ExecutionResult> {
-  const iterator = source[Symbol.asyncIterator]();
-  let done = false;
-  const finish = async (): Promise<IteratorReturnResult<undefined>> => {
-    if (!done) {
-      done = true;
-      await iterator.return?.();
-    }
-    return { value: undefined, done: true };
-  };
-  const generator = {
-    async next(): Promise<IteratorResult<ExecutionResult, undefined>> {
-      if (done) return { value: undefined, done: true };
-      const step = await iterator.next();
-      if (step.done) {
-        done = true;
-        return { value: undefined, done: true };
-      }
-      const { result, last } = await map(step.value);
-      if (last) await finish();
-      return { value: result, done: false };
-    },
-    return: finish,
-    async throw(error: unknown): Promise<IteratorResult<ExecutionResult, undefined>> {
-      await finish();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return generator;
-    },
-  };
-  return generator as unknown as AsyncGenerator<ExecutionResult>;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
 }
