@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import type { GraphQLFormattedError } from 'graphql';
 import { applyMiddleware } from 'graphql-middleware';
 import type { Express } from 'express';
 import type { Logger } from 'pino';
@@ -28,6 +29,7 @@ import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
 import { createOutboxRelay, defineJobs, jsonRoutes, openAppDatabase, ruleMap } from './platform';
 import { attachWebSocketServer } from './ws';
+import { socketOperationsPlugin } from './ws-operations';
 
 export interface App {
   deps: Deps;
@@ -80,10 +82,10 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
   const httpServer = createServer();
-  const ws = attachWebSocketServer(httpServer, schema, deps, ruleMap);
-  watchState(deps, ws.stats);
-  // Production hides the schema from clients but admins: no introspection, no "Did you mean" (ws.ts does the same).
+  // Production hides the schema from clients but admins: no introspection, no "Did you mean".
   const hideSchema = config.NODE_ENV === 'production';
+  // Apollo's, and the WebSocket's for the events of subscriptions (which Apollo does not run).
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema);
   const apollo = new ApolloServer<Context>({
     schema,
     validationRules: queryLimitRules(config),
@@ -94,12 +96,14 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
     // Refused by introspectionPlugin unless the caller may see the schema.
     introspection: true,
     hideSchemaDetailsFromClientErrors: hideSchema,
-    formatError: (formatted, error) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema),
+    formatError,
     plugins: [
       inputGuard(ruleMap),
       introspectionPlugin(hideSchema),
       queryCostPlugin(config.GRAPHQL_MAX_COST),
       graphqlMetricsPlugin(deps),
+      // Operations sent over the WebSocket run through this server too (ws.ts).
+      socketOperationsPlugin(),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => void (await ws.dispose()) }) },
       ApolloServerPluginLandingPageDisabled(),
@@ -108,6 +112,8 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       ApolloServerPluginCacheControlDisabled(),
     ],
   });
+  const ws = attachWebSocketServer(httpServer, apollo, deps, ruleMap, formatError);
+  watchState(deps, ws.stats);
   await apollo.start();
   defineJobs(deps);
   await deps.jobs.start();

@@ -5,8 +5,6 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import { AppError, databaseUnavailable, type FieldError, isErrorCode } from '../kernel/errors';
 import { coercionDetails, validationDetails } from '../kernel/validation';
 
-export { coercionDetails };
-
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
 
@@ -23,7 +21,7 @@ const requestRefusals: Record<string, FieldError> = {
 export type ErrorLogger = (error: unknown) => void;
 
 /** graphql-js names the closest fields, types and enum values ("Did you mean ...?"): a map of the schema for whoever probes it. */
-export function withoutSuggestions(message: string): string {
+function withoutSuggestions(message: string): string {
   return message.replace(/ ?Did you mean(.+?)\?$/, '');
 }
 

@@ -20,17 +20,15 @@ import type { RuleMap } from '../permissions';
 import { callerRefusal, refusalError } from './caller-first';
 import { nullsAsDefaults } from './null-defaults';
 
-export { badVariable };
-
 /*
  * One check of every string a request carries, before any resolver runs: a NUL byte (PostgreSQL
  * refuses it in text, so it surfaced as a 500) or a lone UTF-16 surrogate (no valid text has one;
  * UTF-8 cannot say it, so it changes on its way to the database, mail or a hash) is bad input.
- * Keys are checked as well as values. It covers GraphQL over HTTP and the REST table (both run
- * through Apollo) and the WebSocket (ws.ts calls it).
+ * Keys are checked as well as values. It covers GraphQL over HTTP, the REST table and the WebSocket,
+ * which all run through Apollo.
  */
 /** The first bad string literal written in the document itself, named by its argument. */
-export function badLiteral(document: DocumentNode): FieldError | null {
+function badLiteral(document: DocumentNode): FieldError | null {
   let found: FieldError | null = null;
   visit(document, {
     Argument(node: ArgumentNode) {

@@ -8,11 +8,11 @@ import type { RequestAuth } from '../kernel/tokens';
  * In production the schema is hidden from clients (no introspection), except from admins: the
  * explorer at /graphql is theirs there. Outside production everyone may introspect.
  */
-export function introspectionRules(hideSchema: boolean, auth: Pick<RequestAuth, 'roles'>): ValidationRule[] {
+function introspectionRules(hideSchema: boolean, auth: Pick<RequestAuth, 'roles'>): ValidationRule[] {
   return hideSchema && !auth.roles?.includes(Role.admin) ? [NoSchemaIntrospectionCustomRule] : [];
 }
 
-/** The same over HTTP, where validation is cached per document and cannot see the caller. */
+/** As a plugin: Apollo caches validation per document, where the caller cannot be seen. */
 export function introspectionPlugin(hideSchema: boolean): ApolloServerPlugin<Context> {
   // What the rule answers for a document, once per document (Apollo hands the same parsed document
   // to every request of one text): only whether it applies depends on the caller.

@@ -33,7 +33,7 @@ const MAX_PAGE = 100;
  * (a guardian's learners: 5). So 100 learners x 100 courses x 100 lessons costs a million, and is
  * refused; the guardian's dashboard (5 x 20 courses) costs a few thousand.
  */
-export function queryCostRule(maxCost: number, variables: Record<string, unknown> = {}): ValidationRule {
+function queryCostRule(maxCost: number, variables: Record<string, unknown> = {}): ValidationRule {
   return (context: ValidationContext) => ({
     OperationDefinition(operation: OperationDefinitionNode) {
       const root =
@@ -71,7 +71,7 @@ function variableValues(definitions: readonly VariableDefinitionNode[], variable
 }
 
 /**
- * The cost check for GraphQL over HTTP, where the variables are known once the operation is
+ * The cost check for GraphQL over HTTP and the WebSocket, where the variables are known once the operation is
  * resolved (validation is cached per document, so it cannot see them): refused before it runs,
  * with 400 validation_failed.
  */

@@ -10,7 +10,7 @@ const reported = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
-/** The same depth and alias limits for GraphQL over HTTP and over WebSocket; the cost (query-cost.ts) needs the variables, so each path adds it where it knows them. */
+/** The depth and alias limits of GraphQL (over HTTP and the WebSocket, both run by Apollo); the cost (query-cost.ts) needs the variables, so a plugin checks it. */
 export function queryLimitRules(config: Config): ValidationRule[] {
   // A fragment's fields count at the depth where it is spread (the spread itself is no level): the
   // REST documents share their selections as fragments and keep the depth they had.

@@ -1,22 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
-import {
-  createSourceEventStream,
-  type DocumentNode,
-  execute,
-  type ExecutionArgs,
-  type ExecutionResult,
-  getArgumentValues,
-  getOperationAST,
-  getVariableValues,
-  GraphQLError,
-  type GraphQLSchema,
-  Kind,
-  parse,
-  specifiedRules,
-  validate,
-} from 'graphql';
-import { CloseCode, type SubscribePayload } from 'graphql-ws';
+import type { ApolloServer } from '@apollo/server';
+import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getArgumentValues, getOperationAST, GraphQLError, Kind } from 'graphql';
+import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import proxyaddr from 'proxy-addr';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -32,15 +18,10 @@ import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type Sessi
 import { enforce } from '../permissions/enforce';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
-import { badLiteral, badVariable } from './input-guard';
-import { nullsAsDefaults } from './null-defaults';
-import { coercionDetails, formatGraphQLError, withoutSuggestions } from './graphql-errors';
 import { openUnit } from './platform';
-import { introspectionRules } from './introspection';
-import { queryCostRule } from './query-cost';
-import { parseOptions, queryLimitRules } from './query-limits';
 import { connectionSessionEnded, connectionTokenExpired, subscriptionLimitReached } from './server.errors';
 import { trustOf } from './steps';
+import { eachEvent, type FormatError, formatResult, isAsyncIterable, runOnSocket } from './ws-operations';
 
 /** One socket, signed in with one access token for its whole life. */
 interface Connection {
@@ -87,8 +68,8 @@ export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
  * when the token expires or its session ends (logout, password reset, a refresh token used twice,
  * a deletion request, erasure) and with 4403 when the account is suspended, on every instance, as
  * soon as the event bus says so; each operation checks the token again before it runs and counts
- * against the caller's rate limit as an HTTP request does; the limits and schema hiding of HTTP
- * apply here too.
+ * against the caller's rate limit as an HTTP request does, and runs through the ApolloServer of
+ * HTTP (ws-operations.ts): its limits, plugins, schema hiding and error formatting apply here too.
  *
  * Events of a subscription are checked before each delivery without a read per event: the socket's
  * session state and account, and each subscription's verdict of its rules, are read once and kept
@@ -98,23 +79,23 @@ export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
  * those to this instance in commit order, before any event published after the change, so a
  * suspended account or an ended session gets no further event, here or on another instance.
  */
-export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, deps: Deps, ruleMap: RuleMap) {
+export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<Context>, deps: Deps, ruleMap: RuleMap, formatError: FormatError) {
   const { config, log } = deps;
   /**
    * How long a socket's standing and its subscriptions' verdicts are kept when no event says they
    * changed (a session revoked by hand in SQL sends none; a change of the account row always does).
    */
   const ttl = config.SUBSCRIPTION_DECISION_TTL_MS;
-  const hideSchema = config.NODE_ENV === 'production';
   const trust = trustOf(config);
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const rules = [...specifiedRules, ...queryLimitRules(config)];
   const connections = new WeakMap<object, Connection>();
   const byUser = new Map<string, Set<Connection>>();
-  /** The socket each operation's context belongs to. */
+  /** The socket each subscription's context belongs to. */
   const owners = new WeakMap<object, Connection>();
   /** What a subscription's execution arguments settle once it listens (see Connection.listening). */
   const opening = new WeakMap<ExecutionArgs, () => void>();
+  /** What Apollo answered to a query or mutation, for graphql-ws to send as its result. */
+  const answers = new WeakMap<ExecutionArgs, ExecutionResult>();
 
   /** The socket's session state and account: kept while nothing announced a change, read once otherwise. */
   const standingOf = (connection: Connection): Standing => {
@@ -250,46 +231,13 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     }
   };
 
-  /** Parses, validates and checks an operation as HTTP does: its execution arguments, or why it is refused. */
-  const startOperation = async (connection: Connection, id: string, payload: SubscribePayload): Promise<ExecutionArgs | readonly GraphQLError[]> => {
-    const refusal = await operationRefusal(connection);
-    if (refusal) return [refusal];
-    let document: DocumentNode;
-    try {
-      document = parse(payload.query, parseOptions(config));
-    } catch (error) {
-      return [requestError(error as GraphQLError, hideSchema)];
-    }
-    const errors = validate(schema, document, [...rules, ...introspectionRules(hideSchema, connection.auth), queryCostRule(config.GRAPHQL_MAX_COST, payload.variables ?? {})]);
-    if (errors.length) return errors.map((error) => requestError(error, hideSchema));
-    const bad = badVariable(payload.variables) ?? badLiteral(document);
-    if (bad) return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [bad] } })];
-    // Which operation, and variables that fit it, are the request's to get right: 400 with
-    // details, as over HTTP (graphql-js alone leaves them without a code: internal errors).
-    const operation = getOperationAST(document, payload.operationName);
-    if (!operation) {
-      const message = 'The document must name the operation to run (operationName) when it holds several, and hold at least one.';
-      return [new GraphQLError('The request is invalid.', { extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'operationName', message }] } })];
-    }
-    nullsAsDefaults(schema, document, operation, payload.variables ?? undefined);
-    const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], payload.variables ?? {});
-    if (coerced.errors) return coerced.errors.map((error) => variableError(error, hideSchema));
-    if (operation.operation === 'subscription') {
-      if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) {
-        return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
-      }
-      connection.subscriptions.add(id);
-    }
-    return { schema, document, operationName: payload.operationName, variableValues: payload.variables };
-  };
-
   /** A subscription's stream of checked events, or the one result that refuses it. */
   const openSubscription = async (args: ExecutionArgs) => {
     const refusal = await subscriptionRefusal(args, ruleMap);
-    if (refusal) return { errors: [refusal] };
+    if (refusal) return formatResult({ errors: [refusal] }, formatError);
     const connection = owners.get(args.contextValue as object)!;
     const stream = await createSourceEventStream(args);
-    if (!isAsyncIterable(stream)) return stream;
+    if (!isAsyncIterable(stream)) return formatResult(stream, formatError);
     // The operation's context serves each event (resolvers clear its entity manager); its
     // caller is the socket's standing account, so an event costs no read of the account.
     let verdict: { generation: number; at: number } | undefined;
@@ -298,23 +246,21 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       try {
         const checked = await eventRefusal(connection, verdict, eventArgs);
         verdict = checked.verdict;
-        if (checked.refusal) return { result: { errors: [checked.refusal] }, last: true };
-        return { result: await execute(eventArgs), last: false };
+        if (checked.refusal) return { result: formatResult({ errors: [checked.refusal] }, formatError), last: true };
+        return { result: formatResult(await execute(eventArgs), formatError), last: false };
       } catch (error) {
-        // Formatted by onNext: upstream_unavailable or internal_error, nothing internal.
-        return { result: { errors: [new GraphQLError(String((error as Error)?.message), { originalError: error as Error })] }, last: true };
+        // Formatted as upstream_unavailable or internal_error, nothing internal.
+        const failed = new GraphQLError(String((error as Error)?.message), { originalError: error as Error });
+        return { result: formatResult({ errors: [failed] }, formatError), last: true };
       }
     });
   };
 
-  const format = (result: ExecutionResult) =>
-    result.errors ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e, (err) => log.error({ err }, 'subscription failed'), hideSchema)) } : undefined;
-
   const server = useServer(
     {
-      schema,
-      // Parsing and validating here lets a refused query (tokens, depth, aliases) answer with an
-      // error message, where graphql-ws would otherwise close the socket as an internal error.
+      // Every operation goes through Apollo here, as an HTTP request does: a refused one (tokens,
+      // depth, aliases, cost, bad input) answers with graphql-ws's error message; a query or
+      // mutation has its result, which graphql-ws sends (execute); a subscription opens (subscribe).
       onSubscribe: async (ctx, id, payload) => {
         const connection = connections.get(ctx.extra.socket);
         if (!connection) return [unauthenticated().toGraphQLError()];
@@ -324,13 +270,28 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         let listens!: () => void;
         connection.listening = new Promise((resolve) => (listens = resolve));
         await earlier;
-        let started: ExecutionArgs | readonly GraphQLError[] | undefined;
+        let opens = false;
         try {
-          return (started = await startOperation(connection, id, payload));
+          const refusal = await operationRefusal(connection);
+          if (refusal) return [refusal];
+          // Queries and mutations read the caller afresh, as over HTTP.
+          const answer = await runOnSocket(apollo, payload, plainContextOf(connection), listens);
+          if ('refused' in answer) return answer.refused;
+          if ('result' in answer) {
+            answers.set(answer.operation, answer.result);
+            return answer.operation;
+          }
+          if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
+          connection.subscriptions.add(id);
+          // A subscription's caller is the socket's standing account.
+          const context = contextOf(connection);
+          owners.set(context, connection);
+          const args = { ...answer.subscription, contextValue: context };
+          opening.set(args, listens);
+          opens = true;
+          return args;
         } finally {
-          if (started && 'document' in started && getOperationAST(started.document, started.operationName)?.operation === 'subscription') {
-            opening.set(started, listens);
-          } else listens();
+          if (!opens) listens();
         }
       },
       // The signature and expiry are checked here; the session and account before each operation
@@ -366,14 +327,6 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         const connection = connections.get(ctx.extra.socket);
         if (connection) unregister(connection);
       },
-      // Queries and mutations read the caller afresh, as over HTTP; a subscription's caller is the socket's standing account.
-      context: (ctx, _id, _payload, args) => {
-        const connection = connections.get(ctx.extra.socket)!;
-        if (getOperationAST(args.document, args.operationName)?.operation !== 'subscription') return plainContextOf(connection);
-        const context = contextOf(connection);
-        owners.set(context, connection);
-        return context;
-      },
       // A refused subscription answers one result with the error, as a refused query does.
       subscribe: async (args) => {
         try {
@@ -382,7 +335,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           opening.get(args)?.();
         }
       },
-      onNext: (_ctx, _id, _payload, _args, result) => format(result),
+      // Apollo ran it already (onSubscribe).
+      execute: (args) => answers.get(args)!,
     },
     wsServer,
   );
@@ -421,57 +375,4 @@ async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promi
     }
   }
   return null;
-}
-
-/**
- * Maps each source event to a result, as graphql's `subscribe` does, ending after a result marked
- * last. `return()` reaches the source at once (a client's `complete`, a closed socket), even while
- * no event is pending, which an async generator would delay until the next event.
- */
-function eachEvent(source: AsyncIterable<unknown>, map: (payload: unknown) => Promise<{ result: ExecutionResult; last: boolean }>): AsyncGenerator<ExecutionResult> {
-  const iterator = source[Symbol.asyncIterator]();
-  let done = false;
-  const finish = async (): Promise<IteratorReturnResult<undefined>> => {
-    if (!done) {
-      done = true;
-      await iterator.return?.();
-    }
-    return { value: undefined, done: true };
-  };
-  const generator = {
-    async next(): Promise<IteratorResult<ExecutionResult, undefined>> {
-      if (done) return { value: undefined, done: true };
-      const step = await iterator.next();
-      if (step.done) {
-        done = true;
-        return { value: undefined, done: true };
-      }
-      const { result, last } = await map(step.value);
-      if (last) await finish();
-      return { value: result, done: false };
-    },
-    return: finish,
-    async throw(error: unknown): Promise<IteratorResult<ExecutionResult, undefined>> {
-      await finish();
-      throw error;
-    },
-    [Symbol.asyncIterator]() {
-      return generator;
-    },
-  };
-  return generator as unknown as AsyncGenerator<ExecutionResult>;
-}
-
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof (value as { [Symbol.asyncIterator]?: unknown } | null)?.[Symbol.asyncIterator] === 'function';
-}
-
-function variableError(error: GraphQLError, hideSchema: boolean): GraphQLError {
-  const said = hideSchema ? withoutSuggestions(error.message) : error.message;
-  const details = coercionDetails(said);
-  return new GraphQLError(details.length ? 'The request is invalid.' : said, { extensions: { code: 'VALIDATION_FAILED', details } });
-}
-
-function requestError(error: GraphQLError, hideSchema: boolean): GraphQLError {
-  return new GraphQLError(hideSchema ? withoutSuggestions(error.message) : error.message, { extensions: { code: 'VALIDATION_FAILED' } });
 }

@@ -61,6 +61,31 @@ describe('GraphQL over WebSocket (issue 16, item 3)', () => {
     await client.dispose();
   });
 
+  it('refuses as HTTP does, with the same error objects: a query too expensive, introspection, variables that do not fit, a caller without the right', async () => {
+    const user = await signUp(t, adultSignup());
+    const client = connect(t.url, user.accessToken, false);
+    const refusals: [string, string, Record<string, unknown>?][] = [
+      [
+        'too expensive',
+        '{ viewer { guardianLinks(first: 100) { nodes { learnerAccount { guardianLinks(first: 100) { nodes { learnerAccount { enrollments(first: 100) { nodes { id } } } } } } } } } }',
+      ],
+      ['introspection', '{ __schema { types { name } } }'],
+      ['a variable of a query', NOTIFICATIONS, { filter: 'unred' }],
+      ['a variable of a subscription', 'subscription($id: ID!) { submissionUpdated(id: $id) { id } }', { id: { not: 'an id' } }],
+      // Who may call is answered before what was sent (caller-first.ts): forbidden, not the input's fields.
+      ['bad input to a mutation the caller may not call', 'mutation($id: ID!) { suspendUser(userId: $id) { id } }', { id: { not: 'an id' } }],
+    ];
+    for (const [what, query, variables] of refusals) {
+      const http = await t.http.gql(query, variables, user.accessToken);
+      expect(http.status, what).toBeGreaterThanOrEqual(400);
+      expect(http.body.errors?.[0].extensions?.code, what).toBe(what.startsWith('bad input') ? 'FORBIDDEN' : 'VALIDATION_FAILED');
+      const ws = await operate(client, query, variables);
+      expect(ws.data, what).toBeUndefined();
+      expect(ws.errors, what).toEqual(http.body.errors);
+    }
+    await client.dispose();
+  });
+
   it('says no "Did you mean" over the socket, over HTTP, over REST, in queries and in variables', async () => {
     const user = await signUp(t, adultSignup());
     const client = connect(t.url, user.accessToken, false);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { asOwner } from '../support/sql';
 import { learnerOfAge, signInAdmin } from '../support/users';
-import { connect, subscribe } from '../support/ws';
+import { connect, operate, subscribe } from '../support/ws';
 
 /** A caller on another machine, as the trusted proxy (TRUST_PROXY=true) reports it. */
 const REMOTE = { 'x-forwarded-for': '203.0.113.9' };
@@ -73,6 +73,27 @@ describe('GET /metrics', () => {
     expect(valueOf(after, 'graphql_operations_total', failing)).toBe((valueOf(before, 'graphql_operations_total', failing) ?? 0) + 1);
     expect(valueOf(after, 'graphql_operation_errors_total', failing)).toBe((valueOf(before, 'graphql_operation_errors_total', failing) ?? 0) + 1);
     expect(valueOf(after, 'graphql_operation_duration_seconds_count', ok)).toBeGreaterThanOrEqual(1);
+  });
+
+  it('counts GraphQL operations sent over the WebSocket as those sent over HTTP', async () => {
+    const learner = await learnerOfAge(t, 15);
+    const query = { operation_type: 'query', operation_name: 'MetricsSocketProbe' };
+    const subscription = { operation_type: 'subscription', operation_name: 'MetricsSocketFeed' };
+    const before = await scrape();
+    const client = connect(t.url, learner.accessToken);
+    const live = subscribe(client, 'subscription MetricsSocketFeed { unreadCountChanged { count } }');
+    await live.ready;
+    expect(await operate(client, 'query MetricsSocketProbe { health { status } }')).toEqual({ data: { health: { status: 'ok' } } });
+    const refused = await operate(client, 'query MetricsSocketProbe { health { statuss } }');
+    expect(refused.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
+    const after = await scrape();
+    await live.close();
+    expect(valueOf(after, 'graphql_operations_total', query)).toBe((valueOf(before, 'graphql_operations_total', query) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operation_errors_total', query) ?? 0).toBe(valueOf(before, 'graphql_operation_errors_total', query) ?? 0);
+    expect(valueOf(after, 'graphql_operations_total', subscription)).toBe((valueOf(before, 'graphql_operations_total', subscription) ?? 0) + 1);
+    // A document that does not validate names no operation Apollo resolved: counted, as over HTTP, as unknown and failed.
+    const unknown = { operation_type: 'unknown', operation_name: 'unknown' };
+    expect(valueOf(after, 'graphql_operation_errors_total', unknown)).toBe((valueOf(before, 'graphql_operation_errors_total', unknown) ?? 0) + 1);
   });
 
   it('reports the job queue and the outbox lag as stored', async () => {
