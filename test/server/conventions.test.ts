@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -230,5 +232,20 @@ describe('REST error details', () => {
   it('leave GraphQL its own names (the twin of GET /courses?limit=0)', async () => {
     const reply = await t.http.gql('{ courses(first: 0) { edges { node { id } } } }', {}, account.accessToken);
     expect(reply.body.errors?.[0].extensions).toEqual({ code: 'VALIDATION_FAILED', details: [{ field: 'first', message: expect.stringMatching(/less than 1/) }] });
+  });
+});
+
+describe('the API documentation', () => {
+  it('serves the OpenAPI document as committed in schema/openapi.json, and the Swagger UI that reads it, from the package (no CDN)', async () => {
+    const document = await fetch(`${t.url}/openapi.json`);
+    expect(document.status).toBe(200);
+    expect(await document.json()).toEqual(JSON.parse(readFileSync(join(__dirname, '..', '..', 'schema', 'openapi.json'), 'utf8')));
+    const page = await fetch(`${t.url}/docs/`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('swagger-ui-bundle.js');
+    const bundle = await fetch(`${t.url}/docs/swagger-ui-bundle.js`);
+    expect(bundle.status).toBe(200);
+    expect((await bundle.text()).length).toBeGreaterThan(100_000);
+    expect(await (await fetch(`${t.url}/docs/swagger-initializer.js`)).text()).toContain("url: '/openapi.json'");
   });
 });
