@@ -148,8 +148,9 @@ export class ConsentService {
       applyChange(changed, caller, asGuardian, requirement, action);
       changed.policyVersion = policy.version;
       changed.updatedAt = new Date();
+      let entry: ConsentLedgerEntry | undefined;
       if (before.guardianGrantedAt !== changed.guardianGrantedAt || before.ownGrantedAt !== changed.ownGrantedAt || action === ConsentAction.revoked) {
-        em.create(ConsentLedgerEntry, {
+        entry = em.create(ConsentLedgerEntry, {
           subject: em.getReference(User, subject.id),
           type,
           action,
@@ -160,7 +161,7 @@ export class ConsentService {
         });
       }
       await em.flush();
-      if (action === ConsentAction.revoked) await this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type });
+      if (action === ConsentAction.revoked) await this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type, ledgerEntryId: entry!.id });
       return changed;
     });
     accessChanged(this.uow, subject.id);

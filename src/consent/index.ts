@@ -16,7 +16,7 @@ export { hasConsent, mayStoreLearnerData } from './consent.rules';
 declare module '../kernel/events' {
   interface DomainEvents {
     /** A consent was revoked (by the person or a guardian); other areas take back what it allowed. */
-    consentRevoked: { subjectId: string; consentType: ConsentType };
+    consentRevoked: { subjectId: string; consentType: ConsentType; ledgerEntryId?: string };
   }
 }
 

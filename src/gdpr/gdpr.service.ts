@@ -292,20 +292,20 @@ export class GdprService {
 
   // ----- forgetting AI memory when ai_memory is revoked -----
 
-  /** Picks up revocations of `ai_memory` from the consent ledger that are not yet asked of the backend. */
-  async collectMemoryRevocations(): Promise<void> {
+  /**
+   * A revocation of `ai_memory`, as the consent area announced it (once through the outbox, or again
+   * after a crash): the backend is to be asked to forget, once per ledger entry.
+   */
+  async memoryRevoked(ledgerEntryId: string, subjectId: string): Promise<void> {
     await this.em.execute(
       `insert into ai_memory_deletions (ledger_entry_id, subject_id, status, attempts, next_attempt_at, created_at)
-       select l.id, l.subject_id, 'pending', 0, l.created_at, now() from consent_ledger l
-        where l.type = 'ai_memory' and l.action = 'revoked'
-          and not exists (select 1 from ai_memory_deletions d where d.ledger_entry_id = l.id)
-       on conflict do nothing`,
+       values (?, ?, 'pending', 0, now(), now()) on conflict do nothing`,
+      [ledgerEntryId, subjectId],
     );
   }
 
   /** Asks the AI backend to forget the memory of each pending revocation whose time has come; answers and failures are kept. */
   async forgetRevokedMemories(now = new Date()): Promise<number> {
-    await this.collectMemoryRevocations();
     const due = await this.em.find(AiMemoryDeletion, { status: MemoryDeletionStatus.pending, nextAttemptAt: { $lte: now } }, { populate: ['subject'], limit: 100, orderBy: { nextAttemptAt: 'asc' } });
     let done = 0;
     for (const deletion of due) {

@@ -3,7 +3,9 @@ import { forgetQueuedMail } from '../mail/queue';
 import { defineArea } from '../kernel/area';
 import { GdprRequest, GdprRequestKind } from './gdpr-request.entity';
 import { gdprDownloadRouter } from './gdpr.http';
+import { ConsentType } from '../consent';
 import { defineGdprJobs } from './gdpr.jobs';
+import { Migration20261130000200_memory_revocations_told } from './migrations/Migration20261130000200_memory_revocations_told';
 import { GdprResolver, gdprNodes } from './gdpr.resolver';
 import { gdprRoutes } from './gdpr.routes';
 import { gdprRules } from './gdpr.rules';
@@ -24,14 +26,21 @@ declare module '../kernel/services' {
 
 export const gdprArea = defineArea({
   name: 'gdpr',
-  uses: ['ai', 'auth', 'certificates', 'guardian'],
+  uses: ['ai', 'auth', 'certificates', 'consent', 'guardian'],
   entities: [GdprRequest, AiMemoryDeletion],
   resolvers: [GdprResolver],
   rules: gdprRules,
   nodes: gdprNodes,
   routes: gdprRoutes,
   http: (deps, context) => gdprDownloadRouter(deps, context),
-  migrations: [{ name: 'Migration20261123100000_gdpr_requests', class: Migration20261123100000_gdpr_requests }],
+  migrations: [
+    { name: 'Migration20261123100000_gdpr_requests', class: Migration20261123100000_gdpr_requests },
+    { name: 'Migration20261130000200_memory_revocations_told', class: Migration20261130000200_memory_revocations_told },
+  ],
+  on: {
+    // The AI backend is asked to forget (by the sweep's job, with retries) what ai_memory allowed it to keep.
+    consentRevoked: (event, services) => (event.consentType === ConsentType.ai_memory && event.ledgerEntryId ? services.gdpr.memoryRevoked(event.ledgerEntryId, event.subjectId) : Promise.resolve()),
+  },
   jobs: defineGdprJobs,
   services: { gdpr: (uow, services) => new GdprService(uow, services) },
   personalData: {

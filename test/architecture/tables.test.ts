@@ -33,8 +33,6 @@ const NOT_YET: Record<string, string> = {
   'src/creator/creator.service.ts -> lesson_completions (progress)': "a creator's course figures, in one statement",
   'src/creator/creator.service.ts -> lessons (courses)': "a creator's course figures, in one statement",
   'src/creator/creator.service.ts -> quiz_attempts (progress)': "a creator's course figures, in one statement",
-  // Sweeps of another area's records that an event through the outbox should replace.
-  'src/gdpr/gdpr.service.ts -> consent_ledger (consent)': 'ai_memory revocations are collected from the ledger, not told by the consent event',
 };
 
 /** The triggers a migration creates on `table`. */

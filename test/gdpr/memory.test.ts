@@ -38,9 +38,20 @@ describe('revoking ai_memory', () => {
     expect((await t.http.post('/consent/grant', { consentTypeId: 'ai_memory' }, { token: learner.accessToken })).status).toBe(200);
     expect((await t.http.post('/consent/revoke', { consentTypeId: 'ai_memory' }, { token: learner.accessToken })).status).toBe(200);
 
+    // The consent area's event reaches the privacy area after the commit (the outbox): a request to forget, once.
+    const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
+    const deadline = Date.now() + 10_000;
+    while ((await sql(`select 1 from ai_memory_deletions where subject_id = ?`, [learner.id])).length === 0) {
+      if (Date.now() > deadline) throw new Error('the revocation never reached the privacy area');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    // Told again (an outbox row delivered twice after a crash): still one request.
+    const [{ ledger_entry_id: entry }] = await sql(`select ledger_entry_id from ai_memory_deletions where subject_id = ?`, [learner.id]);
+    await openUnit(t.app.deps).services.gdpr.memoryRevoked(entry, learner.id);
+    expect(await sql(`select 1 from ai_memory_deletions where subject_id = ?`, [learner.id])).toHaveLength(1);
+
     const now = new Date(Date.now() + 1000);
     expect(await forgetRevokedMemories(t.app.deps, now)).toBe(0);
-    const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
     const [failed] = await sql(`select status, attempts, last_answer, next_attempt_at from ai_memory_deletions where subject_id = ?`, [learner.id]);
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_answer: 'upstream_error' });
     expect(new Date(failed.next_attempt_at).getTime()).toBeGreaterThan(now.getTime());
