@@ -118,6 +118,7 @@ export class CatalogService {
       const previousPrices = product.prices;
       em.assign(product, checked);
       await this.audit(actor.id, 'product.updated', `product:${product.id}`, { prices: product.prices, previousPrices });
+      await this.offer(product);
       return product;
     });
   }
@@ -129,8 +130,19 @@ export class CatalogService {
       if (status === ProductStatus.published && product.seller && product.status !== ProductStatus.in_review && product.status !== ProductStatus.archived) throw listingPublishedByReview();
       product.status = status;
       await this.audit(actor.id, `product.${status}`, `product:${product.id}`);
+      await this.offer(product);
       return product;
     });
+  }
+
+  /** Tells entitlements what the product sells now (in the change's transaction): its courses while it is published, nothing otherwise. */
+  private async offer(product: Product): Promise<void> {
+    const sold = product.status === ProductStatus.published && product.kind !== ProductKind.subscription;
+    const authors = sold ? await this.services.courses.authorsOf(product.courseIds) : new Map<string, string | null>();
+    await this.services.entitlements.offer(
+      product.id,
+      [...authors].map(([courseId, authorId]) => ({ courseId, authorId })),
+    );
   }
 
   private async checkProduct(input: ProductInput, previous: Price[] = []): Promise<Omit<ProductInput, 'prices'> & { prices: Price[]; tier: Tier | null; courseIds: string[] }> {
@@ -147,9 +159,8 @@ export class CatalogService {
     const courseIds = [...new Set(input.courseIds ?? [])];
     if (input.kind !== ProductKind.subscription && !courseIds.length) problems.push({ field: 'courseIds', message: 'name at least one course' });
     if (courseIds.some((id) => !isId(id))) problems.push({ field: 'courseIds', message: 'must be course ids' });
-    else if (courseIds.length) {
-      const found = await this.em.execute<{ id: string }[]>(`select id from courses where id = any(string_to_array(?, ',')::uuid[])`, [courseIds.join(',')]);
-      if (found.length !== courseIds.length) problems.push({ field: 'courseIds', message: 'names a course that does not exist' });
+    else if (courseIds.length && (await this.services.courses.authorsOf(courseIds)).size !== courseIds.length) {
+      problems.push({ field: 'courseIds', message: 'names a course that does not exist' });
     }
     if (problems.length) throw productInvalid(problems);
     // A price keeps its id while its currency, amount and interval stay the same.
@@ -210,6 +221,7 @@ export class CatalogService {
       product.status = approve ? ProductStatus.published : ProductStatus.rejected;
       product.reviewReason = reason?.trim() || null;
       await this.audit(reviewer.id, approve ? 'listing.approved' : 'listing.rejected', `product:${product.id}`, { reason });
+      await this.offer(product);
       const seller = product.seller.id;
       const title = product.title;
       await this.notify([seller], NotificationType.system, {

@@ -23,7 +23,7 @@ declare module '../kernel/services' {
  */
 export const catalogArea = defineArea({
   name: 'catalog',
-  uses: ['audit', 'auth', 'notifications'],
+  uses: ['audit', 'auth', 'courses', 'entitlements', 'notifications'],
   entities: [Product],
   resolvers: [CatalogResolver],
   nodes: catalogNodes,

@@ -1,21 +1,19 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { rule } from 'graphql-shield';
 import type { Context } from '../kernel/context';
-import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { listsOthersCourses } from './catalog.errors';
 
 /**
- * A creator lists only courses they wrote (`courses.created_by`): a listing of anyone else's course,
- * a platform course above all, would sell what is not theirs (and, before this check, opened it to
- * them).
+ * A creator lists only courses they wrote (the courses area's authorship): a listing of anyone
+ * else's course, a platform course above all, would sell what is not theirs (and, before this
+ * check, opened it to them).
  */
-async function assertOwnsCourses(em: EntityManager, creatorId: string, courseIds: readonly string[] | null | undefined): Promise<void> {
-  const ids = [...new Set(courseIds ?? [])];
-  if (!ids.length) return;
-  if (ids.some((id) => !isId(id))) throw listsOthersCourses();
-  const [{ owned }] = await em.execute<{ owned: string }[]>(`select count(*) as owned from courses where id = any(string_to_array(?, ',')::uuid[]) and created_by_id = ?`, [ids.join(','), creatorId]);
-  if (Number(owned) !== ids.length) throw listsOthersCourses();
+async function ownsCourses(ctx: Context, creatorId: string, courseIds: readonly string[]): Promise<boolean> {
+  const ids = [...new Set(courseIds)];
+  if (!ids.length) return true;
+  if (ids.some((id) => !isId(id))) return false;
+  const authors = await ctx.services.courses.authorsOf(ids);
+  return ids.every((id) => authors.get(id) === creatorId);
 }
 
 /**
@@ -25,11 +23,5 @@ async function assertOwnsCourses(em: EntityManager, creatorId: string, courseIds
  */
 export const listsOwnCourses = rule('listsOwnCourses', { cache: 'no_cache' })(async (_parent, args: { input?: { courseIds?: unknown } }, ctx: Context) => {
   const ids = args.input?.courseIds;
-  try {
-    await assertOwnsCourses(ctx.em, ctx.auth.userId!, Array.isArray(ids) ? ids.map(String) : []);
-    return true;
-  } catch (error) {
-    if (error instanceof AppError) return error;
-    throw error;
-  }
+  return (await ownsCourses(ctx, ctx.auth.userId!, Array.isArray(ids) ? ids.map(String) : [])) || listsOthersCourses();
 });

@@ -224,6 +224,14 @@ export class CoursesService {
     if (!removed) throw unknownEnrollment();
   }
 
+  /** The author of each of these courses that exists (null: the platform's, or an author since erased). */
+  async authorsOf(courseIds: readonly string[]): Promise<Map<string, string | null>> {
+    const ids = courseIds.filter(isId);
+    if (!ids.length) return new Map();
+    const rows = await this.uow.query<{ id: string; created_by_id: string | null }>('select id, created_by_id from courses where id = any(?::uuid[])', [`{${ids.join(',')}}`]);
+    return new Map(rows.map((row) => [row.id, row.created_by_id]));
+  }
+
   /** How many lessons each of these courses has (courses without lessons are left out). */
   async lessonCounts(courseIds: string[]): Promise<{ course_id: string; n: number }[]> {
     if (!courseIds.length) return [];

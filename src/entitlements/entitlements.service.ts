@@ -105,11 +105,7 @@ export class EntitlementsService {
 
   private paidCourseLoader() {
     return this.uow.loader<string, boolean>('commerce.paidCourses', async (ids) => {
-      const rows = await this.uow.query<{ course_id: string }>(
-        `select distinct c.value as course_id from products p, jsonb_array_elements_text(p.course_ids) c
-         where p.status = 'published' and p.kind <> 'subscription' and c.value = any(string_to_array(?, ','))`,
-        [ids.join(',')],
-      );
+      const rows = await this.uow.query<{ course_id: string }>(`select distinct course_id from courses_on_sale where course_id = any(?::uuid[])`, [`{${ids.join(',')}}`]);
       const paid = new Set(rows.map((r) => r.course_id));
       return ids.map((id) => paid.has(id));
     });
@@ -127,10 +123,25 @@ export class EntitlementsService {
     return this.ownsCourse(viewer.id, courseId);
   }
 
-  /** Whether this person wrote the course: its author opens it even while it is sold. */
+  /** Whether this person wrote the course: its author opens it even while it is sold (asked of a course on sale only). */
   private async ownsCourse(userId: string, courseId: string): Promise<boolean> {
-    const [{ owns }] = await this.em.execute<{ owns: boolean }[]>(`select exists (select 1 from courses where id = ? and created_by_id = ?) as owns`, [courseId, userId]);
+    const [{ owns }] = await this.uow.query<{ owns: boolean }>(`select exists (select 1 from courses_on_sale where course_id = ? and author_id = ?) as owns`, [courseId, userId]);
     return owns;
+  }
+
+  /**
+   * What a product sells from now on, in the caller's transaction: the catalog tells it whenever a
+   * product is published, changed or withdrawn (none for a product not on sale), with each course's author.
+   */
+  async offer(productId: string, courses: { courseId: string; authorId: string | null }[]): Promise<void> {
+    await this.uow.query('delete from courses_on_sale where product_id = ?', [productId]);
+    if (!courses.length) return;
+    const list = (values: (string | null)[]) => `{${values.map((value) => value ?? 'NULL').join(',')}}`;
+    await this.uow.query(`insert into courses_on_sale (course_id, product_id, author_id) select c, ?::uuid, a from unnest(?::uuid[], ?::uuid[]) as sold(c, a)`, [
+      productId,
+      list(courses.map((c) => c.courseId)),
+      list(courses.map((c) => c.authorId)),
+    ]);
   }
 
   async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {

@@ -1,6 +1,8 @@
 import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
+import { CourseOnSale } from './course-on-sale.entity';
 import { Entitlement } from './entitlements.entity';
+import { Migration20261130000300_courses_on_sale } from './migrations/Migration20261130000300_courses_on_sale';
 import { EntitlementsResolver, EntitlementsUserEdges, entitlementsNodes } from './entitlements.resolver';
 import { entitlementsRoutes } from './entitlements.routes';
 import { entitlementsRules } from './entitlements.rules';
@@ -25,18 +27,20 @@ declare module '../kernel/services' {
 export const entitlementsArea = defineArea({
   name: 'entitlements',
   uses: ['audit', 'auth'],
-  entities: [Entitlement],
+  entities: [Entitlement, CourseOnSale],
+  migrations: [{ name: 'Migration20261130000300_courses_on_sale', class: Migration20261130000300_courses_on_sale }],
   resolvers: [EntitlementsResolver, EntitlementsUserEdges],
   nodes: entitlementsNodes,
   rules: entitlementsRules,
   routes: entitlementsRoutes,
   services: { entitlements: (uow, services) => new EntitlementsService(uow, services) },
   personalData: {
-    entities: [Entitlement],
+    entities: [Entitlement, CourseOnSale],
     export: async (userId, _services, uow) => ({ entitlements: await allRowsOf(uow, Entitlement, { user: userId }) }),
-    // What only served the person goes.
+    // What only served the person goes; a course on sale stays, without its author (as the course does).
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(Entitlement, { user: userId });
+      await uow.em.nativeUpdate(CourseOnSale, { author: userId }, { author: null });
     },
   },
 });
