@@ -23,9 +23,9 @@ export interface LessonObjectives {
 /**
  * The one model of a lesson: its place, texts and quiz, the same columns in a course's lessons, a
  * creator's draft lessons and a generation's lessons, which extend it with what ties them to their
- * course (a mapped superclass: no table of its own). An embeddable would hold the same columns, but
- * it makes all its columns nullable where one of them is, and a generation's content alone is null
- * until its writing stage ran: `Content` is `Localized | null` there, and that subclass declares it so.
+ * course (a mapped superclass: no table of its own). Not an embeddable: MikroORM makes an embedded
+ * value nullable only as a whole (every column), and only a generation's content is null, until its
+ * writing stage ran; there `Content` is `Localized | null` and the subclass declares the column so.
  */
 export abstract class LessonBody<Content extends Localized | null = Localized> {
   @PrimaryKey({ type: 'uuid' })
