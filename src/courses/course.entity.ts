@@ -2,22 +2,12 @@ import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
 import type { Localized } from '../kernel/localized';
+import { LessonBody } from './lesson-body';
 
 export enum CourseLevel {
   beginner = 'beginner',
   intermediate = 'intermediate',
   advanced = 'advanced',
-}
-
-export interface QuizQuestion {
-  prompt: Localized;
-  options: Localized[];
-  answerIndex: number;
-  explanation: Localized;
-}
-
-export interface Quiz {
-  questions: QuizQuestion[];
 }
 
 @Entity({ tableName: 'courses' })
@@ -67,30 +57,11 @@ export class Course {
 
 @Entity({ tableName: 'lessons' })
 @Unique({ properties: ['course', 'position'] })
-export class Lesson {
+export class Lesson extends LessonBody {
   [OptionalProps]?: 'quiz';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @ManyToOne(() => Course, { deleteRule: 'cascade' })
   course!: Course;
-
-  @Property({ type: 'smallint' })
-  position!: number;
-
-  @Property({ type: 'jsonb' })
-  title!: Localized;
-
-  @Property({ type: 'jsonb' })
-  objectives!: { en: string[]; vi: string[] };
-
-  @Property({ type: 'jsonb' })
-  content!: Localized;
-
-  /** The answers stay on the server: learners see questions and options only. */
-  @Property({ type: 'jsonb', nullable: true })
-  quiz: Quiz | null = null;
 }
 
 @Entity({ tableName: 'enrollments' })

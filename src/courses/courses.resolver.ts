@@ -4,8 +4,7 @@ import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
 import { selectsField } from '../kernel/selection';
 import type { Course, Enrollment, Lesson } from './course.entity';
-import type { NewLesson } from './courses.service';
-import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView } from './courses.types';
+import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView, lessonOf, presentLessonBody } from './courses.types';
 
 /** An enrollment as the graph shows it (its learner kept for the fields below it). */
 export function presentEnrollment(e: Enrollment): EnrollmentView {
@@ -15,16 +14,11 @@ export function presentEnrollment(e: Enrollment): EnrollmentView {
 /** What a learner sees of a lesson: the quiz without its answers. */
 export function presentLesson(lesson: Lesson): LessonView {
   const quiz = lesson.quiz?.questions.map((q) => ({ prompt: q.prompt, options: q.options })) ?? null;
-  return { id: lesson.id, position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content, quiz };
+  return { ...presentLessonBody(lesson), quiz };
 }
 
 /** A course as a list hands it to its fields: with `paid` when the list read it for all its courses. */
 type Priced = Pick<Course, 'id'> & { paid?: boolean };
-
-function newLesson(input: LessonInput): NewLesson {
-  const { quiz, ...rest } = input;
-  return { ...rest, quiz: quiz ? { questions: quiz } : null };
-}
 
 @Resolver(() => CourseView)
 export class CoursesResolver {
@@ -76,7 +70,7 @@ export class CoursesResolver {
 
   @Mutation(() => CourseView, { description: 'Content admins: a new course with its lessons, unpublished' })
   async createCourse(@Arg('input', () => CourseInput, { description: 'The course and its lessons' }) input: CourseInput, @Ctx() ctx: Context) {
-    return ctx.services.courses.createCourse({ ...input, lessons: input.lessons.map(newLesson) }, ctx.auth.userId!);
+    return ctx.services.courses.createCourse({ ...input, lessons: input.lessons.map(lessonOf) }, ctx.auth.userId!);
   }
 
   @Mutation(() => CourseView, { description: 'Content admins: changes the title, description, level, ages or pass mark of a course' })
@@ -104,7 +98,7 @@ export class CoursesResolver {
     @Arg('input', () => LessonInput, { description: 'The lesson and its quiz' }) input: LessonInput,
     @Ctx() ctx: Context,
   ) {
-    return presentLesson(await ctx.services.courses.addLesson((await ctx.viewer())!, courseId, newLesson(input)));
+    return presentLesson(await ctx.services.courses.addLesson((await ctx.viewer())!, courseId, lessonOf(input)));
   }
 
   @Mutation(() => LessonView, { description: "Content admins: replaces a lesson's texts and quiz" })
@@ -114,6 +108,6 @@ export class CoursesResolver {
     @Arg('input', () => LessonInput, { description: 'The new texts and quiz of the lesson' }) input: LessonInput,
     @Ctx() ctx: Context,
   ) {
-    return presentLesson(await ctx.services.courses.updateLesson((await ctx.viewer())!, courseId, lessonId, newLesson(input)));
+    return presentLesson(await ctx.services.courses.updateLesson((await ctx.viewer())!, courseId, lessonId, lessonOf(input)));
   }
 }

@@ -7,16 +7,10 @@ import { Role, User } from '../auth';
 import { validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { decodeCursor, type Page, toPage } from '../kernel/pagination';
-import { Course, type CourseLevel, Enrollment, Lesson, type Quiz } from './course.entity';
+import { Course, type CourseLevel, Enrollment, Lesson } from './course.entity';
 import type { Localized } from '../kernel/localized';
 import { alreadyEnrolled, invalidAnswerIndex, publishWithoutLessons, unknownCourse, unknownEnrollment, unknownLesson } from './courses.errors';
-
-export interface NewLesson {
-  title: Localized;
-  objectives: { en: string[]; vi: string[] };
-  content: Localized;
-  quiz?: Quiz | null;
-}
+import { assertQuiz, lessonBodyOf, type NewLesson } from './lesson-body';
 
 export interface NewCourse {
   title: Localized;
@@ -27,7 +21,8 @@ export interface NewCourse {
   language: string;
   passMark?: number;
   published?: boolean;
-  lessons: NewLesson[];
+  /** In order; a draft's or a generation's own lessons may be handed as they are: only their texts and quizzes are copied. */
+  lessons: readonly NewLesson[];
 }
 
 /** A change to a course: a field left out or null stays as it is. */
@@ -164,7 +159,7 @@ export class CoursesService {
         published: input.published ?? false,
         createdBy: authorId ? em.getReference(User, authorId) : null,
       });
-      input.lessons.forEach((lesson, index) => em.create(Lesson, { ...lesson, quiz: lesson.quiz ?? null, course, position: index + 1 }));
+      input.lessons.forEach((lesson, index) => em.create(Lesson, { ...lessonBodyOf(lesson), course, position: index + 1 }));
       return course;
     });
   }
@@ -188,9 +183,9 @@ export class CoursesService {
 
   async addLesson(viewer: User, courseId: string, lesson: NewLesson): Promise<Lesson> {
     const course = await this.course(viewer, courseId);
-    assertQuiz(lesson.quiz, 0);
+    assertQuiz(lesson.quiz, (question) => invalidAnswerIndex(0, question));
     const position = (await this.em.count(Lesson, { course })) + 1;
-    const created = this.em.create(Lesson, { ...lesson, quiz: lesson.quiz ?? null, course, position });
+    const created = this.em.create(Lesson, { ...lessonBodyOf(lesson), course, position });
     await this.em.flush();
     return created;
   }
@@ -200,8 +195,8 @@ export class CoursesService {
     const course = await this.course(viewer, courseId);
     const found = isId(lessonId) ? await this.em.findOne(Lesson, { id: lessonId, course }) : null;
     if (!found) throw unknownLesson();
-    assertQuiz(lesson.quiz, 0);
-    this.em.assign(found, { ...lesson, quiz: lesson.quiz ?? null });
+    assertQuiz(lesson.quiz, (question) => invalidAnswerIndex(0, question));
+    this.em.assign(found, lessonBodyOf(lesson));
     await this.em.flush();
     return found;
   }
@@ -307,13 +302,5 @@ function assertCourse(input: NewCourse): void {
   }
   if (input.passMark !== undefined && !(input.passMark >= 0 && input.passMark <= 100)) problems.push({ field: 'passMark', message: 'must be 0 to 100' });
   if (problems.length) throw validationFailed(problems);
-  input.lessons.forEach((lesson, index) => assertQuiz(lesson.quiz, index));
-}
-
-function assertQuiz(quiz: Quiz | null | undefined, lessonIndex: number): void {
-  for (const [i, question] of (quiz?.questions ?? []).entries()) {
-    if (question.options.length < 2 || question.answerIndex < 0 || question.answerIndex >= question.options.length) {
-      throw invalidAnswerIndex(lessonIndex, i);
-    }
-  }
+  input.lessons.forEach((lesson, index) => assertQuiz(lesson.quiz, (question) => invalidAnswerIndex(index, question)));
 }

@@ -4,6 +4,7 @@ import { AGE } from '../kernel/limits';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { Node } from '../kernel/node';
 import { CourseLevel } from './course.entity';
+import type { LessonBody, NewLesson } from './lesson-body';
 import { LocalizedListInput, LocalizedListView, LocalizedTextInput, LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(CourseLevel, {
@@ -26,11 +27,14 @@ export class QuizQuestionView {
   options!: LocalizedTextView[];
 }
 
-@ObjectType('Lesson', { description: 'A lesson of a course, with its quiz', implements: Node })
-export class LessonView implements Node {
-  @Field(() => ID, { description: 'Identifier of the lesson' })
-  id!: string;
-
+/**
+ * What every view of a lesson shows of its body, with the same words (the course's lessons and a
+ * creator's draft lessons); each adds its id and its quiz as its readers may see it. Not a type of
+ * the schema. The id is not here: a type implementing Node takes the interface's description of
+ * `id` over a superclass's, so each view declares its own.
+ */
+@ObjectType()
+export abstract class LessonBodyView {
   @Field(() => Int, { description: 'Place of the lesson in its course, starting at 1' })
   position!: number;
 
@@ -42,6 +46,17 @@ export class LessonView implements Node {
 
   @Field(() => LocalizedTextView, { description: 'Text of the lesson in each language' })
   content!: LocalizedTextView;
+}
+
+/** A lesson's id and body as the views of a lesson show them. */
+export function presentLessonBody(lesson: LessonBody): LessonBodyView & { id: string } {
+  return { id: lesson.id, position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content };
+}
+
+@ObjectType('Lesson', { description: 'A lesson of a course, with its quiz', implements: Node })
+export class LessonView extends LessonBodyView implements Node {
+  @Field(() => ID, { description: 'Identifier of the lesson' })
+  id!: string;
 
   @Field(() => [QuizQuestionView], { nullable: true, description: 'Null when the lesson has no quiz' })
   quiz!: QuizQuestionView[] | null;
@@ -162,6 +177,12 @@ export class LessonInput {
   @ArrayMaxSize(30)
   @ValidateNested({ each: true })
   quiz?: QuizQuestionInput[] | null;
+}
+
+/** A lesson as written in the API, as the model holds it: the quiz's questions within a quiz. */
+export function lessonOf(input: LessonInput): NewLesson {
+  const { quiz, ...rest } = input;
+  return { ...rest, quiz: quiz ? { questions: quiz } : null };
 }
 
 /** What describes a course, whoever writes it (content admins here, creators in their studio). */

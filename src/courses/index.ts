@@ -8,11 +8,12 @@ import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 
 export { Enrollment } from './course.entity';
-export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonInput } from './courses.types';
+export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonBodyView, LessonInput, lessonOf, presentLessonBody } from './courses.types';
 
 export { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
-export type { Quiz, QuizQuestion } from './course.entity';
+export { assertQuiz, LessonBody, lessonBodyOf } from './lesson-body';
+export type { LessonObjectives, NewLesson, Quiz, QuizQuestion } from './lesson-body';
 export { CourseView, EnrollmentConnection, EnrollmentView } from './courses.types';
 export { presentEnrollment } from './courses.resolver';
 export { lessonOpen } from './lesson-open';

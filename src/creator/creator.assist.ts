@@ -1,7 +1,6 @@
-import { classify, type CourseBrief, factoryModelsOf, type LessonBrief, type LessonText, ProviderError, type SafetyFinding } from '../factory';
+import { classify, type CourseBrief, factoryModelsOf, type LessonBrief, type LessonText, localizedTexts, ProviderError, type SafetyFinding } from '../factory';
 import type { Deps } from '../kernel/deps';
 import type { CreatorCourse, CreatorLesson } from './creator.entity';
-import type { Localized } from '../kernel/localized';
 import { lessonOrPromptMissing, nothingToTranslate, providerFailed, unknownAssistTask, unknownLesson, unknownTargetLanguage } from './creator.errors';
 
 export enum AssistTask {
@@ -47,28 +46,28 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
         const research = await models.research.research(brief);
         const outline = await models.outline.outline(brief, research);
         return checked(task, models.outline.name, { ...outline }, draft.minAge, [
-          ...localized('title', outline.title),
-          ...localized('description', outline.description),
-          ...outline.lessons.flatMap((l, i) => localized(`lessons.${i + 1}.title`, l.title)),
+          ...localizedTexts('title', outline.title),
+          ...localizedTexts('description', outline.description),
+          ...outline.lessons.flatMap((l, i) => localizedTexts(`lessons.${i + 1}.title`, l.title)),
         ]);
       }
       case AssistTask.lesson: {
         const target = lessonBrief();
         const research = await models.research.research(brief);
         const content = await models.content.lessonContent(brief, research, target);
-        return checked(task, models.content.name, { position: target.position, content }, draft.minAge, localized('content', content));
+        return checked(task, models.content.name, { position: target.position, content }, draft.minAge, localizedTexts('content', content));
       }
       case AssistTask.quiz: {
         const target = lessonBrief();
         const quiz = await models.quiz.quiz(brief, target);
-        const texts = quiz.questions.flatMap((q, i) => [...localized(`quiz.${i}.prompt`, q.prompt), ...q.options.flatMap((o, j) => localized(`quiz.${i}.options.${j}`, o))]);
+        const texts = quiz.questions.flatMap((q, i) => [...localizedTexts(`quiz.${i}.prompt`, q.prompt), ...q.options.flatMap((o, j) => localizedTexts(`quiz.${i}.options.${j}`, o))]);
         return checked(task, models.quiz.name, { ...quiz }, draft.minAge, texts);
       }
       case AssistTask.review: {
         const texts = [
-          ...localized('title', draft.title),
-          ...localized('description', draft.description),
-          ...lessons.flatMap((l) => [...localized(`lessons.${l.position}.title`, l.title), ...localized(`lessons.${l.position}.content`, l.content)]),
+          ...localizedTexts('title', draft.title),
+          ...localizedTexts('description', draft.description),
+          ...lessons.flatMap((l) => [...localizedTexts(`lessons.${l.position}.title`, l.title), ...localizedTexts(`lessons.${l.position}.content`, l.content)]),
         ];
         const findings = classify(texts, draft.minAge);
         return { task, suggestion: { lessons: lessons.length, ready: findings.length === 0 && lessons.length > 0 }, findings, model: 'builtin-safety' };
@@ -78,8 +77,8 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
         const wanted = prompt?.trim().toLowerCase();
         if (wanted && wanted !== 'en' && wanted !== 'vi') throw unknownTargetLanguage();
         const sources = lesson
-          ? [...localized('title', lesson.title), ...localized('content', lesson.content)]
-          : [...localized('title', draft.title), ...localized('description', draft.description), ...lessons.flatMap((l) => localized(`lessons.${l.position}.title`, l.title))];
+          ? [...localizedTexts('title', lesson.title), ...localizedTexts('content', lesson.content)]
+          : [...localizedTexts('title', draft.title), ...localizedTexts('description', draft.description), ...lessons.flatMap((l) => localizedTexts(`lessons.${l.position}.title`, l.title))];
         const to = (wanted as 'en' | 'vi' | undefined) ?? (sources.some((s) => s.field.endsWith('.en') && !s.text.trim()) ? 'en' : 'vi');
         const from = to === 'en' ? 'vi' : 'en';
         const texts = Object.fromEntries(sources.filter((s) => s.field.endsWith(`.${from}`) && s.text.trim()).map((s) => [s.field.slice(0, -from.length - 1), s.text]));
@@ -102,13 +101,6 @@ export async function assist(deps: Deps, draft: CreatorCourse, lessons: CreatorL
     }
     throw error;
   }
-}
-
-function localized(field: string, text: Localized): LessonText[] {
-  return [
-    { field: `${field}.en`, text: text.en },
-    { field: `${field}.vi`, text: text.vi },
-  ];
 }
 
 function checked(task: AssistTask, model: string, suggestion: Record<string, unknown>, minAge: number, texts: LessonText[]): AssistResult {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
-import { CourseLevel, type Quiz } from '../courses';
+import { CourseLevel, LessonBody } from '../courses';
 import type { SafetyFinding } from '../factory';
 import type { Localized } from '../kernel/localized';
 
@@ -75,29 +75,11 @@ export class CreatorCourse {
 
 @Entity({ tableName: 'creator_lessons' })
 @Unique({ properties: ['draft', 'position'] })
-export class CreatorLesson {
+export class CreatorLesson extends LessonBody {
   [OptionalProps]?: 'quiz';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @ManyToOne(() => CreatorCourse, { deleteRule: 'cascade' })
   draft!: CreatorCourse;
-
-  @Property({ type: 'smallint' })
-  position!: number;
-
-  @Property({ type: 'jsonb' })
-  title!: Localized;
-
-  @Property({ type: 'jsonb' })
-  objectives!: { en: string[]; vi: string[] };
-
-  @Property({ type: 'jsonb' })
-  content!: Localized;
-
-  @Property({ type: 'jsonb', nullable: true })
-  quiz: Quiz | null = null;
 }
 
 /** A message a creator sent to a course's learners (kept for the rate limit's and the record's sake). */

@@ -5,9 +5,8 @@ import type { NodeSource } from '../kernel/node';
 import { PageArgs, pageOf, toConnection } from '../kernel/pagination';
 import { creatorRules } from './creator.rules';
 import type { Context } from '../kernel/context';
-import { LessonInput } from '../courses';
+import { LessonInput, lessonOf, presentLessonBody } from '../courses';
 import type { CreatorCourse, CreatorLesson } from './creator.entity';
-import type { LessonDraftInput } from './creator.service';
 import { assist } from './creator.assist';
 import {
   AssistInput,
@@ -163,13 +162,8 @@ export class CreatorResolver {
   }
 }
 
-function lessonOf(input: LessonInput): LessonDraftInput {
-  const { quiz, ...rest } = input;
-  return { ...rest, quiz: quiz ? { questions: quiz } : null };
-}
-
 function presentLesson(l: CreatorLesson): CreatorLessonView {
-  return { id: l.id, position: l.position, title: l.title, objectives: l.objectives, content: l.content, quiz: l.quiz as unknown as Record<string, unknown> | null };
+  return { ...presentLessonBody(l), quiz: l.quiz as unknown as Record<string, unknown> | null };
 }
 
 function present(d: CreatorCourse, lessons: CreatorLesson[]): CreatorCourseView {

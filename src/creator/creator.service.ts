@@ -2,10 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
 import { Role, User } from '../auth';
 import type { FilterQuery } from '@mikro-orm/core';
-import type { CourseLevel, Quiz } from '../courses';
-import { Enrollment } from '../courses';
+import type { CourseLevel, NewLesson } from '../courses';
+import { assertQuiz, Enrollment, lessonBodyOf } from '../courses';
 import type { CoursesService } from '../courses';
-import { classify, type LessonText } from '../factory';
+import { classify, type LessonText, lessonTexts, localizedTexts } from '../factory';
 import { isId } from '../kernel/ids';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { NotificationType } from '../notifications';
@@ -31,13 +31,6 @@ export interface DraftInput {
   minAge: number;
   maxAge: number;
   language?: string | null;
-}
-
-export interface LessonDraftInput {
-  title: Localized;
-  objectives: { en: string[]; vi: string[] };
-  content: Localized;
-  quiz?: Quiz | null;
 }
 
 export interface CourseAnalytics {
@@ -120,25 +113,25 @@ export class CreatorService {
     return draft;
   }
 
-  async addLesson(id: string, input: LessonDraftInput): Promise<CreatorLesson> {
-    assertQuiz(input.quiz);
+  async addLesson(id: string, input: NewLesson): Promise<CreatorLesson> {
+    assertQuiz(input.quiz, invalidAnswerIndex);
     return this.uow.transaction(async (em) => {
       const draft = await this.editable(id);
       await em.execute('select pg_advisory_xact_lock(hashtext(?))', [`creator-lessons:${draft.id}`]);
       const count = await em.count(CreatorLesson, { draft });
       if (count >= 30) throw lessonLimitReached();
-      const lesson = em.create(CreatorLesson, { draft, position: count + 1, title: input.title, objectives: input.objectives, content: input.content, quiz: input.quiz ?? null });
+      const lesson = em.create(CreatorLesson, { ...lessonBodyOf(input), draft, position: count + 1 });
       await em.flush();
       return lesson;
     });
   }
 
-  async updateLesson(id: string, lessonId: string, input: LessonDraftInput): Promise<CreatorLesson> {
-    assertQuiz(input.quiz);
+  async updateLesson(id: string, lessonId: string, input: NewLesson): Promise<CreatorLesson> {
+    assertQuiz(input.quiz, invalidAnswerIndex);
     const draft = await this.editable(id);
     const lesson = isId(lessonId) ? await this.em.findOne(CreatorLesson, { id: lessonId, draft }) : null;
     if (!lesson) throw unknownLesson();
-    this.em.assign(lesson, { title: input.title, objectives: input.objectives, content: input.content, quiz: input.quiz ?? null });
+    this.em.assign(lesson, lessonBodyOf(input));
     await this.em.flush();
     return lesson;
   }
@@ -148,7 +141,7 @@ export class CreatorService {
     const draft = await this.editable(id);
     const lessons = (await this.lessonsOf([draft.id])).get(draft.id) ?? [];
     if (!lessons.length) throw noLessonsYet();
-    draft.findings = classify([...textsOfCourse(draft), ...lessons.flatMap(textsOfLesson)], draft.minAge);
+    draft.findings = classify([...textsOfCourse(draft), ...lessons.flatMap((lesson) => lessonTexts(lesson, `lessons.${lesson.position}.`))], draft.minAge);
     draft.status = DraftStatus.in_review;
     draft.submittedAt = new Date();
     draft.reviewReason = null;
@@ -170,7 +163,7 @@ export class CreatorService {
           maxAge: row.maxAge,
           language: row.language,
           published: true,
-          lessons: lessons.map((l) => ({ title: l.title, objectives: l.objectives, content: l.content, quiz: l.quiz })),
+          lessons,
         },
         row.creator.id,
       );
@@ -266,34 +259,6 @@ function assertAges(minAge: number, maxAge: number): void {
   if (!(minAge >= 5 && minAge <= maxAge && maxAge <= 18)) throw invalidAges();
 }
 
-function assertQuiz(quiz: Quiz | null | undefined): void {
-  for (const [i, q] of (quiz?.questions ?? []).entries()) {
-    if (q.options.length < 2 || q.answerIndex < 0 || q.answerIndex >= q.options.length) {
-      throw invalidAnswerIndex(i);
-    }
-  }
-}
-
 function textsOfCourse(draft: CreatorCourse): LessonText[] {
-  return [
-    { field: 'course.title.en', text: draft.title.en },
-    { field: 'course.title.vi', text: draft.title.vi },
-    { field: 'course.description.en', text: draft.description.en },
-    { field: 'course.description.vi', text: draft.description.vi },
-  ];
-}
-
-function textsOfLesson(lesson: CreatorLesson): LessonText[] {
-  const at = `lessons.${lesson.position}`;
-  const quiz = (lang: 'en' | 'vi') => (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
-  return [
-    { field: `${at}.title.en`, text: lesson.title.en },
-    { field: `${at}.title.vi`, text: lesson.title.vi },
-    { field: `${at}.objectives.en`, text: lesson.objectives.en.join('\n') },
-    { field: `${at}.objectives.vi`, text: lesson.objectives.vi.join('\n') },
-    { field: `${at}.content.en`, text: lesson.content.en },
-    { field: `${at}.content.vi`, text: lesson.content.vi },
-    { field: `${at}.quiz.en`, text: quiz('en') },
-    { field: `${at}.quiz.vi`, text: quiz('vi') },
-  ];
+  return [...localizedTexts('course.title', draft.title), ...localizedTexts('course.description', draft.description)];
 }

@@ -4,11 +4,11 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Connection } from '../kernel/pagination';
 import { Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CourseLevel } from '../courses';
-import { CourseDescriptionChangeInput, CourseDescriptionInput } from '../courses';
+import { CourseDescriptionChangeInput, CourseDescriptionInput, LessonBodyView } from '../courses';
 import { SafetyFindingView } from '../factory';
 import { AssistTask } from './creator.assist';
 import { DraftStatus } from './creator.entity';
-import { LocalizedListView, LocalizedTextView } from '../kernel/localized';
+import { LocalizedTextView } from '../kernel/localized';
 
 registerEnumType(AssistTask, {
   name: 'AssistTask',
@@ -69,21 +69,9 @@ export class CreatorMessageInput {
 }
 
 @ObjectType('CreatorLesson', { description: "A lesson of a creator's course", implements: Node })
-export class CreatorLessonView implements Node {
+export class CreatorLessonView extends LessonBodyView implements Node {
   @Field(() => ID, { description: 'Identifier of the lesson' })
   id!: string;
-
-  @Field(() => Int, { description: 'Place of the lesson in its course, starting at 1' })
-  position!: number;
-
-  @Field(() => LocalizedTextView, { description: 'Title of the lesson in each language' })
-  title!: LocalizedTextView;
-
-  @Field(() => LocalizedListView, { description: 'What the learner should be able to do after the lesson, in each language' })
-  objectives!: LocalizedListView;
-
-  @Field(() => LocalizedTextView, { description: 'Text of the lesson in each language' })
-  content!: LocalizedTextView;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: '{ questions: [{ prompt, options, answerIndex, explanation }] }' })
   quiz!: Record<string, unknown> | null;

@@ -3,8 +3,7 @@ import type { Logger } from 'pino';
 import { CourseGeneration, GenerationLesson, type GenerationStage, GenerationStatus, type SafetyFinding, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
 import type { FactoryModels } from './providers';
 import { type CourseBrief, type Outline, ProviderError, type Research } from './providers/model';
-import { classify, type LessonText } from './safety';
-import type { Localized } from '../kernel/localized';
+import { classify, type LessonText, lessonTexts, localizedTexts } from './safety';
 
 export const STAGE_JOB = 'factory.stage';
 
@@ -176,7 +175,7 @@ export class GenerationPipeline {
     const { moderation } = this.hooks.models;
     const lessons = await this.em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
     const check = async (texts: LessonText[]): Promise<SafetyFinding[]> => [...classify(texts, generation.minAge), ...(moderation ? await timed(() => moderation.check(texts)) : [])];
-    const courseFindings = await check([...localized('course.title', outline.title), ...localized('course.description', outline.description)]);
+    const courseFindings = await check([...localizedTexts('course.title', outline.title), ...localizedTexts('course.description', outline.description)]);
     for (const lesson of lessons) {
       lesson.findings = await check(lessonTexts(lesson));
       lesson.flagged = lesson.findings.length > 0;
@@ -192,25 +191,6 @@ export class GenerationPipeline {
 
 function plan(lesson: GenerationLesson) {
   return { position: lesson.position, title: lesson.title, objectives: lesson.objectives };
-}
-
-function localized(field: string, text: Localized): LessonText[] {
-  return [
-    { field: `${field}.en`, text: text.en },
-    { field: `${field}.vi`, text: text.vi },
-  ];
-}
-
-function lessonTexts(lesson: GenerationLesson): LessonText[] {
-  const quiz = (lang: 'en' | 'vi') => (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
-  return [
-    ...localized('title', lesson.title),
-    { field: 'objectives.en', text: lesson.objectives.en.join('\n') },
-    { field: 'objectives.vi', text: lesson.objectives.vi.join('\n') },
-    ...localized('content', lesson.content ?? { en: '', vi: '' }),
-    { field: 'quiz.en', text: quiz('en') },
-    { field: 'quiz.vi', text: quiz('vi') },
-  ];
 }
 
 /** Done stages count whole; the running one counts by the share of its lessons done. */

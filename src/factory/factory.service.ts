@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { User } from '../auth';
-import type { CourseLevel } from '../courses';
+import type { CourseLevel, NewLesson } from '../courses';
 import type { CoursesService } from '../courses';
 import { NotificationType } from '../notifications';
 import type { NotificationsService } from '../notifications';
@@ -189,7 +189,8 @@ export class FactoryService {
       maxAge: generation.maxAge,
       language: 'vi',
       published: true,
-      lessons: lessons.map((l) => ({ title: l.title, objectives: l.objectives, content: l.content!, quiz: l.quiz })),
+      // Approval follows the content stage, which wrote every lesson: none is without content here.
+      lessons: lessons as NewLesson[],
     };
   }
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Check, Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
-import type { Quiz } from '../courses';
+import { LessonBody } from '../courses';
 import type { Localized } from '../kernel/localized';
 
 export enum GenerationStatus {
@@ -157,29 +157,15 @@ export class GenerationStage {
 /** A lesson as the pipeline builds it: outline, then content, then quiz, then safety findings. */
 @Entity({ tableName: 'generation_lessons' })
 @Unique({ properties: ['generation', 'position'] })
-export class GenerationLesson {
+export class GenerationLesson extends LessonBody<Localized | null> {
   [OptionalProps]?: 'content' | 'quiz' | 'findings' | 'flagged' | 'revision';
-
-  @PrimaryKey({ type: 'uuid' })
-  id: string = randomUUID();
 
   @ManyToOne(() => CourseGeneration, { deleteRule: 'cascade' })
   generation!: CourseGeneration;
 
-  @Property({ type: 'smallint' })
-  position!: number;
-
-  @Property({ type: 'jsonb' })
-  title!: Localized;
-
-  @Property({ type: 'jsonb' })
-  objectives!: { en: string[]; vi: string[] };
-
+  /** Null until the content stage wrote it. */
   @Property({ type: 'jsonb', nullable: true })
-  content: Localized | null = null;
-
-  @Property({ type: 'jsonb', nullable: true })
-  quiz: Quiz | null = null;
+  override content: Localized | null = null;
 
   @Property({ type: 'jsonb', default: "'[]'" })
   findings: SafetyFinding[] = [];

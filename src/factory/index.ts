@@ -13,7 +13,7 @@ import { createFactoryModels } from './providers';
 export type { SafetyFinding } from './generation.entity';
 export { ProviderError } from './providers/model';
 export type { CourseBrief, LessonBrief } from './providers/model';
-export { classify } from './safety';
+export { classify, lessonTexts, localizedTexts } from './safety';
 export type { LessonText } from './safety';
 export { SafetyFindingView } from './factory.types';
 

@@ -1,3 +1,5 @@
+import type { LessonBody } from '../courses';
+import type { Localized } from '../kernel/localized';
 import type { SafetyCategory, SafetyFinding } from './generation.entity';
 import { type ModelEndpoint, postJson } from './providers/chat-completions';
 import { ProviderError } from './providers/model';
@@ -6,6 +8,30 @@ import { ProviderError } from './providers/model';
 export interface LessonText {
   field: string;
   text: string;
+}
+
+/** A text in both languages, as two texts to check: `<field>.en` and `<field>.vi`. */
+export function localizedTexts(field: string, text: Localized): LessonText[] {
+  return [
+    { field: `${field}.en`, text: text.en },
+    { field: `${field}.vi`, text: text.vi },
+  ];
+}
+
+/**
+ * Every text of a lesson, written or generated, to check: its fields named under `at`
+ * (`lessons.2.title.en` in a draft, `title.en` in a generation); content not written yet is empty.
+ */
+export function lessonTexts(lesson: Omit<LessonBody<Localized | null>, 'id' | 'position'>, at = ''): LessonText[] {
+  const quiz = (lang: 'en' | 'vi') => (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
+  return [
+    ...localizedTexts(`${at}title`, lesson.title),
+    { field: `${at}objectives.en`, text: lesson.objectives.en.join('\n') },
+    { field: `${at}objectives.vi`, text: lesson.objectives.vi.join('\n') },
+    ...localizedTexts(`${at}content`, lesson.content ?? { en: '', vi: '' }),
+    { field: `${at}quiz.en`, text: quiz('en') },
+    { field: `${at}quiz.vi`, text: quiz('vi') },
+  ];
 }
 
 type Pattern = { category: SafetyCategory; pattern: RegExp; maxAge?: number };

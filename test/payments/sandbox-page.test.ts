@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
-import { checkout, publishedProduct } from './support';
+import { checkout, publishedProduct } from '../commerce/support';
 
 describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chromium', () => {
   let t: TestApp;

@@ -5,7 +5,7 @@ import { fewestStatements } from '../support/sql';
 import { linkFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
-import { buy, publishedProduct, text } from './support';
+import { buy, publishedProduct, text } from '../commerce/support';
 
 let t: TestApp;
 let smtp: SmtpServer;

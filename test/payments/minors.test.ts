@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { linkFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
-import { checkout, postSandbox, publishedProduct, sandboxEvents } from './support';
+import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../commerce/support';
 
 const SECRET = 'test-ai-backend-secret-0123456789';
 let t: TestApp;
