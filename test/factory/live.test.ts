@@ -26,11 +26,14 @@ describe('subscription generationStatusChanged(id)', () => {
     expect(progress).toEqual([...progress].sort((a, b) => a - b));
     expect(new Set(progress).size).toBeGreaterThanOrEqual(5);
     expect(progress.at(-1)).toBe(100);
-    // The pipeline starts before the subscription listens (an acknowledged subscribe is not yet
-    // listening, and events are not replayed): every stage from the first one seen is pushed.
+    // The pipeline starts before the subscription listens (events are not replayed), and an event
+    // names the generation, which is read as it stands when the event is handled: a stage passed
+    // while the machine is busy shows as the one after it. What is pushed comes in the pipeline's order.
     const stages = [...new Set(seen.map((g) => g.currentStage).filter(Boolean))];
     const order = ['RESEARCH', 'OUTLINE', 'CONTENT', 'QUIZ', 'SAFETY'];
-    expect(stages).toEqual(order.slice(order.indexOf(stages[0]!)));
+    const positions = stages.map((stage) => order.indexOf(stage!));
+    expect(positions.every((position) => position >= 0)).toBe(true);
+    expect(positions).toEqual([...positions].sort((a, b) => a - b));
     expect(stages.length).toBeGreaterThanOrEqual(3);
     await live.close();
   });
