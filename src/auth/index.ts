@@ -11,6 +11,7 @@ import { User } from './user.entity';
 import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
 import { Migration20261129000400_account_deleted_events } from './migrations/Migration20261129000400_account_deleted_events';
 import { type Account, accountsOf } from './account-cache';
+import { Migration20261130000400_account_profiles_view } from './migrations/Migration20261130000400_account_profiles_view';
 
 export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
@@ -47,6 +48,7 @@ export const authArea = defineArea({
   migrations: [
     { name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events },
     { name: 'Migration20261129000400_account_deleted_events', class: Migration20261129000400_account_deleted_events },
+    { name: 'Migration20261130000400_account_profiles_view', class: Migration20261130000400_account_profiles_view },
   ],
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },

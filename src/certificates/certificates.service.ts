@@ -76,7 +76,7 @@ export class CertificatesService {
     if (!learnerIds.length) return [];
     const rows = await this.em.execute<Record<string, unknown>[]>(
       `select c.id, c.code, c.learner_id, l.display_name, c.course_id, co.title, c.average_score, c.issued_at
-       from certificates as c inner join courses as co on c.course_id = co.id inner join users as l on c.learner_id = l.id
+       from certificates as c inner join course_titles as co on c.course_id = co.id inner join account_profiles as l on c.learner_id = l.id
        where c.learner_id = any(?::uuid[]) order by c.issued_at desc, c.id desc`,
       [`{${learnerIds.join(',')}}`],
     );

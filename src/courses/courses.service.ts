@@ -233,6 +233,15 @@ export class CoursesService {
     return this.uow.query<{ course_id: string; n: number }>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]);
   }
 
+  /** Enrollments of each of these courses (a course without any is left out). */
+  async enrollmentCounts(courseIds: string[]): Promise<Map<string, number>> {
+    if (!courseIds.length) return new Map();
+    const rows = await this.uow.query<{ course_id: string; n: number }>('select course_id, count(*)::int as n from enrollments where course_id = any(?::uuid[]) group by course_id', [
+      `{${courseIds.join(',')}}`,
+    ]);
+    return new Map(rows.map((row) => [row.course_id, row.n]));
+  }
+
   /** Enrollments on the platform, for its figures. */
   enrollmentCount(): Promise<number> {
     return this.em.count(Enrollment, {});

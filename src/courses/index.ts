@@ -6,6 +6,7 @@ import { CoursesResolver } from './courses.resolver';
 import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
+import { Migration20261130000500_course_titles_view } from './migrations/Migration20261130000500_course_titles_view';
 
 export { Enrollment } from './course.entity';
 export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonBodyView, LessonInput, lessonOf, presentLessonBody } from './courses.types';
@@ -29,6 +30,7 @@ export const coursesArea = defineArea({
   name: 'courses',
   uses: ['auth', 'consent', 'entitlements', 'guardian'],
   entities: [Course, Lesson, Enrollment],
+  migrations: [{ name: 'Migration20261130000500_course_titles_view', class: Migration20261130000500_course_titles_view }],
   resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],
   nodes: coursesNodes,
   rules: coursesRules,

@@ -15,7 +15,7 @@ declare module '../kernel/services' {
 
 export const creatorArea = defineArea({
   name: 'creator',
-  uses: ['audit', 'auth', 'courses', 'factory', 'notifications'],
+  uses: ['audit', 'auth', 'courses', 'factory', 'notifications', 'progress'],
   entities: [CreatorCourse, CreatorLesson, CreatorMessage],
   resolvers: [CreatorResolver, CreatorUserEdges],
   rules: creatorRules,
@@ -23,7 +23,7 @@ export const creatorArea = defineArea({
   nodes: creatorNodes,
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],
-  services: { creator: (uow, services) => new CreatorService(uow, services.courses, services.notifications, services.audit) },
+  services: { creator: (uow, services) => new CreatorService(uow, services.courses, services.notifications, services.audit, services.progress) },
   personalData: {
     entities: [CreatorCourse, CreatorLesson, CreatorMessage],
     export: async (userId, _services, uow) => ({

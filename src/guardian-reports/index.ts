@@ -35,7 +35,7 @@ export async function sendDueReports(deps: Deps, now = new Date(), touch?: () =>
 
 export const reportsArea = defineArea({
   name: 'guardian-reports',
-  uses: ['auth', 'gdpr', 'notifications', 'progress'],
+  uses: ['auth', 'gdpr', 'guardian', 'notifications', 'progress'],
   entities: [GuardianReport],
   resolvers: [ReportsResolver],
   rules: reportsRules,

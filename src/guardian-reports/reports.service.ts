@@ -104,11 +104,10 @@ export class ReportsService {
       `select gl.guardian_id, g.email as guardian_email, g.locale as guardian_locale, g.country as guardian_country,
               gl.learner_id, l.display_name as learner_name, s.weekly_report, s.monthly_report, s.inactivity_alert,
               (select max(at) from learner_activity where learner_id = gl.learner_id) as last_activity
-         from guardian_links gl
-         join users g on g.id = gl.guardian_id and g.status = 'active'
-         join users l on l.id = gl.learner_id and l.status not in ('deletion_pending', 'erased')
-         left join notification_settings s on s.user_id = gl.guardian_id
-        where gl.status = 'active'`,
+         from active_guardian_links gl
+         join account_profiles g on g.id = gl.guardian_id and g.status = 'active'
+         join account_profiles l on l.id = gl.learner_id and l.status not in ('deletion_pending', 'erased')
+         left join report_toggles s on s.user_id = gl.guardian_id`,
     )) as Pair[];
     const due = pairs.flatMap((pair) => this.dueFor(pair, now));
     let sent = 0;

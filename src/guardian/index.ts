@@ -10,6 +10,7 @@ import { GuardianResolver } from './guardian.resolver';
 import { guardianRoutes } from './guardian.routes';
 import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
+import { Migration20261130000600_active_guardian_links_view } from './migrations/Migration20261130000600_active_guardian_links_view';
 
 export type { AiAccess, GuardianService } from './guardian.service';
 export { callerLearnerIds, isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from './guardian.rules';
@@ -31,7 +32,10 @@ declare module '../kernel/services' {
 export const guardianArea = defineArea({
   name: 'guardian',
   uses: ['auth'],
-  migrations: [{ name: 'Migration20261129000200_ai_access_setting_events', class: Migration20261129000200_ai_access_setting_events }],
+  migrations: [
+    { name: 'Migration20261129000200_ai_access_setting_events', class: Migration20261129000200_ai_access_setting_events },
+    { name: 'Migration20261130000600_active_guardian_links_view', class: Migration20261130000600_active_guardian_links_view },
+  ],
   entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
   resolvers: [GuardianResolver, GuardianUserEdges, GuardianLinkEdges],
   nodes: guardianNodes,

@@ -9,6 +9,7 @@ import { notificationReactions } from './notifications.reactions';
 import { notificationsRules } from './notifications.rules';
 import { type NotificationMessage, NotificationsService } from './notifications.service';
 import { Migration20261123150000_report_toggles } from './migrations/Migration20261123150000_report_toggles';
+import { Migration20261130000700_report_toggles_view } from './migrations/Migration20261130000700_report_toggles_view';
 
 export { NotificationType } from './notification.entity';
 export type { NotificationMessage, NotificationsService } from './notifications.service';
@@ -34,7 +35,10 @@ export const notificationsArea = defineArea({
   nodes: notificationsNodes,
   rules: notificationsRules,
   routes: notificationsRoutes,
-  migrations: [{ name: 'Migration20261123150000_report_toggles', class: Migration20261123150000_report_toggles }],
+  migrations: [
+    { name: 'Migration20261123150000_report_toggles', class: Migration20261123150000_report_toggles },
+    { name: 'Migration20261130000700_report_toggles_view', class: Migration20261130000700_report_toggles_view },
+  ],
   services: { notifications: (uow, services) => new NotificationsService(uow, services) },
   on: notificationReactions,
   personalData: {

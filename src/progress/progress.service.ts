@@ -168,6 +168,28 @@ export class ProgressService {
       .load(learnerId);
   }
 
+  /** Per course: learners who completed every lesson, and the average of learners' best quiz scores per lesson (null: no attempt). */
+  async courseFigures(courseIds: string[]): Promise<Map<string, { completions: number; averageScore: number | null }>> {
+    if (!courseIds.length) return new Map();
+    const ids = `{${courseIds.join(',')}}`;
+    const [lessonCounts, done, scores] = await this.uow.all([
+      () => this.courses.lessonCounts(courseIds),
+      () =>
+        this.uow.query<{ course_id: string; learner_id: string; n: number }>(
+          'select course_id, learner_id, count(*)::int as n from lesson_completions where course_id = any(?::uuid[]) group by 1, 2',
+          [ids],
+        ),
+      () =>
+        this.uow.query<{ course_id: string; average: number | null }>(
+          'select course_id, round(avg(best))::int as average from (select course_id, max(score) as best from quiz_attempts where course_id = any(?::uuid[]) group by course_id, learner_id, lesson_id) b group by course_id',
+          [ids],
+        ),
+    ] as const);
+    const lessons = new Map(lessonCounts.map((row) => [row.course_id, row.n]));
+    const average = new Map(scores.map((row) => [row.course_id, row.average]));
+    return new Map(courseIds.map((id) => [id, { completions: done.filter((row) => row.course_id === id && row.n >= (lessons.get(id) ?? 0)).length, averageScore: average.get(id) ?? null }]));
+  }
+
   async overview(learnerId: string): Promise<LearnerOverview> {
     return (await this.overviews([learnerId]))[0];
   }

@@ -13,18 +13,10 @@ import { namesRelation, sourcesOf, tableOwner, viewOwner } from './relations';
  * only shrinks: the test fails on a new entry and on one that is gone.
  */
 const NOT_YET: Record<string, string> = {
-  // One-statement reads of the dashboards (issue 17: fixed statements whatever the number of
-  // learners) join the accounts for names; views of accounts declared by auth are the next step.
-  'src/certificates/certificates.service.ts -> courses (courses)': "certificate summaries carry the course's title",
-  'src/certificates/certificates.service.ts -> users (auth)': "certificate summaries carry the learner's name",
+  // The guardian dashboard's first read (issue 17: fixed statements whatever the number of
+  // learners) maps whole accounts from one statement over the links; a view cannot be mapped as
+  // the account entity, and a read through auth's service costs the dashboard a round trip.
   'src/guardian/guardian.service.ts -> users (auth)': "a guardian's learners as accounts, in one statement",
-  'src/guardian-reports/reports.service.ts -> guardian_links (guardian)': 'the reports due: every active link with both accounts and the settings, in one statement',
-  'src/guardian-reports/reports.service.ts -> notification_settings (notifications)': 'the same statement reads the report toggles',
-  'src/guardian-reports/reports.service.ts -> users (auth)': 'the same statement reads both accounts',
-  'src/creator/creator.service.ts -> enrollments (courses)': "a creator's course figures, in one statement",
-  'src/creator/creator.service.ts -> lesson_completions (progress)': "a creator's course figures, in one statement",
-  'src/creator/creator.service.ts -> lessons (courses)': "a creator's course figures, in one statement",
-  'src/creator/creator.service.ts -> quiz_attempts (progress)': "a creator's course figures, in one statement",
 };
 
 /** The triggers a migration creates on `table`. */

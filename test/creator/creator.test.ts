@@ -148,6 +148,14 @@ describe('messages and analytics', () => {
     const analytics = await t.http.get('/creator/analytics', { token: creator.accessToken });
     expect(analytics.status).toBe(200);
     expect(analytics.body.items.find((c: { draftId: string }) => c.draftId === id)).toMatchObject({ courseId, status: 'published', enrollments: 3, completions: 0, averageScore: null, earnings: [] });
+    // One learner finishes the course with the quiz right, another only tries the quiz and misses:
+    // one completion, and the average of their best scores.
+    const [lesson] = (await t.http.get(`/courses/${courseId}`, { token: a.accessToken })).body.lessons as { id: string }[];
+    expect((await t.http.post(`/progress/lessons/${lesson.id}/quiz`, { answers: [0] }, { token: a.accessToken })).body.score).toBe(100);
+    expect((await t.http.post(`/progress/lessons/${lesson.id}/complete`, undefined, { token: a.accessToken })).status).toBe(200);
+    expect((await t.http.post(`/progress/lessons/${lesson.id}/quiz`, { answers: [1] }, { token: b.accessToken })).body.score).toBe(0);
+    const after = await t.http.get('/creator/analytics', { token: creator.accessToken });
+    expect(after.body.items.find((c: { draftId: string }) => c.draftId === id)).toMatchObject({ enrollments: 3, completions: 1, averageScore: 50 });
     const gql = await t.http.gql('{ creatorAnalytics { draftId enrollments } }', {}, otherCreator.accessToken);
     expect(gql.body.data.creatorAnalytics).toEqual([]);
     expect((await t.http.get('/creator/analytics', { token: a.accessToken })).status).toBe(403);
