@@ -1,5 +1,6 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import { type User, UserView } from '../auth';
+import { closedCourses } from '../entitlements';
 import type { NodeSource } from '../kernel/node';
 import { codelabRules } from './codelab.rules';
 import type { Context } from '../kernel/context';
@@ -83,7 +84,8 @@ export class CodeLabResolver {
   @Query(() => ExerciseConnection, { description: 'Exercises, newest first' })
   async codelabExercises(@Args(() => ExerciseArgs) args: ExerciseArgs, @Ctx() ctx: Context) {
     const staff = isStaff(await me(ctx));
-    const page = await ctx.services.codelab.exercises(args, args.first, args.after);
+    const closed = await closedCourses(ctx, await ctx.services.codelab.exerciseCourseIds());
+    const page = await ctx.services.codelab.exercises(args, args.first, args.after, closed);
     return toConnection({ ...page, nodes: page.nodes.map((e) => presentExercise(e, staff)) });
   }
 

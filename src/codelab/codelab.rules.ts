@@ -1,6 +1,7 @@
 import { allow, and, rule } from 'graphql-shield';
 import { mayConverse } from '../ai';
 import { mayStoreLearnerData } from '../consent';
+import { courseOpen, paidCourseCheck } from '../entitlements';
 import { learnerActive } from '../guardian';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
@@ -21,10 +22,23 @@ const ownsSubmission = and(
   }),
 );
 
+/**
+ * An exercise of a paid course opens as its course does (DESIGN.md 4.6): 403 course_not_bought
+ * until bought. An unknown exercise passes, for the resolver to answer 404.
+ */
+const exerciseOpen = rule('exerciseOpen', { cache: 'no_cache' })(async (_parent, args: { id?: unknown }, ctx: Context) => {
+  if (typeof args.id !== 'string') return true;
+  const exercise = await ctx.services.codelab.exercise(args.id).catch((error: unknown) => {
+    if (error instanceof AppError) return null;
+    throw error;
+  });
+  return paidCourseCheck(ctx, exercise?.courseId ?? null);
+});
+
 export const codelabRules = {
   Query: {
-    codelabExercises: isAuthenticated,
-    codelabExercise: isAuthenticated,
+    codelabExercises: and(isAuthenticated, courseOpen('courseId')),
+    codelabExercise: and(isAuthenticated, exerciseOpen),
     codelabSubmission: isAuthenticated,
     mySubmissions: isAuthenticated,
   },
@@ -32,7 +46,7 @@ export const codelabRules = {
     runCode: learnerActive,
     createExercise: isContentEditor,
     updateExercise: isContentEditor,
-    submitSolution: mayStoreLearnerData,
+    submitSolution: and(mayStoreLearnerData, exerciseOpen),
     requestHint: mayConverse,
   },
   Subscription: { submissionUpdated: ownsSubmission },

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { FilterQuery } from '@mikro-orm/core';
 import { Role, type User } from '../auth';
 import type { AiService } from '../ai';
 import type { Deps } from '../kernel/deps';
@@ -62,12 +63,24 @@ export class CodeLabService {
 
   // Exercises
 
-  async exercises(filter: { language?: string | null; courseId?: string | null }, first: number, after?: string | null): Promise<Page<Exercise>> {
+  /**
+   * A page of exercises, leaving out those of `closedCourseIds` (paid courses the caller has not
+   * bought, as the paid-course rule decides), so that pages and counts are of what the caller sees.
+   */
+  async exercises(filter: { language?: string | null; courseId?: string | null }, first: number, after: string | null | undefined, closedCourseIds: string[]): Promise<Page<Exercise>> {
     const where: Record<string, unknown> = {};
     if (filter.language) where.language = filter.language;
     if (filter.courseId) where.courseId = filter.courseId;
-    const rows = await this.em.find(Exercise, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    // Beside the cursor's own $or: both hold.
+    if (closedCourseIds.length) where.$and = [{ $or: [{ courseId: null }, { courseId: { $nin: closedCourseIds } }] }];
+    const rows = await this.em.find(Exercise, { ...where, ...afterCursor(after) } as FilterQuery<Exercise>, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
     return toPage(rows, first, after, () => this.em.count(Exercise, where));
+  }
+
+  /** The courses that exercises belong to. */
+  async exerciseCourseIds(): Promise<string[]> {
+    const rows = await this.uow.query<{ course_id: string }>('select distinct course_id from codelab_exercises where course_id is not null');
+    return rows.map((row) => row.course_id);
   }
 
   async exercise(id: string): Promise<Exercise> {

@@ -38,7 +38,7 @@ declare module '../kernel/services' {
  */
 export const codelabArea = defineArea({
   name: 'codelab',
-  uses: ['ai', 'auth', 'consent', 'guardian'],
+  uses: ['ai', 'auth', 'consent', 'entitlements', 'guardian'],
   entities: [Exercise, Submission],
   resolvers: [CodeLabResolver, CodeLabUserEdges],
   nodes: codelabNodes,

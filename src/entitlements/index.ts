@@ -11,7 +11,7 @@ import { EntitlementsService } from './entitlements.service';
 export type { EntitlementsService } from './entitlements.service';
 export { Entitlement, EntitlementKind, EntitlementRevokedReason, EntitlementSource, EntitlementStatus } from './entitlements.entity';
 export { purchaseGrantCtes } from './entitlements.service';
-export { courseOpen, paidCourseCheck } from './paid-courses';
+export { closedCourses, courseOpen, paidCourseCheck } from './paid-courses';
 
 declare module '../kernel/services' {
   interface Services {

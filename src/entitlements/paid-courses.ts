@@ -15,6 +15,13 @@ export async function paidCourseCheck(ctx: Context, courseId: string | null): Pr
   return (await ctx.services.entitlements.mayOpenCourse(viewer, courseId)) || courseNotBought();
 }
 
+/** Those of these courses the caller may not open (paid and not bought), for lists that leave their content out. */
+export async function closedCourses(ctx: Context, courseIds: string[]): Promise<string[]> {
+  const paid = [...(await ctx.services.entitlements.paidCourses(courseIds))];
+  const checks = await Promise.all(paid.map((courseId) => paidCourseCheck(ctx, courseId)));
+  return paid.filter((_, i) => checks[i] !== true);
+}
+
 /** The course named by the argument `arg`, or (`arg` null) the course that is the field's parent (`Course.lessons`). */
 export const courseOpen = (arg: string | null) =>
   namedRule(`courseOpen(${arg ?? 'parent'})`, () =>

@@ -61,7 +61,7 @@ async function course(deps: Deps, admin: User, learner: User, demo: DemoCourse):
     return found.nodes.find((c) => c.title.en === demo.course.title.en)?.id ?? (await courses.createCourse(demo.course, admin.id)).id;
   });
   await step(deps, async ({ codelab, courses }) => {
-    if ((await codelab.exercises({ courseId: id }, 1)).nodes.length) return;
+    if ((await codelab.exercises({ courseId: id }, 1, null, [])).nodes.length) return;
     const [lesson] = (await courses.lessonsOf([id])).get(id) ?? [];
     await codelab.createExercise({ ...demo.exercise, courseId: id, lessonId: lesson?.id ?? null });
   });

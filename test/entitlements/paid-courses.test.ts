@@ -96,6 +96,50 @@ describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
     expect((await t.http.get(`/courses/${paid.id}`, { token: other.learner.accessToken })).status).toBe(403);
   });
 
+  it("keeps a paid course's CodeLab exercises closed until bought: out of lists, 403 to read and to submit (REST and GraphQL)", async () => {
+    const paid = await publishedCourse(t, editor, { maxAge: 17 });
+    const exercise = (courseId?: string) => ({
+      title: text('Echo'),
+      prompt: text('Print the input'),
+      language: 'javascript',
+      starterCode: '',
+      difficulty: 'easy',
+      ...(courseId && { courseId }),
+      tests: [{ name: 'one', hidden: true, input: '31337\n', expected: '31337\n' }],
+    });
+    const closed = (await t.http.post('/codelab/exercises', exercise(paid.id), { token: editor.accessToken })).body;
+    const open = (await t.http.post('/codelab/exercises', exercise(), { token: editor.accessToken })).body;
+    await publishedProduct(t, admin, courseProduct(paid.id));
+    const { guardian, learner } = await family();
+
+    const listed = async () => (await t.http.get('/codelab/exercises?limit=100', { token: learner.accessToken })).body.items.map((e: { id: string }) => e.id);
+    expect(await listed()).toContain(open.id);
+    expect(await listed()).not.toContain(closed.id);
+    const gqlList = await t.http.gql('{ codelabExercises(first: 100) { nodes { id } } }', {}, learner.accessToken);
+    expect(gqlList.body.data.codelabExercises.nodes.map((e: { id: string }) => e.id)).not.toContain(closed.id);
+    expect((await t.http.get(`/codelab/exercises?courseId=${paid.id}`, { token: learner.accessToken })).status).toBe(403);
+    const read = await t.http.get(`/codelab/exercises/${closed.id}`, { token: learner.accessToken });
+    expect(read.status).toBe(403);
+    expect(read.body).toMatchObject({ error: 'forbidden', message: expect.stringMatching(/bought/) });
+    expect(JSON.stringify(read.body)).not.toContain('Print the input');
+    const gqlRead = await t.http.gql('query($id: ID!) { codelabExercise(id: $id) { prompt { en } } }', { id: closed.id }, learner.accessToken);
+    expect(gqlRead.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect(gqlRead.body.data).toBeNull();
+    expect((await t.http.post(`/codelab/exercises/${closed.id}/submissions`, { code: 'console.log(1)' }, { token: learner.accessToken })).status).toBe(403);
+    const gqlSubmit = await t.http.gql('mutation($id: ID!) { submitSolution(id: $id, code: "console.log(1)") { id } }', { id: closed.id }, learner.accessToken);
+    expect(gqlSubmit.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    // Content admins see it; an unknown exercise is still not found.
+    expect((await t.http.get(`/codelab/exercises/${closed.id}`, { token: editor.accessToken })).status).toBe(200);
+    expect((await t.http.get('/codelab/exercises/00000000-0000-4000-8000-000000000000', { token: learner.accessToken })).status).toBe(404);
+
+    // Bought for the learner: listed, read and submitted.
+    const product = (await t.http.get('/products?first=100')).body.items.find((p: { courseIds: string[] }) => p.courseIds.includes(paid.id));
+    await buy(t, guardian, product, { learnerId: learner.id });
+    expect(await listed()).toContain(closed.id);
+    expect((await t.http.get(`/codelab/exercises/${closed.id}`, { token: learner.accessToken })).body.prompt.en).toBe('Print the input');
+    expect((await t.http.post(`/codelab/exercises/${closed.id}/submissions`, { code: 'console.log(1)' }, { token: learner.accessToken })).status).toBe(202);
+  });
+
   it("reads a catalog page's paid in one statement, however the operation asks for it", async () => {
     const courses = [];
     for (let i = 0; i < 4; i++) courses.push(await publishedCourse(t, editor, { maxAge: 17 }));

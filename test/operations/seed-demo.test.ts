@@ -72,11 +72,12 @@ describe('npm run seed:demo', () => {
     expect(selling).toHaveLength(1);
     expect(selling[0]).toMatchObject({ kind: 'course', status: 'published', prices: [expect.objectContaining({ currency: 'VND', amount: 99_000 })] });
 
-    // Each course has one CodeLab exercise.
+    // Each course has one CodeLab exercise; the paid course's stays closed to the learner until bought.
     for (const course of demo) {
-      const exercises = await t.http.get(`/codelab/exercises?courseId=${course.id}`, { token: learner });
+      const exercises = await t.http.get(`/codelab/exercises?courseId=${course.id}`, { token: course.paid ? admin : learner });
       expect(exercises.body.items, course.title.en).toHaveLength(1);
     }
+    expect((await t.http.get(`/codelab/exercises?courseId=${paid.id}`, { token: learner })).status).toBe(403);
 
     // The family: one active link, and the guardian's consent lets the learner learn and share progress.
     const links = await t.http.get('/guardian/me/links', { token: guardian });
