@@ -128,6 +128,11 @@ describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
     expect((await t.http.post(`/codelab/exercises/${closed.id}/submissions`, { code: 'console.log(1)' }, { token: learner.accessToken })).status).toBe(403);
     const gqlSubmit = await t.http.gql('mutation($id: ID!) { submitSolution(id: $id, code: "console.log(1)") { id } }', { id: closed.id }, learner.accessToken);
     expect(gqlSubmit.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    // Object identification applies the same rule (issue 29 found node(id:) skipping the paid-course rule of lessons).
+    const NODE = 'query($id: ID!) { node(id: $id) { id ... on Exercise { prompt { en } } } }';
+    const asNode = await t.http.gql(NODE, { id: closed.id }, learner.accessToken);
+    expect(asNode.body.data.node).toBeNull();
+    expect(JSON.stringify(asNode.body)).not.toContain('Print the input');
     // Content admins see it; an unknown exercise is still not found.
     expect((await t.http.get(`/codelab/exercises/${closed.id}`, { token: editor.accessToken })).status).toBe(200);
     expect((await t.http.get('/codelab/exercises/00000000-0000-4000-8000-000000000000', { token: learner.accessToken })).status).toBe(404);
@@ -137,6 +142,7 @@ describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
     await buy(t, guardian, product, { learnerId: learner.id });
     expect(await listed()).toContain(closed.id);
     expect((await t.http.get(`/codelab/exercises/${closed.id}`, { token: learner.accessToken })).body.prompt.en).toBe('Print the input');
+    expect((await t.http.gql(NODE, { id: closed.id }, learner.accessToken)).body.data.node.prompt.en).toBe('Print the input');
     expect((await t.http.post(`/codelab/exercises/${closed.id}/submissions`, { code: 'console.log(1)' }, { token: learner.accessToken })).status).toBe(202);
   });
 
