@@ -123,6 +123,25 @@ export class EntitlementsService {
     return this.ownsCourse(viewer.id, courseId);
   }
 
+  /**
+   * Of these courses, those the viewer may not open, as mayOpenCourse decides each: paid, and
+   * neither held by an entitlement nor written by them (editors open all). A fixed number of
+   * statements however many courses, for lists that leave closed courses' content out.
+   */
+  async closedTo(viewer: User | null, courseIds: string[]): Promise<string[]> {
+    const paid = [...(await this.paidCourses(courseIds))];
+    if (!paid.length || isEditor(viewer)) return [];
+    if (!viewer) return paid;
+    const list = `{${paid.join(',')}}`;
+    const open = await this.uow.query<{ course_id: string }>(
+      `select course_id from entitlements where user_id = ? and kind = 'course' and status = 'active' and (ends_at is null or ends_at > now()) and course_id = any(?::uuid[])
+       union select course_id from courses_on_sale where author_id = ? and course_id = any(?::uuid[])`,
+      [viewer.id, list, viewer.id, list],
+    );
+    const opened = new Set(open.map((row) => row.course_id));
+    return paid.filter((id) => !opened.has(id));
+  }
+
   /** Whether this person wrote the course: its author opens it even while it is sold (asked of a course on sale only). */
   private async ownsCourse(userId: string, courseId: string): Promise<boolean> {
     const [{ owns }] = await this.uow.query<{ owns: boolean }>(`select exists (select 1 from courses_on_sale where course_id = ? and author_id = ?) as owns`, [courseId, userId]);

@@ -17,9 +17,7 @@ export async function paidCourseCheck(ctx: Context, courseId: string | null): Pr
 
 /** Those of these courses the caller may not open (paid and not bought), for lists that leave their content out. */
 export async function closedCourses(ctx: Context, courseIds: string[]): Promise<string[]> {
-  const paid = [...(await ctx.services.entitlements.paidCourses(courseIds))];
-  const checks = await Promise.all(paid.map((courseId) => paidCourseCheck(ctx, courseId)));
-  return paid.filter((_, i) => checks[i] !== true);
+  return ctx.services.entitlements.closedTo(ctx.auth.userId ? await ctx.viewer() : null, courseIds);
 }
 
 /** The course named by the argument `arg`, or (`arg` null) the course that is the field's parent (`Course.lessons`). */
