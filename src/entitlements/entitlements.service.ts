@@ -18,7 +18,7 @@ export type PurchaseGrant = { tier: Tier; interval: '1 month' | '1 year' } | { c
  * own statement (the webhook's hot path writes its success in one round trip). `param` adds a value
  * and answers its placeholder: placeholders are positional, so the SQL is written in push order.
  */
-export function purchaseGrantCtes(param: (value: unknown) => string, paymentId: string, beneficiaryId: string, grant: PurchaseGrant): string[] {
+export function purchaseGrantCtes(uow: UnitOfWork, param: (value: unknown) => string, paymentId: string, beneficiaryId: string, grant: PurchaseGrant): string[] {
   if ('tier' in grant) {
     // A renewal runs on from the end of the current period (months counted in UTC, as the database does).
     return [
@@ -27,7 +27,7 @@ export function purchaseGrantCtes(param: (value: unknown) => string, paymentId: 
             ((coalesce((select max(ends_at) from entitlements where user_id = ${param(beneficiaryId)} and kind = 'tier' and tier = ${param(grant.tier)} and status = 'active' and ends_at > now()), now())
               at time zone 'UTC') + ${param(grant.interval)}::interval) at time zone 'UTC', 'active', now() returning id)`,
       // The tier only rises with a new entitlement: the higher of the account's and the product's.
-      raiseTierCte(param, beneficiaryId, grant.tier),
+      raiseTierCte(uow, param, beneficiaryId, grant.tier),
     ];
   }
   if (!grant.courseIds.length) return [];
@@ -75,7 +75,7 @@ export class EntitlementsService {
         $or: [{ endsAt: null }, { endsAt: { $gt: now } }],
       });
       const tier = active.reduce((best, e) => (!includesTier(best, e.tier!) ? e.tier! : best), Tier.free);
-      await setTier(em, userId, tier);
+      await setTier(this.uow, userId, tier);
       return tier;
     });
   }

@@ -124,8 +124,8 @@ export class PaymentEvents {
     const param = (value: unknown) => push(params, value);
     if (product.kind === ProductKind.subscription) {
       const interval = (price?.interval ?? PriceInterval.month) === PriceInterval.year ? '1 year' : '1 month';
-      ctes.push(...purchaseGrantCtes(param, payment.id, beneficiaryId, { tier: product.tier!, interval }));
-    } else ctes.push(...purchaseGrantCtes(param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
+      ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { tier: product.tier!, interval }));
+    } else ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
     const fee = this.feeOf(payment);
     ctes.push(
       ...ledgerCtes(params, payment.id, null, payment.currency, [

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { asOwner } from '../support/sql';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { buy, publishedProduct, subscriptionBody, waitFor } from '../commerce/support';
 
@@ -66,5 +67,25 @@ describe('entitlements and tier', () => {
       ([row]) => row.n === '1',
     );
     expect(jobs[0].n).toBe('1');
+  });
+
+  it("this instance's own tier writes (a grant, a purchase, the sweep) reach its very next request, though the database's NOTIFY is not heard", async () => {
+    const tierOf = async (who: SignedIn) => (await t.http.get('/auth/me', { token: who.accessToken })).body.user.tier;
+    const product = await publishedProduct(t, admin, subscriptionBody({ tier: 'starter' }));
+    const granted = await signUp(t, adultSignup());
+    const bought = await signUp(t, adultSignup());
+    // Both accounts are in this instance's memory before the changes.
+    expect([await tierOf(granted), await tierOf(bought)]).toEqual(['free', 'free']);
+    await asOwner(t, 'alter table users disable trigger user');
+    try {
+      await t.http.post('/entitlements/grants', { userId: granted.id, kind: 'tier', tier: 'pro' }, { token: admin.accessToken });
+      expect(await tierOf(granted)).toBe('pro');
+      await buy(t, bought, product);
+      expect(await tierOf(bought)).toBe('starter');
+      await openUnit(t.app.deps).services.payments.sweep(new Date(Date.now() + 40 * 86_400_000));
+      expect(await tierOf(bought)).toBe('free');
+    } finally {
+      await asOwner(t, 'alter table users enable trigger user');
+    }
   });
 });
