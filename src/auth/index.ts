@@ -24,6 +24,7 @@ export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
 export type { AuthService } from './auth.service';
 export { accountsOf } from './account-cache';
 export { raiseTierCte, setTier } from './tier';
+export { accountsAmong } from './accounts-among';
 export type { Account } from './account-cache';
 
 declare module '../kernel/services' {

@@ -1,8 +1,8 @@
-import { LockMode, UniqueConstraintViolationException, wrap } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
-import { ageOn } from '../auth';
+import { accountsAmong, ageOn } from '../auth';
 import { type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
 import { AccountStatus, type Locale, Role, User } from '../auth';
@@ -190,17 +190,10 @@ export class GuardianService {
   /**
    * The accounts of the guardian's learners with an active link, in one statement mapped to the
    * entities (the links with their learners as entities cost several times the statement, on every
-   * dashboard). An account this unit of work holds already is kept as it is, as find would.
+   * dashboard), oldest link first.
    */
-  async activeLearnersOf(guardianId: string): Promise<User[]> {
-    const rows = await this.em.execute<Record<string, unknown>[]>(
-      'select l.* from guardian_links as g inner join users as l on g.learner_id = l.id where g.guardian_id = ? and g.status = ? order by g.activated_at asc',
-      [guardianId, LinkStatus.active],
-    );
-    return rows.map((row) => {
-      const held = this.em.getUnitOfWork().getById<User>(User.name, row.id as string);
-      return held && wrap(held).isInitialized() ? held : this.em.map(User, row);
-    });
+  activeLearnersOf(guardianId: string): Promise<User[]> {
+    return accountsAmong(this.em, 'select learner_id, activated_at from guardian_links where guardian_id = ? and status = ?', [guardianId, LinkStatus.active]);
   }
 
   /** A linked learner's account, for their active guardian; anybody else's is not found. */
