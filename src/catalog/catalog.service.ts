@@ -101,7 +101,7 @@ export class CatalogService {
   }
 
   async createProduct(actor: User, input: ProductInput, seller: User | null = null): Promise<Product> {
-    const checked = await this.checkProduct(input);
+    const { checked } = await this.checkProduct(input);
     return this.uow.transaction(async (em) => {
       const product = em.create(Product, { ...checked, seller, status: seller ? ProductStatus.in_review : ProductStatus.draft });
       await this.audit(actor.id, seller ? 'listing.submitted' : 'product.created', `product:${product.id}`, { prices: product.prices });
@@ -113,12 +113,12 @@ export class CatalogService {
     const product = await this.product(actor, id);
     const current: ProductInput = { kind: product.kind, title: product.title, description: product.description, prices: product.prices, tier: product.tier, courseIds: product.courseIds };
     const next = { ...current, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) } as ProductInput;
-    const checked = await this.checkProduct(next, product.prices);
+    const { checked, authors } = await this.checkProduct(next, product.prices);
     return this.uow.transaction(async (em) => {
       const previousPrices = product.prices;
       em.assign(product, checked);
       await this.audit(actor.id, 'product.updated', `product:${product.id}`, { prices: product.prices, previousPrices });
-      await this.offer(product);
+      await this.offer(product, authors);
       return product;
     });
   }
@@ -135,17 +135,24 @@ export class CatalogService {
     });
   }
 
-  /** Tells entitlements what the product sells now (in the change's transaction): its courses while it is published, nothing otherwise. */
-  private async offer(product: Product): Promise<void> {
-    const sold = product.status === ProductStatus.published && product.kind !== ProductKind.subscription;
-    const authors = sold ? await this.services.courses.authorsOf(product.courseIds) : new Map<string, string | null>();
+  /**
+   * Tells entitlements what the product sells now (in the change's transaction): its courses while
+   * it is published, nothing otherwise. An edit passes the authors its check read already.
+   */
+  private async offer(product: Product, known?: Map<string, string | null>): Promise<void> {
+    if (product.status !== ProductStatus.published || product.kind === ProductKind.subscription) return this.services.entitlements.offer(product.id, []);
+    const authors = known ?? (await this.services.courses.authorsOf(product.courseIds));
     await this.services.entitlements.offer(
       product.id,
       [...authors].map(([courseId, authorId]) => ({ courseId, authorId })),
     );
   }
 
-  private async checkProduct(input: ProductInput, previous: Price[] = []): Promise<Omit<ProductInput, 'prices'> & { prices: Price[]; tier: Tier | null; courseIds: string[] }> {
+  /** The input checked, as the product stores it, and the authors of its courses (read to check that they exist). */
+  private async checkProduct(
+    input: ProductInput,
+    previous: Price[] = [],
+  ): Promise<{ checked: Omit<ProductInput, 'prices'> & { prices: Price[]; tier: Tier | null; courseIds: string[] }; authors: Map<string, string | null> }> {
     const problems: { field: string; message: string }[] = [];
     if (!input.prices.length) problems.push({ field: 'prices', message: 'needs at least one price' });
     input.prices.forEach((price, i) => {
@@ -158,17 +165,17 @@ export class CatalogService {
     if (input.kind === ProductKind.subscription && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a subscription sells starter or pro' });
     const courseIds = [...new Set(input.courseIds ?? [])];
     if (input.kind !== ProductKind.subscription && !courseIds.length) problems.push({ field: 'courseIds', message: 'name at least one course' });
-    if (courseIds.some((id) => !isId(id))) problems.push({ field: 'courseIds', message: 'must be course ids' });
-    else if (courseIds.length && (await this.services.courses.authorsOf(courseIds)).size !== courseIds.length) {
-      problems.push({ field: 'courseIds', message: 'names a course that does not exist' });
-    }
+    const valid = !courseIds.some((id) => !isId(id));
+    if (!valid) problems.push({ field: 'courseIds', message: 'must be course ids' });
+    const authors = valid && courseIds.length ? await this.services.courses.authorsOf(courseIds) : new Map<string, string | null>();
+    if (authors.size !== (valid ? courseIds.length : 0)) problems.push({ field: 'courseIds', message: 'names a course that does not exist' });
     if (problems.length) throw productInvalid(problems);
     // A price keeps its id while its currency, amount and interval stay the same.
     const prices = input.prices.map((p) => {
       const same = previous.find((q) => q.currency === p.currency && q.amount === p.amount && q.interval === (p.interval ?? null));
       return { id: same?.id ?? crypto.randomUUID(), currency: p.currency, amount: p.amount, interval: p.interval ?? null };
     });
-    return { ...input, prices, tier: input.kind === ProductKind.subscription ? input.tier! : null, courseIds };
+    return { checked: { ...input, prices, tier: input.kind === ProductKind.subscription ? input.tier! : null, courseIds }, authors };
   }
 
   /** A page of the marketplace; its cursors are offsets (the orders by sales and price have no keyset). */
