@@ -117,9 +117,7 @@ describe('one transaction per operation', () => {
     expect(reply.body).toMatchObject({ completed: true });
     expect(await count('select count(*) as n from lesson_completions where learner_id = $1', [learner.id])).toBe(1);
     expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
-    await expect
-      .poll(() => count(`select count(*) as n from outbox where payload->>'learnerId' = $1 and last_error like '%injected failure%'`, [learner.id]))
-      .toBeGreaterThanOrEqual(1);
+    await expect.poll(() => count(`select count(*) as n from outbox where payload->>'learnerId' = $1 and last_error like '%injected failure%'`, [learner.id])).toBeGreaterThanOrEqual(1);
     expect(await noticesOf(guardian.id)).toEqual({});
 
     // The relay retries them: once the failure is gone each notice is stored once.

@@ -116,8 +116,10 @@ describe('an effect committed by a process killed before delivering it', () => {
   }, 120_000);
 
   /** The guardian's notices asking for the teen's progress_sharing consent. */
-  const consentAsks = async () =>
-    (await sql<{ n: number }>(`select count(*)::int as n from notifications where user_id = $1 and type = 'consent' and data->>'learnerId' = $2 and data->>'consentTypeId' = 'progress_sharing'`, [guardian.id, teen.id]))[0].n;
+  const consentAsks = async () => {
+    const where = `user_id = $1 and type = 'consent' and data->>'learnerId' = $2 and data->>'consentTypeId' = 'progress_sharing'`;
+    return (await sql<{ n: number }>(`select count(*)::int as n from notifications where ${where}`, [guardian.id, teen.id]))[0].n;
+  };
 
   it('happens exactly once after a restart: mail, export job, consent reaction, judge job, the link request (mail and notification), a consent request notice', async () => {
     await sql(`create function hold_outbox() returns trigger language plpgsql as $$ begin raise exception 'outbox held by the test'; end $$`);
