@@ -7,8 +7,6 @@ import { ageOn } from '../auth';
 import { Role, User } from '../auth';
 import type { CountryPolicyService } from '../country-policy';
 import type { GuardianService } from '../guardian';
-import { NotificationType } from '../notifications';
-import type { NotificationsService } from '../notifications';
 import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Consent, ConsentAction, ConsentActorRole, ConsentLedgerEntry, ConsentType } from './consent.entity';
@@ -31,7 +29,6 @@ export class ConsentService {
     private readonly auth: AuthService,
     private readonly policies: CountryPolicyService,
     private readonly guardians: GuardianService,
-    private readonly notifications: NotificationsService,
   ) {}
 
   private get em(): EntityManager {
@@ -141,7 +138,9 @@ export class ConsentService {
     if (asGuardian && !requirement.needsGuardian) {
       throw learnerDecidesConsent();
     }
-    // The consent, its ledger entry and the reactions to a revocation (projects made private) are one commit.
+    /** The learner's own grant of a consent that waits for a guardian's: refused, and the guardians asked. */
+    const needsGuardianStill = (consent: Consent) => action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt;
+    // The consent, its ledger entry, the reactions to a revocation (projects made private) and the guardians' request are one commit.
     const consent = await this.uow.transaction(async (em) => {
       const changed = await this.findOrCreate(subject, type, policy.version);
       const before = { guardianGrantedAt: changed.guardianGrantedAt, ownGrantedAt: changed.ownGrantedAt };
@@ -162,13 +161,11 @@ export class ConsentService {
       }
       await em.flush();
       if (action === ConsentAction.revoked) await this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type, ledgerEntryId: entry!.id });
+      if (needsGuardianStill(changed)) await this.askGuardians(subject, type);
       return changed;
     });
     accessChanged(this.uow, subject.id);
-    if (action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt) {
-      await this.askGuardians(subject, type);
-      throw guardianConsentRequired(type);
-    }
+    if (needsGuardianStill(consent)) throw guardianConsentRequired(type);
     return this.state(type, requirement, consent);
   }
 
@@ -189,10 +186,10 @@ export class ConsentService {
             body: { en: `${learner.displayName} would like to use a feature that needs the "${type}" consent.`, vi: `${learner.displayName} muốn dùng một tính năng cần sự đồng ý "${type}".` },
             data,
           };
-    for (const guardianId of await this.guardians.activeGuardianIdsOf(learner.id)) {
-      if (options.unlessAskedAlready && (await this.notifications.hasUnread(guardianId, NotificationType.consent, data))) continue;
-      await this.notifications.notify(guardianId, NotificationType.consent, message);
-    }
+    const recipients = await this.guardians.activeGuardianIdsOf(learner.id);
+    if (!recipients.length) return;
+    // Announced through the outbox, in the caller's transaction (or one of its own): delivered after commit, once.
+    await this.uow.raise({ type: 'notification.requested', recipients, notificationType: 'consent', message, onceWhileUnread: options.unlessAskedAlready });
   }
 
   private async findOrCreate(subject: User, type: ConsentType, policyVersion: number): Promise<Consent> {

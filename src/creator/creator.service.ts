@@ -173,13 +173,13 @@ export class CreatorService {
       Object.assign(row, { status: DraftStatus.published, courseId: course.id, reviewReason: reason ?? null, reviewedBy: em.getReference(User, reviewer.id), reviewedAt: new Date() });
       await em.flush();
       await this.audit.record({ actor: reviewer, action: 'creator.course_approved', target: { type: 'creator_course', id: row.id }, data: { courseId: course.id } });
+      await this.tellCreator(
+        row,
+        { en: `"${row.title.en}" is published`, vi: `"${row.title.vi}" đã được xuất bản` },
+        { en: 'Your course passed review and learners can enroll now.', vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.' },
+      );
       return row;
     });
-    await this.tellCreator(
-      draft,
-      { en: `"${draft.title.en}" is published`, vi: `"${draft.title.vi}" đã được xuất bản` },
-      { en: 'Your course passed review and learners can enroll now.', vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.' },
-    );
     return draft;
   }
 
@@ -189,13 +189,16 @@ export class CreatorService {
       Object.assign(row, { status: DraftStatus.rejected, reviewReason: reason.trim(), reviewedBy: em.getReference(User, reviewer.id), reviewedAt: new Date() });
       await em.flush();
       await this.audit.record({ actor: reviewer, action: 'creator.course_rejected', target: { type: 'creator_course', id: row.id }, data: { reason: row.reviewReason } });
+      await this.tellCreator(row, { en: `"${row.title.en}" needs changes`, vi: `"${row.title.vi}" cần chỉnh sửa` }, { en: reason, vi: reason });
       return row;
     });
-    await this.tellCreator(draft, { en: `"${draft.title.en}" needs changes`, vi: `"${draft.title.vi}" cần chỉnh sửa` }, { en: reason, vi: reason });
     return draft;
   }
 
-  /** A creator_message notification to every learner enrolled in the published course (their settings decide). */
+  /**
+   * A creator_message notification to every learner enrolled in the published course (their settings decide).
+   * A call, not an event: the answer is how many learners the notifications service did tell.
+   */
   async message(creator: User, id: string, title: string, body: string): Promise<{ recipients: number }> {
     const draft = await this.findDraft(id);
     if (!draft) throw unknownCourse();
@@ -249,8 +252,14 @@ export class CreatorService {
     return draft;
   }
 
+  /** The review's decision, announced in its transaction: the notifications area delivers it after commit, once. */
   private async tellCreator(draft: CreatorCourse, title: Localized, body: Localized): Promise<void> {
-    await this.notifications.notify(draft.creator.id, NotificationType.system, { title, body, data: { creatorCourseId: draft.id, status: draft.status } });
+    await this.uow.raise({
+      type: 'notification.requested',
+      recipients: [draft.creator.id],
+      notificationType: NotificationType.system,
+      message: { title, body, data: { creatorCourseId: draft.id, status: draft.status } },
+    });
   }
 }
 

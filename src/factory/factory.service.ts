@@ -4,8 +4,6 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { User } from '../auth';
 import type { CourseLevel, NewLesson } from '../courses';
 import type { CoursesService } from '../courses';
-import { NotificationType } from '../notifications';
-import type { NotificationsService } from '../notifications';
 import type { AuditService } from '../audit';
 import type { Deps } from '../kernel/deps';
 import type { FactoryModels } from './providers';
@@ -36,7 +34,6 @@ export class FactoryService {
     private readonly models: FactoryModels,
     /** Joins our transaction, so approval publishes the course in the same commit. */
     private readonly courses: CoursesService,
-    private readonly notifications: NotificationsService,
     /** Decisions on generations are privileged actions: each is audited in its own transaction. */
     private readonly audit: AuditService,
   ) {}
@@ -97,7 +94,7 @@ export class FactoryService {
    * row lock makes a second approval wait, then answer 409 conflict (DESIGN.md 4.2: approve twice).
    */
   async approve(id: string, approverId: string): Promise<CourseGeneration> {
-    const generation = await this.uow.transaction(async (em) => {
+    await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
       if (generation.status === GenerationStatus.approved) {
         throw generationAlreadyApproved(generation.courseId);
@@ -108,10 +105,9 @@ export class FactoryService {
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
       Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
       await this.audit.record({ actor: approverId, action: 'factory.generation_approved', target: { type: 'generation', id: generation.id }, data: { courseId: course.id } });
-      return generation;
+      await this.tellRequester(generation);
     });
     this.changed(id);
-    await this.tellRequester(generation);
     return this.find(id);
   }
 
@@ -194,12 +190,18 @@ export class FactoryService {
     };
   }
 
+  /** Announced in the approval's transaction: the notifications area delivers it after commit, once. */
   private async tellRequester(generation: CourseGeneration): Promise<void> {
     const { topic, courseId, id } = generation;
-    await this.notifications.notify(generation.requestedBy.id, NotificationType.system, {
-      title: { en: 'Your course is published', vi: 'Khóa học của bạn đã được xuất bản' },
-      body: { en: `The course generated on "${topic}" was approved and is now in the catalog.`, vi: `Khóa học được tạo về "${topic}" đã được duyệt và có trong danh mục.` },
-      data: { generationId: id, courseId },
+    await this.uow.raise({
+      type: 'notification.requested',
+      recipients: [generation.requestedBy.id],
+      notificationType: 'system',
+      message: {
+        title: { en: 'Your course is published', vi: 'Khóa học của bạn đã được xuất bản' },
+        body: { en: `The course generated on "${topic}" was approved and is now in the catalog.`, vi: `Khóa học được tạo về "${topic}" đã được duyệt và có trong danh mục.` },
+        data: { generationId: id, courseId },
+      },
     });
   }
 

@@ -28,7 +28,7 @@ export const factoryModelsOf = perProcess((deps) => createFactoryModels(deps.con
 
 export const factoryArea = defineArea({
   name: 'factory',
-  uses: ['audit', 'auth', 'courses', 'notifications'],
+  uses: ['audit', 'auth', 'courses'],
   entities: [CourseGeneration, GenerationStage, GenerationLesson],
   resolvers: [FactoryResolver],
   rules: factoryRules,
@@ -37,7 +37,7 @@ export const factoryArea = defineArea({
   // The factory page watches generations live through the subscription (WebSocket).
   http: () => webPage({ name: 'admin-factory', paths: ['/admin/factory'], assets: '/admin/factory', connect: 'ws: wss:' }),
   jobs: defineFactoryJobs,
-  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.notifications, services.audit) },
+  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.audit) },
   personalData: {
     entities: [CourseGeneration, GenerationStage, GenerationLesson],
     export: async (userId, _services, uow) => ({ generations: await allRowsOf(uow, CourseGeneration, { requestedBy: userId }) }),

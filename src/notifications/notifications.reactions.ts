@@ -3,8 +3,17 @@ import { NotificationType } from './notification.entity';
 
 /** What other areas' events tell the people concerned: the learner and their active guardians. */
 export const notificationReactions: EventHandlers = {
-  'notification.requested': async ({ recipients, notificationType, message }, services) => {
-    for (const userId of new Set(recipients)) await services.notifications.notify(userId, notificationType, message);
+  'notification.requested': async ({ recipients, notificationType, message, onceWhileUnread }, services) => {
+    // Named by its value in the event (see DomainEvents), which is exactly one of the enum's.
+    const type = notificationType as NotificationType;
+    for (const userId of new Set(recipients)) {
+      if (onceWhileUnread) await services.notifications.notifyOnceWhileUnread(userId, type, message);
+      else await services.notifications.notify(userId, type, message);
+    }
+  },
+
+  'notification.requested_with_guardians': async ({ learnerId, notificationType, learner, guardian }, services) => {
+    await services.notifications.notifyWithGuardians(learnerId, notificationType as NotificationType, { learner, guardian });
   },
 
   'guardian.link_requested': async ({ learnerId, linkId, guardianId, guardianName }, services) => {

@@ -78,9 +78,18 @@ export class NotificationsService {
     return notification;
   }
 
-  /** Whether the user has an unread notification of this type whose data holds these values (not to ask twice). */
-  async hasUnread(userId: string, type: NotificationType, data: Record<string, string>): Promise<boolean> {
-    return (await this.em.count(Notification, { user: userId, type, readAt: null, data })) > 0;
+  /**
+   * `notify`, unless the user has not read the same notification yet (same type and data): a request
+   * asked again and again (a consent) reaches them once until they read it. Deliveries for the same
+   * user and notification take turns, so two delivered at once cannot both find none unread.
+   */
+  async notifyOnceWhileUnread(userId: string, type: NotificationType, message: NotificationMessage): Promise<Notification | null> {
+    const data = message.data ?? {};
+    return this.uow.transaction(async (em) => {
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`notification:${userId}:${type}:${JSON.stringify(data)}`]);
+      if (await em.count(Notification, { user: userId, type, readAt: null, data })) return null;
+      return this.notify(userId, type, message);
+    });
   }
 
   async list(userId: string, filter: NotificationFilter, first: number, after?: string | null): Promise<Page<Notification>> {

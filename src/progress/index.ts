@@ -20,7 +20,7 @@ declare module '../kernel/services' {
 
 export const progressArea = defineArea({
   name: 'progress',
-  uses: ['auth', 'certificates', 'consent', 'courses', 'entitlements', 'guardian', 'notifications'],
+  uses: ['auth', 'certificates', 'consent', 'courses', 'entitlements', 'guardian'],
   entities: [LessonCompletion, QuizAttempt, ExerciseResult],
   migrations: [
     { name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results },
@@ -29,7 +29,7 @@ export const progressArea = defineArea({
   resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],
   rules: progressRules,
   routes: progressRoutes,
-  services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.notifications) },
+  services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates) },
   on: {
     // A judged CodeLab submission: its best score joins the learner's progress, and an accepted
     // exercise linked to a lesson completes that lesson.

@@ -4,8 +4,6 @@ import { User } from '../auth';
 import type { CertificatesService } from '../certificates';
 import type { Course, Lesson } from '../courses';
 import type { CoursesService } from '../courses';
-import { NotificationType } from '../notifications';
-import type { NotificationsService } from '../notifications';
 import { AppError } from '../kernel/errors';
 import { QuizAttempt } from './progress.entity';
 import type { Localized } from '../kernel/localized';
@@ -73,7 +71,6 @@ export class ProgressService {
     private readonly uow: UnitOfWork,
     private readonly courses: CoursesService,
     private readonly certificates: CertificatesService,
-    private readonly notifications: NotificationsService,
   ) {}
 
   private get em(): EntityManager {
@@ -83,7 +80,7 @@ export class ProgressService {
   /** Harmless twice: the first completion counts, the rest change nothing. */
   async completeLesson(learner: User, lessonId: string, timeSpentSeconds = 0): Promise<CourseProgress> {
     const lesson = await this.enrolledLesson(learner, lessonId);
-    // The completion, the certificate it may earn and the notifications are one commit.
+    // The completion, the certificate it may earn and the notifications (outbox events) are one commit.
     return this.uow.transaction(async (em) => {
       // One learner's completions in a course take turns: the last two done at once must see each other.
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`progress:${learner.id}:${lesson.course.id}`]);
@@ -278,7 +275,11 @@ export class ProgressService {
   }
 
   private async notifyHalfway(learner: User, course: Course): Promise<void> {
-    await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
+    // Announced through the outbox: delivered after commit, once, to the learner and the guardians linked then.
+    await this.uow.raise({
+      type: 'notification.requested_with_guardians',
+      learnerId: learner.id,
+      notificationType: 'progress',
       learner: {
         title: { en: 'Halfway there!', vi: 'Đã được một nửa!' },
         body: { en: `You finished half of "${course.title.en}".`, vi: `Bạn đã học xong một nửa "${course.title.vi}".` },
@@ -293,7 +294,10 @@ export class ProgressService {
   }
 
   private async notifyCompletion(learner: User, course: Course): Promise<void> {
-    await this.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
+    await this.uow.raise({
+      type: 'notification.requested_with_guardians',
+      learnerId: learner.id,
+      notificationType: 'progress',
       learner: {
         title: { en: 'Course finished!', vi: 'Đã hoàn thành khóa học!' },
         body: { en: `You finished every lesson of "${course.title.en}".`, vi: `Bạn đã học xong mọi bài của "${course.title.vi}".` },

@@ -6,6 +6,7 @@ import { generated } from '../factory/support';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
+import { settled } from '../support/sql';
 import { openUnit } from '../../src/server/platform';
 import { Role, User } from '../../src/auth/user.entity';
 import type { SmtpServer } from '../support/smtp';
@@ -33,6 +34,7 @@ afterEach(async () => {
   await db.query('drop trigger if exists injected_failure on refresh_tokens');
   await db.query('drop trigger if exists injected_failure on course_generations');
   await db.query('drop trigger if exists injected_failure on notifications');
+  await db.query('drop trigger if exists injected_failure on certificates');
 });
 
 /** Makes the next write to `table` that matches `when` fail. */
@@ -73,41 +75,75 @@ describe('one transaction per operation', () => {
     const reply = await t.http.post(`/factory/generations/${generation.id}/approve`, undefined, { token: editor.accessToken });
     expect(reply.status).toBe(500);
     expect(await count('select count(*) as n from courses', [])).toBe(coursesBefore);
+    // The notice would follow through the outbox: nothing is left to deliver, and nothing came.
+    await settled(t);
     expect(await count('select count(*) as n from notifications where user_id = $1', [editor.id])).toBe(notificationsBefore);
     const after = await t.http.get(`/factory/generations/${generation.id}`, { token: editor.accessToken });
     expect(after.body).toMatchObject({ status: 'awaiting_approval', courseId: null });
   });
 
-  it('completing the last lesson when the certificate notices cannot be stored keeps neither the completion nor the certificate, and publishes nothing', async () => {
-    const course = await publishedCourse(t, editor, {}, 1);
-    const learner = await withBasicData(t, await learnerOfAge(t, 14));
-    const guardian = await verifiedGuardian(t, smtp);
-    await linkFamily(t, guardian, learner);
-    await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
-    await t.http.post(`/progress/lessons/${course.lessonIds[0]}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });
-
+  it('completing the last lesson when its certificate cannot be stored keeps no completion and announces nothing', async () => {
+    const { course, learner, guardian } = await readyToFinish();
     const live = subscribe(connect(t.url, learner.accessToken), 'subscription { notificationAdded { id type } }');
     await live.ready;
-    // The learner's notice is written and its event queued; the guardian's then fails.
-    await failWrites('notifications', 'insert', `new.user_id = '${guardian.id}'`);
+    await failWrites('certificates', 'insert', `new.learner_id = '${learner.id}'`);
     const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
     expect(reply.status).toBe(500);
+    expect(reply.body).toEqual({ error: 'internal_error', message: expect.any(String) });
     expect(await count('select count(*) as n from lesson_completions where learner_id = $1', [learner.id])).toBe(0);
-    expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(0);
-    expect(await count(`select count(*) as n from notifications where user_id = $1 and type in ('certificate', 'progress')`, [learner.id])).toBe(0);
+    // The notifications it would have announced were outbox rows of the same transaction: none is left.
+    expect(await count(`select count(*) as n from outbox where payload->>'learnerId' = $1`, [learner.id])).toBe(0);
 
-    // The same request once the failure is gone: everything, and the event, arrive once.
-    await db.query('drop trigger injected_failure on notifications');
+    // The same request once the failure is gone: everything, and each notice, arrive once.
+    await db.query('drop trigger injected_failure on certificates');
     const again = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ completed: true });
     expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
     await eventually(() => live.events.some((e) => e.data?.notificationAdded?.type === 'CERTIFICATE'), 'the certificate notice');
-    // Nothing was published for the rolled-back attempt: one certificate event, not two.
+    await settled(t);
+    expect(await noticesOf(learner.id)).toEqual({ certificate: 1, progress: 1 });
+    expect(await noticesOf(guardian.id)).toEqual({ certificate: 1, progress: 1 });
     expect(live.events.filter((e) => e.data?.notificationAdded?.type === 'CERTIFICATE')).toHaveLength(1);
     await live.close();
   });
+
+  it('completing the last lesson while the notices cannot be stored keeps the completion; the notices follow once they can, each once', async () => {
+    const { course, learner, guardian } = await readyToFinish();
+    // The guardian's notices fail; the learner's, delivered in the same transactions, are undone with them.
+    await failWrites('notifications', 'insert', `new.user_id = '${guardian.id}'`);
+    const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({ completed: true });
+    expect(await count('select count(*) as n from lesson_completions where learner_id = $1', [learner.id])).toBe(1);
+    expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
+    await expect.poll(() => count(`select count(*) as n from outbox where payload->>'learnerId' = $1 and last_error like '%injected failure%'`, [learner.id])).toBeGreaterThanOrEqual(1);
+    expect(await noticesOf(guardian.id)).toEqual({});
+
+    // The relay retries them: once the failure is gone each notice is stored once.
+    await db.query('drop trigger injected_failure on notifications');
+    await settled(t);
+    expect(await noticesOf(learner.id)).toEqual({ certificate: 1, progress: 1 });
+    expect(await noticesOf(guardian.id)).toEqual({ certificate: 1, progress: 1 });
+  });
 });
+
+/** A learner, linked to a guardian, enrolled in a one-lesson course whose quiz they passed: the next completion finishes it. */
+async function readyToFinish() {
+  const course = await publishedCourse(t, editor, {}, 1);
+  const learner = await withBasicData(t, await learnerOfAge(t, 14));
+  const guardian = await verifiedGuardian(t, smtp);
+  await linkFamily(t, guardian, learner);
+  await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
+  await t.http.post(`/progress/lessons/${course.lessonIds[0]}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });
+  return { course, learner, guardian };
+}
+
+/** A user's certificate and progress notifications, counted by type. */
+async function noticesOf(userId: string): Promise<Record<string, number>> {
+  const rows = (await db.query(`select type, count(*)::int as n from notifications where user_id = $1 and type in ('certificate', 'progress') group by type`, [userId])).rows;
+  return Object.fromEntries(rows.map((row: { type: string; n: number }) => [row.type, row.n]));
+}
 
 describe('uow.query: plain SQL past the ORM outside a transaction, in it inside one', () => {
   it('sees the unit’s own uncommitted write inside its transaction, and rows exactly as em.execute gives them outside', async () => {

@@ -4,6 +4,7 @@ import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { linkFamily } from '../support/family';
 import { withMailAndApp } from '../support/setup';
+import { settled } from '../support/sql';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
 
@@ -68,6 +69,10 @@ describe('granting and revoking', () => {
     expect(asked.status).toBe(403);
     expect(asked.body.error).toBe('guardian_consent_required');
     await expect.poll(async () => (await t.http.get('/notifications', { token: guardian.accessToken })).body.items[0]?.data).toEqual({ learnerId: learner.id, consentTypeId: 'ai_conversation' });
+    // Delivered through the outbox: once nothing is left to deliver, still exactly one.
+    await settled(t);
+    const asks = (await t.http.get('/notifications', { token: guardian.accessToken })).body.items.filter((n: { type: string }) => n.type === 'consent');
+    expect(asks).toEqual([expect.objectContaining({ title: expect.stringContaining('asks for your consent'), data: { learnerId: learner.id, consentTypeId: 'ai_conversation' } })]);
     expect(await check(learner.id, ConsentType.ai_conversation)).toBe('guardian_consent_required');
 
     const given = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation', learnerId: learner.id }, { token: guardian.accessToken });

@@ -3,6 +3,7 @@ import { contentAdmin } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 import { withBasicData } from '../support/family';
+import { settled } from '../support/sql';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -98,8 +99,13 @@ describe('review', () => {
     expect((await t.http.post(`/creator/courses/${id}/reject`, { reason: 'no' }, { token: creator.accessToken })).status).toBe(403);
     const rejected = await t.http.post(`/creator/courses/${id}/reject`, { reason: 'Remove the link and the gun.' }, { token: editor.accessToken });
     expect(rejected.body).toMatchObject({ status: 'rejected', reviewReason: 'Remove the link and the gun.' });
-    const told = await t.http.get('/notifications', { token: creator.accessToken });
-    expect(told.body.items[0].body).toContain('Remove the link');
+    // The decision reaches the creator through the outbox: there once nothing is left to deliver, once.
+    const decisions = async () => (await t.http.get('/notifications', { token: creator.accessToken })).body.items.filter((n: { data: { creatorCourseId?: string } }) => n.data.creatorCourseId === id);
+    await settled(t);
+    const told = await decisions();
+    expect(told).toHaveLength(1);
+    expect(told[0]).toMatchObject({ type: 'system', data: { creatorCourseId: id, status: 'rejected' } });
+    expect(told[0].body).toContain('Remove the link');
 
     const lessons = (await t.http.get('/creator/courses', { token: creator.accessToken })).body.items.find((c: { id: string }) => c.id === id).lessons;
     await t.http.put(`/creator/courses/${id}/lessons/${lessons[0].id}`, lessonBody('Sprites move with blocks.'), { token: creator.accessToken });
@@ -111,6 +117,11 @@ describe('review', () => {
     expect(course.status).toBe(200);
     expect(course.body).toMatchObject({ title: { en: 'Scratch games' }, published: true });
     expect((await t.http.post(`/creator/courses/${id}/approve`, {}, { token: editor.accessToken })).status).toBe(409);
+    await settled(t);
+    expect((await decisions()).map((n: { title: string; data: { status: string } }) => [n.title, n.data.status])).toEqual([
+      ['"Scratch games" is published', 'published'],
+      ['"Scratch games" needs changes', 'rejected'],
+    ]);
     const audit = await t.http.get(`/admin/audit?targetId=${id}`, { token: admin.accessToken });
     expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual(['creator.course_approved', 'creator.course_rejected']);
   });

@@ -2,6 +2,7 @@ import { Client as PgClient } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { contentAdmin } from '../learning/support';
 import { withMailAndApp } from '../support/setup';
+import { settled } from '../support/sql';
 import { adultSignup, learnerOfAge, signInAdmin, signUp, uniqueEmail } from '../support/users';
 import { GENERATION, generated, request, STAGES, waitForStatus } from './support';
 
@@ -89,8 +90,12 @@ describe('approving, rejecting and retrying', () => {
     expect(course.body.lessons).toHaveLength(3);
     expect(course.body.lessons[0].quiz.length).toBeGreaterThan(0);
 
+    // Told through the outbox, after the answer: once nothing is left to deliver, exactly once.
+    await settled(ctx.t);
     const inbox = await http.get('/notifications', { token: editor.accessToken });
-    expect(inbox.body.items[0]).toMatchObject({ type: 'system', data: { generationId: done.id, courseId: approved.body.courseId } });
+    expect(inbox.body.items.filter((n: { data: { generationId?: string } }) => n.data.generationId === done.id)).toEqual([
+      expect.objectContaining({ type: 'system', title: 'Your course is published', data: { generationId: done.id, courseId: approved.body.courseId } }),
+    ]);
   });
 
   it('publishes once when approve is clicked twice at the same time: one 200, the other 409 conflict', async () => {
@@ -107,6 +112,7 @@ describe('approving, rejecting and retrying', () => {
     const again = await http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken });
     expect(again.status).toBe(409);
     expect(await count(`select count(*) from courses where title->>'en' = $1`, ['Double click course: a beginner course'])).toBe(1);
+    await settled(ctx.t);
     expect(await count(`select count(*) from notifications where data->>'generationId' = $1`, [done.id])).toBe(1);
   });
 

@@ -6,6 +6,7 @@ import type { TestApp } from '../support/app';
 import { withBasicData } from '../support/family';
 import { codesAt, type GqlError } from '../support/http';
 import { withMailAndApp } from '../support/setup';
+import { settled } from '../support/sql';
 import { graphCast } from './support';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, uniqueEmail } from '../support/users';
@@ -30,6 +31,8 @@ beforeAll(async () => {
   for (const course of courses) await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   // The first course finished: its certificate, and notifications for learner and guardian.
   for (const lessonId of courses[0].lessonIds) await t.http.post(`/progress/lessons/${lessonId}/complete`, { timeSpentSeconds: 60 }, { token: learner.accessToken });
+  // The notifications follow the completion through the outbox.
+  await settled(t);
 }, 120_000);
 
 const LEARNER_FIELDS = `id displayName

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
+import { settled } from '../support/sql';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
 import { contentAdmin, publishedCourse } from './support';
@@ -56,8 +57,11 @@ describe('lessons and quizzes', () => {
     expect(gql.body.data.completeLesson).toEqual({ lessonsCompleted: 2, percent: 50 });
     const progress = await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken });
     expect(progress.body).toMatchObject({ lessonsCompleted: 2, timeSpentSeconds: 360, lastActivityAt: expect.any(String) });
+    // Announced through the outbox: there once nothing is left to deliver, and only once.
+    await settled(t);
     const halfway = (await t.http.get('/notifications', { token: learner.accessToken })).body.items.filter((n: { data: { milestone?: string } }) => n.data.milestone === 'halfway');
     expect(halfway).toHaveLength(1);
+    expect(halfway[0]).toMatchObject({ type: 'progress', title: 'Halfway there!', data: { courseId: course.id, milestone: 'halfway' } });
     const me = await t.http.get('/progress/me', { token: learner.accessToken });
     expect(me.body).toMatchObject({ learnerId: learner.id, streakDays: 1, timeSpentSeconds: 360, courses: [{ courseId: course.id, percent: 50 }] });
   });
@@ -169,6 +173,11 @@ describe('guardian views', () => {
         ),
       )
       .toBe(true);
+    // And of the finished course, as the learner did: each once, the guardian's naming the learner.
+    await settled(t);
+    const progressOf = async (who: SignedIn) => (await t.http.get('/notifications', { token: who.accessToken })).body.items.filter((n: { type: string }) => n.type === 'progress');
+    expect(await progressOf(learner)).toEqual([expect.objectContaining({ title: 'Course finished!', data: { courseId: course.id } })]);
+    expect(await progressOf(guardian)).toEqual([expect.objectContaining({ title: 'Lan Nguyen finished a course', data: { courseId: course.id, learnerId: learner.id } })]);
 
     const other = await verifiedGuardian(t, smtp);
     for (const part of ['progress', 'courses', 'certificates']) {

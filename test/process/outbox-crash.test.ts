@@ -115,7 +115,13 @@ describe('an effect committed by a process killed before delivering it', () => {
     expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');
   }, 120_000);
 
-  it('happens exactly once after a restart: mail, export job, consent reaction, judge job, the link request (mail and notification)', async () => {
+  /** The guardian's notices asking for the teen's progress_sharing consent. */
+  const consentAsks = async () => {
+    const where = `user_id = $1 and type = 'consent' and data->>'learnerId' = $2 and data->>'consentTypeId' = 'progress_sharing'`;
+    return (await sql<{ n: number }>(`select count(*)::int as n from notifications where ${where}`, [guardian.id, teen.id]))[0].n;
+  };
+
+  it('happens exactly once after a restart: mail, export job, consent reaction, judge job, the link request (mail and notification), a consent request notice', async () => {
     await sql(`create function hold_outbox() returns trigger language plpgsql as $$ begin raise exception 'outbox held by the test'; end $$`);
     await sql(`create trigger hold_outbox before update on outbox for each row execute function hold_outbox()`);
     const first = await startService();
@@ -123,6 +129,9 @@ describe('an effect committed by a process killed before delivering it', () => {
     const exportRequest = await first.http.post('/gdpr/export', {}, { token: guardian.accessToken });
     expect(exportRequest.status).toBe(202);
     expect((await first.http.post('/consent/revoke', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken })).status).toBe(200);
+    // The teen asks again: refused, and the guardian's notice is announced in the consent's transaction.
+    const asked = await first.http.post('/consent/grant', { consentTypeId: 'progress_sharing' }, { token: teen.accessToken });
+    expect([asked.status, asked.body.error]).toEqual([403, 'guardian_consent_required']);
     const submission = await first.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: 'console.log(1)' }, { token: teen.accessToken });
     expect(submission.status).toBe(202);
     const declared = await first.http.post('/guardian/declare', { learnerEmail: teen.email }, { token: secondGuardian.accessToken });
@@ -136,6 +145,8 @@ describe('an effect committed by a process killed before delivering it', () => {
     expect(rows).toContainEqual({ kind: 'event', name: 'projects' });
     expect(rows).toContainEqual({ kind: 'event', name: 'portfolio' });
     expect(rows).toContainEqual({ kind: 'job', name: ASK_LEARNER_JOB });
+    expect(rows).toContainEqual({ kind: 'event', name: 'notifications' });
+    expect(await consentAsks()).toBe(0);
     expect(smtp.received.filter((m) => m.to.includes(adult.email))).toHaveLength(0);
     expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');
     await kill(first.child);
@@ -171,6 +182,7 @@ describe('an effect committed by a process killed before delivering it', () => {
       expect(smtp.received.filter((m) => m.to.includes(guardian.email) && /export|xuất/i.test(m.subject))).toHaveLength(1);
       const notes = await sql<{ n: number }>(`select count(*)::int as n from notifications where user_id = $1 and data->>'linkId' = $2`, [teen.id, declared.body.id]);
       expect(notes[0].n).toBe(1);
+      expect(await consentAsks()).toBe(1);
     } finally {
       await kill(second.child);
     }

@@ -2,6 +2,7 @@ import { Client as PgClient } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { contentAdmin } from '../learning/support';
 import { withMailAndApp } from '../support/setup';
+import { settled } from '../support/sql';
 import { generated } from '../factory/support';
 
 const ctx = withMailAndApp({ JOBS_PROCESS_EVERY_MS: '200' });
@@ -37,6 +38,8 @@ describe('approving a generation twice (issue 16, item 16)', () => {
     const replies = await Promise.all(Array.from({ length: 5 }, () => http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken })));
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
     expect(await count(`select count(*) from courses where title->>'en' = $1`, ['Approve at once: a beginner course'])).toBe(1);
+    // The requester is told through the outbox: once nothing is left to deliver, exactly one notice.
+    await settled(ctx.t);
     expect(await count(`select count(*) from notifications where data->>'generationId' = $1`, [done.id])).toBe(1);
   });
 });
