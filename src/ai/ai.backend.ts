@@ -1,4 +1,4 @@
-import { createHash, createHmac } from 'node:crypto';
+import { createHmac, hash } from 'node:crypto';
 import CircuitBreaker from 'opossum';
 import type { Logger } from 'pino';
 import { Agent, type Dispatcher, request as undiciRequest } from 'undici';
@@ -63,6 +63,7 @@ export class AiBackend {
   /** Keep-alive connections to the backend, reused across requests (no TCP set-up per message). */
   private readonly agent?: Agent;
   private readonly base?: URL;
+  private readonly paths = new Map<string, string>();
 
   constructor(
     private readonly config: Settings,
@@ -106,25 +107,44 @@ export class AiBackend {
   async request(request: BackendRequest): Promise<BackendResponse> {
     this.assertConfigured();
     const body = request.body === undefined ? undefined : JSON.stringify(request.body);
-    const url = new URL(request.path.replace(/^\//, ''), this.base);
-    const path = url.pathname + url.search;
+    const path = this.pathOf(request.path);
+    // The whole exchange, streams included, is bounded as it was with fetch (the pool's own timeouts
+    // are coarser). One timer, cleared when the answer's body is done: AbortSignal.timeout's timer
+    // and signal outlived every answer by AI_BACKEND_TIMEOUT_MS (60,000 of each alive at 2,000
+    // chats a second), and collecting them was a share of the proxy's garbage collection.
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DOMException('The backend took too long.', 'TimeoutError')), this.config.AI_BACKEND_TIMEOUT_MS).unref();
+    const signal = request.signal ? AbortSignal.any([deadline.signal, request.signal]) : deadline.signal;
     let response: BackendResponse;
     try {
-      // The whole exchange, streams included, is bounded as it was with fetch (the pool's own timeouts are coarser).
-      const timeout = AbortSignal.timeout(this.config.AI_BACKEND_TIMEOUT_MS);
-      const signal = request.signal ? AbortSignal.any([timeout, request.signal]) : timeout;
       response = await this.breaker.fire({ method: request.method, path, body, signal, headers: this.headers(request, path, body) });
     } catch (error) {
+      clearTimeout(timer);
       if (request.signal?.aborted) throw error;
       if (error instanceof AppError) throw error;
       if ((error as { code?: string }).code === 'EOPENBREAKER') throw aiCircuitOpen();
       throw aiUnreachable();
     }
+    // A body read to its end, dumped or destroyed (the client left) closes.
+    response.body.once('close', () => clearTimeout(timer));
     if (response.statusCode >= 200 && response.statusCode < 300) return response;
     await response.body.dump();
     const code = clientErrors[response.statusCode];
     if (!code) throw aiUpstreamError();
     throw aiRefused(code, Number(response.headers['retry-after']));
+  }
+
+  /** The path a request goes to under AI_BACKEND_URL (resolved once per path: chats all go to `/chat`). */
+  private pathOf(relative: string): string {
+    let path = this.paths.get(relative);
+    if (path === undefined) {
+      const url = new URL(relative.replace(/^\//, ''), this.base);
+      path = url.pathname + url.search;
+      // Per-person paths (an erasure's `/users/:id`) would grow it without end.
+      if (this.paths.size >= 100) this.paths.clear();
+      this.paths.set(relative, path);
+    }
+    return path;
   }
 
   private headers(request: BackendRequest, path: string, body: string | undefined): Record<string, string> {
@@ -150,9 +170,7 @@ export class AiBackend {
 
 /** HMAC-SHA256 over what the backend must be able to trust (docs/ai-backend.md). */
 export function signature(secret: string, timestamp: string, method: string, path: string, identity: AiIdentity, body: string | undefined): string {
-  const bodyHash = createHash('sha256')
-    .update(body ?? '')
-    .digest('hex');
+  const bodyHash = hash('sha256', body ?? '', 'hex');
   const signed = [timestamp, method, path, identity.userId, identity.roles.join(','), identity.tier, identity.locale, String(identity.memory), bodyHash].join('\n');
   return createHmac('sha256', secret).update(signed).digest('hex');
 }

@@ -94,6 +94,7 @@ export class QuotaReserver {
            where ai_usage.messages < (select b.lim from batch b where b.user_id = ai_usage.user_id and b.day = ai_usage.day)
          returning user_id, day::text as day`,
         [JSON.stringify(batch.map((r) => ({ user_id: r.userId, day: r.day, lim: r.limit })))],
+        { prepared: true },
       );
       const taken = new Set(rows.map((row) => `${row.user_id} ${row.day}`));
       for (const reservation of batch) reservation.settle(taken.has(`${reservation.userId} ${reservation.day}`));

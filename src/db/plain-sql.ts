@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { Orm } from './orm';
@@ -10,8 +11,12 @@ import type { Orm } from './orm';
  * type parsers included (dates and timestamps as text).
  */
 export interface PlainSql {
-  /** `sql` with `?` placeholders, as `em.execute` takes it. */
-  query<T>(sql: string, params: readonly unknown[]): Promise<T[]>;
+  /**
+   * `sql` with `?` placeholders, as `em.execute` takes it. `prepared`: a statement sent many times a
+   * second (the AI quota's) is parsed and planned once per connection, not on every call; only for
+   * statements that name their columns (a prepared `select *` fails once a migration adds one).
+   */
+  query<T>(sql: string, params: readonly unknown[], options?: { prepared?: boolean }): Promise<T[]>;
   /**
    * A statement of no request (the outbox relay's claims and removals): not told to the ORM's
    * logger, so that what a request is seen to send is its own.
@@ -42,24 +47,25 @@ export function openPlainSql(orm: Orm, log: Logger): PlainSql {
   pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'plain sql: a database connection failed'));
   // Each statement is told to the ORM's logger as its own are, so whoever counts statements sees these too.
   const logger = orm.config.getLogger();
-  const texts = new Map<string, string>();
-  const run = async <T>(sql: string, params: readonly unknown[]): Promise<T[]> => {
-    let text = texts.get(sql);
-    if (text === undefined) {
-      text = numbered(sql);
+  const texts = new Map<string, { text: string; name: string }>();
+  const run = async <T>(sql: string, params: readonly unknown[], prepared = false): Promise<T[]> => {
+    let known = texts.get(sql);
+    if (known === undefined) {
+      // Named by its text: a name always stands for the one statement each connection prepared under it.
+      known = { text: numbered(sql), name: `plain_${createHash('sha256').update(sql).digest('hex').slice(0, 24)}` };
       if (texts.size >= 1000) texts.clear();
-      texts.set(sql, text);
+      texts.set(sql, known);
     }
-    const { rows } = await pool.query(text, params as unknown[]);
+    const { rows } = await pool.query(prepared ? { text: known.text, name: known.name, values: params as unknown[] } : { text: known.text, values: params as unknown[] });
     return rows as T[];
   };
   return {
-    async query<T>(sql: string, params: readonly unknown[]) {
-      const rows = await run<T>(sql, params);
+    async query<T>(sql: string, params: readonly unknown[], options?: { prepared?: boolean }) {
+      const rows = await run<T>(sql, params, options?.prepared);
       logger.logQuery({ query: sql, level: 'info' });
       return rows;
     },
-    unlogged: run,
+    unlogged: (sql, params) => run(sql, params),
     warm: () => Promise.all(Array.from({ length: WARM }, () => pool.connect())).then((clients) => clients.forEach((client) => client.release())),
     poolStats: () => pgPoolStats(pool),
     close: () => pool.end(),

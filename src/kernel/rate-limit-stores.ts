@@ -94,14 +94,16 @@ function countInBatches(pool: Pool): Count {
       }
       const rows = [...byKey].map(([key, same]) => ({ key, points: total(same), expire: same[0].expire }));
       try {
-        const result = await pool.query<{ key: string; points: number; expire: string | null }>(
-          `insert into "${RATE_LIMIT_TABLE}" (key, points, expire) select key, points, expire from jsonb_to_recordset($1::jsonb) as b (key varchar, points integer, expire bigint) order by key
+        const result = await pool.query<{ key: string; points: number; expire: string | null }>({
+          // Prepared once per connection: parsing and planning it on every request's count took half its round trip.
+          name: 'rate_limit_count',
+          text: `insert into "${RATE_LIMIT_TABLE}" (key, points, expire) select key, points, expire from jsonb_to_recordset($1::jsonb) as b (key varchar, points integer, expire bigint) order by key
            on conflict (key) do update set
              points = case when "${RATE_LIMIT_TABLE}".expire <= $2 then excluded.points else "${RATE_LIMIT_TABLE}".points + excluded.points end,
              expire = case when "${RATE_LIMIT_TABLE}".expire <= $2 then excluded.expire else "${RATE_LIMIT_TABLE}".expire end
            returning key, points, expire`,
-          [JSON.stringify(rows), Date.now()],
-        );
+          values: [JSON.stringify(rows), Date.now()],
+        });
         for (const row of result.rows) {
           const expire = row.expire === null ? null : Number(row.expire);
           const same = byKey.get(row.key)!;
