@@ -10,7 +10,7 @@ import type { UnitOfWork } from './unit-of-work';
  * commit by the relay below, at least once, whatever happens to the process in between.
  */
 
-/** The NOTIFY that wakes every instance's relay when a transaction that wrote rows commits (PostgreSQL sends it at commit only). */
+/** The event (a NOTIFY) that wakes every instance's relay once a transaction that wrote rows has committed. */
 export const OUTBOX_WRITTEN = 'outbox:written';
 
 /** An effect as written in the transaction: who delivers it (`kind`) and what it is for them (`name`, `payload`). */
@@ -54,7 +54,7 @@ const FORGET_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16_000];
 /** Room for the database's clock, which decides when the row is due. */
 const RETRY_MARGIN_MS = 20;
 
-/** The insert of a transaction's rows, with the NOTIFY that PostgreSQL sends when it commits. */
+/** The insert of a transaction's rows. */
 export function insertEffects(effects: readonly Effect[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
   const values = effects.map((effect) => {

@@ -3,7 +3,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import type { Logger } from 'pino';
 import { Client } from 'pg';
 
-/** Also the outbox's: a transaction NOTIFYs its relays here (src/kernel/unit-of-work.ts). */
+/** Also the outbox's: a unit of work NOTIFYs the relays here once its rows are committed (src/kernel/unit-of-work.ts). */
 export const EVENTS_CHANNEL = 'learning_platform_events';
 /** PostgreSQL drops NOTIFY payloads of 8000 bytes or more: events carry ids, subscribers fetch data. */
 const MAX_PAYLOAD_BYTES = 7900;

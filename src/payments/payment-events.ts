@@ -1,12 +1,13 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { auditEntryCte } from '../audit';
-import { PriceInterval, Product, ProductKind } from '../catalog';
+import { type Price, PriceInterval, Product, ProductKind } from '../catalog';
+import type { Tier } from '../auth';
 import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
 import type { Deps } from '../kernel/deps';
 import { isId } from '../kernel/ids';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
+import type { Localized } from '../kernel/localized';
 import { type NotificationMessage, NotificationType } from '../notifications';
 import { LedgerKind, Payment, PaymentStatus } from './payments.entity';
 import type { ProviderEvent, WebhookOutcome } from './providers/types';
@@ -48,18 +49,18 @@ export class PaymentEvents {
   /** An event we cannot apply (no such payment, another amount) is not kept: the provider may send it again, corrected. */
   private async applyEventOnce(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
     return this.uow.transaction(async (em) => {
-      const stored = await em.execute<{ id: string }[]>(
-        `insert into webhook_events (id, provider, event_id, type, payment_id, payload, received_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, now()) on conflict (provider, event_id) do nothing returning id`,
-        [provider, event.eventId, event.kind, event.paymentId && isId(event.paymentId) ? event.paymentId : null, JSON.stringify(event.raw ?? {})],
-      );
-      if (!stored.length) return 'replayed';
+      const claimed = await this.claim(em, provider, event);
+      if (!claimed) return 'replayed';
       if (event.kind === 'ignored') return 'applied';
-      const payment = await this.lockPayment(em, provider, event);
-      if (!payment) throw new NotApplied('unknown_payment');
+      if (!claimed.sale) throw new NotApplied('unknown_payment');
+      // The hot path (a day of sales) goes on from the row it read; the rarer events load the payment to change it.
+      if (event.kind === 'payment_succeeded') {
+        if (!sameMoney(event, claimed.sale)) throw new NotApplied('wrong_amount');
+        return (await this.succeed(em, claimed.sale, event)) ? 'applied' : 'already_final';
+      }
+      const payment = (await em.findOne(Payment, { id: claimed.sale.id }, { refresh: true }))!;
+      await em.findOne(Product, { id: payment.product.id }, { refresh: true });
       switch (event.kind) {
-        case 'payment_succeeded':
-          if (!sameMoney(event, payment)) throw new NotApplied('wrong_amount');
-          return (await this.succeed(em, payment, event)) ? 'applied' : 'already_final';
         case 'payment_failed':
         case 'payment_canceled':
           if (payment.status !== PaymentStatus.pending) return 'already_final';
@@ -87,20 +88,51 @@ export class PaymentEvents {
     });
   }
 
-  private async lockPayment(em: EntityManager, provider: string, event: ProviderEvent): Promise<Payment | null> {
+  /**
+   * The event stored in the inbox and the payment it names, its row locked, with its product: one
+   * round trip, where the ORM took three (the webhook is the hot path, and its answer waits for each).
+   * Null when the event was stored before (a replay: nothing is locked then); `sale` null when no
+   * payment is named or found. Only the payment's row is locked: every sale of a product shares its row.
+   */
+  private async claim(em: EntityManager, provider: string, event: ProviderEvent): Promise<{ sale: Sale | null } | null> {
+    const params: unknown[] = [provider, event.eventId, event.kind, event.paymentId && isId(event.paymentId) ? event.paymentId : null, JSON.stringify(event.raw ?? {})];
     const where =
-      event.paymentId && isId(event.paymentId)
-        ? { id: event.paymentId, provider }
-        : event.providerRef
-          ? { providerRef: event.providerRef, provider }
-          : event.providerCharge
-            ? { providerCharge: { $in: [event.providerCharge, ...(event.providerChargeAliases ?? [])] }, provider }
-            : null;
-    if (!where) return null;
-    // Only the payment's row is locked: a populate under the lock would lock the product too, which every sale of it shares.
-    const payment = await em.findOne(Payment, where, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (payment) await em.findOne(Product, { id: payment.product.id }, { refresh: true });
-    return payment;
+      event.kind === 'ignored'
+        ? null
+        : event.paymentId && isId(event.paymentId)
+          ? `p.id = ${push(params, event.paymentId)}`
+          : event.providerRef
+            ? `p.provider_ref = ${push(params, event.providerRef)}`
+            : event.providerCharge
+              ? `p.provider_charge in (${[event.providerCharge, ...(event.providerChargeAliases ?? [])].map((charge) => push(params, charge)).join(', ')})`
+              : null;
+    const locked = where
+      ? `select p.id, p.status, p.amount, p.currency, p.provider, p.price_id, p.payer_id, p.beneficiary_id, p.product_id,
+           pr.kind, pr.tier, pr.prices, pr.course_ids, pr.seller_id, pr.title
+         from "payments" p join products pr on pr.id = p.product_id
+         where ${where} and p.provider = ${push(params, provider)} and exists (select 1 from stored) for update of p`
+      : `select null::uuid as id where false`;
+    const [row] = await em.execute<SaleRow[]>(
+      `with stored as (insert into webhook_events (id, provider, event_id, type, payment_id, payload, received_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, now())
+         on conflict (provider, event_id) do nothing returning id)
+       select (select count(*) from stored)::int as stored, s.* from (select 1) one left join (${locked}) s on true`,
+      params,
+    );
+    if (!row.stored) return null;
+    if (!row.id) return { sale: null };
+    return {
+      sale: {
+        id: row.id,
+        status: row.status,
+        amount: Number(row.amount),
+        currency: row.currency,
+        provider: row.provider,
+        priceId: row.price_id,
+        payerId: row.payer_id,
+        beneficiaryId: row.beneficiary_id,
+        product: { id: row.product_id, kind: row.kind, tier: row.tier, prices: row.prices, courseIds: row.course_ids, sellerId: row.seller_id, title: row.title },
+      },
+    };
   }
 
   /**
@@ -109,13 +141,12 @@ export class PaymentEvents {
    * hot path of a day of sales, so it is written as few round trips: the sales count and the
    * notifications follow after commit, without holding the provider's answer.
    */
-  private async succeed(em: EntityManager, payment: Payment, event: ProviderEvent): Promise<boolean> {
+  private async succeed(em: EntityManager, payment: Sale, event: ProviderEvent): Promise<boolean> {
     // A payment the provider took after we expired or canceled it is still money received.
     if (![PaymentStatus.pending, PaymentStatus.expired, PaymentStatus.canceled, PaymentStatus.failed].includes(payment.status)) return false;
     const product = payment.product;
     const price = product.prices.find((p) => p.id === payment.priceId);
-    const beneficiaryId = payment.beneficiary.id;
-    const payerId = payment.payer.id;
+    const { beneficiaryId, payerId } = payment;
     const params: unknown[] = [];
     const ctes = [
       `paid as (update payments set status = 'succeeded', succeeded_at = now(), provider_charge = coalesce(${push(params, event.providerCharge ?? null)}, provider_charge), updated_at = now()
@@ -126,7 +157,7 @@ export class PaymentEvents {
       const interval = (price?.interval ?? PriceInterval.month) === PriceInterval.year ? '1 year' : '1 month';
       ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { tier: product.tier!, interval }));
     } else ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
-    const fee = this.feeOf(payment);
+    const fee = this.feeOf(payment.amount, product.sellerId);
     ctes.push(
       ...ledgerCtes(params, payment.id, null, payment.currency, [
         [
@@ -136,7 +167,7 @@ export class PaymentEvents {
             [`customer:${payerId}`, -payment.amount],
           ],
         ],
-        [LedgerKind.fee_split, this.split(payment, payment.amount, fee, 1)],
+        [LedgerKind.fee_split, split(payerId, product.sellerId, payment.amount, fee, 1)],
       ]),
     );
     // Its audit entry in the same statement: the webhook's answer waits for every round trip.
@@ -193,7 +224,7 @@ export class PaymentEvents {
       expiresAt: new Date(),
     });
     await em.flush();
-    return this.succeed(em, renewal, { ...event, paymentId: renewal.id });
+    return this.succeed(em, saleOf(renewal), { ...event, paymentId: renewal.id });
   }
 
   /**
@@ -208,7 +239,7 @@ export class PaymentEvents {
     if (!sameCurrency(event, payment)) throw new NotApplied('wrong_amount');
     const amount = Math.min(event.amount ?? left, left);
     if (amount <= 0) return false;
-    const fee = this.feeOf(payment);
+    const fee = this.feeOf(payment.amount, payment.product.seller?.id ?? null);
     const before = payment.refundedAmount;
     const feeBack = shareOf(fee, payment.amount, before + amount) - shareOf(fee, payment.amount, before);
     const seller = payment.product.seller;
@@ -264,20 +295,9 @@ export class PaymentEvents {
     return true;
   }
 
-  /** The platform's fee on a payment: all of it for the platform's own products. */
-  private feeOf(payment: Payment): number {
-    return payment.product.seller ? Math.floor((payment.amount * this.deps.config.MARKETPLACE_FEE_PERCENT) / 100) : payment.amount;
-  }
-
-  /** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
-  private split(payment: Payment, amount: number, fee: number, sign: 1 | -1): [string, number][] {
-    const seller = payment.product.seller;
-    const entries: [string, number][] = [
-      [`customer:${payment.payer.id}`, sign * amount],
-      ['revenue:platform', -sign * fee],
-    ];
-    if (seller && amount - fee !== 0) entries.push([`payable:creator:${seller.id}`, -sign * (amount - fee)]);
-    return entries.filter(([, value]) => value !== 0);
+  /** The platform's fee on a payment of `amount`: all of it for the platform's own products (no seller). */
+  private feeOf(amount: number, sellerId: string | null): number {
+    return sellerId ? Math.floor((amount * this.deps.config.MARKETPLACE_FEE_PERCENT) / 100) : amount;
   }
 
   /** One balanced ledger transaction; entries go in account order, so concurrent postings lock balances in one order. */
@@ -303,7 +323,7 @@ export class PaymentEvents {
       await em.flush();
       return true;
     }
-    const fee = this.feeOf(payment);
+    const fee = this.feeOf(payment.amount, payment.product.seller?.id ?? null);
     const before = payment.refundedAmount;
     const after = before + refund.amount;
     const feeBack = shareOf(fee, payment.amount, after) - shareOf(fee, payment.amount, before);
@@ -322,7 +342,7 @@ export class PaymentEvents {
       ],
       payment.currency,
     );
-    await this.post(em, LedgerKind.fee_split, payment.id, refund.id, this.split(payment, refund.amount, feeBack, -1), payment.currency);
+    await this.post(em, LedgerKind.fee_split, payment.id, refund.id, split(payment.payer.id, payment.product.seller?.id ?? null, refund.amount, feeBack, -1), payment.currency);
     if (payment.status === PaymentStatus.refunded) {
       await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.refund);
     }
@@ -330,6 +350,65 @@ export class PaymentEvents {
     await em.flush();
     return true;
   }
+}
+
+/** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
+function split(payerId: string, sellerId: string | null, amount: number, fee: number, sign: 1 | -1): [string, number][] {
+  const entries: [string, number][] = [
+    [`customer:${payerId}`, sign * amount],
+    ['revenue:platform', -sign * fee],
+  ];
+  if (sellerId && amount - fee !== 0) entries.push([`payable:creator:${sellerId}`, -sign * (amount - fee)]);
+  return entries.filter(([, value]) => value !== 0);
+}
+
+/** What a payment's success reads of it and its product. */
+interface Sale {
+  id: string;
+  status: PaymentStatus;
+  amount: number;
+  currency: string;
+  provider: string;
+  priceId: string;
+  payerId: string;
+  beneficiaryId: string;
+  product: { id: string; kind: ProductKind; tier: Tier | null; prices: Price[]; courseIds: string[]; sellerId: string | null; title: Localized };
+}
+
+/** The row `claim` reads: `stored` 0 for a replay, the payment's columns null when none was found. */
+interface SaleRow {
+  stored: number;
+  id: string | null;
+  status: PaymentStatus;
+  amount: string;
+  currency: string;
+  provider: string;
+  price_id: string;
+  payer_id: string;
+  beneficiary_id: string;
+  product_id: string;
+  kind: ProductKind;
+  tier: Tier | null;
+  prices: Price[];
+  course_ids: string[];
+  seller_id: string | null;
+  title: Localized;
+}
+
+/** A payment entity (a renewal just written, its product loaded) as a sale. */
+function saleOf(payment: Payment): Sale {
+  const { product } = payment;
+  return {
+    id: payment.id,
+    status: payment.status,
+    amount: payment.amount,
+    currency: payment.currency,
+    provider: payment.provider,
+    priceId: payment.priceId,
+    payerId: payment.payer.id,
+    beneficiaryId: payment.beneficiary.id,
+    product: { id: product.id, kind: product.kind, tier: product.tier, prices: product.prices, courseIds: product.courseIds, sellerId: product.seller?.id ?? null, title: product.title },
+  };
 }
 
 class NotApplied extends Error {
