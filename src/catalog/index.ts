@@ -9,6 +9,7 @@ import { CatalogService } from './catalog.service';
 export type { CatalogService } from './catalog.service';
 export { type Price, PriceInterval, Product, ProductKind, ProductStatus } from './catalog.entity';
 export { AMOUNT } from './catalog.types';
+export { saleProductJoin } from './product-join';
 
 declare module '../kernel/services' {
   interface Services {

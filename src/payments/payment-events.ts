@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { auditEntryCte } from '../audit';
-import { type Price, PriceInterval, Product, ProductKind } from '../catalog';
+import { type Price, PriceInterval, Product, ProductKind, saleProductJoin } from '../catalog';
 import type { Tier } from '../auth';
 import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
 import type { Deps } from '../kernel/deps';
@@ -106,10 +106,10 @@ export class PaymentEvents {
             : event.providerCharge
               ? `p.provider_charge in (${[event.providerCharge, ...(event.providerChargeAliases ?? [])].map((charge) => push(params, charge)).join(', ')})`
               : null;
+    const product = saleProductJoin('p.product_id');
     const locked = where
-      ? `select p.id, p.status, p.amount, p.currency, p.provider, p.price_id, p.payer_id, p.beneficiary_id, p.product_id,
-           pr.kind, pr.tier, pr.prices, pr.course_ids, pr.seller_id, pr.title
-         from "payments" p join products pr on pr.id = p.product_id
+      ? `select p.id, p.status, p.amount, p.currency, p.provider, p.price_id, p.payer_id, p.beneficiary_id, p.product_id, ${product.columns}
+         from "payments" p ${product.join}
          where ${where} and p.provider = ${push(params, provider)} and exists (select 1 from stored) for update of p`
       : `select null::uuid as id where false`;
     const [row] = await em.execute<SaleRow[]>(
