@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentType } from '../../src/consent/consent.entity';
 import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkedFamily } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import { settled } from '../support/sql';
 import type { SmtpServer } from '../support/smtp';
@@ -25,13 +25,7 @@ async function check(userId: string, type: ConsentType): Promise<string> {
   );
 }
 
-/** A learner with an active guardian, declared by e-mail and approved. */
-async function family(age: number, country: string): Promise<{ guardian: SignedIn; learner: SignedIn }> {
-  const guardian = await verifiedGuardian(t, smtp, { country });
-  const learner = await learnerOfAge(t, age, { country, ...(age < 13 ? { guardianEmail: guardian.email } : {}) });
-  await linkFamily(t, guardian, learner);
-  return { guardian, learner };
-}
+const family = (age: number, country: string) => linkedFamily(t, smtp, age, country);
 
 describe('GET /consent/me and { consents }', () => {
   it('lists every type with its state and who must give it', async () => {

@@ -2,9 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import { fewestStatements } from '../support/sql';
-import { linkFamily } from '../support/family';
+import { linkedFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
+import { learnerOfAge, type SignedIn, signInAdmin } from '../support/users';
 import { buy, publishedProduct, text } from '../commerce/support';
 
 let t: TestApp;
@@ -23,12 +23,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function family(): Promise<{ guardian: SignedIn; learner: SignedIn }> {
-  const guardian = await verifiedGuardian(t, smtp, { country: 'US' });
-  const learner = await learnerOfAge(t, 15, { country: 'US' });
-  await linkFamily(t, guardian, learner);
-  return { guardian, learner };
-}
+const family = () => linkedFamily(t, smtp, 15, 'US');
 
 const courseProduct = (courseId: string) => ({
   kind: 'course',

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
-import { linkFamily } from '../support/family';
+import { linkedFamily } from '../support/family';
+import { settled } from '../support/sql';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
+import { signInAdmin } from '../support/users';
 import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../commerce/support';
 
 const SECRET = 'test-ai-backend-secret-0123456789';
@@ -24,12 +25,7 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-async function family(): Promise<{ guardian: SignedIn; learner: SignedIn }> {
-  const guardian = await verifiedGuardian(t, smtp, { country: 'US' });
-  const learner = await learnerOfAge(t, 15, { country: 'US' });
-  await linkFamily(t, guardian, learner);
-  return { guardian, learner };
-}
+const family = () => linkedFamily(t, smtp, 15, 'US');
 
 describe('learners under 18 ask; a guardian approves and pays', () => {
   it("request -> guardian notified -> approval -> payment -> the learner's tier rises -> /ai/memory opens", async () => {
@@ -46,6 +42,8 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     expect(mail.text).toContain('199,000');
     expect(mail.text).toMatch(/payments\/requests\?id=[0-9a-f-]{36}/);
     expect(mail.text).toContain(asked.body.purchaseRequest.id);
+    // The notification is another outbox row of the same commit, delivered beside the mail: wait for both.
+    await settled(t);
     const notes = await t.http.get('/notifications', { token: guardian.accessToken });
     expect(notes.body.items.some((n: { type: string; data: { purchaseRequestId?: string } }) => n.type === 'guardian' && n.data.purchaseRequestId === asked.body.purchaseRequest.id)).toBe(true);
 

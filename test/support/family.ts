@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Consent, ConsentType } from '../../src/consent';
 import type { TestApp } from './app';
-import type { SignedIn } from './users';
+import type { SmtpServer } from './smtp';
+import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';
 
 /** The guardian declares the learner and the learner approves: an active link, as families make one. */
 export async function linkFamily(t: TestApp, guardian: SignedIn, learner: SignedIn): Promise<string> {
@@ -11,6 +12,14 @@ export async function linkFamily(t: TestApp, guardian: SignedIn, learner: Signed
   const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
   if (link.body.status === 'pending') await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
   return link.body.id;
+}
+
+/** A verified guardian and a learner of `age` in `country`, their link active (under 13, the learner names the guardian at sign-up). */
+export async function linkedFamily(t: TestApp, smtp: SmtpServer, age: number, country: string): Promise<{ guardian: SignedIn; learner: SignedIn }> {
+  const guardian = await verifiedGuardian(t, smtp, { country });
+  const learner = await learnerOfAge(t, age, { country, ...(age < 13 ? { guardianEmail: guardian.email } : {}) });
+  await linkFamily(t, guardian, learner);
+  return { guardian, learner };
 }
 
 /**
