@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { freePort } from '../support/ports';
+import { fewestStatements } from '../support/sql';
 import pg from 'pg';
 import { UsageRecorder } from '../../src/ai/ai.usage';
 import type { CallOptions } from '../support/http';
@@ -55,29 +56,11 @@ async function refusedWithin(t: TestApp, who: SignedIn, error: string, limitMs: 
   }
 }
 
-/** The SQL statements instance `one` sends while `run` runs: the fewest of three runs (the service's own jobs may add to any one). */
-async function statements(run: () => Promise<unknown>): Promise<number> {
-  const logger = one.app.deps.orm.config.getLogger();
-  const original = logger.logQuery.bind(logger);
-  let fewest = Infinity;
-  try {
-    for (let i = 0; i < 3; i++) {
-      let count = 0;
-      logger.logQuery = () => void count++;
-      await run();
-      fewest = Math.min(fewest, count);
-    }
-    return fewest;
-  } finally {
-    logger.logQuery = original;
-  }
-}
-
 describe('cached decisions of the AI proxy', () => {
   it('a chat whose decision is known costs one SQL statement (the quota); tokens follow in batches', async () => {
     const learner = await adultWithConsent();
     expect((await chat(one, learner)).status).toBe(200);
-    expect(await statements(async () => expect((await chat(one, learner)).status).toBe(200))).toBe(1);
+    expect((await fewestStatements(one, async () => expect((await chat(one, learner)).status).toBe(200))).count).toBe(1);
   });
 
   it('refuses text no request may carry, as the GraphQL path does', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
-import { settled } from '../support/sql';
+import { fewestStatements, settled } from '../support/sql';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../commerce/support';
 
@@ -18,24 +18,6 @@ afterAll(async () => {
   await t?.close();
 });
 
-/** The statements the service sends while `run` runs (the fewest of three runs: jobs may add theirs to any one). */
-async function statements(run: () => Promise<unknown>): Promise<string[]> {
-  const logger = t.app.deps.orm.config.getLogger();
-  const original = logger.logQuery.bind(logger);
-  let best: string[] | undefined;
-  try {
-    for (let i = 0; i < 3; i++) {
-      const seen: string[] = [];
-      logger.logQuery = (context: { query: string }) => void seen.push(context.query);
-      await run();
-      if (!best || seen.length < best.length) best = seen;
-    }
-    return best!;
-  } finally {
-    logger.logQuery = original;
-  }
-}
-
 describe('the cost of a payment webhook (bench:commerce measures its rate)', () => {
   it('applies a sandbox payment in one transaction of 5 statements, locking only the payment', async () => {
     const events: { body: string; signature: string }[] = [];
@@ -46,7 +28,7 @@ describe('the cost of a payment webhook (bench:commerce measures its rate)', () 
     }
     let i = 0;
     // Each run once the reactions of the one before are delivered (their statements are not the webhook's).
-    const sent = await statements(async () => {
+    const { statements: sent } = await fewestStatements(t, async () => {
       await settled(t);
       expect((await postSandbox(t, events[i++])).status).toBe(200);
     });

@@ -1,19 +1,19 @@
 import type { TestApp } from './app';
 
 /**
- * The SQL statements the service sends while `run` runs: the fewest of three runs, since the
- * service's own jobs (sweeps, reports) may add theirs to any one of them.
+ * The SQL statements the service sends while `run` runs: those of the run that sent the fewest of
+ * three, since the service's own jobs (sweeps, reports, the outbox) may add theirs to any one of them.
  */
-export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>): Promise<{ result: T; count: number }> {
+export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>): Promise<{ result: T; count: number; statements: string[] }> {
   const logger = t.app.deps.orm.config.getLogger();
   const original = logger.logQuery.bind(logger);
-  let best: { result: T; count: number } | undefined;
+  let best: { result: T; count: number; statements: string[] } | undefined;
   try {
     for (let i = 0; i < 3; i++) {
-      let count = 0;
-      logger.logQuery = () => void count++;
+      const statements: string[] = [];
+      logger.logQuery = (context: { query: string }) => void statements.push(context.query);
       const result = await run();
-      if (!best || count < best.count) best = { result, count };
+      if (!best || statements.length < best.count) best = { result, count: statements.length, statements };
     }
     return best!;
   } finally {
