@@ -124,6 +124,12 @@ run(async () => {
       ],
     });
     const applied = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n) - before;
+    // The reactions (sales counts, notifications) follow off the answer's path: how far behind the relay is when the load stops.
+    const loadEnded = Date.now();
+    const waiting = async () => Number((await sql<{ n: string }>('select count(*) n from outbox where failed_at is null'))[0].n);
+    const backlog = await waiting();
+    while ((await waiting()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
+    console.log(`reactions waiting when the load stopped: ${backlog}, all delivered ${((Date.now() - loadEnded) / 1000).toFixed(1)} s later`);
     console.log(`\nwebhooks applied: ${applied} in ${DURATION} s = ${(applied / DURATION).toFixed(0)}/s (each a payment, its entitlement, the tier, two ledger transactions, an audit row)`);
     console.log(`checkouts / baseline: ${((checkouts.requests.average / me.requests.average) * 100).toFixed(0)}%`);
     console.log(`webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (aim >= 50%)`);

@@ -54,6 +54,9 @@ const FORGET_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16_000];
 /** Room for the database's clock, which decides when the row is due. */
 const RETRY_MARGIN_MS = 20;
 
+/** Claims delivered at once by one relay: each holds a pooled connection while its transaction runs. */
+const DRAINS_AT_ONCE = 3;
+
 /** The insert of a transaction's rows. */
 export function insertEffects(effects: readonly Effect[]): { sql: string; params: unknown[] } {
   const params: unknown[] = [];
@@ -110,20 +113,24 @@ export class OutboxRelay {
       this.again = true;
       return this.draining;
     }
-    this.draining = this.drain().finally(() => {
-      this.draining = null;
-      if (this.again && !this.stopped) {
-        this.again = false;
-        void this.wake();
-      }
-    });
+    // A few claims at once (SKIP LOCKED hands each its own rows): one at a time fell behind a webhook load.
+    this.draining = Promise.all(Array.from({ length: DRAINS_AT_ONCE }, () => this.drain()))
+      .then(() => {})
+      .finally(() => {
+        this.draining = null;
+        if (this.again && !this.stopped) {
+          this.again = false;
+          void this.wake();
+        }
+      });
     return this.draining;
   }
 
   private async drain(): Promise<void> {
     try {
       for (let rows = await this.claim(); rows.length && !this.stopped; rows = await this.claim()) {
-        await Promise.all(rows.map((row) => this.deliverOne(row)));
+        const together = rows.filter((row) => this.deliverers[row.kind]?.inTransaction);
+        await Promise.all([this.deliverTogether(together), ...rows.filter((row) => !together.includes(row)).map((row) => this.deliverOne(row))]);
       }
     } catch (error) {
       // The database is away: the sweep tries again.
@@ -138,6 +145,28 @@ export class OutboxRelay {
        where o.id = due.id returning o.id, o.kind, o.name, o.payload, o.attempts`,
       [this.options.leaseMs / 1000, this.options.batch],
     );
+  }
+
+  /**
+   * The database-only effects of a claim in one transaction, one after another: a transaction (and a
+   * commit's WAL flush) each held a pooled connection per row, and under a webhook load the reactions
+   * (a product's sales count, notifications) waited on each other's locks with the requests' connections
+   * (bench:commerce). Rows another relay took meanwhile are skipped; if any effect fails, the whole
+   * claim is undone and each row is delivered on its own, so one failure delays only itself.
+   */
+  private async deliverTogether(rows: OutboxRow[]): Promise<void> {
+    if (rows.length <= 1) return void (await Promise.all(rows.map((row) => this.deliverOne(row))));
+    try {
+      const unit = this.openUnit();
+      await unit.uow.transaction(async () => {
+        const gone = new Set(
+          (await unit.uow.query<{ id: string }>('delete from outbox where id = any(?::bigint[]) returning id', [`{${rows.map((row) => row.id).join(',')}}`])).map((row) => String(row.id)),
+        );
+        for (const row of rows) if (gone.has(String(row.id))) await this.deliverers[row.kind].deliver(row, unit);
+      });
+    } catch {
+      await Promise.all(rows.map((row) => this.deliverOne(row)));
+    }
   }
 
   private async deliverOne(row: OutboxRow): Promise<void> {

@@ -6,11 +6,12 @@ import { generated } from '../factory/support';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
-import { settled } from '../support/sql';
+import { fewestStatements, settled } from '../support/sql';
+import { publishedProduct } from '../commerce/support';
 import { openUnit } from '../../src/server/platform';
 import { Role, User } from '../../src/auth/user.entity';
 import type { SmtpServer } from '../support/smtp';
-import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, uniqueEmail, verifiedGuardian } from '../support/users';
+import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, signInAdmin, uniqueEmail, verifiedGuardian } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
 
 // A failure injected after the first write of each multi-step operation: a trigger of the test's
@@ -144,6 +145,33 @@ async function noticesOf(userId: string): Promise<Record<string, number>> {
   const rows = (await db.query(`select type, count(*)::int as n from notifications where user_id = $1 and type in ('certificate', 'progress') group by type`, [userId])).rows;
   return Object.fromEntries(rows.map((row: { type: string; n: number }) => [row.type, row.n]));
 }
+
+describe('the outbox relay', () => {
+  it('delivers a burst of reactions in few transactions, each once, and a row that fails delays only itself', async () => {
+    const product = await publishedProduct(t, await signInAdmin(t));
+    await settled(t);
+    const sales = async () => Number((await db.query('select sales from products where id = $1', [product.id])).rows[0].sales);
+    const before = await sales();
+    const { uow } = openUnit(t.app.deps);
+    const sale = (i: number) => ({ kind: 'event', name: 'catalog', payload: { type: 'payment.succeeded', productId: product.id, paymentId: `burst-${i}` } });
+    // A reaction no area has: its delivery fails wherever it falls in a claim.
+    const orphan = { kind: 'event', name: 'nobody', payload: { type: 'payment.succeeded', productId: product.id, paymentId: 'orphan' } };
+    const { statements } = await fewestStatements(
+      t,
+      async () => {
+        await uow.transaction(() => uow.enqueue(...Array.from({ length: 15 }, (_, i) => sale(i)), orphan, ...Array.from({ length: 15 }, (_, i) => sale(15 + i))));
+        await expect.poll(sales, { timeout: 15_000 }).toBe(before + 30);
+      },
+      1,
+    );
+    expect(await sales()).toBe(before + 30);
+    // One transaction per claim of 20 rows where one row failed, one per row otherwise: far fewer than thirty.
+    expect(statements.filter((q) => /^begin/i.test(q)).length).toBeLessThan(25);
+    const left = (await db.query(`select name, attempts, last_error from outbox where payload->>'paymentId' like 'burst-%' or payload->>'paymentId' = 'orphan'`)).rows;
+    expect(left).toEqual([{ name: 'nobody', attempts: expect.any(Number), last_error: expect.stringContaining('does not react') }]);
+    await db.query(`delete from outbox where payload->>'paymentId' = 'orphan'`);
+  });
+});
 
 describe('uow.query: plain SQL past the ORM outside a transaction, in it inside one', () => {
   it('sees the unit’s own uncommitted write inside its transaction, and rows exactly as em.execute gives them outside', async () => {

@@ -2,14 +2,14 @@ import type { TestApp } from './app';
 
 /**
  * The SQL statements the service sends while `run` runs: those of the run that sent the fewest of
- * three, since the service's own jobs (sweeps, reports, the outbox) may add theirs to any one of them.
+ * `runs`, since the service's own jobs (sweeps, reports, the outbox) may add theirs to any one of them.
  */
-export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>): Promise<{ result: T; count: number; statements: string[] }> {
+export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>, runs = 3): Promise<{ result: T; count: number; statements: string[] }> {
   const logger = t.app.deps.orm.config.getLogger();
   const original = logger.logQuery.bind(logger);
   let best: { result: T; count: number; statements: string[] } | undefined;
   try {
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < runs; i++) {
       const statements: string[] = [];
       logger.logQuery = (context: { query: string }) => void statements.push(context.query);
       const result = await run();
