@@ -315,6 +315,16 @@ describe('limits and configuration', () => {
       expect(replies[3].body).toEqual({ error: 'rate_limited', message: expect.any(String), retryAfter: expect.any(Number) });
       const gql = await app.http.gql('{ aiQuota { used } }', {}, learner.accessToken);
       expect(gql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
+      // The quota's statement goes while the limits are counted: a limited chat gives its message back,
+      // and is answered 429 before what it sent is judged, streamed or not.
+      const limited = [
+        await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken }),
+        await app.http.post('/ai/chat', { message: 42 }, { token: learner.accessToken }),
+        await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken, headers: { accept: 'text/event-stream' } }),
+      ];
+      expect(limited.map((r) => [r.status, r.body.error])).toEqual(Array(3).fill([429, 'rate_limited']));
+      const [usage] = await app.app.deps.sql.unlogged<{ messages: number }>('select messages from ai_usage where user_id = ?', [learner.id]);
+      expect(usage.messages).toBe(3);
     } finally {
       await app.close();
     }
