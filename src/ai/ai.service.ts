@@ -71,19 +71,12 @@ export class AiService {
 
   /**
    * A chat of a person whose terms are known (the rules passed): the input's limits, the backend's
-   * configuration, then one statement that takes a message of the day's quota, while `alongside`
-   * (the request's rate limits, being counted) settles. Refused by it, the chat gives the message
-   * back and fails as it does: a limited request changes no quota.
+   * configuration, then one statement that takes a message of the day's quota.
    */
-  async prepareWith(userId: string, terms: ChatTerms, request: ChatRequest, requestId: string, alongside: Promise<void> = Promise.resolve()): Promise<PreparedChat> {
+  async prepareWith(userId: string, terms: ChatTerms, request: ChatRequest, requestId: string): Promise<PreparedChat> {
     this.assertValid(request);
     this.backend.assertConfigured();
-    const [counted, reserved] = await Promise.allSettled([alongside, this.reserver.reserve(userId, terms.dailyLimit)]);
-    if (counted.status === 'rejected') {
-      if (reserved.status === 'fulfilled') await releaseMessage(this.uow, userId);
-      throw counted.reason;
-    }
-    if (reserved.status === 'rejected') throw reserved.reason;
+    await this.reserver.reserve(userId, terms.dailyLimit);
     return {
       identity: { userId, roles: terms.roles, tier: terms.tier, locale: terms.locale, memory: terms.memory, requestId },
       body: { message: request.message, conversationId: request.conversationId ?? null },

@@ -1,5 +1,4 @@
 import type { ServerResponse } from 'node:http';
-import type { Request } from 'express';
 import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { sendJson } from '../../rest/adapter';
 import { restDetail } from '../../rest/details';
@@ -34,24 +33,15 @@ export function aiChatRoute(schema: GraphQLSchema, decisions: AccessCache<AiDeci
   const variables = operation.variableDefinitions ?? [];
   return {
     path: '/ai/chat',
-    // The quota's statement and the rate limits' count go to the database together: a round trip each
-    // was a millisecond of a chat's added latency at 10 connections (bench:ai-proxy).
-    countsLimitsAlongside: true,
     async handle(ctx, requestBody, req, res) {
-      const counted = (req as Request).rateLimitsCounted ?? Promise.resolve();
       // Who may call before what was sent (DESIGN.md 4.2): a refused caller learns nothing of the input.
       const userId = ctx.auth.error ? undefined : ctx.auth.userId;
-      // The rules read the database only once the limits are counted, whatever they say (the answer waits for them anyway).
-      const decideCounted = async () => {
-        await counted.catch(() => {});
-        return decide(ctx);
-      };
-      const decision = userId ? await decisions.get(userId, decideCounted) : await decideCounted();
+      const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
       if (decision.refusal) throw decision.refusal;
       const bad = badVariable({ input: requestBody });
       if (bad) throw validationFailed([bad]);
       const body = plainChat(requestBody) ?? (await validateInput(AiChatInput, coerce(schema, variables, requestBody)));
-      const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId, counted);
+      const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId);
       if (!req.headers.accept?.includes('text/event-stream')) {
         sendJson(res, route.status, await ctx.services.ai.complete(prepared));
         return;

@@ -47,13 +47,6 @@ export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema
 export interface JsonRoute {
   path: string;
   handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
-  /**
-   * Served before express, its request goes on while its rate limits are counted (`req.rateLimitsCounted`):
-   * the route's first statement goes to the database at the same time, and the route waits for the
-   * count before it answers or reads anything else. A request refused by the limits is answered 429
-   * whatever else went wrong, as if it had been counted first.
-   */
-  countsLimitsAlongside?: boolean;
 }
 
 /** A route served before express, with what it does differently from an area's JSON route. */

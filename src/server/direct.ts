@@ -25,21 +25,13 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
     const { route, params } = found;
     const request = req as Request;
     request.directRoute = route.path;
-    request.countsLimitsAlongside = route.countsLimitsAlongside;
     void (async () => {
       await run(steps, req, res);
       request.query = search ? parseQuery(search.slice(1)) : {};
       request.params = params;
       await run(readers.get(route)!, req, res);
       await route.handle(requestContext(deps, request), request.body, req, res);
-    })().catch(async (error: unknown) => {
-      // Limits counted alongside come first, as if counted before anything else: 429 whatever else failed.
-      const limited = await request.rateLimitsCounted?.then(
-        () => undefined,
-        (refusal: unknown) => refusal,
-      );
-      (route.answerError ?? answerError)(deps.log, request.id, res, limited ?? error);
-    });
+    })().catch((error: unknown) => (route.answerError ?? answerError)(deps.log, request.id, res, error));
   };
 }
 

@@ -49,14 +49,7 @@ export function requestSteps(deps: Deps): RequestHandler[] {
       req.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));
       next();
     },
-    (req, res, next) => {
-      const counted = countRequest(deps.limits, req, splitUrl(req.url).path, res);
-      if (!req.countsLimitsAlongside) return void counted.then(() => next(), next);
-      // Awaited by the route, or by its failure's answer: never left unheard.
-      req.rateLimitsCounted = counted;
-      counted.catch(() => {});
-      next();
-    },
+    (req, res, next) => void countRequest(deps.limits, req, splitUrl(req.url).path, res).then(() => next(), next),
     wellEncodedQuery,
   ];
 }

@@ -12,12 +12,6 @@ declare global {
       countedBuckets: Set<Bucket>;
       /** The template of the route served before express that answers it (its metrics' label). */
       directRoute?: string;
-      /**
-       * Set by a route that counts the rate limits alongside its first statement (`JsonRoute.countsLimitsAlongside`):
-       * the count under way, which the route awaits before it answers.
-       */
-      rateLimitsCounted?: Promise<void>;
-      countsLimitsAlongside?: boolean;
     }
   }
 }

@@ -315,8 +315,7 @@ describe('limits and configuration', () => {
       expect(replies[3].body).toEqual({ error: 'rate_limited', message: expect.any(String), retryAfter: expect.any(Number) });
       const gql = await app.http.gql('{ aiQuota { used } }', {}, learner.accessToken);
       expect(gql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
-      // The quota's statement goes while the limits are counted: a limited chat gives its message back,
-      // and is answered 429 before what it sent is judged, streamed or not.
+      // A limited chat takes no message of the quota, and is answered 429 before what it sent is judged, streamed or not.
       const limited = [
         await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken }),
         await app.http.post('/ai/chat', { message: 42 }, { token: learner.accessToken }),
