@@ -155,7 +155,10 @@ export class OutboxRelay {
    * claim is undone and each row is delivered on its own, so one failure delays only itself.
    */
   private async deliverTogether(rows: OutboxRow[]): Promise<void> {
-    if (rows.length <= 1) return void (await Promise.all(rows.map((row) => this.deliverOne(row))));
+    if (rows.length <= 1) {
+      await Promise.all(rows.map((row) => this.deliverOne(row)));
+      return;
+    }
     try {
       const unit = this.openUnit();
       await unit.uow.transaction(async () => {
