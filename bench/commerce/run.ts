@@ -132,7 +132,7 @@ run(async () => {
     console.log(`reactions waiting when the load stopped: ${backlog}, all delivered ${((Date.now() - loadEnded) / 1000).toFixed(1)} s later`);
     console.log(`\nwebhooks applied: ${applied} in ${DURATION} s = ${(applied / DURATION).toFixed(0)}/s (each a payment, its entitlement, the tier, two ledger transactions, an audit row)`);
     console.log(`checkouts / baseline: ${((checkouts.requests.average / me.requests.average) * 100).toFixed(0)}%`);
-    console.log(`webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (aim >= 50%)`);
+    console.log(`webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (aim >= 30%, issue 32)`);
 
     // The ledger at 1,000,000 entries: one INSERT ... SELECT over generate_series of balanced two-entry
     // transactions over 1,000 customers. A million rows through the row triggers in one statement
