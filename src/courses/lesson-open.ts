@@ -7,7 +7,7 @@ import { namedRule } from '../permissions/rules';
 export const lessonOpen = (arg: string) =>
   namedRule(`lessonOpen(${arg})`, () =>
     rule(`lessonOpen(${arg})`, { cache: 'no_cache' })(async (_parent: unknown, args: Record<string, unknown>, ctx: Context) => {
-      const lesson = typeof args[arg] === 'string' ? await ctx.services.courses.lesson(args[arg]).catch(() => null) : null;
+      const lesson = typeof args[arg] === 'string' ? await ctx.services.courses.publishedLesson(args[arg]) : null;
       return paidCourseCheck(ctx, lesson?.course.id ?? null);
     }),
   );

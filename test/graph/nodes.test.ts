@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sendDueReports } from '../../src/guardian-reports';
-import { buy, checkout, creatorAccount, publishedProduct, text } from '../commerce/support';
+import { buy, checkout, creatorAccount, publishedProduct, subscriptionBody, text } from '../commerce/support';
 import { request as generationRequest } from '../factory/support';
 import type { TestApp } from '../support/app';
 import type { GqlError } from '../support/http';
@@ -10,6 +10,7 @@ import { withMailAndApp } from '../support/setup';
 import { graphCast } from './support';
 import type { SmtpServer } from '../support/smtp';
 import { fewestStatements } from '../support/sql';
+import { publishedCourse } from '../learning/support';
 import { adultSignup, type SignedIn, signUp, uniqueEmail } from '../support/users';
 
 // Object identification for the types that joined Node with this round's areas: each one answered
@@ -402,6 +403,17 @@ describe('nodes(ids:)', () => {
     many.Notification = (await notify(t, guardian.id, 'system', 20)).map((n) => n!.id);
     const { single, twenty } = await oneAndTwenty(many, guardian);
     expect(twenty.count).toBe(single.count);
+  }, 60_000);
+  it("reads lessons once: 20 of a course's lessons cost what one costs, each lesson's rule (its course open to the caller) included", async () => {
+    const free = await publishedCourse(t, editor, {}, 20);
+    const bought = await publishedCourse(t, editor, {}, 20);
+    const product = await publishedProduct(t, admin, { ...subscriptionBody(), kind: 'course', tier: null, prices: [{ currency: 'USD', amount: 500 }], courseIds: [bought.id] });
+    const buyer = await signUp(t, adultSignup());
+    await buy(t, buyer, product);
+    for (const course of [free, bought]) {
+      const { single, twenty } = await oneAndTwenty({ Lesson: course.lessonIds }, buyer);
+      expect(twenty.count).toBe(single.count);
+    }
   }, 60_000);
 });
 
