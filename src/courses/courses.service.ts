@@ -143,13 +143,7 @@ export class CoursesService {
    * one statement (the rules of `nodes(ids:)` check each lesson's course).
    */
   publishedLesson(id: string): Promise<Lesson | null> {
-    if (!isId(id)) return Promise.resolve(null);
-    return this.uow
-      .loader<string, Lesson | null>('courses.publishedLesson', async (ids) => {
-        const lessons = await this.lessonsByIds([...ids]);
-        return ids.map((id) => lessons.find((lesson) => lesson.id === id) ?? null);
-      })
-      .load(id);
+    return this.uow.byId('courses.publishedLesson', id, (ids) => this.lessonsByIds(ids));
   }
 
   async lesson(id: string): Promise<Lesson> {

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import DataLoader from 'dataloader';
 import type { Deps } from './deps';
 import type { DomainEvent, EventBus } from './events';
+import { isId } from './ids';
 import { type Effect, insertEffects, OUTBOX_WRITTEN } from './outbox';
 
 interface Transaction {
@@ -170,6 +171,18 @@ export class UnitOfWork {
       loaders.set(name, loader as DataLoader<unknown, unknown>);
     }
     return loader;
+  }
+
+  /**
+   * The row of this id (null when there is none, or the id is not a UUID), read in one statement with
+   * every other id this unit asks `name` for in the same tick: the rules of `nodes(ids:)` ask one per id.
+   */
+  byId<T extends { id: string }>(name: string, id: string, read: (ids: string[]) => Promise<T[]>): Promise<T | null> {
+    if (!isId(id)) return Promise.resolve(null);
+    return this.loader<string, T | null>(name, async (ids) => {
+      const rows = await read([...ids]);
+      return ids.map((key) => rows.find((row) => row.id === key) ?? null);
+    }).load(id);
   }
 
   /** Rows of many parents in one statement, each parent's in the order read (for list fields). */

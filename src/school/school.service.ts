@@ -70,24 +70,12 @@ export class SchoolService {
 
   /** Batched with the other schools asked for in the same tick (the rules of `nodes(ids:)` ask for one per id). */
   findSchool(id: string): Promise<School | null> {
-    if (!isId(id)) return Promise.resolve(null);
-    return this.uow
-      .loader<string, School | null>('school.findSchool', async (ids) => {
-        const rows = await this.schoolsByIds([...ids]);
-        return ids.map((key) => rows.find((row) => row.id === key) ?? null);
-      })
-      .load(id);
+    return this.uow.byId('school.findSchool', id, (ids) => this.schoolsByIds(ids));
   }
 
   /** Batched like `findSchool`. */
   findClass(id: string): Promise<SchoolClass | null> {
-    if (!isId(id)) return Promise.resolve(null);
-    return this.uow
-      .loader<string, SchoolClass | null>('school.findClass', async (ids) => {
-        const rows = await this.classesByIds([...ids]);
-        return ids.map((key) => rows.find((row) => row.id === key) ?? null);
-      })
-      .load(id);
+    return this.uow.byId('school.findClass', id, (ids) => this.classesByIds(ids));
   }
 
   /** The schools among these ids (the graph's `nodes`, each already let through by the rule of its staff). */
