@@ -180,8 +180,8 @@ export class UnitOfWork {
   byId<T extends { id: string }>(name: string, id: string, read: (ids: string[]) => Promise<T[]>): Promise<T | null> {
     if (!isId(id)) return Promise.resolve(null);
     return this.loader<string, T | null>(name, async (ids) => {
-      const rows = await read([...ids]);
-      return ids.map((key) => rows.find((row) => row.id === key) ?? null);
+      const rows = new Map((await read([...ids])).map((row) => [row.id, row]));
+      return ids.map((key) => rows.get(key) ?? null);
     }).load(id);
   }
 
