@@ -68,11 +68,12 @@ export function isolationMode(logger: SandboxLogger): IsolationMode {
 }
 
 /**
- * Starts `node <nodeArgs>` confined: empty environment, stdio pipes plus fd 3 for bulk input.
- * The parent end of every pipe is ours; the child's death is reported through 'exit'.
+ * Starts `node <nodeArgs>` confined: empty environment, stdio pipes, and the descriptor `input`
+ * (a file open for reading) as its fd 3 when given. The parent end of every pipe is ours; the
+ * child's death is reported through 'exit'.
  */
-export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode, keep: string): ChildProcess {
-  const stdio: ['pipe', 'pipe', 'pipe', 'pipe'] = ['pipe', 'pipe', 'pipe', 'pipe'];
+export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode, keep: string, input?: number): ChildProcess {
+  const stdio: ('pipe' | number)[] = input === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', input];
   if (mode === 'namespaces') {
     return spawn(UNSHARE, ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs], {
       env: { KEEP: keep, NODE_DIR: dirname(process.execPath) },
