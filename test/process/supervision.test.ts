@@ -35,7 +35,8 @@ async function startService(env: Record<string, string> = {}): Promise<Service> 
   const [port, pgPort] = [await freePort(), await freePort()];
   let output = '';
   const child = spawn(process.execPath, [main], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), ...env },
+    // CodeLab warms only where a test asks for it: a warm-up costs a dozen seconds of CPU on a shared machine.
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), CODELAB_PREWARM: 'false', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

@@ -57,8 +57,11 @@ export async function startTestApp(env: Record<string, string | undefined> = {},
     RATE_LIMIT_AI: '100000',
     RATE_LIMIT_LOGIN_FAILURES: '100000',
     RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
-    // Interpreters load when a test first runs code, not in every test file's app.
+    // Interpreters load when a test first runs code, not in every test file's app, and one at a
+    // time: a warm Python process costs about 1.7 s of CPU, and a file that runs one program would
+    // otherwise start four (two workers, two spares). The tests of concurrency ask for more.
     CODELAB_PREWARM: 'false',
+    CODELAB_WORKERS: '1',
     // The suite signs up thousands: 1 MiB hashes, not production's 19 (test/auth/password-hashing
     // checks that default). Only NODE_ENV=test may have them, so not an app a test runs as production.
     ...(env.NODE_ENV && env.NODE_ENV !== 'test' ? {} : { PASSWORD_HASH_MEMORY_KIB: '1024' }),
