@@ -1,7 +1,7 @@
 import { makeDataDir } from '../test/support/data-dir';
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
 import { startEmbeddedPostgres } from '../src/db/embedded';
@@ -72,6 +72,38 @@ export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: s
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** utime + stime (and, with `children`, what its reaped children used) of a process, in clock ticks. */
+function ticksOf(stat: string, children: boolean): number {
+  const fields = stat
+    .slice(stat.lastIndexOf(')') + 2)
+    .split(' ')
+    .map(Number);
+  return fields[11] + fields[12] + (children ? fields[13] + fields[14] : 0);
+}
+
+/**
+ * CPU seconds the bench's embedded PostgreSQL has used so far: its postmaster, the backends that
+ * ended (reaped by the postmaster) and those still running. Undefined when DATABASE_URL names
+ * another server, or off Linux. What the database costs per request bounds what any service on
+ * the same cores can reach, whatever it does itself.
+ */
+export function databaseCpuSeconds(service: BenchService): number | undefined {
+  const pidFile = join(service.config.DATA_DIR, 'postgres', 'postmaster.pid');
+  if (process.env.DATABASE_URL || !existsSync(pidFile)) return undefined;
+  const postmaster = readFileSync(pidFile, 'utf8').split('\n')[0].trim();
+  let ticks = ticksOf(readFileSync(`/proc/${postmaster}/stat`, 'utf8'), true);
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === postmaster) ticks += ticksOf(stat, false);
+    } catch {
+      // The process ended between the listing and the read: the postmaster has counted it.
+    }
+  }
+  return ticks / 100;
 }
 
 /** A benchmark's child process: reports to its parent, answers `'cpu'` with its CPU time (µs), stops when told anything else. */

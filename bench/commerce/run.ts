@@ -5,7 +5,8 @@ import { BALANCES_SQL } from '../../src/payments/payments.service';
 import { sandboxSecretOf } from '../../src/payments/providers';
 import { type SandboxEventBody, signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
-import { run, startBenchService } from '../support';
+import { availableParallelism } from 'node:os';
+import { databaseCpuSeconds, run, startBenchService } from '../support';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 100);
@@ -109,6 +110,7 @@ run(async () => {
     const inTransaction = sent.slice(0, sent.findIndex((q) => /^commit/i.test(q)) + 1);
     console.log(`one webhook: ${inTransaction.length} statements in its transaction (begin and commit included), ${sent.length - inTransaction.length} after commit (sales count, notification)`);
     const before = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n);
+    const databaseBefore = databaseCpuSeconds(service);
     const webhooks = await load('POST /payments/webhooks/sandbox', {
       url: `${service.url}/payments/webhooks/sandbox`,
       method: 'POST',
@@ -123,6 +125,7 @@ run(async () => {
         },
       ],
     });
+    const databaseDuring = databaseCpuSeconds(service);
     const applied = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n) - before;
     // The reactions (sales counts, notifications) follow off the answer's path: how far behind the relay is when the load stops.
     const loadEnded = Date.now();
@@ -133,6 +136,15 @@ run(async () => {
     console.log(`\nwebhooks applied: ${applied} in ${DURATION} s = ${(applied / DURATION).toFixed(0)}/s (each a payment, its entitlement, the tier, two ledger transactions, an audit row)`);
     console.log(`checkouts / baseline: ${((checkouts.requests.average / me.requests.average) * 100).toFixed(0)}%`);
     console.log(`webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (aim >= 30%, issue 32)`);
+    if (databaseBefore !== undefined && databaseDuring !== undefined && applied > 0) {
+      // The database's own work per applied webhook during the load (the relay's reactions mostly wait
+      // until after it): on these cores, no service could apply more webhooks than the database has CPU for.
+      const perWebhookMs = ((databaseDuring - databaseBefore) * 1000) / applied;
+      const ceiling = (availableParallelism() * 1000) / perWebhookMs;
+      console.log(
+        `PostgreSQL's CPU per webhook: ${perWebhookMs.toFixed(2)} ms; on ${availableParallelism()} cores the database alone allows at most ${ceiling.toFixed(0)}/s, ${((ceiling / me.requests.average) * 100).toFixed(0)}% of the baseline`,
+      );
+    }
 
     // The ledger at 1,000,000 entries: one INSERT ... SELECT over generate_series of balanced two-entry
     // transactions over 1,000 customers. A million rows through the row triggers in one statement
