@@ -223,8 +223,8 @@ interface Waiting {
 }
 
 /**
- * Warm Python processes, loaded from a memory snapshot made once at start-up (about 1.3 s of CPU
- * each on these machines, where from scratch took 3 s).
+ * Warm Python processes, loaded from a memory snapshot made once at start-up (about 1.7 s of CPU
+ * each on the two-core test machines).
  * Every run gets a process that has run nothing before and is killed after it: an interpreter
  * holds state no reset can vouch for (codec registries, reconfigured streams, the wasm heap with
  * earlier programs' data), so none is ever handed on. Speed comes from the processes started

@@ -9,7 +9,7 @@
  * Modes:
  * - `build`: load Pyodide from scratch, import the modules programs use most, write a memory
  *   snapshot of that interpreter to stdout (raw bytes) and exit. The pool does this once at start-up.
- * - `run`: load Pyodide from the snapshot file open on fd 3 (about 1.3 s of CPU instead of 3 s), cut the
+ * - `run`: load Pyodide from the snapshot file open on fd 3 (about 1.7 s of CPU here), cut the
  *   interpreter off from Pyodide's JavaScript side (python-driver.source.ts), say `{"t":"ready"}`,
  *   then wait for one job on stdin: stream its output as `{"t":"o"|"e","d":<base64>}` lines, end it
  *   with `{"t":"done",...}` and exit. A process runs one program, never a second: nothing a program
