@@ -91,7 +91,7 @@ function ticksOf(stat: string, children: boolean): number {
  */
 export function databaseCpuSeconds(service: BenchService): number | undefined {
   const pidFile = join(service.config.DATA_DIR, 'postgres', 'postmaster.pid');
-  if (process.env.DATABASE_URL || !existsSync(pidFile)) return undefined;
+  if (process.env.DATABASE_URL || !existsSync(pidFile) || !existsSync('/proc/self/stat')) return undefined;
   const postmaster = readFileSync(pidFile, 'utf8').split('\n')[0].trim();
   let ticks = ticksOf(readFileSync(`/proc/${postmaster}/stat`, 'utf8'), true);
   for (const pid of readdirSync('/proc')) {
@@ -103,6 +103,7 @@ export function databaseCpuSeconds(service: BenchService): number | undefined {
       // The process ended between the listing and the read: the postmaster has counted it.
     }
   }
+  // /proc counts in USER_HZ, 100 a second on Linux whatever the kernel's own tick.
   return ticks / 100;
 }
 
