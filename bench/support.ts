@@ -1,9 +1,10 @@
 import { makeDataDir } from '../test/support/data-dir';
 import 'reflect-metadata';
 import { type ChildProcess, fork } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
+import { childPids, processCpuMs } from '../src/codelab/sandbox/cpu-time';
 import { startEmbeddedPostgres } from '../src/db/embedded';
 import { createLogger } from '../src/logger';
 import { freePort } from '../test/support/ports';
@@ -74,37 +75,19 @@ export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: s
   };
 }
 
-/** utime + stime (and, with `children`, what its reaped children used) of a process, in clock ticks. */
-function ticksOf(stat: string, children: boolean): number {
-  const fields = stat
-    .slice(stat.lastIndexOf(')') + 2)
-    .split(' ')
-    .map(Number);
-  return fields[11] + fields[12] + (children ? fields[13] + fields[14] : 0);
-}
-
 /**
- * CPU seconds the bench's embedded PostgreSQL has used so far: its postmaster, the backends that
- * ended (reaped by the postmaster) and those still running. Undefined when DATABASE_URL names
- * another server, or off Linux. What the database costs per request bounds what any service on
- * the same cores can reach, whatever it does itself.
+ * CPU seconds the bench's embedded PostgreSQL has used so far: its backends, then its postmaster
+ * with the backends it has reaped (read last, so that a backend ending meanwhile is counted there).
+ * Undefined when DATABASE_URL names another server, or where /proc does not answer. What the
+ * database costs per request bounds what any service on the same cores can reach, whatever it does.
  */
 export function databaseCpuSeconds(service: BenchService): number | undefined {
   const pidFile = join(service.config.DATA_DIR, 'postgres', 'postmaster.pid');
-  if (process.env.DATABASE_URL || !existsSync(pidFile) || !existsSync('/proc/self/stat')) return undefined;
-  const postmaster = readFileSync(pidFile, 'utf8').split('\n')[0].trim();
-  let ticks = ticksOf(readFileSync(`/proc/${postmaster}/stat`, 'utf8'), true);
-  for (const pid of readdirSync('/proc')) {
-    if (!/^\d+$/.test(pid)) continue;
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      if (stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] === postmaster) ticks += ticksOf(stat, false);
-    } catch {
-      // The process ended between the listing and the read: the postmaster has counted it.
-    }
-  }
-  // /proc counts in USER_HZ, 100 a second on Linux whatever the kernel's own tick.
-  return ticks / 100;
+  if (process.env.DATABASE_URL || !existsSync(pidFile)) return undefined;
+  const postmaster = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  const backends = childPids(postmaster).reduce((sum, pid) => sum + (processCpuMs(pid) ?? 0), 0);
+  const own = processCpuMs(postmaster, true);
+  return own === null ? undefined : (own + backends) / 1000;
 }
 
 /** A benchmark's child process: reports to its parent, answers `'cpu'` with its CPU time (µs), stops when told anything else. */
