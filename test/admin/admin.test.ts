@@ -2,6 +2,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
+import type { GqlError } from '../support/http';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
 const run = promisify(execFile);
@@ -60,6 +61,12 @@ describe('GET /admin/users and { users }', () => {
     const gql = await t.http.gql(USERS, {}, guardian.accessToken);
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     expect(gql.body.data).toBeNull();
+  });
+
+  it("answers anybody else's own account with its role changes null and their refusal, the rest of it answered", async () => {
+    const reply = await t.http.gql('{ viewer { id roleChanges { id } } }', {}, guardian.accessToken);
+    expect(reply.body.data).toEqual({ viewer: { id: guardian.id, roleChanges: null } });
+    expect(reply.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([['FORBIDDEN', ['viewer', 'roleChanges']]]);
   });
 });
 
