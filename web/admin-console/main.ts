@@ -1,16 +1,11 @@
 // The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
 // call goes through the REST API with the admin's token; the API checks the role each time.
-import { api as request } from '../shared/api';
 import { formatMoney } from '../shared/money';
+import { call as api, logIn, signedIn, signOut } from '../shared/session';
 import { labelCells } from '../shared/table';
 
-let token: string | null = sessionStorage.getItem('adminToken');
 /** The signed-in admin: the API refuses to let anyone suspend themselves, so their row offers no Suspend. */
 let meId: string | null = null;
-
-function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return request<T>(method, path, token, body);
-}
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector(selector) as T;
 
@@ -43,12 +38,22 @@ function showError(error: unknown): void {
   $('#console-error').textContent = error instanceof Error ? error.message : String(error);
 }
 
+/** The log-in form, with what ended the session when something did. */
+function showLogin(error?: unknown): void {
+  $('#who').textContent = '';
+  $('#logout').hidden = true;
+  $('#login-view').hidden = false;
+  $('#console-view').hidden = true;
+  if (error instanceof Error && error.message) $('#login-error').textContent = error.message;
+}
+
 async function guarded(work: () => Promise<void>): Promise<void> {
   $('#console-error').textContent = '';
   try {
     await work();
   } catch (error) {
-    showError(error);
+    if (signedIn()) showError(error);
+    else showLogin(error);
   }
 }
 
@@ -183,11 +188,8 @@ async function enter(): Promise<void> {
     $('#console-view').hidden = false;
     showTab('stats');
   } catch (error) {
-    token = null;
-    sessionStorage.removeItem('adminToken');
-    $('#login-view').hidden = false;
-    $('#console-view').hidden = true;
-    if (error instanceof Error && error.message) $('#login-error').textContent = error.message;
+    await signOut();
+    showLogin(error);
   }
 }
 
@@ -195,20 +197,12 @@ $('#login-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const form = new FormData(event.target as HTMLFormElement);
   $('#login-error').textContent = '';
-  api<{ accessToken: string }>('POST', '/auth/login', { email: form.get('email'), password: form.get('password') })
-    .then(async (session) => {
-      token = session.accessToken;
-      sessionStorage.setItem('adminToken', token);
-      await enter();
-    })
+  logIn(String(form.get('email')), String(form.get('password')))
+    .then(enter)
     .catch((error: Error) => ($('#login-error').textContent = error.message));
 });
 
-$('#logout').addEventListener('click', () => {
-  token = null;
-  sessionStorage.removeItem('adminToken');
-  location.reload();
-});
+$('#logout').addEventListener('click', () => void signOut().then(() => location.reload()));
 
 $('#user-search').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -217,5 +211,5 @@ $('#user-search').addEventListener('submit', (event) => {
 
 for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) button.addEventListener('click', () => showTab(button.dataset.tab!));
 
-if (token) void enter();
-else $('#login-view').hidden = false;
+if (signedIn()) void enter();
+else showLogin();

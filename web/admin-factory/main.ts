@@ -1,5 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
-import { api, ApiFailure } from '../shared/api';
+import { ApiFailure } from '../shared/api';
+import { accessToken, call as authed, logIn, signedIn, signOut as endSession } from '../shared/session';
 import { labelCells } from '../shared/table';
 import { type Generation, restSpelling } from './generation';
 
@@ -8,7 +9,6 @@ import { type Generation, restSpelling } from './generation';
  * live (one subscription per unfinished generation), read a generation's outputs and findings,
  * and decide. Everything goes through the service's public REST and GraphQL endpoints.
  */
-const TOKEN_KEY = 'factory.accessToken';
 const FINISHED = new Set(['awaiting_approval', 'flagged', 'failed', 'approved', 'rejected']);
 const SUBSCRIPTION =
   'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error createdAt stages { name status attempts startedAt finishedAt error output } } }';
@@ -16,7 +16,6 @@ const SUBSCRIPTION =
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const generations = new Map<string, Generation>();
 const watching = new Map<string, () => void>();
-let token: string | null = sessionStorage.getItem(TOKEN_KEY);
 let live: Client | null = null;
 let openId: string | null = null;
 
@@ -26,9 +25,9 @@ function show(view: 'login' | 'factory'): void {
   $('#logout').hidden = view !== 'factory';
 }
 
-function signOut(): void {
-  token = null;
-  sessionStorage.removeItem(TOKEN_KEY);
+/** Back to the log-in form; `end` ends the session too (Log out, or an account the page is not for). */
+function backToLogIn(end = false): void {
+  if (end) void endSession();
   for (const stop of watching.values()) stop();
   watching.clear();
   void live?.dispose();
@@ -40,9 +39,9 @@ function signOut(): void {
 /** A call that sends the page back to log in when the session has ended. */
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   try {
-    return await api<T>(method, path, token, body);
+    return await authed<T>(method, path, body);
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) signOut();
+    if (error instanceof ApiFailure && error.status === 401 && !signedIn()) backToLogIn();
     throw error;
   }
 }
@@ -50,12 +49,12 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 async function enter(): Promise<void> {
   const me = await call<{ user: { email: string; roles: string[] } }>('GET', '/auth/me');
   if (!me.user.roles.some((role) => role === 'admin' || role === 'content_admin')) {
-    signOut();
+    backToLogIn(true);
     $('#login-error').textContent = 'This page is for admins and content admins.';
     return;
   }
   $('#who').textContent = me.user.email;
-  live = createClient({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`, connectionParams: { authorization: `Bearer ${token}` } });
+  live = createClient({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`, connectionParams: async () => ({ authorization: `Bearer ${await accessToken()}` }) });
   show('factory');
   await refresh();
 }
@@ -199,9 +198,7 @@ $<HTMLFormElement>('#login-form').addEventListener('submit', async (event) => {
   const form = new FormData(event.target as HTMLFormElement);
   $('#login-error').textContent = '';
   try {
-    const session = await api<{ accessToken: string }>('POST', '/auth/login', null, { email: form.get('email'), password: form.get('password') });
-    token = session.accessToken;
-    sessionStorage.setItem(TOKEN_KEY, token);
+    await logIn(String(form.get('email')), String(form.get('password')));
     await enter();
   } catch (error) {
     $('#login-error').textContent = (error as Error).message;
@@ -225,7 +222,7 @@ $<HTMLFormElement>('#generate-form').addEventListener('submit', async (event) =>
   }
 });
 
-$('#logout').addEventListener('click', signOut);
+$('#logout').addEventListener('click', () => backToLogIn(true));
 
-if (token) enter().catch(signOut);
+if (signedIn()) enter().catch(() => backToLogIn(true));
 else show('login');
