@@ -3,6 +3,7 @@
 import { formatMoney } from '../shared/money';
 import { call as api, logIn, signedIn, signOut } from '../shared/session';
 import { labelCells } from '../shared/table';
+import { noun, words } from '../shared/words';
 
 /** The signed-in admin: the API refuses to let anyone suspend themselves, so their row offers no Suspend. */
 let meId: string | null = null;
@@ -77,13 +78,13 @@ async function loadStats(): Promise<void> {
     revenueThisMonth: { currency: string; amount: number }[];
   }>('GET', '/admin/stats');
   const cards: [string, string | number][] = [
-    ...stats.usersByRole.map((r): [string, number] => [`${r.role}s`, r.count]),
-    ...stats.usersByStatus.map((s): [string, number] => [`${s.status} accounts`, s.count]),
-    ['learners active (7 days)', stats.activeLearners7d],
-    ['learners active (30 days)', stats.activeLearners30d],
-    ['enrollments', stats.enrollments],
-    ['certificates', stats.certificates],
-    ['AI messages today', stats.aiMessagesToday],
+    ...stats.usersByRole.map((r): [string, number] => [noun(r.count, words(r.role)), r.count]),
+    ...stats.usersByStatus.map((s): [string, number] => [`${words(s.status)} ${noun(s.count, 'account')}`, s.count]),
+    [`${noun(stats.activeLearners7d, 'learner')} active (7 days)`, stats.activeLearners7d],
+    [`${noun(stats.activeLearners30d, 'learner')} active (30 days)`, stats.activeLearners30d],
+    [noun(stats.enrollments, 'enrollment'), stats.enrollments],
+    [noun(stats.certificates, 'certificate'), stats.certificates],
+    [`AI ${noun(stats.aiMessagesToday, 'message')} today`, stats.aiMessagesToday],
     ...stats.revenueThisMonth.map((r): [string, string] => [`revenue this month (${r.currency})`, formatMoney(r.amount, r.currency, document.documentElement.lang)]),
   ];
   $('#stats').replaceChildren(
@@ -116,7 +117,7 @@ async function loadUsers(): Promise<void> {
   fill(
     '#users',
     items.map((user) => {
-      const tr = row([user.email, user.displayName, user.roles.join(', '), user.status, user.id === meId ? '' : userAction(user)]);
+      const tr = row([user.email, user.displayName, user.roles.map(words).join(', '), words(user.status), user.id === meId ? '' : userAction(user)]);
       tr.dataset.email = user.email;
       return tr;
     }),
@@ -164,7 +165,7 @@ async function loadContact(): Promise<void> {
           await loadContact();
         }),
       );
-      return row([new Date(m.createdAt).toLocaleString(), `${m.name} <${m.email}>`, m.subject, m.status, resolve]);
+      return row([new Date(m.createdAt).toLocaleString(), `${m.name} <${m.email}>`, m.subject, words(m.status), resolve]);
     }),
   );
 }

@@ -2,6 +2,7 @@ import { createClient, type Client } from 'graphql-ws';
 import { ApiFailure } from '../shared/api';
 import { accessToken, call as authed, logIn, signedIn, signOut as endSession } from '../shared/session';
 import { labelCells } from '../shared/table';
+import { words } from '../shared/words';
 import { type Generation, restSpelling } from './generation';
 
 /**
@@ -98,10 +99,11 @@ function render(): void {
   const rows = newestFirst.map((g) => {
     const row = document.createElement('tr');
     row.dataset.id = g.id;
-    row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status">${g.status}</td>
-      <td><div class="stages">${g.stages.map((s) => `<span class="stage ${s.status}" title="${s.name}: ${s.status}"></span>`).join('')}</div></td>
+    row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status" data-status="${g.status}">${words(g.status)}</td>
+      <td><div class="stages">${g.stages.map((s) => `<span class="stage ${s.status}" title="${s.name}: ${words(s.status)}"></span>`).join('')}</div></td>
       <td><div class="bar" role="progressbar" aria-valuenow="${g.progress}" aria-valuemin="0" aria-valuemax="100"><div></div></div></td>`;
     row.cells[0].textContent = g.topic;
+    row.querySelector('[role=progressbar]')!.setAttribute('aria-label', `Progress of “${g.topic}”`);
     // Set through the DOM: the page's CSP refuses inline style attributes.
     row.querySelector<HTMLElement>('.bar > div')!.style.width = `${g.progress}%`;
     row.addEventListener('click', () => void openDetail(g.id));
@@ -121,14 +123,14 @@ async function openDetail(id: string): Promise<void> {
   detail.hidden = false;
   detail.replaceChildren();
   const heading = document.createElement('h2');
-  heading.textContent = `${g.topic} — ${g.status}`;
+  heading.textContent = `${g.topic} — ${words(g.status)}`;
   detail.append(heading);
   if (g.error) detail.append(paragraph(g.error, 'error'));
   if (published) detail.append(published);
   detail.append(actions(g));
   for (const stage of g.stages) {
     const block = document.createElement('details');
-    block.innerHTML = `<summary>${stage.name}: ${stage.status} (attempts ${stage.attempts})</summary>`;
+    block.innerHTML = `<summary>${stage.name}: ${words(stage.status)} (attempts ${stage.attempts})</summary>`;
     if (stage.error) block.append(paragraph(stage.error, 'error'));
     const pre = document.createElement('pre');
     pre.textContent = stage.output ? JSON.stringify(stage.output, null, 2) : 'no output yet';
