@@ -37,8 +37,9 @@ async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
  */
 function askHidden(prompt: string): Promise<string> {
   const input = process.stdin;
-  process.stderr.write(prompt);
+  // Echo off before the prompt shows: what is typed once it shows must not appear.
   input.setRawMode(true);
+  process.stderr.write(prompt);
   input.setEncoding('utf8');
   input.resume();
   return new Promise((resolve, reject) => {
