@@ -1,5 +1,6 @@
 // The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
 // call goes through the REST API with the admin's token; the API checks the role each time.
+import { el } from '../shared/dom';
 import { formatMoney } from '../shared/money';
 import { call as api, logIn, signedIn, signOut } from '../shared/session';
 import { labelCells } from '../shared/table';
@@ -9,13 +10,6 @@ import { noun, words } from '../shared/words';
 let meId: string | null = null;
 
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector(selector) as T;
-
-function el(tag: string, text?: string | null, attributes: Record<string, string> = {}): HTMLElement {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  return node;
-}
 
 function row(cells: (string | HTMLElement)[]): HTMLTableRowElement {
   const tr = document.createElement('tr');

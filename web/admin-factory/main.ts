@@ -1,5 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import { ApiFailure } from '../shared/api';
+import { el } from '../shared/dom';
 import { accessToken, call as authed, logIn, signedIn, signOut as endSession } from '../shared/session';
 import { labelCells } from '../shared/table';
 import { words } from '../shared/words';
@@ -97,15 +98,19 @@ function update(generation: Generation): void {
 function render(): void {
   const newestFirst = [...generations.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const rows = newestFirst.map((g) => {
-    const row = document.createElement('tr');
-    row.dataset.id = g.id;
-    row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status" data-status="${g.status}">${words(g.status)}</td>
-      <td><div class="stages">${g.stages.map((s) => `<span class="stage ${s.status}" title="${s.name}: ${words(s.status)}"></span>`).join('')}</div></td>
-      <td><div class="bar" role="progressbar" aria-valuenow="${g.progress}" aria-valuemin="0" aria-valuemax="100"><div></div></div></td>`;
-    row.cells[0].textContent = g.topic;
-    row.querySelector('[role=progressbar]')!.setAttribute('aria-label', `Progress of “${g.topic}”`);
+    const stages = el('div', null, { class: 'stages' });
+    stages.append(...g.stages.map((s) => el('span', null, { class: `stage ${s.status}`, title: `${s.name}: ${words(s.status)}` })));
+    const fill = el('div');
     // Set through the DOM: the page's CSP refuses inline style attributes.
-    row.querySelector<HTMLElement>('.bar > div')!.style.width = `${g.progress}%`;
+    fill.style.width = `${g.progress}%`;
+    const bar = el('div', null, { class: 'bar', role: 'progressbar', 'aria-label': `Progress of “${g.topic}”`, 'aria-valuenow': String(g.progress), 'aria-valuemin': '0', 'aria-valuemax': '100' });
+    bar.append(fill);
+    const row = el('tr', null, { 'data-id': g.id });
+    for (const cell of [g.topic, g.level, g.ageRange, el('span', words(g.status), { class: 'status', 'data-status': g.status }), stages, bar]) {
+      const td = el('td');
+      td.append(cell);
+      row.append(td);
+    }
     row.addEventListener('click', () => void openDetail(g.id));
     return row;
   });
@@ -129,8 +134,8 @@ async function openDetail(id: string): Promise<void> {
   if (published) detail.append(published);
   detail.append(actions(g));
   for (const stage of g.stages) {
-    const block = document.createElement('details');
-    block.innerHTML = `<summary>${stage.name}: ${words(stage.status)} (attempts ${stage.attempts})</summary>`;
+    const block = el('details');
+    block.append(el('summary', `${stage.name}: ${words(stage.status)} (attempts ${stage.attempts})`));
     if (stage.error) block.append(paragraph(stage.error, 'error'));
     const pre = document.createElement('pre');
     pre.textContent = stage.output ? JSON.stringify(stage.output, null, 2) : 'no output yet';
@@ -138,10 +143,8 @@ async function openDetail(id: string): Promise<void> {
     detail.append(block);
   }
   for (const lesson of g.lessons ?? []) {
-    const block = document.createElement('details');
-    block.className = 'lesson';
-    block.innerHTML = '<summary></summary>';
-    block.querySelector('summary')!.textContent = `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`;
+    const block = el('details', null, { class: 'lesson' });
+    block.append(el('summary', `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`));
     for (const finding of lesson.findings) block.append(paragraph(`${finding.category} (${finding.source}) in ${finding.field}: ${finding.excerpt}`, 'finding'));
     const pre = document.createElement('pre');
     pre.textContent = [lesson.content?.en, lesson.content?.vi, lesson.quiz ? JSON.stringify(lesson.quiz, null, 2) : ''].filter(Boolean).join('\n\n---\n\n');
