@@ -1,5 +1,7 @@
+import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { type IncomingHttpHeaders, request } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,10 +9,12 @@ import { startTestApp, type TestApp } from '../support/app';
 import type { Reply } from '../support/http';
 import { adultSignup, PASSWORD, type SignedIn, signUp } from '../support/users';
 
-/** The HTTP conventions clients rely on (DESIGN.md 4.2): 401 challenges, 405 with Allow, 415, compression. */
+/** The HTTP conventions clients rely on (DESIGN.md 4.2): 401 challenges, 405 with Allow, 415, compression, caching. */
 
 let t: TestApp;
 let account: SignedIn;
+const root = join(__dirname, '..', '..');
+const openApi = JSON.parse(readFileSync(join(root, 'schema', 'openapi.json'), 'utf8'));
 
 beforeAll(async () => {
   t = await startTestApp();
@@ -19,6 +23,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+/** The answer's bytes as they came over the wire, with its headers (fetch would decompress them, and sends no body with a GET). */
+function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${t.url}${path}`, { method, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 function expectUnauthenticated(reply: Reply, challenge: string) {
   expect(reply.status).toBe(401);
@@ -144,19 +161,6 @@ describe('a body that is not JSON', () => {
 });
 
 describe('compression', () => {
-  /** The answer's bytes as they came over the wire, with its headers (fetch would decompress them). */
-  function raw(method: string, path: string, headers: Record<string, string>, body?: string): Promise<{ status: number; headers: IncomingHttpHeaders; bytes: Buffer }> {
-    return new Promise((resolve, reject) => {
-      const req = request(`${t.url}${path}`, { method, headers: body ? { 'content-type': 'application/json', ...headers } : headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (chunk: Buffer) => chunks.push(chunk));
-        res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, bytes: Buffer.concat(chunks) }));
-      });
-      req.on('error', reject);
-      req.end(body);
-    });
-  }
-
   const decoders: Record<string, (bytes: Buffer) => Buffer> = { gzip: gunzipSync, br: brotliDecompressSync };
 
   it.each(['gzip', 'br'])('sends answers over 1 KB in %s when the client accepts it, on every HTTP path', async (encoding) => {
@@ -239,7 +243,7 @@ describe('the API documentation', () => {
   it('serves the OpenAPI document as committed in schema/openapi.json, and the Swagger UI that reads it, from the package (no CDN)', async () => {
     const document = await fetch(`${t.url}/openapi.json`);
     expect(document.status).toBe(200);
-    expect(await document.json()).toEqual(JSON.parse(readFileSync(join(__dirname, '..', '..', 'schema', 'openapi.json'), 'utf8')));
+    expect(await document.json()).toEqual(openApi);
     const page = await fetch(`${t.url}/docs/`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('swagger-ui-bundle.js');
@@ -248,4 +252,55 @@ describe('the API documentation', () => {
     expect((await bundle.text()).length).toBeGreaterThan(100_000);
     expect(await (await fetch(`${t.url}/docs/swagger-initializer.js`)).text()).toContain("url: '/openapi.json'");
   });
+});
+
+describe('caching and content sniffing', () => {
+  beforeAll(async () => {
+    // The mail-link pages as `npm run build` bundles them: their script and stylesheet are public documents.
+    await promisify(execFile)(process.execPath, ['web/build.mjs', 'mail-links'], { cwd: root });
+  });
+
+  const bearer = () => ({ authorization: `Bearer ${account.accessToken}` });
+  const answers: [string, string, () => Record<string, string>, string | undefined, number][] = [
+    ['GET', '/courses', () => ({}), undefined, 200],
+    ['GET', '/auth/me', bearer, undefined, 200],
+    ['GET', '/auth/me', () => ({}), undefined, 401],
+    ['POST', '/auth/login', () => ({ 'content-type': 'text/plain' }), 'email=a@example.com', 415],
+    ['POST', '/graphql', bearer, JSON.stringify({ query: '{ me { id } }' }), 200],
+    ['GET', '/graphql?query=%7B__typename%7D', () => ({ ...bearer(), 'apollo-require-preflight': 'true' }), undefined, 200],
+    ['POST', '/graphql', () => ({}), JSON.stringify({ query: '{ me { id } }' }), 200],
+    ['GET', '/nowhere', () => ({}), undefined, 404],
+    ['PUT', '/openapi.json', () => ({}), undefined, 405],
+    ['GET', '/docs/no-such-file.js', () => ({}), undefined, 404],
+    ['GET', '/health', () => ({}), undefined, 200],
+  ];
+
+  it.each(answers)('%s %s: no-store and nosniff', async (method, path, headers, body, status) => {
+    const reply = await raw(method, path, headers(), body);
+    expect(reply.status).toBe(status);
+    expect(reply.headers['cache-control']).toBe('no-store');
+    expect(reply.headers['x-content-type-options']).toBe('nosniff');
+    expect(reply.headers.etag).toBeUndefined();
+  });
+
+  it.each(['/openapi.json', '/docs/swagger-initializer.js', '/docs/swagger-ui-bundle.js', '/pages/assets/app.js', '/pages/assets/app.css'])(
+    '%s is kept and revalidated: an ETag, 304 while it holds, compressed or not',
+    async (path) => {
+      const first = await raw('GET', path, bearer());
+      expect(first.status).toBe(200);
+      expect(first.headers['cache-control']).toBe('public, no-cache');
+      expect(first.headers['x-content-type-options']).toBe('nosniff');
+      const etag = first.headers.etag!;
+      expect(etag).toMatch(/^(W\/)?"[^"]+"$/);
+      for (const encoding of ['identity', 'gzip']) {
+        const again = await raw('GET', path, { 'if-none-match': etag, 'accept-encoding': encoding });
+        expect(again.status, encoding).toBe(304);
+        expect(again.bytes.length, encoding).toBe(0);
+        expect(again.headers.etag, encoding).toBe(etag);
+      }
+      const changed = await raw('GET', path, { 'if-none-match': 'W/"another version"' });
+      expect(changed.status).toBe(200);
+      expect(changed.bytes.equals(first.bytes)).toBe(true);
+    },
+  );
 });
