@@ -7,9 +7,10 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import type { Reply } from '../support/http';
+import { checkAgainstOpenApi } from '../support/openapi';
 import { adultSignup, PASSWORD, type SignedIn, signUp } from '../support/users';
 
-/** The HTTP conventions clients rely on (DESIGN.md 4.2): 401 challenges, 405 with Allow, 415, compression, caching. */
+/** The HTTP conventions clients rely on (DESIGN.md 4.2): 401 challenges, 405 with Allow, 415, compression, caching, the index at /. */
 
 let t: TestApp;
 let account: SignedIn;
@@ -95,6 +96,18 @@ describe('a known path with another method', () => {
     expect(reply.body).toEqual({ error: 'method_not_allowed', message: expect.any(String) });
   });
 
+  it('is declared once in the description (MethodNotAllowed, Allow required), and the judge of answers holds a 405 to it', () => {
+    expect(openApi.info.description).toContain('#/components/responses/MethodNotAllowed');
+    const declared = openApi.components.responses.MethodNotAllowed;
+    expect(declared.headers.Allow.required).toBe(true);
+    expect(declared.content['application/json'].schema.allOf[1].properties.error.enum).toEqual(['method_not_allowed']);
+    const body = JSON.stringify({ error: 'method_not_allowed', message: 'This path does not take this method.' });
+    expect(() => checkAgainstOpenApi('DELETE', `${t.url}/auth/me`, 405, new Headers({ allow: 'GET, HEAD' }), body)).not.toThrow();
+    expect(() => checkAgainstOpenApi('DELETE', `${t.url}/auth/me`, 405, new Headers(), body)).toThrow(/header Allow is required/);
+    expect(() => checkAgainstOpenApi('DELETE', `${t.url}/auth/me`, 405, new Headers({ allow: 'POST' }), body)).toThrow(/does not name GET/);
+    expect(() => checkAgainstOpenApi('DELETE', `${t.url}/auth/me`, 405, new Headers({ allow: 'GET, HEAD' }), JSON.stringify({ error: 'not_found', message: 'x' }))).toThrow(/not of its schema/);
+  });
+
   it('answers /graphql with another method than GET and POST with 405, the error object and its GraphQL errors', async () => {
     for (const method of ['PUT', 'DELETE', 'PATCH']) {
       const reply = await t.http.rest(method, '/graphql', { token: account.accessToken, body: { query: '{ me { id } }' } });
@@ -149,6 +162,41 @@ describe('a body that is not JSON', () => {
     expect(await reply.json()).toEqual({ error: 'unsupported_media_type', message: expect.any(String) });
   });
 
+  it('is refused on the writes that take no body too (415, 413, invalid_json), each declared in their description', async () => {
+    const token = account.accessToken;
+    const someId = '00000000-0000-4000-8000-000000000000';
+    const readAll = await t.http.rest('POST', '/notifications/read-all', { token, raw: 'all of them', headers: { 'content-type': 'text/plain' } });
+    expect(readAll.status).toBe(415);
+    expect(readAll.body).toEqual({ error: 'unsupported_media_type', message: expect.any(String) });
+    const remove = await t.http.rest('DELETE', `/notifications/${someId}`, { token, raw: '<x/>', headers: { 'content-type': 'application/xml' } });
+    expect(remove.status).toBe(415);
+    const tooLarge = await t.http.rest('POST', `/courses/${someId}/enrollment`, { token, body: { pad: 'x'.repeat(150 * 1024) } });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.body).toEqual({ error: 'payload_too_large', message: expect.any(String) });
+    const broken = await t.http.rest('POST', '/notifications/read-all', { token, raw: '{' });
+    expect(broken.status).toBe(400);
+    expect(broken.body.error).toBe('invalid_json');
+    // The judge of answers (test/support/openapi.ts) let these through because each operation that
+    // reads a body declares them; every one does but GET.
+    for (const [path, operations] of Object.entries(openApi.paths as Record<string, Record<string, { responses: Record<string, any> }>>)) {
+      for (const [method, { responses }] of Object.entries(operations)) {
+        const codes = ['400', '413', '415'].flatMap((status) => Object.keys(responses[status]?.content['application/json'].examples ?? {}));
+        if (method === 'get') expect(codes, `${method} ${path}`).not.toEqual(expect.arrayContaining(['payload_too_large', 'unsupported_media_type', 'invalid_json']));
+        else expect(codes, `${method} ${path}`).toEqual(expect.arrayContaining(['payload_too_large', 'unsupported_media_type', 'invalid_json']));
+      }
+    }
+  });
+
+  it('is not read on a GET, where a body means nothing: the GET is answered as without one', async () => {
+    // Node's client frames no body of a GET by itself.
+    const reply = await raw('GET', '/auth/me', { authorization: `Bearer ${account.accessToken}`, 'content-type': 'text/plain', 'content-length': '6' }, 'a body');
+    expect(reply.status).toBe(200);
+    expect(JSON.parse(reply.bytes.toString('utf8')).user.id).toBe(account.id);
+    expect(() => checkAgainstOpenApi('GET', `${t.url}/auth/me`, 415, new Headers({ 'content-type': 'application/json' }), JSON.stringify({ error: 'unsupported_media_type', message: 'x' }))).toThrow(
+      /415 is not declared/,
+    );
+  });
+
   it('lets JSON with a charset through, and a POST with no body at all', async () => {
     const login = await t.http.rest('POST', '/auth/login', { body: { email: account.email, password: PASSWORD }, headers: { 'content-type': 'application/json; charset=utf-8' } });
     expect(login.status).toBe(200);
@@ -157,6 +205,9 @@ describe('a body that is not JSON', () => {
     // Marking every notification read takes nothing but its path.
     const readAll = await t.http.rest('POST', '/notifications/read-all', { token: account.accessToken });
     expect(readAll.status).toBe(200);
+    // Nothing sent, so nothing of the wrong type.
+    const empty = await t.http.rest('POST', '/notifications/read-all', { token: account.accessToken, raw: '', headers: { 'content-type': 'text/plain' } });
+    expect(empty.status).toBe(200);
   });
 });
 
@@ -273,6 +324,7 @@ describe('caching and content sniffing', () => {
     ['PUT', '/openapi.json', () => ({}), undefined, 405],
     ['GET', '/docs/no-such-file.js', () => ({}), undefined, 404],
     ['GET', '/health', () => ({}), undefined, 200],
+    ['GET', '/', () => ({}), undefined, 200],
   ];
 
   it.each(answers)('%s %s: no-store and nosniff', async (method, path, headers, body, status) => {
@@ -303,4 +355,27 @@ describe('caching and content sniffing', () => {
       expect(changed.bytes.equals(first.bytes)).toBe(true);
     },
   );
+});
+
+describe('GET /', () => {
+  it('answers the name and version of the service and its links, as its description declares, and each link answers', async () => {
+    const { name, version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+    const reply = await t.http.get('/');
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({
+      name,
+      version,
+      links: { graphql: '/graphql', docs: '/docs', openapi: '/openapi.json', health: '/health', liveness: '/health/live', readiness: '/health/ready', email: '/health/email' },
+    });
+    expect(openApi.paths['/'].get.responses['200'].content['application/json'].schema).toEqual({ $ref: '#/components/schemas/ApiIndex' });
+    expect(openApi.info.version).toBe(version);
+    for (const link of Object.values(reply.body.links as Record<string, string>)) {
+      // GraphQL over GET asks for a header that a cross-site form cannot send.
+      const followed = await fetch(`${t.url}${link}${link === '/graphql' ? '?query=%7B__typename%7D' : ''}`, { headers: { 'apollo-require-preflight': 'true' } });
+      expect(followed.status, link).toBe(200);
+    }
+    const post = await t.http.post('/', {});
+    expect(post.status).toBe(405);
+    expect(post.headers.get('allow')).toBe('GET, HEAD');
+  });
 });
