@@ -2,7 +2,7 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
+import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { connect } from '../support/ws';
 
 // What a client is told when the service closes its socket at connection: 4401 means refresh the
@@ -10,11 +10,9 @@ import { connect } from '../support/ws';
 // connection_init never came. (4429, too many sockets, is in test/subscriptions/limits.test.ts.)
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 let t: TestApp;
-let admin: SignedIn;
 
 beforeAll(async () => {
   t = await startTestApp();
-  admin = await signInAdmin(t);
 });
 afterAll(async () => {
   await t?.close();
@@ -60,7 +58,7 @@ describe('WebSocket close codes at connection', () => {
   });
 
   it('closes with 4403 when the account is suspended: the client is not to refresh and retry', async () => {
-    const user = await signUp(t, adultSignup());
+    const [user, admin] = await Promise.all([signUp(t, adultSignup()), signInAdmin(t)]);
     expect((await t.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status).toBe(200);
     const closed = await refusedConnection(user.accessToken);
     expect(closed).toEqual({ code: 4403, reason: expect.stringMatching(/suspended/), answered: false });
