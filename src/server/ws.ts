@@ -16,6 +16,7 @@ import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
 import { endedSessionsOf, SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { enforce } from '../permissions/enforce';
+import { deletionPending } from '../permissions/permissions.errors';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { openUnit } from './platform';
@@ -65,21 +66,27 @@ export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
 const CONNECTION_INIT_WAIT_MS = 10_000;
 
 /**
- * Closes a socket refused at `connection_init`: 4403 for an account that may not connect, 4401 for
- * a token the client refreshes or signs in again for (missing, invalid, expired, its session ended).
+ * Closes a socket refused at `connection_init`, with the code its refusal says (closeCodeOf).
  * graphql-ws would close every refusal with 4403 (on `false`); a close made here comes first and is
  * the one sent.
  */
 function refuse(socket: WebSocket, refusal: AppError): false {
-  socket.close(refusal.code === 'account_suspended' ? CloseCode.Forbidden : CloseCode.Unauthorized, refusal.message);
+  socket.close(closeCodeOf(refusal), refusal.message);
   return false;
 }
+
+/**
+ * 4403 for an account that may not connect (suspended, or its erasure pending: it may only read
+ * itself and cancel, over HTTP), 4401 for a token the client refreshes or signs in again for
+ * (missing, invalid, expired, its session ended).
+ */
+const closeCodeOf = (refusal: AppError) => (refusal.code === 'account_suspended' || refusal.code === 'account_deletion_pending' ? CloseCode.Forbidden : CloseCode.Unauthorized);
 
 /**
  * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
  * (`connectionParams.authorization`), and no longer than that token stands: it closes with 4401
  * when the token expires or its session ends (logout, password reset, a refresh token used twice,
- * a deletion request, erasure) and with 4403 when the account is suspended, on every instance, as
+ * a deletion request, erasure) and with 4403 when the account is suspended or its erasure pending, on every instance, as
  * soon as the event bus says so; each operation checks the token again before it runs and counts
  * against the caller's rate limit as an HTTP request does, and runs through the ApolloServer of
  * HTTP (ws-operations.ts): its limits, plugins, schema hiding and error formatting apply here too.
@@ -159,9 +166,11 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
     clearTimeout(connection.expiry);
     setImmediate(() => connection.socket.close(code, reason));
   };
-  const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) =>
-    state === 'suspended' ? end(connection, CloseCode.Forbidden, 'Account suspended') : end(connection, CloseCode.Unauthorized, 'Session ended');
-  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : connectionSessionEnded());
+  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : state === 'deletion_pending' ? deletionPending() : connectionSessionEnded());
+  const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) => {
+    const refusal = refusalFor(state);
+    end(connection, closeCodeOf(refusal), refusal.message);
+  };
 
   const register = (connection: Connection) => {
     let sockets = byUser.get(connection.auth.userId);

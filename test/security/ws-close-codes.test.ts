@@ -2,10 +2,10 @@ import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../support/app';
-import { adultSignup, signInAdmin, signUp } from '../support/users';
-import { connect } from '../support/ws';
+import { adultSignup, PASSWORD, signInAdmin, signUp } from '../support/users';
+import { closeCodeOf, connect, operate } from '../support/ws';
 
-// What a client is told when the service closes its socket at connection: 4401 means refresh the
+// What a client is told when the service closes its socket as it connects: 4401 means refresh the
 // token (or sign in) and connect again, 4403 means this account may not connect, 4408 means
 // connection_init never came. (4429, too many sockets, is in test/subscriptions/limits.test.ts.)
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
@@ -62,6 +62,19 @@ describe('WebSocket close codes at connection', () => {
     expect((await t.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status).toBe(200);
     const closed = await refusedConnection(user.accessToken);
     expect(closed).toEqual({ code: 4403, reason: expect.stringMatching(/suspended/), answered: false });
+  });
+
+  it('closes with 4403 when the account’s erasure is pending: it may sign in to read itself and cancel, over HTTP, not hold a socket', async () => {
+    const user = await signUp(t, adultSignup());
+    expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: user.accessToken })).status).toBe(202);
+    const pending = await t.http.post('/auth/login', { email: user.email, password: PASSWORD });
+    expect(pending.status).toBe(200);
+    expect((await t.http.get('/auth/me', { token: pending.body.accessToken })).status).toBe(200);
+    const client = connect(t.url, pending.body.accessToken, false);
+    const closed = closeCodeOf(client);
+    expect((await operate(client, '{ me { id } }')).errors?.[0].extensions?.code).toBe('ACCOUNT_DELETION_PENDING');
+    expect(await closed).toBe(4403);
+    await client.dispose();
   });
 
   it('closes with 4408 a socket that sends no connection_init within 10 seconds, and not before', { timeout: 20_000 }, async () => {
