@@ -86,10 +86,11 @@ const closeCodeOf = (refusal: AppError) => (refusal.code === 'account_suspended'
  * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
  * (`connectionParams.authorization`), and no longer than that token stands: it closes with 4401
  * when the token expires or its session ends (logout, password reset, a refresh token used twice,
- * a deletion request, erasure) and with 4403 when the account is suspended or its erasure pending, on every instance, as
- * soon as the event bus says so; each operation checks the token again before it runs and counts
- * against the caller's rate limit as an HTTP request does, and runs through the ApolloServer of
- * HTTP (ws-operations.ts): its limits, plugins, schema hiding and error formatting apply here too.
+ * a deletion request, erasure) and with 4403 when the account is suspended or its erasure pending,
+ * on every instance, as soon as the event bus says so; each operation checks the token again
+ * before it runs and counts against the caller's rate limit as an HTTP request does, and runs
+ * through the ApolloServer of HTTP (ws-operations.ts): its limits, plugins, schema hiding and error
+ * formatting apply here too.
  *
  * Events of a subscription are checked before each delivery without a read per event: the socket's
  * session state and account, and each subscription's verdict of its rules, are read once and kept
