@@ -11,15 +11,17 @@ import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-
  * carry text are rewritten.
  */
 
-/** Attributes that name what was done, never with what: methods, routes, statuses, operation and field names, the database. */
+/**
+ * Attributes that name what was done, never with what: methods, routes, statuses, operation and
+ * field names, the database. The route's template stands for the path (`url.path`), whose ids name
+ * people and whose segments can be a code (a certificate's, which shows its holder's name).
+ */
 const KEPT = new Set([
   'http.request.method',
   'http.request.method_original',
   'http.response.status_code',
   'http.route',
   'url.scheme',
-  // The path without its query string, as the request's log line has it: ids, no token.
-  'url.path',
   'server.address',
   'server.port',
   'network.protocol.version',

@@ -172,6 +172,9 @@ describe('tracing', () => {
       }),
     );
     expect(me.data.me).toEqual({ email, displayName });
+    // A path that holds a code: the span has the route's template, not the path.
+    const code = `CODE-${unique}`;
+    expect((await fetch(`${service.base}/certificates/verify/${code}`)).status).toBe(404);
     // Over the WebSocket, which no HTTP request carries: the operation starts a trace of its own.
     const socket = connect(service.base, accessToken);
     expect(await operate(socket, 'query MeOverSocket { me { email } }')).toEqual({ data: { me: { email } } });
@@ -187,7 +190,7 @@ describe('tracing', () => {
     await smtp.close();
 
     const exported = Buffer.concat(collector.bodies).toString('utf8');
-    const secrets = { email, password, displayName, hash: '$argon2', token, accessToken, refreshToken: signedUp.refreshToken, loginRefreshToken: loggedIn.data.login.refreshToken };
+    const secrets = { email, password, displayName, hash: '$argon2', token, code, accessToken, refreshToken: signedUp.refreshToken, loginRefreshToken: loggedIn.data.login.refreshToken };
     for (const [what, secret] of Object.entries(secrets)) expect(exported.includes(secret), `the ${what} is in the exported spans`).toBe(false);
 
     const spans = collector.spans();
@@ -197,6 +200,7 @@ describe('tracing', () => {
     expect(signup?.name, names).toBe('POST /auth/signup');
     const get = spans.find((span) => isServer(span) && span.name.startsWith('GET'));
     expect(get && { name: get.name, route: attribute(get, 'http.route')?.stringValue }, names).toEqual({ name: 'GET /graphql', route: '/graphql' });
+    expect(spans.find((span) => isServer(span) && span.name.startsWith('GET /certificates'))?.name, names).toBe('GET /certificates/verify/:code');
     const overSocket = spans.find((span) => span.name === 'query MeOverSocket');
     expect(overSocket && spans.some((span) => span.traceId === overSocket.traceId && span.name === 'graphql.resolve me'), names).toBe(true);
     const statements = spans.flatMap((span) => statementOf(span) ?? []);
