@@ -1,4 +1,4 @@
-import type { Attributes, AttributeValue } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import type { ExportResult } from '@opentelemetry/core';
 import type { ReadableSpan, SpanExporter, TimedEvent } from '@opentelemetry/sdk-trace';
 
@@ -43,26 +43,23 @@ const KEPT = new Set([
 ]);
 
 /** Attributes kept once rewritten: a statement with placeholders for its values, a URL without its query. */
-const REWRITTEN: Record<string, (text: string) => string | undefined> = {
-  'db.query.text': placeholderStatement,
-  'db.statement': placeholderStatement,
-  'url.full': withoutQuery,
-};
+const REWRITTEN = new Map<string, (text: string) => string | undefined>([
+  ['db.query.text', placeholderStatement],
+  ['db.statement', placeholderStatement],
+  ['url.full', withoutQuery],
+]);
 
 /** What an exception event keeps: its type. Its message and stack (whose first line is the message) can quote the input. */
 const KEPT_IN_EVENTS = new Set(['exception.type', 'exception.escaped']);
 
-function keptAttributes(attributes: Attributes, kept: ReadonlySet<string>, rewritten: typeof REWRITTEN = {}): Attributes {
+function keptAttributes(attributes: Attributes, kept: ReadonlySet<string>, rewritten: typeof REWRITTEN = new Map()): Attributes {
   const result: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
-    if (kept.has(key)) result[key] = value;
-    else if (key in rewritten && typeof value === 'string') setDefined(result, key, rewritten[key](value));
+    const rewrite = rewritten.get(key);
+    const written = kept.has(key) ? value : rewrite && typeof value === 'string' ? rewrite(value) : undefined;
+    if (written !== undefined) result[key] = written;
   }
   return result;
-}
-
-function setDefined(attributes: Attributes, key: string, value: AttributeValue | undefined): void {
-  if (value !== undefined) attributes[key] = value;
 }
 
 function withoutQuery(url: string): string | undefined {

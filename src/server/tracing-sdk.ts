@@ -20,9 +20,10 @@ const UNTRACED = /^\/(metrics|health)(\/|\?|$)/;
 
 /**
  * A trace starts where someone asks something: an HTTP request, or a GraphQL operation over the
- * WebSocket (which no HTTP request carries). Work with no such parent is not traced: the job
- * queue's and the outbox's polling (hundreds of statements a minute on an idle instance), the
- * LISTEN connections, the parsing of the REST table's operations at start.
+ * WebSocket (which no HTTP request carries; the schema's own introspection at start looks the same
+ * and is the one span of a start). Work with no such parent is not traced: the job queue's and the
+ * outbox's polling (hundreds of statements a minute on an idle instance), the LISTEN connections,
+ * the parsing of the REST table's operations at start.
  */
 const REQUESTS_ONLY: Sampler = {
   shouldSample: (_context, _traceId, name, kind) => ({
