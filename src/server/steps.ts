@@ -15,7 +15,8 @@ import { jsonOnly } from '../kernel/json-body';
 import { countRequest } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
-import { observeRequest, routeTemplate } from './metrics/http';
+import { observeRequest } from './metrics/http';
+import { routeTemplate } from './route-template';
 import { createContext } from './context';
 import { badPercentEncoding } from './server.errors';
 
