@@ -43,7 +43,7 @@ interface LogicRule {
 
 const logicName = (rule: ShieldRule) => (rule as object).constructor.name;
 
-/** What the caller-only part of a rule decides: `true`, a refusal, or `undefined` when the rest of the input must be seen first. */
+/** What the part of a rule about the caller (and the ids named) decides: `true`, a refusal, or `undefined` when the rest of the input must be seen first. */
 async function verdictOf(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mutation'}.${string}`, args: Record<string, unknown>): Promise<Verdict> {
   const read = argumentsReadBy(rule);
   if (isAboutCaller(rule) || (read && read.every((name) => Object.hasOwn(args, name)))) {
