@@ -328,6 +328,12 @@ export class PaymentsService {
     return this.em.find(PurchaseRequest, { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } }, { populate: ['product', 'learner'] });
   }
 
+  /** Whether the request is of a learner the guardian is an active guardian of: whom it is for to decide. */
+  async guardsRequest(guardianId: string, id: string): Promise<boolean> {
+    const learners = isId(id) ? await this.services.guardian.activeLearnerIdsOf(guardianId) : [];
+    return learners.length > 0 && (await this.em.count(PurchaseRequest, { id, learner: { $in: learners } })) > 0;
+  }
+
   private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
     const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
     if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw purchaseRequestNotFound();
