@@ -40,6 +40,9 @@ export function onPath(program: string): string | undefined {
     .find((path) => existsSync(path));
 }
 
+/** Debian installs nginx in /usr/sbin, which a user's PATH may not name. */
+const nginxProgram = () => onPath('nginx') ?? '/usr/sbin/nginx';
+
 /** One instance of the built service (dist/src/main.js) on a port of its own. */
 export class Instance {
   member?: Member;
@@ -101,6 +104,8 @@ export class Fleet {
   }
 
   async start(): Promise<void> {
+    if (!existsSync(nginxProgram())) throw new Error('nginx is not installed (apt-get install nginx): the fleet puts it in front of the instances');
+    if (this.options.redis && !onPath('redis-server')) throw new Error('redis-server is not installed (apt-get install redis-server)');
     mkdirSync(this.options.dataDir, { recursive: true, mode: 0o711 });
     this.databaseUrl = this.options.databaseUrl ?? (await this.startPostgres());
     if (this.options.redis ?? onPath('redis-server') !== undefined) this.redisUrl = await this.startRedis();
@@ -176,7 +181,7 @@ export class Fleet {
       listen,
     );
     const { prefix, conf } = nginxPrefix(site);
-    const member = spawnMember('nginx', onPath('nginx') ?? '/usr/sbin/nginx', ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], { PATH: process.env.PATH }, this.onOutput);
+    const member = spawnMember('nginx', nginxProgram(), ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], { PATH: process.env.PATH }, this.onOutput);
     this.nginx = { member, prefix };
     this.proxyUrl = `http://127.0.0.1:${listen}`;
     await waitUntil(
