@@ -53,8 +53,9 @@ export function withFleet(options: { redis: boolean; instances?: number; env?: R
         PASSWORD_HASH_MEMORY_KIB: '1024',
         ...options.env,
       },
-      // Only what goes wrong: a start that fails says why from the members' last lines.
-      onOutput: (name, line) => (/"level":(50|60)|error/i.test(line) ? console.error(`${name} | ${line}`) : undefined),
+      // Only what goes wrong: the service's errors and nginx's own failures (not an upstream refusing
+      // a connection, which a restart causes and nginx answers by trying another).
+      onOutput: (name, line) => (/"level":(50|60)|\[(emerg|alert|crit)\]/.test(line) ? console.error(`${name} | ${line}`) : undefined),
     });
     try {
       await ctx.fleet.start();
