@@ -1,7 +1,7 @@
 import { rmSync } from 'node:fs';
 import { afterAll, beforeAll } from 'vitest';
 import { Fleet } from '../../src/scripts/fleet/fleet';
-import { createTestDatabase } from './app';
+import { createTestDatabase, TEST_SETTINGS } from './app';
 import { makeDataDir } from './data-dir';
 import { Client } from './http';
 
@@ -18,8 +18,8 @@ export interface TestFleet {
 /**
  * One fleet per test file, as `npm run fleet` runs one: the built service (`npm run build` first),
  * three instances on a database of the test cluster, Redis when asked, nginx in front with
- * deploy/nginx.conf and TRUST_PROXY=1. Settings as the in-process test app has them (cheap password
- * hashes, no interpreters warmed at start, one CodeLab worker), unless `env` says otherwise.
+ * deploy/nginx.conf and TRUST_PROXY=1. Settings as the in-process test app has them (TEST_SETTINGS,
+ * and cheap password hashes), unless `env` says otherwise.
  */
 export function withFleet(options: { redis: boolean; instances?: number; env?: Record<string, string> }): TestFleet {
   const ctx = {} as TestFleet;
@@ -35,21 +35,10 @@ export function withFleet(options: { redis: boolean; instances?: number; env?: R
       env: {
         PATH: process.env.PATH,
         HOME: process.env.HOME,
-        NODE_ENV: 'test',
+        ...TEST_SETTINGS,
         TRUST_PROXY: '1',
         LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'warn',
         LOG_FORMAT: 'json',
-        PUBLIC_URL: 'https://learn.example',
-        WEB_ORIGIN: 'https://web.example',
-        APP_ORIGIN: 'https://app.example',
-        JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
-        RATE_LIMIT_DEFAULT: '100000',
-        RATE_LIMIT_AUTH: '100000',
-        RATE_LIMIT_AI: '100000',
-        RATE_LIMIT_LOGIN_FAILURES: '100000',
-        RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
-        CODELAB_PREWARM: 'false',
-        CODELAB_WORKERS: '1',
         PASSWORD_HASH_MEMORY_KIB: '1024',
         ...options.env,
       },
