@@ -5,7 +5,8 @@ import { Fleet } from './fleet/fleet';
 /**
  * `npm run fleet [-- --instances N] [--data-dir DIR]`: PostgreSQL, Redis (when installed), N
  * instances and nginx in front, on this machine and free ports; Ctrl-C stops them all in order.
- * The instances get this shell's environment (SMTP_URL, LOG_LEVEL...), as `npm start` would.
+ * The instances get this shell's environment (SMTP_URL, LOG_LEVEL...), as `npm start` would, and
+ * share its DATABASE_URL when it sets one.
  */
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { instances: { type: 'string', default: '3' }, 'data-dir': { type: 'string', default: './data/fleet' } } });
@@ -14,6 +15,8 @@ async function main(): Promise<void> {
   const fleet = new Fleet({
     instances,
     dataDir: resolve(values['data-dir']),
+    // A server of the operator's when the shell names one; else the embedded one under the data folder.
+    databaseUrl: process.env.DATABASE_URL,
     // The instances' log lines, readable: their output is a pipe, which the service would write JSON to.
     env: { LOG_FORMAT: 'pretty', ...process.env, TRUST_PROXY: '1' },
     onOutput: (name, line) => console.log(`${name.padEnd(8)} | ${line}`),
