@@ -14,6 +14,12 @@ export interface SettingDoc {
 export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   PORT: { group: 'Server', meaning: 'HTTP port' },
   HOST: { group: 'Server', meaning: 'address to listen on' },
+  METRICS_PORT: {
+    group: 'Server',
+    meaning:
+      'a second port that answers only `GET /metrics`, without a token, to whoever the network lets reach it (in Kubernetes a NetworkPolicy admits only the monitoring namespace); the API port still answers `/metrics` to loopback and admins only',
+    unset: 'no second port',
+  },
   NODE_ENV: {
     group: 'Server',
     meaning:

@@ -16,6 +16,8 @@ export const settingsSchema = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: port.default(4000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  /** A second port that answers only `GET /metrics`, to whoever the network lets reach it (a Kubernetes NetworkPolicy); unset: none. */
+  METRICS_PORT: port.optional(),
   DATA_DIR: z.string().min(1).default('./data'),
   /** The role the service runs as, made by the operator; unset: the service makes its own from DATABASE_URL's owner. */
   DATABASE_APP_URL: z

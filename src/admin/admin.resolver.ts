@@ -60,7 +60,7 @@ export class AdminResolver {
     return ctx.services.admin.stats();
   }
 
-  @FieldResolver(() => [RoleChangeView], { description: 'Who changed which role and when (admins only)' })
+  @FieldResolver(() => [RoleChangeView], { nullable: true, description: 'Who changed which role and when (admins only)' })
   async roleChanges(@Root() user: User, @Ctx() ctx: Context): Promise<RoleChangeView[]> {
     return (await ctx.services.admin.roleChanges(user.id)).map(roleChangeView);
   }

@@ -11,7 +11,7 @@ import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Consent, ConsentAction, ConsentActorRole, ConsentLedgerEntry, ConsentType } from './consent.entity';
 import { type ConsentRequirement, consentRequirement, isGranted } from './consent.requirements';
-import { consentRequired, guardianConsentRequired, learnerDecidesConsent, unknownLearner, unknownUser } from './consent.errors';
+import { consentRequired, guardianConsentRequired, type GuardiansAsked, learnerDecidesConsent, unknownLearner, unknownUser } from './consent.errors';
 
 /** A consent type as it stands for one person today. */
 export interface ConsentState extends ConsentRequirement {
@@ -92,7 +92,7 @@ export class ConsentService {
     const requirement = (await this.requirementsOf(subject))(type);
     const stored = await this.em.findOne(Consent, { subject, type });
     if (stored && isGranted(requirement, stored)) return;
-    if (requirement.needsGuardian && !stored?.guardianGrantedAt) throw guardianConsentRequired(type);
+    if (requirement.needsGuardian && !stored?.guardianGrantedAt) throw guardianConsentRequired(type, (await this.guardians.activeGuardianIdsOf(subject.id)).length ? 'linked' : 'none');
     throw consentRequired(type);
   }
 
@@ -107,8 +107,7 @@ export class ConsentService {
     if (!(await this.requirementsOf(subject))(type).needsGuardian) return;
     const stored = await this.em.findOne(Consent, { subject, type });
     if (stored?.guardianGrantedAt) return;
-    await this.askGuardians(subject, type, { unlessAskedAlready: true });
-    throw guardianConsentRequired(type);
+    throw guardianConsentRequired(type, await this.askGuardians(subject, type, { unlessAskedAlready: true }));
   }
 
   async hasConsent(subjectId: string, type: ConsentType): Promise<boolean> {
@@ -140,6 +139,7 @@ export class ConsentService {
     }
     /** The learner's own grant of a consent that waits for a guardian's: refused, and the guardians asked. */
     const needsGuardianStill = (consent: Consent) => action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt;
+    let asked: GuardiansAsked = 'none';
     // The consent, its ledger entry, the reactions to a revocation (projects made private) and the guardians' request are one commit.
     const consent = await this.uow.transaction(async (em) => {
       const changed = await this.findOrCreate(subject, type, policy.version);
@@ -161,15 +161,16 @@ export class ConsentService {
       }
       await em.flush();
       if (action === ConsentAction.revoked) await this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type, ledgerEntryId: entry!.id });
-      if (needsGuardianStill(changed)) await this.askGuardians(subject, type);
+      if (needsGuardianStill(changed)) asked = await this.askGuardians(subject, type);
       return changed;
     });
     accessChanged(this.uow, subject.id);
-    if (needsGuardianStill(consent)) throw guardianConsentRequired(type);
+    if (needsGuardianStill(consent)) throw guardianConsentRequired(type, asked);
     return this.state(type, requirement, consent);
   }
 
-  private async askGuardians(learner: User, type: ConsentType, options: { unlessAskedAlready?: boolean } = {}): Promise<void> {
+  /** Notifies the learner's active guardians; 'none' when there is nobody to ask. */
+  private async askGuardians(learner: User, type: ConsentType, options: { unlessAskedAlready?: boolean } = {}): Promise<GuardiansAsked> {
     const data = { learnerId: learner.id, consentTypeId: type };
     const message =
       type === ConsentType.basic_data
@@ -187,9 +188,10 @@ export class ConsentService {
             data,
           };
     const recipients = await this.guardians.activeGuardianIdsOf(learner.id);
-    if (!recipients.length) return;
+    if (!recipients.length) return 'none';
     // Announced through the outbox, in the caller's transaction (or one of its own): delivered after commit, once.
     await this.uow.raise({ type: 'notification.requested', recipients, notificationType: 'consent', message, onceWhileUnread: options.unlessAskedAlready });
+    return 'asked';
   }
 
   private async findOrCreate(subject: User, type: ConsentType, policyVersion: number): Promise<Consent> {

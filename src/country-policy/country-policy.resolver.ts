@@ -18,7 +18,7 @@ export class CountryPolicyResolver {
     return ctx.services.countryPolicy.update(await ctx.viewer(), country, input);
   }
 
-  @FieldResolver(() => [CountryPolicyChangeView], { description: 'Who changed what and when (admins)' })
+  @FieldResolver(() => [CountryPolicyChangeView], { nullable: true, description: 'Who changed what and when (admins)' })
   async history(@Root() policy: CountryPolicyView, @Ctx() ctx: Context): Promise<CountryPolicyChangeView[]> {
     const changes = await ctx.services.countryPolicy.changes(policy.country);
     return changes.map((c) => ({ version: c.version, authorId: c.author?.id ?? null, before: c.before, after: c.after, createdAt: c.createdAt }));

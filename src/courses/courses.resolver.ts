@@ -51,7 +51,8 @@ export class CoursesResolver {
     return course.paid ?? ctx.services.entitlements.isPaidCourse(course.id);
   }
 
-  @FieldResolver(() => [LessonView], { complexity: 30, description: 'In order; priced as 30 lessons in the query cost' })
+  // Nullable because its rule refuses a paid course's lessons: the refusal nulls this field, not the course and the list it is in.
+  @FieldResolver(() => [LessonView], { nullable: true, complexity: 30, description: "In order; priced as 30 lessons in the query cost (a paid course's once bought)" })
   async lessons(@Root() course: Course, @Ctx() ctx: Context): Promise<LessonView[]> {
     return (await ctx.services.courses.lessons(course.id)).map(presentLesson);
   }

@@ -1,6 +1,7 @@
 import { Migrator } from '@mikro-orm/migrations';
 import type { EntityClass, MigrationObject } from '@mikro-orm/core';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
+import { Client } from 'pg';
 
 export type Orm = MikroORM;
 
@@ -45,6 +46,22 @@ export async function openDatabase(databaseUrl: string, model: DatabaseModel, lo
   return MikroORM.init(ormOptions(databaseUrl, model, log));
 }
 
+/** Any constant: the key of the session lock that lets one instance at a time migrate a database. */
+const MIGRATION_LOCK_KEY = 7_245_318_901;
+
+/**
+ * Instances of a fleet start together on one database: each would apply the same migrations, and
+ * all but one fail on tables the first made. The first takes a session lock and migrates; the others
+ * wait for it, then find nothing left to apply. The lock ends with its connection, so an instance
+ * killed mid-migration leaves nothing held (its transaction rolls back: migrations are all or nothing).
+ */
 export async function migrate(orm: Orm): Promise<void> {
-  await orm.getMigrator().up();
+  const lock = new Client({ connectionString: orm.config.get('clientUrl') });
+  await lock.connect();
+  try {
+    await lock.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+    await orm.getMigrator().up();
+  } finally {
+    await lock.end();
+  }
 }

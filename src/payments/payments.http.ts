@@ -10,6 +10,10 @@ const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; conne
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
+/** The page that says why there is nothing to pay: a whole document, so that a screen reader finds its way as on the payment page. */
+const refusal = (title: string, text: string) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title></head><body><main><h1>${title}</h1><p>${text}</p></main></body></html>`;
+
 /**
  * Payments' own paths: webhooks read the raw body (its signature is over the bytes), and the
  * sandbox's payment page.
@@ -46,10 +50,10 @@ export function paymentsHttp(deps: Deps, context: (req: Request) => Context, san
     const secret = sandboxSecret();
     const token = typeof req.query.t === 'string' ? req.query.t : '';
     const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.payments.sandboxPayment(req.params.id) : null;
-    if (!payment) return res.status(404).type('html').send('<!doctype html><title>Not found</title><p>No such payment.</p>');
+    if (!payment) return res.status(404).type('html').send(refusal('Not found', 'No such payment.'));
     // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.
     const caller = context(req).auth.userId;
-    if (caller && caller !== payment.payer.id) return res.status(403).type('html').send('<!doctype html><title>Forbidden</title><p>Only the payer pays this payment.</p>');
+    if (caller && caller !== payment.payer.id) return res.status(403).type('html').send(refusal('Forbidden', 'Only the payer pays this payment.'));
     const event = (type: SandboxEventBody['type']) => {
       const body = JSON.stringify({ id: `evt_${type}_${payment.id}`, type, paymentId: payment.id, amount: payment.amount, currency: payment.currency } satisfies SandboxEventBody);
       return { body, signature: signSandbox(secret, body) };
@@ -59,7 +63,7 @@ export function paymentsHttp(deps: Deps, context: (req: Request) => Context, san
     const open = payment.status === PaymentStatus.pending;
     res.type('html').send(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sandbox payment</title><link rel="stylesheet" href="/payments/sandbox/page.css"><link rel="icon" href="/payments/sandbox/favicon.ico"></head>
-<body>
+<body><main>
 <h1>Sandbox payment</h1>
 <p>${escape(payment.product.title.en)}: <strong id="amount">${escape(formatMoney(payment.amount, payment.currency, 'en'))}</strong></p>
 <p>Status: <span id="status">${payment.status}</span></p>
@@ -67,6 +71,7 @@ export function paymentsHttp(deps: Deps, context: (req: Request) => Context, san
 <button id="pay" type="button"${open ? '' : ' disabled'}>Pay</button><button id="cancel" type="button"${open ? '' : ' disabled'}>Cancel</button>
 </div>
 <p id="result" role="status"></p>
+</main>
 <script src="/payments/sandbox/page.js"></script>
 </body></html>`);
   });

@@ -10,4 +10,4 @@ export const alreadyInClass = () => conflict('You are in this class already.');
 export const courseAlreadyAssigned = () => conflict('The course is assigned to this class already.');
 export const onlySchoolStaff = () => forbidden('Only staff of this school may do this.');
 export const onlyStaffSeeMembers = () => forbidden('Only staff of this school see its members.');
-export const progressNotShared = () => forbidden("This member's guardian has not agreed to share their progress.");
+export const progressNotShared = () => forbidden('No guardian of this member has agreed to share their progress.');

@@ -23,6 +23,7 @@ import { inputGuard } from './input-guard';
 import { httpPipeline } from './http';
 import { introspectionPlugin } from './introspection';
 import { graphqlMetricsPlugin } from './metrics/graphql';
+import { metricsListener } from './metrics/listener';
 import { watchState } from './metrics/state';
 import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
@@ -122,20 +123,23 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   deps.relay = relay;
   const pipeline = httpPipeline(deps, apollo, rawSchema, jsonRoutes(deps, rawSchema));
   httpServer.on('request', pipeline.listener);
+  const metricsPort = config.METRICS_PORT === undefined ? undefined : metricsListener(deps);
 
   return {
     deps,
     relay,
     httpServer,
     express: pipeline.express,
-    listen: (port, host) =>
-      new Promise((resolve, reject) => {
+    async listen(port, host) {
+      if (metricsPort) await metricsPort.listen(config.METRICS_PORT!, host);
+      return new Promise((resolve, reject) => {
         httpServer.once('error', reject);
         httpServer.listen(port, host, () => resolve(httpServer.address() as AddressInfo));
-      }),
+      });
+    },
     async close() {
       log.debug('stopping: http and websocket');
-      await bounded(apollo.stop(), 'http and websocket');
+      await bounded(Promise.all([apollo.stop(), metricsPort?.close()]), 'http and websocket');
       endedSessions.stop();
       log.debug('stopping: outbox relay');
       await bounded(relay.stop(), 'outbox relay');

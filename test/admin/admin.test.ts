@@ -1,10 +1,8 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
+import type { GqlError } from '../support/http';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
-const run = promisify(execFile);
 let t: TestApp;
 let admin: SignedIn;
 let guardian: SignedIn;
@@ -60,6 +58,12 @@ describe('GET /admin/users and { users }', () => {
     const gql = await t.http.gql(USERS, {}, guardian.accessToken);
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     expect(gql.body.data).toBeNull();
+  });
+
+  it("answers anybody else's own account with its role changes null and their refusal, the rest of it answered", async () => {
+    const reply = await t.http.gql('{ viewer { id roleChanges { id } } }', {}, guardian.accessToken);
+    expect(reply.body.data).toEqual({ viewer: { id: guardian.id, roleChanges: null } });
+    expect(reply.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([['FORBIDDEN', ['viewer', 'roleChanges']]]);
   });
 });
 
@@ -137,34 +141,4 @@ describe('granting and removing roles', () => {
       await pair.close();
     }
   });
-});
-
-describe('npm run admin:create', () => {
-  const script = 'dist/src/scripts/create-admin.js';
-  const env = () => ({ ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent' });
-
-  it('creates an admin who can log in and use the admin endpoints', async () => {
-    const email = uniqueEmail('first-admin');
-    const { stdout } = await run('node', [script, '--email', email, '--password', PASSWORD], { env: env() });
-    expect(stdout).toMatch(new RegExp(`Created admin ${email}`));
-    const login = await t.http.post('/auth/login', { email, password: PASSWORD });
-    expect(login.body.user.roles).toContain('admin');
-    expect(login.body.user.emailVerified).toBe(true);
-    expect((await t.http.get('/admin/users', { token: login.body.accessToken })).status).toBe(200);
-  }, 60_000);
-
-  it('reports bad input in one line with a non-zero exit', async () => {
-    // Three runs at once: each loads the whole service, seconds apiece on a busy machine.
-    const failures = await Promise.all(
-      [
-        ['--email', 'not-an-email', '--password', PASSWORD],
-        ['--email', uniqueEmail(), '--password', 'short'],
-        ['--email', uniqueEmail()],
-      ].map((args) => run('node', [script, ...args], { env: env() }).catch((error: { code: number; stderr: string }) => error)),
-    );
-    for (const failure of failures) {
-      expect('code' in failure && failure.code).toBe(1);
-      expect((failure as { stderr: string }).stderr.trim().split('\n')).toHaveLength(1);
-    }
-  }, 90_000);
 });

@@ -123,6 +123,35 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
     await page.close();
   });
 
+  it('writes counts with the noun they take (1 creator, 2 creators) and statuses and roles as words', async () => {
+    const admin = await signInAdmin(t);
+    const editor = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('editor') }));
+    expect((await t.http.post(`/admin/users/${editor.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken })).status).toBe(200);
+    const page = await logIn(admin);
+    await page.locator('#stats .card', { hasText: 'enrollment' }).waitFor();
+    const cards = await page.locator('#stats .card').evaluateAll((nodes) => nodes.map((n) => ({ count: Number(n.firstChild!.textContent), label: n.lastChild!.textContent! })));
+    const counted = cards.filter((card) => !card.label.startsWith('revenue'));
+    expect(counted.length).toBeGreaterThan(8);
+    for (const { count, label } of counted) {
+      // The noun counted ("content admins", "active accounts", "learners active (7 days)", "AI messages today"): singular for one only.
+      const noun = label
+        .replace(/ (active \(.*\)|today)$/, '')
+        .split(' ')
+        .at(-1)!;
+      expect(noun.endsWith('s'), `${count} ${label}`).toBe(count !== 1);
+      expect(label).not.toContain('_');
+    }
+    expect(cards.map((card) => card.label)).toContain(counted.find((card) => card.label.startsWith('content admin'))!.count === 1 ? 'content admin' : 'content admins');
+
+    await page.click('nav button[data-tab=users]');
+    await page.fill('#user-search input[name=email]', editor.email);
+    await page.click('#user-search button[type=submit]');
+    const row = page.locator(`#users tbody tr[data-email="${editor.email}"]`);
+    await row.waitFor();
+    expect(await row.locator('td').nth(2).textContent()).toBe('creator, content admin');
+    await page.close();
+  });
+
   it('refuses a non-admin at log-in', async () => {
     const person = await signUp(t, adultSignup());
     const page = await browser.newPage();

@@ -15,7 +15,7 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
   });
   afterAll(() => browser?.close());
 
-  it('logs in, starts a generation, watches it reach awaiting_approval live, reads its outputs and approves it', async () => {
+  it('logs in, starts a generation, watches it reach “awaiting approval” live, reads its outputs and approves it', async () => {
     const editor = await contentAdmin(ctx.t);
     const page = await browser.newPage();
     const problems: string[] = [];
@@ -44,19 +44,20 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
     // The row moves through its stages with no reload: progress values seen on the way, then done.
     const seen = new Set<string>();
     const deadline = Date.now() + 20_000;
-    while ((await row.locator('.status').textContent()) !== 'awaiting_approval') {
+    while ((await row.locator('.status').textContent()) !== 'awaiting approval') {
       seen.add((await row.locator('[role=progressbar]').getAttribute('aria-valuenow'))!);
       if (Date.now() > deadline) throw new Error(`still ${await row.locator('.status').textContent()}`);
       await page.waitForTimeout(25);
     }
     expect(await row.locator('[role=progressbar]').getAttribute('aria-valuenow')).toBe('100');
+    expect(await row.getByRole('progressbar', { name: 'Progress of “Lập trình Python cho thiếu nhi”' }).count()).toBe(1);
     expect([...seen].filter((v) => v !== '0' && v !== '100').length).toBeGreaterThan(0);
     expect(await row.locator('.stage.done').count()).toBe(5);
     const [bar, fill] = await row.locator('[role=progressbar]').evaluate((el) => [el.getBoundingClientRect().width, el.firstElementChild!.getBoundingClientRect().width]);
     expect(fill).toBeCloseTo(bar, 0);
 
     await row.click();
-    await page.waitForSelector('#detail h2:has-text("awaiting_approval")');
+    await page.waitForSelector('#detail h2:has-text("awaiting approval")');
     expect(await page.locator('#detail details').count()).toBe(5 + 3);
     expect(await page.locator('#detail .lesson summary').first().textContent()).toContain('Chương trình và câu lệnh');
     await page.click('#detail button:has-text("Approve")');

@@ -108,6 +108,8 @@ describe("a teacher's and a school admin's classes", () => {
       expect(pending).toEqual({ learnerId: minor.id, status: 'PENDING_CONSENT', progress: null });
       expect(codesAt(reply.body.errors, `viewer.teachingClasses.edges.1.node.members.nodes.${index}.progress`)).toEqual(['FORBIDDEN']);
       expect(reply.body.errors).toHaveLength(1);
+      // True whether the member has a guardian or none: the staff cannot tell which, and need not.
+      expect(reply.body.errors![0].message).toBe('No guardian of this member has agreed to share their progress.');
     }
 
     // The guardian grants progress_sharing: the member's progress shows at once.

@@ -110,6 +110,7 @@ const CALLERS = ['anonymous', 'stranger', 'buyer', 'refunded buyer', 'admin'] as
 type Caller = (typeof CALLERS)[number];
 
 let t: TestApp;
+let editor: SignedIn;
 let course: { id: string; lessonIds: string[] };
 const who: Partial<Record<Caller, SignedIn>> = {};
 const enrollmentOf: Partial<Record<Caller, string>> = {};
@@ -118,7 +119,7 @@ const title = `Paid walk ${Date.now()}`;
 beforeAll(async () => {
   t = await startTestApp();
   const admin = await signInAdmin(t);
-  const editor = await contentAdmin(t);
+  editor = await contentAdmin(t);
   course = await publishedCourse(t, editor, { title: text(title) });
   Object.assign(who, { admin, stranger: await learnerOfAge(t, 25), buyer: await learnerOfAge(t, 25), 'refunded buyer': await learnerOfAge(t, 25) });
   // Everyone who can enrolls while the course is free; then a product sells it.
@@ -201,5 +202,45 @@ describe('paid lessons answer every path as GET /courses/:id answers the caller'
       if (!open && !errors.some((e) => e.extensions.code === refusal)) problems.push(`${path.name}: expected ${refusal}, got ${JSON.stringify(errors)}`);
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe('a paid course in a list of courses', () => {
+  const DASHBOARD = '{ courses(first: 20) { nodes { id paid lessons { id } } } }';
+  let free: { id: string; lessonIds: string[] };
+
+  beforeAll(async () => {
+    free = await publishedCourse(t, editor, { title: text(`Free walk ${Date.now()}`) });
+  });
+
+  // Who is refused the paid course's lessons, and with which error: as GET /courses/:id refuses them.
+  it.each([
+    ['anonymous', 'UNAUTHENTICATED'],
+    ['stranger', 'FORBIDDEN'],
+  ] as const)('as %s: the free course with its lessons, the paid one with lessons null and the refusal at its path', async (caller, code) => {
+    const reply = await t.http.gql(DASHBOARD, {}, who[caller]?.accessToken);
+    expect(reply.status).toBe(200);
+    const nodes = reply.body.data.courses.nodes as { id: string; paid: boolean; lessons: { id: string }[] | null }[];
+    const at = (id: string) => nodes.findIndex((node) => node.id === id);
+    expect(nodes[at(free.id)]).toEqual({ id: free.id, paid: false, lessons: free.lessonIds.map((id) => ({ id })) });
+    expect(nodes[at(course.id)]).toEqual({ id: course.id, paid: true, lessons: null });
+    expect(reply.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([[code, ['courses', 'nodes', at(course.id), 'lessons']]]);
+  });
+
+  it('as a buyer: both courses with their lessons, and no error', async () => {
+    const reply = await t.http.gql(DASHBOARD, {}, who.buyer!.accessToken);
+    expect(reply.body.errors).toBeUndefined();
+    const lessons = new Map((reply.body.data.courses.nodes as { id: string; lessons: { id: string }[] }[]).map((node) => [node.id, node.lessons.map((l) => l.id)]));
+    expect(lessons.get(free.id)).toEqual(free.lessonIds);
+    expect(lessons.get(course.id)).toEqual(course.lessonIds);
+  });
+
+  it('leaves REST as it was: the paid course answers its refusal, not the course with lessons null', async () => {
+    const anonymous = await t.http.get(`/courses/${course.id}`);
+    expect([anonymous.status, anonymous.body.error]).toEqual([401, 'unauthenticated']);
+    const stranger = await t.http.get(`/courses/${course.id}`, { token: who.stranger!.accessToken });
+    expect([stranger.status, stranger.body.error, stranger.body.lessons]).toEqual([403, 'forbidden', undefined]);
+    const open = await t.http.get(`/courses/${free.id}`, { token: who.stranger!.accessToken });
+    expect(open.body.lessons.map((l: { id: string }) => l.id)).toEqual(free.lessonIds);
   });
 });

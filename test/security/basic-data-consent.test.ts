@@ -111,3 +111,51 @@ describe('basic_data under the consent age (issue 16, item 5)', () => {
     expect((await enroll(learner)).body.error).toBe('guardian_required');
   });
 });
+
+describe('what a learner waiting for a guardian’s consent is told', () => {
+  const notificationCount = async () => (await t.app.deps.sql.unlogged<{ n: number }>('select count(*)::int as n from notifications', []))[0].n;
+  const gqlEnroll = (who: SignedIn) => t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { course { id } } }', { id: course.id }, who.accessToken);
+
+  it('tells a 15-year-old with no guardian that nobody was asked and how a guardian links, and sends nothing', async () => {
+    const learner = await learnerOfAge(t, 15, { country: 'DE' });
+    await settled(t);
+    const [mails, notices] = [smtp.received.length, await notificationCount()];
+
+    const rest = await enroll(learner);
+    expect([rest.status, rest.body.error]).toEqual([403, 'guardian_consent_required']);
+    const gql = await gqlEnroll(learner);
+    expect(gql.body.errors?.[0].message).toBe(rest.body.message);
+    // Asking for a consent (the learner's own grant) and using a feature behind one say the same.
+    const grant = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    const ai = await t.http.get('/ai/conversations', { token: learner.accessToken });
+    for (const reply of [rest, grant, ai]) {
+      expect([reply.status, reply.body.error]).toEqual([403, 'guardian_consent_required']);
+      expect(reply.body.message).toMatch(/no guardian is linked to your account, so nobody was asked\. Ask a parent or guardian to sign up as a guardian and link to your account/);
+      expect(reply.body.message).not.toMatch(/has been asked/);
+    }
+    await settled(t);
+    expect([smtp.received.length, await notificationCount()]).toEqual([mails, notices]);
+  });
+
+  it('tells a 15-year-old with a linked guardian that the guardian was asked when they were, and how to ask when they were not', async () => {
+    const guardian = await verifiedGuardian(t, smtp, { country: 'DE' });
+    const learner = await learnerOfAge(t, 15, { country: 'DE' });
+    await linkFamily(t, guardian, learner);
+
+    const refused = await enroll(learner);
+    expect([refused.status, refused.body.error]).toEqual([403, 'guardian_consent_required']);
+    expect(refused.body.message).toBe('This needs the basic_data consent of a guardian: your guardian has been asked to grant it.');
+    await settled(t);
+    expect(await consentNotices(guardian)).toHaveLength(1);
+
+    // Using the AI tutor asks nobody: the learner is told how to ask.
+    const ai = await t.http.get('/ai/conversations', { token: learner.accessToken });
+    expect([ai.status, ai.body.error]).toEqual([403, 'guardian_consent_required']);
+    expect(ai.body.message).toMatch(/your guardian has not granted it yet\. Ask for it by granting this consent from your account, and they are notified\./);
+    const asking = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    expect(asking.body.message).toBe('This needs the ai_conversation consent of a guardian: your guardian has been asked to grant it.');
+    await settled(t);
+    const asks = ((await t.http.get('/notifications', { token: guardian.accessToken })).body.items as { type: string; data: Record<string, string> }[]).filter((n) => n.type === 'consent');
+    expect(asks.map((n) => n.data.consentTypeId).sort()).toEqual(['ai_conversation', 'basic_data']);
+  });
+});

@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import axe from 'axe-core';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
@@ -40,4 +41,22 @@ export async function atEveryWidth(page: Page, name: string, check: (width: numb
     );
     expect(scrollWidth, `${name} at ${width} px is ${scrollWidth} px wide`).toBeLessThanOrEqual(innerWidth);
   }
+}
+
+/**
+ * What axe-core finds wrong on the page as it stands (every rule of its default run: WCAG A and AA
+ * and its best practices), one line per rule with the elements it found; `exclude` leaves out parts
+ * that are not ours (selectors). Evaluated through the DevTools protocol, which the pages' CSP (no
+ * inline script) does not stop.
+ */
+export async function accessibilityViolations(page: Page, exclude: string[] = []): Promise<string[]> {
+  await page.evaluate(axe.source);
+  const violations = await page.evaluate<{ id: string; help: string; targets: string[] }[], string[]>(
+    (excluded) =>
+      (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
+        .run({ exclude: excluded.map((selector) => [selector]) })
+        .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))),
+    exclude,
+  );
+  return violations.map((v) => `${v.id} (${v.help}): ${v.targets.join(', ')}`);
 }

@@ -1,25 +1,15 @@
 // The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
 // call goes through the REST API with the admin's token; the API checks the role each time.
-import { api as request } from '../shared/api';
+import { el } from '../shared/dom';
 import { formatMoney } from '../shared/money';
+import { call as api, logIn, signedIn, signOut } from '../shared/session';
 import { labelCells } from '../shared/table';
+import { noun, words } from '../shared/words';
 
-let token: string | null = sessionStorage.getItem('adminToken');
 /** The signed-in admin: the API refuses to let anyone suspend themselves, so their row offers no Suspend. */
 let meId: string | null = null;
 
-function api<T>(method: string, path: string, body?: unknown): Promise<T> {
-  return request<T>(method, path, token, body);
-}
-
 const $ = <T extends HTMLElement = HTMLElement>(selector: string) => document.querySelector(selector) as T;
-
-function el(tag: string, text?: string | null, attributes: Record<string, string> = {}): HTMLElement {
-  const node = document.createElement(tag);
-  if (text !== undefined && text !== null) node.textContent = text;
-  for (const [k, v] of Object.entries(attributes)) node.setAttribute(k, v);
-  return node;
-}
 
 function row(cells: (string | HTMLElement)[]): HTMLTableRowElement {
   const tr = document.createElement('tr');
@@ -43,12 +33,22 @@ function showError(error: unknown): void {
   $('#console-error').textContent = error instanceof Error ? error.message : String(error);
 }
 
+/** The log-in form, with what ended the session when something did. */
+function showLogin(error?: unknown): void {
+  $('#who').textContent = '';
+  $('#logout').hidden = true;
+  $('#login-view').hidden = false;
+  $('#console-view').hidden = true;
+  if (error instanceof Error && error.message) $('#login-error').textContent = error.message;
+}
+
 async function guarded(work: () => Promise<void>): Promise<void> {
   $('#console-error').textContent = '';
   try {
     await work();
   } catch (error) {
-    showError(error);
+    if (signedIn()) showError(error);
+    else showLogin(error);
   }
 }
 
@@ -72,13 +72,13 @@ async function loadStats(): Promise<void> {
     revenueThisMonth: { currency: string; amount: number }[];
   }>('GET', '/admin/stats');
   const cards: [string, string | number][] = [
-    ...stats.usersByRole.map((r): [string, number] => [`${r.role}s`, r.count]),
-    ...stats.usersByStatus.map((s): [string, number] => [`${s.status} accounts`, s.count]),
-    ['learners active (7 days)', stats.activeLearners7d],
-    ['learners active (30 days)', stats.activeLearners30d],
-    ['enrollments', stats.enrollments],
-    ['certificates', stats.certificates],
-    ['AI messages today', stats.aiMessagesToday],
+    ...stats.usersByRole.map((r): [string, number] => [noun(r.count, words(r.role)), r.count]),
+    ...stats.usersByStatus.map((s): [string, number] => [`${words(s.status)} ${noun(s.count, 'account')}`, s.count]),
+    [`${noun(stats.activeLearners7d, 'learner')} active (7 days)`, stats.activeLearners7d],
+    [`${noun(stats.activeLearners30d, 'learner')} active (30 days)`, stats.activeLearners30d],
+    [noun(stats.enrollments, 'enrollment'), stats.enrollments],
+    [noun(stats.certificates, 'certificate'), stats.certificates],
+    [`AI ${noun(stats.aiMessagesToday, 'message')} today`, stats.aiMessagesToday],
     ...stats.revenueThisMonth.map((r): [string, string] => [`revenue this month (${r.currency})`, formatMoney(r.amount, r.currency, document.documentElement.lang)]),
   ];
   $('#stats').replaceChildren(
@@ -111,7 +111,7 @@ async function loadUsers(): Promise<void> {
   fill(
     '#users',
     items.map((user) => {
-      const tr = row([user.email, user.displayName, user.roles.join(', '), user.status, user.id === meId ? '' : userAction(user)]);
+      const tr = row([user.email, user.displayName, user.roles.map(words).join(', '), words(user.status), user.id === meId ? '' : userAction(user)]);
       tr.dataset.email = user.email;
       return tr;
     }),
@@ -159,7 +159,7 @@ async function loadContact(): Promise<void> {
           await loadContact();
         }),
       );
-      return row([new Date(m.createdAt).toLocaleString(), `${m.name} <${m.email}>`, m.subject, m.status, resolve]);
+      return row([new Date(m.createdAt).toLocaleString(), `${m.name} <${m.email}>`, m.subject, words(m.status), resolve]);
     }),
   );
 }
@@ -183,11 +183,8 @@ async function enter(): Promise<void> {
     $('#console-view').hidden = false;
     showTab('stats');
   } catch (error) {
-    token = null;
-    sessionStorage.removeItem('adminToken');
-    $('#login-view').hidden = false;
-    $('#console-view').hidden = true;
-    if (error instanceof Error && error.message) $('#login-error').textContent = error.message;
+    await signOut();
+    showLogin(error);
   }
 }
 
@@ -195,20 +192,12 @@ $('#login-form').addEventListener('submit', (event) => {
   event.preventDefault();
   const form = new FormData(event.target as HTMLFormElement);
   $('#login-error').textContent = '';
-  api<{ accessToken: string }>('POST', '/auth/login', { email: form.get('email'), password: form.get('password') })
-    .then(async (session) => {
-      token = session.accessToken;
-      sessionStorage.setItem('adminToken', token);
-      await enter();
-    })
+  logIn(String(form.get('email')), String(form.get('password')))
+    .then(enter)
     .catch((error: Error) => ($('#login-error').textContent = error.message));
 });
 
-$('#logout').addEventListener('click', () => {
-  token = null;
-  sessionStorage.removeItem('adminToken');
-  location.reload();
-});
+$('#logout').addEventListener('click', () => void signOut().then(() => location.reload()));
 
 $('#user-search').addEventListener('submit', (event) => {
   event.preventDefault();
@@ -217,5 +206,5 @@ $('#user-search').addEventListener('submit', (event) => {
 
 for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) button.addEventListener('click', () => showTab(button.dataset.tab!));
 
-if (token) void enter();
-else $('#login-view').hidden = false;
+if (signedIn()) void enter();
+else showLogin();

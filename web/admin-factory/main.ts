@@ -1,6 +1,9 @@
 import { createClient, type Client } from 'graphql-ws';
-import { api, ApiFailure } from '../shared/api';
+import { ApiFailure } from '../shared/api';
+import { el } from '../shared/dom';
+import { accessToken, call as authed, logIn, signedIn, signOut as endSession } from '../shared/session';
 import { labelCells } from '../shared/table';
+import { words } from '../shared/words';
 import { type Generation, restSpelling } from './generation';
 
 /**
@@ -8,7 +11,6 @@ import { type Generation, restSpelling } from './generation';
  * live (one subscription per unfinished generation), read a generation's outputs and findings,
  * and decide. Everything goes through the service's public REST and GraphQL endpoints.
  */
-const TOKEN_KEY = 'factory.accessToken';
 const FINISHED = new Set(['awaiting_approval', 'flagged', 'failed', 'approved', 'rejected']);
 const SUBSCRIPTION =
   'subscription($id: ID!) { generationStatusChanged(id: $id) { id topic level ageRange lessonCount status currentStage progress courseId error createdAt stages { name status attempts startedAt finishedAt error output } } }';
@@ -16,7 +18,6 @@ const SUBSCRIPTION =
 const $ = <T extends HTMLElement>(selector: string) => document.querySelector<T>(selector)!;
 const generations = new Map<string, Generation>();
 const watching = new Map<string, () => void>();
-let token: string | null = sessionStorage.getItem(TOKEN_KEY);
 let live: Client | null = null;
 let openId: string | null = null;
 
@@ -26,9 +27,9 @@ function show(view: 'login' | 'factory'): void {
   $('#logout').hidden = view !== 'factory';
 }
 
-function signOut(): void {
-  token = null;
-  sessionStorage.removeItem(TOKEN_KEY);
+/** Back to the log-in form; `end` ends the session too (Log out, or an account the page is not for). */
+function backToLogIn(end = false): void {
+  if (end) void endSession();
   for (const stop of watching.values()) stop();
   watching.clear();
   void live?.dispose();
@@ -40,9 +41,9 @@ function signOut(): void {
 /** A call that sends the page back to log in when the session has ended. */
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   try {
-    return await api<T>(method, path, token, body);
+    return await authed<T>(method, path, body);
   } catch (error) {
-    if (error instanceof ApiFailure && error.status === 401) signOut();
+    if (error instanceof ApiFailure && error.status === 401 && !signedIn()) backToLogIn();
     throw error;
   }
 }
@@ -50,12 +51,12 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 async function enter(): Promise<void> {
   const me = await call<{ user: { email: string; roles: string[] } }>('GET', '/auth/me');
   if (!me.user.roles.some((role) => role === 'admin' || role === 'content_admin')) {
-    signOut();
+    backToLogIn(true);
     $('#login-error').textContent = 'This page is for admins and content admins.';
     return;
   }
   $('#who').textContent = me.user.email;
-  live = createClient({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`, connectionParams: { authorization: `Bearer ${token}` } });
+  live = createClient({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`, connectionParams: async () => ({ authorization: `Bearer ${await accessToken()}` }) });
   show('factory');
   await refresh();
 }
@@ -97,14 +98,19 @@ function update(generation: Generation): void {
 function render(): void {
   const newestFirst = [...generations.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const rows = newestFirst.map((g) => {
-    const row = document.createElement('tr');
-    row.dataset.id = g.id;
-    row.innerHTML = `<td></td><td>${g.level}</td><td>${g.ageRange}</td><td class="status">${g.status}</td>
-      <td><div class="stages">${g.stages.map((s) => `<span class="stage ${s.status}" title="${s.name}: ${s.status}"></span>`).join('')}</div></td>
-      <td><div class="bar" role="progressbar" aria-valuenow="${g.progress}" aria-valuemin="0" aria-valuemax="100"><div></div></div></td>`;
-    row.cells[0].textContent = g.topic;
+    const stages = el('div', null, { class: 'stages' });
+    stages.append(...g.stages.map((s) => el('span', null, { class: `stage ${s.status}`, title: `${s.name}: ${words(s.status)}` })));
+    const fill = el('div');
     // Set through the DOM: the page's CSP refuses inline style attributes.
-    row.querySelector<HTMLElement>('.bar > div')!.style.width = `${g.progress}%`;
+    fill.style.width = `${g.progress}%`;
+    const bar = el('div', null, { class: 'bar', role: 'progressbar', 'aria-label': `Progress of “${g.topic}”`, 'aria-valuenow': String(g.progress), 'aria-valuemin': '0', 'aria-valuemax': '100' });
+    bar.append(fill);
+    const row = el('tr', null, { 'data-id': g.id });
+    for (const cell of [g.topic, g.level, g.ageRange, el('span', words(g.status), { class: 'status', 'data-status': g.status }), stages, bar]) {
+      const td = el('td');
+      td.append(cell);
+      row.append(td);
+    }
     row.addEventListener('click', () => void openDetail(g.id));
     return row;
   });
@@ -122,14 +128,14 @@ async function openDetail(id: string): Promise<void> {
   detail.hidden = false;
   detail.replaceChildren();
   const heading = document.createElement('h2');
-  heading.textContent = `${g.topic} — ${g.status}`;
+  heading.textContent = `${g.topic} — ${words(g.status)}`;
   detail.append(heading);
   if (g.error) detail.append(paragraph(g.error, 'error'));
   if (published) detail.append(published);
   detail.append(actions(g));
   for (const stage of g.stages) {
-    const block = document.createElement('details');
-    block.innerHTML = `<summary>${stage.name}: ${stage.status} (attempts ${stage.attempts})</summary>`;
+    const block = el('details');
+    block.append(el('summary', `${stage.name}: ${words(stage.status)} (attempts ${stage.attempts})`));
     if (stage.error) block.append(paragraph(stage.error, 'error'));
     const pre = document.createElement('pre');
     pre.textContent = stage.output ? JSON.stringify(stage.output, null, 2) : 'no output yet';
@@ -137,10 +143,8 @@ async function openDetail(id: string): Promise<void> {
     detail.append(block);
   }
   for (const lesson of g.lessons ?? []) {
-    const block = document.createElement('details');
-    block.className = 'lesson';
-    block.innerHTML = '<summary></summary>';
-    block.querySelector('summary')!.textContent = `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`;
+    const block = el('details', null, { class: 'lesson' });
+    block.append(el('summary', `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`));
     for (const finding of lesson.findings) block.append(paragraph(`${finding.category} (${finding.source}) in ${finding.field}: ${finding.excerpt}`, 'finding'));
     const pre = document.createElement('pre');
     pre.textContent = [lesson.content?.en, lesson.content?.vi, lesson.quiz ? JSON.stringify(lesson.quiz, null, 2) : ''].filter(Boolean).join('\n\n---\n\n');
@@ -199,9 +203,7 @@ $<HTMLFormElement>('#login-form').addEventListener('submit', async (event) => {
   const form = new FormData(event.target as HTMLFormElement);
   $('#login-error').textContent = '';
   try {
-    const session = await api<{ accessToken: string }>('POST', '/auth/login', null, { email: form.get('email'), password: form.get('password') });
-    token = session.accessToken;
-    sessionStorage.setItem(TOKEN_KEY, token);
+    await logIn(String(form.get('email')), String(form.get('password')));
     await enter();
   } catch (error) {
     $('#login-error').textContent = (error as Error).message;
@@ -225,7 +227,7 @@ $<HTMLFormElement>('#generate-form').addEventListener('submit', async (event) =>
   }
 });
 
-$('#logout').addEventListener('click', signOut);
+$('#logout').addEventListener('click', () => backToLogIn(true));
 
-if (token) enter().catch(signOut);
+if (signedIn()) enter().catch(() => backToLogIn(true));
 else show('login');

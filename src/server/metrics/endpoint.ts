@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Deps } from '../../kernel/deps';
 import { Role } from '../../kernel/domain';
@@ -14,9 +15,17 @@ import { metricsOf } from './registry';
  * came through a proxy is never local, even from a proxy on this machine (isDirectFromLoopback).
  */
 export function metricsEndpoint(deps: Deps): RequestHandler {
-  const metrics = metricsOf(deps);
+  const scrape = scraper(deps);
   return async (req, res) => {
     if (!isDirectFromLoopback(req)) await mustBeAdmin(deps, req);
+    await scrape(res);
+  };
+}
+
+/** Refreshes the gauges read at scrape time and writes the registry's text. */
+export function scraper(deps: Deps): (res: ServerResponse) => Promise<void> {
+  const metrics = metricsOf(deps);
+  return async (res) => {
     await Promise.all(metrics.beforeScrape.map(async (refresh) => refresh()));
     const text = await metrics.registry.metrics();
     res.setHeader('Content-Type', metrics.registry.contentType);
