@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { loadConfig } from '../../config';
-import { nginxPrefix, readSiteTemplate, renderSite } from './nginx';
+import { nginxPrefix, readSiteTemplate, reloadNginx, renderSite } from './nginx';
 import { freePort, type Member, type OutputSink, spawnMember, stopMember, waitUntil } from './processes';
 
 export interface FleetOptions {
@@ -95,7 +95,7 @@ export class Fleet {
   redisUrl?: string;
   private postgres?: Member;
   private redisServer?: Member;
-  private nginx?: { member: Member; prefix: string };
+  private nginx?: { member: Member; prefix: string; template: string; listen: number };
   private stopping = false;
   private readonly onOutput: OutputSink;
 
@@ -134,6 +134,30 @@ export class Fleet {
     await Promise.all(this.instances.map((instance) => instance.stop()));
     if (this.redisServer) await stopMember(this.redisServer, 'SIGTERM', 10_000);
     if (this.postgres) await stopMember(this.postgres, 'SIGTERM', 60_000);
+  }
+
+  /**
+   * Restarts one instance as an operator rolls a fleet behind nginx: out of the upstream first (nginx
+   * reloaded, its old workers done), so that no request is on its way to it when it stops; then
+   * SIGTERM and a new start; then back in. Stopping it in place is not enough: its HTTP server, as it
+   * closes, ends the connections on which no request has arrived yet, and a POST nginx has just
+   * written to one of them is answered 502, since nginx never sends a POST to a second instance.
+   */
+  async restart(instance: Instance): Promise<void> {
+    await this.routeAround([instance]);
+    await instance.restart();
+    await this.routeAround([]);
+  }
+
+  private async routeAround(down: Instance[]): Promise<void> {
+    const { member, prefix, template, listen } = this.nginx!;
+    const site = renderSite(
+      template,
+      this.instances.map((instance) => instance.port),
+      listen,
+      down.map((instance) => instance.port),
+    );
+    await reloadNginx(member.child.pid!, prefix, site);
   }
 
   /** Runs a start-up step unless the fleet is being stopped (Ctrl-C while it starts). */
@@ -175,14 +199,15 @@ export class Fleet {
 
   private async startNginx(): Promise<void> {
     const listen = await freePort();
+    const template = readSiteTemplate(repositoryRoot());
     const site = renderSite(
-      readSiteTemplate(repositoryRoot()),
+      template,
       this.instances.map((instance) => instance.port),
       listen,
     );
     const { prefix, conf } = nginxPrefix(site);
     const member = spawnMember('nginx', nginxProgram(), ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], { PATH: process.env.PATH }, this.onOutput);
-    this.nginx = { member, prefix };
+    this.nginx = { member, prefix, template, listen };
     this.proxyUrl = `http://127.0.0.1:${listen}`;
     await waitUntil(
       async () => (await fetch(`${this.proxyUrl}/health/live`)).status === 200,
