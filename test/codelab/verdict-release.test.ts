@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
+import type { Reply } from '../support/http';
 import { learnerOfAge, type SignedIn } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
 
@@ -22,21 +23,13 @@ beforeAll(async () => {
   const course = await publishedCourse(t, editor, {}, 1);
   courseId = course.id;
   expect((await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })).status).toBe(201);
-  const exercise = await t.http.post(
-    '/codelab/exercises',
-    {
-      title: { en: 'Echo', vi: 'Echo (vi)' },
-      prompt: { en: 'Print the line you read.', vi: 'In dòng đã đọc.' },
-      language: 'javascript',
-      difficulty: 'easy',
-      courseId: course.id,
-      lessonId: course.lessonIds[0],
-      tests: [
-        { name: 'shown', hidden: false, input: 'Q\n', expected: 'Q' },
-        { name: 'secret', hidden: true, input: 'S\n', expected: 'S' },
-      ],
-    },
-    { token: editor.accessToken },
+  const exercise = await echoExercise(
+    editor,
+    [
+      { name: 'shown', hidden: false, input: 'Q\n', expected: 'Q' },
+      { name: 'secret', hidden: true, input: 'S\n', expected: 'S' },
+    ],
+    { courseId: course.id, lessonId: course.lessonIds[0] },
   );
   expect(exercise.status).toBe(201);
   exerciseId = exercise.body.id;
@@ -46,26 +39,35 @@ afterAll(async () => {
   await t?.close();
 });
 
+/** A JavaScript exercise whose solutions print the line they read. */
+function echoExercise(editor: SignedIn, tests: Record<string, unknown>[], more: Record<string, unknown> = {}) {
+  const body = { title: { en: 'Echo', vi: 'Echo (vi)' }, prompt: { en: 'Print the line you read.', vi: 'In dòng đã đọc.' }, language: 'javascript', difficulty: 'easy', tests, ...more };
+  return t.http.post('/codelab/exercises', body, { token: editor.accessToken });
+}
+
+/** Reads every 100 ms until `done` holds, for up to a minute: the last answer. */
+async function until(read: () => Promise<Reply>, done: (body: any) => boolean): Promise<Reply> {
+  let reply = await read();
+  for (const deadline = Date.now() + 60_000; !done(reply.body) && Date.now() < deadline;) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    reply = await read();
+  }
+  return reply;
+}
+
 const FAST = 'console.log(readLine());\n';
 /** The same answers, but 0.8 s of computing first when the input starts with S: only the hidden test's does. */
 const SLOW = 'const line = readLine();\nif (line.startsWith("S")) { const start = Date.now(); while (Date.now() - start < 800) {} }\nconsole.log(line);\n';
 
 const SUBMISSION = 'id exerciseId status verdict score tests { name hidden passed message timeMs } createdAt finishedAt';
 
-interface Observed {
-  body: any;
-  /** What every read before the verdict answered. */
-  before: any[];
-  /** Milliseconds after the submission's createdAt: when the first read that showed the verdict was sent, and when the subscription's push came. */
-  visibleAfter: number;
-  pushedAfter: number;
-  pushes: any[];
-  /** The learner's course progress just before the verdict was due. */
-  progressBefore: any;
-}
-
-/** Submits, follows the submission by polling (REST, back to back) and by submissionUpdated, and notes when the verdict showed. */
-async function observe(code: string): Promise<Observed> {
+/**
+ * Submits, follows the submission by polling (REST, back to back) and by submissionUpdated, and notes
+ * what every read before the verdict answered, when (in milliseconds after the submission's
+ * createdAt) the first read that showed the verdict was sent and the push came, and the learner's
+ * course progress just before the verdict was due.
+ */
+async function observe(code: string) {
   const posted = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code }, { token: learner.accessToken });
   expect(posted.status).toBe(202);
   expect(posted.body).toMatchObject({ status: 'queued', verdict: null, tests: [], finishedAt: null });
@@ -77,7 +79,7 @@ async function observe(code: string): Promise<Observed> {
     async () => (await t.http.get(`/progress/courses/${courseId}`, { token: learner.accessToken })).body,
   );
   await subscription.ready;
-  const before: any[] = [];
+  const before: unknown[] = [];
   let sentAt = Date.now();
   let reply = await t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken });
   for (const deadline = Date.now() + 60_000; reply.body.status !== 'completed' && Date.now() < deadline;) {
@@ -129,35 +131,23 @@ describe('the verdict of a submission is released a fixed time after it, whateve
 
     // Nor the learner's progress, which hears of the first verdict only once it is shown (its reaction follows the release's commit).
     expect(fast.progressBefore.exercises).toEqual([]);
-    let progress = await t.http.get(`/progress/courses/${courseId}`, { token: learner.accessToken });
-    for (let i = 0; i < 50 && !progress.body.exercises.length; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      progress = await t.http.get(`/progress/courses/${courseId}`, { token: learner.accessToken });
-    }
+    const progress = await until(
+      () => t.http.get(`/progress/courses/${courseId}`, { token: learner.accessToken }),
+      (body) => body.exercises.length > 0,
+    );
     expect(progress.body.exercises).toEqual([expect.objectContaining({ exerciseId, bestScore: 100, accepted: true })]);
   });
 
   it('judging that outlasts the delay is shown at twice it (or four times...), never at the moment it ended', async () => {
     // One hidden test: the delay is 1 s, and this solution computes 1.5 s on the hidden input.
     const editor = await contentAdmin(t);
-    const single = await t.http.post(
-      '/codelab/exercises',
-      {
-        title: { en: 'Echo once', vi: 'Echo once (vi)' },
-        prompt: { en: 'Print the line.', vi: 'In dòng.' },
-        language: 'javascript',
-        difficulty: 'easy',
-        tests: [{ name: 'secret', hidden: true, input: 'S\n', expected: 'S' }],
-      },
-      { token: editor.accessToken },
-    );
+    const single = await echoExercise(editor, [{ name: 'secret', hidden: true, input: 'S\n', expected: 'S' }]);
     const code = SLOW.replace('800', '1500');
     const posted = await t.http.post(`/codelab/exercises/${single.body.id}/submissions`, { code }, { token: learner.accessToken });
-    let reply = await t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken });
-    for (const deadline = Date.now() + 60_000; reply.body.status !== 'completed' && Date.now() < deadline;) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      reply = await t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken });
-    }
+    const reply = await until(
+      () => t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken }),
+      (body) => body.status === 'completed',
+    );
     expect(reply.body).toMatchObject({ status: 'completed', verdict: 'accepted' });
     expect([2, 4, 8].map((k) => k * DELAY_PER_TEST_MS)).toContain(Date.parse(reply.body.finishedAt) - Date.parse(reply.body.createdAt));
   });
