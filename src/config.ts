@@ -152,6 +152,8 @@ export const settingsSchema = z.object({
   CODELAB_MEMORY_LIMIT_MB: positiveInt.default(64),
   CODELAB_RUNS_PER_MINUTE: positiveInt.default(30),
   CODELAB_JUDGE_CONCURRENCY: positiveInt.default(2),
+  /** A judged submission's verdict is shown this long per test of the exercise after it was submitted; unset: the time limit and 0.5 s. */
+  CODELAB_VERDICT_DELAY_PER_TEST_MS: positiveInt.optional(),
   /** Warm the interpreters at start-up (the service); tests of other areas start without them. */
   CODELAB_PREWARM: z
     .enum(['true', 'false'])

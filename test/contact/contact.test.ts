@@ -49,6 +49,24 @@ describe('POST /contact and { sendContactMessage }', () => {
     expect(listed.body.items.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining([reply.body.id, gql.body.data.sendContactMessage.id]));
   });
 
+  it('acknowledges with fixed text only: nothing the sender wrote reaches the address they gave (both languages)', async () => {
+    for (const locale of ['en', 'vi']) {
+      const body = message({ locale, name: 'Win a prize at evil.example', subject: `Your account is locked (${locale}): https://evil.example/login`, message: 'Call +1 555 0100 now' });
+      const reply = await t.http.post('/contact', body, from(freshIp()));
+      expect(reply.status).toBe(202);
+      const ack = await smtp.waitFor(body.email);
+      expect(ack.subject).toBe(locale === 'vi' ? 'Chúng tôi đã nhận được thư của bạn' : 'We received your message');
+      expect(ack.text).toContain(reply.body.id);
+      for (const written of ['evil.example', 'prize', 'locked', '555']) {
+        expect(ack.subject, locale).not.toContain(written);
+        expect(ack.text, locale).not.toContain(written);
+      }
+      // The platform's own inbox still gets all of it.
+      const forwarded = await smtp.waitFor('inbox@platform.example', new RegExp(`locked \\(${locale}\\)`));
+      expect(forwarded.text).toContain('Call +1 555 0100 now');
+    }
+  });
+
   it('answers a filled honeypot with 202 but stores and sends nothing', async () => {
     const body = message({ website: 'http://spam.example' });
     const reply = await t.http.post('/contact', body, from(freshIp()));
