@@ -34,7 +34,8 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   },
   TRUST_PROXY: {
     group: 'Server',
-    meaning: "`true` behind a load balancer, so rate limits see the client's IP, and `/metrics` the caller's (a request relayed from outside is never taken for a local one)",
+    meaning:
+      'behind proxies, how many stand in front (`1` behind one nginx) or their addresses and ranges (`10.0.0.5,10.0.1.0/24`): the client is then the address the last trusted proxy saw, for rate limits and logs, and no `X-Forwarded-For` entry a client writes itself counts. `true` (trust every hop) is refused: it lets a client choose its own address. `/metrics` is answered without a token only straight from loopback, never through a proxy',
   },
   LOG_FORMAT: { group: 'Server', meaning: '`auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise; `pretty` or `json` to force one' },
   LOG_LEVEL: {
@@ -215,6 +216,12 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   CODELAB_MEMORY_LIMIT_MB: { group: 'CodeLab', meaning: "memory a program may allocate (QuickJS runtime limit under a capped wasm memory; Pyodide's wasm heap beyond the interpreter)" },
   CODELAB_RUNS_PER_MINUTE: { group: 'CodeLab', meaning: '`POST /codelab/run` and `POST /projects/:id/run` per user a minute; more get 429 `rate_limited`' },
   CODELAB_JUDGE_CONCURRENCY: { group: 'CodeLab', meaning: 'submissions an instance judges at a time (their tests queue on the pools)' },
+  CODELAB_VERDICT_DELAY_PER_TEST_MS: {
+    group: 'CodeLab',
+    meaning:
+      "a submission's verdict, times and score are shown this long times the exercise's number of tests after it was submitted (until then it is `running`), so that how long the hidden tests ran tells nothing of their input; when judging took longer, at twice that, four times that, and so on",
+    unset: '`CODELAB_TIME_LIMIT_MS` + 500',
+  },
   CODELAB_PREWARM: { group: 'CodeLab', meaning: "load the interpreters at start-up (3 to 4 s for Pyodide's snapshot); the tests of other areas set `false`" },
 };
 
