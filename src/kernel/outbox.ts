@@ -1,4 +1,5 @@
 import type { Deps } from './deps';
+import { whileLeased } from './lease';
 import { CONNECTION_EVENT } from './pubsub';
 import type { Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
@@ -40,7 +41,7 @@ export interface Deliverer {
 }
 
 export interface RelayOptions {
-  /** How long a claimed row is not offered again: a relay that died mid-delivery gives it back after this. */
+  /** How long a claimed row is not offered again (renewed while it is delivered): a relay that died mid-delivery gives it back after this. */
   leaseMs: number;
   /** The fallback sweep, for rows whose NOTIFY no relay heard (written while every instance was down). */
   sweepMs: number;
@@ -49,7 +50,7 @@ export interface RelayOptions {
 
 const DEFAULT_RETRY = { delayMs: 1000, attempts: 20 };
 const MAX_RETRY_DELAY_MS = 3_600_000;
-/** About 30 s in all, within the lease: then the row is left for a second delivery. */
+/** About 30 s in all, the lease renewed meanwhile: then the row is left for a second delivery. */
 const FORGET_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16_000];
 /** Room for the database's clock, which decides when the row is due. */
 const RETRY_MARGIN_MS = 20;
@@ -184,12 +185,23 @@ export class OutboxRelay {
           if (gone.length) await deliverer.deliver(row, unit);
         });
       } else {
-        await deliverer.deliver(row, unit);
-        await this.forget(row);
+        // Another relay may take the row once its lease ends: that is for a relay that died, not a slow mail server.
+        await whileLeased(
+          this.options.leaseMs,
+          () => this.renew(row),
+          async () => {
+            await deliverer.deliver(row, unit);
+            await this.forget(row);
+          },
+        );
       }
     } catch (error) {
       await this.retryLater(row, deliverer?.retry ?? DEFAULT_RETRY, error as Error).catch(() => {});
     }
+  }
+
+  private renew(row: OutboxRow): Promise<unknown> {
+    return this.deps.sql.unlogged('update outbox set available_at = now() + make_interval(secs => ?) where id = ? and failed_at is null', [this.options.leaseMs / 1000, row.id]);
   }
 
   /**
