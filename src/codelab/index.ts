@@ -53,6 +53,8 @@ export const codelabArea = defineArea({
   },
   migrations: [{ name: 'Migration20261123100000_codelab', class: Migration20261123100000_codelab }],
   jobs: defineCodeLabJobs,
+  // The sandbox's processes end with the service: a snapshot still being built outlived it by seconds.
+  close: (deps) => codeRunnerOf(deps).stop(),
   // The sandbox pools of this instance: a queue that grows means runs wait for a worker.
   gauges: (deps) => [
     {
