@@ -70,7 +70,7 @@ export function insertEffects(effects: readonly Effect[]): { sql: string; params
 
 /** One relay per instance: woken by the NOTIFY of a commit, swept on a timer, rows claimed with SKIP LOCKED so instances share them. */
 export class OutboxRelay {
-  private draining: Promise<void> | null = null;
+  private readonly drains = new Set<Promise<void>>();
   private again = false;
   private stopped = true;
   private sweep?: NodeJS.Timeout;
@@ -94,7 +94,7 @@ export class OutboxRelay {
     // Back from a lost LISTEN connection: rows committed meanwhile were announced to nobody.
     this.unlisten.push(this.deps.pubSub.listen(CONNECTION_EVENT, (up) => up === true && this.wake()));
     this.sweep = setInterval(() => this.wake(), this.options.sweepMs).unref();
-    void this.wake();
+    this.wake();
   }
 
   /** Stops claiming rows and waits for the deliveries under way; what is left stays for the next start. */
@@ -104,27 +104,29 @@ export class OutboxRelay {
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     for (const unlisten of this.unlisten.splice(0)) unlisten();
-    await this.draining;
+    await Promise.all(this.drains);
   }
 
-  /** Delivers what is due now; a wake during a drain runs another drain after it. */
-  wake(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.draining) {
+  /**
+   * Delivers what is due now, in up to DRAINS_AT_ONCE drains (SKIP LOCKED hands each its own rows: one
+   * at a time fell behind a webhook load). A wake while they all run starts another as soon as one
+   * ends: not once all have, or one delivery that hangs (a mail server that never answers, a reaction
+   * waiting on a lock) held up every row committed after it.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.drains.size >= DRAINS_AT_ONCE) {
       this.again = true;
-      return this.draining;
+      return;
     }
-    // A few claims at once (SKIP LOCKED hands each its own rows): one at a time fell behind a webhook load.
-    this.draining = Promise.all(Array.from({ length: DRAINS_AT_ONCE }, () => this.drain()))
-      .then(() => {})
-      .finally(() => {
-        this.draining = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          void this.wake();
-        }
+    this.again = false;
+    while (this.drains.size < DRAINS_AT_ONCE) {
+      const drain: Promise<void> = this.drain().finally(() => {
+        this.drains.delete(drain);
+        if (this.again) this.wake();
       });
-    return this.draining;
+      this.drains.add(drain);
+    }
   }
 
   private async drain(): Promise<void> {
@@ -236,7 +238,7 @@ export class OutboxRelay {
     if (failed) return;
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      void this.wake();
+      this.wake();
     }, delayMs + RETRY_MARGIN_MS).unref();
     this.retryTimers.add(timer);
   }
