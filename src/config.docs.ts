@@ -101,7 +101,8 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   MAIL_RETRIES: { group: 'Mail and the outbox', meaning: 'retries of a mail before it is given up (logged)' },
   OUTBOX_LEASE_MS: {
     group: 'Mail and the outbox',
-    meaning: 'how long a claimed outbox row (a mail, a job, a reaction to an event) waits before another relay may deliver it, should its relay die mid-delivery',
+    meaning:
+      'how long a claimed outbox row (a mail, a job, a reaction to an event) waits before another relay may deliver it, should its relay die mid-delivery; renewed every third of it while it is delivered',
   },
   OUTBOX_SWEEP_MS: { group: 'Mail and the outbox', meaning: "the relay's fallback sweep for due rows (it is woken at once by the commit's NOTIFY otherwise)" },
   CONTACT_TO: { group: 'Mail and the outbox', meaning: 'where contact form messages are forwarded' },
@@ -151,7 +152,10 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   AI_USAGE_FLUSH_MS: { group: 'AI tutor', meaning: 'token usage is written in one statement per this period for all answers since (and on shutdown)' },
   AI_BACKEND_CONNECTIONS: { group: 'AI tutor', meaning: 'keep-alive connections to the AI backend at most (undici pool)' },
   JOBS_PROCESS_EVERY_MS: { group: 'Jobs', meaning: 'how often an instance looks for due jobs (new ones also arrive by NOTIFY on PostgreSQL)' },
-  JOBS_LOCK_LIFETIME_MS: { group: 'Jobs', meaning: 'a job whose instance died is taken over after this long (a running job renews it every third of it)' },
+  JOBS_LOCK_LIFETIME_MS: {
+    group: 'Jobs',
+    meaning: 'the lease of claimed work (a job, an export, an erasure, a batch of guardian reports): taken over this long after its instance died; renewed every third of it while it runs',
+  },
   JOBS_DRAIN_TIMEOUT_MS: { group: 'Jobs', meaning: 'at shutdown, how long running jobs may finish before they are handed back' },
   REPORTS_CONCURRENCY: { group: 'Jobs', meaning: 'guardian report mails sent at a time by one run' },
   QUIZ_MAX_ATTEMPTS: {

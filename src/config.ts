@@ -36,8 +36,8 @@ export const settingsSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
   MAIL_RETRIES: z.coerce.number().int().min(0).default(10),
   MAIL_RETRY_DELAY_MS: positiveInt.default(30_000),
-  /** A claimed outbox row is offered again after this if its relay died mid-delivery. */
-  OUTBOX_LEASE_MS: positiveInt.default(60_000),
+  /** A claimed outbox row is offered again after this if its relay died mid-delivery (renewed while it is delivered). */
+  OUTBOX_LEASE_MS: positiveInt.default(30_000),
   /** The relay's fallback sweep, for rows whose commit no relay heard of. */
   OUTBOX_SWEEP_MS: positiveInt.default(10_000),
   /** The whole shutdown's bound: past it the process exits non-zero whatever is still closing. */
@@ -97,7 +97,7 @@ export const settingsSchema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .optional(),
   JOBS_PROCESS_EVERY_MS: positiveInt.default(1000),
-  JOBS_LOCK_LIFETIME_MS: positiveInt.default(60_000),
+  JOBS_LOCK_LIFETIME_MS: positiveInt.default(30_000),
   JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
   QUIZ_MAX_ATTEMPTS: positiveInt.default(3),
   FACTORY_CONCURRENCY: positiveInt.default(4),

@@ -17,9 +17,8 @@ export const defineCodeLabJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
       .start()
       .catch((error: unknown) => deps.log.error({ err: error }, 'CodeLab interpreters failed to start'));
   }
-  deps.jobs.agenda.define<JudgeJob>(JUDGE_JOB, (job) => inUnit((services) => services.codelab.judgeSubmission(job.attrs.data.submissionId)), {
+  deps.jobs.define<JudgeJob>(JUDGE_JOB, (job) => inUnit((services) => services.codelab.judgeSubmission(job.attrs.data.submissionId)), {
     concurrency: deps.config.CODELAB_JUDGE_CONCURRENCY,
-    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
   });
   deps.jobs.agenda.define<JudgeJob>(
     RELEASE_JOB,

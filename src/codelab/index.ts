@@ -57,6 +57,8 @@ export const codelabArea = defineArea({
     { name: 'Migration20261201000100_codelab_verdict_release', class: Migration20261201000100_codelab_verdict_release },
   ],
   jobs: defineCodeLabJobs,
+  // The sandbox's processes end with the service: a snapshot still being built outlived it by seconds.
+  close: (deps) => codeRunnerOf(deps).stop(),
   // The sandbox pools of this instance: a queue that grows means runs wait for a worker.
   gauges: (deps) => [
     {
