@@ -104,6 +104,22 @@ describe('GET /health/live and /health/ready', () => {
   });
 });
 
+describe('an instance that is stopping', () => {
+  it('says it is not ready from the moment it begins to stop, while it still answers', async () => {
+    const t = await startTestApp();
+    expect((await t.http.get('/health/ready')).status).toBe(200);
+    t.app.deps.leaving = true;
+    const reply = await t.http.get('/health/ready');
+    expect(reply.status).toBe(503);
+    expect(reply.body).toEqual({ error: 'upstream_unavailable', message: 'Not ready: this instance is stopping.' });
+    expect((await t.http.get('/health/live')).status).toBe(200);
+    t.app.deps.leaving = false;
+    const closing = t.close();
+    expect(t.app.deps.leaving).toBe(true);
+    await closing;
+  });
+});
+
 describe('GET /health/email', () => {
   let t: TestApp;
 
