@@ -266,7 +266,8 @@ export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> &
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = settingsSchema.safeParse(env);
+  // An empty variable is an unset one: compose and Kubernetes write `NAME=` for a value they leave out.
+  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);
