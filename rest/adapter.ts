@@ -44,8 +44,9 @@ export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[]
       path: route.path,
       // As express's router matches: any case, a trailing slash or not, parameters decoded.
       match: match(route.path, { sensitive: false, end: true, trailing: true, decode: decodeURIComponent }),
-      // Each row's body limit is its operation's: BODY_LIMIT unless the mutation declares more.
-      readBody: [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
+      // A GET's body means nothing (RFC 9110) and is not read; each other row's body limit is its
+      // operation's: BODY_LIMIT unless the mutation declares more.
+      readBody: route.method === 'get' ? [] : [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
       async handle(ctx, body, req, res) {
         const { query, params, headers } = req as Request;
         const variables = enums.toGraphQL(variablesOf(route, body, query, params, headers));

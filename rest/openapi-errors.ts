@@ -1,4 +1,5 @@
 import { errorStatus, internalErrorBody } from '../src/kernel/errors';
+import { badPercentEncoding, methodNotAllowed } from '../src/server/server.errors';
 import { type JsonSchema, objectOf, ref } from './openapi-shapes';
 
 /** DESIGN.md 4.2's codes with their statuses; 405 and 415 are answered before any operation runs. */
@@ -101,7 +102,8 @@ const particular: Record<string, Example[]> = {
 export interface OperationFacts {
   id: string;
   isPublic: boolean;
-  takesBody: boolean;
+  /** Whether its request's body is read (every method but GET, a body the operation takes or not): invalid_json, 413, 415. */
+  readsBody: boolean;
   /** Whether it names a resource by id (in its path, query or body): it may answer not_found. */
   namesResource: boolean;
   /** The noun of its path (`/courses/:id` is a course), for the not_found message. */
@@ -110,17 +112,41 @@ export interface OperationFacts {
   field: string;
 }
 
+/** What any request may meet, whatever it asks: the rate limit, a failure of ours. */
+const frontErrors = [common.rate_limited, common.internal_error, common.upstream_unavailable];
+
 /** Every error the operation answers, grouped by status, each status with a real example of each code. */
 export function errorResponses(op: OperationFacts): Record<string, JsonSchema> {
   const examples: Example[] = [...(particular[op.id] ?? []), says('validation_failed', 'The request is invalid.', { details: [{ field: op.field, message: 'is required' }] })];
-  if (op.takesBody) examples.push(common.invalid_json, common.payload_too_large, common.unsupported_media_type);
+  if (op.readsBody) examples.push(common.invalid_json, common.payload_too_large, common.unsupported_media_type);
   if (!op.isPublic) examples.push(common.unauthenticated, common.forbidden, common.account_suspended, common.account_deletion_pending);
   // A public operation still refuses a token sent with it that is ended or whose account may not act.
   else examples.push(says('unauthenticated', 'The session of this access token has ended; sign in again.'), common.account_suspended, common.account_deletion_pending);
   if (op.namesResource) examples.push(says('not_found', `No such ${op.noun}.`));
-  examples.push(common.rate_limited, common.internal_error, common.upstream_unavailable);
+  return responsesOf([...examples, ...frontErrors]);
+}
 
-  // The first example of a code stays: an operation's own words before the common ones.
+/** The errors of a path served without an operation (`GET /`): those every request may meet. */
+export function frontErrorResponses(): Record<string, JsonSchema> {
+  return responsesOf([badPercentEncoding('query').toBody(), ...frontErrors]);
+}
+
+/**
+ * A known path called with a method it does not take. OpenAPI describes responses per operation,
+ * and this answers no operation of the document (it answers the methods the path lacks), so it is
+ * declared once here and named by the document's description, not listed under operations that
+ * never answer it.
+ */
+export function methodNotAllowedResponse(): JsonSchema {
+  return {
+    description: 'method_not_allowed: the path takes other methods, which `Allow` lists (HEAD with GET)',
+    headers: { Allow: { description: 'The methods the path takes, such as `GET, HEAD`', required: true, schema: { type: 'string' } } },
+    ...errorContent(['method_not_allowed'], [methodNotAllowed().toBody()]),
+  };
+}
+
+/** Responses by status from examples: the first example of a code stays (an operation's own words before the common ones). */
+function responsesOf(examples: Example[]): Record<string, JsonSchema> {
   const byStatus = new Map<number, Example[]>();
   for (const example of examples) {
     const status = codeStatus[example.error];
@@ -133,16 +159,22 @@ export function errorResponses(op: OperationFacts): Record<string, JsonSchema> {
     responses[status] = {
       description: list.map((e) => e.error).join(', '),
       ...(status === 429 ? { headers: rateLimitHeaders(true) } : status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
-      content: {
-        'application/json': {
-          // Only the codes of this status: a 401 is never validation_failed.
-          schema: { allOf: [ref('Error'), { type: 'object', properties: { error: { enum: codes } } }] },
-          examples: Object.fromEntries(list.map((e) => [e.error, { summary: e.message, value: e }])),
-        },
-      },
+      ...errorContent(codes, list),
     };
   }
   return responses;
+}
+
+/** The error object of some codes (only those: a 401 is never validation_failed), with an example of each. */
+function errorContent(codes: string[], examples: Example[]): JsonSchema {
+  return {
+    content: {
+      'application/json': {
+        schema: { allOf: [ref('Error'), { type: 'object', properties: { error: { enum: codes } } }] },
+        examples: Object.fromEntries(examples.map((e) => [e.error, { summary: e.message, value: e }])),
+      },
+    },
+  };
 }
 
 /** The X-RateLimit-* headers of every counted answer; on a 429 with Retry-After. */

@@ -2,8 +2,9 @@ import { type FieldNode, getNamedType, type GraphQLInputType, type GraphQLSchema
 import { isPublicOperation, type RuleMap } from '../src/permissions';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import { restNames } from './adapter';
-import { errorResponses, errorSchema, headers, rateLimitHeaders } from './openapi-errors';
-import { type JsonSchema, objectOf, orNull, Shapes } from './openapi-shapes';
+import { API_LINKS, apiPackage } from '../src/server/api-index';
+import { errorResponses, errorSchema, frontErrorResponses, headers, methodNotAllowedResponse, rateLimitHeaders } from './openapi-errors';
+import { type JsonSchema, objectOf, orNull, ref, Shapes } from './openapi-shapes';
 
 /** Operations that answer a stream when asked for one. */
 const streams: Record<string, string> = { AiChat: 'Server-sent events (`Accept: text/event-stream`): the answer as it is written.' };
@@ -12,7 +13,7 @@ const streams: Record<string, string> = { AiChat: 'Server-sent events (`Accept: 
 export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: RuleMap): JsonSchema {
   const shapes = new Shapes();
   shapes.schemas.Error = errorSchema();
-  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const paths: Record<string, Record<string, JsonSchema>> = { '/': { get: indexOperation(shapes) } };
   for (const route of routes) {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     paths[path] = { ...paths[path], [route.method]: operationOf(schema, route, rules, shapes) };
@@ -21,17 +22,31 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: 
     openapi: '3.1.0',
     info: {
       title: 'Learning platform API (REST)',
-      version: '0.1.0',
+      version: apiPackage().version,
       description:
-        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply. A known path called with another method answers 405 `method_not_allowed` with `Allow`.',
+        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply. A known path called with a method it does not take answers 405 `method_not_allowed` with `Allow` (`#/components/responses/MethodNotAllowed`). Answers are `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.',
     },
     servers: [{ url: '/', description: 'The host serving this document' }],
     paths,
     components: {
       schemas: referenced(shapes.schemas, paths),
+      responses: { MethodNotAllowed: methodNotAllowedResponse() },
       headers,
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
     },
+  };
+}
+
+/** `GET /`: where a client finds the rest of the API. */
+function indexOperation(shapes: Shapes): JsonSchema {
+  const links = Object.fromEntries(Object.entries(API_LINKS).map(([name, path]) => [name, { type: 'string', const: path }]));
+  shapes.schemas.ApiIndex = objectOf({ name: { type: 'string' }, version: { type: 'string' }, links: objectOf(links, Object.keys(links)) }, ['name', 'version', 'links']);
+  return {
+    operationId: 'ApiIndex',
+    summary: 'The name and version of the service, and where its GraphQL endpoint, documentation and health probes are',
+    tags: ['index'],
+    security: [],
+    responses: { 200: { description: 'Success', headers: rateLimitHeaders(false), content: { 'application/json': { schema: ref('ApiIndex') } } }, ...frontErrorResponses() },
   };
 }
 
@@ -105,7 +120,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
     errorResponses({
       id,
       isPublic,
-      takesBody: requestBody !== undefined,
+      readsBody: route.method !== 'get',
       namesResource: pathParams.length > 0 || idField !== undefined,
       noun: pathParams.length ? nounOf(route.path) : (idField ?? 'resource').replace(/Ids?$/, ''),
       field: restNames[field] ?? field,

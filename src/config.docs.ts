@@ -45,7 +45,7 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   OTEL_EXPORTER_OTLP_ENDPOINT: {
     group: 'Server',
     meaning:
-      "base URL of an OpenTelemetry collector's OTLP/HTTP receiver (`http://collector:4318`; spans go to `/v1/traces` as JSON): traces of HTTP requests, GraphQL (parse, validation, execution, resolvers that do more than read a property) and SQL statements, joining a caller's W3C `traceparent`. `OTEL_EXPORTER_OTLP_HEADERS` and the SDK's other `OTEL_EXPORTER_OTLP_*` variables apply. `/metrics` and `/health*` are not traced",
+      "base URL of an OpenTelemetry collector's OTLP/HTTP receiver (`http://collector:4318`; spans go to `/v1/traces` as JSON): traces of HTTP requests and WebSocket operations, GraphQL (parse, validation, execution, resolvers that do more than read a property) and SQL statements with placeholders for their values, joining a caller's W3C `traceparent`. No personal data, secret or error message is sent; idle polling, `/metrics` and `/health*` are not traced (docs/operations.md, Tracing). `OTEL_EXPORTER_OTLP_HEADERS` and the SDK's other `OTEL_EXPORTER_OTLP_*` variables apply",
     unset: 'no tracing, the SDK is not loaded',
   },
   OTEL_SERVICE_NAME: { group: 'Server', meaning: '`service.name` of the spans (each instance adds `service.instance.id`, host and pid)' },

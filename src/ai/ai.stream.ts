@@ -98,7 +98,8 @@ async function decide(ctx: Context): Promise<AiDecision> {
 async function relay(upstream: BackendResponse, res: ServerResponse, record: (tokens: number) => void) {
   res.statusCode = 200;
   res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-  res.setHeader('Cache-Control', 'no-cache, no-transform');
+  // A tutor's answer to one learner is kept nowhere; no-transform keeps compression from holding events back.
+  res.setHeader('Cache-Control', 'no-store, no-transform');
   res.setHeader('X-Accel-Buffering', 'no');
   res.flushHeaders();
   let tokens = 0;

@@ -344,6 +344,7 @@ export class AuthService {
    * Whether an access token still stands beyond its signature and expiry, in one statement: the
    * account exists and is not suspended, and the token's session (refresh token family) has a
    * token neither revoked nor expired. A token without a session id is judged by its account only.
+   * A live session of an account whose erasure is pending is told apart: it holds no WebSocket.
    */
   async sessionState(userId: string, sessionId?: string): Promise<SessionState> {
     const [row] = await this.em.execute<{ status: AccountStatus; live: boolean }[]>(
@@ -354,7 +355,8 @@ export class AuthService {
     );
     if (!row || row.status === AccountStatus.erased) return 'ended';
     if (row.status === AccountStatus.suspended) return 'suspended';
-    return row.live ? 'live' : 'ended';
+    if (!row.live) return 'ended';
+    return row.status === AccountStatus.deletion_pending ? 'deletion_pending' : 'live';
   }
 
   private async startSession(user: User, familyId: string = randomUUID(), em: EntityManager = this.em): Promise<Session> {

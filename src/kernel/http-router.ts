@@ -1,5 +1,4 @@
 import { type RequestHandler, Router } from 'express';
-import { match } from 'path-to-regexp';
 
 /** What a router serves: a method (`*` for every method) and its paths, whole or as a prefix. */
 export interface DeclaredRoute {
@@ -56,10 +55,4 @@ export class DeclaringRouter {
     this.router[method.toLowerCase() as 'get'](paths, ...handlers);
     return this;
   }
-}
-
-/** Whether a declared path takes a request path, as express matches it: any case, a trailing slash or not, a prefix at a segment's end. */
-export function pathMatcher(path: string, prefix: boolean): (requestPath: string) => boolean {
-  const matches = match(path, { sensitive: false, end: !prefix, trailing: true, decode: false });
-  return (requestPath) => matches(requestPath) !== false;
 }

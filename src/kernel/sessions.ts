@@ -20,8 +20,12 @@ export interface SessionsEndedEvent {
   suspended?: boolean;
 }
 
-/** Whether a token's session still stands: `ended` (401) or `suspended` (403 account_suspended) end it. */
-export type SessionState = 'live' | 'ended' | 'suspended';
+/**
+ * Whether a token's session still stands: `ended` (401) or `suspended` (403 account_suspended) end
+ * it; under `deletion_pending` (403 account_deletion_pending) it stands for reading the account and
+ * cancelling the erasure over HTTP, and holds no WebSocket.
+ */
+export type SessionState = 'live' | 'ended' | 'suspended' | 'deletion_pending';
 
 /** NOTIFY payloads stay under 8000 bytes: beyond this many sessions, an event names none. */
 export const MAX_NAMED_SESSIONS = 100;

@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import express from 'express';
+import type express from 'express';
 import { DeclaringRouter } from './http-router';
+import { publicFiles } from './public-document';
 
 /** The project's root: where package.json is, from src/ (tests) or dist/src/ (the build). */
 export function projectRoot(): string {
@@ -23,7 +24,8 @@ export interface WebPage {
 
 /**
  * One of our bundled pages (web/<name>): public like any login page, since what it shows comes from
- * the API, which checks the caller's rights on every call. A strict CSP: our own script only.
+ * the API, which checks the caller's rights on every call. A strict CSP: our own script only. The
+ * page is not kept (no-store, as every answer); its script and stylesheet are, revalidated by ETag.
  */
 export function webPage({ name, paths, assets, connect }: WebPage): DeclaringRouter {
   const csp = `default-src 'self'; img-src 'self' data:; connect-src 'self'${connect ? ` ${connect}` : ''}; frame-ancestors 'none'; base-uri 'none'; form-action 'self'`;
@@ -32,5 +34,5 @@ export function webPage({ name, paths, assets, connect }: WebPage): DeclaringRou
     res.setHeader('content-security-policy', csp);
     next();
   };
-  return new DeclaringRouter().get(paths, strict, (_req, res) => res.sendFile(join(built, 'index.html'))).use(assets, strict, express.static(built, { redirect: false }));
+  return new DeclaringRouter().get(paths, strict, (_req, res) => res.sendFile(join(built, 'index.html'))).use(assets, strict, publicFiles(built, { redirect: false }));
 }

@@ -1,5 +1,6 @@
 import type { RequestHandler } from 'express';
-import { type DeclaredRoute, pathMatcher } from '../kernel/http-router';
+import type { DeclaredRoute } from '../kernel/http-router';
+import { pathMatcher } from '../kernel/path-match';
 import { methodNotAllowed } from './server.errors';
 
 /**

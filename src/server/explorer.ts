@@ -1,8 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import type { NextFunction, Request, Response } from 'express';
 import type { Config } from '../config';
 import { DeclaringRouter } from '../kernel/http-router';
+import { publicFiles } from '../kernel/public-document';
 import { projectRoot } from '../kernel/web-page';
 
 // GraphiQL sets styles through the CSSOM (allowed); its fonts are data: URLs in its stylesheet.
@@ -22,15 +23,14 @@ export function graphExplorer(config: Config): DeclaringRouter {
   let page: string | undefined;
   const strict = (_req: Request, res: Response, next: NextFunction) => {
     res.setHeader('content-security-policy', CSP);
-    res.setHeader('x-content-type-options', 'nosniff');
     next();
   };
   router.get('/graphql', (req, res, next) => {
     const wantsPage = req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html' && req.query.query === undefined;
     if (!wantsPage || !existsSync(join(built, 'index.html'))) return next();
     page ??= readFileSync(join(built, 'index.html'), 'utf8').replace('%ACCESS%', access);
-    strict(req, res, () => res.type('html').setHeader('cache-control', 'no-store').send(page));
+    strict(req, res, () => res.type('html').send(page));
   });
-  router.use('/graphql/explorer', strict, express.static(built, { redirect: false, index: false }));
+  router.use('/graphql/explorer', strict, publicFiles(built, { redirect: false, index: false }));
   return router;
 }

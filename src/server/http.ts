@@ -7,8 +7,10 @@ import type { DirectRoute, JsonRoute } from '../kernel/area';
 import { sizeInBytes } from '../kernel/body-limit';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { type DeclaredRoute, DeclaringRouter, pathMatcher } from '../kernel/http-router';
+import { type DeclaredRoute, DeclaringRouter } from '../kernel/http-router';
+import { pathMatcher } from '../kernel/path-match';
 import { answerOtherMethods } from './allowed-methods';
+import { apiIndex } from './api-index';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
@@ -46,8 +48,8 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
   for (const route of served.json) routes.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
-  // The areas' own routes first: pages, files and webhooks owe nothing to the docs, GraphQL or REST below.
-  routes.mount(served.areaRoutes).mount(serveDocs(schema)).mount(graphExplorer(config));
+  // The areas' own routes first: pages, files and webhooks owe nothing to the index, the docs, GraphQL or REST below.
+  routes.mount(served.areaRoutes).mount(apiIndex()).mount(serveDocs(schema)).mount(graphExplorer(config));
   const { graphql } = served;
   routes.use(graphql.path, ...graphql.readBody!, (req, res, next) => graphql.handle(context(req), req.body, req, res).catch(next));
   routes.mount(restRouter(served.rest, context));

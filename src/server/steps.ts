@@ -15,7 +15,8 @@ import { jsonOnly } from '../kernel/json-body';
 import { countRequest } from '../kernel/rate-limit';
 import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
-import { observeRequest, routeTemplate } from './metrics/http';
+import { observeRequest } from './metrics/http';
+import { routeTemplate } from './route-template';
 import { createContext } from './context';
 import { badPercentEncoding } from './server.errors';
 
@@ -27,7 +28,7 @@ import { badPercentEncoding } from './server.errors';
 /**
  * What every request goes through first, in this order, whichever way it comes in (express, or a
  * route served before it, the AI tutor's chat among them): its request id, log line and timing;
- * compression; CORS; the client's address; the token and its session; the rate limits; a
+ * the headers of every answer; compression; CORS; the client's address; the token and its session; the rate limits; a
  * well-encoded query. Each way then reads its route's parameters and body. Written as express
  * middleware, which express mounts as they are and the routes served before it run in turn.
  */
@@ -39,6 +40,10 @@ export function requestSteps(deps: Deps): RequestHandler[] {
     (req, res, next) => {
       req.id = trackRequest(deps.log, req, res, req.url);
       observeRequest(deps, req, res, () => routeTemplate(req));
+      // No answer is to be sniffed into another type; none is to be kept unless it says so (the
+      // public documents, kernel/public-document.ts): most depend on the caller, its token and rights.
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Cache-Control', 'no-store');
       next();
     },
     compressAnswers,

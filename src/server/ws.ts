@@ -14,8 +14,9 @@ import type { Deps } from '../kernel/deps';
 import { accountSuspended, AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
 import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
-import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
+import { endedSessionsOf, SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { enforce } from '../permissions/enforce';
+import { deletionPending } from '../permissions/permissions.errors';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { openUnit } from './platform';
@@ -61,15 +62,35 @@ export const MAX_SOCKETS_PER_ACCOUNT = 10;
 export const TOO_MANY_SOCKETS = 4429;
 /** Subscriptions one socket runs at once: the next answers LIMIT_REACHED (a limit of the specification, 409, not a window). */
 export const MAX_SUBSCRIPTIONS_PER_SOCKET = 20;
+/** How long a socket may stay open without `connection_init` before it is closed with 4408. */
+const CONNECTION_INIT_WAIT_MS = 10_000;
+
+/**
+ * Closes a socket refused at `connection_init`, with the code its refusal says (closeCodeOf).
+ * graphql-ws would close every refusal with 4403 (on `false`); a close made here comes first and is
+ * the one sent.
+ */
+function refuse(socket: WebSocket, refusal: AppError): false {
+  socket.close(closeCodeOf(refusal), refusal.message);
+  return false;
+}
+
+/**
+ * 4403 for an account that may not connect (suspended, or its erasure pending: it may only read
+ * itself and cancel, over HTTP), 4401 for a token the client refreshes or signs in again for
+ * (missing, invalid, expired, its session ended).
+ */
+const closeCodeOf = (refusal: AppError) => (refusal.code === 'account_suspended' || refusal.code === 'account_deletion_pending' ? CloseCode.Forbidden : CloseCode.Unauthorized);
 
 /**
  * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
  * (`connectionParams.authorization`), and no longer than that token stands: it closes with 4401
  * when the token expires or its session ends (logout, password reset, a refresh token used twice,
- * a deletion request, erasure) and with 4403 when the account is suspended, on every instance, as
- * soon as the event bus says so; each operation checks the token again before it runs and counts
- * against the caller's rate limit as an HTTP request does, and runs through the ApolloServer of
- * HTTP (ws-operations.ts): its limits, plugins, schema hiding and error formatting apply here too.
+ * a deletion request, erasure) and with 4403 when the account is suspended or its erasure pending,
+ * on every instance, as soon as the event bus says so; each operation checks the token again
+ * before it runs and counts against the caller's rate limit as an HTTP request does, and runs
+ * through the ApolloServer of HTTP (ws-operations.ts): its limits, plugins, schema hiding and error
+ * formatting apply here too.
  *
  * Events of a subscription are checked before each delivery without a read per event: the socket's
  * session state and account, and each subscription's verdict of its rules, are read once and kept
@@ -87,6 +108,7 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
    */
   const ttl = config.SUBSCRIPTION_DECISION_TTL_MS;
   const trust = trustOf(config);
+  const endedSessions = endedSessionsOf(deps);
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const connections = new WeakMap<object, Connection>();
   const byUser = new Map<string, Set<Connection>>();
@@ -145,9 +167,11 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
     clearTimeout(connection.expiry);
     setImmediate(() => connection.socket.close(code, reason));
   };
-  const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) =>
-    state === 'suspended' ? end(connection, CloseCode.Forbidden, 'Account suspended') : end(connection, CloseCode.Unauthorized, 'Session ended');
-  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : connectionSessionEnded());
+  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : state === 'deletion_pending' ? deletionPending() : connectionSessionEnded());
+  const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) => {
+    const refusal = refusalFor(state);
+    end(connection, closeCodeOf(refusal), refusal.message);
+  };
 
   const register = (connection: Connection) => {
     let sockets = byUser.get(connection.auth.userId);
@@ -258,6 +282,7 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
 
   const server = useServer(
     {
+      connectionInitWaitTimeout: CONNECTION_INIT_WAIT_MS,
       // Every operation goes through Apollo here, as an HTTP request does: a refused one (tokens,
       // depth, aliases, cost, bad input) answers with graphql-ws's error message; a query or
       // mutation has its result, which graphql-ws sends (execute); a subscription opens (subscribe).
@@ -294,16 +319,19 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
           if (!opens) listens();
         }
       },
-      // The signature and expiry are checked here; the session and account before each operation
-      // (a socket whose session has ended closes at its first), so a reconnection storm after a
-      // deploy costs the database nothing until the sockets are used.
+      // The signature, the expiry and the sessions this instance knows ended are checked here (in
+      // memory); the session and account are read before each operation (a socket whose session has
+      // ended closes at its first), so a reconnection storm after a deploy costs the database nothing
+      // until the sockets are used.
       onConnect: (ctx) => {
+        const socket = ctx.extra.socket;
         const auth = authenticateHeader(config, String(ctx.connectionParams?.authorization ?? ''));
         const userId = auth.userId;
-        if (!userId) return false;
-        const socket = ctx.extra.socket;
+        if (!userId) return refuse(socket, auth.error ?? unauthenticated());
+        const ended = endedSessions.refusal(auth);
+        if (ended) return refuse(socket, ended);
         if ((byUser.get(userId)?.size ?? 0) >= MAX_SOCKETS_PER_ACCOUNT) {
-          // graphql-ws would close with 4403 on `false`; this close comes first and is the one sent.
+          // As in `refuse`: this close comes first and is the one sent.
           socket.close(TOO_MANY_SOCKETS, 'Too many connections for this account');
           return false;
         }

@@ -213,6 +213,7 @@ describe('streaming', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     expect(response.headers.get('content-encoding')).toBeNull();
+    expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
     const arrivals: number[] = [];
     let text = '';
     for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {

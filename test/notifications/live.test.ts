@@ -62,7 +62,7 @@ describe('live notifications', () => {
     const outcome = await new Promise<unknown>((resolve) => {
       client.subscribe({ query: ADDED }, { next: resolve, error: resolve, complete: () => resolve('completed') });
     });
-    expect((outcome as { code?: number }).code).toBe(4403);
+    expect((outcome as { code?: number }).code).toBe(4401);
     await client.dispose();
   });
 });

@@ -32,6 +32,8 @@ const SHOWN = [
   'access-control-allow-credentials',
   'access-control-expose-headers',
   'vary',
+  'cache-control',
+  'x-content-type-options',
   'x-ratelimit-limit',
   'retry-after',
   'www-authenticate',
@@ -60,6 +62,8 @@ async function expectAnsweredAlike(cases: [string, string, string, CallOptions, 
     expect(served.headers['x-request-id'], what).toBe('same-id-both-ways');
     expect(served.headers['access-control-allow-origin'], what).toBe(t.app.deps.config.WEB_ORIGIN);
     expect(served.headers['x-ratelimit-limit'], what).not.toBeNull();
+    expect(served.headers['cache-control'], what).toBe('no-store');
+    expect(served.headers['x-content-type-options'], what).toBe('nosniff');
     expect(served.headers['content-type'], what).toBe('application/json; charset=utf-8');
     expect(Number(served.headers['content-length']), what).toBeGreaterThan(0);
     expect(await answer(viaExpress, method, path, options), what).toEqual(served);

@@ -1,3 +1,6 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { asOwner } from '../support/sql';
@@ -39,6 +42,38 @@ function valueOf(text: string, name: string, labels: Record<string, string> = {}
   return undefined;
 }
 
+/** Whether a program is on PATH. */
+function onPath(program: string): boolean {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, program)));
+}
+
+/**
+ * The findings of promtool's `check metrics` lint (Prometheus's promlint) that our metrics could
+ * meet, in its words: where promtool is not installed (CI), the same rules are checked here.
+ */
+function lintFindings(text: string): string[] {
+  const families = new Map<string, { help?: string; type?: string }>();
+  const findings: string[] = [];
+  for (const line of text.split('\n')) {
+    const declared = /^# (HELP|TYPE) (\S+) ?(.*)$/.exec(line);
+    if (!declared) continue;
+    const [, kind, name, value] = declared;
+    const family = families.get(name) ?? {};
+    const field = kind === 'HELP' ? 'help' : 'type';
+    if (family[field] !== undefined) findings.push(`${name}: second ${kind} line`);
+    family[field] = value;
+    families.set(name, family);
+  }
+  for (const [name, { help, type }] of families) {
+    if (!help) findings.push(`${name}: no help text`);
+    if (type === 'counter' && !name.endsWith('_total')) findings.push(`${name}: counter metrics should have "_total" suffix`);
+    if (type !== 'counter' && name.endsWith('_total')) findings.push(`${name}: non-counter metrics should not have "_total" suffix`);
+    if (type !== 'histogram' && type !== 'summary' && /_(bucket|count|sum)$/.test(name)) findings.push(`${name}: non-histogram and non-summary metrics should not have a reserved suffix`);
+    if (!/^[a-z_][a-z0-9_]*$/.test(name)) findings.push(`${name}: metric names should be written in snake_case`);
+  }
+  return findings;
+}
+
 describe('GET /metrics', () => {
   it('counts HTTP requests under their route template and status, never the raw path', async () => {
     const route = { method: 'GET', route: '/courses/:id', status: '404' };
@@ -56,6 +91,29 @@ describe('GET /metrics', () => {
     expect(after).not.toContain('/no/such/path');
     // Routes express serves carry their template too.
     expect(valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: '/metrics', status: '200' })).toBeGreaterThanOrEqual(2);
+    // GraphQL asked by GET goes through express (the explorer's route passes it on to /graphql's): one route still.
+    const graphqlByGet = { method: 'GET', route: '/graphql', status: '200' };
+    const asked = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ health { status } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
+    expect(await asked.json()).toEqual({ data: { health: { status: 'ok' } } });
+    const last = await scrape();
+    expect(valueOf(last, 'http_request_duration_seconds_count', graphqlByGet)).toBe((valueOf(after, 'http_request_duration_seconds_count', graphqlByGet) ?? 0) + 1);
+    expect(last).not.toContain('/graphql/graphql');
+  });
+
+  it('passes the lint of promtool check metrics: HELP for each, `_total` for counters and only them, snake_case, no name declared twice', async () => {
+    expect(lintFindings('# HELP up_total x\n# TYPE up_total gauge\nup_total 1\n# TYPE noHelp counter\nnoHelp 1\n')).toEqual([
+      'up_total: non-counter metrics should not have "_total" suffix',
+      'noHelp: no help text',
+      'noHelp: counter metrics should have "_total" suffix',
+      'noHelp: metric names should be written in snake_case',
+    ]);
+    expect(lintFindings(await scrape())).toEqual([]);
+  });
+
+  it.skipIf(!onPath('promtool'))('passes promtool check metrics with no finding', async () => {
+    const checked = spawnSync('promtool', ['check', 'metrics'], { input: await scrape(), encoding: 'utf8' });
+    expect(checked.stdout + checked.stderr).toBe('');
+    expect(checked.status).toBe(0);
   });
 
   it('counts GraphQL operations by type and name, and those that failed', async () => {

@@ -40,7 +40,7 @@ describe('subscriptions', () => {
       const outcome = await new Promise<unknown>((resolve) => {
         client.subscribe({ query: ACCOUNT_CHANGED }, { next: resolve, error: resolve, complete: () => resolve('completed') });
       });
-      expect((outcome as { code?: number }).code, String(token)).toBe(4403);
+      expect((outcome as { code?: number }).code, String(token)).toBe(4401);
       await client.dispose();
     }
   });

@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Request } from 'express';
 import type { Deps } from '../../kernel/deps';
 import { metricsOf } from './registry';
 
@@ -14,16 +13,4 @@ export function observeRequest(deps: Deps, req: IncomingMessage, res: ServerResp
   res.once('finish', () => {
     httpDuration.observe({ method: req.method ?? 'GET', route: routeOf(), status: String(res.statusCode) }, (performance.now() - started) / 1000);
   });
-}
-
-/**
- * The template of the route that answered: one served before express (`/ai/chat`, a REST row's
- * `/courses/:id`), express's (`/certificates/:id/pdf`), the mount path of a middleware that did
- * (`/graphql`, `/docs`), or `unmatched` (404s, CORS preflights): a bounded set.
- */
-export function routeTemplate(req: Request): string {
-  if (req.directRoute) return req.directRoute;
-  const path: unknown = req.route?.path;
-  if (typeof path === 'string') return req.baseUrl + path;
-  return req.baseUrl || 'unmatched';
 }
