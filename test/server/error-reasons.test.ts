@@ -98,3 +98,25 @@ describe('the declared reasons', () => {
     expect(declaredReasons.has('message_lost')).toBe(false);
   });
 });
+
+describe('the OpenAPI document', () => {
+  const document = JSON.parse(readFileSync(join(__dirname, '../../schema/openapi.json'), 'utf8'));
+  const reasonsAt = (path: string, method: string, status: number) => {
+    const response = document.paths[path][method].responses[status];
+    const listed = response.content['application/json'].schema.allOf[1].properties.reason?.examples ?? [];
+    expect(response.description.split('; reasons: ')[1]?.split(', ') ?? []).toEqual(listed);
+    return listed;
+  };
+
+  it("lists each operation's reasons under their status: its area's and the shared ones, no other area's", () => {
+    expect(reasonsAt('/auth/signup', 'post', 409)).toEqual(['email_taken']);
+    expect(reasonsAt('/payments/checkout', 'post', 409)).toContain('idempotency_key_reused');
+    expect(reasonsAt('/payments/checkout', 'post', 409)).not.toContain('email_taken');
+    expect(reasonsAt('/payments/checkout', 'post', 401)).toEqual(['access_token_expired', 'account_gone', 'malformed_authorization', 'session_ended']);
+    expect(document.paths['/auth/signup'].post.responses[409].content['application/json'].examples.conflict.value).toEqual({
+      error: 'conflict',
+      message: 'An account with this e-mail address exists already.',
+      reason: 'email_taken',
+    });
+  });
+});
