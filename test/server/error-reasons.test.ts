@@ -7,6 +7,7 @@ import { declaredReasons, errorStatus, reasons } from '../../src/kernel/errors';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp, signupInput } from '../support/users';
 import { checkout, newKey, publishedProduct } from '../commerce/support';
+import { connect, operate } from '../support/ws';
 
 let t: TestApp;
 
@@ -34,7 +35,7 @@ describe('an error names its reason beside its kind', () => {
     expect(gql.body.errors).toEqual([expect.objectContaining({ message: 'An account with this e-mail address exists already.', extensions: { code: 'CONFLICT', reason: 'email_taken' } })]);
   });
 
-  it('answers an idempotency key reused with another body 409 conflict, reason idempotency_key_reused, over REST and GraphQL', async () => {
+  it('answers an idempotency key reused with another body 409 conflict, reason idempotency_key_reused, over REST, GraphQL and its WebSocket', async () => {
     const product = await publishedProduct(t, await signInAdmin(t));
     const buyer = await signUp(t, adultSignup());
     const [first, second] = product.prices;
@@ -47,6 +48,13 @@ describe('an error names its reason beside its kind', () => {
 
     const gql = await t.http.gql(CHECKOUT, { input: { productId: product.id, priceId: second.id }, key }, buyer.accessToken);
     expect(gql.body.errors?.[0]).toMatchObject({ message: 'This Idempotency-Key was used with another request.', extensions: { code: 'CONFLICT', reason: 'idempotency_key_reused' } });
+    const client = connect(t.url, buyer.accessToken);
+    try {
+      const ws = await operate(client, CHECKOUT, { input: { productId: product.id, priceId: second.id }, key });
+      expect(ws.errors?.[0]).toMatchObject({ message: 'This Idempotency-Key was used with another request.', extensions: { code: 'CONFLICT', reason: 'idempotency_key_reused' } });
+    } finally {
+      await client.dispose();
+    }
     expect((await t.http.get('/payments/me', { token: buyer.accessToken })).body.items).toHaveLength(1);
   });
 
