@@ -13,6 +13,7 @@ const reason = reasons('guardian', {
   learner_too_young_to_revoke: 'forbidden',
   not_self_or_guardian: 'forbidden',
   not_link_guardian: 'forbidden',
+  learner_not_signed_up: 'validation_failed',
 });
 
 export const unknownLink = () => notFound('guardian link');
@@ -21,7 +22,9 @@ export const unknownAccount = () => notFound('account');
 export const linkLimitReached = (max: number) => reason.guardian_link_limit_reached(`A guardian may have at most ${max} linked learners; revoke a link first.`);
 export const ownAddressAsLearner = () => validationFailed([{ field: 'learnerEmail', message: 'must not be your own address' }]);
 export const invalidLinkToken = () => validationFailed([{ field: 'token', message: 'The token is invalid or used.' }]);
-export const learnerNotSignedUp = () => validationFailed([{ field: 'token', message: 'Sign up as a learner with this e-mail address first, then follow the link again.' }]);
+// A link that is fine but early, told apart from a bad token (both of the field `token`): the page says what to do.
+export const learnerNotSignedUp = () =>
+  reason.learner_not_signed_up('The request is invalid.', { details: [{ field: 'token', message: 'Sign up as a learner with this e-mail address first, then follow the link again.' }] });
 export const learnerEmailNotVerified = () => reason.learner_email_not_verified("The learner's account must verify its e-mail address first; then follow this link again.");
 export const onlyPendingLinkApproved = (status: string) => reason.link_not_pending(`The link is ${status}; only a pending link can be approved.`);
 export const linkAlreadyRevoked = () => reason.link_already_revoked('The link is revoked already.');
