@@ -16,9 +16,8 @@ export interface AskLearner {
 }
 
 export function defineGuardianJobs(deps: Deps, inUnit: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>): void {
-  deps.jobs.agenda.define<AskLearner>(ASK_LEARNER_JOB, (job) => inUnit((services) => services.guardian.askLearner(job.attrs.data.linkId, job.attrs.data.token)), {
+  deps.jobs.define<AskLearner>(ASK_LEARNER_JOB, (job) => inUnit((services) => services.guardian.askLearner(job.attrs.data.linkId, job.attrs.data.token)), {
     concurrency: 4,
-    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
     removeOnComplete: true,
   });
 }

@@ -14,7 +14,8 @@ export const providerNotOffered = (chosen: string, offered: string[]) => validat
 export const providerCurrency = (provider: string, currencies: string[], currency: string) =>
   validationFailed([{ field: 'provider', message: `${provider} takes ${currencies.join(', ')}, not ${currency}` }]);
 export const badIdempotencyKey = () => validationFailed([{ field: 'Idempotency-Key', message: 'must be 1 to 255 characters' }]);
-export const badReturnUrl = () => validationFailed([{ field: 'returnUrl', message: 'must be an http(s) URL' }]);
+/** A return address off the web app's and the app's origins: the provider or the sandbox page would send the payer's browser there. */
+export const badReturnUrl = (origins: string[]) => validationFailed([{ field: 'returnUrl', message: `must be an address on ${origins.join(' or ')}` }]);
 export const idempotencyKeyReused = () => reason.idempotency_key_reused('This Idempotency-Key was used with another request.');
 export const idempotencyKeyUnderWay = () => reason.idempotency_key_under_way('A request with this Idempotency-Key is still under way.');
 export const productNotForSale = () => notFound('product');

@@ -2,7 +2,7 @@ import { and, rule } from 'graphql-shield';
 import type { GraphQLResolveInfo } from 'graphql';
 import { AccountStatus, includesTier, Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
-import { accountSuspended, forbidden, unauthenticated } from '../kernel/errors';
+import { accountSuspended, AppError, forbidden, unauthenticated } from '../kernel/errors';
 export { accountSuspended };
 
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
@@ -37,6 +37,34 @@ export function aboutCaller<T extends ShieldRule>(rule: T): T {
 }
 
 export const isAboutCaller = (rule: ShieldRule): boolean => callerOnly.has(rule as object);
+
+const idsRead = new WeakMap<object, readonly string[]>();
+
+/**
+ * Marks a rule that decides from the caller and the named arguments alone, the ids of what it is
+ * about (a school, a course, a project): it reads no parent and counts nothing, so it may run
+ * before the rest of the input is checked, given those arguments (server/caller-first.ts). Whoever
+ * may not touch the resource hears so (403, or 404 where it is not theirs to know of) before
+ * hearing what is wrong with what they sent.
+ */
+export function aboutCallerAnd<T extends ShieldRule>(args: readonly string[], rule: T): T {
+  idsRead.set(rule as object, args);
+  return rule;
+}
+
+/** The arguments a rule marked with `aboutCallerAnd` reads, or undefined. */
+export const argumentsReadBy = (rule: ShieldRule): readonly string[] | undefined => idsRead.get(rule as object);
+
+/** A service's check as a rule answers it: true when it passes, the refusal it threw when it does not (other failures are thrown on). */
+export async function refusalOf(check: () => Promise<unknown>): Promise<true | AppError> {
+  try {
+    await check();
+    return true;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
 
 const limitsOnly = new WeakSet<object>();
 

@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { buildOpenApi } from '../../rest/openapi';
 import { routes, ruleMap } from '../server/platform';
 import { buildAppSchema, printAppSchema } from '../server/schema';
-import { withErrorTables } from './reasons-doc';
+import { withReasonsTable } from './reasons-doc';
 
-/** The committed descriptions of the API: the GraphQL SDL and the OpenAPI of the REST table (with docs/api.md's tables of errors, written beside them). */
+/** The committed descriptions of the API: the GraphQL SDL and the OpenAPI of the REST table (with docs/errors.md's table of reasons, written beside them). */
 export async function schemaFiles() {
   const schema = await buildAppSchema();
   return {
@@ -20,9 +20,9 @@ if (require.main === module) {
   schemaFiles()
     .then((files) => {
       for (const [name, text] of Object.entries(files)) writeFileSync(join(root, 'schema', name), text);
-      const api = join(root, 'docs', 'api.md');
-      writeFileSync(api, withErrorTables(readFileSync(api, 'utf8')));
-      console.log("Wrote schema/schema.graphql, schema/openapi.json and docs/api.md's tables of errors.");
+      const errors = join(root, 'docs', 'errors.md');
+      writeFileSync(errors, withReasonsTable(readFileSync(errors, 'utf8')));
+      console.log("Wrote schema/schema.graphql, schema/openapi.json and docs/errors.md's table of reasons.");
     })
     .catch((error) => {
       console.error(error);

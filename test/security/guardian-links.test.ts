@@ -95,6 +95,16 @@ describe('an unverified sign-up with a childâ€™s address cannot take the childâ€
     await expect.poll(notifiedLink, { timeout: 10_000 }).toBe(declared.body.id);
     const linkId = declared.body.id;
 
+    // The squatter is the link's learner, and sees it, but not the guardian's address: REST and GraphQL.
+    const listed = await t.http.get('/guardian/me/links', { token: squatter.accessToken });
+    expect(listed.body.items.find((l: { id: string }) => l.id === linkId)?.guardian).toEqual({ id: guardian.id, displayName: 'Real Parent', email: null });
+    expect(JSON.stringify(listed.body)).not.toContain(guardian.email);
+    const graph = await t.http.gql('{ myGuardianLinks(first: 10) { nodes { id guardian { email } } } viewer { guardianLinks(first: 10) { nodes { guardian { email } } } } }', {}, squatter.accessToken);
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.myGuardianLinks.nodes).toEqual([{ id: linkId, guardian: { email: null } }]);
+    expect(graph.body.data.viewer.guardianLinks.nodes).toEqual([{ guardian: { email: null } }]);
+    expect(JSON.stringify(graph.body)).not.toContain(guardian.email);
+
     const rest = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: squatter.accessToken });
     expect([rest.status, rest.body.error]).toEqual([403, 'email_not_verified']);
     const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id status } }', { id: linkId }, squatter.accessToken);
@@ -114,7 +124,7 @@ describe('an unverified sign-up with a childâ€™s address cannot take the childâ€
     expect(owner.body.user.emailVerified).toBe(true);
     const approved = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: owner.body.accessToken });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 'active', primary: true });
+    expect(approved.body).toMatchObject({ status: 'active', primary: true, guardian: { id: guardian.id, email: guardian.email } });
   });
 
   it('a child under 13 who named the guardian is linked at once only once the address is verified', async () => {

@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { areas } from '../../src/areas';
-import { withErrorTables } from '../../src/scripts/reasons-doc';
+import { withReasonsTable } from '../../src/scripts/reasons-doc';
 import { declaredReasons, errorStatus, reasons } from '../../src/kernel/errors';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp, signupInput } from '../support/users';
@@ -108,11 +108,11 @@ describe('the declared reasons', () => {
   });
 });
 
-describe('docs/api.md', () => {
-  it('lists the codes and the reasons as the code declares them (run `npm run schema:emit`)', () => {
-    const doc = readFileSync(join(__dirname, '../../docs/api.md'), 'utf8');
-    expect(doc).toContain('| auth | `email_taken` | 409 `conflict` |');
-    expect(withErrorTables(doc)).toBe(doc);
+describe('docs/errors.md', () => {
+  it('lists the reasons as the code declares them (run `npm run schema:emit`)', () => {
+    const doc = readFileSync(join(__dirname, '../../docs/errors.md'), 'utf8');
+    expect(doc).toContain('| auth | `email_taken` | 409 | `conflict` |');
+    expect(withReasonsTable(doc)).toBe(doc);
   });
 });
 
