@@ -148,6 +148,7 @@ export function errorBodyOf(error: GraphQLFormattedError, variables: Record<stri
     return validationFailed([{ field: 'limit', message: `must not be greater than ${MAX_PAGE_SIZE}` }]).toBody();
   }
   const body: ErrorBody = { error: code as ErrorCode, message: error.message };
+  if (typeof extensions.reason === 'string') body.reason = extensions.reason;
   if (typeof extensions.retryAfter === 'number') body.retryAfter = extensions.retryAfter;
   if (Array.isArray(extensions.details)) body.details = (extensions.details as FieldError[]).map(restDetail);
   return body;

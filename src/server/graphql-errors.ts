@@ -58,8 +58,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return { ...base, message, extensions: { code: 'VALIDATION_FAILED', details } };
   }
   if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
-    const { retryAfter, details } = formatted.extensions ?? {};
-    return { ...base, extensions: { code, ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
+    const { reason, retryAfter, details } = formatted.extensions ?? {};
+    return { ...base, extensions: { code, ...(reason ? { reason } : {}), ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
   }
   if (isDatabaseUnavailable(original)) {
     const unavailable = databaseUnavailable();

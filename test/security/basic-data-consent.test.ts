@@ -67,7 +67,7 @@ describe('basic_data under the consent age (issue 16, item 5)', () => {
       'GraphQL submitQuiz': '200 GUARDIAN_CONSENT_REQUIRED',
     });
     const refusal = await enroll(learner);
-    expect(refusal.body).toEqual({ error: 'guardian_consent_required', message: expect.any(String) });
+    expect(refusal.body).toEqual({ error: 'guardian_consent_required', reason: 'guardian_asked', message: expect.any(String) });
 
     // Nothing was stored; reading, the account and the consents still work.
     expect((await t.http.get('/courses/me', { token: learner.accessToken })).body.items).toEqual([]);

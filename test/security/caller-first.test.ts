@@ -398,7 +398,7 @@ describe("who may touch someone else's resource is decided before what was sent"
   it("answers the probe's repros", async () => {
     const members = await t.http.post(`/school/${things.school}/members`, {}, { token: people.learner });
     expect(members.status).toBe(403);
-    expect(members.body).toEqual({ error: 'forbidden', message: expect.any(String) });
+    expect(members.body).toEqual({ error: 'forbidden', reason: 'not_school_staff', message: expect.any(String) });
     const classes = await t.http.post(`/school/${things['unknown school']}/classes`, {}, { token: people.learner });
     expect(classes.status).toBe(404);
     expect(classes.body.error).toBe('not_found');
