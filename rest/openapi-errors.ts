@@ -2,7 +2,7 @@ import { declaredReasons, errorStatus, internalErrorBody } from '../src/kernel/e
 import { badPercentEncoding, methodNotAllowed } from '../src/server/server.errors';
 import { type JsonSchema, objectOf, ref } from './openapi-shapes';
 
-/** DESIGN.md 4.2's codes with their statuses; 405 and 415 are answered before any operation runs. */
+/** docs/errors.md's codes with their statuses; 405 and 415 are answered before any operation runs. */
 export const codeStatus: Record<string, number> = { ...errorStatus, method_not_allowed: 405, unsupported_media_type: 415 };
 
 interface Example {
@@ -219,7 +219,7 @@ export const headers: Record<string, JsonSchema> = {
 export function errorSchema(): JsonSchema {
   return objectOf(
     {
-      error: { type: 'string', enum: Object.keys(codeStatus), description: 'The code of DESIGN.md 4.2; the HTTP status follows from it' },
+      error: { type: 'string', enum: Object.keys(codeStatus), description: 'The code of docs/errors.md; the HTTP status follows from it' },
       message: { type: 'string' },
       reason: {
         type: 'string',

@@ -1,6 +1,6 @@
 import { notFound, reasons } from '../kernel/errors';
 
-/** The refusals of account administration (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of account administration (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('admin', {
   cannot_suspend_self: 'conflict',

@@ -1,6 +1,6 @@
 import { AppError, type ErrorCode, type FieldError, reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of the AI tutor and its proxy (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of the AI tutor and its proxy (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('ai', {
   ai_tutor_turned_off: 'forbidden',

@@ -1,6 +1,6 @@
 import { reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of accounts and sessions (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of accounts and sessions (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('auth', {
   email_taken: 'conflict',

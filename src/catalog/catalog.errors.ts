@@ -1,6 +1,6 @@
 import { type FieldError, notFound, reasons, validationFailed } from '../kernel/errors';
 
-// The catalog's refusals, each with its code (and so its status, DESIGN.md 4.2) and message.
+// The catalog's refusals, each with its code (and so its status, docs/errors.md) and message.
 
 const reason = reasons('catalog', {
   listing_published_by_review: 'conflict',

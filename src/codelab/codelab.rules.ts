@@ -15,7 +15,7 @@ const ownsSubmission = and(
 );
 
 /**
- * An exercise of a paid course opens as its course does (DESIGN.md 4.6): 403 course_not_bought
+ * An exercise of a paid course opens as its course does (docs/commerce.md): 403 course_not_bought
  * until bought. An unknown exercise passes, for the resolver to answer 404.
  */
 const exerciseOpen = aboutCallerAnd(

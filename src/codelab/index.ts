@@ -33,7 +33,7 @@ declare module '../kernel/services' {
 }
 
 /**
- * CodeLab (DESIGN.md 4.8): running learners' code in the sandbox, exercises, and judging their
+ * CodeLab (docs/codelab.md): running learners' code in the sandbox, exercises, and judging their
  * submissions. Its migration made the tables of projects and portfolios too, which now belong to
  * those areas.
  */
@@ -46,7 +46,7 @@ export const codelabArea = defineArea({
   rateLimits: (config) => ({ [CODELAB_RUNS_BUCKET]: { points: config.CODELAB_RUNS_PER_MINUTE, seconds: 60 } }),
   rules: codelabRules,
   routes: codelabRoutes,
-  // Any JSON encoding of code and stdin of 64 KiB each gets through to the limits of DESIGN.md 4.8
+  // Any JSON encoding of code and stdin of 64 KiB each gets through to the limits of docs/codelab.md
   // and their validation_failed, instead of express's 413 at BODY_LIMIT.
   bodyLimits: {
     runCode: jsonRoomFor(codeRunnerDefaults.codeLimitBytes + codeRunnerDefaults.stdinLimitBytes, 16 * 1024),

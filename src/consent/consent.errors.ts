@@ -1,7 +1,7 @@
 import { AppError, notFound, reasons } from '../kernel/errors';
 import type { ConsentType } from './consent.entity';
 
-/** The refusals of consents (DESIGN.md 4.2, 4.4), in the words of the specification. */
+/** The refusals of consents (docs/errors.md, docs/auth.md), in the words of the specification. */
 
 const reason = reasons('consent', {
   learner_decides_consent: 'forbidden',

@@ -7,7 +7,7 @@ import { ConsentType } from './consent.entity';
 /**
  * For features behind a consent: the caller's holds today, else consent_required or
  * guardian_consent_required. `basic_data` (storing what a learner does) checks the guardian's part
- * only, which is needed under the country's consent age (DESIGN.md 4.5): the person gave their own
+ * only, which is needed under the country's consent age (docs/domain.md): the person gave their own
  * by signing up.
  */
 export const hasConsent = (type: ConsentType) =>

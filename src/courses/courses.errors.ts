@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of the catalogue and enrollments (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of the catalogue and enrollments (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('courses', {
   course_has_no_lessons: 'conflict',

@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of the creator studio (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of the creator studio (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('creator', {
   not_course_creator: 'forbidden',

@@ -4,7 +4,7 @@ import { type AppError, unauthenticated } from '../kernel/errors';
 import { aboutCallerAnd, namedRule } from '../permissions/rules';
 import { courseNotBought } from './entitlements.errors';
 
-// Paid courses open only with an entitlement (DESIGN.md 4.6). Courses and progress put these
+// Paid courses open only with an entitlement (docs/commerce.md). Courses and progress put these
 // rules on their fields; the lesson rule, which needs to know a lesson's course, is courses' own.
 
 /** Whether the caller may open the course: true, or the refusal (401 without a token, 403 not bought). */

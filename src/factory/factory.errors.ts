@@ -1,6 +1,6 @@
 import { notFound, reasons } from '../kernel/errors';
 
-/** The refusals of the course factory (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of the course factory (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('factory', {
   active_generation_limit_reached: 'limit_reached',

@@ -1,6 +1,6 @@
 import { notFound, reasons } from '../kernel/errors';
 
-/** The refusals of privacy requests (DESIGN.md 4.2, 4.7), in the words of the specification. */
+/** The refusals of privacy requests (docs/errors.md, docs/domain.md#privacy-operations), in the words of the specification. */
 
 const reason = reasons('gdpr', {
   not_active_guardian: 'forbidden',

@@ -29,7 +29,7 @@ export function exportFile(dataDir: string, requestId: string): string {
 const canReceive = (email: string) => !email.endsWith('.invalid');
 
 /**
- * Exports and erasures of personal data (DESIGN.md 4.7): who may ask, the grace period, and the
+ * Exports and erasures of personal data (docs/domain.md#privacy-operations): who may ask, the grace period, and the
  * bookkeeping of the jobs that do the work (gdpr.jobs.ts).
  */
 export class GdprService {

@@ -1,6 +1,6 @@
 import { reasons } from '../kernel/errors';
 
-/** The refusals of the guardians' reports (DESIGN.md 4.2). */
+/** The refusals of the guardians' reports (docs/errors.md). */
 
 const reason = reasons('guardian-reports', {
   invalid_unsubscribe_link: 'forbidden',

@@ -44,7 +44,7 @@ interface Due {
 type RichMail = Mail & { html: string; attachments: { filename: string; content: Buffer; cid: string; contentType: string }[]; headers: Record<string, string> };
 
 /**
- * Guardian e-mail reports (DESIGN.md 4.7): weekly on Monday morning, monthly on the 1st, and an
+ * Guardian e-mail reports (docs/domain.md#privacy-operations): weekly on Monday morning, monthly on the 1st, and an
  * alert after 7 days without activity (once per inactive spell), in the guardian's language and
  * country time zone, with a chart of the period as an inline PNG.
  */

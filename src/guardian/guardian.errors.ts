@@ -1,6 +1,6 @@
 import { AppError, notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of guardian links (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of guardian links (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('guardian', {
   guardian_link_limit_reached: 'limit_reached',

@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 /**
  * Asking the learner to confirm a declared link (the mail, and the notification when the address
  * has an account) is a job: the declaration itself does the same work whether or not the address
- * has an account, so its answer time tells nothing about it (issue 29).
+ * has an account, so its answer time tells nothing about it.
  */
 export const ASK_LEARNER_JOB = 'guardian: ask learner';
 

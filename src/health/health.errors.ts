@@ -1,6 +1,6 @@
 import { databaseUnavailable, reasons } from '../kernel/errors';
 
-/** Why the health checks answer upstream_unavailable (DESIGN.md 4.2). */
+/** Why the health checks answer upstream_unavailable (docs/errors.md). */
 
 const reason = reasons('health', {
   migrations_pending: 'upstream_unavailable',

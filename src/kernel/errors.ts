@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 
-/** The error codes of DESIGN.md 4.2 and the HTTP status each answers with. */
+/** The error codes of docs/errors.md and the HTTP status each answers with. */
 export const errorStatus = {
   validation_failed: 400,
   invalid_json: 400,

@@ -5,7 +5,7 @@ import type { Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
 
 /**
- * The transactional outbox (DESIGN.md 3a): every effect that must follow a commit (another area's
+ * The transactional outbox (docs/architecture.md): every effect that must follow a commit (another area's
  * reaction to an event, a mail, a job) is a row of `outbox`, written in the transaction of the
  * change that causes it. A rolled-back change leaves no row; a committed one is delivered after
  * commit by the relay below, at least once, whatever happens to the process in between.

@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-// The payments area's refusals, each with its code (and so its status, DESIGN.md 4.2) and message.
+// The payments area's refusals, each with its code (and so its status, docs/errors.md) and message.
 
 const reason = reasons('payments', {
   idempotency_key_reused: 'conflict',

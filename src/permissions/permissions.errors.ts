@@ -1,7 +1,7 @@
 import { AppError, reasons } from '../kernel/errors';
 import type { Tier } from '../kernel/domain';
 
-/** The refusals of the shared rules (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of the shared rules (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('permissions', {
   account_gone: 'unauthenticated',

@@ -29,7 +29,7 @@ const callerOnly = new WeakSet<object>();
 /**
  * Marks a rule that decides from the caller alone (token, account state, role, tier, consent): it
  * reads neither the arguments nor the parent and counts nothing, so it may run before the input is
- * checked (server/caller-first.ts), as DESIGN.md 4.2 orders the checks.
+ * checked (server/caller-first.ts), as docs/errors.md orders the checks.
  */
 export function aboutCaller<T extends ShieldRule>(rule: T): T {
   callerOnly.add(rule as object);
@@ -74,7 +74,7 @@ const countsOnly = <T extends ShieldRule>(rule: T): T => (limitsOnly.add(rule as
 export const isCountOnly = (rule: ShieldRule): boolean => limitsOnly.has(rule as object);
 
 /**
- * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
+ * What an account whose erasure is scheduled may still do (docs/domain.md#privacy-operations): read itself, see its
  * privacy requests and cancel. Fields of object types are not operations: their root was checked.
  */
 export const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
@@ -93,7 +93,7 @@ function refusedWhilePending(info: GraphQLResolveInfo): boolean {
 /**
  * Put before the rule of every query field (server/permissions): a read that needs no sign-in
  * (`node`, `nodes`, the catalog) is refused to a signed-in account whose erasure is pending, as
- * every REST read but GET /auth/me and the privacy requests is (DESIGN.md 4.7). Anonymous callers
+ * every REST read but GET /auth/me and the privacy requests is (docs/domain.md#privacy-operations). Anonymous callers
  * and refused tokens pass on to the field's own rule; the account is the request's, read once.
  */
 export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {

@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The errors of portfolios (DESIGN.md 4.8), by what went wrong; codes and messages are the contract's. */
+/** The errors of portfolios (docs/codelab.md), by what went wrong; codes and messages are the contract's. */
 
 const reason = reasons('portfolio', {
   handle_taken: 'conflict',

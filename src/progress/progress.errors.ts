@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of lessons, quizzes and progress (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of lessons, quizzes and progress (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('progress', {
   not_enrolled: 'forbidden',

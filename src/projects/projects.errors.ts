@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The errors of projects (DESIGN.md 4.8), by what went wrong; codes and messages are the contract's. */
+/** The errors of projects (docs/codelab.md), by what went wrong; codes and messages are the contract's. */
 
 const reason = reasons('projects', {
   not_project_owner: 'forbidden',

@@ -154,7 +154,7 @@ export class ProjectsService {
     if (bytes > MAX_PROJECT_BYTES) throw projectTooLarge();
   }
 
-  /** Under 18, public needs a guardian's progress_sharing consent (DESIGN.md 4.8); the portfolio asks it too. */
+  /** Under 18, public needs a guardian's progress_sharing consent (docs/codelab.md); the portfolio asks it too. */
   async checkVisibility(owner: User, visibility: string): Promise<void> {
     if (visibility !== 'public' || !isMinor(owner)) return;
     await this.consent.assertConsent(owner.id, ConsentType.progress_sharing);

@@ -1,6 +1,6 @@
 import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-// The refunds area's refusals, each with its code (and so its status, DESIGN.md 4.2) and message.
+// The refunds area's refusals, each with its code (and so its status, docs/errors.md) and message.
 // A payment the caller may not refund is the payments area's `paymentNotFound`.
 
 const reason = reasons('refunds', {

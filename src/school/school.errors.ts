@@ -1,6 +1,6 @@
 import { notFound, reasons } from '../kernel/errors';
 
-/** The refusals of schools and classes (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of schools and classes (docs/errors.md), in the words of the specification. */
 
 const reason = reasons('school', {
   already_in_class: 'conflict',

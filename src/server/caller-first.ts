@@ -23,7 +23,7 @@ import type { RuleMap } from '../permissions';
 import { argumentsReadBy, isAboutCaller, isCountOnly } from '../permissions/rules';
 
 /*
- * DESIGN.md 4.2: who may call (401, 403) is decided before what was sent (400). graphql-js coerces
+ * docs/errors.md: who may call (401, 403) is decided before what was sent (400). graphql-js coerces
  * variables (and validates literals) before any resolver, so before shield: a caller without the
  * role learnt the operation's input fields from the 400. When the input is about to be refused,
  * the parts of the root fields' rules that depend on the caller alone (a token, a role, a tier, a

@@ -26,7 +26,7 @@ function withoutSuggestions(message: string): string {
 }
 
 /**
- * Gives every GraphQL error one of our codes (DESIGN.md 4.2) and nothing else: anything we did not
+ * Gives every GraphQL error one of our codes (docs/errors.md) and nothing else: anything we did not
  * raise on purpose is logged and answered as INTERNAL_ERROR, so no stack, SQL or driver text leaves.
  * With `hideSchema` (production) the suggestions of graphql-js leave no message, not even a
  * variable's (Apollo strips them from validation errors only).

@@ -1,6 +1,6 @@
 import { accessTokenExpired, AppError, notFound, reasons, sessionEnded, validationFailed } from '../kernel/errors';
 
-/** The refusals of the HTTP and WebSocket front (DESIGN.md 4.2), named once for every step that answers with them. */
+/** The refusals of the HTTP and WebSocket front (docs/errors.md), named once for every step that answers with them. */
 
 const reason = reasons('server', {
   subscription_limit_reached: 'limit_reached',

@@ -34,7 +34,7 @@ import { badPercentEncoding } from './server.errors';
  */
 export function requestSteps(deps: Deps): RequestHandler[] {
   const trust = trustOf(deps.config);
-  // A token whose session ended stands no more (DESIGN.md 4.4), checked in memory: no statement.
+  // A token whose session ended stands no more (docs/auth.md), checked in memory: no statement.
   const endedSessions = endedSessionsOf(deps);
   return [
     (req, res, next) => {

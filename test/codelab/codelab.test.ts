@@ -8,7 +8,7 @@ import { connect, eventually, subscribe } from '../support/ws';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-// The default BODY_LIMIT (100kb): the project and code limits of DESIGN.md 4.8 must answer on their own.
+// The default BODY_LIMIT (100kb): the project and code limits of docs/codelab.md must answer on their own.
 // Verdicts are shown 0.3 s a test after the submission (or a multiple of that when judging takes longer).
 const ctx = withMailAndApp({ CODELAB_PREWARM: 'true', CODELAB_WORKERS: '2', CODELAB_RUNS_PER_MINUTE: '1000', CODELAB_VERDICT_DELAY_PER_TEST_MS: '300' });
 let t: TestApp;

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, signUp } from '../support/users';
 
-/** Mail is an outbox row written with the change (issue 28), retried with backoff: refused sends are tried again, and a restart loses nothing. */
+/** Mail is an outbox row written with the change, retried with backoff: refused sends are tried again, and a restart loses nothing. */
 let smtp: SmtpServer;
 let t: TestApp;
 const env = () => ({ SMTP_URL: smtp.url, MAIL_RETRY_DELAY_MS: '300', MAIL_RETRIES: '8' });

@@ -11,7 +11,7 @@ import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
 
 /**
- * Nothing is lost between a commit and its effect (issue 28): each kind of effect is committed by a
+ * Nothing is lost between a commit and its effect: each kind of effect is committed by a
  * real service process that is then killed (SIGKILL) before delivering it; the next process
  * delivers each exactly once. "Before delivering" is made certain by a trigger that refuses the
  * relay's claim of outbox rows while the first process runs.

@@ -23,7 +23,7 @@ async function timed(run: () => Promise<{ status: number }>): Promise<{ ms: numb
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-describe('forgot-password and resend-verification (issue 16, item 15)', () => {
+describe('forgot-password and resend-verification', () => {
   it('answer before any work on the account: with its tables locked, both still answer at once', async () => {
     const pg = new PgClient({ connectionString: t.databaseUrl });
     await pg.connect();

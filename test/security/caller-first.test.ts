@@ -33,7 +33,7 @@ import { linkedFamily } from '../support/family';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
 
 /**
- * Issue 29, item 4 (DESIGN.md 4.2, order of checks): who may call is answered before what was sent.
+ * docs/errors.md, order of checks: who may call is answered before what was sent.
  * For every REST route with a body and every mutation of the schema (generated, so new ones are
  * covered), each kind of caller sends a plausible input and then inputs that cannot pass (an empty
  * body or no variables, a wrong type, a NUL byte). Whoever is refused with the plausible input
@@ -172,7 +172,7 @@ function nulText(value: unknown): unknown {
 /**
  * A refused caller is told about the input: a 400 or its details, or anything but 401 to a caller
  * without a token. Where the refusal depends on the arguments (whose learner, whose course, whose
- * request: ownership), it may come after the input is checked (issue 29 allows it).
+ * request: ownership), it may come after the input is checked (it tells nothing of someone else's resource).
  */
 function leaksInput(status: number, details: unknown, refusedWith: number, name: string): boolean {
   if (status === 400 || details !== undefined) return !decidedByArguments.has(name) || refusedWith === 401;
@@ -189,7 +189,7 @@ async function graphql(query: string, variables: Record<string, unknown>, token?
   return t.http.rest('POST', '/graphql', { token, body: literal ? { query: literal } : { query, variables } });
 }
 
-describe('who may call is decided before what they sent is checked (issue 29, item 4)', () => {
+describe('who may call is decided before what they sent is checked', () => {
   it('refuses a caller without the right as such, whatever the body or variables, on REST and GraphQL', { timeout: 600_000 }, async () => {
     const probes = [...restProbes(), ...mutationProbes()].filter((probe) => !isPublic(probe.field));
     const failures: string[] = [];

@@ -6,7 +6,7 @@ import { asOwner } from '../support/sql';
 import { signUp } from '../support/users';
 
 /**
- * The service runs as a role that owns no table (issue 29): SQL run as the service (an injection, a
+ * The service runs as a role that owns no table: SQL run as the service (an injection, a
  * bug) can read and write rows, and no more. It cannot turn off the triggers that keep the ledger
  * and the audit trail append-only, nor empty a table past them.
  */

@@ -13,7 +13,7 @@ const LINK = 'id status learner { id displayName email } learnerEmail guardian {
 /** A link as seen by its guardian, without what differs between any two links (ids, times, the address). */
 const shape = (link: Record<string, unknown>) => ({ ...link, id: undefined, learnerEmail: undefined, createdAt: undefined, history: (link.history as { status: string }[]).map((h) => h.status) });
 
-describe('declaring a learner (issue 16, items 6 and 7)', () => {
+describe('declaring a learner', () => {
   it('answers and lists a pending link the same whether or not the address has an account', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const existing = await verifiedLearnerOfAge(t, smtp, 14);
@@ -48,7 +48,7 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     expect(seen.status).toBe(200);
     expect(JSON.stringify(seen.body)).not.toContain('Private Guardian');
     expect(JSON.stringify(seen.body)).not.toContain(guardian.email);
-    // An unverified account approves no link at all (issue 29): refused before any link is looked at.
+    // An unverified account approves no link at all: refused before any link is looked at.
     const approve = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken });
     expect([approve.status, approve.body.error]).toEqual([403, 'email_not_verified']);
     const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id } }', { id: declared.body.id }, squatter.accessToken);
@@ -69,7 +69,7 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken });
     await signUp(t, learnerSignup(bornYearsAgo(14), { email }));
     const request = await smtp.waitFor(email, /guardian|giám hộ/i);
-    // The token proves the mailbox, not that whoever signed up with the address holds it (issue 29).
+    // The token proves the mailbox, not that whoever signed up with the address holds it.
     const early = await t.http.post('/guardian/links/confirm', { token: tokenFrom(request) });
     expect([early.status, early.body.error]).toEqual([403, 'email_not_verified']);
     const verification = await smtp.waitFor(email, /confirm|xác nhận/i);
@@ -81,7 +81,7 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
   });
 });
 
-describe('an unverified sign-up with a child’s address cannot take the child’s guardian (issue 29)', () => {
+describe('an unverified sign-up with a child’s address cannot take the child’s guardian', () => {
   it('the squatter may not approve (403 email_not_verified, REST and GraphQL); the real owner takes the account back by a password reset and approves', async () => {
     const guardian = await verifiedGuardian(t, smtp, { displayName: 'Real Parent' });
     const email = uniqueEmail('child');

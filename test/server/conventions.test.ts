@@ -10,7 +10,7 @@ import type { Reply } from '../support/http';
 import { checkAgainstOpenApi } from '../support/openapi';
 import { adultSignup, PASSWORD, type SignedIn, signUp } from '../support/users';
 
-/** The HTTP conventions clients rely on (DESIGN.md 4.2): 401 challenges, 405 with Allow, 415, compression, caching, the index at /. */
+/** The HTTP conventions clients rely on (docs/errors.md): 401 challenges, 405 with Allow, 415, compression, caching, the index at /. */
 
 let t: TestApp;
 let account: SignedIn;
