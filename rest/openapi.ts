@@ -2,7 +2,7 @@ import { type FieldNode, getNamedType, type GraphQLInputType, type GraphQLSchema
 import { isPublicOperation, type RuleMap } from '../src/permissions';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import { restNames } from './adapter';
-import { API_LINKS, apiPackage } from '../src/server/api-index';
+import { API_LINKS, apiPackage } from '../src/kernel/api-links';
 import { errorResponses, errorSchema, frontErrorResponses, headers, methodNotAllowedResponse, rateLimitHeaders } from './openapi-errors';
 import { type JsonSchema, objectOf, orNull, ref, Shapes } from './openapi-shapes';
 

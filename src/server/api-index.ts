@@ -1,24 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { API_LINKS, apiPackage } from '../kernel/api-links';
 import { DeclaringRouter } from '../kernel/http-router';
-import { projectRoot } from '../kernel/web-page';
-
-/** Where a client finds the rest of the API: GraphQL, the REST documentation and the health probes. */
-export const API_LINKS = {
-  graphql: '/graphql',
-  docs: '/docs',
-  openapi: '/openapi.json',
-  health: '/health',
-  liveness: '/health/live',
-  readiness: '/health/ready',
-  email: '/health/email',
-} as const;
-
-/** The service's name and version, as package.json says (the image ships it beside dist/). */
-export function apiPackage(): { name: string; version: string } {
-  const { name, version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
-  return { name, version };
-}
 
 /** `GET /`: the service's name and version and its links, for a person or a client that starts at the root. */
 export function apiIndex(): DeclaringRouter {
