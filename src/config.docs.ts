@@ -34,7 +34,8 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   },
   TRUST_PROXY: {
     group: 'Server',
-    meaning: "`true` behind a load balancer, so rate limits see the client's IP, and `/metrics` the caller's (a request relayed from outside is never taken for a local one)",
+    meaning:
+      'behind proxies, how many stand in front (`1` behind one nginx) or their addresses and ranges (`10.0.0.5,10.0.1.0/24`): the client is then the address the last trusted proxy saw, for rate limits and logs, and no `X-Forwarded-For` entry a client writes itself counts. `true` (trust every hop) is refused: it lets a client choose its own address. `/metrics` is answered without a token only straight from loopback, never through a proxy',
   },
   LOG_FORMAT: { group: 'Server', meaning: '`auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise; `pretty` or `json` to force one' },
   LOG_LEVEL: {

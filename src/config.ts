@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -156,10 +157,8 @@ export const settingsSchema = z.object({
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  /** How many proxies stand in front (`1`), or their addresses: never every one (see trustedProxies). */
+  TRUST_PROXY: z.string().default('0').transform(trustedProxies),
   /** OTLP/HTTP collector (its base URL): set, tracing is on (read by server/tracing.ts before the config, validated here). */
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('learning-platform-api'),
@@ -167,6 +166,33 @@ export const settingsSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/**
+ * TRUST_PROXY as proxy-addr reads it: a number of hops (`0`, or `false`: no proxy), or the proxies'
+ * addresses and ranges (`10.0.0.5,10.0.1.0/24`, or proxy-addr's names such as `loopback`). Trusting
+ * every hop (`true`, `*`, `0.0.0.0/0`) would make the client the leftmost X-Forwarded-For entry,
+ * which the client writes itself: its address, its rate limits and `/metrics` would be its choice.
+ */
+function trustedProxies(value: string, ctx: z.core.$RefinementCtx<string>): number | string[] {
+  const given = value.trim().toLowerCase();
+  if (given === 'false' || given === '') return 0;
+  if (/^\d+$/.test(given)) return Number(given);
+  const addresses = given.split(',').map((address) => address.trim());
+  if (['true', 'yes', 'on', 'all', '*'].includes(given) || addresses.some((address) => /\/0+$/.test(address))) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not trust every proxy: ${value} trusts every X-Forwarded-For entry a client writes; set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.5,10.0.0.6)`,
+    });
+    return z.NEVER;
+  }
+  try {
+    proxyaddr.compile(addresses);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a number of proxies (1) or their addresses, comma-separated (10.0.0.5,10.0.1.0/24)' });
+    return z.NEVER;
+  }
+  return addresses;
+}
 
 export type Env = z.infer<typeof settingsSchema>;
 export type SettingsInput = z.input<typeof settingsSchema>;

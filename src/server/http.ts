@@ -9,6 +9,7 @@ import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { type DeclaredRoute, DeclaringRouter, pathMatcher } from '../kernel/http-router';
 import { answerOtherMethods } from './allowed-methods';
+import { trustOf } from './client-address';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
@@ -41,7 +42,8 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   // No ETag: answers are per person and change with each write, and hashing every body (a SHA-1
   // per response, GraphQL's POSTs included) cost 6 to 10% of a request's CPU time.
   app.set('etag', false);
-  app.set('trust proxy', config.TRUST_PROXY);
+  // The hops TRUST_PROXY names, for what express derives from them (req.protocol, req.hostname).
+  app.set('trust proxy', trustOf(config));
   app.use(...requestSteps(deps));
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);

@@ -40,7 +40,7 @@ describe('compose.yaml', () => {
       const config = loadConfig(environment) as unknown as Record<string, unknown>;
       const unknown = Object.keys(environment).filter((key) => !(key in config));
       expect(unknown, `${name} sets what src/config.ts does not read`).toEqual([]);
-      expect(config).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), REDIS_URL: 'redis://redis:6379', TRUST_PROXY: true });
+      expect(config).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), REDIS_URL: 'redis://redis:6379', TRUST_PROXY: 1 });
     }
   });
 

@@ -12,7 +12,7 @@ let guardian: SignedIn;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   // Behind a proxy, so each test writes from an address of its own (X-Forwarded-For).
-  t = await startTestApp({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', CONTACT_TO: 'inbox@platform.example' });
+  t = await startTestApp({ SMTP_URL: smtp.url, TRUST_PROXY: '1', CONTACT_TO: 'inbox@platform.example' });
   admin = await signInAdmin(t);
   guardian = await signUp(t, adultSignup());
 });
