@@ -1,24 +1,36 @@
-import { spawn } from 'node:child_process';
-import { Client } from 'pg';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { Fleet, type Instance } from '../../src/scripts/fleet/fleet';
+import { killGroup } from '../../src/scripts/fleet/processes';
 import { startAiBackend } from '../../test/support/ai-backend';
 import { makeDataDir } from '../../test/support/data-dir';
-import { freePort } from '../../test/support/ports';
 import { startSmtpServer } from '../../test/support/smtp';
 import { run } from '../support';
+import { drain, Ledger, pause } from './effects';
+import { GROWTH_LIMIT_MIB_PER_HOUR, growthOf, MemorySampler, rssByMinute } from './memory';
 
 /**
- * The soak run: the service as `npm start` runs it (embedded PostgreSQL, a real SMTP
- * server, a real HTTP AI backend) for SOAK_MINUTES (15) under mixed traffic from several areas,
- * with faults on a schedule: the postmaster killed, the mail server refusing for a minute, the AI
- * backend down for a minute. It prints the answers by status, what was lost (mails and exports
- * asked for against those that arrived), the RSS growth per hour and the p99 before and after
- * each fault. Not a test: a figure to read, on a machine that is doing nothing else.
+ * The soak run: the built service as a fleet (`--instances`, 1 by default) on one embedded
+ * PostgreSQL behind nginx, with a real SMTP server and a real HTTP AI backend, for SOAK_MINUTES
+ * (15) under mixed traffic from several areas, with faults on a schedule: an instance killed with
+ * SIGKILL and started again (two instances or more), the postmaster killed, the mail server
+ * refusing for a minute, the AI backend down for a minute. Then it waits for the outbox to drain
+ * and reports, per kind of effect, what was committed, delivered, delivered twice and lost; the
+ * resident memory of each instance per hour after warm-up (SOAK_WARMUP_MINUTES, a third of the run
+ * up to 10); the answers by
+ * status and the p99 around each fault. It exits non-zero when anything was lost or an instance
+ * grew GROWTH_LIMIT_MIB_PER_HOUR or more. SOAK_NODE_OPTIONS is the instances' NODE_OPTIONS. Not a
+ * test: a figure to read.
  */
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 15);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 8);
-const main = join(__dirname, '..', '..', 'src', 'main.js');
+/** The JIT, V8's heap sizing and the pools settle in the first minutes: a third of the run, at most ten minutes. */
+const WARM_UP_MS = Number(process.env.SOAK_WARMUP_MINUTES ?? Math.min(10, MINUTES / 3)) * 60_000;
+/** Long enough for a lease of work held by a killed instance to run out and the work to be done again. */
+const DRAIN_MS = Number(process.env.SOAK_DRAIN_SECONDS ?? 300) * 1000;
+const { values: args } = parseArgs({ options: { instances: { type: 'string', default: '1' } } });
+const INSTANCES = Number(args.instances);
 
 interface Sample {
   at: number;
@@ -26,19 +38,25 @@ interface Sample {
   status: number;
 }
 
+interface Fault {
+  name: string;
+  at: number;
+  until: number;
+}
+
 async function soak(): Promise<void> {
   const smtp = await startSmtpServer();
   const ai = await startAiBackend();
   const dataDir = makeDataDir('lp-soak-');
-  const [port, pgPort] = [await freePort(), await freePort()];
-  const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [main], {
+  const errors = new Map<string, number>();
+  const fleet = new Fleet({
+    instances: INSTANCES,
+    dataDir,
     env: {
       PATH: process.env.PATH,
+      HOME: process.env.HOME,
       NODE_ENV: 'production',
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      EMBEDDED_PG_PORT: String(pgPort),
+      TRUST_PROXY: '1',
       SMTP_URL: smtp.url,
       AI_BACKEND_URL: ai.url,
       AI_BACKEND_SECRET: 'a soak secret of some length',
@@ -47,40 +65,73 @@ async function soak(): Promise<void> {
       RATE_LIMIT_AUTH: '1000000',
       RATE_LIMIT_AI: '1000000',
       LOG_LEVEL: 'warn',
+      LOG_FORMAT: 'json',
+      // For a look inside the instances, e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp`.
+      ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    // Errors logged, by instance and message (the messages carry no personal data).
+    onOutput: (name, line) => {
+      const error = /"level":(50|60).*?"msg":"([^"]*)"/.exec(line);
+      if (error) errors.set(`${name}: ${error[2]}`, (errors.get(`${name}: ${error[2]}`) ?? 0) + 1);
+    },
   });
-  let log = '';
-  child.stdout!.on('data', (c) => (log = (log + c).slice(-20_000)));
-  child.stderr!.on('data', (c) => (log = (log + c).slice(-20_000)));
-  await waitFor(
-    async () => (await fetch(`${base}/health`).catch(() => null))?.status === 200,
-    120_000,
-    () => `the service did not start:\n${log}`,
-  );
+  const memory = new MemorySampler();
+  try {
+    await fleet.start();
+    for (const instance of fleet.instances) memory.follow(instance.name, instance.member!.child.pid!);
+    const report = await load(fleet, dataDir, smtp, ai, memory);
+    const owedAfter = await drain(fleet.databaseUrl, report.ledger.exportIds, smtp.received, DRAIN_MS);
+    memory.stop();
+    const tally = report.ledger.tally(smtp.received);
+    const growths = memory.lives.map((life) => growthOf(life, WARM_UP_MS));
 
+    console.log(`soak: ${MINUTES} min, ${CLIENTS} clients, ${INSTANCES} instance(s) behind nginx, Node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`);
+    console.log(answersByStatus(report.samples));
+    console.log(
+      `drained in ${owedAfter.seconds.toFixed(0)} s; still owed: ${owedAfter.outbox} outbox row(s), ${owedAfter.failedOutbox} set aside as failed, exports not ready ${JSON.stringify(owedAfter.exports)}`,
+    );
+    console.log('\n| effect | committed | delivered | delivered twice | lost |\n|---|---:|---:|---:|---:|');
+    for (const t of tally) console.log(`| ${t.kind} | ${t.committed} | ${t.delivered} | ${t.deliveredTwice} | ${t.lost} |`);
+    console.log(`\n| instance (pid) | RSS after warm-up | RSS at the end | measured | growth |\n|---|---:|---:|---:|---:|`);
+    for (const g of growths)
+      console.log(
+        g.measuredMinutes === 0
+          ? `| ${g.instance} (${g.pid}) | - | - | - | ended before its warm-up did |`
+          : `| ${g.instance} (${g.pid}) | ${g.fromMiB.toFixed(0)} MiB | ${g.toMiB.toFixed(0)} MiB | ${g.measuredMinutes.toFixed(1)} min | ${g.perHour === undefined ? 'too short to tell' : `${g.perHour.toFixed(1)} MiB/hour`} |`,
+      );
+    for (const life of memory.lives) console.log(`${life.instance} (${life.pid}) RSS each minute, MiB: ${rssByMinute(life).join(' ')}`);
+    console.log('');
+    for (const f of report.faults)
+      console.log(
+        `${f.name}: p99 in the minute before ${p99(report.samples, f.at - 60_000, f.at)}, in the minute after recovery ${p99(report.samples, f.until, f.until + 60_000)}, recovered in ${((f.until - f.at) / 1000).toFixed(1)} s`,
+      );
+    for (const [what, n] of errors) console.log(`logged error: ${what} (${n}×)`);
+
+    const lost = tally.reduce((sum, t) => sum + t.lost, 0);
+    const grew = growths.filter((g) => g.perHour !== undefined && g.perHour >= GROWTH_LIMIT_MIB_PER_HOUR);
+    if (lost > 0) console.log(`FAILED: ${lost} effect(s) committed and never delivered`);
+    if (grew.length) console.log(`FAILED: resident memory grew ${GROWTH_LIMIT_MIB_PER_HOUR} MiB an hour or more after warm-up (${grew.map((g) => g.instance).join(', ')})`);
+    process.exitCode = lost > 0 || grew.length > 0 ? 1 : 0;
+  } finally {
+    memory.stop();
+    await fleet.stop();
+    await smtp.close();
+    await ai.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** The clients and the faults, until SOAK_MINUTES have passed. */
+async function load(fleet: Fleet, dataDir: string, smtp: Awaited<ReturnType<typeof startSmtpServer>>, ai: Awaited<ReturnType<typeof startAiBackend>>, memory: MemorySampler) {
   const samples: Sample[] = [];
-  const rss: { at: number; kb: number }[] = [];
-  const asked = { mails: new Set<string>(), exports: new Map<string, string>() };
-  const notReady = async (ids: string[]) => {
-    const password = readFileSync(join(dataDir, 'postgres-password'), 'utf8').trim();
-    const client = new Client({ host: '127.0.0.1', port: pgPort, user: 'postgres', password, database: 'learning_platform' });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from gdpr_requests where id = any($1::uuid[]) and status <> 'ready'`, [ids]);
-      return rows[0].n;
-    } finally {
-      await client.end();
-    }
-  };
-  const faults: { name: string; at: number; until: number }[] = [];
-  const started = Date.now();
-  const end = started + MINUTES * 60_000;
+  const faults: Fault[] = [];
+  const ledger = new Ledger();
+  const end = Date.now() + MINUTES * 60_000;
 
   const call = async (method: string, path: string, body?: unknown, token?: string) => {
     const t0 = performance.now();
     try {
-      const response = await fetch(base + path, {
+      const response = await fetch(fleet.proxyUrl + path, {
         method,
         headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: body ? JSON.stringify(body) : undefined,
@@ -104,12 +155,15 @@ async function soak(): Promise<void> {
         await pause(1000);
         continue;
       }
-      asked.mails.add(email);
+      ledger.commit('verification', email);
       const token = signup.body.accessToken as string;
       await call('POST', '/consent/grant', { consentTypeId: 'ai_conversation' }, token);
       const exported = await call('POST', '/gdpr/export', {}, token);
-      if (exported.status === 202) asked.exports.set(exported.body.id as string, token);
-      if ((await call('POST', '/auth/forgot-password', { email })).status === 202) asked.mails.add(`reset:${email}`);
+      if (exported.status === 202) {
+        ledger.commit('exports', email);
+        ledger.exportIds.push(exported.body.id as string);
+      }
+      if ((await call('POST', '/auth/forgot-password', { email })).status === 202) ledger.commit('reset', email);
       for (let i = 0; i < 40 && Date.now() < end; i++) {
         const pick = i % 8;
         if (pick === 0) await call('GET', '/auth/me', undefined, token);
@@ -124,100 +178,84 @@ async function soak(): Promise<void> {
     }
   };
 
-  const sampler = setInterval(() => {
-    const status = readFileSync(`/proc/${child.pid}/status`, 'utf8');
-    rss.push({ at: Date.now(), kb: Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) });
-  }, 10_000);
-
+  const serving = () => Promise.all(fleet.instances.map(async (instance) => (await fetch(`${instance.url}/health`).catch(() => null))?.status === 200)).then((all) => all.every(Boolean));
+  const faultList: { name: string; cause: () => Promise<void> }[] = [
+    ...(fleet.instances.length > 1 ? [{ name: `instance ${fleet.instances[1].name} killed (SIGKILL) and started again`, cause: () => killAndRestart(fleet.instances[1], memory) }] : []),
+    {
+      name: 'postmaster killed',
+      cause: async () => {
+        process.kill(Number.parseInt(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8'), 10), 'SIGKILL');
+        await pause(1000);
+        await waitFor(serving, 120_000, 'the database did not come back');
+      },
+    },
+    {
+      name: 'SMTP refusing for a minute',
+      cause: async () => {
+        smtp.refuseNext(1_000_000);
+        await pause(60_000);
+        smtp.refuseNext(0);
+      },
+    },
+    {
+      name: 'AI backend down for a minute',
+      cause: async () => {
+        ai.state.behaviour = 'fail';
+        await pause(60_000);
+        ai.state.behaviour = 'ok';
+      },
+    },
+  ];
   const schedule = async () => {
-    const slot = (MINUTES * 60_000) / 4;
-    await pause(slot);
-    if (Date.now() > end) return;
-    const killed = Date.now();
-    process.kill(Number.parseInt(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8'), 10), 'SIGKILL');
-    await waitFor(
-      async () => (await fetch(`${base}/health`).catch(() => null))?.status === 200,
-      120_000,
-      () => 'the database did not come back',
-    );
-    faults.push({ name: 'postmaster killed', at: killed, until: Date.now() });
-    await pause(slot - (Date.now() - killed));
-    if (Date.now() > end) return;
-    const refusing = Date.now();
-    smtp.refuseNext(1_000_000);
-    await pause(60_000);
-    smtp.refuseNext(0);
-    faults.push({ name: 'SMTP refusing for a minute', at: refusing, until: Date.now() });
-    await pause(slot - 60_000);
-    if (Date.now() > end) return;
-    const down = Date.now();
-    ai.state.behaviour = 'fail';
-    await pause(60_000);
-    ai.state.behaviour = 'ok';
-    faults.push({ name: 'AI backend down for a minute', at: down, until: Date.now() });
+    const started = Date.now();
+    const slot = (MINUTES * 60_000) / (faultList.length + 1);
+    for (const [k, fault] of faultList.entries()) {
+      await pause(started + (k + 1) * slot - Date.now());
+      if (Date.now() > end) return;
+      const at = Date.now();
+      await fault.cause();
+      faults.push({ name: fault.name, at, until: Date.now() });
+    }
   };
 
   await Promise.all([...Array.from({ length: CLIENTS }, (_, n) => client(n)), schedule()]);
-  clearInterval(sampler);
-
-  // What was asked for must arrive: give the outbox time to deliver what the faults held up.
-  const deadline = Date.now() + 180_000;
-  let lostMails = 0;
-  let lostExports = 0;
-  for (;;) {
-    lostMails = [...asked.mails].filter((key) => {
-      const [reset, address] = key.startsWith('reset:') ? [true, key.slice(6)] : [false, key];
-      return !smtp.received.some((m) => m.to.includes(address) && (reset ? /reset|đặt lại/i : /confirm|xác nhận/i).test(m.subject));
-    }).length;
-    // Read in the database: the early accounts' access tokens have expired by now.
-    lostExports = await notReady([...asked.exports.keys()]);
-    if ((lostMails === 0 && lostExports === 0) || Date.now() > deadline) break;
-    await pause(5000);
-  }
-  const seen = new Map<string, number>();
-  for (const m of smtp.received) seen.set(`${m.to}|${m.subject}|${m.text}`, (seen.get(`${m.to}|${m.subject}|${m.text}`) ?? 0) + 1);
-  const duplicates = [...seen].filter(([, n]) => n > 1).map(([key]) => key.split('|')[1]);
-  const duplicateMails = `${duplicates.length}${duplicates.length ? ` (${[...new Set(duplicates)].join('; ')})` : ''}`;
-
-  const byStatus = new Map<number, number>();
-  for (const s of samples) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
-  const settled = rss.filter((r) => r.at > started + 60_000);
-  const growth = settled.length > 1 ? ((settled.at(-1)!.kb - settled[0].kb) / 1024 / ((settled.at(-1)!.at - settled[0].at) / 3_600_000)).toFixed(1) : 'n/a';
-  const p99 = (from: number, to: number) => {
-    const ms = samples
-      .filter((s) => s.at >= from && s.at < to && s.status > 0)
-      .map((s) => s.ms)
-      .sort((a, b) => a - b);
-    return ms.length ? `${ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))].toFixed(1)} ms (n=${ms.length})` : 'n/a';
-  };
-
-  console.log(`soak: ${MINUTES} min, ${CLIENTS} clients, Node ${process.version}, ${new Date().toISOString()}`);
-  console.log(
-    `answers by status: ${[...byStatus]
-      .sort((a, b) => a[0] - b[0])
-      .map(([s, n]) => `${s || 'no answer'}: ${n}`)
-      .join(', ')}`,
-  );
-  console.log(`lost: mails ${lostMails} of ${asked.mails.size}, exports ${lostExports} of ${asked.exports.size}; mails received more than once: ${duplicateMails}`);
-  console.log(`RSS: ${((settled[0]?.kb ?? 0) / 1024) | 0} MiB after the first minute, ${((rss.at(-1)?.kb ?? 0) / 1024) | 0} MiB at the end, growth ${growth} MiB/hour`);
-  for (const f of faults)
-    console.log(
-      `${f.name}: p99 in the minute before ${p99(f.at - 60_000, f.at)}, in the minute after recovery ${p99(f.until, f.until + 60_000)}, recovered in ${((f.until - f.at) / 1000).toFixed(1)} s`,
-    );
-
-  child.kill('SIGTERM');
-  await new Promise((resolve) => child.once('exit', resolve));
-  await smtp.close();
-  await ai.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  return { samples, faults, ledger };
 }
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
+/** kill -9 of the instance and what it started, as a crash or an OOM kill does; then a start, as its process manager does. */
+async function killAndRestart(instance: Instance, memory: MemorySampler): Promise<void> {
+  killGroup(instance.member!, 'SIGKILL');
+  await instance.member!.exited();
+  await instance.start();
+  memory.follow(instance.name, instance.member!.child.pid!);
+}
 
-async function waitFor(done: () => Promise<boolean>, ms: number, what: () => string): Promise<void> {
+function answersByStatus(samples: Sample[]): string {
+  const byStatus = new Map<number, number>();
+  for (const s of samples) byStatus.set(s.status, (byStatus.get(s.status) ?? 0) + 1);
+  return `answers by status: ${[...byStatus]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, n]) => `${s || 'no answer'}: ${n}`)
+    .join(', ')}`;
+}
+
+function p99(samples: Sample[], from: number, to: number): string {
+  const ms = samples
+    .filter((s) => s.at >= from && s.at < to && s.status > 0)
+    .map((s) => s.ms)
+    .sort((a, b) => a - b);
+  return ms.length ? `${ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))].toFixed(1)} ms (n=${ms.length})` : 'n/a';
+}
+
+/** The machine's load average over 1, 5 and 15 minutes: the soak shares it with whatever else runs. */
+function loadAverage(): string {
+  return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+}
+
+async function waitFor(done: () => Promise<boolean>, ms: number, what: string): Promise<void> {
   const deadline = Date.now() + ms;
   while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(what());
+    if (Date.now() > deadline) throw new Error(what);
     await pause(500);
   }
 }

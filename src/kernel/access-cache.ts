@@ -52,8 +52,12 @@ export class AccessCache<T> {
         if (this.pending.get(personId) !== made) return;
         this.pending.delete(personId);
         if (this.options.keep && !this.options.keep(value)) return;
+        const now = Date.now();
+        this.forgetExpired(now);
+        // Set anew, not updated in place: the map stays in the order values expire in.
+        this.entries.delete(personId);
         if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-        const expires = Date.now() + this.options.ttlMs;
+        const expires = now + this.options.ttlMs;
         this.entries.set(personId, { value, expires: this.options.until ? Math.min(expires, this.options.until()) : expires });
       },
       () => {
@@ -61,6 +65,18 @@ export class AccessCache<T> {
       },
     );
     return made;
+  }
+
+  /**
+   * Values expire in the order they were kept (`until` only moves forward), so the expired ones are
+   * at the front. Without this, a value read once stayed until the cache was full: a service that
+   * meets new people all day grew to `maxEntries` accounts (50,000 rows) and decisions (100,000).
+   */
+  private forgetExpired(now: number): void {
+    for (const [personId, entry] of this.entries) {
+      if (entry.expires > now) return;
+      this.entries.delete(personId);
+    }
   }
 
   drop(personId: string): void {

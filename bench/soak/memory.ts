@@ -1,0 +1,111 @@
+import { readFileSync } from 'node:fs';
+
+/** One life of one instance: a killed instance that is started again begins a new one. */
+export interface Life {
+  instance: string;
+  pid: number;
+  started: number;
+  samples: { at: number; kb: number }[];
+}
+
+/** The growth per hour that fails the soak: what a service that runs for weeks cannot afford. */
+export const GROWTH_LIMIT_MIB_PER_HOUR = 20;
+/** Below this much time after warm-up there are too few samples for a slope worth reading. */
+const MIN_MEASURED_MS = 8 * 60_000;
+/**
+ * The growth is read from the lowest sample of each window: V8 sizes its heap to the load of the
+ * moment (a fault that stops the traffic shrinks it by a hundred MiB, the traffic coming back
+ * grows it again), while what a leak holds stays at the bottom of every window.
+ */
+const WINDOW_MS = 2 * 60_000;
+
+/** Resident memory of each instance's lives, read from /proc every `everyMs`. */
+export class MemorySampler {
+  readonly lives: Life[] = [];
+  private readonly timer: NodeJS.Timeout;
+
+  constructor(everyMs = 10_000) {
+    this.timer = setInterval(() => this.sample(), everyMs);
+  }
+
+  /** Starts following a process (an instance just started, or started again). */
+  follow(instance: string, pid: number): void {
+    this.lives.push({ instance, pid, started: Date.now(), samples: [] });
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private sample(): void {
+    for (const life of this.lives) {
+      const kb = residentKb(life.pid);
+      if (kb !== undefined) life.samples.push({ at: Date.now(), kb });
+    }
+  }
+}
+
+function residentKb(pid: number): number | undefined {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+export interface Growth {
+  instance: string;
+  pid: number;
+  /** MiB at the end of warm-up and at the last sample. */
+  fromMiB: number;
+  toMiB: number;
+  measuredMinutes: number;
+  /** MiB per hour after warm-up, or undefined when the life after warm-up was too short to tell. */
+  perHour?: number;
+}
+
+/**
+ * The growth of a life after its warm-up: the least-squares slope through the lowest sample of
+ * each window (see WINDOW_MS).
+ */
+export function growthOf(life: Life, warmUpMs: number): Growth {
+  const settled = life.samples.filter((s) => s.at >= life.started + warmUpMs);
+  const mib = (kb: number | undefined) => (kb ?? 0) / 1024;
+  const measuredMs = settled.length > 1 ? settled.at(-1)!.at - settled[0].at : 0;
+  const growth: Growth = {
+    instance: life.instance,
+    pid: life.pid,
+    fromMiB: mib(settled[0]?.kb),
+    toMiB: mib(settled.at(-1)?.kb),
+    measuredMinutes: measuredMs / 60_000,
+  };
+  if (measuredMs < MIN_MEASURED_MS) return growth;
+  const floors = new Map<number, { at: number; kb: number }>();
+  for (const s of settled) {
+    const window = Math.floor((s.at - settled[0].at) / WINDOW_MS);
+    const floor = floors.get(window);
+    if (!floor || s.kb < floor.kb) floors.set(window, s);
+  }
+  return { ...growth, perHour: slope([...floors.values()].map((s) => [s.at / 3_600_000, mib(s.kb)])) };
+}
+
+/** The least-squares slope of y over x. */
+function slope(points: [number, number][]): number {
+  const n = points.length;
+  const mx = points.reduce((sum, [x]) => sum + x, 0) / n;
+  const my = points.reduce((sum, [, y]) => sum + y, 0) / n;
+  const sxy = points.reduce((sum, [x, y]) => sum + (x - mx) * (y - my), 0);
+  const sxx = points.reduce((sum, [x]) => sum + (x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
+/** The lowest sample of each minute of a life (MiB), for the eye. */
+export function rssByMinute(life: Life): number[] {
+  const minutes: number[] = [];
+  for (const s of life.samples) {
+    const minute = Math.floor((s.at - life.started) / 60_000);
+    minutes[minute] = Math.min(minutes[minute] ?? Infinity, Math.round(s.kb / 1024));
+  }
+  return [...minutes].filter((m) => m !== undefined);
+}
