@@ -187,8 +187,6 @@ export class AdminService {
   }
 }
 
-export const SUSPEND_REASON_MAX = 500;
-
 /** Suspension and reactivation, recorded in the audit trail. */
 export interface SuspensionRequest {
   reason?: string | null;

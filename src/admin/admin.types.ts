@@ -3,6 +3,7 @@ import { IsOptional, IsUUID, MaxLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { ArgsType, Field, Float, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { AccountStatus, Role, UserConnection } from '../auth';
+import { LIMITS } from '../kernel/limits';
 import { Connection, PageArgs } from '../kernel/pagination';
 import { RoleChangeAction } from './role-change.entity';
 import { registerEnumType } from 'type-graphql';
@@ -113,9 +114,9 @@ export class AuditArgs extends PageArgs {
 
 @InputType({ description: 'Why an admin suspends an account' })
 export class SuspendInput {
-  @Field(() => String, { nullable: true, description: 'Why the account is suspended, at most 500 characters; kept in the audit log' })
+  @Field(() => String, { nullable: true, description: `Why the account is suspended, at most ${LIMITS.suspendReason} characters; kept in the audit log` })
   @IsOptional()
-  @MaxLength(500)
+  @MaxLength(LIMITS.suspendReason)
   reason?: string | null;
 }
 

@@ -111,7 +111,7 @@ export class ReportsService {
     const due = pairs.flatMap((pair) => this.dueFor(pair, now));
     let sent = 0;
     for (let start = 0; start < due.length; start += REPORTS_BATCH) {
-      sent += await this.sendBatch(due.slice(start, start + REPORTS_BATCH), now);
+      sent += await this.sendBatch(due.slice(start, start + REPORTS_BATCH));
     }
     return sent;
   }
@@ -144,7 +144,7 @@ export class ReportsService {
    * its `created_at` renewed while the batch is mailed): one left `sending` by a process that died is
    * taken again by the next run after it ends.
    */
-  private async sendBatch(batch: Due[], now: Date): Promise<number> {
+  private async sendBatch(batch: Due[]): Promise<number> {
     const leaseMs = this.config.JOBS_LOCK_LIFETIME_MS;
     const claims = (await this.em.execute(
       `insert into guardian_reports (id, guardian_id, learner_id, kind, period, status, activity_count, created_at)
@@ -172,7 +172,7 @@ export class ReportsService {
         const counts = this.countByDay(activity.get(report.pair.learner_id) ?? [], report.days, report.zone);
         const total = counts.reduce((sum, c) => sum + c.count, 0);
         try {
-          await this.uow.deps.mailer.send(this.mail(report.pair, report.kind, report.days, counts, total, now, report.zone));
+          await this.uow.deps.mailer.send(this.mail(report.pair, report.kind, report.days, counts, total, report.zone));
           sent.push({ id: report.id, n: total });
         } catch (error) {
           failed.push(report.id);
@@ -225,7 +225,7 @@ export class ReportsService {
     return days.map((d) => ({ label: d.slice(5), count: byDay.get(d)! }));
   }
 
-  private mail(pair: Pair, kind: ReportKind, days: string[], counts: { label: string; count: number }[], total: number, now: Date, zone: string): RichMail {
+  private mail(pair: Pair, kind: ReportKind, days: string[], counts: { label: string; count: number }[], total: number, zone: string): RichMail {
     const t = translator(pair.guardian_locale);
     const learner = pair.learner_name;
     const values = { learner, from: days[0], to: days.at(-1), period: days[0].slice(0, 7), since: pair.last_activity ? localDate(new Date(pair.last_activity), zone) : '' };
@@ -236,7 +236,6 @@ export class ReportsService {
     const png = activityChart(t('chartTitle'), counts);
     const text = `${intro}\n\n${activity}\n\n${unsubscribe}\n`;
     const html = `<p>${escapeHtml(intro)}</p><p>${escapeHtml(activity)}</p><p><img src="cid:activity-chart" alt="${escapeHtml(t('chartTitle'))}" width="600" height="240"></p><p><a href="${escapeHtml(this.unsubscribeUrl(pair.guardian_id, kind))}">${escapeHtml(unsubscribe)}</a></p>`;
-    void now;
     return {
       to: pair.guardian_email,
       subject,

@@ -17,4 +17,6 @@ export const LIMITS = {
   factoryTopic: { min: 3, max: 200 },
   factoryLessons: { min: 1, max: 30 },
   pageSize: { default: 20, max: 100 },
+  /** Characters of the reason an admin gives for a suspension, kept in the audit log. */
+  suspendReason: 500,
 } as const;

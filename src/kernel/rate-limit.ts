@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
-import type { NextFunction, Request, Response } from 'express';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
 import { AppError } from './errors';
@@ -153,10 +152,6 @@ export async function countRequest(limits: RateLimits, req: CountedRequest, path
     if (error instanceof RateLimitedError) setRateLimitHeaders(res, error.state);
     throw error;
   }
-}
-
-export function rateLimitMiddleware(limits: RateLimits) {
-  return (req: Request, res: Response, next: NextFunction) => countRequest(limits, req, req.path, res).then(() => next(), next);
 }
 
 export function tightest(states: RateLimitState[]): RateLimitState {

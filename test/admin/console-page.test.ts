@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buy, publishedProduct, subscriptionBody } from '../commerce/support';
+import { buy, publishedProduct, subscriptionBody } from '../support/commerce';
 import { startTestApp, type TestApp } from '../support/app';
 import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';

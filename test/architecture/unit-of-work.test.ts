@@ -7,7 +7,7 @@ import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { withMailAndApp } from '../support/setup';
 import { fewestStatements, settled } from '../support/sql';
-import { publishedProduct } from '../commerce/support';
+import { publishedProduct } from '../support/commerce';
 import { openUnit } from '../../src/server/platform';
 import { Role, User } from '../../src/auth/user.entity';
 import type { SmtpServer } from '../support/smtp';

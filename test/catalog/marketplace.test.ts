@@ -3,7 +3,7 @@ import { courseBody, publishedCourse } from '../learning/support';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, contentAdmin, creatorAccount, creatorCourse, text } from '../commerce/support';
+import { buy, contentAdmin, creatorAccount, creatorCourse, text } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;

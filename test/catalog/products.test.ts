@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { subscriptionBody, text } from '../commerce/support';
+import { subscriptionBody, text } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;

@@ -3,7 +3,7 @@ import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { asOwner } from '../support/sql';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, publishedProduct, subscriptionBody, waitFor } from '../commerce/support';
+import { buy, publishedProduct, subscriptionBody, waitFor } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;

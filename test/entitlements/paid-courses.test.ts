@@ -5,7 +5,7 @@ import { fewestStatements } from '../support/sql';
 import { linkedFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, signInAdmin } from '../support/users';
-import { buy, publishedProduct, text } from '../commerce/support';
+import { buy, publishedProduct, text } from '../support/commerce';
 
 let t: TestApp;
 let smtp: SmtpServer;

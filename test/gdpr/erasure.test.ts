@@ -10,7 +10,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, PASSWORD, signInAdmin, verifiedGuardian } from '../support/users';
-import { buy, publishedProduct } from '../commerce/support';
+import { buy, publishedProduct } from '../support/commerce';
 import { learningData } from './support';
 
 /** A real HTTP server in the AI backend's place that fails the first `failures` erasures of each user with 500. */

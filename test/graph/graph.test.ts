@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { checkout, publishedProduct, subscriptionBody, text } from '../commerce/support';
+import { checkout, publishedProduct, subscriptionBody, text } from '../support/commerce';
 import { courseBody, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { withBasicData } from '../support/family';

@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sendDueReports } from '../../src/guardian-reports';
-import { buy, checkout, creatorAccount, publishedProduct, subscriptionBody, text } from '../commerce/support';
+import { buy, checkout, creatorAccount, publishedProduct, subscriptionBody, text } from '../support/commerce';
 import { request as generationRequest } from '../factory/support';
 import type { TestApp } from '../support/app';
 import type { GqlError } from '../support/http';

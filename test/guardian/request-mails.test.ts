@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ASK_LEARNER_JOB } from '../../src/guardian/guardian.jobs';
-import { checkout, publishedProduct } from '../commerce/support';
+import { checkout, publishedProduct } from '../support/commerce';
 import { startTestApp, type TestApp } from '../support/app';
 import { linkFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';

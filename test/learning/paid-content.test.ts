@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSchema, getNamedType, type GraphQLNamedType, isInterfaceType, isObjectType } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buy, publishedProduct, text, waitFor } from '../commerce/support';
+import { buy, publishedProduct, text, waitFor } from '../support/commerce';
 import { startTestApp, type TestApp } from '../support/app';
 import type { GqlError } from '../support/http';
 import { learnerOfAge, type SignedIn, signInAdmin } from '../support/users';

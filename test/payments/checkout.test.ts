@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, checkout, newKey, postSandbox, publishedProduct, sandboxEvents, subscriptionBody } from '../commerce/support';
+import { buy, checkout, newKey, postSandbox, publishedProduct, sandboxEvents, subscriptionBody } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;

@@ -4,7 +4,7 @@ import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
-import { buy, checkout, deliverStripeEvent, publishedProduct, type StripeFixture, text, waitFor, withStripeProvider } from '../commerce/support';
+import { buy, checkout, deliverStripeEvent, publishedProduct, type StripeFixture, text, waitFor, withStripeProvider } from '../support/commerce';
 
 const stripe = withStripeProvider('disputes');
 let t: TestApp;

@@ -6,7 +6,7 @@ import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
-import { publishedProduct, waitFor } from '../commerce/support';
+import { publishedProduct, waitFor } from '../support/commerce';
 
 let t: TestApp;
 let users: User[];

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, publishedProduct } from '../commerce/support';
+import { buy, publishedProduct } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;

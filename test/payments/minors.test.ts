@@ -5,7 +5,7 @@ import { linkedFamily } from '../support/family';
 import { settled } from '../support/sql';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { signInAdmin } from '../support/users';
-import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../commerce/support';
+import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../support/commerce';
 
 const SECRET = 'test-ai-backend-secret-0123456789';
 let t: TestApp;

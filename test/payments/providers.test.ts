@@ -7,8 +7,8 @@ import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, postSandbox, publishedProduct, signedStripeEvent, waitFor } from '../commerce/support';
-import { startProviderServer } from '../commerce/provider-server';
+import { checkout, deliverStripeEvent, postSandbox, publishedProduct, signedStripeEvent, waitFor } from '../support/commerce';
+import { startProviderServer } from '../support/provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_commerce';
 const VNPAY_SECRET = 'VNPAYHASHSECRETFORTESTS0123456789';

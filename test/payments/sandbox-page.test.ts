@@ -7,7 +7,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
 import { asOwner } from '../support/sql';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
-import { checkout, publishedProduct } from '../commerce/support';
+import { checkout, publishedProduct } from '../support/commerce';
 
 describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chromium', () => {
   let t: TestApp;

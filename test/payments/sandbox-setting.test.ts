@@ -3,7 +3,7 @@ import { createProviders } from '../../src/payments/providers';
 import { loadConfig } from '../../src/config';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
-import { checkout, publishedProduct } from '../commerce/support';
+import { checkout, publishedProduct } from '../support/commerce';
 
 /**
  * The sandbox provider's Pay button completes a payment without money, so `auto` (the

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, type StripeFixture, withStripeProvider } from '../commerce/support';
+import { checkout, deliverStripeEvent, type StripeFixture, withStripeProvider } from '../support/commerce';
 
 const stripe = withStripeProvider('subscriptions');
 let t: TestApp;

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { fewestStatements, settled } from '../support/sql';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../commerce/support';
+import { checkout, postSandbox, publishedProduct, sandboxEvents } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;

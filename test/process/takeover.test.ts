@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Client as Pg } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkout, publishedProduct, sandboxEvents } from '../commerce/support';
+import { checkout, publishedProduct, sandboxEvents } from '../support/commerce';
 import { contentAdmin } from '../learning/support';
 import { createTestDatabase, startTestApp, type TestApp } from '../support/app';
 import { startModelServer } from '../support/model-server';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sandboxSecretOf } from '../../src/payments/providers';
 import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
-import { buy, postSandbox, publishedProduct, waitFor } from '../commerce/support';
+import { buy, postSandbox, publishedProduct, waitFor } from '../support/commerce';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
 

@@ -28,7 +28,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import type { Reply } from '../support/http';
 import { sample } from '../support/samples';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { checkout, publishedProduct, text } from '../commerce/support';
+import { checkout, publishedProduct, text } from '../support/commerce';
 import { linkedFamily } from '../support/family';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
 

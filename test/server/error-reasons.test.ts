@@ -7,7 +7,7 @@ import { withReasonsTable } from '../../src/scripts/reasons-doc';
 import { declaredReasons, errorStatus, reasons } from '../../src/kernel/errors';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp, signupInput } from '../support/users';
-import { checkout, newKey, publishedProduct } from '../commerce/support';
+import { checkout, newKey, publishedProduct } from '../support/commerce';
 import { connect, operate } from '../support/ws';
 
 let t: TestApp;

@@ -158,11 +158,13 @@ describe('GET /metrics', () => {
     // Three jobs due that no instance defines (none takes them), an outbox row due in an hour but
     // written ten minutes ago (the relay leaves it), and one set aside as failed.
     await asOwner(t, `insert into agenda_jobs (name, next_run_at) select 'metrics-probe', now() - interval '1 minute' from generate_series(1, 3)`);
+    // A job another instance holds: locked, and not to run here.
+    await asOwner(t, `insert into agenda_jobs (name, next_run_at, locked_at) values ('metrics-probe-held', now() + interval '1 hour', now())`);
     await asOwner(t, `insert into outbox (kind, name, payload, available_at, created_at) values ('job', 'metrics-probe', '{}', now() + interval '1 hour', now() - interval '10 minutes')`);
     await asOwner(t, `insert into outbox (kind, name, payload, failed_at) values ('job', 'metrics-probe', '{}', now())`);
     const text = await scrape();
     expect(valueOf(text, 'job_queue', { state: 'due' })).toBeGreaterThanOrEqual(3);
-    expect(valueOf(text, 'job_queue', { state: 'running' })).toBeGreaterThanOrEqual(0);
+    expect(valueOf(text, 'job_queue', { state: 'running' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, 'outbox_rows', { state: 'pending' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, 'outbox_rows', { state: 'failed' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, 'outbox_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(600);
@@ -189,7 +191,7 @@ describe('GET /metrics', () => {
     }
     for (const language of ['python', 'javascript']) {
       expect(valueOf(text, 'codelab_workers', { language, state: 'busy' }), language).toBe(0);
-      expect(valueOf(text, 'codelab_workers', { language, state: 'idle' }), language).toBeGreaterThanOrEqual(0);
+      expect(Number.isInteger(valueOf(text, 'codelab_workers', { language, state: 'idle' })), language).toBe(true);
       expect(valueOf(text, 'codelab_queued_runs', { language }), language).toBe(0);
     }
     expect(valueOf(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
@@ -214,7 +216,7 @@ describe('GET /metrics', () => {
 
     const admin = await signInAdmin(t);
     const text = await scrape({ ...REMOTE, authorization: `Bearer ${admin.accessToken}` });
-    expect(valueOf(text, 'websocket_connections')).toBeGreaterThanOrEqual(0);
+    expect(text).toMatch(/^websocket_connections \d+$/m);
     // A request relayed by a proxy is not local, whatever address the proxy reports: a proxy on this
     // machine serves clients from anywhere, and a client writes the entries it likes.
     for (const relayed of ['127.0.0.1', '::1', '127.0.0.1, 203.0.113.9']) {

@@ -18,7 +18,10 @@ async function withApp(env: Record<string, string>, run: (app: TestApp) => Promi
 
 function expectHeaders(reply: Reply, limit: number) {
   expect(Number(reply.headers.get('x-ratelimit-limit'))).toBe(limit);
-  expect(Number(reply.headers.get('x-ratelimit-remaining'))).toBeGreaterThanOrEqual(0);
+  const remaining = Number(reply.headers.get('x-ratelimit-remaining'));
+  expect(remaining).toBeGreaterThanOrEqual(0);
+  // This request was counted: fewer than the whole window remain.
+  expect(remaining).toBeLessThan(limit);
   const reset = Number(reply.headers.get('x-ratelimit-reset'));
   const now = Date.now() / 1000;
   expect(reset).toBeGreaterThan(now - 1);

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { checkout, publishedProduct } from '../commerce/support';
+import { checkout, publishedProduct } from '../support/commerce';
 import { contentAdmin } from '../learning/support';
 import { accessibilityViolations, CHROMIUM, launchChromium } from '../support/browser';
 import { withMailAndApp } from '../support/setup';

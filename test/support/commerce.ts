@@ -1,8 +1,8 @@
 import Stripe from 'stripe';
 import { afterAll, beforeAll } from 'vitest';
-import { startTestApp, type TestApp } from '../support/app';
+import { startTestApp, type TestApp } from './app';
 import { startProviderServer } from './provider-server';
-import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
+import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from './users';
 
 export const text = (en: string, vi = `${en} (vi)`) => ({ en, vi });
 
