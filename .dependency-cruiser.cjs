@@ -1,5 +1,5 @@
 /**
- * The layering of DESIGN.md 3a, checked by `npm test` (test/architecture/layers.test.ts):
+ * The layering of docs/architecture.md, checked by `npm test` (test/architecture/layers.test.ts):
  * the shared kernel and the infrastructure know no area, the composition root reaches the areas
  * only through their list, and an area reaches another only through that area's index.ts.
  */

@@ -148,6 +148,7 @@ export function errorBodyOf(error: GraphQLFormattedError, variables: Record<stri
     return validationFailed([{ field: 'limit', message: `must not be greater than ${MAX_PAGE_SIZE}` }]).toBody();
   }
   const body: ErrorBody = { error: code as ErrorCode, message: error.message };
+  if (typeof extensions.reason === 'string') body.reason = extensions.reason;
   if (typeof extensions.retryAfter === 'number') body.retryAfter = extensions.retryAfter;
   if (Array.isArray(extensions.details)) body.details = (extensions.details as FieldError[]).map(restDetail);
   return body;
@@ -160,7 +161,7 @@ export function sendError(res: ServerResponse, body: ErrorBody): void {
 }
 
 /**
- * The `WWW-Authenticate` of a 401 (DESIGN.md 4.2, RFC 6750): the scheme to use, and
+ * The `WWW-Authenticate` of a 401 (docs/errors.md, RFC 6750): the scheme to use, and
  * `error="invalid_token"` when the request sent a token and it was refused (malformed, expired,
  * its session ended), not when it sent none or the refusal was of a password or a refresh token.
  */

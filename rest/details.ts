@@ -18,7 +18,7 @@ const scalarNeeds: Record<string, string> = {
 };
 
 /**
- * A detail of a REST answer (DESIGN.md 4.2): named by the REST parameter or body field, and said
+ * A detail of a REST answer (docs/errors.md): named by the REST parameter or body field, and said
  * without GraphQL's words (no variables, types, enums or argument names): `limit`, "must not be
  * less than 1", where GraphQL says `first must not be less than 1`; "is required" where it says
  * `Variable "$country" of required type "String!" was not provided`. The body as a whole is `body`.

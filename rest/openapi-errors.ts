@@ -1,13 +1,14 @@
-import { errorStatus, internalErrorBody } from '../src/kernel/errors';
+import { declaredReasons, errorStatus, internalErrorBody } from '../src/kernel/errors';
 import { badPercentEncoding, methodNotAllowed } from '../src/server/server.errors';
 import { type JsonSchema, objectOf, ref } from './openapi-shapes';
 
-/** DESIGN.md 4.2's codes with their statuses; 405 and 415 are answered before any operation runs. */
+/** docs/errors.md's codes with their statuses; 405 and 415 are answered before any operation runs. */
 export const codeStatus: Record<string, number> = { ...errorStatus, method_not_allowed: 405, unsupported_media_type: 415 };
 
 interface Example {
   error: string;
   message: string;
+  reason?: string;
   retryAfter?: number;
   details?: { field: string; message: string }[];
 }
@@ -25,78 +26,81 @@ const common: Record<string, Example> = {
   unsupported_media_type: says('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.'),
   rate_limited: says('rate_limited', 'Too many requests. Try again in 42 seconds.', { retryAfter: 42 }),
   internal_error: says(internalErrorBody.error, internalErrorBody.message),
-  upstream_unavailable: says('upstream_unavailable', 'The database cannot be reached. Try again later.'),
+  upstream_unavailable: says('upstream_unavailable', 'The database cannot be reached. Try again later.', { reason: 'database_unavailable' }),
 };
 
-const conflict = (message: string) => says('conflict', message);
-const limitReached = (message: string) => says('limit_reached', message);
+const conflict = (message: string, reason: string) => says('conflict', message, { reason });
+const limitReached = (message: string, reason: string) => says('limit_reached', message, { reason });
 const aiErrors = [
   says('quota_exceeded', "Today's AI messages are used up (20). They come back at midnight UTC.", { retryAfter: 3600 }),
-  says('upstream_error', 'The AI service answered with an error. Try again later.'),
-  says('upstream_unavailable', 'The AI service cannot be reached. Try again later.'),
+  says('upstream_error', 'The AI service answered with an error. Try again later.', { reason: 'ai_service_error' }),
+  says('upstream_unavailable', 'The AI service cannot be reached. Try again later.', { reason: 'ai_unreachable' }),
 ];
-const modelErrors = [says('upstream_error', 'The model provider could not help just now. Try again later.')];
+const modelErrors = [says('upstream_error', 'The model provider could not help just now. Try again later.', { reason: 'model_provider_failed' })];
 
 /**
  * The answers particular to an operation, beside those every operation of its kind has: its
  * conflicts, and the 401/403 of the public ones that check credentials (messages of the services).
  */
 const particular: Record<string, Example[]> = {
-  Signup: [conflict('An account with this e-mail address exists already.')],
-  Login: [says('unauthenticated', 'The e-mail address or the password is wrong.'), common.account_suspended],
-  Refresh: [says('unauthenticated', 'This refresh token was used already; the session has ended. Sign in again.'), common.account_suspended],
-  SuspendUser: [conflict('You cannot suspend your own account.')],
-  ReactivateUser: [conflict('This account is not suspended.')],
-  RemoveRole: [conflict('This is the last admin; grant the role to somebody else first.')],
-  GrantRole: [conflict('This is the last admin; grant the role to somebody else first.')],
-  Course: [common.unauthenticated, says('forbidden', 'This course is sold: it opens once bought (a learner under 18 asks a guardian to buy it).')],
-  Enroll: [conflict('You are enrolled in this course already.')],
-  PublishCourse: [conflict('A course needs at least one lesson to be published.')],
-  SubmitQuiz: [limitReached('A quiz may be attempted at most 3 times.')],
-  UpdatePortfolio: [conflict('This handle is taken.')],
-  JoinClass: [says('not_found', 'No such class with this code.'), conflict('You are in this class already.')],
-  AssignClassCourse: [conflict('The course is assigned to this class already.')],
-  ResolveContactMessage: [conflict('This message is resolved already.')],
-  PublishProduct: [conflict('A listing is published by its review.')],
-  ArchiveProduct: [conflict('A listing is published by its review.')],
-  ApproveListing: [conflict('The listing is published, not in review.')],
-  RejectListing: [conflict('The listing is published, not in review.')],
+  Signup: [conflict('An account with this e-mail address exists already.', 'email_taken')],
+  Login: [says('unauthenticated', 'The e-mail address or the password is wrong.', { reason: 'wrong_credentials' }), common.account_suspended],
+  Refresh: [says('unauthenticated', 'This refresh token was used already; the session has ended. Sign in again.', { reason: 'refresh_token_reused' }), common.account_suspended],
+  SuspendUser: [conflict('You cannot suspend your own account.', 'cannot_suspend_self')],
+  ReactivateUser: [conflict('This account is not suspended.', 'account_not_suspended')],
+  RemoveRole: [conflict('This is the last admin; grant the role to somebody else first.', 'last_admin')],
+  GrantRole: [conflict('This is the last admin; grant the role to somebody else first.', 'last_admin')],
+  Course: [common.unauthenticated, says('forbidden', 'This course is sold: it opens once bought (a learner under 18 asks a guardian to buy it).', { reason: 'course_not_bought' })],
+  Enroll: [conflict('You are enrolled in this course already.', 'already_enrolled')],
+  PublishCourse: [conflict('A course needs at least one lesson to be published.', 'course_has_no_lessons')],
+  SubmitQuiz: [limitReached('A quiz may be attempted at most 3 times.', 'quiz_attempt_limit_reached')],
+  UpdatePortfolio: [conflict('This handle is taken.', 'handle_taken')],
+  JoinClass: [says('not_found', 'No such class with this code.'), conflict('You are in this class already.', 'already_in_class')],
+  AssignClassCourse: [conflict('The course is assigned to this class already.', 'course_already_assigned')],
+  ResolveContactMessage: [conflict('This message is resolved already.', 'message_already_resolved')],
+  PublishProduct: [conflict('A listing is published by its review.', 'listing_published_by_review')],
+  ArchiveProduct: [conflict('A listing is published by its review.', 'listing_published_by_review')],
+  ApproveListing: [conflict('The listing is published, not in review.', 'listing_not_in_review')],
+  RejectListing: [conflict('The listing is published, not in review.', 'listing_not_in_review')],
   Checkout: [
     says('not_found', 'No such product.'),
-    conflict('This Idempotency-Key was used with another request.'),
-    says('upstream_error', 'stripe did not accept the checkout; try again or choose another provider.'),
+    conflict('This Idempotency-Key was used with another request.', 'idempotency_key_reused'),
+    says('upstream_error', 'stripe did not accept the checkout; try again or choose another provider.', { reason: 'checkout_not_accepted' }),
   ],
-  ApprovePurchaseRequest: [conflict('The request is approved already.')],
-  DeclinePurchaseRequest: [conflict('The request is declined already.')],
-  RevokeEntitlement: [conflict('The entitlement is revoked already.')],
-  RequestRefund: [conflict('A failed payment cannot be refunded.')],
-  ApproveRefund: [conflict('The refund is processing already.')],
-  RejectRefund: [conflict('The refund is rejected already.')],
-  RequestDataExport: [conflict('An export of this account is already being prepared.')],
-  RequestAccountDeletion: [conflict('This account is already scheduled for erasure.')],
-  CancelGdprRequest: [conflict('Only an erasure still in its grace period can be canceled.')],
-  UpdateCreatorCourse: [conflict('The course is in_review; it can no longer be edited.')],
-  AddCreatorLesson: [conflict('A course has at most 30 lessons.')],
-  UpdateCreatorLesson: [conflict('The course is in_review; it can no longer be edited.')],
-  SubmitCreatorCourse: [conflict('The course is in_review; it can no longer be edited.')],
-  ApproveCreatorCourse: [conflict('The course is draft, not in review.')],
-  RejectCreatorCourse: [conflict('The course is draft, not in review.')],
-  MessageCreatorLearners: [conflict('Only a published course has learners to write to.')],
+  ApprovePurchaseRequest: [conflict('The request is approved already.', 'purchase_request_decided')],
+  DeclinePurchaseRequest: [conflict('The request is declined already.', 'purchase_request_decided')],
+  RevokeEntitlement: [conflict('The entitlement is revoked already.', 'entitlement_not_active')],
+  RequestRefund: [conflict('A failed payment cannot be refunded.', 'payment_not_refundable')],
+  ApproveRefund: [conflict('The refund is processing already.', 'refund_decided')],
+  RejectRefund: [conflict('The refund is rejected already.', 'refund_decided')],
+  RequestDataExport: [conflict('An export of this account is already being prepared.', 'export_already_running')],
+  RequestAccountDeletion: [conflict('This account is already scheduled for erasure.', 'erasure_already_scheduled')],
+  CancelGdprRequest: [conflict('Only an erasure still in its grace period can be canceled.', 'erasure_not_cancelable')],
+  UpdateCreatorCourse: [conflict('The course is in_review; it can no longer be edited.', 'course_not_editable')],
+  AddCreatorLesson: [conflict('A course has at most 30 lessons.', 'course_lesson_limit_reached')],
+  UpdateCreatorLesson: [conflict('The course is in_review; it can no longer be edited.', 'course_not_editable')],
+  SubmitCreatorCourse: [conflict('The course is in_review; it can no longer be edited.', 'course_not_editable')],
+  ApproveCreatorCourse: [conflict('The course is draft, not in review.', 'course_not_in_review')],
+  RejectCreatorCourse: [conflict('The course is draft, not in review.', 'course_not_in_review')],
+  MessageCreatorLearners: [conflict('Only a published course has learners to write to.', 'course_not_published')],
   AssistCreatorCourse: modelErrors,
-  GenerateCourse: [limitReached('At most 3 of your generations may be queued or running at once; wait for one to finish.')],
-  ApproveGeneration: [conflict('This generation is already approved; its course is 0b7e6a9c-3f0e-4c55-9d57-2f3c1e8a4b10.')],
-  RejectGeneration: [conflict('A generation that is approved cannot become rejected.')],
-  RetryGeneration: [conflict('A generation that is approved cannot become queued.')],
-  RegenerateFlaggedLessons: [conflict('No lesson is flagged: the course-level findings need a new generation.')],
-  DeclareLearner: [conflict('You have a link to this learner already.'), limitReached('A guardian may have at most 5 linked learners; revoke a link first.')],
-  AddChild: [limitReached('A guardian may have at most 5 linked learners; revoke a link first.')],
-  ApproveGuardianLink: [conflict('The link is active; only a pending link can be approved.')],
-  RevokeGuardianLink: [conflict('The link is revoked already.')],
-  ConfirmGuardianLink: [says('email_not_verified', "The learner's account must verify its e-mail address first; then follow this link again.")],
+  GenerateCourse: [limitReached('At most 3 of your generations may be queued or running at once; wait for one to finish.', 'active_generation_limit_reached')],
+  ApproveGeneration: [conflict('This generation is already approved; its course is 0b7e6a9c-3f0e-4c55-9d57-2f3c1e8a4b10.', 'generation_already_approved')],
+  RejectGeneration: [conflict('A generation that is approved cannot become rejected.', 'generation_transition_not_allowed')],
+  RetryGeneration: [conflict('A generation that is approved cannot become queued.', 'generation_transition_not_allowed')],
+  RegenerateFlaggedLessons: [conflict('No lesson is flagged: the course-level findings need a new generation.', 'no_lesson_flagged')],
+  DeclareLearner: [
+    conflict('You have a link to this learner already.', 'link_exists'),
+    limitReached('A guardian may have at most 5 linked learners; revoke a link first.', 'guardian_link_limit_reached'),
+  ],
+  AddChild: [limitReached('A guardian may have at most 5 linked learners; revoke a link first.', 'guardian_link_limit_reached')],
+  ApproveGuardianLink: [conflict('The link is active; only a pending link can be approved.', 'link_not_pending')],
+  RevokeGuardianLink: [conflict('The link is revoked already.', 'link_already_revoked')],
+  ConfirmGuardianLink: [says('email_not_verified', "The learner's account must verify its e-mail address first; then follow this link again.", { reason: 'learner_email_not_verified' })],
   AiChat: aiErrors,
   RequestHint: aiErrors,
-  Readiness: [says('upstream_unavailable', 'Not ready: the outbox relay is not running.')],
-  EmailHealth: [says('upstream_unavailable', 'The mail outbox is not working.')],
+  Readiness: [says('upstream_unavailable', 'Not ready: the outbox relay is not running.', { reason: 'outbox_relay_stopped' })],
+  EmailHealth: [says('upstream_unavailable', 'The mail outbox is not working.', { reason: 'mail_transport_down' })],
 };
 
 export interface OperationFacts {
@@ -110,6 +114,8 @@ export interface OperationFacts {
   noun: string;
   /** A field of its input, for the validation_failed example. */
   field: string;
+  /** The area that lists it: its responses list that area's reasons and the shared ones. */
+  area?: string;
 }
 
 /** What any request may meet, whatever it asks: the rate limit, a failure of ours. */
@@ -121,9 +127,9 @@ export function errorResponses(op: OperationFacts): Record<string, JsonSchema> {
   if (op.readsBody) examples.push(common.invalid_json, common.payload_too_large, common.unsupported_media_type);
   if (!op.isPublic) examples.push(common.unauthenticated, common.forbidden, common.account_suspended, common.account_deletion_pending);
   // A public operation still refuses a token sent with it that is ended or whose account may not act.
-  else examples.push(says('unauthenticated', 'The session of this access token has ended; sign in again.'), common.account_suspended, common.account_deletion_pending);
+  else examples.push(says('unauthenticated', 'The session of this access token has ended; sign in again.', { reason: 'session_ended' }), common.account_suspended, common.account_deletion_pending);
   if (op.namesResource) examples.push(says('not_found', `No such ${op.noun}.`));
-  return responsesOf([...examples, ...frontErrors]);
+  return responsesOf([...examples, ...frontErrors], op.area);
 }
 
 /** The errors of a path served without an operation (`GET /`): those every request may meet. */
@@ -145,8 +151,23 @@ export function methodNotAllowedResponse(): JsonSchema {
   };
 }
 
+/** Where the reasons of every operation are declared, beside its own area's: the kernel's steps and the shared rules. */
+const sharedReasons = new Set(['kernel', 'permissions']);
+
+/**
+ * The reasons listed for an answer of these codes: those of its examples, and those of the codes
+ * that the operation's area declares or that are shared by all. A list to read, not a closed
+ * one: an operation may pass on a reason of an area it calls (a consent its rule asks for).
+ */
+function reasonsOf(examples: Example[], area: string | undefined): string[] {
+  const codes = examples.map((e) => e.error);
+  const declared = [...declaredReasons].filter(([, d]) => codes.includes(d.kind) && (d.area === area || sharedReasons.has(d.area))).map(([name]) => name);
+  const shown = examples.flatMap((e) => (e.reason ? [e.reason] : []));
+  return [...new Set([...shown, ...declared])].sort();
+}
+
 /** Responses by status from examples: the first example of a code stays (an operation's own words before the common ones). */
-function responsesOf(examples: Example[]): Record<string, JsonSchema> {
+function responsesOf(examples: Example[], area?: string): Record<string, JsonSchema> {
   const byStatus = new Map<number, Example[]>();
   for (const example of examples) {
     const status = codeStatus[example.error];
@@ -156,21 +177,23 @@ function responsesOf(examples: Example[]): Record<string, JsonSchema> {
   const responses: Record<string, JsonSchema> = {};
   for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
     const codes = Object.keys(codeStatus).filter((code) => codeStatus[code] === status);
+    const reasons = reasonsOf(list, area);
     responses[status] = {
-      description: list.map((e) => e.error).join(', '),
+      description: list.map((e) => e.error).join(', ') + (reasons.length ? `; reasons: ${reasons.join(', ')}` : ''),
       ...(status === 429 ? { headers: rateLimitHeaders(true) } : status === 401 ? { headers: { 'WWW-Authenticate': { $ref: '#/components/headers/WWW-Authenticate' } } } : {}),
-      ...errorContent(codes, list),
+      ...errorContent(codes, list, reasons),
     };
   }
   return responses;
 }
 
-/** The error object of some codes (only those: a 401 is never validation_failed), with an example of each. */
-function errorContent(codes: string[], examples: Example[]): JsonSchema {
+/** The error object of some codes (only those: a 401 is never validation_failed) and reasons, with an example of each code. */
+function errorContent(codes: string[], examples: Example[], reasons: string[] = []): JsonSchema {
+  const properties = { error: { enum: codes }, ...(reasons.length ? { reason: { type: 'string', examples: reasons } } : {}) };
   return {
     content: {
       'application/json': {
-        schema: { allOf: [ref('Error'), { type: 'object', properties: { error: { enum: codes } } }] },
+        schema: { allOf: [ref('Error'), { type: 'object', properties }] },
         examples: Object.fromEntries(examples.map((e) => [e.error, { summary: e.message, value: e }])),
       },
     },
@@ -196,8 +219,13 @@ export const headers: Record<string, JsonSchema> = {
 export function errorSchema(): JsonSchema {
   return objectOf(
     {
-      error: { type: 'string', enum: Object.keys(codeStatus), description: 'The code of DESIGN.md 4.2; the HTTP status follows from it' },
+      error: { type: 'string', enum: Object.keys(codeStatus), description: 'The code of docs/errors.md; the HTTP status follows from it' },
       message: { type: 'string' },
+      reason: {
+        type: 'string',
+        description:
+          'Where the service tells apart errors of one code: a stable snake_case name (such as `email_taken` of a conflict). Each response lists the reasons of its operation, and an operation may pass on one of an area it calls',
+      },
       retryAfter: { type: 'integer', description: 'Seconds to wait (rate_limited, quota_exceeded)' },
       details: {
         type: 'array',

@@ -24,7 +24,7 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: 
       title: 'Learning platform API (REST)',
       version: apiPackage().version,
       description:
-        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `retryAfter` or `details` where they apply. A known path called with a method it does not take answers 405 `method_not_allowed` with `Allow` (`#/components/responses/MethodNotAllowed`). Answers are `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.',
+        'REST compatibility layer: every path runs a GraphQL operation of /graphql with the same rules. Errors are `{ error, message }` with `reason` where the service tells errors of one code apart (each response lists its reasons), and `retryAfter` or `details` where they apply. A known path called with a method it does not take answers 405 `method_not_allowed` with `Allow` (`#/components/responses/MethodNotAllowed`). Answers are `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.',
     },
     servers: [{ url: '/', description: 'The host serving this document' }],
     paths,
@@ -124,6 +124,7 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
       namesResource: pathParams.length > 0 || idField !== undefined,
       noun: pathParams.length ? nounOf(route.path) : (idField ?? 'resource').replace(/Ids?$/, ''),
       field: restNames[field] ?? field,
+      area: route.area,
     }),
   );
 

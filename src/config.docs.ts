@@ -34,7 +34,8 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   },
   TRUST_PROXY: {
     group: 'Server',
-    meaning: "`true` behind a load balancer, so rate limits see the client's IP, and `/metrics` the caller's (a request relayed from outside is never taken for a local one)",
+    meaning:
+      'behind proxies, how many stand in front (`1` behind one nginx) or their addresses and ranges (`10.0.0.5,10.0.1.0/24`): the client is then the address the last trusted proxy saw, for rate limits and logs, and no `X-Forwarded-For` entry a client writes itself counts. `true` (trust every hop) is refused: it lets a client choose its own address. `/metrics` is answered without a token only straight from loopback, never through a proxy',
   },
   LOG_FORMAT: { group: 'Server', meaning: '`auto`: readable lines (pino-pretty) when stdout is a terminal, JSON lines otherwise; `pretty` or `json` to force one' },
   LOG_LEVEL: {
@@ -100,7 +101,8 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   MAIL_RETRIES: { group: 'Mail and the outbox', meaning: 'retries of a mail before it is given up (logged)' },
   OUTBOX_LEASE_MS: {
     group: 'Mail and the outbox',
-    meaning: 'how long a claimed outbox row (a mail, a job, a reaction to an event) waits before another relay may deliver it, should its relay die mid-delivery',
+    meaning:
+      'how long a claimed outbox row (a mail, a job, a reaction to an event) waits before another relay may deliver it, should its relay die mid-delivery; renewed every third of it while it is delivered',
   },
   OUTBOX_SWEEP_MS: { group: 'Mail and the outbox', meaning: "the relay's fallback sweep for due rows (it is woken at once by the commit's NOTIFY otherwise)" },
   CONTACT_TO: { group: 'Mail and the outbox', meaning: 'where contact form messages are forwarded' },
@@ -150,7 +152,10 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   AI_USAGE_FLUSH_MS: { group: 'AI tutor', meaning: 'token usage is written in one statement per this period for all answers since (and on shutdown)' },
   AI_BACKEND_CONNECTIONS: { group: 'AI tutor', meaning: 'keep-alive connections to the AI backend at most (undici pool)' },
   JOBS_PROCESS_EVERY_MS: { group: 'Jobs', meaning: 'how often an instance looks for due jobs (new ones also arrive by NOTIFY on PostgreSQL)' },
-  JOBS_LOCK_LIFETIME_MS: { group: 'Jobs', meaning: 'a job whose instance died is taken over after this long (a running job renews it every third of it)' },
+  JOBS_LOCK_LIFETIME_MS: {
+    group: 'Jobs',
+    meaning: 'the lease of claimed work (a job, an export, an erasure, a batch of guardian reports): taken over this long after its instance died; renewed every third of it while it runs',
+  },
   JOBS_DRAIN_TIMEOUT_MS: { group: 'Jobs', meaning: 'at shutdown, how long running jobs may finish before they are handed back' },
   REPORTS_CONCURRENCY: { group: 'Jobs', meaning: 'guardian report mails sent at a time by one run' },
   QUIZ_MAX_ATTEMPTS: {
@@ -221,6 +226,12 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   CODELAB_MEMORY_LIMIT_MB: { group: 'CodeLab', meaning: "memory a program may allocate (QuickJS runtime limit under a capped wasm memory; Pyodide's wasm heap beyond the interpreter)" },
   CODELAB_RUNS_PER_MINUTE: { group: 'CodeLab', meaning: '`POST /codelab/run` and `POST /projects/:id/run` per user a minute; more get 429 `rate_limited`' },
   CODELAB_JUDGE_CONCURRENCY: { group: 'CodeLab', meaning: 'submissions an instance judges at a time (their tests queue on the pools)' },
+  CODELAB_VERDICT_DELAY_PER_TEST_MS: {
+    group: 'CodeLab',
+    meaning:
+      "a submission's verdict, times and score are shown this long times the exercise's number of tests after it was submitted (until then it is `running`), so that how long the hidden tests ran tells nothing of their input; when judging took longer, at twice that, four times that, and so on",
+    unset: '`CODELAB_TIME_LIMIT_MS` + 500',
+  },
   CODELAB_PREWARM: { group: 'CodeLab', meaning: "load the interpreters at start-up (3 to 4 s for Pyodide's snapshot); the tests of other areas set `false`" },
 };
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import proxyaddr from 'proxy-addr';
 import { z } from 'zod';
 
 const port = z.coerce.number().int().min(0).max(65535);
@@ -35,8 +36,8 @@ export const settingsSchema = z.object({
   MAIL_FROM: z.string().min(3).default('Learning Platform <no-reply@learning.local>'),
   MAIL_RETRIES: z.coerce.number().int().min(0).default(10),
   MAIL_RETRY_DELAY_MS: positiveInt.default(30_000),
-  /** A claimed outbox row is offered again after this if its relay died mid-delivery. */
-  OUTBOX_LEASE_MS: positiveInt.default(60_000),
+  /** A claimed outbox row is offered again after this if its relay died mid-delivery (renewed while it is delivered). */
+  OUTBOX_LEASE_MS: positiveInt.default(30_000),
   /** The relay's fallback sweep, for rows whose commit no relay heard of. */
   OUTBOX_SWEEP_MS: positiveInt.default(10_000),
   /** The whole shutdown's bound: past it the process exits non-zero whatever is still closing. */
@@ -96,7 +97,7 @@ export const settingsSchema = z.object({
     .regex(/^mongodb(\+srv)?:\/\//, 'must be a mongodb:// URL')
     .optional(),
   JOBS_PROCESS_EVERY_MS: positiveInt.default(1000),
-  JOBS_LOCK_LIFETIME_MS: positiveInt.default(60_000),
+  JOBS_LOCK_LIFETIME_MS: positiveInt.default(30_000),
   JOBS_DRAIN_TIMEOUT_MS: positiveInt.default(10_000),
   QUIZ_MAX_ATTEMPTS: positiveInt.default(3),
   FACTORY_CONCURRENCY: positiveInt.default(4),
@@ -153,15 +154,15 @@ export const settingsSchema = z.object({
   CODELAB_MEMORY_LIMIT_MB: positiveInt.default(64),
   CODELAB_RUNS_PER_MINUTE: positiveInt.default(30),
   CODELAB_JUDGE_CONCURRENCY: positiveInt.default(2),
+  /** A judged submission's verdict is shown this long per test of the exercise after it was submitted; unset: the time limit and 0.5 s. */
+  CODELAB_VERDICT_DELAY_PER_TEST_MS: positiveInt.optional(),
   /** Warm the interpreters at start-up (the service); tests of other areas start without them. */
   CODELAB_PREWARM: z
     .enum(['true', 'false'])
     .default('true')
     .transform((v) => v === 'true'),
-  TRUST_PROXY: z
-    .enum(['true', 'false'])
-    .default('false')
-    .transform((v) => v === 'true'),
+  /** How many proxies stand in front (`1`), or their addresses: never every one (see trustedProxies). */
+  TRUST_PROXY: z.string().default('0').transform(trustedProxies),
   /** OTLP/HTTP collector (its base URL): set, tracing is on (read by server/tracing.ts before the config, validated here). */
   OTEL_EXPORTER_OTLP_ENDPOINT: url.optional(),
   OTEL_SERVICE_NAME: z.string().min(1).default('learning-platform-api'),
@@ -169,6 +170,33 @@ export const settingsSchema = z.object({
   LOG_FORMAT: z.enum(['auto', 'pretty', 'json']).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
+
+/**
+ * TRUST_PROXY as proxy-addr reads it: a number of hops (`0`, or `false`: no proxy), or the proxies'
+ * addresses and ranges (`10.0.0.5,10.0.1.0/24`, or proxy-addr's names such as `loopback`). Trusting
+ * every hop (`true`, `*`, `0.0.0.0/0`) would make the client the leftmost X-Forwarded-For entry,
+ * which the client writes itself: its address, its rate limits and `/metrics` would be its choice.
+ */
+function trustedProxies(value: string, ctx: z.core.$RefinementCtx<string>): number | string[] {
+  const given = value.trim().toLowerCase();
+  if (given === 'false' || given === '') return 0;
+  if (/^\d+$/.test(given)) return Number(given);
+  const addresses = given.split(',').map((address) => address.trim());
+  if (['true', 'yes', 'on', 'all', '*'].includes(given) || addresses.some((address) => /\/0+$/.test(address))) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `must not trust every proxy: ${value} trusts every X-Forwarded-For entry a client writes; set the number of proxies in front (TRUST_PROXY=1) or their addresses (TRUST_PROXY=10.0.0.5,10.0.0.6)`,
+    });
+    return z.NEVER;
+  }
+  try {
+    proxyaddr.compile(addresses);
+  } catch {
+    ctx.addIssue({ code: 'custom', message: 'must be a number of proxies (1) or their addresses, comma-separated (10.0.0.5,10.0.1.0/24)' });
+    return z.NEVER;
+  }
+  return addresses;
+}
 
 export type Env = z.infer<typeof settingsSchema>;
 export type SettingsInput = z.input<typeof settingsSchema>;
@@ -240,7 +268,8 @@ export type Config = Omit<Env, 'JWT_SECRET' | 'PUBLIC_URL' | 'API_PUBLIC_URL'> &
 export class ConfigError extends Error {}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = settingsSchema.safeParse(env);
+  // An empty variable is an unset one: compose and Kubernetes write `NAME=` for a value they leave out.
+  const parsed = settingsSchema.safeParse(Object.fromEntries(Object.entries(env).filter(([, value]) => value !== '')));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new ConfigError(`Invalid configuration: ${String(issue.path[0])} ${issue.message}`);

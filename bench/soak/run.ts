@@ -9,7 +9,7 @@ import { startSmtpServer } from '../../test/support/smtp';
 import { run } from '../support';
 
 /**
- * The soak run (issue 28): the service as `npm start` runs it (embedded PostgreSQL, a real SMTP
+ * The soak run: the service as `npm start` runs it (embedded PostgreSQL, a real SMTP
  * server, a real HTTP AI backend) for SOAK_MINUTES (15) under mixed traffic from several areas,
  * with faults on a schedule: the postmaster killed, the mail server refusing for a minute, the AI
  * backend down for a minute. It prints the answers by status, what was lost (mails and exports

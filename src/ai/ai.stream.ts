@@ -34,7 +34,7 @@ export function aiChatRoute(schema: GraphQLSchema, decisions: AccessCache<AiDeci
   return {
     path: '/ai/chat',
     async handle(ctx, requestBody, req, res) {
-      // Who may call before what was sent (DESIGN.md 4.2): a refused caller learns nothing of the input.
+      // Who may call before what was sent (docs/errors.md): a refused caller learns nothing of the input.
       const userId = ctx.auth.error ? undefined : ctx.auth.userId;
       const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
       if (decision.refusal) throw decision.refusal;

@@ -3,6 +3,7 @@ import { allRowsOf } from '../kernel/personal-data';
 import { AuditEntry } from './audit-entry.entity';
 import { AuditService } from './audit.service';
 import { Migration20261125100000_audit_append_only } from './migrations/Migration20261125100000_audit_append_only';
+import { Migration20261201000000_audit_pseudonymise_one_account } from './migrations/Migration20261201000000_audit_pseudonymise_one_account';
 
 export { AuditEntry } from './audit-entry.entity';
 export { auditEntryCte } from './audit-cte';
@@ -23,7 +24,10 @@ export const auditArea = defineArea({
   name: 'audit',
   uses: ['auth'],
   entities: [AuditEntry],
-  migrations: [{ name: 'Migration20261125100000_audit_append_only', class: Migration20261125100000_audit_append_only }],
+  migrations: [
+    { name: 'Migration20261125100000_audit_append_only', class: Migration20261125100000_audit_append_only },
+    { name: 'Migration20261201000000_audit_pseudonymise_one_account', class: Migration20261201000000_audit_pseudonymise_one_account },
+  ],
   services: { audit: (uow) => new AuditService(uow) },
   personalData: {
     entities: [AuditEntry],
@@ -31,8 +35,8 @@ export const auditArea = defineArea({
     // The audit trail is the platform's record of privileged actions: it stays, naming the pseudonym
     // as actor, as target and wherever its data names the person (a payment's beneficiaryId, a
     // learner's id): the old id is left nowhere to join on. The trail is append-only: the owner's
-    // function replaces the id as target and in the data (a uuid needs no escaping in JSON text, and
-    // no other uuid contains it: a textual replace is exact).
+    // function replaces this account's id, and nothing else, as target and in the data (a uuid needs
+    // no escaping in JSON text, and no other uuid contains it: a textual replace is exact).
     erase: async (userId, pseudonym, _services, uow) => {
       await uow.query('select audit_pseudonymise(?, ?)', [userId, pseudonym]);
     },

@@ -1,7 +1,7 @@
 import { plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { webPage } from '../kernel/web-page';
-import { AccountToken } from './account-token.entity';
+import { AccountToken, type AccountTokenPurpose } from './account-token.entity';
 import { AuthResolver } from './auth.resolver';
 import { authRoutes } from './auth.routes';
 import { authRules } from './auth.rules';
@@ -33,6 +33,13 @@ declare module '../kernel/services' {
   }
 }
 
+declare module '../kernel/events' {
+  interface DomainEvents {
+    /** Someone asked for an account mail (forgot-password, resend-verification) to an address that may have no account. */
+    accountMailAsked: { purpose: AccountTokenPurpose.verify_email | AccountTokenPurpose.reset_password; email: string };
+  }
+}
+
 declare module '../kernel/context' {
   /** The caller, as the accounts area stores them. */
   interface Viewer extends User {}
@@ -53,6 +60,8 @@ export const authArea = defineArea({
   ],
   routes: authRoutes,
   services: { auth: (uow) => new AuthService(uow, uow.deps) },
+  // The area hears its own event: the answer waits for the row's commit, not for the lookup and the mail.
+  on: { accountMailAsked: (event, services) => services.auth.accountMail(event) },
   // From here on, this instance's writes of an account drop its cached copy.
   start: (deps) => void accountsOf(deps),
   close: async (deps) => accountsOf(deps).stop(),

@@ -1,5 +1,5 @@
 import { notFound } from '../kernel/errors';
 
-/** The refusals of certificates (DESIGN.md 4.2). */
+/** The refusals of certificates (docs/errors.md). */
 
 export const unknownCertificate = () => notFound('certificate');

@@ -106,6 +106,15 @@ export class Submission {
   @Property({ type: 'timestamptz' })
   createdAt: Date = new Date();
 
+  /**
+   * When the verdict may be shown, fixed at submission from the exercise's number of tests: how long
+   * judging took would otherwise tell something of the hidden tests' input. Until then the stored
+   * verdict is the judge's alone, and `status` stays `queued`.
+   */
+  @Property({ type: 'timestamptz' })
+  releaseAt!: Date;
+
+  /** When the verdict was released (shown as when judging ended). */
   @Property({ type: 'timestamptz', nullable: true })
   finishedAt: Date | null = null;
 }

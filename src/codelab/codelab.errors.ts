@@ -1,6 +1,6 @@
 import { type FieldError, notFound, validationFailed } from '../kernel/errors';
 
-/** The errors of CodeLab (DESIGN.md 4.8), by what went wrong; codes and messages are the contract's. */
+/** The errors of CodeLab (docs/codelab.md), by what went wrong; codes and messages are the contract's. */
 
 export const exerciseNotFound = () => notFound('exercise');
 /** No such submission, or another learner's. */

@@ -54,7 +54,7 @@ interface Outcome {
 }
 
 /**
- * One test's verdict. A hidden test shows only whether it passed (DESIGN.md 4.8): its status kind,
+ * One test's verdict. A hidden test shows only whether it passed (docs/codelab.md): its status kind,
  * message and time would each say something of its input (a learner could binary-search it by
  * making the program fail one way or another), so the result carries none of them.
  */

@@ -28,16 +28,20 @@ export function presentExercise(e: Exercise, staff: boolean): ExerciseView {
   };
 }
 
+/**
+ * A submission as its owner sees it. Until its verdict is released (at a moment fixed when it was
+ * submitted) it shows nothing of judging, not even whether judging started: it is `running`.
+ */
 export function presentSubmission(s: Submission): SubmissionView {
+  const base = { id: s.id, exerciseId: s.exercise.id, createdAt: s.createdAt };
+  if (s.status !== 'completed') return { ...base, status: 'running', verdict: null, score: 0, tests: [], finishedAt: null };
   return {
-    id: s.id,
-    exerciseId: s.exercise.id,
+    ...base,
     status: s.status,
     verdict: s.verdict,
     score: s.score,
     // Submissions judged before hidden tests kept their kind and time to themselves still hold them.
     tests: s.results.map((r) => (r.hidden ? { name: r.name, hidden: true, passed: r.passed, message: null, timeMs: null } : r)),
-    createdAt: s.createdAt,
     finishedAt: s.finishedAt,
   };
 }
@@ -108,13 +112,14 @@ export class CodeLabResolver {
     return presentExercise(await ctx.services.codelab.updateExercise(id, input), true);
   }
 
-  @Mutation(() => SubmissionView, { description: 'Queues the code for judging; follow it with submissionUpdated' })
+  @Mutation(() => SubmissionView, { description: 'Queues the code for judging; follow it with submissionUpdated, which tells when its verdict is released' })
   async submitSolution(
     @Arg('id', () => ID, { description: 'The exercise' }) id: string,
     @Arg('code', () => String, { description: 'The source code of the solution, at most 64 KiB' }) code: string,
     @Ctx() ctx: Context,
   ) {
-    return presentSubmission(await ctx.services.codelab.submit(await me(ctx), id, code));
+    // Nothing has started yet: the one answer that says `queued`.
+    return { ...presentSubmission(await ctx.services.codelab.submit(await me(ctx), id, code)), status: 'queued' };
   }
 
   @Query(() => SubmissionView, { description: "The caller's own submission" })
@@ -134,7 +139,7 @@ export class CodeLabResolver {
   }
 
   @Subscription(() => SubmissionView, {
-    description: 'The submission when it starts running and when it is judged (its owner only)',
+    description: 'The submission once its verdict is released (its owner only)',
     topics: SUBMISSION_UPDATED,
     topicId: ({ args }) => args.id,
   })

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FilterQuery } from '@mikro-orm/core';
 import { Role, type User } from '../auth';
 import type { AiService } from '../ai';
+import type { Config } from '../config';
 import type { Deps } from '../kernel/deps';
 import { perProcess } from '../kernel/deps';
 import { isId } from '../kernel/ids';
@@ -14,8 +15,30 @@ import { CodeRunner, codeRunnerSettings, type Language, type RunResult } from '.
 
 export const SUBMISSION_UPDATED = 'CODELAB_SUBMISSION_UPDATED';
 export const JUDGE_JOB = 'codelab-judge';
+/** Shows a judged submission's verdict at its `releaseAt` (its payload is a JudgeJob too). */
+export const RELEASE_JOB = 'codelab-release';
 export interface JudgeJob {
   submissionId: string;
+}
+
+/**
+ * How long after its submission a verdict is shown: a run's time limit (and room for starting it)
+ * per test, what judging takes at most when every test runs to its limit one after another. The
+ * number of tests is public, the time each hidden test ran is not.
+ */
+const verdictDelayMs = (config: Config, tests: number) => tests * (config.CODELAB_VERDICT_DELAY_PER_TEST_MS ?? config.CODELAB_TIME_LIMIT_MS + 500);
+
+/**
+ * The moments a verdict may be shown: the delay after the submission, then twice it, four times it,
+ * and so on. Judging that outlasts the delay (a busy machine, a program that waits rather than
+ * computes) tells only in which of these it ended, and a submission whose judging never ends costs
+ * a release job run a doubling, not one a delay. Of them, the last at or before `now`, and the next.
+ */
+function releaseMoments(createdAt: Date, releaseAt: Date, now: number): { due: number; next: number } {
+  const created = createdAt.getTime();
+  let after = Math.max(1, releaseAt.getTime() - created);
+  while (created + 2 * after <= now) after *= 2;
+  return { due: created + after, next: created + 2 * after };
 }
 
 /** The interpreters, one pool per process; started at boot unless CODELAB_PREWARM=false. */
@@ -122,15 +145,21 @@ export class CodeLabService {
 
   // Submissions
 
-  /** Queued now, judged by a job; the caller follows it with submissionUpdated or by polling. */
+  /**
+   * Queued now, judged by a job, and its verdict released by another at `releaseAt`; the caller
+   * follows it with submissionUpdated or by polling.
+   */
   async submit(caller: User, exerciseId: string, code: string): Promise<Submission> {
     const exercise = await this.exercise(exerciseId);
     if (Buffer.byteLength(code) > 64 * 1024) throw solutionTooLarge();
-    // The submission and its judge job are one commit: no submission waits for a job never queued.
+    const createdAt = new Date();
+    const releaseAt = new Date(createdAt.getTime() + verdictDelayMs(this.uow.deps.config, exercise.tests.length));
+    // The submission and its jobs are one commit: no submission waits for a job never queued.
     return this.uow.transaction(async (em) => {
-      const submission = em.create(Submission, { exercise, user: caller.id, code });
+      const submission = em.create(Submission, { exercise, user: caller.id, code, createdAt, releaseAt });
       await em.flush();
-      await this.uow.enqueue({ kind: 'job', name: JUDGE_JOB, payload: { submissionId: submission.id } satisfies JudgeJob });
+      const payload = { submissionId: submission.id } satisfies JudgeJob;
+      await this.uow.enqueue({ kind: 'job', name: JUDGE_JOB, payload }, { kind: 'job', name: RELEASE_JOB, payload });
       return submission;
     });
   }
@@ -152,29 +181,49 @@ export class CodeLabService {
     return toPage(rows, first, after, () => this.em.count(Submission, { user: caller.id }));
   }
 
-  /** The judge job: running, then the verdict, each step published to the owner's subscription. */
+  /**
+   * The judge job: the verdict is stored for the release job to show, and nothing else happens
+   * now, neither a push to the subscription nor the learner's progress: either would tell when
+   * judging ended.
+   */
   async judgeSubmission(submissionId: string): Promise<void> {
     const submission = await this.em.findOne(Submission, { id: submissionId }, { populate: ['exercise'] });
-    if (!submission || submission.status === 'completed') return;
-    submission.status = 'running';
-    await this.em.flush();
-    this.changed(submission.id);
+    if (!submission || submission.verdict) return;
     const exercise = submission.exercise;
     const judgement = await judge(this.runner, exercise.language, submission.code, exercise.tests);
-    // The verdict and the learner's progress hearing of it (the progress area's reaction) are one commit.
+    await this.em.nativeUpdate(Submission, { id: submission.id, verdict: null }, { verdict: judgement.verdict, score: judgement.score, results: judgement.results });
+  }
+
+  /**
+   * The release job: at `releaseAt` the verdict is shown, pushed to the owner's subscription and
+   * heard by the learner's progress, in one commit, with `finishedAt` the moment it was due. Answers
+   * when to come back: at `releaseAt` on the job's first run (just after the submission), and, when
+   * judging has not ended by then, at the next of the release moments. Released once, however often
+   * it runs.
+   */
+  async releaseVerdict(submissionId: string): Promise<Date | null> {
+    const submission = await this.em.findOne(Submission, { id: submissionId }, { populate: ['exercise'] });
+    if (!submission || submission.status === 'completed') return null;
+    const now = Date.now();
+    if (now < submission.releaseAt.getTime()) return submission.releaseAt;
+    const { due, next } = releaseMoments(submission.createdAt, submission.releaseAt, now);
+    if (!submission.verdict) return new Date(next);
+    const exercise = submission.exercise;
     await this.uow.transaction(async (em) => {
-      await em.nativeUpdate(Submission, { id: submission.id }, { status: 'completed', verdict: judgement.verdict, score: judgement.score, results: judgement.results, finishedAt: new Date() });
+      const released = await em.nativeUpdate(Submission, { id: submission.id, status: { $ne: 'completed' } }, { status: 'completed', finishedAt: new Date(due) });
+      if (!released) return;
       await this.uow.raise({
         type: 'exerciseJudged',
         learnerId: submission.user.id,
         exerciseId: exercise.id,
         courseId: exercise.courseId,
         lessonId: exercise.lessonId,
-        score: judgement.score,
-        accepted: judgement.verdict === 'accepted',
+        score: submission.score,
+        accepted: submission.verdict === 'accepted',
       });
+      this.uow.publish(SUBMISSION_UPDATED, submission.id, { submissionId: submission.id });
     });
-    this.changed(submission.id);
+    return null;
   }
 
   /**
@@ -185,10 +234,12 @@ export class CodeLabService {
   async hint(caller: User, submissionId: string, requestId: string): Promise<{ submissionId: string; hint: string; conversationId: string }> {
     const submission = await this.submission(caller, submissionId);
     const exercise = await this.em.findOneOrFail(Exercise, { id: submission.exercise.id });
-    const failing = submission.results.filter((r) => !r.passed && !r.hidden).map((r) => `- ${r.name}: ${r.message ?? 'failed'}`);
+    // A verdict not yet released is not the learner's to know, nor the tutor's to hint at.
+    const released = submission.status === 'completed';
+    const failing = released ? submission.results.filter((r) => !r.passed && !r.hidden).map((r) => `- ${r.name}: ${r.message ?? 'failed'}`) : [];
     const parts = [
       `I am solving this ${exercise.language} exercise: ${exercise.prompt.en}`,
-      submission.verdict ? `The judge said: ${submission.verdict}.` : '',
+      released && submission.verdict ? `The judge said: ${submission.verdict}.` : '',
       failing.length ? `Failing tests:\n${failing.join('\n')}` : '',
       'Give me one short hint, not the solution.',
       `My code:\n${submission.code}`,
@@ -196,9 +247,5 @@ export class CodeLabService {
     const message = parts.filter(Boolean).join('\n\n').slice(0, this.uow.deps.config.AI_MESSAGE_MAX_LENGTH);
     const reply = await this.ai.chat(caller, { message }, requestId);
     return { submissionId, hint: reply.reply, conversationId: reply.conversationId };
-  }
-
-  private changed(submissionId: string): void {
-    this.uow.publish(SUBMISSION_UPDATED, submissionId, { submissionId });
   }
 }

@@ -213,7 +213,7 @@ export class SubmissionView implements Node {
   @Field(() => GraphQLISODateTime, { description: 'When the solution was submitted' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When judging ended; null while queued or running' })
+  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the verdict was given, a fixed time after the submission whatever judging took; null while queued or running' })
   finishedAt!: Date | null;
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { User } from '../auth';
 
-/** The consent types of DESIGN.md 4.5. */
+/** The consent types of docs/domain.md. */
 export enum ConsentType {
   basic_data = 'basic_data',
   ai_conversation = 'ai_conversation',

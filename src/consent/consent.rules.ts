@@ -1,14 +1,13 @@
 import { allow, and, chain, rule } from 'graphql-shield';
 import { isSelfOrGuardian, learnerActive } from '../guardian';
-import { aboutCaller, isAuthenticated, namedRule } from '../permissions/rules';
+import { aboutCaller, isAuthenticated, namedRule, refusalOf } from '../permissions/rules';
 import type { Context } from '../kernel/context';
-import { AppError } from '../kernel/errors';
 import { ConsentType } from './consent.entity';
 
 /**
  * For features behind a consent: the caller's holds today, else consent_required or
  * guardian_consent_required. `basic_data` (storing what a learner does) checks the guardian's part
- * only, which is needed under the country's consent age (DESIGN.md 4.5): the person gave their own
+ * only, which is needed under the country's consent age (docs/domain.md): the person gave their own
  * by signing up.
  */
 export const hasConsent = (type: ConsentType) =>
@@ -16,16 +15,9 @@ export const hasConsent = (type: ConsentType) =>
     and(
       isAuthenticated,
       aboutCaller(
-        rule(`hasConsent(${type})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-          try {
-            if (type === ConsentType.basic_data) await ctx.services.consent.assertGuardianConsent(ctx.auth.userId!, type);
-            else await ctx.services.consent.assertConsent(ctx.auth.userId!, type);
-            return true;
-          } catch (error) {
-            if (error instanceof AppError) return error;
-            throw error;
-          }
-        }),
+        rule(`hasConsent(${type})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) =>
+          refusalOf(() => (type === ConsentType.basic_data ? ctx.services.consent.assertGuardianConsent(ctx.auth.userId!, type) : ctx.services.consent.assertConsent(ctx.auth.userId!, type))),
+        ),
       ),
     ),
   );

@@ -6,8 +6,8 @@ import type { ContactMessage } from './contact-message.entity';
 const texts = defineMessages('contact', {
   en: {
     acknowledgement: {
-      subject: 'We received your message: {{subject}}',
-      text: 'Hello {{name}},\n\nThank you for writing to us. We received your message and will answer as soon as we can.\n\nYour message:\n{{message}}\n\nReference: {{id}}\n',
+      subject: 'We received your message',
+      text: 'Hello,\n\nThank you for writing to us. We received your message and will answer as soon as we can.\n\nReference: {{id}}\n\nIf you did not write to us, you can ignore this e-mail.\n',
     },
     forward: {
       subject: '[contact] {{subject}}',
@@ -16,8 +16,8 @@ const texts = defineMessages('contact', {
   },
   vi: {
     acknowledgement: {
-      subject: 'Chúng tôi đã nhận được thư của bạn: {{subject}}',
-      text: 'Xin chào {{name}},\n\nCảm ơn bạn đã liên hệ. Chúng tôi đã nhận được thư của bạn và sẽ trả lời sớm nhất có thể.\n\nThư của bạn:\n{{message}}\n\nMã tham chiếu: {{id}}\n',
+      subject: 'Chúng tôi đã nhận được thư của bạn',
+      text: 'Xin chào,\n\nCảm ơn bạn đã liên hệ. Chúng tôi đã nhận được thư của bạn và sẽ trả lời sớm nhất có thể.\n\nMã tham chiếu: {{id}}\n\nNếu bạn không liên hệ với chúng tôi, bạn có thể bỏ qua thư này.\n',
     },
     forward: {
       subject: '[liên hệ] {{subject}}',
@@ -28,10 +28,13 @@ const texts = defineMessages('contact', {
 
 const values = (message: ContactMessage) => ({ subject: message.subject, name: message.name, email: message.email, message: message.message, id: message.id, locale: message.locale });
 
-/** Tells the sender, in their language, that the message arrived. */
+/**
+ * Tells the sender, in their language, that the message arrived. Anyone may give any address, so
+ * the mail is fixed text and its reference: nothing the sender wrote goes to the address they named.
+ */
 export function acknowledgementMail(message: ContactMessage): Mail {
   const t = texts(message.locale);
-  return { to: message.email, subject: t('acknowledgement.subject', values(message)), text: t('acknowledgement.text', values(message)) };
+  return { to: message.email, subject: t('acknowledgement.subject'), text: t('acknowledgement.text', { id: message.id }) };
 }
 
 /** Forwards the message to the platform's inbox (CONTACT_TO), in English. */

@@ -1,6 +1,6 @@
 export type Region = 'EU' | 'US' | 'VN' | 'OTHER';
 
-/** What a country's law asks of consent for children's data (DESIGN.md 4.5). */
+/** What a country's law asks of consent for children's data (docs/domain.md). */
 export interface PolicyValues {
   region: Region;
   /** Under this age, a guardian consents to basic data processing. */

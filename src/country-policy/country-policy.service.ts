@@ -16,7 +16,7 @@ export interface CountryPolicy extends PolicyValues {
 
 export type PolicyChange = Partial<Omit<PolicyValues, 'region'>>;
 
-/** Country rules as data: the defaults of DESIGN.md 4.5, unless an admin changed a country's. */
+/** Country rules as data: the defaults of docs/domain.md, unless an admin changed a country's. */
 export class CountryPolicyService {
   constructor(
     private readonly uow: UnitOfWork,

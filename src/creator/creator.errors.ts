@@ -1,14 +1,24 @@
-import { AppError, conflict, forbidden, notFound, validationFailed } from '../kernel/errors';
+import { notFound, reasons, validationFailed } from '../kernel/errors';
 
-/** The refusals of the creator studio (DESIGN.md 4.2), in the words of the specification. */
+/** The refusals of the creator studio (docs/errors.md), in the words of the specification. */
+
+const reason = reasons('creator', {
+  not_course_creator: 'forbidden',
+  course_lesson_limit_reached: 'conflict',
+  course_not_published: 'conflict',
+  course_not_editable: 'conflict',
+  course_not_in_review: 'conflict',
+  model_provider_unreachable: 'upstream_unavailable',
+  model_provider_failed: 'upstream_error',
+});
 
 export const unknownCourse = () => notFound('course');
 export const unknownLesson = () => notFound('lesson');
-export const onlyCourseCreator = () => forbidden("Only the course's creator may do this.");
-export const lessonLimitReached = () => conflict('A course has at most 30 lessons.');
-export const onlyPublishedCourseHasLearners = () => conflict('Only a published course has learners to write to.');
-export const courseNotEditable = (status: string) => conflict(`The course is ${status}; it can no longer be edited.`);
-export const courseNotInReview = (status: string) => conflict(`The course is ${status}, not in review.`);
+export const onlyCourseCreator = () => reason.not_course_creator("Only the course's creator may do this.");
+export const lessonLimitReached = () => reason.course_lesson_limit_reached('A course has at most 30 lessons.');
+export const onlyPublishedCourseHasLearners = () => reason.course_not_published('Only a published course has learners to write to.');
+export const courseNotEditable = (status: string) => reason.course_not_editable(`The course is ${status}; it can no longer be edited.`);
+export const courseNotInReview = (status: string) => reason.course_not_in_review(`The course is ${status}, not in review.`);
 export const noLessonsYet = () => validationFailed([{ field: 'lessons', message: 'add at least one lesson first' }]);
 export const invalidAges = () => validationFailed([{ field: 'minAge', message: 'ages must satisfy 5 <= minAge <= maxAge <= 18' }]);
 export const invalidAnswerIndex = (question: number) => validationFailed([{ field: `quiz.${question}.answerIndex`, message: 'must name one of at least two options' }]);
@@ -20,4 +30,5 @@ export const unknownTargetLanguage = () => validationFailed([{ field: 'prompt', 
 export const nothingToTranslate = (field: 'lessonId' | 'task', from: string) => validationFailed([{ field, message: `nothing in ${from} to translate` }]);
 export const unknownAssistTask = () => validationFailed([{ field: 'task', message: 'must be one of outline, lesson, quiz, translate, review' }]);
 /** The provider unreachable or timed out is upstream_unavailable; any other failure of it, upstream_error. */
-export const providerFailed = (unreachable: boolean) => new AppError(unreachable ? 'upstream_unavailable' : 'upstream_error', 'The model provider could not help just now. Try again later.');
+export const providerFailed = (unreachable: boolean) =>
+  (unreachable ? reason.model_provider_unreachable : reason.model_provider_failed)('The model provider could not help just now. Try again later.');

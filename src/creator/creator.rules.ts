@@ -1,7 +1,7 @@
 import { allow, and, rule } from 'graphql-shield';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
-import { hasRole, isContentEditor, isSelf, throttled } from '../permissions/rules';
+import { aboutCallerAnd, hasRole, isContentEditor, isSelf, throttled } from '../permissions/rules';
 import { onlyCourseCreator, unknownCourse } from './creator.errors';
 
 const isCreator = hasRole(Role.creator);
@@ -9,11 +9,14 @@ const isCreator = hasRole(Role.creator);
 /** The caller wrote the course named by the `courseId` argument. */
 const ownsCourse = and(
   isCreator,
-  rule('ownsCreatorCourse', { cache: 'no_cache' })(async (_parent, args: { courseId?: string }, ctx: Context) => {
-    const draft = await ctx.services.creator.findDraft(String(args.courseId ?? ''));
-    if (!draft) return unknownCourse();
-    return draft.creator.id === (await ctx.viewer())!.id || onlyCourseCreator();
-  }),
+  aboutCallerAnd(
+    ['courseId'],
+    rule('ownsCreatorCourse', { cache: 'no_cache' })(async (_parent, args: { courseId?: string }, ctx: Context) => {
+      const draft = await ctx.services.creator.findDraft(String(args.courseId ?? ''));
+      if (!draft) return unknownCourse();
+      return draft.creator.id === (await ctx.viewer())!.id || onlyCourseCreator();
+    }),
+  ),
 );
 
 /** RATE_LIMIT_CREATOR_MESSAGES messages an hour per creator (the area's bucket, in the shared store). */

@@ -238,6 +238,9 @@ async function createServer(databaseDir: string, port: number, password: string,
       ...['-c', 'log_error_verbosity=terse', '-c', 'log_min_error_statement=panic'],
     ],
     // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` user it creates.
+    // Our patch of the package (patches/) starts the postmaster detached, in a process group of its
+    // own: a terminal's Ctrl-C reached it with the service, and the supervisor started it again in
+    // the middle of the shutdown, which stops it last.
     createPostgresUser: true,
     onLog: (message) => log(String(message).trim()),
     onError: (message) => log(String(message).trim()),

@@ -1,7 +1,7 @@
 /**
  * Whether an error says the database cannot be reached (down, restarting, refusing connections,
  * or the pool timing out waiting for one), rather than that a statement failed. Such errors answer
- * 503 upstream_unavailable everywhere (DESIGN.md 4.2); MikroORM, knex and pg each word them their
+ * 503 upstream_unavailable everywhere (docs/errors.md); MikroORM, knex and pg each word them their
  * own way, so the causes are followed and all are recognised here, in one place.
  */
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);

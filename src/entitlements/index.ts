@@ -20,7 +20,7 @@ declare module '../kernel/services' {
 }
 
 /**
- * Tiers and courses an account may use, and the rules that open paid courses (DESIGN.md 4.6).
+ * Tiers and courses an account may use, and the rules that open paid courses (docs/commerce.md).
  * Payments grant and take back what they paid for through this area; its table's migrations are
  * still the commerce migrations that made it.
  */

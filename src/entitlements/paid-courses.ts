@@ -1,10 +1,10 @@
 import { rule } from 'graphql-shield';
 import type { Context } from '../kernel/context';
 import { type AppError, unauthenticated } from '../kernel/errors';
-import { namedRule } from '../permissions/rules';
+import { aboutCallerAnd, namedRule } from '../permissions/rules';
 import { courseNotBought } from './entitlements.errors';
 
-// Paid courses open only with an entitlement (DESIGN.md 4.6). Courses and progress put these
+// Paid courses open only with an entitlement (docs/commerce.md). Courses and progress put these
 // rules on their fields; the lesson rule, which needs to know a lesson's course, is courses' own.
 
 /** Whether the caller may open the course: true, or the refusal (401 without a token, 403 not bought). */
@@ -22,8 +22,10 @@ export async function closedCourses(ctx: Context, courseIds: string[]): Promise<
 
 /** The course named by the argument `arg`, or (`arg` null) the course that is the field's parent (`Course.lessons`). */
 export const courseOpen = (arg: string | null) =>
-  namedRule(`courseOpen(${arg ?? 'parent'})`, () =>
-    rule(`courseOpen(${arg ?? 'parent'})`, { cache: 'no_cache' })(async (parent: { id?: string } | undefined, args: Record<string, unknown>, ctx: Context) =>
+  namedRule(`courseOpen(${arg ?? 'parent'})`, () => {
+    const open = rule(`courseOpen(${arg ?? 'parent'})`, { cache: 'no_cache' })(async (parent: { id?: string } | undefined, args: Record<string, unknown>, ctx: Context) =>
       paidCourseCheck(ctx, arg ? (typeof args[arg] === 'string' ? args[arg] : null) : (parent?.id ?? null)),
-    ),
-  );
+    );
+    // The parent's course is known only at execution; a course named by an argument is known before.
+    return arg ? aboutCallerAnd([arg], open) : open;
+  });

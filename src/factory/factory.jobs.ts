@@ -1,5 +1,4 @@
 import { exponential } from 'agenda';
-import { holdingLock } from '../jobs/lock';
 import type { Area } from '../kernel/area';
 import { STAGE_JOB, type StageJob } from './factory.pipeline';
 
@@ -9,9 +8,8 @@ import { STAGE_JOB, type StageJob } from './factory.pipeline';
  * process died keeps its lock until the lock lifetime passes, then any instance takes it over.
  */
 export const defineFactoryJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
-  deps.jobs.agenda.define<StageJob>(STAGE_JOB, (job) => holdingLock(job, deps.config.JOBS_LOCK_LIFETIME_MS, () => inUnit((services) => services.factory.runStage(job.attrs.data))), {
+  deps.jobs.define<StageJob>(STAGE_JOB, (job) => inUnit((services) => services.factory.runStage(job.attrs.data)), {
     concurrency: deps.config.FACTORY_CONCURRENCY,
-    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
     backoff: exponential({ delay: deps.config.FACTORY_RETRY_DELAY_MS, factor: 2, maxDelay: 5 * 60_000, maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS }),
   });
 };

@@ -91,7 +91,7 @@ export class FactoryService {
 
   /**
    * Publishes the course and its lessons in the commit that marks the generation approved; the
-   * row lock makes a second approval wait, then answer 409 conflict (DESIGN.md 4.2: approve twice).
+   * row lock makes a second approval wait, then answer 409 conflict (docs/errors.md: approve twice).
    */
   async approve(id: string, approverId: string): Promise<CourseGeneration> {
     await this.uow.transaction(async (em) => {

@@ -1,8 +1,8 @@
 import { exponential } from 'agenda';
 import { sendMail } from '../mail/queue';
-import { holdingLock } from '../jobs/lock';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
+import { whileLeased } from '../kernel/lease';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ExportArchive } from './gdpr.archive';
@@ -23,16 +23,11 @@ const units = new WeakMap<Deps, InUnit>();
 export const defineGdprJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   units.set(deps, inUnit);
   const { agenda } = deps.jobs;
-  agenda.define<{ requestId: string }>(
-    EXPORT_JOB,
-    (job) => holdingLock(job, deps.config.JOBS_LOCK_LIFETIME_MS, () => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS)),
-    {
-      concurrency: 2,
-      lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
-      backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
-    },
-  );
-  agenda.define(SWEEP_JOB, () => sweep(deps, inUnit), { concurrency: 1, lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS });
+  deps.jobs.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS), {
+    concurrency: 2,
+    backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
+  });
+  deps.jobs.define(SWEEP_JOB, () => sweep(deps, inUnit), { concurrency: 1 });
   // Agenda keeps one job of this name however many instances ask for it.
   agenda.on('ready', () => {
     agenda.every(deps.config.GDPR_SWEEP_EVERY, SWEEP_JOB).catch((error) => deps.log.error({ err: error }, 'gdpr sweep not scheduled'));
@@ -43,6 +38,7 @@ async function sweep(deps: Deps, inUnit: InUnit, now = new Date()): Promise<void
   await eraseDue(deps, now, inUnit);
   await inUnit(async (services) => {
     await services.gdpr.removeExpiredExports(now);
+    await services.gdpr.requeueAbandonedExports(now);
   });
   await forgetRevokedMemories(deps, now, inUnit);
 }
@@ -89,17 +85,19 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
   if (!claim) return false;
   const { subjectId, pseudonym, done } = claim;
   try {
-    await inUnit((services) => services.gdpr.sendReceiptOnce(requestId));
-    for (const area of [...deps.areas].reverse()) {
-      const eraseArea = area.personalData?.erase;
-      if (!eraseArea || done[area.name] === 'done') continue;
-      await inUnit((services, uow) =>
-        uow.transaction(async () => {
-          await eraseArea(subjectId, pseudonym, services, uow);
-          await services.gdpr.markAreaErased(requestId, area.name);
-        }),
-      );
-    }
+    await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId), async () => {
+      await inUnit((services) => services.gdpr.sendReceiptOnce(requestId));
+      for (const area of [...deps.areas].reverse()) {
+        const eraseArea = area.personalData?.erase;
+        if (!eraseArea || done[area.name] === 'done') continue;
+        await inUnit((services, uow) =>
+          uow.transaction(async () => {
+            await eraseArea(subjectId, pseudonym, services, uow);
+            await services.gdpr.markAreaErased(requestId, area.name);
+          }),
+        );
+      }
+    });
     await inUnit((services) => services.gdpr.completeErasure(requestId));
     return true;
   } catch (error) {
@@ -108,15 +106,24 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
   }
 }
 
-/** Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. */
+/** Renews the lease of a claimed request while its run works. */
+const renewal = (inUnit: InUnit, requestId: string) => () => inUnit((services) => services.gdpr.renewLease(requestId));
+
+/**
+ * Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. A request
+ * claimed by another run throws ClaimHeld (from claimExport), and the job comes back when that run's lease ends.
+ */
 async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean): Promise<void> {
-  let subject: { id: string; locale: string; displayName: string } | undefined;
+  let subject: { id: string; locale: string } | undefined;
   await inUnit(async (services) => {
     const request = await services.gdpr.claimExport(requestId);
-    if (request) subject = { id: request.subject.id, locale: request.subject.locale, displayName: request.subject.displayName };
+    if (request) subject = { id: request.subject.id, locale: request.subject.locale };
   });
   if (!subject) return;
-  const { id: subjectId, locale } = subject;
+  await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId), () => buildExport(deps, inUnit, requestId, subject!, lastAttempt));
+}
+
+async function buildExport(deps: Deps, inUnit: InUnit, requestId: string, { id: subjectId, locale }: { id: string; locale: string }, lastAttempt: boolean): Promise<void> {
   const path = exportFile(deps.config.DATA_DIR, requestId);
   const archive = await ExportArchive.create(path);
   try {

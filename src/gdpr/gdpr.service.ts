@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { verify } from '@node-rs/argon2';
 import { AccountStatus, User } from '../auth';
 import { isId } from '../kernel/ids';
+import { ClaimHeld, leaseEnd } from '../kernel/lease';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -18,7 +19,6 @@ import type { GdprRequestView } from './gdpr.types';
 import { erasureAlreadyScheduled, exportAlreadyRunning, onlyActiveGuardianAsks, onlyScheduledErasureCancels, unknownAccount, unknownRequest, wrongPassword } from './gdpr.errors';
 
 export const EXPORT_JOB = 'gdpr: export';
-const LEASE_MS = 10 * 60_000;
 const OPEN = [GdprRequestStatus.queued, GdprRequestStatus.running, GdprRequestStatus.scheduled];
 
 export function exportFile(dataDir: string, requestId: string): string {
@@ -29,7 +29,7 @@ export function exportFile(dataDir: string, requestId: string): string {
 const canReceive = (email: string) => !email.endsWith('.invalid');
 
 /**
- * Exports and erasures of personal data (DESIGN.md 4.7): who may ask, the grace period, and the
+ * Exports and erasures of personal data (docs/domain.md#privacy-operations): who may ask, the grace period, and the
  * bookkeeping of the jobs that do the work (gdpr.jobs.ts).
  */
 export class GdprService {
@@ -44,6 +44,11 @@ export class GdprService {
 
   private get config() {
     return this.uow.deps.config;
+  }
+
+  /** A run's hold on a request: the job's own lock, so both end together when the instance dies. */
+  private get leaseMs(): number {
+    return this.config.JOBS_LOCK_LIFETIME_MS;
   }
 
   present(request: GdprRequest, viewerId: string | null): GdprRequestView {
@@ -183,7 +188,10 @@ export class GdprService {
 
   // ----- the export job's steps -----
 
-  /** Takes the export for this run, unless another run holds it or it is done. */
+  /**
+   * Takes the export for this run; null when there is nothing left to do (ready, canceled, gone).
+   * While another run's lease lasts, ClaimHeld: that run may have died, so the job comes back then.
+   */
   async claimExport(requestId: string, now = new Date()): Promise<GdprRequest | null> {
     const claimed = await this.em.nativeUpdate(
       GdprRequest,
@@ -192,10 +200,31 @@ export class GdprService {
         kind: GdprRequestKind.export,
         $or: [{ status: GdprRequestStatus.queued }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
       },
-      { status: GdprRequestStatus.running, leaseUntil: new Date(now.getTime() + LEASE_MS) },
+      { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs, now) },
     );
-    if (!claimed) return null;
-    return this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    const request = await this.em.findOne(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    if (claimed) return request;
+    if (request?.status === GdprRequestStatus.running && request.leaseUntil) throw new ClaimHeld(request.leaseUntil);
+    return null;
+  }
+
+  /** Keeps a claimed export or erasure this run's while it works (a renewal of its lease). */
+  async renewLease(requestId: string): Promise<void> {
+    await this.em.nativeUpdate(GdprRequest, { id: requestId, status: GdprRequestStatus.running, leaseUntil: { $ne: null } }, { leaseUntil: leaseEnd(this.leaseMs) });
+  }
+
+  /**
+   * Exports whose run died and whose lease ran out with no run taking them over (their job was
+   * lost, or ended as done when an earlier version found the claim held): each gets a job again, its
+   * lease cleared in the same commit so the next sweep leaves it to that job. A job still there
+   * besides it finds the request claimed or done.
+   */
+  async requeueAbandonedExports(now = new Date()): Promise<number> {
+    return this.uow.transaction(async (em) => {
+      const abandoned = (await em.execute(`update gdpr_requests set lease_until = null where kind = 'export' and status = 'running' and lease_until < ? returning id`, [now])) as { id: string }[];
+      if (abandoned.length) await this.uow.enqueue(...abandoned.map(({ id }) => ({ kind: 'job', name: EXPORT_JOB, payload: { requestId: id } })));
+      return abandoned.length;
+    });
   }
 
   async exportReady(requestId: string, now = new Date()): Promise<GdprRequest> {
@@ -254,7 +283,7 @@ export class GdprService {
         dueAt: { $lte: now },
         $or: [{ status: GdprRequestStatus.scheduled }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
       },
-      { status: GdprRequestStatus.running, leaseUntil: new Date(Date.now() + LEASE_MS) },
+      { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs) },
     );
     if (!claimed) return null;
     const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { refresh: true });

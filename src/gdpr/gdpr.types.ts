@@ -23,7 +23,7 @@ registerEnumType(GdprRequestStatus, {
   },
 });
 
-@ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (DESIGN.md 4.7)' })
+@ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (docs/domain.md#privacy-operations)' })
 export class GdprRequestView implements Node {
   @Field(() => ID, { description: "The request's global id" })
   id!: string;

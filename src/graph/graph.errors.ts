@@ -1,5 +1,5 @@
 import { notFound } from '../kernel/errors';
 
-/** The refusals of the node interface (DESIGN.md 4.2). */
+/** The refusals of the node interface (docs/errors.md). */
 
 export const unknownNode = () => notFound('node');

@@ -23,12 +23,12 @@ type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => 
 const units = new WeakMap<Deps, InUnit>();
 
 /** Sends the reports due at `now` (a clock of the caller's, for tests and benchmarks); how many mails went out. */
-export async function sendDueReports(deps: Deps, now = new Date(), touch?: () => Promise<unknown>): Promise<number> {
+export async function sendDueReports(deps: Deps, now = new Date()): Promise<number> {
   const inUnit = units.get(deps);
   if (!inUnit) throw new Error('report jobs are not defined for these deps');
   let sent = 0;
   await inUnit(async (services) => {
-    sent = await services.reports.run(now, touch);
+    sent = await services.reports.run(now);
   });
   return sent;
 }
@@ -49,8 +49,7 @@ export const reportsArea = defineArea({
   // Every 15 minutes: each guardian's Monday morning and 1st of the month come in their own time zone.
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
-    // A run for many guardians outlasts the lock: it touches the job after each batch, or Agenda would count it dead and start another.
-    deps.jobs.agenda.define(REPORTS_JOB, (job) => sendDueReports(deps, new Date(), () => job.touch()).then(() => {}), { concurrency: 1, lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS });
+    deps.jobs.define(REPORTS_JOB, () => sendDueReports(deps, new Date()), { concurrency: 1 });
     deps.jobs.agenda.on('ready', () => {
       deps.jobs.agenda.every('15 minutes', REPORTS_JOB).catch((error) => deps.log.error({ err: error }, 'reports job not scheduled'));
     });

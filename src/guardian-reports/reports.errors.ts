@@ -1,5 +1,9 @@
-import { forbidden } from '../kernel/errors';
+import { reasons } from '../kernel/errors';
 
-/** The refusals of the guardians' reports (DESIGN.md 4.2). */
+/** The refusals of the guardians' reports (docs/errors.md). */
 
-export const invalidUnsubscribeLink = () => forbidden('This unsubscribe link is not valid.');
+const reason = reasons('guardian-reports', {
+  invalid_unsubscribe_link: 'forbidden',
+});
+
+export const invalidUnsubscribeLink = () => reason.invalid_unsubscribe_link('This unsubscribe link is not valid.');

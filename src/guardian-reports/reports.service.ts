@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { apiBase } from '../gdpr';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { whileLeased } from '../kernel/lease';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from '../mail/mailer';
 import type { Services } from '../kernel/services';
@@ -14,7 +15,6 @@ import { isoWeek, localDate, localTime, previousDays, timeZoneOf } from './repor
 /** Reports are due from this local hour on (Monday morning, the 1st in the morning). */
 const MORNING_HOUR = 8;
 const INACTIVE_DAYS = 7;
-const RESEND_AFTER_MS = 10 * 60_000;
 /** Reports claimed, read and marked together. */
 const REPORTS_BATCH = 200;
 
@@ -44,7 +44,7 @@ interface Due {
 type RichMail = Mail & { html: string; attachments: { filename: string; content: Buffer; cid: string; contentType: string }[]; headers: Record<string, string> };
 
 /**
- * Guardian e-mail reports (DESIGN.md 4.7): weekly on Monday morning, monthly on the 1st, and an
+ * Guardian e-mail reports (docs/domain.md#privacy-operations): weekly on Monday morning, monthly on the 1st, and an
  * alert after 7 days without activity (once per inactive spell), in the guardian's language and
  * country time zone, with a chart of the period as an inline PNG.
  */
@@ -96,10 +96,9 @@ export class ReportsService {
    * Sends every report due at `now`; how many mails it sent. Safe to run on several instances at
    * once. Work goes in batches of REPORTS_BATCH: one statement claims a batch's rows, one reads
    * its learners' activity, mails go out REPORTS_CONCURRENCY at a time, and one statement marks
-   * them sent, so the database commits a few times per batch, not twice per mail. `touch` is
-   * called after each batch (the Agenda job keeps its lock).
+   * them sent, so the database commits a few times per batch, not twice per mail.
    */
-  async run(now = new Date(), touch?: () => Promise<unknown>): Promise<number> {
+  async run(now = new Date()): Promise<number> {
     const pairs = (await this.em.execute(
       `select gl.guardian_id, g.email as guardian_email, g.locale as guardian_locale, g.country as guardian_country,
               gl.learner_id, l.display_name as learner_name, s.weekly_report, s.monthly_report, s.inactivity_alert,
@@ -113,7 +112,6 @@ export class ReportsService {
     let sent = 0;
     for (let start = 0; start < due.length; start += REPORTS_BATCH) {
       sent += await this.sendBatch(due.slice(start, start + REPORTS_BATCH), now);
-      await touch?.();
     }
     return sent;
   }
@@ -142,17 +140,19 @@ export class ReportsService {
 
   /**
    * Claims the batch's rows (one instance wins each: the unique key), sends what it won, marks the
-   * sent ones and gives failed claims back for the next run. A claim left `sending` by a process
-   * that stopped is taken again after RESEND_AFTER_MS.
+   * sent ones and gives failed claims back for the next run. A claim is a lease (JOBS_LOCK_LIFETIME_MS,
+   * its `created_at` renewed while the batch is mailed): one left `sending` by a process that died is
+   * taken again by the next run after it ends.
    */
   private async sendBatch(batch: Due[], now: Date): Promise<number> {
+    const leaseMs = this.config.JOBS_LOCK_LIFETIME_MS;
     const claims = (await this.em.execute(
       `insert into guardian_reports (id, guardian_id, learner_id, kind, period, status, activity_count, created_at)
        select gen_random_uuid(), c.g, c.l, c.k, c.p, 'sending', 0, now() from jsonb_to_recordset(?::jsonb) as c(g uuid, l uuid, k text, p text)
        on conflict (guardian_id, learner_id, kind, period) do update set created_at = now()
          where guardian_reports.status = 'sending' and guardian_reports.created_at < ?
        returning id, guardian_id, learner_id, kind, period`,
-      [JSON.stringify(batch.map((d) => ({ g: d.pair.guardian_id, l: d.pair.learner_id, k: d.kind, p: d.period }))), new Date(Date.now() - RESEND_AFTER_MS)],
+      [JSON.stringify(batch.map((d) => ({ g: d.pair.guardian_id, l: d.pair.learner_id, k: d.kind, p: d.period }))), new Date(Date.now() - leaseMs)],
     )) as { id: string; guardian_id: string; learner_id: string; kind: string; period: string }[];
     if (!claims.length) return 0;
     const key = (g: string, l: string, k: string, p: string) => `${g}|${l}|${k}|${p}`;
@@ -180,7 +180,8 @@ export class ReportsService {
         }
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, won.length) }, worker));
+    const renew = () => this.uow.deps.sql.unlogged(`update guardian_reports set created_at = now() where id = any(?::uuid[]) and status = 'sending'`, [`{${won.map((r) => r.id).join(',')}}`]);
+    await whileLeased(leaseMs, renew, () => Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, won.length) }, worker)));
     if (sent.length) {
       await this.em.execute(`update guardian_reports r set status = 'sent', sent_at = now(), activity_count = c.n from jsonb_to_recordset(?::jsonb) as c(id uuid, n integer) where r.id = c.id`, [
         JSON.stringify(sent),

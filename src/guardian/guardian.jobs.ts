@@ -5,7 +5,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 /**
  * Asking the learner to confirm a declared link (the mail, and the notification when the address
  * has an account) is a job: the declaration itself does the same work whether or not the address
- * has an account, so its answer time tells nothing about it (issue 29).
+ * has an account, so its answer time tells nothing about it.
  */
 export const ASK_LEARNER_JOB = 'guardian: ask learner';
 
@@ -16,9 +16,8 @@ export interface AskLearner {
 }
 
 export function defineGuardianJobs(deps: Deps, inUnit: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>): void {
-  deps.jobs.agenda.define<AskLearner>(ASK_LEARNER_JOB, (job) => inUnit((services) => services.guardian.askLearner(job.attrs.data.linkId, job.attrs.data.token)), {
+  deps.jobs.define<AskLearner>(ASK_LEARNER_JOB, (job) => inUnit((services) => services.guardian.askLearner(job.attrs.data.linkId, job.attrs.data.token)), {
     concurrency: 4,
-    lockLifetime: deps.config.JOBS_LOCK_LIFETIME_MS,
     removeOnComplete: true,
   });
 }

@@ -75,6 +75,11 @@ export class GuardianResolver {
    * The learner only once the link is active: a pending link reads the same whether or not its
    * address has an account, so declaring an address tells a guardian nothing about who signed up.
    */
+  @FieldResolver(() => LinkParty, { description: "The guardian's side of the link" })
+  async guardian(@Root() link: GuardianLink, @Ctx() ctx: Context): Promise<LinkParty> {
+    return ctx.services.guardian.guardianSeenBy((await ctx.viewer()) ?? null, link);
+  }
+
   @FieldResolver(() => LinkParty, { nullable: true, description: 'Null until the link has been active' })
   learner(@Root() link: GuardianLink): LinkParty | null {
     return link.activatedAt && link.learner ? (link.learner as unknown as LinkParty) : null;

@@ -1,6 +1,6 @@
 import { allow, and, rule } from 'graphql-shield';
 import { AccountStatus, Role } from '../auth';
-import { aboutCaller, hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
+import { aboutCaller, aboutCallerAnd, hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import type { GuardianLink } from './guardian-link.entity';
 import { guardianRequired, onlyLinkGuardian, onlySelfOrGuardians, unknownAccount, unknownLearner } from './guardian.errors';
@@ -66,9 +66,12 @@ export const isGuardianOf = (learnerArg: string) =>
   namedRule(`isGuardianOf(${learnerArg})`, () =>
     and(
       isVerifiedGuardian,
-      rule(`isGuardianOf(${learnerArg})`, { cache: 'no_cache' })(async (_parent, args: Record<string, string>, ctx: Context) => {
-        return (await ctx.services.guardian.isActiveGuardianOf(ctx.auth.userId!, args[learnerArg])) || unknownLearner();
-      }),
+      aboutCallerAnd(
+        [learnerArg],
+        rule(`isGuardianOf(${learnerArg})`, { cache: 'no_cache' })(async (_parent, args: Record<string, string>, ctx: Context) => {
+          return (await ctx.services.guardian.isActiveGuardianOf(ctx.auth.userId!, args[learnerArg])) || unknownLearner();
+        }),
+      ),
     ),
   );
 

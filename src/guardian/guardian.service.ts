@@ -159,6 +159,16 @@ export class GuardianService {
     return toPage(rows, first, after, () => this.em.count(GuardianLink, { $or: mine }));
   }
 
+  /**
+   * The guardian's side of a link as the viewer sees it. Anyone may sign up with a child's address
+   * and so be the learner of a link its guardian declared: an account that has not proved its own
+   * address is not told the guardian's.
+   */
+  guardianSeenBy(viewer: User | null, link: GuardianLink): { id: string; displayName: string; email: string | null } {
+    const { id, displayName, email } = link.guardian;
+    return { id, displayName, email: viewer?.id === id || viewer?.emailVerified ? email : null };
+  }
+
   private reload(link: GuardianLink, populate: ('guardian' | 'learner')[] = ['guardian', 'learner']): Promise<GuardianLink> {
     return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate, refresh: true });
   }

@@ -24,8 +24,11 @@ export class LinkParty {
   @Field(() => String, { description: 'The name the account shows' })
   displayName!: string;
 
-  @Field(() => String, { description: "The account's e-mail address" })
-  email!: string;
+  @Field(() => String, {
+    nullable: true,
+    description: "The account's e-mail address; the guardian's is null to a caller whose own address is not verified (anyone may sign up with a child's)",
+  })
+  email!: string | null;
 }
 
 @ObjectType({ description: "One change of a guardian link's status, and who made it" })
@@ -51,7 +54,7 @@ export class GuardianLinkView implements Node {
   @Field(() => Boolean, { description: 'The first active link of a learner is the primary one' })
   primary!: boolean;
 
-  @Field(() => LinkParty, { description: "The guardian's side of the link" })
+  /** Resolved by GuardianResolver.guardian: its address only to a caller who proved their own. */
   guardian!: LinkParty;
 
   /** Resolved by GuardianResolver.learner: null until the link is active. */
@@ -141,6 +144,9 @@ export class AiAccessInput {
 
 @ObjectType({ description: 'A learner linked to the caller as guardian' })
 export class LinkedLearner extends LinkParty {
+  @Field(() => String, { description: "The learner's e-mail address" })
+  declare email: string;
+
   @Field(() => String, { nullable: true, description: "The learner's birth date (YYYY-MM-DD); null when not given" })
   birthDate!: string | null;
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Deps } from '../kernel/deps';
-import { databaseUnreachable, mailTransportDown, migrationsPending, outboxRelayStopped } from './health.errors';
+import { databaseUnreachable, mailTransportDown, migrationsPending, outboxRelayStopped, instanceLeaving } from './health.errors';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -59,6 +59,7 @@ export class HealthService {
    * missing from it (someone ran a down command), and its outbox relay delivers what commits wrote.
    */
   async ready(): Promise<Readiness> {
+    if (this.deps.leaving) throw instanceLeaving();
     await this.database();
     let pending: number;
     try {

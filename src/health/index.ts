@@ -14,6 +14,8 @@ declare module '../kernel/deps' {
   interface Deps {
     /** The process's outbox relay, set by the composition root once started: readiness asks whether it runs. */
     relay?: { readonly running: boolean };
+    /** Set when the instance begins to stop: readiness says so, so a balancer that asks stops sending it requests. */
+    leaving?: boolean;
   }
 }
 

@@ -1,14 +1,23 @@
 import type { EventEmitter } from 'node:events';
 import { MongoBackend } from '@agendajs/mongo-backend';
 import { PostgresBackend } from '@agendajs/postgres-backend';
-import { Agenda } from 'agenda';
+import { Agenda, type Job } from 'agenda';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { pgPoolStats, type PoolStats } from '../db/plain-sql';
+import { holdingLock } from './lock';
+
+type DefineOptions = NonNullable<Parameters<Agenda['define']>[2]>;
 
 export interface Jobs {
   agenda: Agenda;
+  /**
+   * Defines a job whose runs hold its lock for JOBS_LOCK_LIFETIME_MS, renewed while they run (an
+   * instance that dies gives its jobs up that soon), and come back later when they find their work
+   * claimed by another run (holdingLock).
+   */
+  define<T>(name: string, run: (job: Job<T>) => Promise<unknown>, options?: Omit<DefineOptions, 'lockLifetime'>): void;
   /** The connections of the PostgreSQL backend (none on MongoDB), for /metrics. */
   poolStats(): PoolStats | undefined;
   /** Starts taking jobs, once every area has defined its own. */
@@ -38,6 +47,8 @@ export function createJobs(config: Config, databaseUrl: string, log: Logger): Jo
   agenda.on('error', (error) => log.error({ err: error }, 'job scheduler error'));
   return {
     agenda,
+    define: (name, run, options) =>
+      agenda.define(name, (job) => holdingLock(job, config.JOBS_LOCK_LIFETIME_MS, () => run(job)).then(() => {}), { ...options, lockLifetime: config.JOBS_LOCK_LIFETIME_MS }),
     start: () => agenda.start(),
     poolStats: () => pool && pgPoolStats(pool),
     // Both are no-ops on an Agenda that never started.

@@ -17,7 +17,7 @@ export enum AccountStatus {
   pending_guardian = 'pending_guardian',
   /** An admin suspended the account: log-in and every token are refused until reactivation. */
   suspended = 'suspended',
-  /** Erasure is scheduled: until it runs, the account may only read itself and cancel (DESIGN.md 4.7). */
+  /** Erasure is scheduled: until it runs, the account may only read itself and cancel (docs/domain.md#privacy-operations). */
   deletion_pending = 'deletion_pending',
   /** What is left of an erased account: a pseudonym that the records the law keeps point to. */
   erased = 'erased',

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 
-/** The error codes of DESIGN.md 4.2 and the HTTP status each answers with. */
+/** The error codes of docs/errors.md and the HTTP status each answers with. */
 export const errorStatus = {
   validation_failed: 400,
   invalid_json: 400,
@@ -37,6 +37,14 @@ export interface FieldError {
 export interface ErrorBody {
   error: ErrorCode;
   message: string;
+  reason?: string;
+  retryAfter?: number;
+  details?: FieldError[];
+}
+
+/** What an error carries beside its code and message: the reason an area named it by, and the code's own fields. */
+export interface ErrorExtra {
+  reason?: string;
   retryAfter?: number;
   details?: FieldError[];
 }
@@ -49,7 +57,7 @@ export class AppError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
-    readonly extra: { retryAfter?: number; details?: FieldError[] } = {},
+    readonly extra: ErrorExtra = {},
   ) {
     super(message);
     this.name = 'AppError';
@@ -57,6 +65,10 @@ export class AppError extends Error {
 
   get status(): number {
     return errorStatus[this.code];
+  }
+
+  get reason(): string | undefined {
+    return this.extra.reason;
   }
 
   toBody(): ErrorBody {
@@ -70,23 +82,65 @@ export class AppError extends Error {
   }
 }
 
+/** A reason as an area declares it: the kind (and so the status) of the errors that carry it. */
+export interface DeclaredReason {
+  area: string;
+  kind: ErrorCode;
+}
+
+const declared = new Map<string, DeclaredReason>();
+
+/** Every reason the loaded areas declared, by name: one list for the checks, the OpenAPI document and the docs. */
+export const declaredReasons: ReadonlyMap<string, DeclaredReason> = declared;
+
+/** Beside the kind's own fields, for a reason's error: its retry time or its details. */
+type ReasonExtra = Omit<ErrorExtra, 'reason'>;
+
+/**
+ * Declares an area's reasons, each with its kind: a client switches on `error` and, where it must
+ * tell two errors of one kind apart (a taken e-mail from a reused idempotency key, both conflicts),
+ * on `reason`. A name is declared once in the whole service, snake_case, so that it stays a stable
+ * name a client may keep; a second declaration fails as the module loads, before anything serves.
+ */
+export function reasons<const R extends Record<string, ErrorCode>>(area: string, kinds: R): { [K in keyof R]: (message: string, extra?: ReasonExtra) => AppError } {
+  const raise: Record<string, (message: string, extra?: ReasonExtra) => AppError> = {};
+  for (const [reason, kind] of Object.entries(kinds)) {
+    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(reason)) throw new Error(`The reason ${reason} of ${area} is not snake_case.`);
+    if (!isErrorCode(kind)) throw new Error(`The reason ${reason} of ${area} has no known kind: ${String(kind)}.`);
+    const before = declared.get(reason);
+    if (before) throw new Error(`The reason ${reason} of ${area} is declared by ${before.area} already.`);
+    declared.set(reason, { area, kind });
+    raise[reason] = (message, extra = {}) => new AppError(kind, message, { reason, ...extra });
+  }
+  return raise as { [K in keyof R]: (message: string, extra?: ReasonExtra) => AppError };
+}
+
+// Where the kernel tells apart the refusals of one kind that a client acts on differently: an
+// expired token is refreshed, an ended session signs in again, a malformed header is a bug, and
+// the database down is not the AI service or a payment provider down.
+const reason = reasons('kernel', {
+  malformed_authorization: 'unauthenticated',
+  access_token_expired: 'unauthenticated',
+  session_ended: 'unauthenticated',
+  database_unavailable: 'upstream_unavailable',
+});
+
 export const unauthenticated = (message = 'Sign in to do this: the access token is missing, invalid or expired.') => new AppError('unauthenticated', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError('forbidden', message);
 export const notFound = (what = 'resource') => new AppError('not_found', `No such ${what}.`);
-export const conflict = (message: string) => new AppError('conflict', message);
 export const validationFailed = (details: FieldError[], message = 'The request is invalid.') => new AppError('validation_failed', message, { details });
 
 export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
-export const databaseUnavailable = () => new AppError('upstream_unavailable', 'The database cannot be reached. Try again later.');
+export const databaseUnavailable = (message = 'The database cannot be reached. Try again later.') => reason.database_unavailable(message);
 
 // The kernel's own refusals, named once for the steps and helpers that raise them.
 export const payloadTooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
 export const jsonBodyRequired = () => new AppError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.');
 export const bodyNotAnObject = () => validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
 export const unknownCursor = () => validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
-export const malformedAuthorization = () => unauthenticated('The Authorization header must be "Bearer <access token>".');
-export const accessTokenExpired = () => unauthenticated('The access token has expired; refresh it.');
-export const sessionEnded = () => unauthenticated('The session of this access token has ended; sign in again.');
+export const malformedAuthorization = () => reason.malformed_authorization('The Authorization header must be "Bearer <access token>".');
+export const accessTokenExpired = (message = 'The access token has expired; refresh it.') => reason.access_token_expired(message);
+export const sessionEnded = (message = 'The session of this access token has ended; sign in again.') => reason.session_ended(message);
 
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorStatus;

@@ -8,7 +8,7 @@ export const isJsonType = (type: string | undefined) => type !== undefined && /^
 /**
  * The step before a JSON body is parsed (REST, /graphql, the areas' JSON routes): a body sent with
  * another content type (`text/plain`, a form, none at all) is 415 `unsupported_media_type`
- * (DESIGN.md 4.2), where express's parser left it unread and the operation then failed in
+ * (docs/errors.md), where express's parser left it unread and the operation then failed in
  * GraphQL's words. A request without a body (a POST that only names its path) passes.
  */
 export const jsonOnly: RequestHandler = (req, _res, next) => {

@@ -1,4 +1,4 @@
-/** The limits of the specification and of DESIGN.md, in one place: services, inputs and docs read them here. */
+/** The platform's limits, in one place: services, inputs and docs read them here. */
 export const AGE = {
   /** Under this age a learner needs an active link to a verified guardian to use the platform. */
   withoutGuardian: 13,

@@ -1,10 +1,11 @@
 import type { Deps } from './deps';
+import { whileLeased } from './lease';
 import { CONNECTION_EVENT } from './pubsub';
 import type { Services } from './services';
 import type { UnitOfWork } from './unit-of-work';
 
 /**
- * The transactional outbox (DESIGN.md 3a): every effect that must follow a commit (another area's
+ * The transactional outbox (docs/architecture.md): every effect that must follow a commit (another area's
  * reaction to an event, a mail, a job) is a row of `outbox`, written in the transaction of the
  * change that causes it. A rolled-back change leaves no row; a committed one is delivered after
  * commit by the relay below, at least once, whatever happens to the process in between.
@@ -40,7 +41,7 @@ export interface Deliverer {
 }
 
 export interface RelayOptions {
-  /** How long a claimed row is not offered again: a relay that died mid-delivery gives it back after this. */
+  /** How long a claimed row is not offered again (renewed while it is delivered): a relay that died mid-delivery gives it back after this. */
   leaseMs: number;
   /** The fallback sweep, for rows whose NOTIFY no relay heard (written while every instance was down). */
   sweepMs: number;
@@ -49,7 +50,7 @@ export interface RelayOptions {
 
 const DEFAULT_RETRY = { delayMs: 1000, attempts: 20 };
 const MAX_RETRY_DELAY_MS = 3_600_000;
-/** About 30 s in all, within the lease: then the row is left for a second delivery. */
+/** About 30 s in all, the lease renewed meanwhile: then the row is left for a second delivery. */
 const FORGET_DELAYS_MS = [250, 500, 1000, 2000, 4000, 8000, 16_000];
 /** Room for the database's clock, which decides when the row is due. */
 const RETRY_MARGIN_MS = 20;
@@ -69,7 +70,7 @@ export function insertEffects(effects: readonly Effect[]): { sql: string; params
 
 /** One relay per instance: woken by the NOTIFY of a commit, swept on a timer, rows claimed with SKIP LOCKED so instances share them. */
 export class OutboxRelay {
-  private draining: Promise<void> | null = null;
+  private readonly drains = new Set<Promise<void>>();
   private again = false;
   private stopped = true;
   private sweep?: NodeJS.Timeout;
@@ -93,7 +94,7 @@ export class OutboxRelay {
     // Back from a lost LISTEN connection: rows committed meanwhile were announced to nobody.
     this.unlisten.push(this.deps.pubSub.listen(CONNECTION_EVENT, (up) => up === true && this.wake()));
     this.sweep = setInterval(() => this.wake(), this.options.sweepMs).unref();
-    void this.wake();
+    this.wake();
   }
 
   /** Stops claiming rows and waits for the deliveries under way; what is left stays for the next start. */
@@ -103,27 +104,29 @@ export class OutboxRelay {
     for (const timer of this.retryTimers) clearTimeout(timer);
     this.retryTimers.clear();
     for (const unlisten of this.unlisten.splice(0)) unlisten();
-    await this.draining;
+    await Promise.all(this.drains);
   }
 
-  /** Delivers what is due now; a wake during a drain runs another drain after it. */
-  wake(): Promise<void> {
-    if (this.stopped) return Promise.resolve();
-    if (this.draining) {
+  /**
+   * Delivers what is due now, in up to DRAINS_AT_ONCE drains (SKIP LOCKED hands each its own rows: one
+   * at a time fell behind a webhook load). A wake while they all run starts another as soon as one
+   * ends: not once all have, or one delivery that hangs (a mail server that never answers, a reaction
+   * waiting on a lock) held up every row committed after it.
+   */
+  wake(): void {
+    if (this.stopped) return;
+    if (this.drains.size >= DRAINS_AT_ONCE) {
       this.again = true;
-      return this.draining;
+      return;
     }
-    // A few claims at once (SKIP LOCKED hands each its own rows): one at a time fell behind a webhook load.
-    this.draining = Promise.all(Array.from({ length: DRAINS_AT_ONCE }, () => this.drain()))
-      .then(() => {})
-      .finally(() => {
-        this.draining = null;
-        if (this.again && !this.stopped) {
-          this.again = false;
-          void this.wake();
-        }
+    this.again = false;
+    while (this.drains.size < DRAINS_AT_ONCE) {
+      const drain: Promise<void> = this.drain().finally(() => {
+        this.drains.delete(drain);
+        if (this.again) this.wake();
       });
-    return this.draining;
+      this.drains.add(drain);
+    }
   }
 
   private async drain(): Promise<void> {
@@ -184,12 +187,23 @@ export class OutboxRelay {
           if (gone.length) await deliverer.deliver(row, unit);
         });
       } else {
-        await deliverer.deliver(row, unit);
-        await this.forget(row);
+        // Another relay may take the row once its lease ends: that is for a relay that died, not a slow mail server.
+        await whileLeased(
+          this.options.leaseMs,
+          () => this.renew(row),
+          async () => {
+            await deliverer.deliver(row, unit);
+            await this.forget(row);
+          },
+        );
       }
     } catch (error) {
       await this.retryLater(row, deliverer?.retry ?? DEFAULT_RETRY, error as Error).catch(() => {});
     }
+  }
+
+  private renew(row: OutboxRow): Promise<unknown> {
+    return this.deps.sql.unlogged('update outbox set available_at = now() + make_interval(secs => ?) where id = ? and failed_at is null', [this.options.leaseMs / 1000, row.id]);
   }
 
   /**
@@ -224,7 +238,7 @@ export class OutboxRelay {
     if (failed) return;
     const timer = setTimeout(() => {
       this.retryTimers.delete(timer);
-      void this.wake();
+      this.wake();
     }, delayMs + RETRY_MARGIN_MS).unref();
     this.retryTimers.add(timer);
   }

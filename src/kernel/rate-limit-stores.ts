@@ -16,7 +16,7 @@ export const RATE_LIMIT_TABLE = 'rate_limits';
 export const RATE_LIMIT_TABLE_DDL = `create table if not exists "${RATE_LIMIT_TABLE}" (key varchar(255) primary key, points integer not null default 0, expire bigint)`;
 
 /**
- * Where the counters of DESIGN.md 4.3 live: Redis when `REDIS_URL` is set, else the service's own
+ * Where the counters of docs/conventions.md#rate-limits live: Redis when `REDIS_URL` is set, else the service's own
  * PostgreSQL (so that every instance on one database shares one limit), and memory only for a
  * process without either (one instance). A store that cannot be reached falls back to a counter in
  * memory for as long as it is down (an outage must not turn every request into a 500).

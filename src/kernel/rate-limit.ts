@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import { AppError } from './errors';
 import { memoryStore, type RateLimitStore } from './rate-limit-stores';
 
-/** The kernel's buckets (DESIGN.md 4.3); areas declare their own (`Area.rateLimits`) on the same store. */
+/** The kernel's buckets (docs/conventions.md#rate-limits); areas declare their own (`Area.rateLimits`) on the same store. */
 export type KernelBucket = 'default' | 'auth' | 'ai' | 'loginFailuresEmail' | 'loginFailuresIp' | 'requestMails';
 export type Bucket = KernelBucket | (string & {});
 
@@ -23,7 +23,7 @@ export interface RateLimitState {
 }
 
 export interface RateLimits {
-  /** Where the counters live (DESIGN.md 4.3): shared by every instance unless `memory`. */
+  /** Where the counters live (docs/conventions.md#rate-limits): shared by every instance unless `memory`. */
   readonly store: RateLimitStore['kind'];
   /** Counts one request against a bucket; throws rate_limited when none is left. */
   consume(bucket: Bucket, key: string): Promise<RateLimitState>;
@@ -35,7 +35,7 @@ export interface RateLimits {
 }
 
 /**
- * The limits of DESIGN.md 4.3, counted in the given store: PostgreSQL or Redis share them between
+ * The limits of docs/conventions.md#rate-limits, counted in the given store: PostgreSQL or Redis share them between
  * instances; memory (the default here) is one instance's.
  */
 export function createRateLimits(config: Config, store: RateLimitStore = memoryStore(), declared: Record<string, RateLimitRule> = {}): RateLimits {
@@ -117,7 +117,7 @@ export function setRateLimitHeaders(res: Pick<ServerResponse, 'setHeader'>, stat
 /**
  * Which buckets a REST request counts against besides the default one (paths in any case: routes
  * match so). The /auth bucket is for the operations that take credentials or tokens, all POSTs:
- * reading the account (`GET /auth/me`) counts in the default bucket only (DESIGN.md 4.3).
+ * reading the account (`GET /auth/me`) counts in the default bucket only (docs/conventions.md#rate-limits).
  */
 function pathBuckets(method: string | undefined, path: string): Bucket[] {
   const lower = path.toLowerCase();

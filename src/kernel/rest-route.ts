@@ -38,6 +38,8 @@ export interface RestRoute {
   answers?: AnswerOfField[];
   /** The operation's variables read from request headers, by variable name. */
   headers?: Record<string, HeaderVariable>;
+  /** The area that lists the row (set as the areas are composed): the OpenAPI document lists its reasons. */
+  area?: string;
 }
 
 /**

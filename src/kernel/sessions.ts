@@ -35,7 +35,7 @@ const PRUNE_EVERY_MS = 60_000;
 
 /**
  * The sessions ended within an access token's lifetime, in memory on each instance, so an HTTP
- * request's token is checked against them without a statement (DESIGN.md 4.4). Filled from the
+ * request's token is checked against them without a statement (docs/auth.md). Filled from the
  * database at start-up (and again when the event connection comes back, since events sent while it
  * was down are lost), kept current by `SESSIONS_ENDED`, and pruned once every token of an ended
  * session has expired (a token is signed at the latest when its session ends, and lives ACCESS_TOKEN_TTL).

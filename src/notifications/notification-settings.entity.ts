@@ -3,7 +3,7 @@ import { User } from '../auth';
 import { NotificationType } from './notification.entity';
 
 /**
- * The notification types a user has turned off, and a guardian's report mails (DESIGN.md 4.7:
+ * The notification types a user has turned off, and a guardian's report mails (docs/domain.md#privacy-operations:
  * `weeklyReport`, `monthlyReport`, `inactivityAlert`, also turned off by a mail's unsubscribe link);
  * a user without a row receives everything.
  */

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
 import { User } from '../auth';
 
-/** The notification types of DESIGN.md 4.5; users may turn any of them off. */
+/** The notification types of docs/domain.md; users may turn any of them off. */
 export enum NotificationType {
   progress = 'progress',
   certificate = 'certificate',

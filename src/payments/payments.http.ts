@@ -4,6 +4,7 @@ import type { Deps } from '../kernel/deps';
 import { DeclaringRouter } from '../kernel/http-router';
 import { formatMoney } from '../../web/shared/money';
 import { PaymentStatus } from './payments.entity';
+import { isOwnReturnUrl } from './return-url';
 import { sandboxPageToken, SANDBOX_SIGNATURE_HEADER, type SandboxEventBody, sameText, signSandbox } from './providers/sandbox';
 
 const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
@@ -20,6 +21,8 @@ const refusal = (title: string, text: string) =>
  */
 export function paymentsHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): DeclaringRouter {
   const router = new DeclaringRouter();
+  // Checked again on the page: a payment stored before the check, or under other origins, sends no browser off them.
+  const returnTo = (url: string | null) => (url && isOwnReturnUrl(deps.config, url) ? url : '');
 
   // The webhook: raw bytes first, the signature checked before anything is read or stored.
   const webhook = async (req: Request, res: Response) => {
@@ -67,7 +70,7 @@ export function paymentsHttp(deps: Deps, context: (req: Request) => Context, san
 <h1>Sandbox payment</h1>
 <p>${escape(payment.product.title.en)}: <strong id="amount">${escape(formatMoney(payment.amount, payment.currency, 'en'))}</strong></p>
 <p>Status: <span id="status">${payment.status}</span></p>
-<div id="actions" data-pay="${escape(pay.body)}" data-pay-signature="${pay.signature}" data-cancel="${escape(cancel.body)}" data-cancel-signature="${cancel.signature}" data-return="${escape(payment.returnUrl ?? '')}">
+<div id="actions" data-pay="${escape(pay.body)}" data-pay-signature="${pay.signature}" data-cancel="${escape(cancel.body)}" data-cancel-signature="${cancel.signature}" data-return="${escape(returnTo(payment.returnUrl))}">
 <button id="pay" type="button"${open ? '' : ' disabled'}>Pay</button><button id="cancel" type="button"${open ? '' : ' disabled'}>Cancel</button>
 </div>
 <p id="result" role="status"></p>

@@ -109,7 +109,7 @@ export class PaymentsResolver {
   async approvePurchaseRequest(
     @Arg('id', () => ID, { description: 'The purchase request to approve' }) id: string,
     @Arg('provider', () => String, { nullable: true, description: 'Payment provider: stripe, vnpay, momo or sandbox; the default when omitted' }) provider: string | null,
-    @Arg('returnUrl', () => String, { nullable: true, description: 'Where the provider sends the guardian back after paying, an http(s) URL' }) returnUrl: string | null,
+    @Arg('returnUrl', () => String, { nullable: true, description: 'Where the provider sends the guardian back after paying: an address on WEB_ORIGIN or APP_ORIGIN' }) returnUrl: string | null,
     @Ctx() ctx: Context,
   ) {
     return (await ctx.services.payments.approveRequest(await viewer(ctx), id, provider ?? null, returnUrl ?? null)).payment;

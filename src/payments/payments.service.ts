@@ -34,6 +34,7 @@ import {
 } from './payments.errors';
 import type { Providers } from './providers';
 import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
+import { isOwnReturnUrl } from './return-url';
 
 export interface CheckoutInput {
   productId: string;
@@ -152,7 +153,7 @@ export class PaymentsService {
    */
   async checkout(viewer: User, input: CheckoutInput, key: string | null): Promise<CheckoutAnswer> {
     if (key !== null && (key.length < 1 || key.length > 255)) throw badIdempotencyKey();
-    if (input.returnUrl != null && !/^https?:\/\/[^\s]+$/.test(input.returnUrl)) throw badReturnUrl();
+    this.checkReturnUrl(input.returnUrl);
     if (key === null) return this.uow.transaction(() => this.startCheckout(viewer, input));
     const hash = createHash('sha256')
       .update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null]))
@@ -175,6 +176,11 @@ export class PaymentsService {
       await em.nativeUpdate(IdempotencyKey, { userId: viewer.id, key }, { response: answer });
       return answer;
     });
+  }
+
+  private checkReturnUrl(url: string | null | undefined): void {
+    const { config } = this.deps;
+    if (url != null && !isOwnReturnUrl(config, url)) throw badReturnUrl([config.WEB_ORIGIN, config.APP_ORIGIN]);
   }
 
   private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
@@ -328,6 +334,12 @@ export class PaymentsService {
     return this.em.find(PurchaseRequest, { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } }, { populate: ['product', 'learner'] });
   }
 
+  /** Whether the request is of a learner the guardian is an active guardian of: whom it is for to decide. */
+  async guardsRequest(guardianId: string, id: string): Promise<boolean> {
+    const learners = isId(id) ? await this.services.guardian.activeLearnerIdsOf(guardianId) : [];
+    return learners.length > 0 && (await this.em.count(PurchaseRequest, { id, learner: { $in: learners } })) > 0;
+  }
+
   private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
     const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
     if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw purchaseRequestNotFound();
@@ -337,6 +349,7 @@ export class PaymentsService {
 
   /** The guardian approves: the answer is a checkout for the guardian to pay, the learner its beneficiary. */
   async approveRequest(guardian: User, id: string, provider: string | null, returnUrl: string | null): Promise<CheckoutAnswer> {
+    this.checkReturnUrl(returnUrl);
     return this.uow.transaction(async (em) => {
       const request = await this.requestForGuardian(em, guardian, id);
       const answer = await this.startCheckout(guardian, { productId: request.product.id, priceId: request.priceId, provider, returnUrl, learnerId: request.learner.id });

@@ -129,7 +129,7 @@ export class CheckoutInput {
   @IsIn(['stripe', 'vnpay', 'momo', 'sandbox'], { message: 'must be stripe, vnpay, momo or sandbox' })
   provider?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Where the provider sends the payer back after paying, an http(s) URL' })
+  @Field(() => String, { nullable: true, description: 'Where the provider sends the payer back after paying: an address on WEB_ORIGIN or APP_ORIGIN' })
   @IsOptional()
   @MaxLength(2000)
   returnUrl?: string | null;

@@ -2,7 +2,7 @@ import { and, rule } from 'graphql-shield';
 import type { GraphQLResolveInfo } from 'graphql';
 import { AccountStatus, includesTier, Role, Tier } from '../kernel/domain';
 import type { Context } from '../kernel/context';
-import { accountSuspended, forbidden, unauthenticated } from '../kernel/errors';
+import { accountSuspended, AppError, forbidden, unauthenticated } from '../kernel/errors';
 export { accountSuspended };
 
 import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
@@ -29,7 +29,7 @@ const callerOnly = new WeakSet<object>();
 /**
  * Marks a rule that decides from the caller alone (token, account state, role, tier, consent): it
  * reads neither the arguments nor the parent and counts nothing, so it may run before the input is
- * checked (server/caller-first.ts), as DESIGN.md 4.2 orders the checks.
+ * checked (server/caller-first.ts), as docs/errors.md orders the checks.
  */
 export function aboutCaller<T extends ShieldRule>(rule: T): T {
   callerOnly.add(rule as object);
@@ -37,6 +37,34 @@ export function aboutCaller<T extends ShieldRule>(rule: T): T {
 }
 
 export const isAboutCaller = (rule: ShieldRule): boolean => callerOnly.has(rule as object);
+
+const idsRead = new WeakMap<object, readonly string[]>();
+
+/**
+ * Marks a rule that decides from the caller and the named arguments alone, the ids of what it is
+ * about (a school, a course, a project): it reads no parent and counts nothing, so it may run
+ * before the rest of the input is checked, given those arguments (server/caller-first.ts). Whoever
+ * may not touch the resource hears so (403, or 404 where it is not theirs to know of) before
+ * hearing what is wrong with what they sent.
+ */
+export function aboutCallerAnd<T extends ShieldRule>(args: readonly string[], rule: T): T {
+  idsRead.set(rule as object, args);
+  return rule;
+}
+
+/** The arguments a rule marked with `aboutCallerAnd` reads, or undefined. */
+export const argumentsReadBy = (rule: ShieldRule): readonly string[] | undefined => idsRead.get(rule as object);
+
+/** A service's check as a rule answers it: true when it passes, the refusal it threw when it does not (other failures are thrown on). */
+export async function refusalOf(check: () => Promise<unknown>): Promise<true | AppError> {
+  try {
+    await check();
+    return true;
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+}
 
 const limitsOnly = new WeakSet<object>();
 
@@ -46,7 +74,7 @@ const countsOnly = <T extends ShieldRule>(rule: T): T => (limitsOnly.add(rule as
 export const isCountOnly = (rule: ShieldRule): boolean => limitsOnly.has(rule as object);
 
 /**
- * What an account whose erasure is scheduled may still do (DESIGN.md 4.7): read itself, see its
+ * What an account whose erasure is scheduled may still do (docs/domain.md#privacy-operations): read itself, see its
  * privacy requests and cancel. Fields of object types are not operations: their root was checked.
  */
 export const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
@@ -65,7 +93,7 @@ function refusedWhilePending(info: GraphQLResolveInfo): boolean {
 /**
  * Put before the rule of every query field (server/permissions): a read that needs no sign-in
  * (`node`, `nodes`, the catalog) is refused to a signed-in account whose erasure is pending, as
- * every REST read but GET /auth/me and the privacy requests is (DESIGN.md 4.7). Anonymous callers
+ * every REST read but GET /auth/me and the privacy requests is (docs/domain.md#privacy-operations). Anonymous callers
  * and refused tokens pass on to the field's own rule; the account is the request's, read once.
  */
 export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {

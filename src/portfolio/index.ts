@@ -15,7 +15,7 @@ declare module '../kernel/services' {
 }
 
 /**
- * A learner's portfolio: a public page of chosen projects and certificates (DESIGN.md 4.8). The
+ * A learner's portfolio: a public page of chosen projects and certificates (docs/codelab.md). The
  * table is still the one CodeLab's migration made (`codelab_portfolios`).
  */
 export const portfolioArea = defineArea({

@@ -21,7 +21,7 @@ declare module '../kernel/services' {
 
 /**
  * Learners' code projects: files, saving, sharing, remixing, and running them in CodeLab's sandbox
- * (DESIGN.md 4.8). The table is still the one CodeLab's migration made (`codelab_projects`).
+ * (docs/codelab.md). The table is still the one CodeLab's migration made (`codelab_projects`).
  */
 export const projectsArea = defineArea({
   name: 'projects',
@@ -32,7 +32,7 @@ export const projectsArea = defineArea({
   rules: projectsRules,
   routes: projectsRoutes,
   // Any JSON encoding of a project of 256 KiB, or of stdin of 64 KiB, gets through to the limits of
-  // DESIGN.md 4.8 and their validation_failed, instead of express's 413 at BODY_LIMIT.
+  // docs/codelab.md and their validation_failed, instead of express's 413 at BODY_LIMIT.
   bodyLimits: {
     createProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),
     updateProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),

@@ -95,8 +95,8 @@ export class ProjectsService {
     return Boolean(viewer && (await once(`guardian:${owner}`, () => this.guardian.isActiveGuardianOf(viewer.id, owner))));
   }
 
-  /** Someone else's project the caller may see is theirs to read, not to change. */
-  private async ownProject(caller: User, id: string): Promise<Project> {
+  /** The caller's own project: someone else's the caller may see is theirs to read, not to change (403); any other is not found. */
+  async ownProject(caller: User, id: string): Promise<Project> {
     const project = await this.project(caller, id);
     if (project.owner.id !== caller.id) throw notProjectOwner();
     return project;
@@ -154,7 +154,7 @@ export class ProjectsService {
     if (bytes > MAX_PROJECT_BYTES) throw projectTooLarge();
   }
 
-  /** Under 18, public needs a guardian's progress_sharing consent (DESIGN.md 4.8); the portfolio asks it too. */
+  /** Under 18, public needs a guardian's progress_sharing consent (docs/codelab.md); the portfolio asks it too. */
   async checkVisibility(owner: User, visibility: string): Promise<void> {
     if (visibility !== 'public' || !isMinor(owner)) return;
     await this.consent.assertConsent(owner.id, ConsentType.progress_sharing);

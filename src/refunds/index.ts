@@ -20,7 +20,7 @@ declare module '../kernel/services' {
 settleRefundsThrough(refundSettlement);
 
 /**
- * Refunds of payments (DESIGN.md 4.6): asked for, decided by an admin, asked of the provider
+ * Refunds of payments (docs/commerce.md): asked for, decided by an admin, asked of the provider
  * through payments, settled by the provider's answer. The table's migration is still the commerce
  * migration of payments that made it.
  */

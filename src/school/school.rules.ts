@@ -1,7 +1,7 @@
 import { allow, and, rule } from 'graphql-shield';
 import { Role } from '../auth';
 import type { Context } from '../kernel/context';
-import { hasRole, isAuthenticated, isSelf } from '../permissions/rules';
+import { aboutCallerAnd, hasRole, isAuthenticated, isSelf } from '../permissions/rules';
 import { SchoolRole } from './school.entity';
 import { MembershipStatus } from './school.service';
 import { onlySchoolStaff, onlyStaffSeeMembers, progressNotShared, unknownClass, unknownSchool } from './school.errors';
@@ -13,22 +13,28 @@ const isLearner = hasRole(Role.learner);
 const inSchool = (name: string, roles: SchoolRole[]) =>
   and(
     isAuthenticated,
-    rule(name, { cache: 'no_cache' })(async (_parent, args: { schoolId?: string }, ctx: Context) => {
-      const school = await ctx.services.school.findSchool(String(args.schoolId ?? ''));
-      if (!school) return unknownSchool();
-      const role = await ctx.services.school.roleIn((await ctx.viewer())!, school.id);
-      return (role !== null && roles.includes(role)) || onlySchoolStaff();
-    }),
+    aboutCallerAnd(
+      ['schoolId'],
+      rule(name, { cache: 'no_cache' })(async (_parent, args: { schoolId?: string }, ctx: Context) => {
+        const school = await ctx.services.school.findSchool(String(args.schoolId ?? ''));
+        if (!school) return unknownSchool();
+        const role = await ctx.services.school.roleIn((await ctx.viewer())!, school.id);
+        return (role !== null && roles.includes(role)) || onlySchoolStaff();
+      }),
+    ),
   );
 
 /** The caller is on the staff of the school of the class named by the `classId` argument. */
 export const classStaff = and(
   isAuthenticated,
-  rule('classStaff', { cache: 'no_cache' })(async (_parent, args: { classId?: string }, ctx: Context) => {
-    const schoolClass = await ctx.services.school.findClass(String(args.classId ?? ''));
-    if (!schoolClass) return unknownClass();
-    return (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || onlySchoolStaff();
-  }),
+  aboutCallerAnd(
+    ['classId'],
+    rule('classStaff', { cache: 'no_cache' })(async (_parent, args: { classId?: string }, ctx: Context) => {
+      const schoolClass = await ctx.services.school.findClass(String(args.classId ?? ''));
+      if (!schoolClass) return unknownClass();
+      return (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || onlySchoolStaff();
+    }),
+  ),
 );
 
 /** A roster member's progress: only an active member's (a learner under 18 needs a guardian's progress_sharing). */

@@ -99,7 +99,7 @@ export async function seedDemo(deps: Deps, password: string) {
     if (link.status !== 'active') await guardians.approve(learner, link.id);
   });
   // basic_data lets the learner learn at all; progress_sharing lets the class's teacher see their
-  // progress. At 14 both the guardian and the learner give them (DESIGN.md 4.5).
+  // progress. At 14 both the guardian and the learner give them (docs/domain.md).
   for (const type of [ConsentType.basic_data, ConsentType.progress_sharing]) {
     if (await step(deps, ({ consent }) => consent.hasConsent(learner.id, type))) continue;
     await step(deps, ({ consent }) => consent.grant(guardian, type, learner.id));

@@ -4,7 +4,7 @@ import { pathMatcher } from '../kernel/path-match';
 import { methodNotAllowed } from './server.errors';
 
 /**
- * The last step before a 404 (DESIGN.md 4.2): a path that the application's routes take with
+ * The last step before a 404 (docs/errors.md): a path that the application's routes take with
  * other methods is answered 405 `method_not_allowed` with `Allow` listing them; any other path
  * goes on to the 404. The routes are the application's declared ones (middleware under a prefix
  * names no method), each matched as express matches it (any case, a trailing slash or not).

@@ -138,6 +138,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       });
     },
     async close() {
+      deps.leaving = true;
       log.debug('stopping: http and websocket');
       await bounded(Promise.all([apollo.stop(), metricsPort?.close()]), 'http and websocket');
       endedSessions.stop();

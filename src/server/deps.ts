@@ -15,7 +15,7 @@ import { createMailer } from '../mail/mailer';
 const limitStores = new WeakMap<Deps, RateLimitStore>();
 
 export async function createDeps(config: Config, log: Logger, orm: Orm, databaseUrl: string): Promise<Deps> {
-  // Shared counters (DESIGN.md 4.3): Redis when REDIS_URL is set, else the service's own database.
+  // Shared counters (docs/conventions.md#rate-limits): Redis when REDIS_URL is set, else the service's own database.
   const limitStore = await openRateLimitStore({ redisUrl: config.REDIS_URL, databaseUrl, log });
   const sql = openPlainSql(orm, log);
   await sql.warm();

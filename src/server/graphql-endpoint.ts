@@ -26,7 +26,7 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
     serves: (req) => isJsonType(req.headers['content-type']),
     answerError: answerGraphqlError,
     async handle(ctx, body, req, res) {
-      // Apollo answers other methods 405 in its own words; the error object says it here (DESIGN.md 4.2).
+      // Apollo answers other methods 405 in its own words; the error object says it here (docs/errors.md).
       if (req.method !== 'GET' && req.method !== 'POST') {
         res.setHeader('Allow', 'GET, POST');
         throw methodNotAllowed();

@@ -26,7 +26,7 @@ function withoutSuggestions(message: string): string {
 }
 
 /**
- * Gives every GraphQL error one of our codes (DESIGN.md 4.2) and nothing else: anything we did not
+ * Gives every GraphQL error one of our codes (docs/errors.md) and nothing else: anything we did not
  * raise on purpose is logged and answered as INTERNAL_ERROR, so no stack, SQL or driver text leaves.
  * With `hideSchema` (production) the suggestions of graphql-js leave no message, not even a
  * variable's (Apollo strips them from validation errors only).
@@ -58,8 +58,8 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     return { ...base, message, extensions: { code: 'VALIDATION_FAILED', details } };
   }
   if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
-    const { retryAfter, details } = formatted.extensions ?? {};
-    return { ...base, extensions: { code, ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
+    const { reason, retryAfter, details } = formatted.extensions ?? {};
+    return { ...base, extensions: { code, ...(reason ? { reason } : {}), ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
   }
   if (isDatabaseUnavailable(original)) {
     const unavailable = databaseUnavailable();

@@ -11,6 +11,7 @@ import { type DeclaredRoute, DeclaringRouter } from '../kernel/http-router';
 import { pathMatcher } from '../kernel/path-match';
 import { answerOtherMethods } from './allowed-methods';
 import { apiIndex } from './api-index';
+import { trustOf } from './client-address';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
@@ -43,7 +44,8 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   // No ETag: answers are per person and change with each write, and hashing every body (a SHA-1
   // per response, GraphQL's POSTs included) cost 6 to 10% of a request's CPU time.
   app.set('etag', false);
-  app.set('trust proxy', config.TRUST_PROXY);
+  // The hops TRUST_PROXY names, for what express derives from them (req.protocol, req.hostname).
+  app.set('trust proxy', trustOf(config));
   app.use(...requestSteps(deps));
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);

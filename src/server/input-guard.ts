@@ -88,7 +88,7 @@ export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
           // Apollo does not wait for the end of validation: the refusal is decided here, and the
           // (synchronous) end takes the place of the validation errors with it.
           const operation = getOperationAST(document, request.operationName);
-          const refusal = operation && validate(schema, document, literalRules).length ? await callerRefusal(rules, document, operation, contextValue) : null;
+          const refusal = operation && validate(schema, document, literalRules).length ? await callerRefusal(rules, { schema, document, operation, variables: request.variables }, contextValue) : null;
           return async (errors) => {
             if (refusal && errors?.length) (errors as Error[]).splice(0, errors.length, refusalError(refusal));
           };
@@ -97,7 +97,7 @@ export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
           if (operation) nullsAsDefaults(schema, document, operation, request.variables);
           const bad = badVariable(request.variables) ?? badLiteralOf(document);
           if (operation && (bad || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)) {
-            const refusal = await callerRefusal(rules, document, operation, contextValue);
+            const refusal = await callerRefusal(rules, { schema, document, operation, variables: request.variables }, contextValue);
             if (refusal) throw refusalError(refusal);
           }
           if (bad) throw badInputError(bad);

@@ -26,7 +26,7 @@ export const resolvers = areas.flatMap((area) => area.resolvers ?? []) as [Funct
 
 export const ruleMap = mergeRules(...areas.map((area) => area.rules ?? {}));
 
-export const routes: RestRoute[] = areas.flatMap((area) => area.routes ?? []);
+export const routes: RestRoute[] = areas.flatMap((area) => (area.routes ?? []).map((route) => ({ ...route, area: area.name })));
 
 /** The mutations that may carry bodies over BODY_LIMIT, and how large. */
 export const bodyLimits: BodyLimits = Object.assign({}, ...areas.map((area) => area.bodyLimits ?? {})) as BodyLimits;

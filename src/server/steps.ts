@@ -3,7 +3,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
-import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import { challenge, sendError, sendJson } from '../../rest/adapter';
 import type { Config } from '../config';
@@ -17,6 +16,7 @@ import { endedSessionsOf } from '../kernel/sessions';
 import { authenticateHeader } from '../kernel/tokens';
 import { observeRequest } from './metrics/http';
 import { routeTemplate } from './route-template';
+import { clientAddress, trustOf } from './client-address';
 import { createContext } from './context';
 import { badPercentEncoding } from './server.errors';
 
@@ -34,7 +34,7 @@ import { badPercentEncoding } from './server.errors';
  */
 export function requestSteps(deps: Deps): RequestHandler[] {
   const trust = trustOf(deps.config);
-  // A token whose session ended stands no more (DESIGN.md 4.4), checked in memory: no statement.
+  // A token whose session ended stands no more (docs/auth.md), checked in memory: no statement.
   const endedSessions = endedSessionsOf(deps);
   return [
     (req, res, next) => {
@@ -50,18 +50,13 @@ export function requestSteps(deps: Deps): RequestHandler[] {
     corsOf(deps.config),
     (req, _res, next) => {
       // Express's own `req.ip` reads the same; routes served before express have none.
-      Object.defineProperty(req, 'ip', { value: proxyaddr(req, trust), enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(req, 'ip', { value: clientAddress(req, trust), enumerable: true, configurable: true, writable: true });
       req.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));
       next();
     },
     (req, res, next) => void countRequest(deps.limits, req, splitUrl(req.url).path, res).then(() => next(), next),
     wellEncodedQuery,
   ];
-}
-
-/** Which proxies' X-Forwarded-For names the client (TRUST_PROXY: every one, or none). */
-export function trustOf(config: Config): (address: string, hop: number) => boolean {
-  return config.TRUST_PROXY ? () => true : proxyaddr.compile([]);
 }
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;

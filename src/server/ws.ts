@@ -4,7 +4,6 @@ import type { ApolloServer } from '@apollo/server';
 import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getArgumentValues, getOperationAST, GraphQLError, Kind } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
-import proxyaddr from 'proxy-addr';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
@@ -21,7 +20,7 @@ import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { openUnit } from './platform';
 import { connectionSessionEnded, connectionTokenExpired, subscriptionLimitReached } from './server.errors';
-import { trustOf } from './steps';
+import { clientAddress, trustOf } from './client-address';
 import { eachEvent, type FormatError, formatResult, isAsyncIterable, runOnSocket } from './ws-operations';
 
 /** One socket, signed in with one access token for its whole life. */
@@ -339,7 +338,7 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
           socket,
           auth: { ...auth, userId },
           // The client as HTTP requests name it (behind trusted proxies, X-Forwarded-For): their rate limits key on it.
-          ip: proxyaddr(ctx.extra.request, trust),
+          ip: clientAddress(ctx.extra.request, trust),
           closing: false,
           generation: 0,
           subscriptions: new Set(),

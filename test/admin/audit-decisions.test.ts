@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { type SignedIn, signInAdmin } from '../support/users';
 
 /**
- * Issue 15, item 5: country policy changes and the factory's decisions (approve, reject, retry)
+ * Country policy changes and the factory's decisions (approve, reject, retry)
  * are privileged actions, audited in the transaction that makes them and read at GET /admin/audit.
  */
 let t: TestApp;

@@ -50,7 +50,7 @@ describe('suspension', () => {
 
     const reactivated = await t.http.gql('mutation($id: ID!) { reactivateUser(userId: $id) { id status } }', { id: person.id }, admin.accessToken);
     expect(reactivated.body.data.reactivateUser.status).toBe('ACTIVE');
-    // The suspension ended the sessions (DESIGN.md 4.4): the old token stays refused, now as a session ended (401); signing in again works.
+    // The suspension ended the sessions (docs/auth.md): the old token stays refused, now as a session ended (401); signing in again works.
     await expect.poll(async () => (await t.http.get('/auth/me', { token: person.accessToken })).status, { timeout: 1000 }).toBe(401);
     const back = await t.http.post('/auth/login', { email: person.email, password: PASSWORD });
     expect(back.status).toBe(200);

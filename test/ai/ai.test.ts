@@ -261,7 +261,7 @@ describe('backend faults', () => {
     backend.state.behaviour = 'fail';
     const failed = await chat(learner);
     expect(failed.status).toBe(502);
-    expect(failed.body).toEqual({ error: 'upstream_error', message: expect.any(String) });
+    expect(failed.body).toEqual({ error: 'upstream_error', reason: 'ai_service_error', message: expect.any(String) });
     backend.state.behaviour = 'refuse';
     const refused = await chat(learner);
     expect(refused.status).toBe(404);
@@ -336,7 +336,7 @@ describe('limits and configuration', () => {
       const learner = await adultWithConsent();
       const reply = await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken });
       expect(reply.status).toBe(503);
-      expect(reply.body).toEqual({ error: 'upstream_unavailable', message: expect.stringContaining('AI_BACKEND_URL') });
+      expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'ai_not_configured', message: expect.stringContaining('AI_BACKEND_URL') });
       expect((await app.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ limit: 20, used: 0 });
       expect((await app.http.get('/ai/conversations', { token: learner.accessToken })).status).toBe(503);
     } finally {

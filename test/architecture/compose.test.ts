@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../../src/config';
+import { loadConfig, settingsSchema } from '../../src/config';
 
 // Docker does not run here: these read compose.yaml and the Dockerfile as Docker would, and check
 // them against the settings the service reads.
@@ -12,11 +12,12 @@ const compose = parse(readFileSync(join(root, 'compose.yaml'), 'utf8'), { merge:
 };
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 
-/** What `docker compose` does with `${NAME:?message}` and `${NAME:-default}` when the operator sets NAME. */
+/** What `docker compose` does with `${NAME:?message}` and `${NAME:-default}`: an unset or empty NAME takes the default, or stops compose. */
 const interpolate = (value: string, env: Record<string, string>) =>
-  String(value).replace(/\$\{(\w+)(?::[?-][^}]*)?\}/g, (_, name: string) => {
-    if (!(name in env)) throw new Error(`compose.yaml reads ${name}, which the test gives no value`);
-    return env[name];
+  String(value).replace(/\$\{(\w+)(?::([?-])([^}]*))?\}/g, (_, name: string, kind?: string, fallback?: string) => {
+    if (env[name]) return env[name];
+    if (kind === '-') return fallback ?? '';
+    throw new Error(`compose.yaml needs ${name}: ${fallback ?? ''}`);
   });
 const operator = { POSTGRES_PASSWORD: 'a-password', JWT_SECRET: 'x'.repeat(64), PUBLIC_URL: 'https://learn.example', WEB_ORIGIN: 'https://web.example' };
 
@@ -38,10 +39,28 @@ describe('compose.yaml', () => {
       expect(Object.keys(environment).length, name).toBeGreaterThan(5);
       // loadConfig keeps only the keys of its schema and throws on a value it refuses.
       const config = loadConfig(environment) as unknown as Record<string, unknown>;
-      const unknown = Object.keys(environment).filter((key) => !(key in config));
+      const unknown = Object.keys(environment).filter((key) => !(key in settingsSchema.shape));
       expect(unknown, `${name} sets what src/config.ts does not read`).toEqual([]);
-      expect(config).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), REDIS_URL: 'redis://redis:6379', TRUST_PROXY: true });
+      expect(config).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), REDIS_URL: 'redis://redis:6379', TRUST_PROXY: 1 });
     }
+  });
+
+  it('lets Docker wait past the service own shutdown grace before it kills an instance', () => {
+    for (const [name, service] of instances) {
+      const grace = loadConfig({ JWT_SECRET: operator.JWT_SECRET }).SHUTDOWN_GRACE_MS;
+      const [, seconds] = /^(\d+)s$/.exec(String((service as { stop_grace_period?: string }).stop_grace_period)) ?? [];
+      expect(Number(seconds) * 1000, name).toBeGreaterThan(grace);
+    }
+  });
+
+  it('runs the job queue on MongoDB with the mongo profile, and on PostgreSQL without it', () => {
+    const mongo = compose.services.mongo as { profiles?: string[]; image?: string };
+    expect(mongo.profiles).toEqual(['mongo']);
+    const environmentOf = (env: Record<string, string>) => loadConfig(Object.fromEntries(Object.entries(instances[0][1].environment ?? {}).map(([key, value]) => [key, interpolate(value, env)])));
+    expect(environmentOf(operator).MONGODB_URL).toBeUndefined();
+    expect(environmentOf({ ...operator, MONGODB_URL: 'mongodb://mongo:27017/learning' }).MONGODB_URL).toBe('mongodb://mongo:27017/learning');
+    // The others start after the first, which waits for it.
+    expect(instances[0][1].depends_on).toMatchObject({ mongo: { condition: 'service_healthy', required: false } });
   });
 
   it('shares one secret and one DATA_DIR between the instances', () => {

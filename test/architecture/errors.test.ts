@@ -32,7 +32,7 @@ function inlineErrors(root: string, skip: Set<string>): string[] {
   return found;
 }
 
-describe('named errors (issue 30): each area says its refusals in its <area>.errors.ts', () => {
+describe('named errors: each area says its refusals in its <area>.errors.ts', () => {
   it('leaves no AppError, and no kernel constructor with its message, written inline in an area, the kernel, the server or the rules', () => {
     expect(inlineErrors(src, NOT_YET)).toEqual([]);
   });

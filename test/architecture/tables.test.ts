@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { areas } from '../../src/areas';
 import { namesRelation, sourcesOf, tableOwner, viewOwner } from './relations';
 
-// Issue 30, item 1: no area reads or writes another area's tables, triggers included. What another
+// No area reads or writes another area's tables, triggers included. What another
 // area needs comes through a service, an event, or a view that the owning area declares in its
 // migrations (reading a view is using its area: layers.test.ts counts it in `uses`). Relations
 // between entities (a foreign key, the owner's exported entity as a relation) are declared
@@ -15,7 +15,7 @@ const triggersOn = (text: string, table: string) => [...text.matchAll(/create tr
 const droppedBy = (owner: string, trigger: string, table: string) =>
   sourcesOf(owner).some(({ text, migration }) => migration && new RegExp(`drop trigger if exists "?${trigger}"? on "?${table}\\b`, 'i').test(text.split('async down')[0]));
 
-describe("an area's SQL (issue 30, item 1)", () => {
+describe("an area's SQL", () => {
   it('finds the tables and views of the areas', () => {
     expect(tableOwner.get('users')).toBe('auth');
     expect(tableOwner.get('lesson_completions')).toBe('progress');

@@ -4,7 +4,7 @@ import { withTwoInstances } from '../support/setup';
 import { asOwner } from '../support/sql';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
 
-// Issue 32, item 2: each instance keeps its callers' accounts in memory (src/auth/account-cache.ts).
+// Each instance keeps its callers' accounts in memory (src/auth/account-cache.ts).
 // A change made on instance A (through the API, or straight in the database) is enforced by
 // instance B within one second, REST and GraphQL alike, though B has the account in memory already.
 const apps = withTwoInstances();

@@ -125,6 +125,21 @@ describe.skipIf(!existsSync(CHROMIUM))("the mails' pages in headless Chromium, w
     expect(problems).toEqual([]);
   });
 
+  it("tells a learner without an account to sign up first, by the refusal's reason (a bad token is of the same field)", { timeout: 60_000 }, async () => {
+    const guardian = await verifiedGuardian(t, smtp);
+    const learnerEmail = uniqueEmail('not-yet-learner');
+    expect((await t.http.post('/guardian/declare', { learnerEmail }, { token: guardian.accessToken })).status).toBe(201);
+    const mail = await smtp.waitFor(learnerEmail, /guardian/i);
+    const { page, problems, link } = await openLink(mail.text, 'guardian/confirm');
+    const early = await t.http.post('/guardian/links/confirm', { token: link.searchParams.get('token') });
+    expect(early.status).toBe(400);
+    expect(early.body).toMatchObject({ error: 'validation_failed', reason: 'learner_not_signed_up', details: [{ field: 'token' }] });
+    await page.click('#action');
+    await page.waitForSelector('#error:not([hidden])');
+    expect(await page.textContent('#error')).toBe('token: Sign up as a learner with this e-mail address first, then follow the link again.');
+    expect(problems.filter((p) => !/status of 400/.test(p))).toEqual([]);
+  });
+
   it('says a link without its token is incomplete, and offers no button', { timeout: 60_000 }, async () => {
     const page = await browser.newPage();
     await page.goto(`${t.url}/pages/verify-email?lang=en`);

@@ -11,7 +11,7 @@ import { tokenFrom } from '../support/smtp';
 import { fewestStatements } from '../support/sql';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
 
-// Issue 29, item 3 (DESIGN.md 4.4): over HTTP an access token stands no longer than its session.
+// Over HTTP an access token stands no longer than its session.
 // What ends the session happens on instance A; the old token is refused on instance B within one
 // second, on every way in: a route served before express, the express pipeline, GraphQL, /ai/chat.
 const ctx = withMailAndApp();
@@ -79,7 +79,7 @@ async function login(email: string) {
   return reply.body as { accessToken: string; refreshToken: string };
 }
 
-describe('an access token ends with its session, over HTTP, on every instance (issue 29)', () => {
+describe('an access token ends with its session, over HTTP, on every instance', () => {
   it('every token the service signs names its session (sid): sign-up, log-in and refresh', async () => {
     const user = await signUp(a, adultSignup());
     const again = await login(user.email);

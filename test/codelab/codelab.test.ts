@@ -8,8 +8,9 @@ import { connect, eventually, subscribe } from '../support/ws';
 
 vi.setConfig({ testTimeout: 180_000 });
 
-// The default BODY_LIMIT (100kb): the project and code limits of DESIGN.md 4.8 must answer on their own.
-const ctx = withMailAndApp({ CODELAB_PREWARM: 'true', CODELAB_WORKERS: '2', CODELAB_RUNS_PER_MINUTE: '1000' });
+// The default BODY_LIMIT (100kb): the project and code limits of docs/codelab.md must answer on their own.
+// Verdicts are shown 0.3 s a test after the submission (or a multiple of that when judging takes longer).
+const ctx = withMailAndApp({ CODELAB_PREWARM: 'true', CODELAB_WORKERS: '2', CODELAB_RUNS_PER_MINUTE: '1000', CODELAB_VERDICT_DELAY_PER_TEST_MS: '300' });
 let t: TestApp;
 let editor: SignedIn;
 let learner: SignedIn;
@@ -206,7 +207,7 @@ describe('submissions', () => {
     await judged(learner, queued.body.id);
   }, 120_000);
 
-  it('submissionUpdated pushes running and completed to the owner, and refuses anyone else when it opens', async () => {
+  it('submissionUpdated pushes the released verdict to the owner, and refuses anyone else when it opens', async () => {
     const queued = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: SOLUTION }, { token: learner.accessToken });
     const owner = subscribe(connect(t.url, learner.accessToken), `subscription($id: ID!) { submissionUpdated(id: $id) { id status verdict } }`, { id: queued.body.id });
     const other = subscribe(connect(t.url, stranger.accessToken), `subscription($id: ID!) { submissionUpdated(id: $id) { id status verdict } }`, { id: queued.body.id });
@@ -415,6 +416,8 @@ describe('POST /codelab/submissions/:id/hint and requestHint', () => {
       const sent = backend.seen.filter((r) => r.path === '/chat').at(-1)!;
       expect(sent.body).toContain('print(1)');
       expect(sent.body).not.toMatch(/secret-io|secret-call|\\"21|\[5\]/);
+      // Asked before the verdict is shown: the tutor is not told it either.
+      expect(sent.body).not.toContain('The judge said');
 
       await app.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: other.accessToken });
       expect((await app.http.post(`/codelab/submissions/${queued.body.id}/hint`, undefined, { token: other.accessToken })).status).toBe(404);

@@ -12,7 +12,7 @@ let guardian: SignedIn;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   // Behind a proxy, so each test writes from an address of its own (X-Forwarded-For).
-  t = await startTestApp({ SMTP_URL: smtp.url, TRUST_PROXY: 'true', CONTACT_TO: 'inbox@platform.example' });
+  t = await startTestApp({ SMTP_URL: smtp.url, TRUST_PROXY: '1', CONTACT_TO: 'inbox@platform.example' });
   admin = await signInAdmin(t);
   guardian = await signUp(t, adultSignup());
 });
@@ -47,6 +47,24 @@ describe('POST /contact and { sendContactMessage }', () => {
     const listed = await t.http.get('/contact/messages?status=open&limit=100', { token: admin.accessToken });
     expect(listed.status).toBe(200);
     expect(listed.body.items.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining([reply.body.id, gql.body.data.sendContactMessage.id]));
+  });
+
+  it('acknowledges with fixed text only: nothing the sender wrote reaches the address they gave (both languages)', async () => {
+    for (const locale of ['en', 'vi']) {
+      const body = message({ locale, name: 'Win a prize at evil.example', subject: `Your account is locked (${locale}): https://evil.example/login`, message: 'Call +1 555 0100 now' });
+      const reply = await t.http.post('/contact', body, from(freshIp()));
+      expect(reply.status).toBe(202);
+      const ack = await smtp.waitFor(body.email);
+      expect(ack.subject).toBe(locale === 'vi' ? 'Chúng tôi đã nhận được thư của bạn' : 'We received your message');
+      expect(ack.text).toContain(reply.body.id);
+      for (const written of ['evil.example', 'prize', 'locked', '555']) {
+        expect(ack.subject, locale).not.toContain(written);
+        expect(ack.text, locale).not.toContain(written);
+      }
+      // The platform's own inbox still gets all of it.
+      const forwarded = await smtp.waitFor('inbox@platform.example', new RegExp(`locked \\(${locale}\\)`));
+      expect(forwarded.text).toContain('Call +1 555 0100 now');
+    }
   });
 
   it('answers a filled honeypot with 202 but stores and sends nothing', async () => {

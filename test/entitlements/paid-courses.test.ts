@@ -33,7 +33,7 @@ const courseProduct = (courseId: string) => ({
   courseIds: [courseId],
 });
 
-describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
+describe('paid courses open only with an entitlement (docs/commerce.md)', () => {
   it('shows paid in the catalog; refuses enroll, lessons and progress without an entitlement; opens what a guardian bought for the learner', async () => {
     const free = await publishedCourse(t, editor, { maxAge: 17 });
     const paid = await publishedCourse(t, editor, { maxAge: 17 });
@@ -123,7 +123,7 @@ describe('paid courses open only with an entitlement (DESIGN.md 4.6)', () => {
     expect((await t.http.post(`/codelab/exercises/${closed.id}/submissions`, { code: 'console.log(1)' }, { token: learner.accessToken })).status).toBe(403);
     const gqlSubmit = await t.http.gql('mutation($id: ID!) { submitSolution(id: $id, code: "console.log(1)") { id } }', { id: closed.id }, learner.accessToken);
     expect(gqlSubmit.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    // Object identification applies the same rule (issue 29 found node(id:) skipping the paid-course rule of lessons).
+    // Object identification applies the same rule (node(id:) once skipped the paid-course rule of lessons).
     const NODE = 'query($id: ID!) { node(id: $id) { id ... on Exercise { prompt { en } } } }';
     const asNode = await t.http.gql(NODE, { id: closed.id }, learner.accessToken);
     expect(asNode.body.data.node).toBeNull();

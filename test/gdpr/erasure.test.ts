@@ -83,7 +83,7 @@ describe('erasure: the grace period', () => {
     expect(accepted.status).toBe(202);
     expect(accepted.body).toMatchObject({ kind: 'deletion', status: 'scheduled', subjectId: learner.id });
     expect(Math.abs(new Date(accepted.body.dueAt).getTime() - Date.now() - 7 * 86_400_000)).toBeLessThan(60_000);
-    // Every session ends, the asking one's included: its refresh token and its access token (DESIGN.md 4.4).
+    // Every session ends, the asking one's included: its refresh token and its access token (docs/auth.md).
     expect((await t.http.post('/auth/refresh', { refreshToken: learner.refreshToken })).status).toBe(401);
     expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
     // The account may still sign in, and is then limited.
@@ -150,7 +150,7 @@ describe('erasure: the grace period', () => {
     expect((await t.http.get('/auth/me', { token: learnerToken })).body.user.status).toBe('active');
   });
 
-  it('while pending, GraphQL refuses every read REST refuses: viewer’s edges, node, nodes, public reads (issue 29)', async () => {
+  it('while pending, GraphQL refuses every read REST refuses: viewer’s edges, node, nodes, public reads', async () => {
     const learner = await withBasicData(t, await learnerOfAge(t, 16));
     const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
     expect(accepted.status).toBe(202);

@@ -17,7 +17,7 @@ import { adultSignup, type SignedIn, signUp, uniqueEmail } from '../support/user
 // by node(id:) to whom its own read shows it, with its fields, and to anyone else exactly as an id
 // that names nothing; nodes(ids:) in order, and at the cost of one id of each type however many.
 // Contact messages are limited per IP: each one here comes from an address of its own.
-const ctx = withMailAndApp({ TRUST_PROXY: 'true' });
+const ctx = withMailAndApp({ TRUST_PROXY: '1' });
 let t: TestApp;
 let smtp: SmtpServer;
 let admin: SignedIn;

@@ -187,7 +187,7 @@ describe('guardian reports', () => {
     const tampered = await fetch(`${t.url}${link.pathname}?${link.searchParams.toString().replace('kind=weekly', 'kind=monthly')}`);
     expect(tampered.status).toBe(403);
     expect((await fetch(`${t.url}${link.pathname}${link.search}`)).status).toBe(200);
-    // The toggles live in the notification settings (DESIGN.md 4.7); the old path is gone.
+    // The toggles live in the notification settings (docs/domain.md#privacy-operations); the old path is gone.
     const settings = await t.http.get('/notifications/settings', { token: guardian.accessToken });
     expect(settings.body).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: true, inactivityAlert: true });
     expect((await t.http.get('/guardian/reports/settings', { token: guardian.accessToken })).status).toBe(404);

@@ -8,7 +8,7 @@ import { fewestStatements } from '../support/sql';
 import { learnerOfAge, type SignedIn, signInAdmin, uniqueEmail, verifiedGuardian } from '../support/users';
 
 /**
- * Issue 29: mails that other people's requests send to an address (a guardian asking to link, a
+ * Mails that other people's requests send to an address (a guardian asking to link, a
  * learner asking to buy) are limited per recipient, in the shared rate-limit store, so that one
  * address cannot be flooded from one or many instances. The requests themselves still succeed
  * (the link or the purchase request is made and shown in the app); the extra mails are not sent.
@@ -58,7 +58,7 @@ async function declareAndRevoke(app: TestApp, guardian: SignedIn, address: strin
   return declared.status;
 }
 
-describe('guardian link requests to one address (issue 29)', () => {
+describe('guardian link requests to one address', () => {
   it('mails at most the limit per hour to one address, across instances; every request is still made', async () => {
     expect(t.app.deps.limits.store).not.toBe('memory');
     const guardians = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
@@ -121,7 +121,7 @@ describe('guardian link requests to one address (issue 29)', () => {
   });
 });
 
-describe('purchase requests to a guardian (issue 29)', () => {
+describe('purchase requests to a guardian', () => {
   it('mail the guardian at most the limit per hour, each request made; the subject names the product, not the learner', async () => {
     const product = await publishedProduct(t, await signInAdmin(t));
     const guardian = await verifiedGuardian(t, smtp, { country: 'US' });

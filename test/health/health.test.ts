@@ -31,7 +31,7 @@ describe('GET /health', () => {
     await postgres.stop();
     const down = await t.http.get('/health');
     expect(down.status).toBe(503);
-    expect(down.body).toEqual({ error: 'upstream_unavailable', message: 'The database cannot be reached.' });
+    expect(down.body).toEqual({ error: 'upstream_unavailable', reason: 'database_unavailable', message: 'The database cannot be reached.' });
     const gql = await t.http.gql('{ health { status } }');
     expect(gql.body.errors?.[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(JSON.stringify(gql.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
@@ -42,7 +42,7 @@ describe('GET /health', () => {
     expect(live.body).toEqual({ status: 'ok' });
     const notReady = await t.http.get('/health/ready');
     expect(notReady.status).toBe(503);
-    expect(notReady.body).toEqual({ error: 'upstream_unavailable', message: 'The database cannot be reached.' });
+    expect(notReady.body).toEqual({ error: 'upstream_unavailable', reason: 'database_unavailable', message: 'The database cannot be reached.' });
     const notReadyGql = await t.http.gql('{ readiness { status } }');
     expect(notReadyGql.body.errors?.[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
     expect((await t.http.gql('{ liveness { status } }')).body.data).toEqual({ liveness: { status: 'ok' } });
@@ -81,7 +81,7 @@ describe('GET /health/live and /health/ready', () => {
     try {
       const reply = await t.http.get('/health/ready');
       expect(reply.status).toBe(503);
-      expect(reply.body).toEqual({ error: 'upstream_unavailable', message: 'Not ready: 1 database migration is not applied.' });
+      expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'migrations_pending', message: 'Not ready: 1 database migration is not applied.' });
       const gql = await t.http.gql('{ readiness { status } }');
       expect(gql.body.errors?.[0]).toMatchObject({ message: 'Not ready: 1 database migration is not applied.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
       expect((await t.http.get('/health/live')).status).toBe(200);
@@ -95,12 +95,28 @@ describe('GET /health/live and /health/ready', () => {
     await t.app.relay.stop();
     const reply = await t.http.get('/health/ready');
     expect(reply.status).toBe(503);
-    expect(reply.body).toEqual({ error: 'upstream_unavailable', message: 'Not ready: the outbox relay is not running.' });
+    expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'outbox_relay_stopped', message: 'Not ready: the outbox relay is not running.' });
     const gql = await t.http.gql('{ readiness { status } }');
     expect(gql.body.errors?.[0]).toMatchObject({ message: 'Not ready: the outbox relay is not running.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
     expect((await t.http.get('/health/live')).status).toBe(200);
     t.app.relay.start();
     expect((await t.http.get('/health/ready')).status).toBe(200);
+  });
+});
+
+describe('an instance that is stopping', () => {
+  it('says it is not ready from the moment it begins to stop, while it still answers', async () => {
+    const t = await startTestApp();
+    expect((await t.http.get('/health/ready')).status).toBe(200);
+    t.app.deps.leaving = true;
+    const reply = await t.http.get('/health/ready');
+    expect(reply.status).toBe(503);
+    expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'instance_stopping', message: 'Not ready: this instance is stopping.' });
+    expect((await t.http.get('/health/live')).status).toBe(200);
+    t.app.deps.leaving = false;
+    const closing = t.close();
+    expect(t.app.deps.leaving).toBe(true);
+    await closing;
   });
 });
 
@@ -125,7 +141,7 @@ describe('GET /health/email', () => {
     cleanups.push(() => app.close());
     const reply = await app.http.get('/health/email');
     expect(reply.status).toBe(503);
-    expect(reply.body).toEqual({ error: 'upstream_unavailable', message: 'The SMTP server is not working.' });
+    expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'mail_transport_down', message: 'The SMTP server is not working.' });
   });
 
   it('reports the file outbox when no SMTP server is set', async () => {

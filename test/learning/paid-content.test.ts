@@ -9,7 +9,7 @@ import { learnerOfAge, type SignedIn, signInAdmin } from '../support/users';
 import { contentAdmin, publishedCourse } from './support';
 
 /**
- * Issue 29: paid content is decided in one place. Every path of the schema that reaches a Lesson
+ * Paid content is decided in one place. Every path of the schema that reaches a Lesson
  * (its content, its quiz's prompts) answers each caller as `GET /courses/:id` answers them. The
  * edges that lead to Lesson are read from the schema's type map, so a new one fails this test
  * until a path below walks it.

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
 
-/** Mail texts come from the i18next catalogs, in the recipient's language (issue 13): account and guardian mails as well as reports. */
+/** Mail texts come from the i18next catalogs, in the recipient's language: account and guardian mails as well as reports. */
 let smtp: SmtpServer;
 let t: TestApp;
 
@@ -55,7 +55,7 @@ describe('mail catalogs', () => {
     expect((await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken })).status).toBeLessThan(300);
     const request = await smtp.waitFor(learner.email, /giám hộ/, 10_000);
     expect(request.subject).toBe(mailText('guardian', 'vi', 'linkRequest.subject'));
-    // The guardian's chosen name is in the text, quoted, never in the subject (issue 29).
+    // The guardian's chosen name is in the text, quoted, never in the subject.
     expect(request.subject).toBe('Một người giám hộ muốn liên kết với tài khoản học tập của bạn');
     expect(request.text).toContain('“Minh Tran”');
   });

@@ -4,7 +4,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, signUp } from '../support/users';
 
-/** Mail is an outbox row written with the change (issue 28), retried with backoff: refused sends are tried again, and a restart loses nothing. */
+/** Mail is an outbox row written with the change, retried with backoff: refused sends are tried again, and a restart loses nothing. */
 let smtp: SmtpServer;
 let t: TestApp;
 const env = () => ({ SMTP_URL: smtp.url, MAIL_RETRY_DELAY_MS: '300', MAIL_RETRIES: '8' });
@@ -57,6 +57,28 @@ describe('the mail queue', () => {
     await new Promise((r) => setTimeout(r, 1500));
     expect(resetMails(user.email)).toHaveLength(1);
     expect(await queued(t, user.email)).toBe(0);
+  });
+});
+
+describe('a mail server slower than the outbox lease', () => {
+  it('gets the mail once, though two relays share the queue: the relay sending it renews its lease', async () => {
+    // A lease of 900 ms, swept every 200 ms: without renewals the other relay takes the row back mid-send.
+    const fast = { ...env(), OUTBOX_LEASE_MS: '900', OUTBOX_SWEEP_MS: '200' };
+    const first = await startTestApp(fast);
+    const second = await startTestApp(fast, first.databaseUrl);
+    try {
+      const user = await signUp(first, adultSignup());
+      await smtp.waitFor(user.email);
+      smtp.answerAfter(3000);
+      expect((await first.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
+      await smtp.waitFor(user.email, /reset|đặt lại/i, 15_000);
+      await new Promise((r) => setTimeout(r, 3500));
+      expect(resetMails(user.email)).toHaveLength(1);
+      expect(await queued(first, user.email)).toBe(0);
+    } finally {
+      smtp.answerAfter(0);
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 });
 

@@ -7,7 +7,7 @@ import { fewestStatements } from '../support/sql';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { closeCodeOf, connect, eventually, subscribe, type Subscription } from '../support/ws';
 
-// Issue 17 item 4: delivering an event reads nothing per subscriber (the subscriber's account and
+// Delivering an event reads nothing per subscriber (the subscriber's account and
 // the subscription's rules are kept per socket, dropped when the event bus says they changed).
 // Subscribers live on `first`; what happens to them happens on `second` or on `first` itself.
 const ADDED = 'subscription { notificationAdded { id title } }';
@@ -50,8 +50,8 @@ async function everySubscriptionListens(userId: string, sockets: Awaited<ReturnT
 
 const delivered = (live: Subscription<{ notificationAdded: { id: string } }>) => live.events.filter((e) => e.data).map((e) => e.data!.notificationAdded.id);
 
-describe('one event to many subscribers (issue 17, item 4)', () => {
-  // As many subscribers as an account may hold sockets (issue 29: 50 sockets of one token are refused now).
+describe('one event to many subscribers', () => {
+  // As many subscribers as an account may hold sockets (more sockets of one token are refused).
   it(`takes the same number of SQL statements on the subscribers’ instance for 1 subscriber as for ${MAX_SOCKETS_PER_ACCOUNT}`, async () => {
     const counts: number[] = [];
     for (const n of [1, MAX_SOCKETS_PER_ACCOUNT]) {

@@ -131,6 +131,38 @@ describe('sandbox checkout end to end', () => {
     expect(audit.body.items[0]).toMatchObject({ actorId: null, data: { amount: 199000, currency: 'VND' } });
   });
 
+  it('takes a returnUrl on WEB_ORIGIN or APP_ORIGIN only, their scheme, host and port, not text that starts like them (REST and GraphQL)', async () => {
+    // The test app's origins: WEB_ORIGIN https://web.example, APP_ORIGIN https://app.example.
+    const buyer = await signUp(t, adultSignup());
+    const input = (returnUrl: string) => ({ productId: product.id, priceId: product.prices[0].id, returnUrl });
+    const q = 'mutation($input: CheckoutInput!) { checkout(input: $input) { payment { id } } }';
+    const foreign = [
+      'https://evil.example/phish',
+      'https://app.example.evil.com/paid',
+      'https://app.example@evil.example/paid',
+      'https://web.example:8443/paid',
+      'http://web.example/paid',
+      'https://web.example./paid',
+      'javascript:alert(1)//https://web.example',
+      '//evil.example/paid',
+    ];
+    for (const returnUrl of foreign) {
+      const refused = await checkout(t, buyer, input(returnUrl));
+      expect([refused.status, refused.body.error, refused.body.details], returnUrl).toEqual([
+        400,
+        'validation_failed',
+        [{ field: 'returnUrl', message: expect.stringContaining('https://web.example') }],
+      ]);
+      const gql = await t.http.gql(q, { input: input(returnUrl) }, buyer.accessToken);
+      expect(gql.body.errors?.[0].extensions, returnUrl).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'returnUrl' }] });
+    }
+    expect((await t.http.get('/payments/me', { token: buyer.accessToken })).body.items).toEqual([]);
+    for (const returnUrl of ['https://web.example/paid?course=1#top', 'https://APP.example/paid', 'https://app.example:443/paid']) {
+      expect((await checkout(t, buyer, input(returnUrl))).status, returnUrl).toBe(201);
+    }
+    expect((await t.http.gql(q, { input: input('https://web.example/paid') }, buyer.accessToken)).body.data.checkout.payment.id).toEqual(expect.any(String));
+  });
+
   it('has a GraphQL twin of checkout with idempotencyKey', async () => {
     const buyer = await signUp(t, adultSignup());
     const q = 'mutation($input: CheckoutInput!, $key: String) { checkout(input: $input, idempotencyKey: $key) { payment { id status amount currency provider } purchaseRequest { id } } }';

@@ -88,6 +88,20 @@ describe('learners under 18 ask; a guardian approves and pays', () => {
     expect(list.body.data.purchaseRequests.edges[0].node.status).toBe('DECLINED');
   });
 
+  it("a guardian's approval takes a returnUrl on WEB_ORIGIN or APP_ORIGIN only (REST and GraphQL); a refused one leaves the request pending", async () => {
+    const { guardian, learner } = await family();
+    const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id });
+    const id = asked.body.purchaseRequest.id as string;
+    const refused = await t.http.post(`/payments/requests/${id}/approve`, { returnUrl: 'https://app.example.evil.com/paid' }, { token: guardian.accessToken });
+    expect([refused.status, refused.body.error, refused.body.details?.[0].field]).toEqual([400, 'validation_failed', 'returnUrl']);
+    const q = 'mutation($id: ID!, $returnUrl: String) { approvePurchaseRequest(id: $id, returnUrl: $returnUrl) { id } }';
+    const gql = await t.http.gql(q, { id, returnUrl: 'https://evil.example/phish' }, guardian.accessToken);
+    expect(gql.body.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'returnUrl' }] });
+    expect((await t.http.get('/payments/requests', { token: guardian.accessToken })).body.items.find((r: { id: string }) => r.id === id).status).toBe('pending');
+    const approved = await t.http.gql(q, { id, returnUrl: 'https://app.example/paid' }, guardian.accessToken);
+    expect(approved.body.data.approvePurchaseRequest.id).toEqual(expect.any(String));
+  });
+
   it("the beneficiary of a guardian's checkout cannot pay it: no redirectUrl for them (REST, GraphQL, node, viewer) and the sandbox page refuses them", async () => {
     const { guardian, learner } = await family();
     const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id });

@@ -222,7 +222,7 @@ describe('MoMo', () => {
 });
 
 /**
- * Issue 29: a webhook's amount means nothing without its currency. Each provider's signed event
+ * A webhook's amount means nothing without its currency. Each provider's signed event
  * naming the payment's amount in another currency (or none) is refused as a wrong amount, the
  * payment stays pending and the event is not kept, so the corrected one still applies.
  */

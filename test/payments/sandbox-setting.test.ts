@@ -6,7 +6,7 @@ import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { checkout, publishedProduct } from '../commerce/support';
 
 /**
- * Issue 29: the sandbox provider's Pay button completes a payment without money, so `auto` (the
+ * The sandbox provider's Pay button completes a payment without money, so `auto` (the
  * default) never offers it in production; `on` does (a staging deployment), `off` never.
  */
 const offered = (env: Record<string, string>) =>

@@ -1,27 +1,21 @@
-import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { Client as Pg } from 'pg';
+import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JUDGE_JOB } from '../../src/codelab/codelab.service';
 import { EXPORT_JOB } from '../../src/gdpr/gdpr.service';
 import { ASK_LEARNER_JOB } from '../../src/guardian/guardian.jobs';
 import { openUnit } from '../../src/server/platform';
-import { makeDataDir } from '../support/data-dir';
 import { createTestDatabase, startTestApp, type TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
-import { Client } from '../support/http';
-import { freePort } from '../support/ports';
+import { killHard, sqlOn, startServiceProcess, until } from '../support/service-process';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
 
 /**
- * Nothing is lost between a commit and its effect (issue 28): each kind of effect is committed by a
+ * Nothing is lost between a commit and its effect: each kind of effect is committed by a
  * real service process that is then killed (SIGKILL) before delivering it; the next process
  * delivers each exactly once. "Before delivering" is made certain by a trigger that refuses the
  * relay's claim of outbox rows while the first process runs.
  */
-const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
-const JWT_SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 let smtp: SmtpServer;
 let databaseUrl: string;
 const children: ChildProcess[] = [];
@@ -35,58 +29,9 @@ afterAll(async () => {
   await smtp.close();
 });
 
-async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-  const client = new Pg({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    return (await client.query(text, params)).rows as T[];
-  } finally {
-    await client.end();
-  }
-}
-
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
-
-/** The built service as a child process on the test's database and SMTP server. */
-async function startService(): Promise<{ child: ChildProcess; http: Client; output: () => string }> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, [main], {
-    env: {
-      PATH: process.env.PATH,
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      SMTP_URL: smtp.url,
-      JWT_SECRET,
-      PORT: String(port),
-      DATA_DIR: makeDataDir('lp-outbox-crash-'),
-      PUBLIC_URL: 'https://learn.example',
-      CODELAB_PREWARM: 'false',
-      RATE_LIMIT_DEFAULT: '100000',
-      RATE_LIMIT_AUTH: '100000',
-      JOBS_PROCESS_EVERY_MS: '200',
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  children.push(child);
-  child.stdout!.on('data', (c) => (output += c));
-  child.stderr!.on('data', (c) => (output += c));
-  const started = await until(
-    async () => output,
-    (o) => o.includes('Listening') || child.exitCode !== null,
-  );
-  if (!started.includes('Listening')) throw new Error(`service did not start:\n${output}`);
-  return { child, http: new Client(`http://127.0.0.1:${port}`), output: () => output };
-}
-
-const kill = (child: ChildProcess) => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlOn<T>(databaseUrl, text, params);
+const startService = () => startServiceProcess(databaseUrl, { SMTP_URL: smtp.url }, children);
+const kill = killHard;
 
 describe('an effect committed by a process killed before delivering it', () => {
   let guardian: SignedIn;

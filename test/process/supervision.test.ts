@@ -9,7 +9,7 @@ import { freePort } from '../support/ports';
 /**
  * The service as `npm start` runs it (as root when the tests run as root, CodeLab warmed), past
  * the moments a short test never reaches: a checkpoint, a postmaster that dies, a SIGTERM while the
- * database is dead (issue 28).
+ * database is dead.
  */
 const main = join(__dirname, '..', '..', 'dist', 'src', 'main.js');
 const running: ChildProcess[] = [];

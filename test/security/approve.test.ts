@@ -17,7 +17,7 @@ async function count(text: string, params: unknown[]): Promise<number> {
   }
 }
 
-describe('approving a generation twice (issue 16, item 16)', () => {
+describe('approving a generation twice', () => {
   it('answers 409 conflict for an approved generation, REST and GraphQL', async () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);

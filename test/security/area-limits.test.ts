@@ -4,7 +4,7 @@ import { adultSignup, signUp, uniqueEmail } from '../support/users';
 
 // The limits areas declare (contact messages, CodeLab runs, creators' messages) are counted in the
 // shared store like the kernel's: two instances behind one balancer give one count, not one each.
-const apps = withTwoInstances({ TRUST_PROXY: 'true', RATE_LIMIT_CONTACT: '5', CODELAB_RUNS_PER_MINUTE: '4' });
+const apps = withTwoInstances({ TRUST_PROXY: '1', RATE_LIMIT_CONTACT: '5', CODELAB_RUNS_PER_MINUTE: '4' });
 
 const message = () => ({ name: 'Minh', email: uniqueEmail('writer'), subject: 'Khmer?', message: 'Will you add Khmer?', website: '' });
 

@@ -13,7 +13,7 @@ import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { adultSignup, PASSWORD, signInAdmin, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
 
 /**
- * Issue 16, "Proof": every path of the REST route table, called by each kind of caller, answers as
+ * Every path of the REST route table, called by each kind of caller, answers as
  * the table below says. A path without a row fails the test: whoever adds a path decides here who
  * may call it.
  *
@@ -25,7 +25,7 @@ import { adultSignup, PASSWORD, signInAdmin, signUpVerified, uniqueEmail, verifi
  * tier_required, guardian_consent_required, ...), `N` 404 (not found, or not visible to the
  * caller). A 5xx fails whatever the row says.
  *
- * Issue 29: who may call is answered before what was sent (DESIGN.md 4.2). Every route with a body
+ * Who may call is answered before what was sent (docs/errors.md). Every route with a body
  * is called again with an empty body, then a body of the wrong type: a `U` stays `U`, and an `F` of
  * a caller refused for their role (not for the owner's things: owner and stranger) stays `F`,
  * never `V` with the input's fields.
@@ -66,7 +66,7 @@ const expected: Record<string, string> = {
   'POST /guardian/declare': 'UF+FFFFF',
   'POST /guardian/learners': 'UF+FFFFF',
   'POST /guardian/links/confirm': 'VVVVVVVV',
-  'POST /guardian/links/:id/approve': 'UNNNFNNN', // the content admin of the fixture has not verified its address (issue 29)
+  'POST /guardian/links/:id/approve': 'UNNNFNNN', // the content admin of the fixture has not verified its address
   'POST /guardian/links/:id/revoke': 'UNNNNNNN',
   'GET /guardian/me/links': 'U+++++++',
   'GET /guardian/learners/:learnerId': 'UFNFFFFF',
@@ -156,7 +156,7 @@ const expected: Record<string, string> = {
   'GET /marketplace': '++++++++',
   'GET /marketplace/me/sales': 'UFF++FFF',
   'GET /marketplace/:productId': 'NNNNNNNN',
-  // A listing names only courses the creator wrote (issue 29): the sample's course is nobody's, refused before its values are read.
+  // A listing names only courses the creator wrote: the sample's course is nobody's, refused before its values are read.
   'POST /marketplace/listings': 'UFFFFFFF',
   'POST /marketplace/listings/:id/approve': 'UFFFNNFF',
   'POST /marketplace/listings/:id/reject': 'UFFFNNFF',
@@ -326,8 +326,8 @@ const LAST = ['POST /auth/logout', 'DELETE /projects/:id', 'DELETE /notification
 // Refused for the courses, learners or lessons the body names: without a valid body there is nothing to refuse yet.
 const REFUSED_BY_ARGUMENT = new Set(['POST /gdpr/export', 'POST /progress/lessons/:lessonId/complete', 'POST /progress/lessons/:lessonId/quiz', 'POST /marketplace/listings']);
 
-describe('the authorization matrix of the REST route table (issue 16)', () => {
-  it('refuses callers without the right before reading the body: U and F stay so with an empty or wrongly typed body (issue 29)', { timeout: 600_000 }, async () => {
+describe('the authorization matrix of the REST route table', () => {
+  it('refuses callers without the right before reading the body: U and F stay so with an empty or wrongly typed body', { timeout: 600_000 }, async () => {
     const roleCallers = CALLERS.filter((caller) => caller !== 'owner' && caller !== 'stranger');
     // Sign-in operations (/auth) answer 401 for the credentials sent: there the body is what is judged.
     const withBody = routes.filter((route) => (route.method === 'post' || route.method === 'put') && !LAST.includes(key(route)) && !route.path.startsWith('/auth/'));
@@ -382,10 +382,10 @@ describe('the authorization matrix of the REST route table (issue 16)', () => {
   });
 });
 
-/** What an account whose erasure is pending may still call (DESIGN.md 4.7). */
+/** What an account whose erasure is pending may still call (docs/domain.md#privacy-operations). */
 const WHILE_PENDING = new Set(['GET /auth/me', 'GET /gdpr/requests', 'GET /gdpr/requests/:id', 'POST /gdpr/requests/:id/cancel']);
 
-describe('an account whose erasure is pending (issue 29, DESIGN.md 4.7)', () => {
+describe('an account whose erasure is pending (docs/domain.md#privacy-operations)', () => {
   it('is refused with 403 account_deletion_pending on every path but itself, its privacy requests and cancel: every read, public ones included', { timeout: 600_000 }, async () => {
     const learner = await signUpVerified(t, smtp, adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('pending') }));
     expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken })).status).toBe(202);

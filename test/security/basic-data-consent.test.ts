@@ -8,7 +8,7 @@ import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
 
 /**
- * Issue 16, item 5: under the country's consent age (DESIGN.md 4.5: Germany 16, the US 13), a
+ * Under the country's consent age (docs/domain.md: Germany 16, the US 13), a
  * learner's data is stored only once a linked guardian granted `basic_data`; until then the
  * operations that store it answer 403 guardian_consent_required and the guardians are asked.
  */
@@ -46,7 +46,7 @@ async function codeOf(reply: Awaited<ReturnType<typeof enroll>>): Promise<string
   return reply.body?.errors ? `${reply.status} ${reply.body.errors[0].extensions.code}` : `${reply.status} ${reply.body?.error}`;
 }
 
-describe('basic_data under the consent age (issue 16, item 5)', () => {
+describe('basic_data under the consent age', () => {
   it('refuses a 14-year-old in Germany every data-storing operation until a guardian grants it, and asks the guardian once', async () => {
     const guardian = await verifiedGuardian(t, smtp, { country: 'DE' });
     const learner = await learnerOfAge(t, 14, { country: 'DE' });
@@ -67,7 +67,7 @@ describe('basic_data under the consent age (issue 16, item 5)', () => {
       'GraphQL submitQuiz': '200 GUARDIAN_CONSENT_REQUIRED',
     });
     const refusal = await enroll(learner);
-    expect(refusal.body).toEqual({ error: 'guardian_consent_required', message: expect.any(String) });
+    expect(refusal.body).toEqual({ error: 'guardian_consent_required', reason: 'guardian_asked', message: expect.any(String) });
 
     // Nothing was stored; reading, the account and the consents still work.
     expect((await t.http.get('/courses/me', { token: learner.accessToken })).body.items).toEqual([]);

@@ -52,7 +52,7 @@ afterAll(async () => {
   await proxy.down();
 });
 
-describe('the database down (issue 16, item 10)', () => {
+describe('the database down', () => {
   it('answers 503 upstream_unavailable on every path, REST and GraphQL, then recovers', async () => {
     expect((await t.http.get('/auth/me', { token: user.accessToken })).status).toBe(200);
     await proxy.down();

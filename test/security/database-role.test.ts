@@ -1,10 +1,12 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_ROLE } from '../../src/db/app-role';
 import { startTestApp, type TestApp } from '../support/app';
 import { asOwner } from '../support/sql';
+import { signUp } from '../support/users';
 
 /**
- * The service runs as a role that owns no table (issue 29): SQL run as the service (an injection, a
+ * The service runs as a role that owns no table: SQL run as the service (an injection, a
  * bug) can read and write rows, and no more. It cannot turn off the triggers that keep the ledger
  * and the audit trail append-only, nor empty a table past them.
  */
@@ -47,8 +49,35 @@ describe('the database role the service runs as', () => {
     await expect(asService(`update audit_entries set action = 'test.changed' where action = 'test.kept'`)).rejects.toThrow(/append-only/);
     await expect(asService(`delete from audit_entries where action = 'test.kept'`)).rejects.toThrow(/append-only/);
     expect(await asService(`select action from audit_entries where action like 'test.%'`)).toEqual([{ action: 'test.kept' }]);
-    // Erasure's way: the owner's function, which the service may call, replaces one person's id.
-    await asService(`select audit_pseudonymise('someone', 'pseudonym-1')`);
-    expect(await asService(`select target_id from audit_entries where action = 'test.kept'`)).toEqual([{ target_id: 'pseudonym-1' }]);
+  });
+
+  it("lets erasure's function replace one account's id in the audit trail, with a pseudonym, and nothing else", async () => {
+    const [person, other] = await Promise.all([signUp(t), signUp(t)]);
+    const entry = (action: string, targetId: string, data: object) =>
+      asOwner(t, `insert into audit_entries (id, action, target_type, target_id, data, created_at) values (gen_random_uuid(), $1, 'user', $2, $3, now())`, [action, targetId, JSON.stringify(data)]);
+    await entry('test.pseudonym.granted', person.id, { role: 'admin' });
+    await entry('test.pseudonym.granted', other.id, { role: 'admin', by: person.id });
+    await entry('test.pseudonym.paid', other.id, { beneficiaryId: person.id, note: `for ${person.id}` });
+    const trail = () => asService(`select target_id, data from audit_entries where action like 'test.pseudonym.%' order by action, data::text`);
+    const before = await trail();
+
+    // As the service: arbitrary text, an id that is no account's, a pseudonym that is an account's id, the old signature.
+    for (const [statement, refusal] of [
+      [`select audit_pseudonymise('"role": "admin"', '"role": "learner"')`, /invalid input syntax for type uuid/],
+      [`select audit_pseudonymise('${randomUUID()}', '${randomUUID()}')`, /not an account/],
+      [`select audit_pseudonymise('${person.id}', '${other.id}')`, /pseudonym is an account/],
+      [`select audit_pseudonymise('${person.id}'::text, 'pseudonym'::text)`, /does not exist/],
+    ] as const) {
+      await expect(asService(statement), statement).rejects.toThrow(refusal);
+    }
+    expect(await trail()).toEqual(before);
+
+    const pseudonym = randomUUID();
+    await asService(`select audit_pseudonymise('${person.id}', '${pseudonym}')`);
+    expect(await trail()).toEqual([
+      { target_id: other.id, data: { by: pseudonym, role: 'admin' } },
+      { target_id: pseudonym, data: { role: 'admin' } },
+      { target_id: other.id, data: { beneficiaryId: pseudonym, note: `for ${pseudonym}` } },
+    ]);
   });
 });

@@ -33,7 +33,7 @@ async function query(url: string, text: string) {
   }
 }
 
-describe('the embedded PostgreSQL (issue 16, item 12)', () => {
+describe('the embedded PostgreSQL', () => {
   it('has a generated password kept in DATA_DIR, refuses postgres:postgres, and listens on loopback only', { timeout: 120_000 }, async () => {
     const dataDir = makeDataDir('lp-embedded-');
     cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));

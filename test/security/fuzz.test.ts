@@ -13,9 +13,9 @@ import { sample } from '../support/samples';
 import { type SignedIn, signInAdmin } from '../support/users';
 
 /**
- * Issue 16, item 9: every REST body, query parameter and path of the route table, and the GraphQL
+ * Every REST body, query parameter and path of the route table, and the GraphQL
  * operation behind it, gets NUL bytes, lone surrogates, very long strings, wrong JSON types, nulls,
- * arrays for objects and __proto__/constructor keys, and null for each variable (issue 29: null
+ * arrays for objects and __proto__/constructor keys, and null for each variable (null
  * where the schema has a default means the default). Nothing may answer 5xx or INTERNAL_ERROR;
  * text that is not text must answer 4xx; a validation_failed answer names each field with a string.
  */
@@ -178,7 +178,7 @@ function casesOf(route: RestRoute): Case[] {
   if (route.method === 'get') {
     cases.push({ route, label: 'query __proto__', mustRefuse: false, method: 'GET', path: `${pathOf(base)}?__proto__=1&constructor=2&__proto__[x]=1` });
   }
-  // Issue 29: null for each variable, where a default may stand behind it (`first: Int! = 20`): never an internal error.
+  // Null for each variable, where a default may stand behind it (`first: Int! = 20`): never an internal error.
   for (const v of variables) push(`variable ${v.name} = null`, false, { ...base, [v.name]: null });
   // Path parameters.
   for (const name of pathNames) {
@@ -263,7 +263,7 @@ function graphqlCasesOf(route: RestRoute): Case[] {
     .map((kase) => ({ ...kase, route, graphqlOnly: true }));
 }
 
-describe('fuzzing the route table (issue 16, item 9)', () => {
+describe('fuzzing the route table', () => {
   it('answers 4xx, never 5xx, to malformed bodies, query parameters, paths and variables', { timeout: 600_000 }, async () => {
     const onlyGraphql = graphqlOnlyRoutes();
     const cases = [...routes.flatMap(casesOf), ...onlyGraphql.flatMap(graphqlCasesOf)];
@@ -286,7 +286,7 @@ describe('fuzzing the route table (issue 16, item 9)', () => {
       '4xx': count(400, 500),
       '5xx': count(500, 600),
     };
-    // Recorded beside vitest's own report, for the closing notes of issue 16.
+    // Recorded beside vitest's own report.
     mkdirSync(join(__dirname, '../../reports'), { recursive: true });
     writeFileSync(join(__dirname, '../../reports/fuzz.json'), `${JSON.stringify(counts, null, 2)}\n`);
     console.log(

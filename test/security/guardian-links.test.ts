@@ -13,7 +13,7 @@ const LINK = 'id status learner { id displayName email } learnerEmail guardian {
 /** A link as seen by its guardian, without what differs between any two links (ids, times, the address). */
 const shape = (link: Record<string, unknown>) => ({ ...link, id: undefined, learnerEmail: undefined, createdAt: undefined, history: (link.history as { status: string }[]).map((h) => h.status) });
 
-describe('declaring a learner (issue 16, items 6 and 7)', () => {
+describe('declaring a learner', () => {
   it('answers and lists a pending link the same whether or not the address has an account', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const existing = await verifiedLearnerOfAge(t, smtp, 14);
@@ -48,7 +48,7 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     expect(seen.status).toBe(200);
     expect(JSON.stringify(seen.body)).not.toContain('Private Guardian');
     expect(JSON.stringify(seen.body)).not.toContain(guardian.email);
-    // An unverified account approves no link at all (issue 29): refused before any link is looked at.
+    // An unverified account approves no link at all: refused before any link is looked at.
     const approve = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken });
     expect([approve.status, approve.body.error]).toEqual([403, 'email_not_verified']);
     const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id } }', { id: declared.body.id }, squatter.accessToken);
@@ -69,7 +69,7 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
     await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken });
     await signUp(t, learnerSignup(bornYearsAgo(14), { email }));
     const request = await smtp.waitFor(email, /guardian|giám hộ/i);
-    // The token proves the mailbox, not that whoever signed up with the address holds it (issue 29).
+    // The token proves the mailbox, not that whoever signed up with the address holds it.
     const early = await t.http.post('/guardian/links/confirm', { token: tokenFrom(request) });
     expect([early.status, early.body.error]).toEqual([403, 'email_not_verified']);
     const verification = await smtp.waitFor(email, /confirm|xác nhận/i);
@@ -81,7 +81,7 @@ describe('declaring a learner (issue 16, items 6 and 7)', () => {
   });
 });
 
-describe('an unverified sign-up with a child’s address cannot take the child’s guardian (issue 29)', () => {
+describe('an unverified sign-up with a child’s address cannot take the child’s guardian', () => {
   it('the squatter may not approve (403 email_not_verified, REST and GraphQL); the real owner takes the account back by a password reset and approves', async () => {
     const guardian = await verifiedGuardian(t, smtp, { displayName: 'Real Parent' });
     const email = uniqueEmail('child');
@@ -94,6 +94,16 @@ describe('an unverified sign-up with a child’s address cannot take the child�
     const notifiedLink = async () => (await t.http.get('/notifications', { token: squatter.accessToken })).body.items.find((n: { type: string }) => n.type === 'guardian')?.data.linkId;
     await expect.poll(notifiedLink, { timeout: 10_000 }).toBe(declared.body.id);
     const linkId = declared.body.id;
+
+    // The squatter is the link's learner, and sees it, but not the guardian's address: REST and GraphQL.
+    const listed = await t.http.get('/guardian/me/links', { token: squatter.accessToken });
+    expect(listed.body.items.find((l: { id: string }) => l.id === linkId)?.guardian).toEqual({ id: guardian.id, displayName: 'Real Parent', email: null });
+    expect(JSON.stringify(listed.body)).not.toContain(guardian.email);
+    const graph = await t.http.gql('{ myGuardianLinks(first: 10) { nodes { id guardian { email } } } viewer { guardianLinks(first: 10) { nodes { guardian { email } } } } }', {}, squatter.accessToken);
+    expect(graph.body.errors).toBeUndefined();
+    expect(graph.body.data.myGuardianLinks.nodes).toEqual([{ id: linkId, guardian: { email: null } }]);
+    expect(graph.body.data.viewer.guardianLinks.nodes).toEqual([{ guardian: { email: null } }]);
+    expect(JSON.stringify(graph.body)).not.toContain(guardian.email);
 
     const rest = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: squatter.accessToken });
     expect([rest.status, rest.body.error]).toEqual([403, 'email_not_verified']);
@@ -114,7 +124,7 @@ describe('an unverified sign-up with a child’s address cannot take the child�
     expect(owner.body.user.emailVerified).toBe(true);
     const approved = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: owner.body.accessToken });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 'active', primary: true });
+    expect(approved.body).toMatchObject({ status: 'active', primary: true, guardian: { id: guardian.id, email: guardian.email } });
   });
 
   it('a child under 13 who named the guardian is linked at once only once the address is verified', async () => {

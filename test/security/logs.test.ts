@@ -40,7 +40,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe('logs (issue 16, item 11)', () => {
+describe('logs', () => {
   it('a failed sign-up statement is logged without its parameters or personal fields', async () => {
     const body = learnerSignup('2011-04-17', { email: 'secret-person@refused.example', displayName: 'Zebulon Quux' });
     const rest = await http.post('/auth/signup', body);

@@ -21,7 +21,7 @@ async function enrolled(courseId: string): Promise<SignedIn> {
 
 const quiz = (who: SignedIn, lessonId: string, answers: number[]) => t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers }, { token: who.accessToken });
 
-describe('quiz answers (issue 16, item 8)', () => {
+describe('quiz answers', () => {
   it('says right or wrong and why, never the right option (REST and GraphQL)', async () => {
     const course = await publishedCourse(t, editor);
     const learner = await enrolled(course.id);

@@ -7,7 +7,7 @@ import { postgresStore, type RateLimitStore } from '../../src/kernel/rate-limit-
 import { createTestDatabase } from '../support/app';
 
 /**
- * Issue 17: the database's counters are written in batches (every increment that arrives while
+ * The database's counters are written in batches (every increment that arrives while
  * statements are under way goes in the next one). Batching must not change a single answer: under
  * any mix of concurrent requests, exactly the limit of each key passes, each passing request sees
  * a remaining count no other request of its key saw, and two instances on one table share the limit.

@@ -13,7 +13,7 @@ import { freePort } from '../support/ports';
 import { adultSignup, PASSWORD, signUp } from '../support/users';
 
 /**
- * Issue 16, item 4: the limits of DESIGN.md 4.3 hold across instances (PostgreSQL by default, Redis
+ * The limits of docs/conventions.md#rate-limits hold across instances (PostgreSQL by default, Redis
  * with REDIS_URL), and log-in failures are counted before a password is verified.
  */
 const started: TestApp[] = [];

@@ -49,7 +49,7 @@ async function start(pgPort: string) {
   return { child, exited, output: () => output };
 }
 
-describe('a PostgreSQL left running by kill -9 (issue 16, item 13)', () => {
+describe('a PostgreSQL left running by kill -9', () => {
   it('is taken over at the next start, and a normal stop then stops it', { timeout: 180_000 }, async () => {
     const pgPort = String(await freePort());
     const first = await start(pgPort);

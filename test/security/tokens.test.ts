@@ -21,7 +21,7 @@ function forge(payload: Record<string, unknown>, withExp = true): string {
   return jwt.sign({ iss: 'learning-platform-api', aud: 'learning-platform', iat: now, ...(withExp ? { exp: now + 600 } : {}), ...payload }, SECRET, { algorithm: 'HS256' });
 }
 
-describe('access tokens (issue 16, item 14)', () => {
+describe('access tokens', () => {
   it('a well-formed forged-by-us token still works (control)', async () => {
     const reply = await t.http.get('/auth/me', { token: forge({ sub: admin.id, roles: ['admin'] }) });
     expect(reply.status).toBe(200);

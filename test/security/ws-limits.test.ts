@@ -3,7 +3,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { connect, operate } from '../support/ws';
 
-// Issue 16 item 3: an operation over a WebSocket is a request. It counts against the caller's
+// An operation over a WebSocket is a request. It counts against the caller's
 // limit as HTTP requests do, and the schema stays as hidden over the socket as over HTTP.
 let t: TestApp;
 beforeAll(async () => {
@@ -15,7 +15,7 @@ afterAll(async () => {
 
 const NOTIFICATIONS = 'query($filter: NotificationFilter) { notifications(filter: $filter) { edges { node { id } } } }';
 
-describe('GraphQL over WebSocket (issue 16, item 3)', () => {
+describe('GraphQL over WebSocket', () => {
   it('counts each operation against the per-user limit HTTP counts: rate_limited once it is spent, on both', async () => {
     const user = await signUp(t, adultSignup());
     for (let i = 0; i < 10; i++) expect((await t.http.get('/auth/me', { token: user.accessToken })).status).toBe(200);

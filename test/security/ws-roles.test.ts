@@ -6,7 +6,7 @@ import { withMailAndApp } from '../support/setup';
 import { type SignedIn, signInAdmin } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
 
-// Issue 16 item 2: a role removed on one instance stops a running subscription on another at once.
+// A role removed on one instance stops a running subscription on another at once.
 const ENV = { FACTORY_OFFLINE_DELAY_MS: '250' };
 const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id status progress } }';
 const ctx = withMailAndApp(ENV);
@@ -23,7 +23,7 @@ afterAll(async () => {
   await b?.close();
 });
 
-describe('role changes reach open subscriptions (issue 16, item 2)', () => {
+describe('role changes reach open subscriptions', () => {
   it('after content_admin is removed, generationStatusChanged answers FORBIDDEN once and delivers nothing more', async () => {
     const editor = await contentAdmin(a);
     const started = await a.http.post('/factory/generate', request({ lessonCount: 3 }), { token: editor.accessToken });

@@ -6,8 +6,7 @@ import { tokenFrom } from '../support/smtp';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { closeCodeOf, connect, operate, subscribe } from '../support/ws';
 
-// Issue 16 item 1 and issue 15 (suspension ends a live subscription): a socket keeps no more rights
-// than its token has now. Sockets live on instance B, what ends the session happens on instance A.
+// A socket keeps no more rights than its token has now. Sockets live on instance B, what ends the session happens on instance A.
 const SECRET = 'test-secret-that-is-long-enough-for-hs256-signing';
 const ACCOUNT_CHANGED = 'subscription { accountChanged { id status } }';
 const ctx = withMailAndApp();
@@ -44,7 +43,7 @@ async function login(email: string, password = PASSWORD) {
   return reply.body as { accessToken: string; refreshToken: string };
 }
 
-describe('a WebSocket holds no more than its token (issue 16, item 1)', () => {
+describe('a WebSocket holds no more than its token', () => {
   it('closes with 4401 when its token expires, and answers operations until then', async () => {
     const user = await signUp(a, adultSignup());
     // The same token, session and claims, expiring in two seconds.
@@ -80,7 +79,7 @@ describe('a WebSocket holds no more than its token (issue 16, item 1)', () => {
     await Promise.all(sockets.map(async (s) => s.client.dispose()));
   });
 
-  it('suspension ends a live subscription with 4403 at once, on another instance (issue 15)', async () => {
+  it('suspension ends a live subscription with 4403 at once, on another instance', async () => {
     const user = await signUp(a, adultSignup());
     const { client, closed, live } = await liveSocket(b, user.accessToken);
     const suspended = await a.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken });

@@ -10,7 +10,7 @@ import type { Reply } from '../support/http';
 import { checkAgainstOpenApi } from '../support/openapi';
 import { adultSignup, PASSWORD, type SignedIn, signUp } from '../support/users';
 
-/** The HTTP conventions clients rely on (DESIGN.md 4.2): 401 challenges, 405 with Allow, 415, compression, caching, the index at /. */
+/** The HTTP conventions clients rely on (docs/errors.md): 401 challenges, 405 with Allow, 415, compression, caching, the index at /. */
 
 let t: TestApp;
 let account: SignedIn;
@@ -38,9 +38,10 @@ function raw(method: string, path: string, headers: Record<string, string>, body
   });
 }
 
-function expectUnauthenticated(reply: Reply, challenge: string) {
+/** A 401 with its challenge, and the reason that tells the refusals apart (none when no token was sent). */
+function expectUnauthenticated(reply: Reply, challenge: string, reason?: string) {
   expect(reply.status).toBe(401);
-  expect(reply.body).toEqual({ error: 'unauthenticated', message: expect.any(String) });
+  expect(reply.body).toEqual({ error: 'unauthenticated', message: expect.any(String), ...(reason ? { reason } : {}) });
   expect(reply.headers.get('www-authenticate')).toBe(challenge);
 }
 
@@ -52,16 +53,16 @@ describe('401 answers', () => {
 
   it('say error="invalid_token" when the token sent was refused: not one, malformed, or of an ended session', async () => {
     expectUnauthenticated(await t.http.get('/auth/me', { token: 'not-a-token' }), 'Bearer error="invalid_token"');
-    expectUnauthenticated(await t.http.get('/auth/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }), 'Bearer error="invalid_token"');
+    expectUnauthenticated(await t.http.get('/auth/me', { headers: { authorization: 'Basic dXNlcjpwYXNz' } }), 'Bearer error="invalid_token"', 'malformed_authorization');
     const ended = await signUp(t, adultSignup());
     expect((await t.http.post('/auth/logout', { refreshToken: ended.refreshToken })).status).toBe(204);
-    expectUnauthenticated(await t.http.get('/auth/me', { token: ended.accessToken }), 'Bearer error="invalid_token"');
-    expectUnauthenticated(await t.http.get('/gdpr/requests/00000000-0000-4000-8000-000000000000/download', { token: ended.accessToken }), 'Bearer error="invalid_token"');
+    expectUnauthenticated(await t.http.get('/auth/me', { token: ended.accessToken }), 'Bearer error="invalid_token"', 'session_ended');
+    expectUnauthenticated(await t.http.get('/gdpr/requests/00000000-0000-4000-8000-000000000000/download', { token: ended.accessToken }), 'Bearer error="invalid_token"', 'session_ended');
   });
 
   it('name no token error when what was refused is a password or a refresh token', async () => {
-    expectUnauthenticated(await t.http.post('/auth/login', { email: account.email, password: `${PASSWORD} but wrong` }), 'Bearer');
-    expectUnauthenticated(await t.http.post('/auth/refresh', { refreshToken: 'not-a-refresh-token' }), 'Bearer');
+    expectUnauthenticated(await t.http.post('/auth/login', { email: account.email, password: `${PASSWORD} but wrong` }), 'Bearer', 'wrong_credentials');
+    expectUnauthenticated(await t.http.post('/auth/refresh', { refreshToken: 'not-a-refresh-token' }), 'Bearer', 'invalid_refresh_token');
   });
 
   it('leave GraphQL over HTTP as it was: 200 with UNAUTHENTICATED in its errors', async () => {

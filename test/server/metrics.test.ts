@@ -7,12 +7,12 @@ import { asOwner } from '../support/sql';
 import { learnerOfAge, signInAdmin } from '../support/users';
 import { connect, operate, subscribe } from '../support/ws';
 
-/** A caller on another machine, as the trusted proxy (TRUST_PROXY=true) reports it. */
+/** A caller on another machine, as the trusted proxy (TRUST_PROXY=1) reports it. */
 const REMOTE = { 'x-forwarded-for': '203.0.113.9' };
 
 let t: TestApp;
 beforeAll(async () => {
-  t = await startTestApp({ TRUST_PROXY: 'true' });
+  t = await startTestApp({ TRUST_PROXY: '1' });
 });
 afterAll(() => t?.close());
 
@@ -215,8 +215,13 @@ describe('GET /metrics', () => {
     const admin = await signInAdmin(t);
     const text = await scrape({ ...REMOTE, authorization: `Bearer ${admin.accessToken}` });
     expect(valueOf(text, 'websocket_connections')).toBeGreaterThanOrEqual(0);
-    // The machine itself (a scraper beside the service, behind the same proxy) needs no token.
-    await scrape({ 'x-forwarded-for': '127.0.0.1' });
-    await scrape({ 'x-forwarded-for': '::1' });
+    // A request relayed by a proxy is not local, whatever address the proxy reports: a proxy on this
+    // machine serves clients from anywhere, and a client writes the entries it likes.
+    for (const relayed of ['127.0.0.1', '::1', '127.0.0.1, 203.0.113.9']) {
+      const refused = await t.http.get('/metrics', { headers: { 'x-forwarded-for': relayed } });
+      expect(refused.status, relayed).toBe(401);
+    }
+    // Straight from this machine, no proxy in between, no token is needed.
+    await scrape();
   });
 });

@@ -23,7 +23,7 @@ import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { type SignedIn, signInAdmin } from '../support/users';
 
 /**
- * Issue 29: `null` for an argument or input field that has a default (`first: Int! = 20`) means the
+ * `null` for an argument or input field that has a default (`first: Int! = 20`) means the
  * default, as leaving it out does; it answered INTERNAL_ERROR and logged an error. Every such
  * position of the schema is generated here, so that new ones are covered.
  */
@@ -101,7 +101,7 @@ function inputFieldPositions(): { position: string; type: GraphQLInputObjectType
   return out;
 }
 
-describe('null where the schema has a default (issue 29)', () => {
+describe('null where the schema has a default', () => {
   it('answers every argument with a default given null as if it were left out, never INTERNAL_ERROR', async () => {
     const positions = argumentPositions();
     expect(positions.length).toBeGreaterThanOrEqual(35);

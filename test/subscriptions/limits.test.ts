@@ -5,7 +5,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, signUp } from '../support/users';
 import { closeCodeOf, connect, operate } from '../support/ws';
 
-// Issue 29: one token opened 150 sockets in 239 ms, and a socket took any number of subscriptions.
+// One token opened 150 sockets in 239 ms, and a socket took any number of subscriptions.
 const ACCOUNT_CHANGED = 'subscription { accountChanged { id status } }';
 let t: TestApp;
 const open: Client[] = [];
@@ -29,7 +29,7 @@ function socket(token: string): Promise<{ client: Client; closed: Promise<number
   });
 }
 
-describe('WebSocket limits (issue 29)', () => {
+describe('WebSocket limits', () => {
   it(`at most ${MAX_SOCKETS_PER_ACCOUNT} sockets per account: the next is closed with ${TOO_MANY_SOCKETS}; closing one frees its place; other accounts are not counted`, async () => {
     const user = await signUp(t, adultSignup());
     const sockets = [];

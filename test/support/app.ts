@@ -37,31 +37,36 @@ export async function createTestDatabase(): Promise<string> {
 }
 
 /**
- * The real service on a loopback port with a real database. Limits are high unless a test sets
- * them, so that only the tests about limits meet them.
+ * The settings of every service a test starts (in this process, or a fleet's instances). Limits are
+ * high unless a test sets them, so that only the tests about limits meet them.
  */
+export const TEST_SETTINGS = {
+  NODE_ENV: 'test',
+  JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+  PUBLIC_URL: 'https://learn.example',
+  WEB_ORIGIN: 'https://web.example',
+  APP_ORIGIN: 'https://app.example',
+  RATE_LIMIT_DEFAULT: '100000',
+  RATE_LIMIT_AUTH: '100000',
+  RATE_LIMIT_AI: '100000',
+  RATE_LIMIT_LOGIN_FAILURES: '100000',
+  RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
+  // Interpreters load when a test first runs code, not in every test file's app, and one at a
+  // time: a warm Python process costs about 1.7 s of CPU, and a file that runs one program would
+  // otherwise start four (two workers, two spares). The tests of concurrency ask for more.
+  CODELAB_PREWARM: 'false',
+  CODELAB_WORKERS: '1',
+};
+
+/** The real service on a loopback port with a real database. */
 export async function startTestApp(env: Record<string, string | undefined> = {}, databaseUrl?: string): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lp-test-data-'));
   const url = databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({
-    NODE_ENV: 'test',
+    ...TEST_SETTINGS,
     DATABASE_URL: url,
     DATA_DIR: dataDir,
-    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    PUBLIC_URL: 'https://learn.example',
-    WEB_ORIGIN: 'https://web.example',
-    APP_ORIGIN: 'https://app.example',
-    RATE_LIMIT_DEFAULT: '100000',
-    RATE_LIMIT_AUTH: '100000',
-    RATE_LIMIT_AI: '100000',
-    RATE_LIMIT_LOGIN_FAILURES: '100000',
-    RATE_LIMIT_LOGIN_FAILURES_IP: '100000',
-    // Interpreters load when a test first runs code, not in every test file's app, and one at a
-    // time: a warm Python process costs about 1.7 s of CPU, and a file that runs one program would
-    // otherwise start four (two workers, two spares). The tests of concurrency ask for more.
-    CODELAB_PREWARM: 'false',
-    CODELAB_WORKERS: '1',
     // The suite signs up thousands: 1 MiB hashes, not production's 19 (test/auth/password-hashing
     // checks that default). Only NODE_ENV=test may have them, so not an app a test runs as production.
     ...(env.NODE_ENV && env.NODE_ENV !== 'test' ? {} : { PASSWORD_HASH_MEMORY_KIB: '1024' }),

@@ -6,7 +6,7 @@ import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';
 
 /** The guardian declares the learner and the learner approves: an active link, as families make one. */
 export async function linkFamily(t: TestApp, guardian: SignedIn, learner: SignedIn): Promise<string> {
-  // Only a verified account approves a link (issue 29): as if the learner had followed the
+  // Only a verified account approves a link: as if the learner had followed the
   // verification mail, which test/auth and test/guardian follow for real.
   await t.app.deps.orm.em.getConnection().execute('update users set email_verified_at = coalesce(email_verified_at, now()) where id = ?', [learner.id]);
   const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
@@ -25,7 +25,7 @@ export async function linkedFamily(t: TestApp, smtp: SmtpServer, age: number, co
 /**
  * The guardian's `basic_data` grant as a fixture, for tests about other things whose learners are
  * under their country's consent age (16 in Viet Nam, the default country of these tests): without
- * it they may not enroll or store progress (DESIGN.md 4.5). The grant itself, through a linked
+ * it they may not enroll or store progress (docs/domain.md). The grant itself, through a linked
  * guardian, is tested in test/consent and test/security/basic-data-consent.
  */
 export async function withBasicData<T extends { id: string }>(t: TestApp, learner: T): Promise<T> {

@@ -5,6 +5,7 @@ export interface ReceivedMail {
   to: string[];
   subject: string;
   text: string;
+  messageId: string;
 }
 
 /** A real SMTP server on loopback that keeps what it receives. */
@@ -13,6 +14,7 @@ export async function startSmtpServer() {
   /** When each message was offered (MAIL FROM), and whether it was refused. */
   const attempts: { at: number; refused: boolean }[] = [];
   let refusing = 0;
+  let answerAfterMs = 0;
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -28,8 +30,11 @@ export async function startSmtpServer() {
       simpleParser(stream)
         .then((mail: ParsedMail) => {
           const to = [mail.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address ?? ''));
-          received.push({ to, subject: mail.subject ?? '', text: mail.text ?? '' });
-          callback();
+          // Kept once answered: a mail whose sender gave up waiting was not delivered.
+          setTimeout(() => {
+            received.push({ to, subject: mail.subject ?? '', text: mail.text ?? '', messageId: mail.messageId ?? '' });
+            callback();
+          }, answerAfterMs);
         })
         .catch(callback);
     },
@@ -43,6 +48,10 @@ export async function startSmtpServer() {
     /** The next `count` messages offered are refused with 451 (a temporary failure). */
     refuseNext(count: number) {
       refusing = count;
+    },
+    /** Each message is answered (and kept) this long after it arrived: a slow mail server. */
+    answerAfter(ms: number) {
+      answerAfterMs = ms;
     },
     /** The first mail to `to` whose subject matches, waiting for it to arrive. */
     async waitFor(to: string, subject: RegExp = /./, timeoutMs = 5000): Promise<ReceivedMail> {

@@ -25,7 +25,7 @@ export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>, run
  * A statement as the database's owner (the URL the test gave the service), not as the role the
  * service runs as: fault-injecting triggers and functions are DDL, which that role may not run.
  */
-export async function asOwner(t: TestApp, text: string, params: unknown[] = []): Promise<unknown[]> {
+export async function asOwner(t: Pick<TestApp, 'databaseUrl'>, text: string, params: unknown[] = []): Promise<unknown[]> {
   const { Client } = await import('pg');
   const client = new Client({ connectionString: t.databaseUrl });
   await client.connect();

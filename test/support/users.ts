@@ -33,7 +33,7 @@ export function learnerSignup(birthDate: string, overrides: Record<string, unkno
 }
 
 /** Signs up through REST, as a person would. */
-export async function signUp(t: TestApp, body: Record<string, unknown> = adultSignup()): Promise<SignedIn> {
+export async function signUp(t: Pick<TestApp, 'http'>, body: Record<string, unknown> = adultSignup()): Promise<SignedIn> {
   const reply = await t.http.post('/auth/signup', body);
   if (reply.status !== 201) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
   return { id: reply.body.user.id, email: reply.body.user.email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
@@ -76,7 +76,7 @@ export function verifiedLearnerOfAge(t: TestApp, smtp: SmtpServer, years: number
 }
 
 /** A learner of the given age; under 13 they name `guardianEmail` (a fresh address unless given). */
-export function learnerOfAge(t: TestApp, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+export function learnerOfAge(t: Pick<TestApp, 'http'>, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
   const guardianEmail = years < 13 ? { guardianEmail: uniqueEmail('parent') } : {};
   return signUp(t, learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }));
 }

@@ -104,7 +104,8 @@ function explain(error: unknown): string {
   if (!(error instanceof ApiFailure)) return `${t.failed} ${error instanceof Error ? error.message : String(error)}`;
   const fields = error.body.details?.map((d) => d.field) ?? [];
   if (error.body.error === 'validation_failed' && fields.includes('password')) return `${t.rejected} ${error.body.details!.map((d) => d.message).join('; ')}`;
-  if (error.body.error === 'validation_failed' && fields.includes('token')) return page?.action === 'confirm' && /sign up/i.test(error.message) ? error.message : t.usedLink;
+  if (error.body.reason === 'learner_not_signed_up') return error.message;
+  if (error.body.error === 'validation_failed' && fields.includes('token')) return t.usedLink;
   if (error.body.error === 'email_not_verified') return t.verifyFirst;
   if (error.body.error === 'rate_limited') return t.busy;
   return `${t.failed} ${error.message}`;

@@ -2,6 +2,7 @@
 export interface ApiError {
   error: string;
   message: string;
+  reason?: string;
   details?: { field: string; message: string }[];
 }
 

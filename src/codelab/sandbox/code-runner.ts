@@ -39,7 +39,7 @@ export const codeRunnerDefaults = {
 const bytes = (s: string) => Buffer.byteLength(s, 'utf8');
 
 /**
- * Runs learners' Python and JavaScript with the limits of DESIGN.md 4.8, each language in its own
+ * Runs learners' Python and JavaScript with the limits of docs/codelab.md, each language in its own
  * warm pool (see python-pool.ts and javascript-pool.ts for how each is confined). Start it at
  * boot: runCode() waits for start() but never loads an interpreter itself.
  */
@@ -122,7 +122,7 @@ export class CodeRunner {
   }
 }
 
-/** The runner's settings from the environment (CODELAB_* of DESIGN.md 4.8). */
+/** The runner's settings from the environment (CODELAB_* of docs/codelab.md). */
 export function codeRunnerSettings(env: {
   CODELAB_WORKERS?: number;
   CODELAB_PYTHON_SPARES?: number;

@@ -102,7 +102,7 @@ class QuickJsThread {
 /**
  * Worker threads each holding a QuickJS WebAssembly module. Every run gets a QuickJS runtime and
  * context of its own, created for it and disposed after it (quickjs-worker.source.ts), so the engine
- * a program runs in has run nothing before, as DESIGN.md 4.8 asks. The thread around it may serve
+ * a program runs in has run nothing before, as docs/codelab.md asks. The thread around it may serve
  * again because nothing of one run's engine survives into the next: the program's objects, atoms,
  * globals, prototypes and job queue live in the runtime, which is freed; QuickJS code has no way
  * to read the wasm memory itself (no pointers, and every buffer it allocates is zeroed), so the

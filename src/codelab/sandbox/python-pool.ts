@@ -252,6 +252,8 @@ export class PythonPool implements Pool {
   private retryTimer: NodeJS.Timeout | null = null;
   private stopped = false;
   private readonly everyone = new Set<PythonWorker>();
+  /** The snapshot's build while it runs: a stop kills it too, or it outlived the service by seconds. */
+  private builder: ChildProcess | null = null;
 
   constructor(private readonly options: PythonPoolOptions) {
     this.layers = { ...allPythonLayers, ...options.layers };
@@ -271,8 +273,10 @@ export class PythonPool implements Pool {
       }
       this.snapshot = await snapshot;
     } catch (error) {
-      this.options.logger.warn({ err: String(error) }, 'CodeLab: no Pyodide snapshot; Python workers load from scratch (about 3 s each)');
+      if (!this.stopped) this.options.logger.warn({ err: String(error) }, 'CodeLab: no Pyodide snapshot; Python workers load from scratch (about 3 s each)');
     }
+    // Stopped while the snapshot was built: no workers for a pool that is gone.
+    if (this.stopped) return;
     const first: Promise<void>[] = [];
     while (this.warm < this.target) first.push(this.spawnWorker());
     await Promise.allSettled(first);
@@ -291,6 +295,7 @@ export class PythonPool implements Pool {
     this.stopped = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     for (const w of this.everyone) w.kill();
+    this.builder?.kill('SIGKILL');
     for (const waiting of this.queue.splice(0)) waiting.reject(new Error('the Python pool is stopped'));
   }
 
@@ -339,6 +344,7 @@ export class PythonPool implements Pool {
   private buildSnapshot(): Promise<Buffer> {
     const settings = { mode: 'build', indexURL: `${pyodideDir()}/`, jsGlobals: !this.layers.emptyJsGlobals };
     const child = spawnSandboxed(this.nodeArgs(settings, 256 << 20), this.mode, pyodideDir());
+    this.builder = child;
     child.stdin!.end();
     return new Promise<Buffer>((resolve, reject) => {
       const chunks: Buffer[] = [];
@@ -356,6 +362,7 @@ export class PythonPool implements Pool {
       child.on('error', reject);
       child.on('exit', (code) => {
         clearTimeout(timer);
+        this.builder = null;
         if (code === 0 && size > 0) resolve(Buffer.concat(chunks));
         else reject(new Error(`snapshot build failed (${code}): ${stderr.trim()}`));
       });

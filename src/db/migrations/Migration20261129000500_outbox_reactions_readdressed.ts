@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * Reactions waiting in the outbox when the areas were split (issue 30) go to the areas that react
+ * Reactions waiting in the outbox when the areas were split go to the areas that react
  * now, so none is lost to "area ... does not react": a payment's sales count was commerce's and is
  * the catalog's; a revoked consent's hiding of public work was CodeLab's and is now the projects'
  * and the portfolio's, each a row of its own. Rows already given up (`failed_at`) move too, so that

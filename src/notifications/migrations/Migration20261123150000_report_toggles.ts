@@ -1,7 +1,7 @@
 import { Migration } from '@mikro-orm/migrations';
 
 /**
- * The guardian report toggles move into the notification settings (DESIGN.md 4.7: `PUT
+ * The guardian report toggles move into the notification settings (docs/domain.md#privacy-operations: `PUT
  * /notifications/settings`), with what guardians had already chosen; their old table goes in the
  * guardian reports' next migration.
  */

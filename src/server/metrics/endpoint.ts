@@ -4,20 +4,20 @@ import type { Deps } from '../../kernel/deps';
 import { Role } from '../../kernel/domain';
 import { enforce } from '../../permissions/enforce';
 import { hasRole } from '../../permissions/rules';
+import { isDirectFromLoopback } from '../client-address';
 import { requestContext } from '../steps';
 import { metricsOf } from './registry';
 
 /**
  * `GET /metrics`, Prometheus's text format, for this instance alone. A scraper on the machine
  * (loopback) reads it as is; from elsewhere only an admin does (a Bearer token of an active admin
- * account): the metrics tell the load, the routes and the operation names in use. Behind a proxy
- * (TRUST_PROXY=true) the caller is the address X-Forwarded-For gives, as for the rate limits, so a
- * request relayed from outside is never taken for a local one.
+ * account): the metrics tell the load, the routes and the operation names in use. A request that
+ * came through a proxy is never local, even from a proxy on this machine (isDirectFromLoopback).
  */
 export function metricsEndpoint(deps: Deps): RequestHandler {
   const scrape = scraper(deps);
   return async (req, res) => {
-    if (!isLoopback(req.ip)) await mustBeAdmin(deps, req);
+    if (!isDirectFromLoopback(req)) await mustBeAdmin(deps, req);
     await scrape(res);
   };
 }
@@ -32,12 +32,6 @@ export function scraper(deps: Deps): (res: ServerResponse) => Promise<void> {
     res.setHeader('Cache-Control', 'no-store');
     res.end(text);
   };
-}
-
-export function isLoopback(ip: string | undefined): boolean {
-  if (!ip) return false;
-  const v4 = ip.startsWith('::ffff:') ? ip.slice(7) : ip;
-  return ip === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
 }
 
 /** The shield rule of admins, as GraphQL runs it: the account as stored now, suspension and ended sessions included. */

@@ -1,0 +1,108 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { makeDataDir } from '../support/data-dir';
+import { freePort } from '../support/ports';
+
+/**
+ * `npm start` as a user runs it, in a process group of its own as a terminal's job is, signalled
+ * as a process manager (SIGTERM to npm) or a terminal's Ctrl-C (SIGINT to the whole group) does.
+ */
+const root = join(__dirname, '..', '..');
+const dataDir = makeDataDir('lp-signals-');
+/** SHUTDOWN_GRACE_MS's default: the whole stop fits in it. */
+const GRACE_MS = 25_000;
+const started: ChildProcess[] = [];
+
+afterAll(() => {
+  for (const npm of started) if (npm.pid) signalGroup(npm.pid, 'SIGKILL');
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function signalGroup(pgid: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-pgid, signal);
+  } catch {
+    /* the group is gone already */
+  }
+}
+
+/** The process group of a live process, from /proc; null once it is gone (or a zombie, as good as gone). */
+function groupOf(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return fields[0] === 'Z' ? null : Number(fields[2]);
+  } catch {
+    return null;
+  }
+}
+
+/** Every live process of a group. */
+function members(pgid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => groupOf(pid) === pgid);
+}
+
+async function npmStart(pgPort: number): Promise<{ npm: ChildProcess; output: () => string; postmaster: number }> {
+  let output = '';
+  const npm = spawn('npm', ['start'], {
+    cwd: root,
+    detached: true,
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  started.push(npm);
+  npm.stdout!.on('data', (chunk) => (output += chunk));
+  npm.stderr!.on('data', (chunk) => (output += chunk));
+  const deadline = Date.now() + 120_000;
+  while (!output.includes('Listening') && npm.exitCode === null) {
+    if (Date.now() > deadline) throw new Error(`npm start did not start the service:\n${output}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!output.includes('Listening')) throw new Error(`npm start ended:\n${output}`);
+  const postmaster = Number.parseInt(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0], 10);
+  return { npm, output: () => output, postmaster };
+}
+
+/** Waits until none of `pids` lives; how long that took, or null past `ms`. */
+async function allGone(pids: () => number[], ms: number): Promise<number | null> {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (pids().length === 0) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return null;
+}
+
+describe('signals to npm start', () => {
+  it.each([
+    ['SIGTERM to the npm process', 'SIGTERM', 'npm'],
+    ['SIGINT to its process group (Ctrl-C)', 'SIGINT', 'group'],
+  ] as const)(
+    '%s stops the service and its database in order, and nothing is left',
+    async (_name, signal, target) => {
+      const pgPort = await freePort();
+      const { npm, output, postmaster } = await npmStart(pgPort);
+      const group = npm.pid!;
+      // The database is out of the terminal's reach: a Ctrl-C goes to the service, which stops it last.
+      expect(groupOf(postmaster)).toBe(postmaster);
+      expect(members(group).length).toBeGreaterThanOrEqual(2);
+
+      const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
+      if (target === 'npm') npm.kill(signal);
+      else signalGroup(group, signal);
+      const took = await allGone(() => [...members(group), ...(groupOf(postmaster) === null ? [] : [postmaster])], GRACE_MS);
+      console.log(`${signal} to ${target}: every process gone after ${took} ms`);
+      expect(took, `still running: ${members(group).join(', ')}\n${output()}`).not.toBeNull();
+      expect(await exited).toBe(0);
+      expect(output()).toContain(`${signal}: finishing requests under way`);
+      expect(output()).toContain('"stopped"');
+      expect(output()).not.toContain('starting it again');
+    },
+    240_000,
+  );
+});
