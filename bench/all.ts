@@ -15,6 +15,7 @@ const benches: { name: string; script: string; nodeArgs?: string[] }[] = [
   { name: 'bench:reports', script: 'guardian-reports/run.js', nodeArgs: ['--expose-gc'] },
   { name: 'bench:commerce', script: 'commerce/run.js' },
   { name: 'bench:codelab', script: 'codelab/run.js' },
+  { name: 'bench:classroom', script: 'classroom/run.js' },
   { name: 'bench:factory', script: 'factory/run.js' },
 ];
 

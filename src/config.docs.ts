@@ -216,6 +216,12 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   MOMO_SECRET_KEY: { group: 'Payments', meaning: 'signs MoMo requests and checks IPNs (HMAC-SHA256)' },
   MOMO_API_URL: { group: 'Payments', meaning: "MoMo's API base" },
   CODELAB_WORKERS: { group: 'CodeLab', meaning: 'CodeLab runs at once per language (Python processes, QuickJS threads); the rest queue', unset: 'cores' },
+  CODELAB_PYTHON_SPARES: {
+    group: 'CodeLab',
+    meaning:
+      'Python processes kept loaded beyond `CODELAB_WORKERS`, each used for one run: runs that find one ready answer at once, the others wait for a process to load (0.4 s of CPU each). Each costs about 150 MB of memory while it waits; set it to the size of a class that presses Run together',
+    unset: 'as many as `CODELAB_WORKERS`',
+  },
   CODELAB_TIME_LIMIT_MS: { group: 'CodeLab', meaning: 'CPU time a run may use (a Python run that waits instead of computing is stopped after five times the limit plus 5 s of wall time)' },
   CODELAB_MEMORY_LIMIT_MB: { group: 'CodeLab', meaning: "memory a program may allocate (QuickJS runtime limit under a capped wasm memory; Pyodide's wasm heap beyond the interpreter)" },
   CODELAB_RUNS_PER_MINUTE: { group: 'CodeLab', meaning: '`POST /codelab/run` and `POST /projects/:id/run` per user a minute; more get 429 `rate_limited`' },

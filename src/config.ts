@@ -148,6 +148,8 @@ export const settingsSchema = z.object({
   MOMO_API_URL: url.default('https://test-payment.momo.vn'),
   /** CodeLab: runs at once per language (default: cores), limits of a run, runs per user a minute. */
   CODELAB_WORKERS: positiveInt.optional(),
+  /** Python processes kept loaded beyond CODELAB_WORKERS, for a class that presses Run together (default: as many as workers). */
+  CODELAB_PYTHON_SPARES: z.coerce.number().int().min(0).optional(),
   CODELAB_TIME_LIMIT_MS: positiveInt.default(2000),
   CODELAB_MEMORY_LIMIT_MB: positiveInt.default(64),
   CODELAB_RUNS_PER_MINUTE: positiveInt.default(30),

@@ -10,7 +10,7 @@ import { type Job, type Language, languages, type PoolStats, type RunRequest, ty
 export interface CodeRunnerOptions {
   /** Runs at once per language (CODELAB_WORKERS); default: the number of cores. */
   workers: number;
-  /** Warm Python processes beyond `workers`; default: `workers`. */
+  /** Warm Python processes beyond `workers` (CODELAB_PYTHON_SPARES); default: `workers`. */
   pythonSpares: number;
   timeLimitMs: number;
   memoryLimitMb: number;
@@ -123,9 +123,17 @@ export class CodeRunner {
 }
 
 /** The runner's settings from the environment (CODELAB_* of docs/codelab.md). */
-export function codeRunnerSettings(env: { CODELAB_WORKERS?: number; CODELAB_TIME_LIMIT_MS: number; CODELAB_MEMORY_LIMIT_MB: number; DATA_DIR: string }): Partial<CodeRunnerOptions> {
+export function codeRunnerSettings(env: {
+  CODELAB_WORKERS?: number;
+  CODELAB_PYTHON_SPARES?: number;
+  CODELAB_TIME_LIMIT_MS: number;
+  CODELAB_MEMORY_LIMIT_MB: number;
+  DATA_DIR: string;
+}): Partial<CodeRunnerOptions> {
+  const workers = env.CODELAB_WORKERS ?? Math.max(1, availableParallelism());
   return {
-    ...(env.CODELAB_WORKERS ? { workers: env.CODELAB_WORKERS } : {}),
+    workers,
+    pythonSpares: env.CODELAB_PYTHON_SPARES ?? workers,
     timeLimitMs: env.CODELAB_TIME_LIMIT_MS,
     memoryLimitMb: env.CODELAB_MEMORY_LIMIT_MB,
     privateDirs: [join(env.DATA_DIR, 'outbox'), join(env.DATA_DIR, 'gdpr-exports')],

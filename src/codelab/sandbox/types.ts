@@ -42,6 +42,8 @@ export interface PoolStats {
   replaced: number;
   /** Workers started since the pool started, the first ones included. */
   spawned: number;
+  /** Mean CPU time (ms) a fresh worker took to get ready, every thread of its process counted; where measured. */
+  startCpuMs?: number;
 }
 
 export interface Pool {
