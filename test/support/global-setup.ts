@@ -23,8 +23,11 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const dataDir = makeDataDir('lp-test-pg-');
   const port = await freePort();
+  const first = await startEmbeddedPostgres(dataDir, port);
+  await forTests(first.url('postgres'));
+  // Started again: max_connections is read only at start.
+  await first.stop();
   const postgres = await startEmbeddedPostgres(dataDir, port);
-  await forTests(postgres.url('postgres'));
   await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
   const orm = await openAppDatabase(postgres.url(TEMPLATE_DATABASE));
   await migrate(orm);
@@ -47,6 +50,9 @@ async function forTests(adminUrl: string): Promise<void> {
   await client.connect();
   try {
     for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = off`);
+    // Two test files at once, each with up to a few applications of a dozen connections, and the
+    // spawned services of the process tests: PostgreSQL's 100 ran out in a run.
+    await client.query('alter system set max_connections = 300');
     await client.query('select pg_reload_conf()');
   } finally {
     await client.end();
