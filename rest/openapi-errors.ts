@@ -1,5 +1,5 @@
 import { declaredReasons, errorStatus, internalErrorBody } from '../src/kernel/errors';
-import { badPercentEncoding, methodNotAllowed } from '../src/kernel/http-errors';
+import { badPercentEncoding, methodNotAllowed } from '../src/kernel/http.errors';
 import { type JsonSchema, objectOf, ref } from './openapi-shapes';
 
 /** docs/errors.md's codes with their statuses; 405 and 415 are answered before any operation runs. */

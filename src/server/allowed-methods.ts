@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
 import type { DeclaredRoute } from '../kernel/http-router';
 import { pathMatcher } from '../kernel/path-match';
-import { methodNotAllowed } from '../kernel/http-errors';
+import { methodNotAllowed } from '../kernel/http.errors';
 
 /**
  * The last step before a 404 (docs/errors.md): a path that the application's routes take with

@@ -6,7 +6,7 @@ import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { isJsonType, jsonOnly } from '../kernel/json-body';
 import type { DirectRoute } from '../kernel/area';
-import { methodNotAllowed } from '../kernel/http-errors';
+import { methodNotAllowed } from '../kernel/http.errors';
 import { answerGraphqlError, splitUrl } from './steps';
 import { bodyLimits } from './platform';
 

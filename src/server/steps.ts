@@ -18,7 +18,7 @@ import { observeRequest } from './metrics/http';
 import { routeTemplate } from './route-template';
 import { clientAddress, trustOf } from './client-address';
 import { createContext } from './context';
-import { badPercentEncoding } from '../kernel/http-errors';
+import { badPercentEncoding } from '../kernel/http.errors';
 
 /*
  * The steps every request goes through, whoever serves it (express, or a route served before it):

@@ -5,20 +5,14 @@ import { describe, expect, it } from 'vitest';
 
 const src = join(__dirname, '..', '..', 'src');
 
-/**
- * Folders whose refusals are still written inline: their helpers are restructuring them and add
- * their own `<area>.errors.ts` (and take them off this list) when they land.
- */
-const NOT_YET = new Set<string>([]);
-
 /** A refusal written in place: an AppError built, or a kernel constructor handed its message or field errors. */
 const INLINE_ERROR = /new AppError\(|\b(?:conflict|notFound|forbidden|unauthenticated)\(\s*['"`]|\bvalidationFailed\(\s*\[\s*\{/;
 
 /** The files of src/<folder>/ that build errors themselves, and the line that does, apart from the errors files. */
-function inlineErrors(root: string, skip: Set<string>): string[] {
+function inlineErrors(root: string): string[] {
   const found: string[] = [];
   for (const folder of readdirSync(root, { withFileTypes: true })) {
-    if (!folder.isDirectory() || skip.has(folder.name)) continue;
+    if (!folder.isDirectory()) continue;
     for (const file of readdirSync(join(root, folder.name), { recursive: true, encoding: 'utf8' })) {
       const path = join(folder.name, file);
       if (!file.endsWith('.ts') || basename(file).endsWith('.errors.ts') || path === join('kernel', 'errors.ts')) continue;
@@ -34,7 +28,7 @@ function inlineErrors(root: string, skip: Set<string>): string[] {
 
 describe('named errors: each area says its refusals in its <area>.errors.ts', () => {
   it('leaves no AppError, and no kernel constructor with its message, written inline in an area, the kernel, the server or the rules', () => {
-    expect(inlineErrors(src, NOT_YET)).toEqual([]);
+    expect(inlineErrors(src)).toEqual([]);
   });
 
   it('finds the refusals written in place, and only those (the check above can fail)', () => {
@@ -47,13 +41,12 @@ describe('named errors: each area says its refusals in its <area>.errors.ts', ()
       writeFileSync(join(root, 'shop', 'jobs', 'restock.ts'), "throw new AppError('conflict', 'Sold.');\nthrow validationFailed([{ field: 'sku', message: 'unknown' }]);\n");
       writeFileSync(join(root, 'kernel', 'errors.ts'), "export const conflict = (message: string) => new AppError('conflict', message);\n");
       writeFileSync(join(root, 'kernel', 'steps.ts'), 'next(forbidden(`No.`));\nnext(validationFailed(problems));\n');
-      expect(inlineErrors(root, new Set()).sort()).toEqual([
+      expect(inlineErrors(root).sort()).toEqual([
         'src/kernel/steps.ts:1: next(forbidden(`No.`));',
         "src/shop/jobs/restock.ts:1: throw new AppError('conflict', 'Sold.');",
         "src/shop/jobs/restock.ts:2: throw validationFailed([{ field: 'sku', message: 'unknown' }]);",
         "src/shop/shop.service.ts:2: if (!item) throw notFound('item');",
       ]);
-      expect(inlineErrors(root, new Set(['shop', 'kernel']))).toEqual([]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }
