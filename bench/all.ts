@@ -23,7 +23,9 @@ function runOne(script: string, nodeArgs: string[]): Promise<{ output: string; c
   const started = Date.now();
   return new Promise((resolve) => {
     let output = '';
-    const child = spawn(process.execPath, [...nodeArgs, join(__dirname, script)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [...nodeArgs, join(__dirname, script)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       process.stdout.write(chunk);
@@ -52,9 +54,13 @@ async function main() {
     if (only && !only.includes(bench.name.split(' ')[0])) continue;
     console.log(`\n=== ${bench.name}`);
     const { output, code, seconds } = await runOne(bench.script, bench.nodeArgs ?? []);
-    sections.push(`## ${bench.name}\n\n${code === 0 ? '' : `**exited with ${code}**\n\n`}${seconds} s\n\n\`\`\`\n${output.trim()}\n\`\`\`\n`);
+    sections.push(
+      `## ${bench.name}\n\n${code === 0 ? '' : `**exited with ${code}**\n\n`}${seconds} s\n\n\`\`\`\n${output.trim()}\n\`\`\`\n`,
+    );
   }
-  const settings = ['BENCH_ONLY', 'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_LEARNERS'].filter((k) => process.env[k]).map((k) => `${k}=${process.env[k]}`);
+  const settings = ['BENCH_ONLY', 'BENCH_DURATION', 'BENCH_CONNECTIONS', 'BENCH_ROUNDS', 'BENCH_LEARNERS']
+    .filter((k) => process.env[k])
+    .map((k) => `${k}=${process.env[k]}`);
   const text = `# Benchmark results\n\nRun by \`npm run bench:all\` on ${new Date().toISOString()}.\n\nMachine: ${machine}.${settings.length ? `\n\nSettings: ${settings.join(', ')}.` : ''}\n\nEach benchmark measures its own baseline in the same run (the load generator shares the machine), so compare the ratios rather than absolute figures across machines.\n\n${sections.join('\n')}`;
   writeFileSync(join(__dirname, '..', '..', 'bench', 'results.md'), text);
   console.log('\nwritten: bench/results.md');

@@ -6,7 +6,13 @@ import autocannon from 'autocannon';
  */
 process.once('message', (options: autocannon.Options) => {
   void autocannon(options).then((result) => {
-    process.send!({ rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors, total: result.requests.total });
+    process.send!({
+      rps: result.requests.average,
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.non2xx + result.errors,
+      total: result.requests.total,
+    });
     process.disconnect();
   });
 });

@@ -146,7 +146,11 @@ export interface LoadTarget {
  * time (µs, user + system) before and after, for a figure that the machine's other load moves
  * less than requests per second: CPU ms per request.
  */
-export async function loadFromChild(target: LoadTarget, options: { connections: number; duration: number }, cpu: () => Promise<number> | number = () => cpuMicros()): Promise<LoadFigures> {
+export async function loadFromChild(
+  target: LoadTarget,
+  options: { connections: number; duration: number },
+  cpu: () => Promise<number> | number = () => cpuMicros(),
+): Promise<LoadFigures> {
   const child = fork(join(__dirname, 'load.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const done = new Promise<LoadFigures>((resolve, reject) => {
     child.once('message', resolve as never);

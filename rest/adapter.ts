@@ -2,10 +2,26 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
 import express, { type Request } from 'express';
 import { match } from 'path-to-regexp';
-import { type DocumentNode, type GraphQLFormattedError, type GraphQLSchema, Kind, type OperationDefinitionNode, parse, type TypeNode } from 'graphql';
+import {
+  type DocumentNode,
+  type GraphQLFormattedError,
+  type GraphQLSchema,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  type TypeNode,
+} from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
-import { type ErrorBody, type ErrorCode, errorStatus, type FieldError, internalErrorBody, isErrorCode, validationFailed } from '../src/kernel/errors';
+import {
+  type ErrorBody,
+  type ErrorCode,
+  errorStatus,
+  type FieldError,
+  internalErrorBody,
+  isErrorCode,
+  validationFailed,
+} from '../src/kernel/errors';
 import { MAX_PAGE_SIZE } from '../src/kernel/pagination';
 import { jsonOnly } from '../src/kernel/json-body';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
@@ -36,7 +52,13 @@ export interface RestEndpoint extends DirectRoute {
  * once here. That every row validates against the schema is test/architecture/operations.test.ts's
  * to say: validating them all again at each start cost every start (and every test file) a second.
  */
-export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[], bodyLimit: number, bodyLimits: BodyLimits, schema: GraphQLSchema): RestEndpoint[] {
+export function restEndpoints(
+  apollo: ApolloServer<Context>,
+  routes: RestRoute[],
+  bodyLimit: number,
+  bodyLimits: BodyLimits,
+  schema: GraphQLSchema,
+): RestEndpoint[] {
   return routes.map(prepare).map((route) => {
     const enums = enumSpelling(schema, route.document);
     return {
@@ -46,7 +68,10 @@ export function restEndpoints(apollo: ApolloServer<Context>, routes: RestRoute[]
       match: match(route.path, { sensitive: false, end: true, trailing: true, decode: decodeURIComponent }),
       // A GET's body means nothing (RFC 9110) and is not read; each other row's body limit is its
       // operation's: BODY_LIMIT unless the mutation declares more.
-      readBody: route.method === 'get' ? [] : [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
+      readBody:
+        route.method === 'get'
+          ? []
+          : [jsonOnly, express.json({ limit: operationBodyLimit(route.document, undefined, bodyLimits, bodyLimit) })],
       async handle(ctx, body, req, res) {
         const { query, params, headers } = req as Request;
         const variables = enums.toGraphQL(variablesOf(route, body, query, params, headers));
@@ -68,7 +93,9 @@ export function restRouter(endpoints: RestEndpoint[], context: (req: Request) =>
   const router = new DeclaringRouter();
   for (const endpoint of endpoints) {
     const method = endpoint.method.toLowerCase() as Lowercase<RestEndpoint['method']>;
-    router[method](endpoint.path, ...endpoint.readBody!, (req, res, next) => endpoint.handle(context(req), req.body, req, res).catch(next));
+    router[method](endpoint.path, ...endpoint.readBody!, (req, res, next) =>
+      endpoint.handle(context(req), req.body, req, res).catch(next),
+    );
   }
   return router;
 }
@@ -96,7 +123,9 @@ export function shapeBody(mapping: BodyMapping | undefined, value: unknown): unk
 
 export function prepare(route: RestRoute): PreparedRoute {
   const document = parse(route.operation);
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
   if (!operation) throw new Error(`${route.method} ${route.path}: no operation`);
   const variableTypes = new Map(operation.variableDefinitions?.map((v) => [v.variable.name.value, namedType(v.type)]));
   return { ...route, document, variableTypes };
@@ -106,7 +135,13 @@ function namedType(type: TypeNode): string {
   return type.kind === Kind.NAMED_TYPE ? type.name.value : namedType(type.type);
 }
 
-function variablesOf(route: PreparedRoute, body: unknown, query: Record<string, unknown>, params: Record<string, unknown>, headers: IncomingHttpHeaders): Record<string, unknown> {
+function variablesOf(
+  route: PreparedRoute,
+  body: unknown,
+  query: Record<string, unknown>,
+  params: Record<string, unknown>,
+  headers: IncomingHttpHeaders,
+): Record<string, unknown> {
   const variables: Record<string, unknown> = {};
   if (route.variableTypes.has('input')) {
     variables.input = body;

@@ -38,14 +38,27 @@ export interface EnumSpelling {
 type EnumPaths = Map<string, GraphQLEnumType | EnumPaths>;
 
 export function enumSpelling(schema: GraphQLSchema, document: DocumentNode): EnumSpelling {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((f) => [f.name.value, f]),
+  );
   const root = operation.operation === 'mutation' ? schema.getMutationType() : schema.getQueryType();
   const paths = root ? enumPaths(schema, root, operation.selectionSet, fragments) : new Map();
-  const variableTypes = new Map((operation.variableDefinitions ?? []).map((v) => [v.variable.name.value, typeFromAST(schema, v.type as never) as GraphQLInputType | undefined]));
+  const variableTypes = new Map(
+    (operation.variableDefinitions ?? []).map((v) => [
+      v.variable.name.value,
+      typeFromAST(schema, v.type as never) as GraphQLInputType | undefined,
+    ]),
+  );
   return {
     toGraphQL(variables) {
-      return Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, named(variableTypes.get(name), value)]));
+      return Object.fromEntries(
+        Object.entries(variables).map(([name, value]) => [name, named(variableTypes.get(name), value)]),
+      );
     },
     toRest(data) {
       return spelled(data, paths);
@@ -53,7 +66,12 @@ export function enumSpelling(schema: GraphQLSchema, document: DocumentNode): Enu
   };
 }
 
-function enumPaths(schema: GraphQLSchema, type: GraphQLOutputType, set: SelectionSetNode, fragments: Map<string, FragmentDefinitionNode>): EnumPaths {
+function enumPaths(
+  schema: GraphQLSchema,
+  type: GraphQLOutputType,
+  set: SelectionSetNode,
+  fragments: Map<string, FragmentDefinitionNode>,
+): EnumPaths {
   const paths: EnumPaths = new Map();
   const add = (key: string, found: GraphQLEnumType | EnumPaths) => {
     const known = paths.get(key);
@@ -63,7 +81,8 @@ function enumPaths(schema: GraphQLSchema, type: GraphQLOutputType, set: Selectio
   const parent = getNamedType(type);
   for (const selection of set.selections) {
     if (selection.kind === Kind.FIELD) {
-      const field = isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
+      const field =
+        isObjectType(parent) || isInterfaceType(parent) ? parent.getFields()[selection.name.value] : undefined;
       if (!field) continue;
       const named = getNamedType(field.type);
       const key = selection.alias?.value ?? selection.name.value;
@@ -77,7 +96,8 @@ function enumPaths(schema: GraphQLSchema, type: GraphQLOutputType, set: Selectio
     const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
     if (!fragment) continue;
     const on = fragment.typeCondition ? schema.getType(fragment.typeCondition.name.value) : parent;
-    for (const [key, found] of enumPaths(schema, on as GraphQLOutputType, fragment.selectionSet, fragments)) add(key, found);
+    for (const [key, found] of enumPaths(schema, on as GraphQLOutputType, fragment.selectionSet, fragments))
+      add(key, found);
   }
   return paths;
 }
@@ -94,11 +114,18 @@ function spelled(value: unknown, paths: EnumPaths | GraphQLEnumType): unknown {
 function named(type: GraphQLInputType | undefined, value: unknown): unknown {
   if (type === undefined || value === null || value === undefined) return value;
   if (isNonNullType(type)) return named(type.ofType, value);
-  if (isListType(type)) return Array.isArray(value) ? value.map((item) => named(type.ofType, item)) : named(type.ofType, value);
-  if (isEnumType(type)) return typeof value === 'string' ? (type.getValues().find((v) => v.value === value)?.name ?? value) : value;
+  if (isListType(type))
+    return Array.isArray(value) ? value.map((item) => named(type.ofType, item)) : named(type.ofType, value);
+  if (isEnumType(type))
+    return typeof value === 'string' ? (type.getValues().find((v) => v.value === value)?.name ?? value) : value;
   if (isInputObjectType(type) && typeof value === 'object' && !Array.isArray(value)) {
     const fields = type.getFields();
-    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, Object.hasOwn(fields, key) ? named(fields[key].type, inner) : inner]));
+    return Object.fromEntries(
+      Object.entries(value).map(([key, inner]) => [
+        key,
+        Object.hasOwn(fields, key) ? named(fields[key].type, inner) : inner,
+      ]),
+    );
   }
   return value;
 }

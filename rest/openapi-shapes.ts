@@ -39,7 +39,12 @@ export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/
  */
 export function orNull(schema: JsonSchema): JsonSchema {
   if (typeof schema.$ref === 'string') return { anyOf: [schema, { type: 'null' }] };
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'], ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}) };
+  if (typeof schema.type === 'string')
+    return {
+      ...schema,
+      type: [schema.type, 'null'],
+      ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+    };
   return schema;
 }
 
@@ -90,14 +95,23 @@ export class Shapes {
       this.schemas[named.name] = {};
       const fields = Object.values(named.getFields());
       this.schemas[named.name] = objectOf(
-        Object.fromEntries(fields.map((f) => [f.name, { ...this.input(f.type), ...(f.description ? { description: f.description } : {}) }])),
+        Object.fromEntries(
+          fields.map((f) => [
+            f.name,
+            { ...this.input(f.type), ...(f.description ? { description: f.description } : {}) },
+          ]),
+        ),
         fields.filter((f) => isNonNullType(f.type) && f.defaultValue === undefined).map((f) => f.name),
       );
     }
     return ref(named.name);
   }
 
-  private nonNullOutput(type: GraphQLOutputType, selection: SelectionSetNode | undefined, operation: string): JsonSchema {
+  private nonNullOutput(
+    type: GraphQLOutputType,
+    selection: SelectionSetNode | undefined,
+    operation: string,
+  ): JsonSchema {
     if (isNonNullType(type)) return this.nonNullOutput(type.ofType, selection, operation);
     if (isListType(type)) return { type: 'array', items: this.output(type.ofType, selection, operation) };
     if (isScalarType(type) || isEnumType(type)) return this.leaf(type);
@@ -111,7 +125,10 @@ export class Shapes {
           ...(field.description ? { description: field.description } : {}),
         };
       }
-      const fragment = selection.selections.length === 1 && selection.selections[0].kind === Kind.FRAGMENT_SPREAD ? selection.selections[0].name.value : undefined;
+      const fragment =
+        selection.selections.length === 1 && selection.selections[0].kind === Kind.FRAGMENT_SPREAD
+          ? selection.selections[0].name.value
+          : undefined;
       const names = fragment ? [fragment.replace(/Fields$/, '')] : [type.name];
       return this.name([...names, `${operation}${type.name}`], objectOf(properties, Object.keys(properties)));
     }
@@ -123,15 +140,24 @@ export class Shapes {
     if (isScalarType(type)) return { ...(scalars[type.name] ?? {}) };
     if (!isEnumType(type)) return {};
     // REST spells enum values as the specification does (`content_admin`), not by their GraphQL names (rest/enums.ts).
-    return this.name([type.name], { type: 'string', enum: type.getValues().map((v) => String(v.value)), ...(type.description ? { description: type.description } : {}) });
+    return this.name([type.name], {
+      type: 'string',
+      enum: type.getValues().map((v) => String(v.value)),
+      ...(type.description ? { description: type.description } : {}),
+    });
   }
 
   /** The fields a selection set asks for, through the fragments it spreads (of the same document). */
   private fieldsOf(selection: SelectionSetNode): FieldNode[] {
-    const fragments = new Map(this.document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+    const fragments = new Map(
+      this.document.definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d]),
+    );
     const flatten = (node: SelectionNode): FieldNode[] => {
       if (node.kind === Kind.FIELD) return [node];
-      const inner = node.kind === Kind.FRAGMENT_SPREAD ? fragments.get(node.name.value)!.selectionSet : node.selectionSet;
+      const inner =
+        node.kind === Kind.FRAGMENT_SPREAD ? fragments.get(node.name.value)!.selectionSet : node.selectionSet;
       return inner.selections.flatMap(flatten);
     };
     return selection.selections.flatMap(flatten);

@@ -1,13 +1,32 @@
-import { type FieldNode, getNamedType, type GraphQLInputType, type GraphQLSchema, isInputObjectType, Kind, type OperationDefinitionNode, parse, typeFromAST } from 'graphql';
+import {
+  type FieldNode,
+  getNamedType,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isInputObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  typeFromAST,
+} from 'graphql';
 import { isPublicOperation, type RuleMap } from '../src/permissions';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
 import { restNames } from './adapter';
 import { API_LINKS, apiPackage } from '../src/kernel/api-links';
-import { errorResponses, errorSchema, frontErrorResponses, headers, methodNotAllowedResponse, rateLimitHeaders } from './openapi-errors';
+import {
+  errorResponses,
+  errorSchema,
+  frontErrorResponses,
+  headers,
+  methodNotAllowedResponse,
+  rateLimitHeaders,
+} from './openapi-errors';
 import { type JsonSchema, objectOf, orNull, ref, Shapes } from './openapi-shapes';
 
 /** Operations that answer a stream when asked for one. */
-const streams: Record<string, string> = { AiChat: 'Server-sent events (`Accept: text/event-stream`): the answer as it is written.' };
+const streams: Record<string, string> = {
+  AiChat: 'Server-sent events (`Accept: text/event-stream`): the answer as it is written.',
+};
 
 /** The OpenAPI 3.1 description of the REST table, with shapes read from the GraphQL schema. */
 export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: RuleMap): JsonSchema {
@@ -39,14 +58,26 @@ export function buildOpenApi(schema: GraphQLSchema, routes: RestRoute[], rules: 
 
 /** `GET /`: where a client finds the rest of the API. */
 function indexOperation(shapes: Shapes): JsonSchema {
-  const links = Object.fromEntries(Object.entries(API_LINKS).map(([name, path]) => [name, { type: 'string', const: path }]));
-  shapes.schemas.ApiIndex = objectOf({ name: { type: 'string' }, version: { type: 'string' }, links: objectOf(links, Object.keys(links)) }, ['name', 'version', 'links']);
+  const links = Object.fromEntries(
+    Object.entries(API_LINKS).map(([name, path]) => [name, { type: 'string', const: path }]),
+  );
+  shapes.schemas.ApiIndex = objectOf(
+    { name: { type: 'string' }, version: { type: 'string' }, links: objectOf(links, Object.keys(links)) },
+    ['name', 'version', 'links'],
+  );
   return {
     operationId: 'ApiIndex',
     summary: 'The name and version of the service, and where its GraphQL endpoint, documentation and health probes are',
     tags: ['index'],
     security: [],
-    responses: { 200: { description: 'Success', headers: rateLimitHeaders(false), content: { 'application/json': { schema: ref('ApiIndex') } } }, ...frontErrorResponses() },
+    responses: {
+      200: {
+        description: 'Success',
+        headers: rateLimitHeaders(false),
+        content: { 'application/json': { schema: ref('ApiIndex') } },
+      },
+      ...frontErrorResponses(),
+    },
   };
 }
 
@@ -85,12 +116,18 @@ interface Variable {
 function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, shapes: Shapes): JsonSchema {
   const document = parse(route.operation);
   shapes.document = document;
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const operation = document.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const id = operation.name!.value;
   const rootType = operation.operation === 'mutation' ? schema.getMutationType()! : schema.getQueryType()!;
   const rootField = operation.selectionSet.selections[0] as FieldNode;
   const pathParams = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
-  const isPublic = isPublicOperation(rules, operation.operation === 'mutation' ? 'Mutation' : 'Query', rootField.name.value);
+  const isPublic = isPublicOperation(
+    rules,
+    operation.operation === 'mutation' ? 'Mutation' : 'Query',
+    rootField.name.value,
+  );
 
   const variables: Variable[] = (operation.variableDefinitions ?? []).map((v) => ({
     name: v.variable.name.value,
@@ -103,17 +140,39 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
   const parameters = [
     ...variables
       .filter((v) => inPath(v) || (route.method === 'get' && !inHeader(v)))
-      .map((v) => ({ name: restNames[v.name] ?? v.name, in: inPath(v) ? 'path' : 'query', required: inPath(v) || v.required, schema: shapes.nonNullInput(v.type) })),
-    ...variables.filter(inHeader).map((v) => ({ ...headerVariables[v.name], in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } })),
+      .map((v) => ({
+        name: restNames[v.name] ?? v.name,
+        in: inPath(v) ? 'path' : 'query',
+        required: inPath(v) || v.required,
+        schema: shapes.nonNullInput(v.type),
+      })),
+    ...variables
+      .filter(inHeader)
+      .map((v) => ({
+        ...headerVariables[v.name],
+        in: 'header',
+        required: false,
+        schema: { type: 'string', minLength: 1, maxLength: 255 },
+      })),
   ];
   const bodyVariables = route.method === 'get' ? [] : variables.filter((v) => !inPath(v) && !inHeader(v));
-  const requestBody = bodyVariables.length ? { required: true, content: { 'application/json': { schema: bodySchema(id, bodyVariables, shapes) } } } : undefined;
+  const requestBody = bodyVariables.length
+    ? { required: true, content: { 'application/json': { schema: bodySchema(id, bodyVariables, shapes) } } }
+    : undefined;
 
   const value = shapes.output(rootType.getFields()[rootField.name.value].type, rootField.selectionSet, id);
-  const success = route.status === 204 ? { description: 'Done; no content', headers: rateLimitHeaders(false) } : successOf(id, shaped(id, route.body, value, shapes));
-  const responses: Record<string, JsonSchema> = route.answers ? splitAnswers(id, route.answers, value, shapes) : { [route.status]: success };
+  const success =
+    route.status === 204
+      ? { description: 'Done; no content', headers: rateLimitHeaders(false) }
+      : successOf(id, shaped(id, route.body, value, shapes));
+  const responses: Record<string, JsonSchema> = route.answers
+    ? splitAnswers(id, route.answers, value, shapes)
+    : { [route.status]: success };
 
-  const field = [...bodyVariables, ...variables.filter((v) => !inHeader(v))].find((v) => v.required)?.name ?? variables[0]?.name ?? 'id';
+  const field =
+    [...bodyVariables, ...variables.filter((v) => !inHeader(v))].find((v) => v.required)?.name ??
+    variables[0]?.name ??
+    'id';
   const idField = variables.find((v) => !inPath(v) && namesAnId(v.type, new Set()))?.name;
   Object.assign(
     responses,
@@ -161,23 +220,42 @@ function successOf(id: string, schema: JsonSchema): JsonSchema {
 
 /** The body as the adapter shapes it (rest/adapter.ts `shapeBody`), named. */
 function shaped(id: string, mapping: BodyMapping | undefined, value: JsonSchema, shapes: Shapes): JsonSchema {
-  if (mapping === 'accepted') return shapes.name(['Accepted'], objectOf({ accepted: { type: 'boolean', const: true } }, ['accepted']));
+  if (mapping === 'accepted')
+    return shapes.name(['Accepted'], objectOf({ accepted: { type: 'boolean', const: true } }, ['accepted']));
   if (mapping === 'list') {
     const connection = shapes.schemas[refName(value)];
-    const edge = shapes.schemas[refName(((connection.properties as JsonSchema).edges as JsonSchema).items as JsonSchema)];
+    const edge =
+      shapes.schemas[refName(((connection.properties as JsonSchema).edges as JsonSchema).items as JsonSchema)];
     const node = (edge.properties as JsonSchema).node as JsonSchema;
     const item = node.$ref ? refName(node) : id;
-    return shapes.name([`${item}Page`, `${id}Page`], objectOf({ items: { type: 'array', items: node }, nextCursor: orNull({ type: 'string' }) }, ['items', 'nextCursor']));
+    return shapes.name(
+      [`${item}Page`, `${id}Page`],
+      objectOf({ items: { type: 'array', items: node }, nextCursor: orNull({ type: 'string' }) }, [
+        'items',
+        'nextCursor',
+      ]),
+    );
   }
   return mapping ? shapes.name([`${id}Response`], objectOf({ [mapping.wrap]: value }, [mapping.wrap])) : value;
 }
 
-function splitAnswers(id: string, answers: AnswerOfField[], value: JsonSchema, shapes: Shapes): Record<string, JsonSchema> {
+function splitAnswers(
+  id: string,
+  answers: AnswerOfField[],
+  value: JsonSchema,
+  shapes: Shapes,
+): Record<string, JsonSchema> {
   const properties = shapes.schemas[refName(value)].properties as Record<string, JsonSchema>;
   return Object.fromEntries(
     answers.map(({ status, field, wrapped }) => {
       const answer = { $ref: (properties[field].anyOf as JsonSchema[])[0].$ref };
-      return [status, successOf(id, wrapped ? shapes.name([`${id}${status}Response`], objectOf({ [field]: answer }, [field])) : answer)];
+      return [
+        status,
+        successOf(
+          id,
+          wrapped ? shapes.name([`${id}${status}Response`], objectOf({ [field]: answer }, [field])) : answer,
+        ),
+      ];
     }),
   );
 }

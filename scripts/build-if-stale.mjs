@@ -8,12 +8,24 @@ import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const stamp = join(root, 'dist', '.built');
-const sources = ['src', 'rest', 'web', 'scripts', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json'];
+const sources = [
+  'src',
+  'rest',
+  'web',
+  'scripts',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+];
 
 function newest(path) {
   const stat = statSync(path);
   if (!stat.isDirectory()) return stat.mtimeMs;
-  return readdirSync(path).reduce((latest, name) => (name === 'node_modules' ? latest : Math.max(latest, newest(join(path, name)))), stat.mtimeMs);
+  return readdirSync(path).reduce(
+    (latest, name) => (name === 'node_modules' ? latest : Math.max(latest, newest(join(path, name)))),
+    stat.mtimeMs,
+  );
 }
 
 if (process.argv.includes('--stamp')) {
@@ -25,5 +37,6 @@ if (process.argv.includes('--stamp')) {
       .filter(existsSync)
       .map(newest),
   );
-  if (!existsSync(stamp) || statSync(stamp).mtimeMs < latest) execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
+  if (!existsSync(stamp) || statSync(stamp).mtimeMs < latest)
+    execSync('npm run build --silent', { cwd: root, stdio: 'inherit' });
 }

@@ -4,4 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-cpSync(join(root, 'src'), join(root, 'dist', 'src'), { recursive: true, filter: (path) => !path.includes('.') || path.endsWith('.graphql') });
+cpSync(join(root, 'src'), join(root, 'dist', 'src'), {
+  recursive: true,
+  filter: (path) => !path.includes('.') || path.endsWith('.graphql'),
+});

@@ -106,7 +106,10 @@ export const settingsSchema = z.object({
   FACTORY_RETRY_DELAY_MS: positiveInt.default(2000),
   FACTORY_PROVIDERS: z
     .string()
-    .regex(/^\s*((research|outline|content|quiz)=(offline|open_weight|commercial)\s*(,\s*|$))*$/, 'must be a list such as research=open_weight,outline=commercial')
+    .regex(
+      /^\s*((research|outline|content|quiz)=(offline|open_weight|commercial)\s*(,\s*|$))*$/,
+      'must be a list such as research=open_weight,outline=commercial',
+    )
     .default(''),
   FACTORY_OFFLINE_DELAY_MS: z.coerce.number().int().min(0).default(0),
   OPEN_WEIGHT_LLM_URL: url.optional(),
@@ -192,7 +195,10 @@ function trustedProxies(value: string, ctx: z.core.$RefinementCtx<string>): numb
   try {
     proxyaddr.compile(addresses);
   } catch {
-    ctx.addIssue({ code: 'custom', message: 'must be a number of proxies (1) or their addresses, comma-separated (10.0.0.5,10.0.1.0/24)' });
+    ctx.addIssue({
+      code: 'custom',
+      message: 'must be a number of proxies (1) or their addresses, comma-separated (10.0.0.5,10.0.1.0/24)',
+    });
     return z.NEVER;
   }
   return addresses;
@@ -213,7 +219,9 @@ function checkAiBackend(values: Env): void {
 /** Cheaper hashes make stolen ones cheaper to crack: only the test suite, which signs up thousands, may have them. */
 function checkPasswordHashing(values: Env): void {
   if (values.PASSWORD_HASH_MEMORY_KIB < PRODUCTION_HASH_MEMORY_KIB && values.NODE_ENV !== 'test') {
-    throw new ConfigError(`Invalid configuration: PASSWORD_HASH_MEMORY_KIB must be at least ${PRODUCTION_HASH_MEMORY_KIB} outside NODE_ENV=test`);
+    throw new ConfigError(
+      `Invalid configuration: PASSWORD_HASH_MEMORY_KIB must be at least ${PRODUCTION_HASH_MEMORY_KIB} outside NODE_ENV=test`,
+    );
   }
 }
 /** A payment provider is configured whole or not at all: half its keys would take money it cannot confirm. */
@@ -235,8 +243,14 @@ function checkPaymentProviders(values: Env): void {
 /** A stage given to a model provider needs that provider's address. */
 function checkFactoryProviders(values: Env): void {
   for (const [stage, provider] of Object.entries(factoryProviders(values))) {
-    if (provider === 'open_weight' && !values.OPEN_WEIGHT_LLM_URL) throw new ConfigError(`Invalid configuration: OPEN_WEIGHT_LLM_URL must be set when FACTORY_PROVIDERS gives it the ${stage} stage`);
-    if (provider === 'commercial' && !values.COMMERCIAL_LLM_URL) throw new ConfigError(`Invalid configuration: COMMERCIAL_LLM_URL must be set when FACTORY_PROVIDERS gives it the ${stage} stage`);
+    if (provider === 'open_weight' && !values.OPEN_WEIGHT_LLM_URL)
+      throw new ConfigError(
+        `Invalid configuration: OPEN_WEIGHT_LLM_URL must be set when FACTORY_PROVIDERS gives it the ${stage} stage`,
+      );
+    if (provider === 'commercial' && !values.COMMERCIAL_LLM_URL)
+      throw new ConfigError(
+        `Invalid configuration: COMMERCIAL_LLM_URL must be set when FACTORY_PROVIDERS gives it the ${stage} stage`,
+      );
   }
 }
 
@@ -245,7 +259,12 @@ export type ProviderKind = 'offline' | 'open_weight' | 'commercial';
 
 /** FACTORY_PROVIDERS as a map; stages it does not name use the built-in offline generator. */
 export function factoryProviders(values: Pick<Env, 'FACTORY_PROVIDERS'>): Record<ModelStage, ProviderKind> {
-  const chosen: Record<ModelStage, ProviderKind> = { research: 'offline', outline: 'offline', content: 'offline', quiz: 'offline' };
+  const chosen: Record<ModelStage, ProviderKind> = {
+    research: 'offline',
+    outline: 'offline',
+    content: 'offline',
+    quiz: 'offline',
+  };
   for (const pair of values.FACTORY_PROVIDERS.split(',')
     .map((p) => p.trim())
     .filter(Boolean)) {

@@ -22,7 +22,11 @@ const SECRET_FIELDS = [
   'secret',
   'apiKey',
 ];
-export const REDACTED_PATHS = ['req.headers.authorization', 'req.headers.cookie', ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`])];
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers.cookie',
+  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`]),
+];
 
 /** What an error that came from PostgreSQL may say in a log: its kind and where, never the statement or a row. */
 const SAFE_DRIVER_FIELDS = ['code', 'severity', 'table', 'column', 'constraint', 'routine', 'schema'] as const;
@@ -30,7 +34,9 @@ const SAFE_DRIVER_FIELDS = ['code', 'severity', 'table', 'column', 'constraint',
 function isDriverError(error: Record<string, unknown>): boolean {
   return (
     typeof error.sqlState === 'string' ||
-    (typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code) && ('severity' in error || 'routine' in error)) ||
+    (typeof error.code === 'string' &&
+      /^[0-9A-Z]{5}$/.test(error.code) &&
+      ('severity' in error || 'routine' in error)) ||
     'sql' in error ||
     'query' in error ||
     (typeof error.name === 'string' && error.name.endsWith('Exception') && 'code' in error)
@@ -85,9 +91,16 @@ export type LogFormat = 'auto' | 'pretty' | 'json';
  * through transforms on later ticks, and a process.exit right after a log call (the "stopped" line)
  * would lose them.
  */
-export function logDestination(format: LogFormat, stdout: { isTTY?: boolean } = process.stdout): DestinationStream | undefined {
+export function logDestination(
+  format: LogFormat,
+  stdout: { isTTY?: boolean } = process.stdout,
+): DestinationStream | undefined {
   if (format === 'json' || (format === 'auto' && !stdout.isTTY)) return undefined;
-  const prettify = prettyFactory({ colorize: Boolean(stdout.isTTY), translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname,service' });
+  const prettify = prettyFactory({
+    colorize: Boolean(stdout.isTTY),
+    translateTime: 'SYS:HH:MM:ss.l',
+    ignore: 'pid,hostname,service',
+  });
   const out = pino.destination({ fd: 1, sync: true });
   return { write: (line: string) => out.write(prettify(line)) };
 }

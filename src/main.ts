@@ -10,22 +10,31 @@ const REQUIRED_NODE_MAJOR = 24;
 
 async function main() {
   if (Number(process.versions.node.split('.')[0]) < REQUIRED_NODE_MAJOR) {
-    throw new ConfigError(`Node.js ${REQUIRED_NODE_MAJOR} or later is needed, this is ${process.version}: start with npm start, which runs the Node that npm ci installed`);
+    throw new ConfigError(
+      `Node.js ${REQUIRED_NODE_MAJOR} or later is needed, this is ${process.version}: start with npm start, which runs the Node that npm ci installed`,
+    );
   }
   const config = loadConfig();
   const log = createLogger(config.LOG_LEVEL, logDestination(config.LOG_FORMAT));
-  if (config.jwtSecretGenerated) log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
-  if (!config.DATABASE_URL) log.info(`DATABASE_URL is not set: starting the embedded PostgreSQL under ${config.DATA_DIR}/postgres`);
+  if (config.jwtSecretGenerated)
+    log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
+  if (!config.DATABASE_URL)
+    log.info(`DATABASE_URL is not set: starting the embedded PostgreSQL under ${config.DATA_DIR}/postgres`);
   let stop: (signal: string, status?: number) => Promise<void> = () => Promise.resolve();
   const app = await createApp(config, log, {
     onDatabaseLost: (error) => {
-      log.fatal({ err: { message: error.message } }, 'the database is gone for good: stopping so that the process manager starts the service again');
+      log.fatal(
+        { err: { message: error.message } },
+        'the database is gone for good: stopping so that the process manager starts the service again',
+      );
       void stop('database lost', 1);
     },
   });
   const address = await app.listen(config.PORT, config.HOST);
   const base = `http://localhost:${address.port}`;
-  log.info(`Listening: GraphQL ${base}/graphql (HTTP and WebSocket), REST docs ${base}/docs, health ${base}/health (Node ${process.version})`);
+  log.info(
+    `Listening: GraphQL ${base}/graphql (HTTP and WebSocket), REST docs ${base}/docs, health ${base}/health (Node ${process.version})`,
+  );
 
   let stopping = false;
   stop = async (signal: string, status = 0) => {
@@ -53,6 +62,10 @@ async function main() {
 
 main().catch((error) => {
   // A bad setting is one clear line; anything else is a start-up failure with its reason.
-  console.error(error instanceof ConfigError ? error.message : `Start-up failed: ${error instanceof Error ? error.message : String(error)}`);
+  console.error(
+    error instanceof ConfigError
+      ? error.message
+      : `Start-up failed: ${error instanceof Error ? error.message : String(error)}`,
+  );
   process.exit(1);
 });

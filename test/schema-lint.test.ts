@@ -17,10 +17,15 @@ interface Finding {
  */
 function lint(sdl?: string): Promise<Finding[]> {
   return new Promise((resolve, reject) => {
-    const child = execFile(process.execPath, [cli, '--format', 'json', ...(sdl ? ['--stdin'] : [])], { cwd: root }, (error, stdout) => {
-      if (error && error.code !== 1) return reject(error);
-      resolve((JSON.parse(stdout) as { errors: Finding[] }).errors);
-    });
+    const child = execFile(
+      process.execPath,
+      [cli, '--format', 'json', ...(sdl ? ['--stdin'] : [])],
+      { cwd: root },
+      (error, stdout) => {
+        if (error && error.code !== 1) return reject(error);
+        resolve((JSON.parse(stdout) as { errors: Finding[] }).errors);
+      },
+    );
     child.stdin!.end(sdl ?? '');
   });
 }

@@ -18,7 +18,10 @@ describe('committed API descriptions', () => {
   it('describes every route of the REST table', () => {
     const paths = JSON.parse(committed('openapi.json')).paths;
     for (const route of routes) {
-      expect(paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method], `${route.method} ${route.path}`).toBeDefined();
+      expect(
+        paths[route.path.replace(/:(\w+)/g, '{$1}')]?.[route.method],
+        `${route.method} ${route.path}`,
+      ).toBeDefined();
     }
   });
 });

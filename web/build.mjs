@@ -33,5 +33,9 @@ for (const page of pages) {
   // Our admin pages share a base stylesheet (app.css, with the page's own after it); the explorer
   // brings GraphiQL's, which esbuild writes as app.css from its imports, and a page.css of its own.
   if (existsSync(join(here, 'page.css'))) copyFileSync(join(here, 'page.css'), join(out, 'page.css'));
-  else writeFileSync(join(out, 'app.css'), baseCss + (existsSync(join(here, 'app.css')) ? readFileSync(join(here, 'app.css'), 'utf8') : ''));
+  else
+    writeFileSync(
+      join(out, 'app.css'),
+      baseCss + (existsSync(join(here, 'app.css')) ? readFileSync(join(here, 'app.css'), 'utf8') : ''),
+    );
 }

@@ -15,18 +15,25 @@ export const OPENAI_REPLY = JSON.stringify({
 });
 
 /** The same message as the service's, in OpenAI's format. */
-export const OPENAI_BODY = JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'What is a loop?' }] });
+export const OPENAI_BODY = JSON.stringify({
+  model: 'gpt-4o-mini',
+  messages: [{ role: 'user', content: 'What is a loop?' }],
+});
 
 /**
  * Portkey's open-source gateway (`@portkey-ai/gateway`, the peer) as `npx @portkey-ai/gateway`
  * starts it, in a process of its own, on a free port; `headers` route a request through it to the
  * fake backend (provider openai, the backend as custom host: 127.0.0.1 is one of its trusted hosts).
  */
-export async function startPortkey(backend: string): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
+export async function startPortkey(
+  backend: string,
+): Promise<{ url: string; headers: Record<string, string>; stop(): Promise<void> }> {
   const port = await freePort();
   const server = require.resolve('@portkey-ai/gateway/build/start-server.js');
   // --headless: no log console (it would keep every request for its UI); stdout piped, it clears the screen.
-  const child = spawn(process.execPath, [server, `--port=${port}`, '--headless'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [server, `--port=${port}`, '--headless'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     let out = '';
     child.once('exit', (code) => reject(new Error(`Portkey's gateway exited (${code}) before it was ready: ${out}`)));
@@ -40,7 +47,12 @@ export async function startPortkey(backend: string): Promise<{ url: string; head
   child.stdout.resume();
   return {
     url: `http://127.0.0.1:${port}`,
-    headers: { 'content-type': 'application/json', authorization: 'Bearer sk-bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${backend}/v1` },
+    headers: {
+      'content-type': 'application/json',
+      authorization: 'Bearer sk-bench',
+      'x-portkey-provider': 'openai',
+      'x-portkey-custom-host': `${backend}/v1`,
+    },
     stop: () =>
       new Promise((resolve) => {
         child.once('exit', () => resolve());

@@ -26,23 +26,39 @@ function startBackend(): Promise<string> {
       if (req.url === OPENAI_PATH) {
         if (body.includes('"stream":true')) {
           res.writeHead(200, { 'content-type': 'text/event-stream' });
-          res.write('data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":0,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hello"}}]}\n\n');
+          res.write(
+            'data: {"id":"chatcmpl-bench","object":"chat.completion.chunk","created":0,"model":"gpt-4o-mini","choices":[{"index":0,"delta":{"content":"Hello"}}]}\n\n',
+          );
           setTimeout(() => res.end('data: [DONE]\n\n'), BACKEND_DELAY_MS);
           return;
         }
-        setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end(OPENAI_REPLY), BACKEND_DELAY_MS);
+        setTimeout(
+          () => res.writeHead(200, { 'content-type': 'application/json' }).end(OPENAI_REPLY),
+          BACKEND_DELAY_MS,
+        );
         return;
       }
       if (req.headers.accept?.includes('text/event-stream')) {
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write('data: {"delta":"Hello"}\n\n');
-        setTimeout(() => res.end('event: done\ndata: {"conversationId":"c1","usage":{"totalTokens":3}}\n\n'), BACKEND_DELAY_MS);
+        setTimeout(
+          () => res.end('event: done\ndata: {"conversationId":"c1","usage":{"totalTokens":3}}\n\n'),
+          BACKEND_DELAY_MS,
+        );
         return;
       }
-      setTimeout(() => res.writeHead(200, { 'content-type': 'application/json' }).end('{"conversationId":"c1","reply":"Hello","usage":{"totalTokens":3}}'), BACKEND_DELAY_MS);
+      setTimeout(
+        () =>
+          res
+            .writeHead(200, { 'content-type': 'application/json' })
+            .end('{"conversationId":"c1","reply":"Hello","usage":{"totalTokens":3}}'),
+        BACKEND_DELAY_MS,
+      );
     });
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
 }
 
 interface Target {
@@ -53,7 +69,16 @@ interface Target {
   connections?: number;
 }
 
-async function load(name: string, url: string, { tokens = [], headers = { 'content-type': 'application/json' }, body = '{"message":"What is a loop?"}', connections = CONNECTIONS }: Target = {}) {
+async function load(
+  name: string,
+  url: string,
+  {
+    tokens = [],
+    headers = { 'content-type': 'application/json' },
+    body = '{"message":"What is a loop?"}',
+    connections = CONNECTIONS,
+  }: Target = {},
+) {
   let next = 0;
   const result = await autocannon({
     url,
@@ -72,11 +97,19 @@ async function load(name: string, url: string, { tokens = [], headers = { 'conte
   return result;
 }
 
-async function timeToFirstByte(url: string, headers: Record<string, string>, body = '{"message":"Stream"}'): Promise<number> {
+async function timeToFirstByte(
+  url: string,
+  headers: Record<string, string>,
+  body = '{"message":"Stream"}',
+): Promise<number> {
   const times: number[] = [];
   for (let i = 0; i < STREAMS; i++) {
     const started = performance.now();
-    const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers }, body });
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'text/event-stream', ...headers },
+      body,
+    });
     const reader = response.body!.getReader();
     await reader.read();
     times.push(performance.now() - started);
@@ -95,21 +128,37 @@ const percent = (part: number, whole: number) => `${((part / whole) * 100).toFix
  */
 async function main() {
   const backend = await startBackend();
-  const env = { ...process.env, AI_BACKEND_URL: backend, AI_BACKEND_SECRET: SECRET, JWT_SECRET: process.env.JWT_SECRET ?? 'bench-jwt-secret-that-is-long-enough-for-hs256' };
+  const env = {
+    ...process.env,
+    AI_BACKEND_URL: backend,
+    AI_BACKEND_SECRET: SECRET,
+    JWT_SECRET: process.env.JWT_SECRET ?? 'bench-jwt-secret-that-is-long-enough-for-hs256',
+  };
   // BENCH_PROFILE=<dir>: the service writes a CPU profile there (node --cpu-prof) when it stops.
   const execArgv = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = fork(join(__dirname, 'server.js'), { env, execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const bareChild = fork(join(__dirname, 'server.js'), ['bare'], { env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const bareChild = fork(join(__dirname, 'server.js'), ['bare'], {
+    env,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const portkey = await startPortkey(backend);
-  const service = await new Promise<{ url: string; tokens: string[] }>((resolve) => child.once('message', resolve as never));
+  const service = await new Promise<{ url: string; tokens: string[] }>((resolve) =>
+    child.once('message', resolve as never),
+  );
   const bareProxy = await new Promise<{ url: string }>((resolve) => bareChild.once('message', resolve as never));
   const auth = { authorization: `Bearer ${service.tokens[0]}` };
   const { tokens } = service;
-  const viaPortkey = (connections = CONNECTIONS): Target => ({ headers: portkey.headers, body: OPENAI_BODY, connections });
+  const viaPortkey = (connections = CONNECTIONS): Target => ({
+    headers: portkey.headers,
+    body: OPENAI_BODY,
+    connections,
+  });
 
   await load('warm-up', `${service.url}/ai/chat`, { tokens });
   await load('warm-up Portkey', `${portkey.url}${OPENAI_PATH}`, viaPortkey());
-  console.log(`\n${CONNECTIONS} connections as ${tokens.length} learners, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, Node ${process.version}`);
+  console.log(
+    `\n${CONNECTIONS} connections as ${tokens.length} learners, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, Node ${process.version}`,
+  );
   console.log('target                         req/s    p50 ms   p99 ms  non-2xx');
   const direct = await load('direct to the backend', `${backend}/chat`);
   const bare = await load('bare proxy (JWT + undici)', `${bareProxy.url}/ai/chat`, { tokens });
@@ -138,14 +187,21 @@ async function main() {
   const ttfbDirect = await timeToFirstByte(`${backend}/chat`, {});
   const ttfbBare = await timeToFirstByte(`${bareProxy.url}/ai/chat`, auth);
   const ttfbProxy = await timeToFirstByte(`${service.url}/ai/chat`, auth);
-  const ttfbPortkey = await timeToFirstByte(`${portkey.url}${OPENAI_PATH}`, portkey.headers, OPENAI_BODY.replace(/}$/, ',"stream":true}'));
+  const ttfbPortkey = await timeToFirstByte(
+    `${portkey.url}${OPENAI_PATH}`,
+    portkey.headers,
+    OPENAI_BODY.replace(/}$/, ',"stream":true}'),
+  );
   console.log(
     `streaming, time to first byte (p50 of ${STREAMS}): direct ${ttfbDirect.toFixed(1)} ms, bare proxy ${ttfbBare.toFixed(1)} ms, through the proxy ${ttfbProxy.toFixed(1)} ms, Portkey ${ttfbPortkey.toFixed(1)} ms`,
   );
 
   bareChild.send('stop');
   child.send('stop');
-  await Promise.all([...[child, bareChild].map((c) => new Promise((resolve) => c.once('exit', resolve))), portkey.stop()]);
+  await Promise.all([
+    ...[child, bareChild].map((c) => new Promise((resolve) => c.once('exit', resolve))),
+    portkey.stop(),
+  ]);
   process.exit(0);
 }
 

@@ -18,13 +18,21 @@ function startBareProxy(config: Config, backend: string): Promise<{ url: string;
   const server = createServer((req, res) => {
     const auth = authenticateHeader(config, req.headers.authorization);
     if (!auth.userId) {
-      res.writeHead(401, { 'content-type': 'application/json' }).end('{"error":"unauthenticated","message":"Sign in first."}');
+      res
+        .writeHead(401, { 'content-type': 'application/json' })
+        .end('{"error":"unauthenticated","message":"Sign in first."}');
       return;
     }
-    const headers = { 'content-type': 'application/json', accept: req.headers.accept ?? 'application/json', 'x-ai-user-id': auth.userId };
+    const headers = {
+      'content-type': 'application/json',
+      accept: req.headers.accept ?? 'application/json',
+      'x-ai-user-id': auth.userId,
+    };
     request(`${backend}/chat`, { method: 'POST', headers, body: req, dispatcher: agent }).then(
       (upstream) => {
-        res.writeHead(upstream.statusCode, { 'content-type': String(upstream.headers['content-type'] ?? 'application/json') });
+        res.writeHead(upstream.statusCode, {
+          'content-type': String(upstream.headers['content-type'] ?? 'application/json'),
+        });
         upstream.body.pipe(res);
       },
       () => res.writeHead(503).end(),
@@ -49,16 +57,27 @@ function startBareProxy(config: Config, backend: string): Promise<{ url: string;
  */
 run(async () => {
   if (process.argv[2] === 'bare') {
-    const bare = await startBareProxy(loadConfig({ ...process.env, DATABASE_URL: 'postgres://unused/unused' }), process.env.AI_BACKEND_URL!);
+    const bare = await startBareProxy(
+      loadConfig({ ...process.env, DATABASE_URL: 'postgres://unused/unused' }),
+      process.env.AI_BACKEND_URL!,
+    );
     serveUntilTold({ url: bare.url }, async () => bare.close());
     return;
   }
   const service = await startBenchService({ AI_QUOTA_FREE: '100000000' });
   const { auth, consent } = service.services;
-  const session = await auth.signup({ email: `bench-${Date.now()}@example.com`, password: 'a benchmark password', displayName: 'Bench', role: Role.learner, birthDate: '1990-01-01', country: 'VN' });
+  const session = await auth.signup({
+    email: `bench-${Date.now()}@example.com`,
+    password: 'a benchmark password',
+    displayName: 'Bench',
+    role: Role.learner,
+    birthDate: '1990-01-01',
+    country: 'VN',
+  });
   await consent.grant(session.user, ConsentType.ai_conversation);
   // More learners like this one (BENCH_LEARNERS in all), copied in SQL: each connection chats as one of them.
-  const sql = (query: string, params: unknown[]) => service.app.deps.orm.em.getConnection().execute<{ id: string }[]>(query, params);
+  const sql = (query: string, params: unknown[]) =>
+    service.app.deps.orm.em.getConnection().execute<{ id: string }[]>(query, params);
   const copies = await sql(
     `insert into users select (jsonb_populate_record(null::users, to_jsonb(u) || jsonb_build_object('id', gen_random_uuid(), 'email', 'bench-ai-' || g || '-' || u.email))).*
      from users u, generate_series(1, ?) g where u.id = ? returning id`,
@@ -69,6 +88,9 @@ run(async () => {
      from consents c, users u where c.subject_id = ? and u.email like 'bench-ai-%'`,
     [session.user.id],
   );
-  const tokens = [session.accessToken, ...copies.map(({ id }) => signAccessToken(service.config, { sub: id, roles: [Role.learner] }))];
+  const tokens = [
+    session.accessToken,
+    ...copies.map(({ id }) => signAccessToken(service.config, { sub: id, roles: [Role.learner] })),
+  ];
   serveUntilTold({ url: service.url, tokens }, service.stop);
 });

@@ -22,7 +22,13 @@ import { CodeRunner, type Language } from '../../src/codelab/sandbox';
 const LEARNERS = Number(process.env.BENCH_LEARNERS ?? 30);
 const PYTHON = 'print(sum(range(10)))';
 const JAVASCRIPT = 'let s = 0; for (let i = 0; i < 10; i++) s += i; console.log(s);';
-const TESTS: ExerciseTest[] = Array.from({ length: 5 }, (_, i) => ({ name: `hidden ${i + 1}`, hidden: true, input: `${i + 1}\n`, expected: `${(i + 1) * 2}`, call: null }));
+const TESTS: ExerciseTest[] = Array.from({ length: 5 }, (_, i) => ({
+  name: `hidden ${i + 1}`,
+  hidden: true,
+  input: `${i + 1}\n`,
+  expected: `${(i + 1) * 2}`,
+  call: null,
+}));
 const SOLUTION = 'print(int(input()) * 2)';
 
 interface Spread {
@@ -32,7 +38,8 @@ interface Spread {
   last: number;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 /** Starts every task at the same moment; each figure is milliseconds from that moment to its end. */
 async function atOnce(count: number, task: (i: number) => Promise<void>): Promise<Spread> {
@@ -48,7 +55,9 @@ function nativePython(): Promise<void> {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) => (code === 0 && out === '45\n' ? resolve() : reject(new Error(`python3 exited with ${code}: ${out}`))));
+    child.on('close', (code) =>
+      code === 0 && out === '45\n' ? resolve() : reject(new Error(`python3 exited with ${code}: ${out}`)),
+    );
   });
 }
 
@@ -56,13 +65,15 @@ function nativePython(): Promise<void> {
 async function poolFull(runner: CodeRunner, language: Language, expected: number): Promise<void> {
   const deadline = Date.now() + 600_000;
   while (runner.stats()[language].ready < expected) {
-    if (Date.now() > deadline) throw new Error(`${language}: the pool did not fill in time: ${JSON.stringify(runner.stats()[language])}`);
+    if (Date.now() > deadline)
+      throw new Error(`${language}: the pool did not fill in time: ${JSON.stringify(runner.stats()[language])}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
 
 const ms = (n: number) => (n >= 1000 ? `${(n / 1000).toFixed(2)} s` : `${n.toFixed(0)} ms`).padStart(9);
-const row = (what: string, s: Spread, note = '') => console.log(`${what.padEnd(44)}${ms(s.first)}${ms(s.p50)}${ms(s.p90)}${ms(s.last)}${note ? `   ${note}` : ''}`);
+const row = (what: string, s: Spread, note = '') =>
+  console.log(`${what.padEnd(44)}${ms(s.first)}${ms(s.p50)}${ms(s.p90)}${ms(s.last)}${note ? `   ${note}` : ''}`);
 
 async function main() {
   const workers = Number(process.env.CODELAB_WORKERS ?? availableParallelism());
@@ -85,7 +96,11 @@ async function main() {
     const result = await runner.runCode({ language: 'python', code: PYTHON });
     if (result.status !== 'ok' || result.stdout !== '45\n') throw new Error(`python: ${JSON.stringify(result)}`);
   });
-  row(`${LEARNERS} learners press Run, Python`, python, `last at ${(python.last / native.last).toFixed(2)} x native (aim: 1.5 or less)`);
+  row(
+    `${LEARNERS} learners press Run, Python`,
+    python,
+    `last at ${(python.last / native.last).toFixed(2)} x native (aim: 1.5 or less)`,
+  );
   await poolFull(runner, 'javascript', workers);
   const javascript = await atOnce(LEARNERS, async () => {
     const result = await runner.runCode({ language: 'javascript', code: JAVASCRIPT });
@@ -97,7 +112,11 @@ async function main() {
     const judgement = await judge(runner, 'python', SOLUTION, TESTS);
     if (judgement.verdict !== 'accepted') throw new Error(`judge: ${JSON.stringify(judgement)}`);
   });
-  row(`${LEARNERS} submissions x ${TESTS.length} hidden tests, Python`, judged, `last at ${(judged.last / python.last).toFixed(2)} x the class's runs (aim: 2 or less)`);
+  row(
+    `${LEARNERS} submissions x ${TESTS.length} hidden tests, Python`,
+    judged,
+    `last at ${(judged.last / python.last).toFixed(2)} x the class's runs (aim: 2 or less)`,
+  );
   console.log(
     `\nload average at the end ${loadavg()
       .map((l) => l.toFixed(1))

@@ -30,13 +30,27 @@ const PROGRAMS: Record<Language, { code: string; stdin: string; plain: [string, 
   },
 };
 
-const TESTS: ExerciseTest[] = Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, hidden: i >= 5, input: `${i + 1}\n`, expected: `${(i + 1) * 2}`, call: null }));
-const SOLUTION: Record<Language, string> = { python: 'print(int(input()) * 2)', javascript: 'console.log(Number(readLine()) * 2)' };
+const TESTS: ExerciseTest[] = Array.from({ length: 10 }, (_, i) => ({
+  name: `t${i}`,
+  hidden: i >= 5,
+  input: `${i + 1}\n`,
+  expected: `${(i + 1) * 2}`,
+  call: null,
+}));
+const SOLUTION: Record<Language, string> = {
+  python: 'print(int(input()) * 2)',
+  javascript: 'console.log(Number(readLine()) * 2)',
+};
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 
 /** Runs one after another, each once the pool has all its workers ready again. */
-async function warm(runner: CodeRunner, language: Language, once: () => Promise<void>): Promise<{ p50: number; p99: number; n: number }> {
+async function warm(
+  runner: CodeRunner,
+  language: Language,
+  once: () => Promise<void>,
+): Promise<{ p50: number; p99: number; n: number }> {
   const latencies: number[] = [];
   const end = Date.now() + SECONDS * 1000;
   const full = () => {
@@ -53,7 +67,10 @@ async function warm(runner: CodeRunner, language: Language, once: () => Promise<
   return { p50: pct(latencies, 50), p99: pct(latencies, 99), n: latencies.length };
 }
 
-async function load(clients: number, once: () => Promise<void>): Promise<{ rate: number; p50: number; p99: number; n: number }> {
+async function load(
+  clients: number,
+  once: () => Promise<void>,
+): Promise<{ rate: number; p50: number; p99: number; n: number }> {
   const latencies: number[] = [];
   const end = Date.now() + SECONDS * 1000;
   const started = performance.now();
@@ -96,21 +113,30 @@ async function main() {
   console.log(
     `CodeLab sandbox bench: ${new Date().toISOString()}, Node ${process.version}, ${cpus().length} x ${cpus()[0]?.model ?? '?'}, ${Math.round(totalmem() / 2 ** 30)} GiB, load average ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(' / ')}; ${workers} workers per language (Python: as many spares), ${SECONDS} s per row, warm-up ${Date.now() - t0} ms\n`,
+      .join(
+        ' / ',
+      )}; ${workers} workers per language (Python: as many spares), ${SECONDS} s per row, warm-up ${Date.now() - t0} ms\n`,
   );
   const runOnce = (language: Language) => async () => {
     const program = PROGRAMS[language];
     const result = await runner.runCode({ language, code: program.code, stdin: program.stdin });
-    if (result.status !== 'ok' || result.stdout !== '500500\n') throw new Error(`${language}: ${JSON.stringify(result)}`);
+    if (result.status !== 'ok' || result.stdout !== '500500\n')
+      throw new Error(`${language}: ${JSON.stringify(result)}`);
   };
-  console.log('one run of a small program (sum 1..1000 from stdin) with a warm pool (each run waits until the pool is full again)');
+  console.log(
+    'one run of a small program (sum 1..1000 from stdin) with a warm pool (each run waits until the pool is full again)',
+  );
   console.log('language    p50 ms   p99 ms   runs');
   for (const language of ['javascript', 'python'] as Language[]) {
     const r = await warm(runner, language, runOnce(language));
-    console.log(`${language.padEnd(11)} ${r.p50.toFixed(1).padStart(6)} ${r.p99.toFixed(1).padStart(8)} ${String(r.n).padStart(6)}`);
+    console.log(
+      `${language.padEnd(11)} ${r.p50.toFixed(1).padStart(6)} ${r.p99.toFixed(1).padStart(8)} ${String(r.n).padStart(6)}`,
+    );
   }
   console.log('\nruns of the same program back to back');
-  console.log('language    clients  runs/s   p50 ms   p99 ms   runs   plain interpreter p50 ms (process start included)');
+  console.log(
+    'language    clients  runs/s   p50 ms   p99 ms   runs   plain interpreter p50 ms (process start included)',
+  );
   for (const language of ['javascript', 'python'] as Language[]) {
     const plain = plainMs(PROGRAMS[language].plain);
     for (const clients of CLIENTS) {
@@ -128,7 +154,9 @@ async function main() {
         const judgement = await judge(runner, language, SOLUTION[language], TESTS);
         if (judgement.verdict !== 'accepted') throw new Error(`${language}: ${JSON.stringify(judgement)}`);
       });
-      console.log(`${language.padEnd(11)} ${String(clients).padStart(7)} ${r.rate.toFixed(2).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.n).padStart(4)}`);
+      console.log(
+        `${language.padEnd(11)} ${String(clients).padStart(7)} ${r.rate.toFixed(2).padStart(9)} ${r.p50.toFixed(1).padStart(8)} ${r.p99.toFixed(1).padStart(8)} ${String(r.n).padStart(4)}`,
+      );
     }
   }
   console.log('\n', JSON.stringify(runner.stats()));

@@ -21,7 +21,8 @@ const PASSWORD = 'a long enough bench passphrase';
  */
 run(async () => {
   const service = await startBenchService({ PAYMENTS_SANDBOX: 'on' });
-  const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) => openUnit(service.app.deps).uow.em.execute<T[]>(query, params);
+  const sql = <T = Record<string, unknown>>(query: string, params: unknown[] = []) =>
+    openUnit(service.app.deps).uow.em.execute<T[]>(query, params);
   const post = async (path: string, body: unknown, token?: string) => {
     const response = await fetch(service.url + path, {
       method: 'POST',
@@ -33,10 +34,22 @@ run(async () => {
   try {
     await service.services.admin.ensureAdmin('bench-admin@example.com', PASSWORD);
     const admin = await post('/auth/login', { email: 'bench-admin@example.com', password: PASSWORD });
-    const buyer = await post('/auth/signup', { email: 'bench-buyer@example.com', password: PASSWORD, displayName: 'Bench Buyer', role: 'guardian', country: 'VN' });
+    const buyer = await post('/auth/signup', {
+      email: 'bench-buyer@example.com',
+      password: PASSWORD,
+      displayName: 'Bench Buyer',
+      role: 'guardian',
+      country: 'VN',
+    });
     const created = await post(
       '/products',
-      { kind: 'subscription', title: { en: 'Starter', vi: 'Starter' }, description: { en: 'Bench', vi: 'Bench' }, tier: 'starter', prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] },
+      {
+        kind: 'subscription',
+        title: { en: 'Starter', vi: 'Starter' },
+        description: { en: 'Bench', vi: 'Bench' },
+        tier: 'starter',
+        prices: [{ currency: 'VND', amount: 199000, interval: 'month' }],
+      },
       admin.accessToken,
     );
     const product = await post(`/products/${created.id}/publish`, {}, admin.accessToken);
@@ -62,7 +75,13 @@ run(async () => {
     const checkouts = await load('POST /payments/checkout', {
       url: `${service.url}/payments/checkout`,
       method: 'POST',
-      requests: [{ method: 'POST', body: checkoutBody, setupRequest: (req) => ({ ...req, headers: { ...auth, 'idempotency-key': `bench-${++key}` } }) }],
+      requests: [
+        {
+          method: 'POST',
+          body: checkoutBody,
+          setupRequest: (req) => ({ ...req, headers: { ...auth, 'idempotency-key': `bench-${++key}` } }),
+        },
+      ],
     });
 
     // 1,000 buyers (copies of the signed-up one) and pending payments spread over them, more than the
@@ -83,7 +102,14 @@ run(async () => {
     ).map((r) => r.id);
     const secret = sandboxSecretOf(service.config);
     // The provider's Pay as the sandbox page signs it: an amount is trusted only with its currency (webhook-money.ts).
-    const payEvent = (id: string) => JSON.stringify({ id: `evt_pay_${id}`, type: 'payment.succeeded', paymentId: id, amount: 199000, currency: 'VND' } satisfies SandboxEventBody);
+    const payEvent = (id: string) =>
+      JSON.stringify({
+        id: `evt_pay_${id}`,
+        type: 'payment.succeeded',
+        paymentId: id,
+        amount: 199000,
+        currency: 'VND',
+      } satisfies SandboxEventBody);
     let next = 0;
     // What one webhook costs: the SQL statements it sends (its transaction included), before the load.
     const logger = service.app.deps.orm.config.getLogger();
@@ -95,7 +121,10 @@ run(async () => {
       const body = payEvent(id);
       await fetch(`${service.url}/payments/webhooks/sandbox`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(sandboxSecretOf(service.config), body) },
+        headers: {
+          'content-type': 'application/json',
+          'x-sandbox-signature': signSandbox(sandboxSecretOf(service.config), body),
+        },
         body,
       });
     }
@@ -108,8 +137,12 @@ run(async () => {
     // A webhook that is not applied is answered 200 too (the provider must not send it again): measure only applied ones.
     if (!sent.some((q) => /^commit/i.test(q))) throw new Error(`the webhook was not applied:\n${sent.join('\n')}`);
     const inTransaction = sent.slice(0, sent.findIndex((q) => /^commit/i.test(q)) + 1);
-    console.log(`one webhook: ${inTransaction.length} statements in its transaction (begin and commit included), ${sent.length - inTransaction.length} after commit (sales count, notification)`);
-    const before = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n);
+    console.log(
+      `one webhook: ${inTransaction.length} statements in its transaction (begin and commit included), ${sent.length - inTransaction.length} after commit (sales count, notification)`,
+    );
+    const before = Number(
+      (await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n,
+    );
     const databaseBefore = databaseCpuSeconds(service);
     const webhooks = await load('POST /payments/webhooks/sandbox', {
       url: `${service.url}/payments/webhooks/sandbox`,
@@ -120,22 +153,34 @@ run(async () => {
           setupRequest: (req) => {
             const id = ids[next++ % ids.length];
             const body = payEvent(id);
-            return { ...req, body, headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(secret, body) } };
+            return {
+              ...req,
+              body,
+              headers: { 'content-type': 'application/json', 'x-sandbox-signature': signSandbox(secret, body) },
+            };
           },
         },
       ],
     });
     const databaseDuring = databaseCpuSeconds(service);
-    const applied = Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n) - before;
+    const applied =
+      Number((await sql<{ n: string }>(`select count(*) n from payments where status = 'succeeded'`))[0].n) - before;
     // The reactions (sales counts, notifications) follow off the answer's path: how far behind the relay is when the load stops.
     const loadEnded = Date.now();
-    const waiting = async () => Number((await sql<{ n: string }>('select count(*) n from outbox where failed_at is null'))[0].n);
+    const waiting = async () =>
+      Number((await sql<{ n: string }>('select count(*) n from outbox where failed_at is null'))[0].n);
     const backlog = await waiting();
     while ((await waiting()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
-    console.log(`reactions waiting when the load stopped: ${backlog}, all delivered ${((Date.now() - loadEnded) / 1000).toFixed(1)} s later`);
-    console.log(`\nwebhooks applied: ${applied} in ${DURATION} s = ${(applied / DURATION).toFixed(0)}/s (each a payment, its entitlement, the tier, two ledger transactions, an audit row)`);
+    console.log(
+      `reactions waiting when the load stopped: ${backlog}, all delivered ${((Date.now() - loadEnded) / 1000).toFixed(1)} s later`,
+    );
+    console.log(
+      `\nwebhooks applied: ${applied} in ${DURATION} s = ${(applied / DURATION).toFixed(0)}/s (each a payment, its entitlement, the tier, two ledger transactions, an audit row)`,
+    );
     console.log(`checkouts / baseline: ${((checkouts.requests.average / me.requests.average) * 100).toFixed(0)}%`);
-    console.log(`webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (the database's own CPU caps it at the ceiling above)`);
+    console.log(
+      `webhooks / baseline:  ${((webhooks.requests.average / me.requests.average) * 100).toFixed(0)}% (the database's own CPU caps it at the ceiling above)`,
+    );
     if (databaseBefore !== undefined && databaseDuring !== undefined && applied > 0) {
       // The database's own work per applied webhook during the load (the relay's reactions mostly wait
       // until after it): on these cores, no service could apply more webhooks than the database has CPU for.
@@ -173,22 +218,37 @@ run(async () => {
     } finally {
       await owner.end();
     }
-    const [{ unbalanced }] = await sql<{ unbalanced: string }>('select count(*) as unbalanced from (select 1 from ledger_entries group by transaction_id, currency having sum(amount) <> 0) x');
+    const [{ unbalanced }] = await sql<{ unbalanced: string }>(
+      'select count(*) as unbalanced from (select 1 from ledger_entries group by transaction_id, currency having sum(amount) <> 0) x',
+    );
     console.log(`unbalanced transactions after the load: ${unbalanced}`);
     const [{ n: entries }] = await sql<{ n: string }>('select count(*) n from ledger_entries');
-    console.log(`\nledger: ${entries} entries (${((Date.now() - started) / 1000).toFixed(0)} s to load and add to the balances)`);
+    console.log(
+      `\nledger: ${entries} entries (${((Date.now() - started) / 1000).toFixed(0)} s to load and add to the balances)`,
+    );
 
-    const balances = await autocannon({ url: `${service.url}/admin/ledger/balances`, headers: { authorization: `Bearer ${admin.accessToken}` }, connections: 1, duration: 5 });
+    const balances = await autocannon({
+      url: `${service.url}/admin/ledger/balances`,
+      headers: { authorization: `Bearer ${admin.accessToken}` },
+      connections: 1,
+      duration: 5,
+    });
     const [one] = await Promise.all([
-      fetch(`${service.url}/admin/ledger/balances`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then((r) => r.json() as Promise<{ items: unknown[] }>),
+      fetch(`${service.url}/admin/ledger/balances`, { headers: { authorization: `Bearer ${admin.accessToken}` } }).then(
+        (r) => r.json() as Promise<{ items: unknown[] }>,
+      ),
     ]);
-    console.log(`GET /admin/ledger/balances: ${one.items.length} accounts, p50 ${balances.latency.p50.toFixed(1)} ms, p99 ${balances.latency.p99.toFixed(1)} ms (aim < 50 ms)`);
+    console.log(
+      `GET /admin/ledger/balances: ${one.items.length} accounts, p50 ${balances.latency.p50.toFixed(1)} ms, p99 ${balances.latency.p99.toFixed(1)} ms (aim < 50 ms)`,
+    );
     const plan = await sql<{ 'QUERY PLAN': string }>(`explain (analyze, buffers) ${BALANCES_SQL}`);
     console.log('\nplan of the balances query:\n' + plan.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
     const naive = await sql<{ 'QUERY PLAN': string }>(
       'explain (analyze, buffers) select account, currency, sum(amount), count(*) from ledger_entries group by account, currency order by account, currency',
     );
-    console.log('\nfor comparison, summing the entries instead:\n' + naive.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
+    console.log(
+      '\nfor comparison, summing the entries instead:\n' + naive.map((r) => `  ${r['QUERY PLAN']}`).join('\n'),
+    );
   } finally {
     await service.stop();
   }

@@ -48,7 +48,12 @@ run(async () => {
   await sql(`insert into lessons (id, course_id, position, title, objectives, content, quiz)
      select gen_random_uuid(), c.id, p, '{"en":"L","vi":"B"}', '{"en":[],"vi":[]}', '{"en":"C","vi":"N"}', null from courses c cross join generate_series(1, 5) p`);
   const { auth, guardian, notifications } = service.services;
-  const parent = await auth.createVerifiedUser(`bench-guardian-${Date.now()}@example.com`, 'a benchmark password', 'Bench Parent', Role.guardian);
+  const parent = await auth.createVerifiedUser(
+    `bench-guardian-${Date.now()}@example.com`,
+    'a benchmark password',
+    'Bench Parent',
+    Role.guardian,
+  );
   const courses = (await sql('select id from courses order by created_at desc limit ?', [COURSES])) as { id: string }[];
   const learnerIds: string[] = [];
   for (let i = 0; i < LEARNERS; i++) {
@@ -56,46 +61,75 @@ run(async () => {
     const child = link.learner!.id;
     learnerIds.push(child);
     for (const [n, { id }] of courses.entries()) {
-      await sql('insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())', [child, id]);
+      await sql(
+        'insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())',
+        [child, id],
+      );
       await sql(
         `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 120, now() from lessons l where l.course_id = ? and l.position <= ?`,
         [child, id, n % 4 === 0 ? 5 : 2],
       );
       if (n % 4 === 0)
-        await sql(`insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, 90, now())`, [child, id, `B${i}${n}${Date.now()}`]);
+        await sql(
+          `insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, 90, now())`,
+          [child, id, `B${i}${n}${Date.now()}`],
+        );
     }
   }
-  for (let i = 0; i < 10; i++) await notifications.notify(parent.id, NotificationType.progress, { title: { en: 'Progress', vi: 'Tiến độ' }, body: { en: 'A course is done', vi: 'Xong' } });
+  for (let i = 0; i < 10; i++)
+    await notifications.notify(parent.id, NotificationType.progress, {
+      title: { en: 'Progress', vi: 'Tiến độ' },
+      body: { en: 'A course is done', vi: 'Xong' },
+    });
   await sql('analyze');
   const token = signAccessToken(service.config, { sub: parent.id, roles: [Role.guardian] });
   const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000, pipelining: 1 });
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
 
   const call = async (path: string, body?: string): Promise<unknown> => {
-    const response = await request(service.url + path, { method: body ? 'POST' : 'GET', headers, body, dispatcher: agent });
+    const response = await request(service.url + path, {
+      method: body ? 'POST' : 'GET',
+      headers,
+      body,
+      dispatcher: agent,
+    });
     const json = (await response.body.json()) as { errors?: unknown };
-    if (response.statusCode !== 200 || json.errors) throw new Error(`${path}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
+    if (response.statusCode !== 200 || json.errors)
+      throw new Error(`${path}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
     return json;
   };
   const graphqlPage = () => call('/graphql', JSON.stringify({ query: DASHBOARD }));
   const restPage = async () => {
-    const [, , links] = (await Promise.all([call('/auth/me'), call('/notifications/unread-count'), call('/guardian/me/links?limit=100')])) as [
-      unknown,
-      unknown,
-      { items: { status: string; learner: { id: string } | null }[] },
-    ];
+    const [, , links] = (await Promise.all([
+      call('/auth/me'),
+      call('/notifications/unread-count'),
+      call('/guardian/me/links?limit=100'),
+    ])) as [unknown, unknown, { items: { status: string; learner: { id: string } | null }[] }];
     const learners = links.items.filter((l) => l.status === 'active' && l.learner).map((l) => l.learner!.id);
-    await Promise.all(learners.flatMap((id) => ['progress', 'courses', 'certificates', 'consents', 'ai-access'].map((part) => call(`/guardian/learners/${id}/${part}`))));
+    await Promise.all(
+      learners.flatMap((id) =>
+        ['progress', 'courses', 'certificates', 'consents', 'ai-access'].map((part) =>
+          call(`/guardian/learners/${id}/${part}`),
+        ),
+      ),
+    );
     return learners.length;
   };
 
   // The same data both ways, checked before timing.
-  const checked = (await graphqlPage()) as { data: { viewer: { linkedLearners: { nodes: { enrollments: { nodes: unknown[] } }[] } } } };
-  if (checked.data.viewer.linkedLearners.nodes.length !== LEARNERS || checked.data.viewer.linkedLearners.nodes.some((l) => l.enrollments.nodes.length !== COURSES))
+  const checked = (await graphqlPage()) as {
+    data: { viewer: { linkedLearners: { nodes: { enrollments: { nodes: unknown[] } }[] } } };
+  };
+  if (
+    checked.data.viewer.linkedLearners.nodes.length !== LEARNERS ||
+    checked.data.viewer.linkedLearners.nodes.some((l) => l.enrollments.nodes.length !== COURSES)
+  )
     throw new Error('GraphQL dashboard incomplete');
   if ((await restPage()) !== LEARNERS) throw new Error('REST dashboard incomplete');
 
-  console.log(`\nGuardian dashboard: ${LEARNERS} learners x ${COURSES} courses, progress, certificates, consents, AI access, unread count`);
+  console.log(
+    `\nGuardian dashboard: ${LEARNERS} learners x ${COURSES} courses, progress, certificates, consents, AI access, unread count`,
+  );
   console.log(`${CLIENTS} dashboards loading at once, ${DURATION} s each, keep-alive, Node ${process.version}`);
   console.log('way                                    requests/page  pages/s   p50 ms   p99 ms');
   const results: Record<string, { perSecond: number; p50: number }> = {};
@@ -125,7 +159,9 @@ run(async () => {
   }
   const rest = results['REST (parallel calls)'];
   const graph = results['GraphQL (one request)'];
-  console.log(`GraphQL against REST: ${(graph.perSecond / rest.perSecond).toFixed(2)}x pages/s, ${(rest.p50 / graph.p50).toFixed(2)}x faster p50`);
+  console.log(
+    `GraphQL against REST: ${(graph.perSecond / rest.perSecond).toFixed(2)}x pages/s, ${(rest.p50 / graph.p50).toFixed(2)}x faster p50`,
+  );
   await agent.close();
   await service.stop();
   process.exit(0);

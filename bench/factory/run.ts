@@ -31,20 +31,37 @@ run(async () => {
     JOBS_PROCESS_EVERY_MS: '500',
     FACTORY_MAX_ACTIVE_PER_REQUESTER: String(GENERATIONS),
   });
-  const sql = <T>(query: string, params: unknown[] = []) => service.app.deps.orm.em.fork().getConnection().execute(query, params) as Promise<T[]>;
-  const admin = await service.services.auth.createVerifiedUser(`bench-admin-${Date.now()}@example.com`, 'a benchmark password', 'Bench Admin', Role.content_admin);
+  const sql = <T>(query: string, params: unknown[] = []) =>
+    service.app.deps.orm.em.fork().getConnection().execute(query, params) as Promise<T[]>;
+  const admin = await service.services.auth.createVerifiedUser(
+    `bench-admin-${Date.now()}@example.com`,
+    'a benchmark password',
+    'Bench Admin',
+    Role.content_admin,
+  );
 
-  const brief: CourseBrief = { topic: 'Python for young coders', level: 'beginner', minAge: 9, maxAge: 12, lessonCount: LESSONS };
+  const brief: CourseBrief = {
+    topic: 'Python for young coders',
+    level: 'beginner',
+    minAge: 9,
+    maxAge: 12,
+    lessonCount: LESSONS,
+  };
   const baseline = await providersAlone(brief, Number(MODEL_DELAY_MS));
 
   const started = performance.now();
   const ids = await Promise.all(
     Array.from({ length: GENERATIONS }, (_, i) =>
-      service.services.factory.start({ topic: `Python course ${i}`, level: 'beginner', ageRange: '9-12', lessonCount: LESSONS }, admin.id).then((g) => g.id),
+      service.services.factory
+        .start({ topic: `Python course ${i}`, level: 'beginner', ageRange: '9-12', lessonCount: LESSONS }, admin.id)
+        .then((g) => g.id),
     ),
   );
   for (;;) {
-    const [{ waiting }] = await sql<{ waiting: string }>(`select count(*) as waiting from course_generations where id in (?) and status not in ('awaiting_approval', 'flagged', 'failed')`, [ids]);
+    const [{ waiting }] = await sql<{ waiting: string }>(
+      `select count(*) as waiting from course_generations where id in (?) and status not in ('awaiting_approval', 'flagged', 'failed')`,
+      [ids],
+    );
     if (Number(waiting) === 0) break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -57,12 +74,17 @@ run(async () => {
      where s.generation_id in (?) order by s.position`,
     [ids],
   );
-  const [{ failed }] = await sql<{ failed: string }>(`select count(*) as failed from course_generations where id in (?) and status <> 'awaiting_approval'`, [ids]);
+  const [{ failed }] = await sql<{ failed: string }>(
+    `select count(*) as failed from course_generations where id in (?) and status <> 'awaiting_approval'`,
+    [ids],
+  );
 
   console.log(
     `\n${GENERATIONS} generations at once, ${LESSONS} lessons each, built-in provider (delay ${MODEL_DELAY_MS} ms per call), ${CONCURRENCY} stage jobs at a time per instance, Node ${process.version}`,
   );
-  console.log(`total: ${(total / 1000).toFixed(2)} s for all ${GENERATIONS} (${(GENERATIONS / (total / 1000)).toFixed(1)} generations/s), ${failed} not awaiting approval`);
+  console.log(
+    `total: ${(total / 1000).toFixed(2)} s for all ${GENERATIONS} (${(GENERATIONS / (total / 1000)).toFixed(1)} generations/s), ${failed} not awaiting approval`,
+  );
   console.log(
     `baseline: the same provider calls in-process with nothing stored take ${baseline.toFixed(1)} ms per generation (${((baseline * GENERATIONS) / 1000).toFixed(2)} s for ${GENERATIONS}, one after another)\n`,
   );
@@ -77,9 +99,13 @@ run(async () => {
     ownTotal += avg(own);
     queuedTotal += avg(queued);
     console.log(
-      `${name.padEnd(12)} ${pct(runs, 50).padStart(10)} ${pct(runs, 95).padStart(11)} ${avg(rows.map((s) => s.provider_ms))
+      `${name.padEnd(12)} ${pct(runs, 50).padStart(10)} ${pct(runs, 95).padStart(11)} ${avg(
+        rows.map((s) => s.provider_ms),
+      )
         .toFixed(1)
-        .padStart(16)} ${avg(own).toFixed(1).padStart(11)} ${pct(queued, 50).padStart(14)} ${pct(queued, 95).padStart(14)}`,
+        .padStart(
+          16,
+        )} ${avg(own).toFixed(1).padStart(11)} ${pct(queued, 50).padStart(14)} ${pct(queued, 95).padStart(14)}`,
     );
   }
   console.log(

@@ -11,7 +11,9 @@ const PROGRESS_ROWS = Number(process.env.BENCH_PROGRESS_ROWS ?? 1_000);
 const EXPORT_TIMEOUT_MS = Number(process.env.BENCH_EXPORT_TIMEOUT_MS ?? 600_000);
 
 /** Peak resident memory while `work` runs, sampled every 20 ms, in MiB above what it was before. */
-async function measured<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peakMiB: number; baseMiB: number; heapMiB: number; externalMiB: number }> {
+async function measured<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; seconds: number; peakMiB: number; baseMiB: number; heapMiB: number; externalMiB: number }> {
   global.gc?.();
   const base = process.memoryUsage().rss;
   let peak = base;
@@ -74,7 +76,8 @@ run(async () => {
 
   const seeding = performance.now();
   // A course of PROGRESS_ROWS lessons, GUARDIANS guardians in Viet Nam with 2 learners each, active links, last week's activity.
-  const [course] = await sql(`insert into courses (id, title, description, level, min_age, max_age, language, pass_mark, published, created_at, updated_at)
+  const [course] =
+    await sql(`insert into courses (id, title, description, level, min_age, max_age, language, pass_mark, published, created_at, updated_at)
     values (gen_random_uuid(), '{"en":"C","vi":"C"}', '{"en":"D","vi":"D"}', 'beginner', 6, 18, 'vi', 50, true, now(), now()) returning id`);
   await sql(
     `insert into lessons (id, course_id, position, title, objectives, content) select gen_random_uuid(), ?, p, '{"en":"L","vi":"B"}', '{"en":[],"vi":[]}', '{"en":"C","vi":"N"}' from generate_series(1, ?) p`,
@@ -108,9 +111,12 @@ run(async () => {
   );
   await sql('analyze');
 
-  console.log(`Seeded ${GUARDIANS.toLocaleString('en')} guardians and ${(2 * GUARDIANS).toLocaleString('en')} learners with set-based SQL in ${((performance.now() - seeding) / 1000).toFixed(1)} s`);
+  console.log(
+    `Seeded ${GUARDIANS.toLocaleString('en')} guardians and ${(2 * GUARDIANS).toLocaleString('en')} learners with set-based SQL in ${((performance.now() - seeding) / 1000).toFixed(1)} s`,
+  );
   const weekly = await measured(() => sendDueReports(service.app.deps, new Date('2026-11-23T02:00:00Z')));
-  for (let waited = 0; received < weekly.result && waited < 60_000; waited += 100) await new Promise((r) => setTimeout(r, 100));
+  for (let waited = 0; received < weekly.result && waited < 60_000; waited += 100)
+    await new Promise((r) => setTimeout(r, 100));
   console.log(`\nWeekly reports: ${GUARDIANS.toLocaleString('en')} guardians x 2 learners, Node ${process.version}`);
   console.log(
     `  mails sent ${weekly.result.toLocaleString('en')} (sink received ${received.toLocaleString('en')}) in ${(weekly.seconds / 60).toFixed(2)} min: ${(weekly.result / weekly.seconds).toFixed(1)} mails/s; peak memory +${weekly.peakMiB.toFixed(0)} MiB over ${weekly.baseMiB.toFixed(0)} MiB (JS heap ${weekly.heapMiB.toFixed(0)} MiB, buffers ${weekly.externalMiB.toFixed(0)} MiB at the peak)`,
@@ -147,7 +153,9 @@ run(async () => {
         const row = await uow.em.fork().findOneOrFail(GdprRequest, { id: request.id });
         if (row.status === 'ready' || row.status === 'failed') return row.status;
         if (Date.now() > deadline) {
-          const jobs = await sql(`select name, locked_at, fail_count, fail_reason, next_run_at from agenda_jobs where name = 'gdpr: export'`);
+          const jobs = await sql(
+            `select name, locked_at, fail_count, fail_reason, next_run_at from agenda_jobs where name = 'gdpr: export'`,
+          );
           return `stuck ${row.status} after ${EXPORT_TIMEOUT_MS / 1000} s (${JSON.stringify({ error: row.error, jobs })})`;
         }
         await new Promise((r) => setTimeout(r, 100));

@@ -1,6 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import { ApolloServer, HeaderMap } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import type { Pool } from 'pg';
 import type { Config } from '../../src/config';
 import { authenticateHeader } from '../../src/kernel/tokens';
@@ -38,7 +41,12 @@ export async function bareApollo(config: Config, pool: Pool): Promise<Server> {
       const headers = new HeaderMap();
       for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
       const answer = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method!, headers, search: '', body: JSON.parse(Buffer.concat(chunks).toString()) },
+        httpGraphQLRequest: {
+          method: req.method!,
+          headers,
+          search: '',
+          body: JSON.parse(Buffer.concat(chunks).toString()),
+        },
         context: async () => ({ userId: authenticateHeader(config, req.headers.authorization).userId }),
       });
       for (const [name, value] of answer.headers) res.setHeader(name, value);

@@ -24,20 +24,36 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
  */
 async function main() {
   const child = fork(join(__dirname, 'servers.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-  const servers = await new Promise<{ service: string; baseline: string; apollo: string; token: string; me: string }>((resolve, reject) => {
-    child.once('message', resolve as never);
-    child.once('exit', (code) => reject(new Error(`servers exited with ${code}`)));
-  });
+  const servers = await new Promise<{ service: string; baseline: string; apollo: string; token: string; me: string }>(
+    (resolve, reject) => {
+      child.once('message', resolve as never);
+      child.once('exit', (code) => reject(new Error(`servers exited with ${code}`)));
+    },
+  );
   const targets: Target[] = [
     { name: 'REST GET /auth/me', url: `${servers.service}/auth/me`, method: 'GET' },
-    { name: 'GraphQL twin (query Me)', url: `${servers.service}/graphql`, method: 'POST', body: JSON.stringify({ query: servers.me }) },
+    {
+      name: 'GraphQL twin (query Me)',
+      url: `${servers.service}/graphql`,
+      method: 'POST',
+      body: JSON.stringify({ query: servers.me }),
+    },
     { name: 'baseline express + pg', url: `${servers.baseline}/me`, method: 'GET' },
-    { name: 'bare Apollo + pg (query Me)', url: servers.apollo, method: 'POST', body: JSON.stringify({ query: servers.me }) },
+    {
+      name: 'bare Apollo + pg (query Me)',
+      url: servers.apollo,
+      method: 'POST',
+      body: JSON.stringify({ query: servers.me }),
+    },
   ];
   const headers = { authorization: `Bearer ${servers.token}`, 'content-type': 'application/json' };
   const results = new Map<string, LoadFigures[]>();
   const load = (target: Target, duration: number) =>
-    loadFromChild({ url: target.url, method: target.method, body: target.body, headers }, { connections: CONNECTIONS, duration }, () => childCpuMicros(child));
+    loadFromChild(
+      { url: target.url, method: target.method, body: target.body, headers },
+      { connections: CONNECTIONS, duration },
+      () => childCpuMicros(child),
+    );
   for (const target of targets) await load(target, 2); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
     for (const target of targets) {
@@ -62,11 +78,14 @@ async function main() {
   }
   const [rest, graphql, baseline, apollo] = targets.map((t) => mean(t.name));
   // In brackets: the same ratio of CPU time per request (the faster one's CPU over the other's).
-  const ratio = (a: typeof rest, b: typeof rest) => `${((a.rps / b.rps) * 100).toFixed(0)}% (${((b.cpuMs / a.cpuMs) * 100).toFixed(0)}% by CPU time)`;
+  const ratio = (a: typeof rest, b: typeof rest) =>
+    `${((a.rps / b.rps) * 100).toFixed(0)}% (${((b.cpuMs / a.cpuMs) * 100).toFixed(0)}% by CPU time)`;
   console.log(`\nREST / GraphQL twin:     ${ratio(rest, graphql)}; aim >= 95%`);
   console.log(`GraphQL / bare baseline: ${ratio(graphql, baseline)}; aim >= 85%`);
   // Apollo and graphql-js alone, nothing of ours: the most a GraphQL answer through them can reach here.
-  console.log(`bare Apollo / bare baseline: ${ratio(apollo, baseline)}; GraphQL twin / bare Apollo: ${ratio(graphql, apollo)}`);
+  console.log(
+    `bare Apollo / bare baseline: ${ratio(apollo, baseline)}; GraphQL twin / bare Apollo: ${ratio(graphql, apollo)}`,
+  );
 }
 
 main().catch((error) => {

@@ -16,7 +16,13 @@ run(async () => {
   const { config, databaseUrl, services } = service;
 
   const email = `bench-${Date.now()}@example.com`;
-  const session = await services.auth.signup({ email, password: 'a benchmark password', displayName: 'Bench', role: 'guardian' as never, country: 'VN' });
+  const session = await services.auth.signup({
+    email,
+    password: 'a benchmark password',
+    displayName: 'Bench',
+    role: 'guardian' as never,
+    country: 'VN',
+  });
 
   const pool = new Pool({ connectionString: databaseUrl, max: 10 });
   const baseline = express();
@@ -35,10 +41,19 @@ run(async () => {
 
   // The GraphQL twin sends the REST row's own document, so both answer the same fields.
   const me = routes.find((r) => r.method === 'get' && r.path === '/auth/me')!.operation;
-  serveUntilTold({ service: service.url, baseline: `http://127.0.0.1:${baselinePort}`, apollo: `http://127.0.0.1:${apolloPort}/graphql`, token: session.accessToken, me }, async () => {
-    baselineServer.close();
-    apolloServer.close();
-    await pool.end();
-    await service.stop();
-  });
+  serveUntilTold(
+    {
+      service: service.url,
+      baseline: `http://127.0.0.1:${baselinePort}`,
+      apollo: `http://127.0.0.1:${apolloPort}/graphql`,
+      token: session.accessToken,
+      me,
+    },
+    async () => {
+      baselineServer.close();
+      apolloServer.close();
+      await pool.end();
+      await service.stop();
+    },
+  );
 });

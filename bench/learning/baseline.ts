@@ -10,22 +10,33 @@ import type { Localized } from '../../src/kernel/localized';
  * same JWT, sending the statements the service sends for the catalog's first page and the guardian
  * dashboard, and writing the same JSON as the REST rows (run.ts compares the bodies before timing).
  */
-export function learningBaseline(config: Config, databaseUrl: string): { app: express.Express; close(): Promise<void> } {
+export function learningBaseline(
+  config: Config,
+  databaseUrl: string,
+): { app: express.Express; close(): Promise<void> } {
   // Dates (birth dates) as the text stored, like the service; timestamps as Date.
-  const types = { getTypeParser: (oid: number, format?: 'text' | 'binary') => (oid === 1082 ? (value: string) => value : pg.types.getTypeParser(oid, format)) };
+  const types = {
+    getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+      oid === 1082 ? (value: string) => value : pg.types.getTypeParser(oid, format),
+  };
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 10, types: types as never });
   pool.on('error', () => {}); // the database stopping at the end of the run
-  const query = async <T = Row>(text: string, params: unknown[]): Promise<T[]> => (await pool.query(text, params)).rows as T[];
+  const query = async <T = Row>(text: string, params: unknown[]): Promise<T[]> =>
+    (await pool.query(text, params)).rows as T[];
   // The service's own verifier: jsonwebtoken given the secret as a string first tries it as a
   // public key, which cost this baseline 40% of its time and flattered every ratio against it.
   const caller = (req: Request) => authenticateHeader(config, req.headers.authorization).userId!;
-  const viewer = async (id: string) => (await query('select u0.* from users as u0 where u0.id = $1 limit $2', [id, 1]))[0];
+  const viewer = async (id: string) =>
+    (await query('select u0.* from users as u0 where u0.id = $1 limit $2', [id, 1]))[0];
 
   const app = express();
   app.get('/courses', async (req, res) => {
     await viewer(caller(req));
     const first = Number(req.query.limit ?? 20);
-    const rows = await query('select c.* from courses as c where c.published = $1 order by c.created_at desc, c.id desc limit $2', [true, first + 1]);
+    const rows = await query(
+      'select c.* from courses as c where c.published = $1 order by c.created_at desc, c.id desc limit $2',
+      [true, first + 1],
+    );
     const nodes = rows.slice(0, first);
     const paid = new Set(
       (
@@ -51,13 +62,17 @@ export function learningBaseline(config: Config, databaseUrl: string): { app: ex
         paid: paid.has(c.id as string),
         createdAt: c.created_at,
       })),
-      nextCursor: rows.length > first && last ? Buffer.from(`${(last.created_at as Date).toISOString()}|${last.id}`).toString('base64url') : null,
+      nextCursor:
+        rows.length > first && last
+          ? Buffer.from(`${(last.created_at as Date).toISOString()}|${last.id}`).toString('base64url')
+          : null,
     });
   });
 
   app.get('/guardian/dashboard', async (req, res) => {
     const me = await viewer(caller(req));
-    if (!me || !(me.roles as string[]).includes('guardian') || me.email_verified_at === null) return res.status(403).json({ error: 'forbidden' });
+    if (!me || !(me.roles as string[]).includes('guardian') || me.email_verified_at === null)
+      return res.status(403).json({ error: 'forbidden' });
     const learners = await query(
       `select l1.* from guardian_links as g0 left join users as l1 on g0.learner_id = l1.id
        where g0.guardian_id = $1 and g0.status = $2 and g0.learner_id is not null order by g0.activated_at asc`,
@@ -76,7 +91,12 @@ export function learningBaseline(config: Config, databaseUrl: string): { app: ex
          where c0.learner_id = any($1) order by c0.issued_at desc, c0.id desc`,
         [ids],
       ),
-      courseIds.length ? query('select course_id, count(*)::int as n from lessons where course_id = any($1::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]) : [],
+      courseIds.length
+        ? query(
+            'select course_id, count(*)::int as n from lessons where course_id = any($1::uuid[]) group by course_id',
+            [`{${courseIds.join(',')}}`],
+          )
+        : [],
       query(
         'select learner_id, course_id, count(*)::int as n, sum(time_spent_seconds)::int as seconds, max(completed_at) as last from lesson_completions where learner_id = any($1::uuid[]) group by 1, 2',
         [array],
@@ -108,7 +128,15 @@ export function learningBaseline(config: Config, databaseUrl: string): { app: ex
     for (const r of exerciseRows) {
       const k = key(r.learner_id, r.course_id);
       if (!exercises.has(k)) exercises.set(k, []);
-      exercises.get(k)!.push({ exerciseId: r.exercise_id, lessonId: r.lesson_id, bestScore: Number(r.best_score), accepted: r.accepted, updatedAt: r.updated_at });
+      exercises
+        .get(k)!
+        .push({
+          exerciseId: r.exercise_id,
+          lessonId: r.lesson_id,
+          bestScore: Number(r.best_score),
+          accepted: r.accepted,
+          updatedAt: r.updated_at,
+        });
     }
     const items = learners.map((l) => {
       const courses = enrollments
@@ -118,7 +146,13 @@ export function learningBaseline(config: Config, databaseUrl: string): { app: ex
           const d = done.get(key(l.id, e.id));
           const b = best.get(key(l.id, e.id));
           const ex = exercises.get(key(l.id, e.id)) ?? [];
-          const progress = courseProgressOf({ id: e.id as string, title: e.title as Localized }, total, d, b, ex as unknown as ExerciseProgress[]);
+          const progress = courseProgressOf(
+            { id: e.id as string, title: e.title as Localized },
+            total,
+            d,
+            b,
+            ex as unknown as ExerciseProgress[],
+          );
           return { ...progress, courseTitle: localized(e.title) };
         });
       const last =
@@ -127,11 +161,33 @@ export function learningBaseline(config: Config, databaseUrl: string): { app: ex
           .filter((x): x is Date => x !== null)
           .sort((x, y) => y.getTime() - x.getTime())[0] ?? null;
       return {
-        learner: { id: l.id, displayName: l.display_name, email: l.email, birthDate: l.birth_date, country: l.country, locale: l.locale, status: l.status },
-        progress: { learnerId: l.id, streakDays: streak(activity.get(l.id as string) ?? []), lastActivityAt: last, timeSpentSeconds: courses.reduce((s, c) => s + c.timeSpentSeconds, 0), courses },
+        learner: {
+          id: l.id,
+          displayName: l.display_name,
+          email: l.email,
+          birthDate: l.birth_date,
+          country: l.country,
+          locale: l.locale,
+          status: l.status,
+        },
+        progress: {
+          learnerId: l.id,
+          streakDays: streak(activity.get(l.id as string) ?? []),
+          lastActivityAt: last,
+          timeSpentSeconds: courses.reduce((s, c) => s + c.timeSpentSeconds, 0),
+          courses,
+        },
         certificates: certificates
           .filter((c) => c.learner_id === l.id)
-          .map((c) => ({ id: c.id, code: c.code, courseId: c.course_id, courseTitle: localized(c.title), learnerName: c.display_name, averageScore: c.average_score, issuedAt: c.issued_at })),
+          .map((c) => ({
+            id: c.id,
+            code: c.code,
+            courseId: c.course_id,
+            courseTitle: localized(c.title),
+            learnerName: c.display_name,
+            averageScore: c.average_score,
+            issuedAt: c.issued_at,
+          })),
       };
     });
     res.json({ items });
@@ -150,6 +206,7 @@ function localized(value: unknown): { en: unknown; vi: unknown } {
 
 /** `array_agg` of dates: pg gives the array as text here (the date parser is the identity). */
 function parseDays(value: unknown): string[] {
-  const days = typeof value === 'string' ? value.replace(/[{}]/g, '').split(',').filter(Boolean) : (value as (string | Date)[]);
+  const days =
+    typeof value === 'string' ? value.replace(/[{}]/g, '').split(',').filter(Boolean) : (value as (string | Date)[]);
   return days.map((d) => (typeof d === 'string' ? d.slice(0, 10) : d.toISOString().slice(0, 10)));
 }

@@ -49,13 +49,21 @@ run(async () => {
        '{"questions":[{"prompt":{"en":"q","vi":"q"},"options":[{"en":"a","vi":"a"},{"en":"b","vi":"b"}],"answerIndex":1,"explanation":{"en":"e","vi":"e"}}]}'
      from courses c cross join generate_series(1, 5) p`);
   const { auth, guardian } = service.services;
-  const parent = await auth.createVerifiedUser(`bench-guardian-${Date.now()}@example.com`, 'a benchmark password', 'Bench Parent', Role.guardian);
+  const parent = await auth.createVerifiedUser(
+    `bench-guardian-${Date.now()}@example.com`,
+    'a benchmark password',
+    'Bench Parent',
+    Role.guardian,
+  );
   const courses = (await sql('select id from courses order by created_at desc limit 20')) as { id: string }[];
   for (let i = 0; i < 5; i++) {
     const link = await guardian.addChild(parent, { displayName: `Child ${i}`, birthDate: '2014-01-01' });
     const child = link.learner!.id;
     for (const [n, { id }] of courses.entries()) {
-      await sql('insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())', [child, id]);
+      await sql(
+        'insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())',
+        [child, id],
+      );
       await sql(
         `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) select gen_random_uuid(), ?, l.id, l.course_id, 120, now() from lessons l where l.course_id = ? and l.position <= 3`,
         [child, id],
@@ -65,7 +73,10 @@ run(async () => {
         [child, id],
       );
       if (n % 4 === 0)
-        await sql(`insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, 90, now())`, [child, id, `L${i}${n}${Date.now()}`]);
+        await sql(
+          `insert into certificates (id, learner_id, course_id, code, average_score, issued_at) values (gen_random_uuid(), ?, ?, ?, 90, now())`,
+          [child, id, `L${i}${n}${Date.now()}`],
+        );
     }
   }
   await sql('analyze');
@@ -80,11 +91,21 @@ run(async () => {
   const operation = (path: string) => routes.find((r) => r.method === 'get' && r.path === path)!.operation;
   const targets: Target[] = [
     { group: 'catalog', name: 'GET /courses (first page)', url: `${service.url}/courses?limit=20` },
-    { group: 'catalog', name: 'GraphQL courses(first: 20)', url: `${service.url}/graphql`, body: JSON.stringify({ query: operation('/courses'), variables: { first: 20 } }) },
+    {
+      group: 'catalog',
+      name: 'GraphQL courses(first: 20)',
+      url: `${service.url}/graphql`,
+      body: JSON.stringify({ query: operation('/courses'), variables: { first: 20 } }),
+    },
     { group: 'catalog', baseline: true, name: 'catalog: bare express + pg', url: `${bareUrl}/courses?limit=20` },
     { name: 'GET /courses?q=&level=&age=', url: `${service.url}/courses?q=Python&level=beginner&age=12&limit=20` },
     { group: 'dashboard', name: 'GET /guardian/dashboard', url: `${service.url}/guardian/dashboard` },
-    { group: 'dashboard', name: 'GraphQL guardianDashboard', url: `${service.url}/graphql`, body: JSON.stringify({ query: operation('/guardian/dashboard') }) },
+    {
+      group: 'dashboard',
+      name: 'GraphQL guardianDashboard',
+      url: `${service.url}/graphql`,
+      body: JSON.stringify({ query: operation('/guardian/dashboard') }),
+    },
     { group: 'dashboard', baseline: true, name: 'dashboard: bare express + pg', url: `${bareUrl}/guardian/dashboard` },
   ];
   const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
@@ -92,7 +113,8 @@ run(async () => {
   const send = async (target: Target) => {
     const response = await fetch(target.url, { method: target.body ? 'POST' : 'GET', headers, body: target.body });
     const json = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
-    if (response.status !== 200 || json.errors) throw new Error(`${target.name}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
+    if (response.status !== 200 || json.errors)
+      throw new Error(`${target.name}: ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
     return json;
   };
   // The same data every way, checked before timing.
@@ -100,28 +122,45 @@ run(async () => {
     const [rest, graphql, baseline] = await Promise.all(targets.filter((t) => t.group === group).map(send));
     // GraphQL spells enum values in capitals; REST in the specification's words (rest/enums.ts).
     const spelling = enumSpelling(schema, parse(operation(group === 'catalog' ? '/courses' : '/guardian/dashboard')));
-    const twin = Object.values(spelling.toRest(graphql.data) as object)[0] as { edges?: { node: unknown }[]; pageInfo?: { hasNextPage: boolean; endCursor: string } };
-    const shaped = group === 'catalog' ? { items: twin.edges!.map((e) => e.node), nextCursor: twin.pageInfo!.hasNextPage ? twin.pageInfo!.endCursor : null } : { items: twin };
-    const same = (a: unknown, b: unknown) => isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
-    if (!same(rest, baseline)) throw new Error(`${group}: the baseline's body differs from REST's:\n${JSON.stringify(baseline).slice(0, 800)}\n${JSON.stringify(rest).slice(0, 800)}`);
+    const twin = Object.values(spelling.toRest(graphql.data) as object)[0] as {
+      edges?: { node: unknown }[];
+      pageInfo?: { hasNextPage: boolean; endCursor: string };
+    };
+    const shaped =
+      group === 'catalog'
+        ? {
+            items: twin.edges!.map((e) => e.node),
+            nextCursor: twin.pageInfo!.hasNextPage ? twin.pageInfo!.endCursor : null,
+          }
+        : { items: twin };
+    const same = (a: unknown, b: unknown) =>
+      isDeepStrictEqual(JSON.parse(JSON.stringify(a)), JSON.parse(JSON.stringify(b)));
+    if (!same(rest, baseline))
+      throw new Error(
+        `${group}: the baseline's body differs from REST's:\n${JSON.stringify(baseline).slice(0, 800)}\n${JSON.stringify(rest).slice(0, 800)}`,
+      );
     if (!same(rest, shaped)) throw new Error(`${group}: GraphQL's data differs from REST's`);
   }
   // Counted one request at a time, before any load, so that no other request's statements mix in.
   const counts = new Map<Target, number>();
-  for (const target of targets) if (!target.baseline) counts.set(target, await countQueries(service, () => send(target)));
+  for (const target of targets)
+    if (!target.baseline) counts.set(target, await countQueries(service, () => send(target)));
 
   const timed = targets.filter((t) => ONLY.test(t.name));
   const results = new Map<Target, LoadFigures[]>();
   for (const target of timed) await load(target, headers, 2); // warm-up
   for (let round = 0; round < ROUNDS; round++) {
-    for (const target of timed) results.set(target, [...(results.get(target) ?? []), await load(target, headers, DURATION)]);
+    for (const target of timed)
+      results.set(target, [...(results.get(target) ?? []), await load(target, headers, DURATION)]);
   }
   const mean = (target: Target) => {
     const runs = results.get(target)!;
     const avg = (key: keyof LoadFigures) => runs.reduce((sum, r) => sum + (r[key] ?? 0), 0) / runs.length;
     return { rps: avg('rps'), p50: avg('p50'), p99: avg('p99'), errors: avg('errors'), cpuMs: avg('cpuMs') };
   };
-  console.log(`\n${COURSES.toLocaleString('en')} courses; dashboard: 5 learners x 20 courses; ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections, Node ${process.version}`);
+  console.log(
+    `\n${COURSES.toLocaleString('en')} courses; dashboard: 5 learners x 20 courses; ${ROUNDS} rounds x ${DURATION} s, ${CONNECTIONS} connections, Node ${process.version}`,
+  );
   console.log('target                               req/s    p50 ms   p99 ms  CPU ms/req  SQL/request');
   for (const target of timed) {
     const f = mean(target);
@@ -129,12 +168,15 @@ run(async () => {
       `${target.name.padEnd(34)} ${f.rps.toFixed(0).padStart(7)} ${f.p50.toFixed(1).padStart(9)} ${f.p99.toFixed(1).padStart(8)} ${f.cpuMs.toFixed(2).padStart(11)} ${String(counts.get(target) ?? '').padStart(12)}${f.errors ? `  (${f.errors.toFixed(0)} non-2xx)` : ''}`,
     );
   }
-  console.log('\nagainst the bare baseline of the same run (req/s; in brackets, the CPU time per request of the baseline over ours)');
+  console.log(
+    '\nagainst the bare baseline of the same run (req/s; in brackets, the CPU time per request of the baseline over ours)',
+  );
   for (const group of ['catalog', 'dashboard'] as const) {
     const of = targets.filter((t) => t.group === group);
     if (!of.every((t) => results.has(t))) continue;
     const [rest, graphql, baseline] = of.map(mean);
-    const ratio = (f: typeof rest) => `${((f.rps / baseline.rps) * 100).toFixed(0)}% (${((baseline.cpuMs / f.cpuMs) * 100).toFixed(0)}%)`;
+    const ratio = (f: typeof rest) =>
+      `${((f.rps / baseline.rps) * 100).toFixed(0)}% (${((baseline.cpuMs / f.cpuMs) * 100).toFixed(0)}%)`;
     console.log(`${group.padEnd(10)} REST ${ratio(rest)}, GraphQL ${ratio(graphql)}; aim >= 50%`);
   }
   // The baseline's pool ends with the process: a request the load generator left under way must not meet an ended pool.
@@ -144,10 +186,16 @@ run(async () => {
 });
 
 function load(target: Target, headers: Record<string, string>, duration: number): Promise<LoadFigures> {
-  return loadFromChild({ url: target.url, method: target.body ? 'POST' : 'GET', headers, body: target.body }, { connections: CONNECTIONS, duration });
+  return loadFromChild(
+    { url: target.url, method: target.body ? 'POST' : 'GET', headers, body: target.body },
+    { connections: CONNECTIONS, duration },
+  );
 }
 
-async function countQueries(service: Awaited<ReturnType<typeof startBenchService>>, request: () => Promise<unknown>): Promise<number> {
+async function countQueries(
+  service: Awaited<ReturnType<typeof startBenchService>>,
+  request: () => Promise<unknown>,
+): Promise<number> {
   const logger = service.app.deps.orm.config.getLogger();
   const original = logger.logQuery.bind(logger);
   let queries = 0;

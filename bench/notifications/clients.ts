@@ -17,18 +17,38 @@ async function inBatches<T>(items: T[], batch: number, open: (item: T) => Promis
   for (let i = 0; i < items.length; i += batch) await Promise.all(items.slice(i, i + batch).map(open));
 }
 
-type Message = { subscribe?: { url: string; tokens: [string, string][] }; bare?: { port: number; n: number }; bareClose?: true; count?: number; report?: true; stop?: true };
+type Message = {
+  subscribe?: { url: string; tokens: [string, string][] };
+  bare?: { port: number; n: number };
+  bareClose?: true;
+  count?: number;
+  report?: true;
+  stop?: true;
+};
 
 process.on('message', async (message: Message) => {
   if (message.subscribe) {
     const { url, tokens } = message.subscribe;
     await inBatches(tokens, 250, async ([id, token]) => {
-      const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { authorization: `Bearer ${token}` }, retryAttempts: 0 });
+      const client = createClient({
+        url: `${url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { authorization: `Bearer ${token}` },
+        retryAttempts: 0,
+      });
       clients.push(client);
       received.set(id, []);
-      client.subscribe({ query: 'subscription { notificationAdded { id title } }' }, { next: () => void received.get(id)!.push(now()), error: () => undefined, complete: () => undefined });
+      client.subscribe(
+        { query: 'subscription { notificationAdded { id title } }' },
+        { next: () => void received.get(id)!.push(now()), error: () => undefined, complete: () => undefined },
+      );
       // Readiness: an operation sent after the subscription on the same socket has been answered.
-      await new Promise((resolve) => client.subscribe({ query: '{ __typename }' }, { next: () => undefined, error: resolve, complete: () => resolve(undefined) }));
+      await new Promise((resolve) =>
+        client.subscribe(
+          { query: '{ __typename }' },
+          { next: () => undefined, error: resolve, complete: () => resolve(undefined) },
+        ),
+      );
     });
     process.send!({ subscribed: clients.length });
   } else if (message.bare) {

@@ -40,7 +40,10 @@ async function main() {
   const producer = await createApp(config, createLogger('silent'));
   const child = fork(join(__dirname, 'server.js'), {
     env: { ...process.env, ...env },
-    execArgv: ['--expose-gc', ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [])],
+    execArgv: [
+      '--expose-gc',
+      ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const ask = <T>(message?: string | object) =>
@@ -67,8 +70,13 @@ async function main() {
 
 async function lists(pool: Pool, url: string, reader: string, users: string[], token: (id: string) => string) {
   await seedNotifications(pool, reader, users);
-  console.log(`\n== Unread count and list: ${USER_ROWS.toLocaleString('en')} notifications of one user, ${ROWS.toLocaleString('en')} rows in all`);
-  const plan = await pool.query(`explain (analyze, buffers) select unread from notification_counters where user_id = $1`, [reader]);
+  console.log(
+    `\n== Unread count and list: ${USER_ROWS.toLocaleString('en')} notifications of one user, ${ROWS.toLocaleString('en')} rows in all`,
+  );
+  const plan = await pool.query(
+    `explain (analyze, buffers) select unread from notification_counters where user_id = $1`,
+    [reader],
+  );
   console.log(plan.rows.map((r) => `  ${r['QUERY PLAN']}`).join('\n'));
   console.log('target                                   req/s     p50 ms   p99 ms   non-2xx');
   const headers = { authorization: `Bearer ${token(reader)}` };
@@ -79,7 +87,9 @@ async function lists(pool: Pool, url: string, reader: string, users: string[], t
     ['GET /notifications?filter=unread', '/notifications?filter=unread&limit=20'],
   ]) {
     const r = await autocannon({ url: url + path, headers, connections: 16, duration: DURATION });
-    console.log(`${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(6)} ${r.latency.p50.toFixed(1).padStart(9)} ${r.latency.p99.toFixed(1).padStart(8)} ${String(r.non2xx).padStart(9)}`);
+    console.log(
+      `${name.padEnd(40)} ${r.requests.average.toFixed(0).padStart(6)} ${r.latency.p50.toFixed(1).padStart(9)} ${r.latency.p99.toFixed(1).padStart(8)} ${String(r.non2xx).padStart(9)}`,
+    );
   }
 }
 
@@ -89,9 +99,11 @@ interface Memory {
   heapUsed: number;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? NaN;
 const ms = (n: number) => n.toFixed(1).padStart(8);
-const perSocket = (before: Memory, after: Memory, n: number) => `${((after.rss - before.rss) / n / 1024).toFixed(1)} KiB RSS, ${((after.heapUsed - before.heapUsed) / n / 1024).toFixed(1)} KiB heap`;
+const perSocket = (before: Memory, after: Memory, n: number) =>
+  `${((after.rss - before.rss) / n / 1024).toFixed(1)} KiB RSS, ${((after.heapUsed - before.heapUsed) / n / 1024).toFixed(1)} KiB heap`;
 
 function report(name: string, latencies: number[], expected: number, seconds: number) {
   latencies.sort((a, b) => a - b);
@@ -117,7 +129,9 @@ async function fanOut(url: string, users: string[], token: (id: string) => strin
     loadavg()
       .map((l) => l.toFixed(2))
       .join(' / ');
-  console.log(`\n== Fan-out: one event to each of ${n.toLocaleString('en')} subscriptions on one instance, produced on another (load average ${load()})`);
+  console.log(
+    `\n== Fan-out: one event to each of ${n.toLocaleString('en')} subscriptions on one instance, produced on another (load average ${load()})`,
+  );
   const subscribers = fork(join(__dirname, 'clients.js'), { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const tell = <T>(message: object) =>
     new Promise<T>((resolve) => {
@@ -137,7 +151,11 @@ async function fanOut(url: string, users: string[], token: (id: string) => strin
   const header = `${'what'.padEnd(52)} ${'delivered'.padStart(13)} ${'p50 ms'.padStart(8)} ${'p99 ms'.padStart(8)} ${'max ms'.padStart(8)} ${'all s'.padStart(7)}`;
 
   // Baseline: a bare ws server broadcasting the service's message.
-  const message = JSON.stringify({ id: randomUUID(), type: 'next', payload: { data: { notificationAdded: { id: randomUUID(), title: 'Hello' } } } });
+  const message = JSON.stringify({
+    id: randomUUID(),
+    type: 'next',
+    payload: { data: { notificationAdded: { id: randomUUID(), title: 'Hello' } } },
+  });
   const bareBefore = await ask<Memory>({ memory: true });
   const { port } = await ask<{ port: number }>({ bare: true });
   await tell({ bare: { port, n } });
@@ -155,7 +173,9 @@ async function fanOut(url: string, users: string[], token: (id: string) => strin
   const before = await ask<Memory>({ memory: true });
   await tell({ subscribe: { url, tokens: users.map((id) => [id, token(id)]) } });
   const after = await ask<Memory>({ memory: true });
-  console.log(`server memory per socket: ${perSocket(before, after, n)} with a subscription; bare ws ${perSocket(bareBefore, bareAfter, n)}`);
+  console.log(
+    `server memory per socket: ${perSocket(before, after, n)} with a subscription; bare ws ${perSocket(bareBefore, bareAfter, n)}`,
+  );
 
   const notification = { title: { en: 'Hello', vi: 'Xin chào' }, body: { en: 'Hi', vi: 'Chào' } };
   // Streamed: PRODUCERS notifications under way at once, each timed from its own commit.
@@ -178,7 +198,9 @@ async function fanOut(url: string, users: string[], token: (id: string) => strin
   let received = (await tell<{ received: Record<string, number[]> }>({ report: true })).received;
   const streamed = users.filter((id) => received[id]?.length >= 1).map((id) => received[id][0] - committed.get(id)!);
   report(`streamed: ${PRODUCERS} producers, from each commit`, streamed, n, streamSeconds);
-  console.log(`producing the streamed events took ${(produced / 1000).toFixed(1)} s (${Math.round(n / (produced / 1000))} notifications/s)`);
+  console.log(
+    `producing the streamed events took ${(produced / 1000).toFixed(1)} s (${Math.round(n / (produced / 1000))} notifications/s)`,
+  );
 
   // Burst: every notification in one transaction, so every event leaves at one commit.
   const unit = openUnit(deps);
@@ -217,7 +239,10 @@ async function seedNotifications(pool: Pool, reader: string, users: string[]): P
     select gen_random_uuid(), %USER%, 'system', 'Title', 'Body', '{}', case when g % 10 = 0 then null else now() end, now() - (g || ' seconds')::interval
     from generate_series(1, $1) g`;
   await pool.query(insert.replace('%USER%', '$2::uuid'), [USER_ROWS, reader]);
-  await pool.query(insert.replace('%USER%', '($2::uuid[])[1 + g % array_length($2::uuid[], 1)]'), [ROWS - USER_ROWS, users.slice(1)]);
+  await pool.query(insert.replace('%USER%', '($2::uuid[])[1 + g % array_length($2::uuid[], 1)]'), [
+    ROWS - USER_ROWS,
+    users.slice(1),
+  ]);
   await pool.query('analyze notifications');
 }
 

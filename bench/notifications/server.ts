@@ -22,26 +22,29 @@ async function main() {
   process.send!({ url: `http://127.0.0.1:${port}` });
   // The baseline: a bare ws server in this same process, sending a message as it is given.
   let bare: WebSocketServer | undefined;
-  process.on('message', async (message: { memory?: true; bare?: true; broadcast?: string; bareClose?: true; stop?: true }) => {
-    if (message.memory) {
-      global.gc?.();
-      process.send!({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
-    } else if (message.bare) {
-      bare = new WebSocketServer({ port: 0, host: '127.0.0.1' });
-      await new Promise((resolve) => bare!.once('listening', resolve));
-      process.send!({ port: (bare.address() as AddressInfo).port });
-    } else if (message.broadcast) {
-      for (const socket of bare!.clients) socket.send(message.broadcast);
-      process.send!({ sent: bare!.clients.size });
-    } else if (message.bareClose) {
-      for (const socket of bare!.clients) socket.terminate();
-      await new Promise((resolve) => bare!.close(resolve));
-      process.send!({ closed: true });
-    } else if (message.stop) {
-      await app.close();
-      process.exit(0);
-    }
-  });
+  process.on(
+    'message',
+    async (message: { memory?: true; bare?: true; broadcast?: string; bareClose?: true; stop?: true }) => {
+      if (message.memory) {
+        global.gc?.();
+        process.send!({ rss: process.memoryUsage().rss, heapUsed: process.memoryUsage().heapUsed });
+      } else if (message.bare) {
+        bare = new WebSocketServer({ port: 0, host: '127.0.0.1' });
+        await new Promise((resolve) => bare!.once('listening', resolve));
+        process.send!({ port: (bare.address() as AddressInfo).port });
+      } else if (message.broadcast) {
+        for (const socket of bare!.clients) socket.send(message.broadcast);
+        process.send!({ sent: bare!.clients.size });
+      } else if (message.bareClose) {
+        for (const socket of bare!.clients) socket.terminate();
+        await new Promise((resolve) => bare!.close(resolve));
+        process.send!({ closed: true });
+      } else if (message.stop) {
+        await app.close();
+        process.exit(0);
+      }
+    },
+  );
 }
 
 main().catch((error) => {

@@ -29,7 +29,9 @@ export interface Tally {
  * so a second mail of a kind to an address is a delivery repeated.
  */
 export class Ledger {
-  private readonly committed = new Map<KindKey, Set<string>>(Object.keys(KINDS).map((k) => [k as KindKey, new Set<string>()]));
+  private readonly committed = new Map<KindKey, Set<string>>(
+    Object.keys(KINDS).map((k) => [k as KindKey, new Set<string>()]),
+  );
   readonly exportIds: string[] = [];
 
   commit(kind: KindKey, address: string): void {
@@ -40,7 +42,8 @@ export class Ledger {
     return (Object.keys(KINDS) as KindKey[]).map((key) => {
       const kind: Kind = KINDS[key];
       const count = new Map<string, number>();
-      for (const mail of received) if (kind.subject.test(mail.subject)) for (const to of mail.to) count.set(to, (count.get(to) ?? 0) + 1);
+      for (const mail of received)
+        if (kind.subject.test(mail.subject)) for (const to of mail.to) count.set(to, (count.get(to) ?? 0) + 1);
       const asked = [...this.committed.get(key)!];
       const times = asked.map((address) => count.get(address) ?? 0);
       return {
@@ -68,9 +71,10 @@ export async function owed(databaseUrl: string, exportIds: string[]): Promise<Ow
     const outbox = await client.query<{ pending: number; failed: number }>(
       `select count(*) filter (where failed_at is null)::int as pending, count(*) filter (where failed_at is not null)::int as failed from outbox`,
     );
-    const exports = await client.query<{ status: string; n: number }>(`select status, count(*)::int as n from gdpr_requests where id = any($1::uuid[]) and status <> 'ready' group by status`, [
-      exportIds,
-    ]);
+    const exports = await client.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from gdpr_requests where id = any($1::uuid[]) and status <> 'ready' group by status`,
+      [exportIds],
+    );
     return {
       outbox: outbox.rows[0].pending,
       failedOutbox: outbox.rows[0].failed,
@@ -86,7 +90,12 @@ export async function owed(databaseUrl: string, exportIds: string[]): Promise<Ow
  * server has taken every message handed to it, or until `ms` have passed. Answers what is still
  * owed then, and how long it took.
  */
-export async function drain(databaseUrl: string, exportIds: string[], received: readonly ReceivedMail[], ms: number): Promise<Owed & { seconds: number }> {
+export async function drain(
+  databaseUrl: string,
+  exportIds: string[],
+  received: readonly ReceivedMail[],
+  ms: number,
+): Promise<Owed & { seconds: number }> {
   const started = Date.now();
   for (;;) {
     const now = await owed(databaseUrl, exportIds).catch(() => undefined);
@@ -98,7 +107,8 @@ export async function drain(databaseUrl: string, exportIds: string[], received: 
       if (received.length === seen) return { ...now, seconds: (Date.now() - started) / 1000 };
       continue;
     }
-    if (Date.now() - started > ms) return { ...(now ?? { outbox: -1, failedOutbox: -1, exports: {} }), seconds: (Date.now() - started) / 1000 };
+    if (Date.now() - started > ms)
+      return { ...(now ?? { outbox: -1, failedOutbox: -1, exports: {} }), seconds: (Date.now() - started) / 1000 };
     await pause(2000);
   }
 }

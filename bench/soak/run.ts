@@ -85,21 +85,27 @@ async function soak(): Promise<void> {
     const tally = report.ledger.tally(smtp.received);
     const growths = memory.lives.map((life) => growthOf(life, WARM_UP_MS));
 
-    console.log(`soak: ${MINUTES} min, ${CLIENTS} clients, ${INSTANCES} instance(s) behind nginx, Node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`);
+    console.log(
+      `soak: ${MINUTES} min, ${CLIENTS} clients, ${INSTANCES} instance(s) behind nginx, Node ${process.version}, ${new Date().toISOString()}, load average ${loadAverage()}`,
+    );
     console.log(answersByStatus(report.samples));
     console.log(
       `drained in ${owedAfter.seconds.toFixed(0)} s; still owed: ${owedAfter.outbox} outbox row(s), ${owedAfter.failedOutbox} set aside as failed, exports not ready ${JSON.stringify(owedAfter.exports)}`,
     );
     console.log('\n| effect | committed | delivered | delivered twice | lost |\n|---|---:|---:|---:|---:|');
-    for (const t of tally) console.log(`| ${t.kind} | ${t.committed} | ${t.delivered} | ${t.deliveredTwice} | ${t.lost} |`);
-    console.log(`\n| instance (pid) | RSS after warm-up | RSS at the end | measured | growth |\n|---|---:|---:|---:|---:|`);
+    for (const t of tally)
+      console.log(`| ${t.kind} | ${t.committed} | ${t.delivered} | ${t.deliveredTwice} | ${t.lost} |`);
+    console.log(
+      `\n| instance (pid) | RSS after warm-up | RSS at the end | measured | growth |\n|---|---:|---:|---:|---:|`,
+    );
     for (const g of growths)
       console.log(
         g.measuredMinutes === 0
           ? `| ${g.instance} (${g.pid}) | - | - | - | ended before its warm-up did |`
           : `| ${g.instance} (${g.pid}) | ${g.fromMiB.toFixed(0)} MiB | ${g.toMiB.toFixed(0)} MiB | ${g.measuredMinutes.toFixed(1)} min | ${g.perHour === undefined ? 'too short to tell' : `${g.perHour.toFixed(1)} MiB/hour`} |`,
       );
-    for (const life of memory.lives) console.log(`${life.instance} (${life.pid}) RSS each minute, MiB: ${rssByMinute(life).join(' ')}`);
+    for (const life of memory.lives)
+      console.log(`${life.instance} (${life.pid}) RSS each minute, MiB: ${rssByMinute(life).join(' ')}`);
     console.log('');
     for (const f of report.faults)
       console.log(
@@ -110,7 +116,10 @@ async function soak(): Promise<void> {
     const lost = tally.reduce((sum, t) => sum + t.lost, 0);
     const grew = growths.filter((g) => g.perHour !== undefined && g.perHour >= GROWTH_LIMIT_MIB_PER_HOUR);
     if (lost > 0) console.log(`FAILED: ${lost} effect(s) committed and never delivered`);
-    if (grew.length) console.log(`FAILED: resident memory grew ${GROWTH_LIMIT_MIB_PER_HOUR} MiB an hour or more after warm-up (${grew.map((g) => g.instance).join(', ')})`);
+    if (grew.length)
+      console.log(
+        `FAILED: resident memory grew ${GROWTH_LIMIT_MIB_PER_HOUR} MiB an hour or more after warm-up (${grew.map((g) => g.instance).join(', ')})`,
+      );
     process.exitCode = lost > 0 || grew.length > 0 ? 1 : 0;
   } finally {
     memory.stop();
@@ -122,7 +131,13 @@ async function soak(): Promise<void> {
 }
 
 /** The clients and the faults, until SOAK_MINUTES have passed. */
-async function load(fleet: Fleet, dataDir: string, smtp: Awaited<ReturnType<typeof startSmtpServer>>, ai: Awaited<ReturnType<typeof startAiBackend>>, memory: MemorySampler) {
+async function load(
+  fleet: Fleet,
+  dataDir: string,
+  smtp: Awaited<ReturnType<typeof startSmtpServer>>,
+  ai: Awaited<ReturnType<typeof startAiBackend>>,
+  memory: MemorySampler,
+) {
   const samples: Sample[] = [];
   const faults: Fault[] = [];
   const ledger = new Ledger();
@@ -133,7 +148,10 @@ async function load(fleet: Fleet, dataDir: string, smtp: Awaited<ReturnType<type
     try {
       const response = await fetch(fleet.proxyUrl + path, {
         method,
-        headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        headers: {
+          ...(body ? { 'content-type': 'application/json' } : {}),
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+        },
         body: body ? JSON.stringify(body) : undefined,
         signal: AbortSignal.timeout(30_000),
       });
@@ -150,7 +168,14 @@ async function load(fleet: Fleet, dataDir: string, smtp: Awaited<ReturnType<type
   const client = async (n: number) => {
     while (Date.now() < end) {
       const email = `soak-${n}-${Date.now()}@example.com`;
-      const signup = await call('POST', '/auth/signup', { email, password: 'a long enough passphrase', displayName: `Soak ${n}`, role: 'learner', birthDate: '1990-01-01', country: 'US' });
+      const signup = await call('POST', '/auth/signup', {
+        email,
+        password: 'a long enough passphrase',
+        displayName: `Soak ${n}`,
+        role: 'learner',
+        birthDate: '1990-01-01',
+        country: 'US',
+      });
       if (signup.status !== 201) {
         await pause(1000);
         continue;
@@ -169,7 +194,8 @@ async function load(fleet: Fleet, dataDir: string, smtp: Awaited<ReturnType<type
         if (pick === 0) await call('GET', '/auth/me', undefined, token);
         else if (pick === 1) await call('GET', '/courses?limit=20', undefined, token);
         else if (pick === 2) await call('GET', '/notifications', undefined, token);
-        else if (pick === 3) await call('POST', '/codelab/run', { language: 'javascript', code: 'console.log(6 * 7)' }, token);
+        else if (pick === 3)
+          await call('POST', '/codelab/run', { language: 'javascript', code: 'console.log(6 * 7)' }, token);
         else if (pick === 4) await call('POST', '/ai/chat', { message: 'What is a loop?' }, token);
         else if (pick === 5) await call('GET', '/features', undefined, token);
         else if (pick === 6) await call('GET', '/gdpr/requests', undefined, token);
@@ -178,9 +204,21 @@ async function load(fleet: Fleet, dataDir: string, smtp: Awaited<ReturnType<type
     }
   };
 
-  const serving = () => Promise.all(fleet.instances.map(async (instance) => (await fetch(`${instance.url}/health`).catch(() => null))?.status === 200)).then((all) => all.every(Boolean));
+  const serving = () =>
+    Promise.all(
+      fleet.instances.map(
+        async (instance) => (await fetch(`${instance.url}/health`).catch(() => null))?.status === 200,
+      ),
+    ).then((all) => all.every(Boolean));
   const faultList: { name: string; cause: () => Promise<void> }[] = [
-    ...(fleet.instances.length > 1 ? [{ name: `instance ${fleet.instances[1].name} killed (SIGKILL) and started again`, cause: () => killAndRestart(fleet.instances[1], memory) }] : []),
+    ...(fleet.instances.length > 1
+      ? [
+          {
+            name: `instance ${fleet.instances[1].name} killed (SIGKILL) and started again`,
+            cause: () => killAndRestart(fleet.instances[1], memory),
+          },
+        ]
+      : []),
     {
       name: 'postmaster killed',
       cause: async () => {
@@ -244,7 +282,9 @@ function p99(samples: Sample[], from: number, to: number): string {
     .filter((s) => s.at >= from && s.at < to && s.status > 0)
     .map((s) => s.ms)
     .sort((a, b) => a - b);
-  return ms.length ? `${ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))].toFixed(1)} ms (n=${ms.length})` : 'n/a';
+  return ms.length
+    ? `${ms[Math.min(ms.length - 1, Math.floor(ms.length * 0.99))].toFixed(1)} ms (n=${ms.length})`
+    : 'n/a';
 }
 
 /** The machine's load average over 1, 5 and 15 minutes: the soak shares it with whatever else runs. */

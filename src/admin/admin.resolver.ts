@@ -3,7 +3,15 @@ import { UserView } from '../auth';
 import { Role, type User } from '../auth';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
-import { AuditArgs, AuditEntryConnection, PlatformStatsView, RoleChangeView, SuspendInput, UserConnection, UsersArgs } from './admin.types';
+import {
+  AuditArgs,
+  AuditEntryConnection,
+  PlatformStatsView,
+  RoleChangeView,
+  SuspendInput,
+  UserConnection,
+  UsersArgs,
+} from './admin.types';
 import type { NodeSource } from '../kernel/node';
 import { adminRules } from './admin.rules';
 import type { AuditEntry } from '../audit';
@@ -34,17 +42,23 @@ export class AdminResolver {
     return ctx.services.admin.removeRole(await ctx.viewer(), userId, role);
   }
 
-  @Mutation(() => UserView, { description: 'Suspends an account: log-in and every token refused, sessions ended (admins only); audited' })
+  @Mutation(() => UserView, {
+    description: 'Suspends an account: log-in and every token refused, sessions ended (admins only); audited',
+  })
   async suspendUser(
     @Arg('userId', () => ID, { description: 'The account to suspend' }) userId: string,
-    @Arg('input', () => SuspendInput, { nullable: true, description: 'Why the account is suspended; may be omitted' }) input: SuspendInput | null,
+    @Arg('input', () => SuspendInput, { nullable: true, description: 'Why the account is suspended; may be omitted' })
+    input: SuspendInput | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.admin.suspend(await ctx.viewer(), userId, input ?? {});
   }
 
   @Mutation(() => UserView, { description: 'Lifts a suspension (admins only); audited' })
-  async reactivateUser(@Arg('userId', () => ID, { description: 'The account to reactivate' }) userId: string, @Ctx() ctx: Context) {
+  async reactivateUser(
+    @Arg('userId', () => ID, { description: 'The account to reactivate' }) userId: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.admin.reactivate(await ctx.viewer(), userId);
   }
 
@@ -55,18 +69,29 @@ export class AdminResolver {
     return toConnection({ ...page, nodes: page.nodes.map(auditView) });
   }
 
-  @Query(() => PlatformStatsView, { description: 'Users, activity, enrollments, certificates, AI use and revenue (admins only)' })
+  @Query(() => PlatformStatsView, {
+    description: 'Users, activity, enrollments, certificates, AI use and revenue (admins only)',
+  })
   async platformStats(@Ctx() ctx: Context) {
     return ctx.services.admin.stats();
   }
 
-  @FieldResolver(() => [RoleChangeView], { nullable: true, description: 'Who changed which role and when (admins only)' })
+  @FieldResolver(() => [RoleChangeView], {
+    nullable: true,
+    description: 'Who changed which role and when (admins only)',
+  })
   async roleChanges(@Root() user: User, @Ctx() ctx: Context): Promise<RoleChangeView[]> {
     return (await ctx.services.admin.roleChanges(user.id)).map(roleChangeView);
   }
 }
 
-const roleChangeView = (c: RoleChange): RoleChangeView => ({ id: c.id, role: c.role, action: c.action, actorId: c.actor?.id ?? null, createdAt: c.createdAt });
+const roleChangeView = (c: RoleChange): RoleChangeView => ({
+  id: c.id,
+  role: c.role,
+  action: c.action,
+  actorId: c.actor?.id ?? null,
+  createdAt: c.createdAt,
+});
 
 export const adminNodes: NodeSource[] = [
   {

@@ -49,7 +49,11 @@ export class AdminService {
     if (filter.role) where.roles = { $contains: [filter.role] };
     if (filter.status) where.status = filter.status;
     if (filter.email) where.email = { $like: `%${escapeLike(normaliseEmail(filter.email))}%` };
-    const rows = await this.em.find(User, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      User,
+      { ...where, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(User, where));
   }
 
@@ -65,7 +69,8 @@ export class AdminService {
     return this.uow.children(
       'admin.roleChanges',
       userId,
-      (users) => this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }),
+      (users) =>
+        this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }),
       (change) => change.user.id,
     );
   }
@@ -85,7 +90,12 @@ export class AdminService {
     const user = await this.auth.createVerifiedUser(email, password, 'Administrator', Role.admin);
     this.em.create(RoleChange, { user, actor: null, role: Role.admin, action: RoleChangeAction.granted });
     await this.em.flush();
-    await this.audit.record({ actor: null, action: 'admin.role_granted', target: { type: 'user', id: user.id }, data: { role: Role.admin, via: 'command line' } });
+    await this.audit.record({
+      actor: null,
+      action: 'admin.role_granted',
+      target: { type: 'user', id: user.id },
+      data: { role: Role.admin, via: 'command line' },
+    });
     return { user, created: true };
   }
 
@@ -103,7 +113,12 @@ export class AdminService {
       const previousStatus = target.status;
       target.status = AccountStatus.suspended;
       await this.auth.endSessions(em, target.id, { suspended: true });
-      await this.audit.record({ actor, action: 'admin.user_suspended', target: { type: 'user', id: target.id }, data: { previousStatus, reason: request.reason ?? null } });
+      await this.audit.record({
+        actor,
+        action: 'admin.user_suspended',
+        target: { type: 'user', id: target.id },
+        data: { previousStatus, reason: request.reason ?? null },
+      });
       return target;
     });
     this.auth.publishAccountChanged(user.id);
@@ -119,8 +134,14 @@ export class AdminService {
       if (target.status !== AccountStatus.suspended) throw notSuspended();
       const suspension = await this.audit.latest('admin.user_suspended', target.id);
       const previous = suspension?.data.previousStatus;
-      target.status = previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active;
-      await this.audit.record({ actor, action: 'admin.user_reactivated', target: { type: 'user', id: target.id }, data: { status: target.status } });
+      target.status =
+        previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active;
+      await this.audit.record({
+        actor,
+        action: 'admin.user_reactivated',
+        target: { type: 'user', id: target.id },
+        data: { status: target.status },
+      });
       return target;
     });
     this.auth.publishAccountChanged(user.id);
@@ -169,17 +190,28 @@ export class AdminService {
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
     if (!isId(userId)) throw unknownUser();
     const user = await this.uow.transaction(async (em) => {
-      if (role === Role.admin && action === RoleChangeAction.removed) await em.execute('lock table users in share row exclusive mode');
+      if (role === Role.admin && action === RoleChangeAction.removed)
+        await em.execute('lock table users in share row exclusive mode');
       const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!target) throw unknownUser();
       const has = target.hasRole(role);
       if ((action === RoleChangeAction.granted) === has) return target;
-      if (role === Role.admin && action === RoleChangeAction.removed && (await em.count(User, { roles: { $contains: [Role.admin] } })) <= 1) {
+      if (
+        role === Role.admin &&
+        action === RoleChangeAction.removed &&
+        (await em.count(User, { roles: { $contains: [Role.admin] } })) <= 1
+      ) {
         throw lastAdmin();
       }
-      target.roles = action === RoleChangeAction.granted ? [...target.roles, role] : target.roles.filter((r) => r !== role);
+      target.roles =
+        action === RoleChangeAction.granted ? [...target.roles, role] : target.roles.filter((r) => r !== role);
       em.create(RoleChange, { user: target, actor: actor ? em.getReference(User, actor.id) : null, role, action });
-      await this.audit.record({ actor, action: `admin.role_${action}`, target: { type: 'user', id: target.id }, data: { role } });
+      await this.audit.record({
+        actor,
+        action: `admin.role_${action}`,
+        target: { type: 'user', id: target.id },
+        data: { role },
+      });
       return target;
     });
     this.auth.publishAccountChanged(user.id);

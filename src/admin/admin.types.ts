@@ -62,16 +62,25 @@ export class AuditEntryView implements Node {
   @Field(() => ID, { nullable: true, description: 'Null for the command line and the system' })
   actorId!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'E-mail address of the account that acted; null for the command line, the system or a deleted account' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'E-mail address of the account that acted; null for the command line, the system or a deleted account',
+  })
   actorEmail!: string | null;
 
   @Field(() => String, { description: '<area>.<verb>, e.g. admin.user_suspended' })
   action!: string;
 
-  @Field(() => String, { nullable: true, description: 'Kind of object acted on, e.g. user; null when the action has no target' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Kind of object acted on, e.g. user; null when the action has no target',
+  })
   targetType!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Identifier of the object acted on; null when the action has no target' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Identifier of the object acted on; null when the action has no target',
+  })
   targetId!: string | null;
 
   @Field(() => GraphQLJSONObject, { description: 'Details of the action, which differ per action' })
@@ -114,7 +123,10 @@ export class AuditArgs extends PageArgs {
 
 @InputType({ description: 'Why an admin suspends an account' })
 export class SuspendInput {
-  @Field(() => String, { nullable: true, description: `Why the account is suspended, at most ${LIMITS.suspendReason} characters; kept in the audit log` })
+  @Field(() => String, {
+    nullable: true,
+    description: `Why the account is suspended, at most ${LIMITS.suspendReason} characters; kept in the audit log`,
+  })
   @IsOptional()
   @MaxLength(LIMITS.suspendReason)
   reason?: string | null;

@@ -43,7 +43,15 @@ class BackendFault extends Error {}
 /** The backend's answer: status, headers and a body to read once (`.json()`, async iteration) or `.dump()`. */
 export type BackendResponse = Dispatcher.ResponseData;
 
-type Settings = Pick<Config, 'AI_BACKEND_URL' | 'AI_BACKEND_SECRET' | 'AI_BACKEND_AUTH' | 'AI_BACKEND_TIMEOUT_MS' | 'AI_BREAKER_FAILURES' | 'AI_BREAKER_RESET_MS'> &
+type Settings = Pick<
+  Config,
+  | 'AI_BACKEND_URL'
+  | 'AI_BACKEND_SECRET'
+  | 'AI_BACKEND_AUTH'
+  | 'AI_BACKEND_TIMEOUT_MS'
+  | 'AI_BREAKER_FAILURES'
+  | 'AI_BREAKER_RESET_MS'
+> &
   Partial<Pick<Config, 'AI_BACKEND_CONNECTIONS'>>;
 
 interface SendOptions {
@@ -113,11 +121,20 @@ export class AiBackend {
     // and signal outlived every answer by AI_BACKEND_TIMEOUT_MS (60,000 of each alive at 2,000
     // chats a second), and collecting them was a share of the proxy's garbage collection.
     const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(new DOMException('The backend took too long.', 'TimeoutError')), this.config.AI_BACKEND_TIMEOUT_MS).unref();
+    const timer = setTimeout(
+      () => deadline.abort(new DOMException('The backend took too long.', 'TimeoutError')),
+      this.config.AI_BACKEND_TIMEOUT_MS,
+    ).unref();
     const signal = request.signal ? AbortSignal.any([deadline.signal, request.signal]) : deadline.signal;
     let response: BackendResponse;
     try {
-      response = await this.breaker.fire({ method: request.method, path, body, signal, headers: this.headers(request, path, body) });
+      response = await this.breaker.fire({
+        method: request.method,
+        path,
+        body,
+        signal,
+        headers: this.headers(request, path, body),
+      });
     } catch (error) {
       clearTimeout(timer);
       if (request.signal?.aborted) throw error;
@@ -169,9 +186,26 @@ export class AiBackend {
 }
 
 /** HMAC-SHA256 over what the backend must be able to trust (docs/ai-backend.md). */
-export function signature(secret: string, timestamp: string, method: string, path: string, identity: AiIdentity, body: string | undefined): string {
+export function signature(
+  secret: string,
+  timestamp: string,
+  method: string,
+  path: string,
+  identity: AiIdentity,
+  body: string | undefined,
+): string {
   const bodyHash = hash('sha256', body ?? '', 'hex');
-  const signed = [timestamp, method, path, identity.userId, identity.roles.join(','), identity.tier, identity.locale, String(identity.memory), bodyHash].join('\n');
+  const signed = [
+    timestamp,
+    method,
+    path,
+    identity.userId,
+    identity.roles.join(','),
+    identity.tier,
+    identity.locale,
+    String(identity.memory),
+    bodyHash,
+  ].join('\n');
   return createHmac('sha256', secret).update(signed).digest('hex');
 }
 
@@ -179,10 +213,17 @@ export function signature(secret: string, timestamp: string, method: string, pat
 async function send(agent: Agent, origin: string, options: SendOptions): Promise<BackendResponse> {
   let response: BackendResponse;
   try {
-    response = await undiciRequest(origin + options.path, { method: options.method, headers: options.headers, body: options.body, signal: options.signal, dispatcher: agent });
+    response = await undiciRequest(origin + options.path, {
+      method: options.method,
+      headers: options.headers,
+      body: options.body,
+      signal: options.signal,
+      dispatcher: agent,
+    });
   } catch (error) {
     const signal = options.signal;
-    if (signal?.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError') throw new BackendFault('client went away');
+    if (signal?.aborted && (signal.reason as { name?: string } | undefined)?.name !== 'TimeoutError')
+      throw new BackendFault('client went away');
     throw error;
   }
   if (response.statusCode >= 500) {

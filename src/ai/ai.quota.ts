@@ -15,8 +15,15 @@ export interface Quota {
   resetsAt: Date;
 }
 
-export function tierQuota(config: Pick<Config, 'AI_QUOTA_FREE' | 'AI_QUOTA_STARTER' | 'AI_QUOTA_PRO'>, tier: Tier): number {
-  return { [Tier.free]: config.AI_QUOTA_FREE, [Tier.starter]: config.AI_QUOTA_STARTER, [Tier.pro]: config.AI_QUOTA_PRO }[tier];
+export function tierQuota(
+  config: Pick<Config, 'AI_QUOTA_FREE' | 'AI_QUOTA_STARTER' | 'AI_QUOTA_PRO'>,
+  tier: Tier,
+): number {
+  return {
+    [Tier.free]: config.AI_QUOTA_FREE,
+    [Tier.starter]: config.AI_QUOTA_STARTER,
+    [Tier.pro]: config.AI_QUOTA_PRO,
+  }[tier];
 }
 
 /** Quotas count UTC days. */
@@ -38,7 +45,10 @@ export function nextReset(now = new Date()): Date {
 }
 
 export async function usedToday(uow: UnitOfWork, userId: string): Promise<number> {
-  const rows = await uow.query<{ messages: number }>('select messages from ai_usage where user_id = ? and day = ?', [userId, today()]);
+  const rows = await uow.query<{ messages: number }>('select messages from ai_usage where user_id = ? and day = ?', [
+    userId,
+    today(),
+  ]);
   return rows[0]?.messages ?? 0;
 }
 
@@ -81,7 +91,9 @@ export class QuotaReserver {
   /** Takes one message, or throws quota_exceeded. */
   async reserve(userId: string, limit: number): Promise<void> {
     if (limit <= 0) throw quotaExceededNow(limit);
-    const taken = await new Promise<boolean>((settle, fail) => this.combiner.add({ userId, day: today(), limit, settle, fail }));
+    const taken = await new Promise<boolean>((settle, fail) =>
+      this.combiner.add({ userId, day: today(), limit, settle, fail }),
+    );
     if (!taken) throw quotaExceededNow(limit);
   }
 
@@ -106,5 +118,8 @@ export class QuotaReserver {
 
 /** Gives a message back when the backend did not answer it. */
 export async function releaseMessage(uow: UnitOfWork, userId: string): Promise<void> {
-  await uow.query('update ai_usage set messages = greatest(messages - 1, 0) where user_id = ? and day = ?', [userId, today()]);
+  await uow.query('update ai_usage set messages = greatest(messages - 1, 0) where user_id = ? and day = ?', [
+    userId,
+    today(),
+  ]);
 }

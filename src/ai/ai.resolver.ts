@@ -9,7 +9,10 @@ const viewer = async (ctx: Context): Promise<User> => (await ctx.viewer())!;
 /** The account's AI conversations: the account itself only, with the same checks as `aiConversations` (never a guardian). */
 @Resolver(() => UserView)
 export class AiUserEdges {
-  @FieldResolver(() => [GraphQLJSONObject], { nullable: true, description: "The account's AI conversations, as the backend keeps them (the account itself; not its guardians)" })
+  @FieldResolver(() => [GraphQLJSONObject], {
+    nullable: true,
+    description: "The account's AI conversations, as the backend keeps them (the account itself; not its guardians)",
+  })
   aiConversations(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.ai.conversations(user, ctx.requestId);
   }
@@ -19,7 +22,11 @@ export class AiUserEdges {
 @Resolver()
 export class AiResolver {
   @Mutation(() => AiChatReply, { description: 'Sends a message to the AI tutor' })
-  async aiChat(@Arg('input', () => AiChatInput, { description: 'The message and, to continue one, the conversation' }) input: AiChatInput, @Ctx() ctx: Context) {
+  async aiChat(
+    @Arg('input', () => AiChatInput, { description: 'The message and, to continue one, the conversation' })
+    input: AiChatInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.ai.chat(await viewer(ctx), input, ctx.requestId);
   }
 

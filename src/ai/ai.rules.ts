@@ -14,7 +14,11 @@ const guardianAllowsAi = rule('guardianAllowsAi', { cache: 'no_cache' })(async (
   return access.enabled || aiTurnedOff();
 });
 
-const guardianAllowsMemory = rule('guardianAllowsMemory', { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
+const guardianAllowsMemory = rule('guardianAllowsMemory', { cache: 'no_cache' })(async (
+  _parent,
+  _args,
+  ctx: Context,
+) => {
   const access = await ctx.services.guardian.aiAccessOf(ctx.auth.userId!);
   return access.memoryEnabled || aiMemoryTurnedOff();
 });
@@ -23,7 +27,12 @@ const guardianAllowsMemory = rule('guardianAllowsMemory', { cache: 'no_cache' })
 export const mayConverse = chain(aiCaller, learnerActive, hasConsent(ConsentType.ai_conversation), guardianAllowsAi);
 
 /** Memory also needs the Starter tier, its own consent and the guardian's memory switch. */
-export const mayUseMemory = chain(mayConverse, tierAtLeast(Tier.starter), hasConsent(ConsentType.ai_memory), guardianAllowsMemory);
+export const mayUseMemory = chain(
+  mayConverse,
+  tierAtLeast(Tier.starter),
+  hasConsent(ConsentType.ai_memory),
+  guardianAllowsMemory,
+);
 
 export const aiRules = {
   Query: { aiQuota: aiCaller, aiConversations: mayConverse, aiMemory: mayUseMemory },

@@ -61,7 +61,13 @@ export class AiService {
   /** The terms of a person's chats as stored now (the AI proxy keeps them per person until they change). */
   async terms(user: User): Promise<ChatTerms> {
     const access = await this.guardian.aiAccessOf(user.id);
-    return { roles: user.roles, tier: user.tier, locale: user.locale, memory: await this.memoryAllowed(user, access), dailyLimit: this.dailyLimit(user, access) };
+    return {
+      roles: user.roles,
+      tier: user.tier,
+      locale: user.locale,
+      memory: await this.memoryAllowed(user, access),
+      dailyLimit: this.dailyLimit(user, access),
+    };
   }
 
   async prepareChat(user: User, request: ChatRequest, requestId: string): Promise<PreparedChat> {
@@ -92,16 +98,31 @@ export class AiService {
   /** Sends a prepared chat and answers it whole; its tokens go to the next usage batch. */
   async complete(prepared: PreparedChat): Promise<ChatReply> {
     const answer = await this.send(prepared, 'application/json');
-    const reply = (await answer.body.json()) as { conversationId?: string; reply?: string; usage?: { totalTokens?: number } };
+    const reply = (await answer.body.json()) as {
+      conversationId?: string;
+      reply?: string;
+      usage?: { totalTokens?: number };
+    };
     const tokens = reply.usage?.totalTokens ?? 0;
     prepared.recordTokens(tokens);
-    return { conversationId: String(reply.conversationId ?? prepared.body.conversationId ?? ''), reply: String(reply.reply ?? ''), tokens };
+    return {
+      conversationId: String(reply.conversationId ?? prepared.body.conversationId ?? ''),
+      reply: String(reply.reply ?? ''),
+      tokens,
+    };
   }
 
   /** Sends a prepared chat; a backend that fails gives the message back to the quota. */
   async send(prepared: PreparedChat, accept: string, signal?: AbortSignal): Promise<BackendResponse> {
     try {
-      return await this.backend.request({ method: 'POST', path: '/chat', identity: prepared.identity, body: prepared.body, accept, signal });
+      return await this.backend.request({
+        method: 'POST',
+        path: '/chat',
+        identity: prepared.identity,
+        body: prepared.body,
+        accept,
+        signal,
+      });
     } catch (error) {
       await prepared.release();
       throw error;
@@ -116,7 +137,9 @@ export class AiService {
 
   /** Messages sent to the tutor today (UTC) by everyone, for the platform's figures. */
   async messagesToday(): Promise<number> {
-    const [row] = await this.uow.query<{ n: number }>(`select coalesce(sum(messages), 0)::int as n from ai_usage where day = (now() at time zone 'utc')::date`);
+    const [row] = await this.uow.query<{ n: number }>(
+      `select coalesce(sum(messages), 0)::int as n from ai_usage where day = (now() at time zone 'utc')::date`,
+    );
     return row!.n;
   }
 
@@ -131,7 +154,11 @@ export class AiService {
 
   /** Forgetting is always allowed to the person remembered: no tier or consent is asked for it. */
   async forgetMemory(user: User, requestId: string): Promise<void> {
-    const response = await this.backend.request({ method: 'DELETE', path: '/memory', identity: this.identity(user, false, requestId) });
+    const response = await this.backend.request({
+      method: 'DELETE',
+      path: '/memory',
+      identity: this.identity(user, false, requestId),
+    });
     await response.body.dump();
   }
 

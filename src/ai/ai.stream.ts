@@ -29,7 +29,9 @@ export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: 
  */
 export function aiChatRoute(schema: GraphQLSchema, decisions: AccessCache<AiDecision>): JsonRoute {
   const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;
-  const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const operation = parse(route.operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const variables = operation.variableDefinitions ?? [];
   return {
     path: '/ai/chat',
@@ -66,11 +68,17 @@ function plainChat(body: unknown): ChatRequest | undefined {
   const { message, conversationId } = body as Record<string, unknown>;
   if (typeof message !== 'string') return undefined;
   if (conversationId === undefined || conversationId === null) return { message, conversationId };
-  return typeof conversationId === 'string' && conversationId.length <= CONVERSATION_ID_MAX_LENGTH ? { message, conversationId } : undefined;
+  return typeof conversationId === 'string' && conversationId.length <= CONVERSATION_ID_MAX_LENGTH
+    ? { message, conversationId }
+    : undefined;
 }
 
 /** `$input` as GraphQL coerces it: what a client sends to the route table's operation is refused with the same details. */
-function coerce(schema: GraphQLSchema, variables: OperationDefinitionNode['variableDefinitions'] & object, body: unknown): unknown {
+function coerce(
+  schema: GraphQLSchema,
+  variables: OperationDefinitionNode['variableDefinitions'] & object,
+  body: unknown,
+): unknown {
   const result = getVariableValues(schema, variables, { input: body });
   if (!result.errors) return result.coerced.input;
   const { message } = result.errors[0];

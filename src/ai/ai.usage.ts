@@ -59,7 +59,10 @@ export class UsageRecorder {
         [JSON.stringify(rows)],
       );
     } catch (error) {
-      this.log.warn({ err: error, rows: batch.size }, 'AI token usage not recorded yet; trying again with the next batch');
+      this.log.warn(
+        { err: error, rows: batch.size },
+        'AI token usage not recorded yet; trying again with the next batch',
+      );
       for (const [key, amount] of batch) this.waiting.set(key, (this.waiting.get(key) ?? 0) + amount);
       this.timer ??= setTimeout(() => void this.flush(), this.flushMs).unref();
     }

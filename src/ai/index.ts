@@ -32,7 +32,11 @@ declare module '../kernel/services' {
 const runtimeOf = perProcess((deps) => ({
   backend: new AiBackend(deps.config, deps.log),
   // Ages and quotas count UTC days: nothing outlives the day it was decided on.
-  decisions: new AccessCache<AiDecision>(deps.pubSub, { ttlMs: deps.config.AI_DECISION_TTL_MS, maxEntries: 100_000, until: () => nextReset().getTime() }),
+  decisions: new AccessCache<AiDecision>(deps.pubSub, {
+    ttlMs: deps.config.AI_DECISION_TTL_MS,
+    maxEntries: 100_000,
+    until: () => nextReset().getTime(),
+  }),
   usage: new UsageRecorder(deps.sql, deps.log, deps.config.AI_USAGE_FLUSH_MS),
   quota: new QuotaReserver(deps.sql),
 }));
@@ -47,10 +51,24 @@ export const aiArea = defineArea({
   routes: aiRoutes,
   migrations: [
     { name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events },
-    { name: 'Migration20261130000100_ai_learner_activity_view', class: Migration20261130000100_ai_learner_activity_view },
+    {
+      name: 'Migration20261130000100_ai_learner_activity_view',
+      class: Migration20261130000100_ai_learner_activity_view,
+    },
   ],
   jsonRoutes: (deps, schema) => [aiChatRoute(schema, runtimeOf(deps).decisions)],
-  services: { ai: (uow, services) => new AiService(uow, uow.deps, aiBackendOf(uow.deps), services.consent, services.guardian, runtimeOf(uow.deps).usage, runtimeOf(uow.deps).quota) },
+  services: {
+    ai: (uow, services) =>
+      new AiService(
+        uow,
+        uow.deps,
+        aiBackendOf(uow.deps),
+        services.consent,
+        services.guardian,
+        runtimeOf(uow.deps).usage,
+        runtimeOf(uow.deps).quota,
+      ),
+  },
   close: async (deps) => {
     const runtime = runtimeOf(deps);
     runtime.decisions.close();
@@ -66,10 +84,21 @@ export const aiArea = defineArea({
       const { config } = uow.deps;
       if (config.AI_BACKEND_URL) {
         const backend = aiBackendOf(uow.deps);
-        const identity = { userId, roles: [], tier: 'free', locale: 'en', memory: false, requestId: `gdpr-erasure-${userId}` };
+        const identity = {
+          userId,
+          roles: [],
+          tier: 'free',
+          locale: 'en',
+          memory: false,
+          requestId: `gdpr-erasure-${userId}`,
+        };
         await withBackoff(config.GDPR_AI_RETRIES, config.GDPR_AI_RETRY_DELAY_MS, async () => {
           try {
-            const response = await backend.request({ method: 'DELETE', path: `/users/${encodeURIComponent(userId)}`, identity });
+            const response = await backend.request({
+              method: 'DELETE',
+              path: `/users/${encodeURIComponent(userId)}`,
+              identity,
+            });
             await response.body.dump();
           } catch (error) {
             if (error instanceof AppError && error.code === 'not_found') return;

@@ -54,9 +54,19 @@ export class AuditService {
    * A selling action (catalog, entitlements, payments) under the names the trail has always had:
    * `payment.succeeded` on `payment:<id>` is recorded as `commerce.payment_succeeded`.
    */
-  recordSellingAction(actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<AuditEntry> {
+  recordSellingAction(
+    actorId: string | null,
+    action: string,
+    target: string,
+    data: Record<string, unknown> = {},
+  ): Promise<AuditEntry> {
     const at = target.indexOf(':');
-    return this.record({ actor: actorId, action: `commerce.${action.replace('.', '_')}`, target: { type: target.slice(0, at), id: target.slice(at + 1) }, data });
+    return this.record({
+      actor: actorId,
+      action: `commerce.${action.replace('.', '_')}`,
+      target: { type: target.slice(0, at), id: target.slice(at + 1) },
+      data,
+    });
   }
 
   /** The newest entry of this action on this target (what a suspension recorded, when it is lifted). */
@@ -85,7 +95,11 @@ export class AuditService {
       // Combined with the cursor's own condition on createdAt through $and.
       (where as Record<string, unknown>).$and = [{ createdAt: range }];
     }
-    const rows = await this.em.find(AuditEntry, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      AuditEntry,
+      { ...where, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(AuditEntry, where));
   }
 }

@@ -26,12 +26,17 @@ export const auditArea = defineArea({
   entities: [AuditEntry],
   migrations: [
     { name: 'Migration20261125100000_audit_append_only', class: Migration20261125100000_audit_append_only },
-    { name: 'Migration20261201000000_audit_pseudonymise_one_account', class: Migration20261201000000_audit_pseudonymise_one_account },
+    {
+      name: 'Migration20261201000000_audit_pseudonymise_one_account',
+      class: Migration20261201000000_audit_pseudonymise_one_account,
+    },
   ],
   services: { audit: (uow) => new AuditService(uow) },
   personalData: {
     entities: [AuditEntry],
-    export: async (userId, _services, uow) => ({ audit: await allRowsOf(uow, AuditEntry, { $or: [{ actor: userId }, { targetId: userId }] }) }),
+    export: async (userId, _services, uow) => ({
+      audit: await allRowsOf(uow, AuditEntry, { $or: [{ actor: userId }, { targetId: userId }] }),
+    }),
     // The audit trail is the platform's record of privileged actions: it stays, naming the pseudonym
     // as actor, as target and wherever its data names the person (a payment's beneficiaryId, a
     // learner's id): the old id is left nowhere to join on. The trail is append-only: the owner's

@@ -67,9 +67,17 @@ export class AccountCache {
   private readonly stops: (() => void)[];
 
   constructor(private readonly deps: Deps) {
-    this.cache = new AccessCache(deps.pubSub, { ttlMs: TTL_MS, maxEntries: MAX_ENTRIES, keep: (entry) => entry !== null });
+    this.cache = new AccessCache(deps.pubSub, {
+      ttlMs: TTL_MS,
+      maxEntries: MAX_ENTRIES,
+      keep: (entry) => entry !== null,
+    });
     // Sessions end with a suspension, a deletion request or an erasure (whose row changes its id).
-    this.stops = [deps.pubSub.listen(`${SESSIONS_ENDED}:${SESSIONS_ENDED_KEY}`, (detail) => this.cache.drop((detail as SessionsEndedEvent).userId))];
+    this.stops = [
+      deps.pubSub.listen(`${SESSIONS_ENDED}:${SESSIONS_ENDED_KEY}`, (detail) =>
+        this.cache.drop((detail as SessionsEndedEvent).userId),
+      ),
+    ];
     const subscriber: EventSubscriber = { afterFlush: (args) => this.dropWritten(args) };
     deps.orm.em.getEventManager().registerSubscriber(subscriber);
   }
@@ -85,7 +93,10 @@ export class AccountCache {
   }
 
   private async read(id: string): Promise<CachedAccount | null> {
-    const [row] = await this.deps.sql.query<Record<string, unknown>>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
+    const [row] = await this.deps.sql.query<Record<string, unknown>>(
+      'select u0.* from users as u0 where u0.id = ? limit 1',
+      [id],
+    );
     return row ? { row, account: accountOfRow(row) } : null;
   }
 

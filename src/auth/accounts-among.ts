@@ -9,7 +9,10 @@ import { User } from './user.entity';
  * An account the unit of work holds already is kept as it is, as find would.
  */
 export async function accountsAmong(em: EntityManager, idsSql: string, params: unknown[]): Promise<User[]> {
-  const rows = await em.execute<Record<string, unknown>[]>(`select u.* from (${idsSql}) as among(id, position) inner join users as u on u.id = among.id order by among.position asc`, params);
+  const rows = await em.execute<Record<string, unknown>[]>(
+    `select u.* from (${idsSql}) as among(id, position) inner join users as u on u.id = among.id order by among.position asc`,
+    params,
+  );
   return rows.map((row) => {
     const held = em.getUnitOfWork().getById<User>(User.name, row.id as string);
     return held && wrap(held).isInitialized() ? held : em.map(User, row);

@@ -55,5 +55,9 @@ export function passwordResetMail(user: Recipient, link: string, token: string):
 
 /** Sent to the address a learner under 13 gave (the guardian has no account yet, so in the child's language): the guardian must sign up and link before the child can learn. */
 export function guardianInvitationMail(child: Recipient, guardianEmail: string, link: string): Mail {
-  return mail('guardianInvitation', child.locale, guardianEmail, { child: child.displayName, childEmail: child.email, link });
+  return mail('guardianInvitation', child.locale, guardianEmail, {
+    child: child.displayName,
+    childEmail: child.email,
+    link,
+  });
 }

@@ -16,7 +16,14 @@ import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
 import { RefreshToken } from './refresh-token.entity';
 import { hashToken, randomToken, signAccessToken } from '../kernel/tokens';
-import { endedSessionsOf, MAX_NAMED_SESSIONS, SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
+import {
+  endedSessionsOf,
+  MAX_NAMED_SESSIONS,
+  SESSIONS_ENDED,
+  SESSIONS_ENDED_KEY,
+  type SessionsEndedEvent,
+  type SessionState,
+} from '../kernel/sessions';
 import { AccountStatus, Locale, Role, User } from './user.entity';
 import { type Account, accountsOf } from './account-cache';
 import { emailTaken, invalidRefreshToken, invalidToken, refreshTokenReused, wrongCredentials } from './auth.errors';
@@ -75,7 +82,10 @@ export class AuthService {
     const em = this.em;
     const held = em.getUnitOfWork().getById<User>(User.name, id);
     if (held && wrap(held).isInitialized()) return held;
-    const [row] = await this.uow.query<Record<string, unknown>>('select u0.* from users as u0 where u0.id = ? limit 1', [id]);
+    const [row] = await this.uow.query<Record<string, unknown>>(
+      'select u0.* from users as u0 where u0.id = ? limit 1',
+      [id],
+    );
     return row ? this.userOfRow(row) : null;
   }
 
@@ -132,9 +142,13 @@ export class AuthService {
         if (error instanceof UniqueConstraintViolationException) throw emailTaken();
         throw error;
       }
-      await this.send(verificationMail(user, this.link('verify-email', verification, { lang: user.locale }), verification));
+      await this.send(
+        verificationMail(user, this.link('verify-email', verification, { lang: user.locale }), verification),
+      );
       if (user.guardianEmail) {
-        await this.send(guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })));
+        await this.send(
+          guardianInvitationMail(user, user.guardianEmail, this.link('signup', undefined, { role: 'guardian' })),
+        );
       }
       return this.startSession(user);
     });
@@ -153,7 +167,9 @@ export class AuthService {
       throw error;
     }
     const user = await this.em.findOne(User, { email });
-    const valid = user ? await verify(user.passwordHash, password) : await verify(await decoy(this.hashing), password).then(() => false);
+    const valid = user
+      ? await verify(user.passwordHash, password)
+      : await verify(await decoy(this.hashing), password).then(() => false);
     if (!user || !valid) throw wrongCredentials();
     await limits.refund('loginFailuresIp', ip);
     await limits.reset('loginFailuresEmail', email);
@@ -164,8 +180,13 @@ export class AuthService {
   /** Replaces a refresh token by a new one; a token used twice means theft, so its family ends. */
   async refresh(token: string): Promise<Session> {
     const outcome = await this.uow.transaction(async (em) => {
-      const current = await em.findOne(RefreshToken, { tokenHash: hashToken(token) }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] });
-      if (!current || current.revokedAt || current.expiresAt <= new Date()) return { reused: false, session: undefined };
+      const current = await em.findOne(
+        RefreshToken,
+        { tokenHash: hashToken(token) },
+        { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['user'] },
+      );
+      if (!current || current.revokedAt || current.expiresAt <= new Date())
+        return { reused: false, session: undefined };
       if (current.usedAt) {
         await this.endSessions(em, current.user.id, { familyId: current.familyId });
         return { reused: true, session: undefined };
@@ -205,12 +226,20 @@ export class AuthService {
    * that reaction, after the answer.
    */
   async resendVerification(email: string): Promise<void> {
-    await this.uow.raise({ type: 'accountMailAsked', purpose: AccountTokenPurpose.verify_email, email: normaliseEmail(email) });
+    await this.uow.raise({
+      type: 'accountMailAsked',
+      purpose: AccountTokenPurpose.verify_email,
+      email: normaliseEmail(email),
+    });
   }
 
   /** Answers alike whether or not the address has an account; only an account holder gets mail. */
   async forgotPassword(email: string): Promise<void> {
-    await this.uow.raise({ type: 'accountMailAsked', purpose: AccountTokenPurpose.reset_password, email: normaliseEmail(email) });
+    await this.uow.raise({
+      type: 'accountMailAsked',
+      purpose: AccountTokenPurpose.reset_password,
+      email: normaliseEmail(email),
+    });
   }
 
   /** The reaction to `accountMailAsked`, in the outbox row's transaction: the token and its mail, for an account that may have one. */
@@ -233,7 +262,9 @@ export class AuthService {
   /** Sets a new password and ends every session of the account, in one transaction. */
   async resetPassword(token: string, password: string): Promise<void> {
     await this.uow.transaction(async (em) => {
-      const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) => assertValid(passwordProblems(password, owner.email)));
+      const user = await this.consumeAccountToken(token, AccountTokenPurpose.reset_password, em, (owner) =>
+        assertValid(passwordProblems(password, owner.email)),
+      );
       user.passwordHash = await hash(password, this.hashing);
       // Following the mailed link proves the address, as verification would.
       user.emailVerifiedAt ??= new Date();
@@ -242,9 +273,18 @@ export class AuthService {
   }
 
   /** Creates an account outside sign-up (the first admin, the demo's accounts, from the command line); verified at once. */
-  async createVerifiedUser(email: string, password: string, displayName: string, role: Role, profile: { birthDate?: string } = {}): Promise<User> {
+  async createVerifiedUser(
+    email: string,
+    password: string,
+    displayName: string,
+    role: Role,
+    profile: { birthDate?: string } = {},
+  ): Promise<User> {
     const normalised = normaliseEmail(email);
-    assertValid([...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]), ...passwordProblems(password, normalised)]);
+    assertValid([
+      ...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]),
+      ...passwordProblems(password, normalised),
+    ]);
     const user = this.em.create(User, {
       email: normalised,
       passwordHash: await hash(password, this.hashing),
@@ -262,7 +302,12 @@ export class AuthService {
    * A child without an e-mail of their own, managed by their guardian: a placeholder address that
    * can receive nothing, and no password anyone knows.
    */
-  async createManagedLearner(profile: { displayName: string; birthDate: string; country: string; locale?: Locale | null }): Promise<User> {
+  async createManagedLearner(profile: {
+    displayName: string;
+    birthDate: string;
+    country: string;
+    locale?: Locale | null;
+  }): Promise<User> {
     assertValid(managedLearnerProblems(profile.displayName, profile.birthDate));
     const user = this.em.create(User, {
       email: `child-${randomUUID()}@placeholder.invalid`,
@@ -293,8 +338,13 @@ export class AuthService {
   }
 
   /** Accounts per role and per status, for the platform's figures, in one statement. */
-  async accountCounts(): Promise<{ byRole: { role: string; count: number }[]; byStatus: { status: string; count: number }[] }> {
-    const [row] = await this.em.execute<{ by_role: { role: string; count: number }[]; by_status: { status: string; count: number }[] }[]>(`
+  async accountCounts(): Promise<{
+    byRole: { role: string; count: number }[];
+    byStatus: { status: string; count: number }[];
+  }> {
+    const [row] = await this.em.execute<
+      { by_role: { role: string; count: number }[]; by_status: { status: string; count: number }[] }[]
+    >(`
       select
         (select coalesce(json_agg(json_build_object('role', role, 'count', n) order by role), '[]') from (select unnest(roles) as role, count(*)::int as n from users group by 1) r) as by_role,
         (select coalesce(json_agg(json_build_object('status', status, 'count', n) order by status), '[]') from (select status, count(*)::int as n from users group by 1) s) as by_status`);
@@ -309,7 +359,11 @@ export class AuthService {
    * Ends sessions of an account (one family, or every live one): revokes their refresh tokens and,
    * after commit, announces which ended. `suspended`: their tokens answer account_suspended.
    */
-  async endSessions(em: EntityManager, userId: string, options: { familyId?: string; suspended?: boolean } = {}): Promise<void> {
+  async endSessions(
+    em: EntityManager,
+    userId: string,
+    options: { familyId?: string; suspended?: boolean } = {},
+  ): Promise<void> {
     const { familyId, suspended = false } = options;
     const rows = await em.execute<{ family_id: string }[]>(
       `with ended as (update refresh_tokens set revoked_at = now() where user_id = ? and revoked_at is null ${familyId ? 'and family_id = ?' : ''} returning family_id)
@@ -330,7 +384,11 @@ export class AuthService {
    */
   publishSessionsEnded(userId: string, sessionIds: string[], suspended = false): void {
     const named = sessionIds.length <= MAX_NAMED_SESSIONS;
-    this.uow.publish(SESSIONS_ENDED, SESSIONS_ENDED_KEY, { userId, ...(named ? { sessionIds } : {}), suspended } satisfies SessionsEndedEvent);
+    this.uow.publish(SESSIONS_ENDED, SESSIONS_ENDED_KEY, {
+      userId,
+      ...(named ? { sessionIds } : {}),
+      suspended,
+    } satisfies SessionsEndedEvent);
     this.uow.afterCommit(() => endedSessionsOf(this.deps).add(sessionIds, Date.now(), suspended));
   }
 
@@ -361,7 +419,11 @@ export class AuthService {
     return row.status === AccountStatus.deletion_pending ? 'deletion_pending' : 'live';
   }
 
-  private async startSession(user: User, familyId: string = randomUUID(), em: EntityManager = this.em): Promise<Session> {
+  private async startSession(
+    user: User,
+    familyId: string = randomUUID(),
+    em: EntityManager = this.em,
+  ): Promise<Session> {
     const { config } = this.deps;
     const refresh = randomToken();
     em.create(RefreshToken, {
@@ -379,7 +441,12 @@ export class AuthService {
     };
   }
 
-  private newAccountToken(user: User, purpose: AccountTokenPurpose, ttlMs: number, em: EntityManager = this.em): string {
+  private newAccountToken(
+    user: User,
+    purpose: AccountTokenPurpose,
+    ttlMs: number,
+    em: EntityManager = this.em,
+  ): string {
     const { token, hash: tokenHash } = randomToken();
     em.create(AccountToken, { user, purpose, tokenHash, expiresAt: new Date(Date.now() + ttlMs) });
     return token;
@@ -389,9 +456,18 @@ export class AuthService {
    * Claims the token with a conditional update, so it works once even when two requests race;
    * `check` runs before the claim, so a refused request leaves the token usable.
    */
-  private async consumeAccountToken(token: string, purpose: AccountTokenPurpose, em: EntityManager = this.em, check: (owner: User) => void = () => {}): Promise<User> {
+  private async consumeAccountToken(
+    token: string,
+    purpose: AccountTokenPurpose,
+    em: EntityManager = this.em,
+    check: (owner: User) => void = () => {},
+  ): Promise<User> {
     const now = new Date();
-    const found = await em.findOne(AccountToken, { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { $gt: now } }, { populate: ['user'] });
+    const found = await em.findOne(
+      AccountToken,
+      { tokenHash: hashToken(token), purpose, usedAt: null, expiresAt: { $gt: now } },
+      { populate: ['user'] },
+    );
     if (found) check(found.user);
     const claimed = found && (await em.nativeUpdate(AccountToken, { id: found.id, usedAt: null }, { usedAt: now }));
     if (!found || !claimed) throw invalidToken();
@@ -419,7 +495,8 @@ function assertValid(problems: FieldError[]): void {
 }
 
 function passwordProblems(password: string, email: string): FieldError[] {
-  if (password.length < 10 || password.length > 128) return [{ field: 'password', message: 'must be 10 to 128 characters long' }];
+  if (password.length < 10 || password.length > 128)
+    return [{ field: 'password', message: 'must be 10 to 128 characters long' }];
   const lower = password.toLowerCase();
   if (lower === email || lower === email.split('@')[0]) {
     return [{ field: 'password', message: 'The password must not be the e-mail address.' }];
@@ -440,7 +517,8 @@ function managedLearnerProblems(displayName: string, birthDate: string): FieldEr
 
 function signupProblems(request: SignupRequest, age: number | undefined): FieldError[] {
   const problems = passwordProblems(request.password, request.email);
-  if (!request.displayName.trim()) problems.push({ field: 'displayName', message: 'The display name must not be blank.' });
+  if (!request.displayName.trim())
+    problems.push({ field: 'displayName', message: 'The display name must not be blank.' });
   if (request.birthDate && (!isPastCalendarDate(request.birthDate) || age! > MAX_AGE)) {
     problems.push({ field: 'birthDate', message: 'The birth date must be a real past date (YYYY-MM-DD).' });
     return problems;
@@ -453,9 +531,15 @@ function signupProblems(request: SignupRequest, age: number | undefined): FieldE
   }
   if (request.role === Role.learner && age !== undefined && age < MIN_AGE_WITHOUT_GUARDIAN) {
     if (!request.guardianEmail) {
-      problems.push({ field: 'guardianEmail', message: 'Learners under 13 must give the e-mail address of a parent or guardian.' });
+      problems.push({
+        field: 'guardianEmail',
+        message: 'Learners under 13 must give the e-mail address of a parent or guardian.',
+      });
     } else if (normaliseEmail(request.guardianEmail) === request.email) {
-      problems.push({ field: 'guardianEmail', message: "The guardian's e-mail address must not be the learner's own." });
+      problems.push({
+        field: 'guardianEmail',
+        message: "The guardian's e-mail address must not be the learner's own.",
+      });
     }
   }
   return problems;

@@ -22,14 +22,20 @@ registerEnumType(AccountStatus, {
     active: { description: 'In use' },
     pending_guardian: { description: 'A learner under 13 whose guardian has not yet verified and linked' },
     suspended: { description: 'An admin suspended it: log-in and every token are refused' },
-    deletion_pending: { description: 'Erasure is scheduled; until it runs the account may only read itself and cancel' },
+    deletion_pending: {
+      description: 'Erasure is scheduled; until it runs the account may only read itself and cancel',
+    },
     erased: { description: 'Erased: a pseudonym the records the law keeps point to' },
   },
 });
 registerEnumType(Tier, {
   name: 'Tier',
   description: 'The subscription tier of an account',
-  valuesConfig: { free: { description: 'No subscription' }, starter: { description: 'The starter subscription' }, pro: { description: 'The pro subscription' } },
+  valuesConfig: {
+    free: { description: 'No subscription' },
+    starter: { description: 'The starter subscription' },
+    pro: { description: 'The pro subscription' },
+  },
 });
 registerEnumType(Locale, {
   name: 'Locale',

@@ -67,7 +67,12 @@ export const authArea = defineArea({
   close: async (deps) => accountsOf(deps).stop(),
   // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the
   // guardian link's too, since it is one page for every mailed token.
-  http: () => webPage({ name: 'mail-links', paths: ['/pages/verify-email', '/pages/reset-password', '/pages/guardian/confirm'], assets: '/pages/assets' }),
+  http: () =>
+    webPage({
+      name: 'mail-links',
+      paths: ['/pages/verify-email', '/pages/reset-password', '/pages/guardian/confirm'],
+      assets: '/pages/assets',
+    }),
   personalData: {
     entities: [User, RefreshToken, AccountToken],
     export: async (userId, _services, uow) => ({
@@ -84,7 +89,10 @@ export const authArea = defineArea({
     // going: the records the law keeps (the consent ledger) follow its id through their foreign
     // keys (on update cascade) and keep pointing at something that names no one.
     erase: async (userId, pseudonym, services, uow) => {
-      const sessions = await uow.em.execute<{ family_id: string }[]>('with gone as (delete from refresh_tokens where user_id = ? returning family_id) select distinct family_id from gone', [userId]);
+      const sessions = await uow.em.execute<{ family_id: string }[]>(
+        'with gone as (delete from refresh_tokens where user_id = ? returning family_id) select distinct family_id from gone',
+        [userId],
+      );
       // Its tokens are refused and live sockets of the account close once the erasure commits.
       services.auth.publishSessionsEnded(
         userId,

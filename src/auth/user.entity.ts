@@ -7,7 +7,17 @@ export { AccountStatus, Locale, Role, signupRoles, Tier } from '../kernel/domain
 @Entity({ tableName: 'users' })
 @Index({ properties: ['createdAt', 'id'] })
 export class User {
-  [OptionalProps]?: 'roles' | 'birthDate' | 'locale' | 'tier' | 'status' | 'emailVerifiedAt' | 'guardianEmail' | 'createdAt' | 'updatedAt' | 'emailVerified';
+  [OptionalProps]?:
+    | 'roles'
+    | 'birthDate'
+    | 'locale'
+    | 'tier'
+    | 'status'
+    | 'emailVerifiedAt'
+    | 'guardianEmail'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'emailVerified';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

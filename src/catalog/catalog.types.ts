@@ -1,4 +1,14 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, Matches, Max, MaxLength, Min, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsIn,
+  IsOptional,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateNested,
+} from 'class-validator';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { Tier } from '../kernel/domain';
 import { LocalizedTextInput, LocalizedTextView } from '../kernel/localized';
@@ -44,7 +54,10 @@ export class PriceView {
   @Field(() => Int, { description: AMOUNT })
   amount!: number;
 
-  @Field(() => PriceInterval, { nullable: true, description: 'How often a subscription is paid; null for a one-time price' })
+  @Field(() => PriceInterval, {
+    nullable: true,
+    description: 'How often a subscription is paid; null for a one-time price',
+  })
   interval!: PriceInterval | null;
 }
 
@@ -57,7 +70,10 @@ export class SellerView {
   displayName!: string;
 }
 
-@ObjectType('Product', { description: 'Something the platform sells: a subscription, a course or a bundle', implements: Node })
+@ObjectType('Product', {
+  description: 'Something the platform sells: a subscription, a course or a bundle',
+  implements: Node,
+})
 export class ProductView implements Node {
   @Field(() => ID, { description: 'Identifier of the product' })
   id!: string;
@@ -112,7 +128,10 @@ export class PriceInput {
   @Max(2_000_000_000)
   amount!: number;
 
-  @Field(() => PriceInterval, { nullable: true, description: 'How often a subscription is paid; null for a one-time price' })
+  @Field(() => PriceInterval, {
+    nullable: true,
+    description: 'How often a subscription is paid; null for a one-time price',
+  })
   interval?: PriceInterval | null;
 }
 
@@ -151,12 +170,18 @@ export class ProductChangeInput {
   @ValidateNested()
   title?: LocalizedTextInput | null;
 
-  @Field(() => LocalizedTextInput, { nullable: true, description: 'New description in each language; kept when omitted' })
+  @Field(() => LocalizedTextInput, {
+    nullable: true,
+    description: 'New description in each language; kept when omitted',
+  })
   @IsOptional()
   @ValidateNested()
   description?: LocalizedTextInput | null;
 
-  @Field(() => [PriceInput], { nullable: true, description: 'New prices, at most 10, replacing the old ones; kept when omitted' })
+  @Field(() => [PriceInput], {
+    nullable: true,
+    description: 'New prices, at most 10, replacing the old ones; kept when omitted',
+  })
   @IsOptional()
   @ArrayMinSize(1)
   @ArrayMaxSize(10)
@@ -199,13 +224,18 @@ export class MarketplaceArgs extends PageArgs {
 
   @Field(() => String, { nullable: true, description: 'popular | newest | price_asc | price_desc' })
   @IsOptional()
-  @IsIn(['popular', 'newest', 'price_asc', 'price_desc'], { message: 'must be popular, newest, price_asc or price_desc' })
+  @IsIn(['popular', 'newest', 'price_asc', 'price_desc'], {
+    message: 'must be popular, newest, price_asc or price_desc',
+  })
   sort?: 'popular' | 'newest' | 'price_asc' | 'price_desc' | null;
 }
 
 @InputType({ description: "A content admin's reason for refusing a listing" })
 export class ListingReviewInput {
-  @Field(() => String, { nullable: true, description: "The reviewer's reason, at most 1,000 characters; required to reject" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The reviewer's reason, at most 1,000 characters; required to reject",
+  })
   @IsOptional()
   @MaxLength(1000)
   reason?: string | null;

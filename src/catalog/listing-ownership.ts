@@ -21,7 +21,11 @@ async function ownsCourses(ctx: Context, creatorId: string, courseIds: readonly 
  * listing's values are validated and a refusal says nothing about them. The values' shape is the
  * validation's to report; only course ids are read here.
  */
-export const listsOwnCourses = rule('listsOwnCourses', { cache: 'no_cache' })(async (_parent, args: { input?: { courseIds?: unknown } }, ctx: Context) => {
+export const listsOwnCourses = rule('listsOwnCourses', { cache: 'no_cache' })(async (
+  _parent,
+  args: { input?: { courseIds?: unknown } },
+  ctx: Context,
+) => {
   const ids = args.input?.courseIds;
   return (await ownsCourses(ctx, ctx.auth.userId!, Array.isArray(ids) ? ids.map(String) : [])) || listsOthersCourses();
 });

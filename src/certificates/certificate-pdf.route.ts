@@ -11,7 +11,10 @@ export function certificatePdfRouter(context: (req: Request) => Context): Declar
     const ctx = context(req);
     await enforce(certificatesRules.Query.certificate, ctx, 'Query.certificate', { id: req.params.id });
     const pdf = await ctx.services.certificates.pdf(ctx.auth.userId!, req.params.id);
-    res.status(200).type('application/pdf').setHeader('Content-Disposition', `inline; filename="certificate-${req.params.id}.pdf"`);
+    res
+      .status(200)
+      .type('application/pdf')
+      .setHeader('Content-Disposition', `inline; filename="certificate-${req.params.id}.pdf"`);
     res.end(pdf);
   });
   return router;

@@ -7,7 +7,12 @@ const BOLD = require.resolve('dejavu-fonts-ttf/ttf/DejaVuSans-Bold.ttf');
 
 /** A one-page bilingual certificate (Vietnamese and English). */
 export function certificatePdf(certificate: Certificate, verifyUrl: string): Promise<Buffer> {
-  const doc = new PDFDocument({ size: 'A4', layout: 'landscape', margin: 60, info: { Title: `Certificate ${certificate.code}` } });
+  const doc = new PDFDocument({
+    size: 'A4',
+    layout: 'landscape',
+    margin: 60,
+    info: { Title: `Certificate ${certificate.code}` },
+  });
   doc.registerFont('text', FONT).registerFont('bold', BOLD);
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -17,7 +22,11 @@ export function certificatePdf(certificate: Certificate, verifyUrl: string): Pro
   doc.font('text').fontSize(18).text('Certificate of completion', { align: 'center' }).moveDown(1.5);
   doc.fontSize(14).text('Chứng nhận / This certifies that', { align: 'center' }).moveDown(0.5);
   doc.font('bold').fontSize(26).text(certificate.learner.displayName, { align: 'center' }).moveDown(0.5);
-  doc.font('text').fontSize(14).text('đã hoàn thành khóa học / has completed the course', { align: 'center' }).moveDown(0.5);
+  doc
+    .font('text')
+    .fontSize(14)
+    .text('đã hoàn thành khóa học / has completed the course', { align: 'center' })
+    .moveDown(0.5);
   doc.font('bold').fontSize(20).text(certificate.course.title.vi, { align: 'center' });
   doc.font('text').fontSize(16).text(certificate.course.title.en, { align: 'center' }).moveDown(1);
   doc.fontSize(12).text(`Điểm trung bình / Average score: ${certificate.averageScore}`, { align: 'center' });

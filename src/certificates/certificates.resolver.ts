@@ -8,14 +8,28 @@ import type { Certificate } from './certificate.entity';
 import { CertificateCheck, CertificateConnection, CertificateView } from './certificates.types';
 
 export function presentCertificate(c: Certificate): CertificateView {
-  return { id: c.id, code: c.code, courseId: c.course.id, courseTitle: c.course.title, learnerName: c.learner.displayName, averageScore: c.averageScore, issuedAt: c.issuedAt };
+  return {
+    id: c.id,
+    code: c.code,
+    courseId: c.course.id,
+    courseTitle: c.course.title,
+    learnerName: c.learner.displayName,
+    averageScore: c.averageScore,
+    issuedAt: c.issuedAt,
+  };
 }
 
 @Resolver(() => UserView)
 export class CertificatesUserEdges {
-  @FieldResolver(() => CertificateConnection, { nullable: true, description: "The account's certificates, newest first (the account and a learner's active guardians)" })
+  @FieldResolver(() => CertificateConnection, {
+    nullable: true,
+    description: "The account's certificates, newest first (the account and a learner's active guardians)",
+  })
   async certificates(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    const rows = (await ctx.services.certificates.certificatesOf(user.id)).map((c) => ({ ...presentCertificate(c), createdAt: c.issuedAt }));
+    const rows = (await ctx.services.certificates.certificatesOf(user.id)).map((c) => ({
+      ...presentCertificate(c),
+      createdAt: c.issuedAt,
+    }));
     return toConnection(pageOf(rows, page.first, page.after));
   }
 }
@@ -26,7 +40,8 @@ export const certificatesNodes: NodeSource[] = [
     table: 'certificates',
     rule: certificatesRules.Query.certificate,
     field: 'Query.certificate',
-    loadMany: async (ctx, ids) => (await ctx.services.certificates.findMany(ctx.auth.userId!, ids)).map(presentCertificate),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.certificates.findMany(ctx.auth.userId!, ids)).map(presentCertificate),
   },
 ];
 
@@ -43,7 +58,10 @@ export class CertificatesResolver {
   }
 
   @Query(() => CertificateCheck, { description: 'Public: checks a certificate by its code' })
-  verifyCertificate(@Arg('code', () => String, { description: 'The code printed on the certificate' }) code: string, @Ctx() ctx: Context) {
+  verifyCertificate(
+    @Arg('code', () => String, { description: 'The code printed on the certificate' }) code: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.certificates.verify(code);
   }
 }

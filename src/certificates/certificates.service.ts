@@ -95,7 +95,11 @@ export class CertificatesService {
   /** Certificates of many learners in one query, newest first. */
   listOf(learnerIds: string[]): Promise<Certificate[]> {
     if (!learnerIds.length) return Promise.resolve([]);
-    return this.em.find(Certificate, { learner: { $in: learnerIds } }, { populate: ['course', 'learner'], orderBy: { issuedAt: 'desc', id: 'desc' } });
+    return this.em.find(
+      Certificate,
+      { learner: { $in: learnerIds } },
+      { populate: ['course', 'learner'], orderBy: { issuedAt: 'desc', id: 'desc' } },
+    );
   }
 
   /** Each learner's certificates, batched over the learners a query walks to. */
@@ -109,20 +113,33 @@ export class CertificatesService {
   }
 
   async find(learnerId: string, id: string): Promise<Certificate> {
-    const certificate = isId(id) ? await this.em.findOne(Certificate, { id, learner: learnerId }, { populate: ['course', 'learner'] }) : null;
+    const certificate = isId(id)
+      ? await this.em.findOne(Certificate, { id, learner: learnerId }, { populate: ['course', 'learner'] })
+      : null;
     if (!certificate) throw unknownCertificate();
     return certificate;
   }
 
   /** The learner's certificates among these ids, as `find` reads one (the graph's `nodes`). */
   findMany(learnerId: string, ids: string[]): Promise<Certificate[]> {
-    return this.em.find(Certificate, { id: { $in: ids.filter(isId) }, learner: learnerId }, { populate: ['course', 'learner'] });
+    return this.em.find(
+      Certificate,
+      { id: { $in: ids.filter(isId) }, learner: learnerId },
+      { populate: ['course', 'learner'] },
+    );
   }
 
   async verify(code: string): Promise<PublicCertificate> {
-    const certificate = /^[0-9A-F]{12}$/.test(code) ? await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] }) : null;
+    const certificate = /^[0-9A-F]{12}$/.test(code)
+      ? await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] })
+      : null;
     if (!certificate) throw unknownCertificate();
-    return { code, learnerName: certificate.learner.displayName, courseTitle: certificate.course.title, issuedAt: certificate.issuedAt };
+    return {
+      code,
+      learnerName: certificate.learner.displayName,
+      courseTitle: certificate.course.title,
+      issuedAt: certificate.issuedAt,
+    };
   }
 
   async pdf(learnerId: string, id: string): Promise<Buffer> {

@@ -13,7 +13,14 @@ export type { CertificatesService, CertificateSummary } from './certificates.ser
 declare module '../kernel/events' {
   interface DomainEvents {
     /** A learner earned a certificate (raised once per learner and course, after its commit). */
-    'certificate.issued': { certificateId: string; code: string; learnerId: string; learnerName: string; courseId: string; courseTitle: { en: string; vi: string } };
+    'certificate.issued': {
+      certificateId: string;
+      code: string;
+      learnerId: string;
+      learnerName: string;
+      courseId: string;
+      courseTitle: { en: string; vi: string };
+    };
   }
 }
 
@@ -37,7 +44,13 @@ export const certificatesArea = defineArea({
     entities: [Certificate],
     // The PDFs go into the archive beside this file (the export job asks for them).
     export: async (userId, services) => ({
-      certificates: (await services.certificates.listOf([userId])).map((c) => ({ id: c.id, code: c.code, courseId: c.course.id, averageScore: c.averageScore, issuedAt: c.issuedAt })),
+      certificates: (await services.certificates.listOf([userId])).map((c) => ({
+        id: c.id,
+        code: c.code,
+        courseId: c.course.id,
+        averageScore: c.averageScore,
+        issuedAt: c.issuedAt,
+      })),
     }),
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(Certificate, { learner: userId });

@@ -17,9 +17,13 @@ export const defineCodeLabJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
       .start()
       .catch((error: unknown) => deps.log.error({ err: error }, 'CodeLab interpreters failed to start'));
   }
-  deps.jobs.define<JudgeJob>(JUDGE_JOB, (job) => inUnit((services) => services.codelab.judgeSubmission(job.attrs.data.submissionId)), {
-    concurrency: deps.config.CODELAB_JUDGE_CONCURRENCY,
-  });
+  deps.jobs.define<JudgeJob>(
+    JUDGE_JOB,
+    (job) => inUnit((services) => services.codelab.judgeSubmission(job.attrs.data.submissionId)),
+    {
+      concurrency: deps.config.CODELAB_JUDGE_CONCURRENCY,
+    },
+  );
   deps.jobs.agenda.define<JudgeJob>(
     RELEASE_JOB,
     async (job) => {

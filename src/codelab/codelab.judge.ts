@@ -7,7 +7,12 @@ import type { CodeRunner, Language, RunResult } from './sandbox';
  * function-call test, the code followed by a call whose JSON result is printed after a random
  * marker, so what the learner prints themselves does not get in the way.
  */
-export function programFor(language: Language, code: string, test: ExerciseTest, marker: string): { code: string; stdin: string } {
+export function programFor(
+  language: Language,
+  code: string,
+  test: ExerciseTest,
+  marker: string,
+): { code: string; stdin: string } {
   if (!test.call) return { code, stdin: test.input };
   const args = JSON.stringify(test.input);
   if (language === 'python') {
@@ -16,7 +21,10 @@ export function programFor(language: Language, code: string, test: ExerciseTest,
       stdin: '',
     };
   }
-  return { code: `${code}\n;console.log(${JSON.stringify(marker)} + JSON.stringify(${test.call}(...JSON.parse(${args}))));\n`, stdin: '' };
+  return {
+    code: `${code}\n;console.log(${JSON.stringify(marker)} + JSON.stringify(${test.call}(...JSON.parse(${args}))));\n`,
+    stdin: '',
+  };
 }
 
 const normalise = (text: string) =>
@@ -28,12 +36,16 @@ const normalise = (text: string) =>
     .replace(/\n+$/, '');
 
 function same(a: unknown, b: unknown): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
+  if (typeof a === 'number' && typeof b === 'number')
+    return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.abs(a), Math.abs(b));
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((x, i) => same(x, b[i]));
   if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a) && !Array.isArray(b)) {
     const ka = Object.keys(a);
     const kb = Object.keys(b);
-    return ka.length === kb.length && ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]));
+    return (
+      ka.length === kb.length &&
+      ka.every((k) => Object.hasOwn(b, k) && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+    );
   }
   return a === b;
 }
@@ -61,7 +73,10 @@ interface Outcome {
 export function judgeTest(test: ExerciseTest, run: RunResult, marker: string): Outcome {
   const outcome = judgeVisible(test, run, marker);
   if (!test.hidden) return outcome;
-  return { result: { name: test.name, hidden: true, passed: outcome.result.passed, message: null, timeMs: null }, failure: outcome.failure };
+  return {
+    result: { name: test.name, hidden: true, passed: outcome.result.passed, message: null, timeMs: null },
+    failure: outcome.failure,
+  };
 }
 
 function judgeVisible(test: ExerciseTest, run: RunResult, marker: string): Outcome {
@@ -103,21 +118,31 @@ export interface Judgement {
  * fails every test at once without running them again, and is the verdict whichever tests there
  * are: it comes from the code alone, before any input is read.
  */
-export async function judge(runner: CodeRunner, language: Language, code: string, tests: ExerciseTest[]): Promise<Judgement> {
+export async function judge(
+  runner: CodeRunner,
+  language: Language,
+  code: string,
+  tests: ExerciseTest[],
+): Promise<Judgement> {
   const marker = `@@codelab-${randomBytes(8).toString('hex')}@@`;
   const first = await runner.runCode({ language, ...programFor(language, code, tests[0], marker) });
   let outcomes: Outcome[];
   if (first.status === 'syntax_error') {
     outcomes = tests.map((test) => judgeTest(test, first, marker));
   } else {
-    const rest = await Promise.all(tests.slice(1).map((test) => runner.runCode({ language, ...programFor(language, code, test, marker) })));
+    const rest = await Promise.all(
+      tests.slice(1).map((test) => runner.runCode({ language, ...programFor(language, code, test, marker) })),
+    );
     outcomes = [first, ...rest].map((run, i) => judgeTest(tests[i], run, marker));
   }
   const passed = outcomes.filter((o) => o.result.passed).length;
   const visibleFailure = outcomes.find((o) => o.failure && !o.result.hidden)?.failure;
   const hiddenFailure = outcomes.some((o) => o.failure && o.result.hidden);
   return {
-    verdict: first.status === 'syntax_error' ? 'syntax_error' : (visibleFailure ?? (hiddenFailure ? 'wrong_answer' : 'accepted')),
+    verdict:
+      first.status === 'syntax_error'
+        ? 'syntax_error'
+        : (visibleFailure ?? (hiddenFailure ? 'wrong_answer' : 'accepted')),
     score: Math.round((100 * passed) / tests.length),
     results: outcomes.map((o) => o.result),
   };

@@ -7,7 +7,17 @@ import type { Context } from '../kernel/context';
 import { PageArgs, toConnection } from '../kernel/pagination';
 import type { Exercise, Submission } from './codelab.entity';
 import { isStaff, SUBMISSION_UPDATED } from './codelab.service';
-import { ExerciseArgs, ExerciseConnection, ExerciseInput, ExerciseView, HintView, RunCodeInput, RunResultView, SubmissionConnection, SubmissionView } from './codelab.types';
+import {
+  ExerciseArgs,
+  ExerciseConnection,
+  ExerciseInput,
+  ExerciseView,
+  HintView,
+  RunCodeInput,
+  RunResultView,
+  SubmissionConnection,
+  SubmissionView,
+} from './codelab.types';
 
 /** Learners see a hidden test's name only; content admins, who write the tests, see all of it. */
 export function presentExercise(e: Exercise, staff: boolean): ExerciseView {
@@ -21,7 +31,9 @@ export function presentExercise(e: Exercise, staff: boolean): ExerciseView {
     courseId: e.courseId,
     lessonId: e.lessonId,
     tests: e.tests.map((t) =>
-      t.hidden && !staff ? { name: t.name, hidden: true, input: null, expected: null, call: null } : { name: t.name, hidden: t.hidden, input: t.input, expected: t.expected, call: t.call ?? null },
+      t.hidden && !staff
+        ? { name: t.name, hidden: true, input: null, expected: null, call: null }
+        : { name: t.name, hidden: t.hidden, input: t.input, expected: t.expected, call: t.call ?? null },
     ),
     createdAt: e.createdAt,
     updatedAt: e.updatedAt,
@@ -34,14 +46,17 @@ export function presentExercise(e: Exercise, staff: boolean): ExerciseView {
  */
 export function presentSubmission(s: Submission): SubmissionView {
   const base = { id: s.id, exerciseId: s.exercise.id, createdAt: s.createdAt };
-  if (s.status !== 'completed') return { ...base, status: 'running', verdict: null, score: 0, tests: [], finishedAt: null };
+  if (s.status !== 'completed')
+    return { ...base, status: 'running', verdict: null, score: 0, tests: [], finishedAt: null };
   return {
     ...base,
     status: s.status,
     verdict: s.verdict,
     score: s.score,
     // Submissions judged before hidden tests kept their kind and time to themselves still hold them.
-    tests: s.results.map((r) => (r.hidden ? { name: r.name, hidden: true, passed: r.passed, message: null, timeMs: null } : r)),
+    tests: s.results.map((r) =>
+      r.hidden ? { name: r.name, hidden: true, passed: r.passed, message: null, timeMs: null } : r,
+    ),
     finishedAt: s.finishedAt,
   };
 }
@@ -51,7 +66,10 @@ const me = async (ctx: Context) => (await ctx.viewer()) as User;
 /** An account's exercise submissions: only the account itself reads them here. */
 @Resolver(() => UserView)
 export class CodeLabUserEdges {
-  @FieldResolver(() => SubmissionConnection, { nullable: true, description: "The account's exercise submissions, newest first (the account itself)" })
+  @FieldResolver(() => SubmissionConnection, {
+    nullable: true,
+    description: "The account's exercise submissions, newest first (the account itself)",
+  })
   async submissions(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
     const page = await ctx.services.codelab.mySubmissions(user, args.first, args.after);
     return toConnection({ ...page, nodes: page.nodes.map(presentSubmission) });
@@ -74,14 +92,20 @@ export const codelabNodes: NodeSource[] = [
     table: 'codelab_submissions',
     rule: codelabRules.Query.codelabSubmission,
     field: 'Query.codelabSubmission',
-    loadMany: async (ctx, ids) => (await ctx.services.codelab.submissionsByIds(await me(ctx), ids)).map(presentSubmission),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.codelab.submissionsByIds(await me(ctx), ids)).map(presentSubmission),
   },
 ];
 
 @Resolver()
 export class CodeLabResolver {
-  @Mutation(() => RunResultView, { description: 'Runs a program with the limits of CodeLab (per-user runs a minute: CODELAB_RUNS_PER_MINUTE)' })
-  async runCode(@Arg('input', () => RunCodeInput, { description: 'The program to run' }) input: RunCodeInput, @Ctx() ctx: Context) {
+  @Mutation(() => RunResultView, {
+    description: 'Runs a program with the limits of CodeLab (per-user runs a minute: CODELAB_RUNS_PER_MINUTE)',
+  })
+  async runCode(
+    @Arg('input', () => RunCodeInput, { description: 'The program to run' }) input: RunCodeInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.codelab.run(await me(ctx), input);
   }
 
@@ -99,7 +123,10 @@ export class CodeLabResolver {
   }
 
   @Mutation(() => ExerciseView, { description: 'Content admins' })
-  async createExercise(@Arg('input', () => ExerciseInput, { description: 'The new exercise and its tests' }) input: ExerciseInput, @Ctx() ctx: Context) {
+  async createExercise(
+    @Arg('input', () => ExerciseInput, { description: 'The new exercise and its tests' }) input: ExerciseInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentExercise(await ctx.services.codelab.createExercise(input), true);
   }
 
@@ -112,7 +139,10 @@ export class CodeLabResolver {
     return presentExercise(await ctx.services.codelab.updateExercise(id, input), true);
   }
 
-  @Mutation(() => SubmissionView, { description: 'Queues the code for judging; follow it with submissionUpdated, which tells when its verdict is released' })
+  @Mutation(() => SubmissionView, {
+    description:
+      'Queues the code for judging; follow it with submissionUpdated, which tells when its verdict is released',
+  })
   async submitSolution(
     @Arg('id', () => ID, { description: 'The exercise' }) id: string,
     @Arg('code', () => String, { description: 'The source code of the solution, at most 64 KiB' }) code: string,
@@ -123,7 +153,10 @@ export class CodeLabResolver {
   }
 
   @Query(() => SubmissionView, { description: "The caller's own submission" })
-  async codelabSubmission(@Arg('id', () => ID, { description: 'The submission to show' }) id: string, @Ctx() ctx: Context) {
+  async codelabSubmission(
+    @Arg('id', () => ID, { description: 'The submission to show' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentSubmission(await ctx.services.codelab.submission(await me(ctx), id));
   }
 
@@ -143,7 +176,10 @@ export class CodeLabResolver {
     topics: SUBMISSION_UPDATED,
     topicId: ({ args }) => args.id,
   })
-  async submissionUpdated(@Arg('id', () => ID, { description: 'The submission to follow' }) id: string, @Ctx() ctx: Context) {
+  async submissionUpdated(
+    @Arg('id', () => ID, { description: 'The submission to follow' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     ctx.em.clear();
     return presentSubmission(await ctx.services.codelab.submission(await me(ctx), id));
   }

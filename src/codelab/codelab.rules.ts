@@ -11,7 +11,9 @@ import type { User } from '../auth';
 /** The submission named by `id` is the caller's: checked when submissionUpdated opens, and again per event by the resolver. */
 const ownsSubmission = and(
   isAuthenticated,
-  rule('ownsSubmission', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) => refusalOf(async () => ctx.services.codelab.submission((await ctx.viewer()) as User, args.id))),
+  rule('ownsSubmission', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) =>
+    refusalOf(async () => ctx.services.codelab.submission((await ctx.viewer()) as User, args.id)),
+  ),
 );
 
 /**

@@ -26,7 +26,8 @@ export interface JudgeJob {
  * per test, what judging takes at most when every test runs to its limit one after another. The
  * number of tests is public, the time each hidden test ran is not.
  */
-const verdictDelayMs = (config: Config, tests: number) => tests * (config.CODELAB_VERDICT_DELAY_PER_TEST_MS ?? config.CODELAB_TIME_LIMIT_MS + 500);
+const verdictDelayMs = (config: Config, tests: number) =>
+  tests * (config.CODELAB_VERDICT_DELAY_PER_TEST_MS ?? config.CODELAB_TIME_LIMIT_MS + 500);
 
 /**
  * The moments a verdict may be shown: the delay after the submission, then twice it, four times it,
@@ -42,7 +43,9 @@ function releaseMoments(createdAt: Date, releaseAt: Date, now: number): { due: n
 }
 
 /** The interpreters, one pool per process; started at boot unless CODELAB_PREWARM=false. */
-export const codeRunnerOf = perProcess((deps: Deps) => new CodeRunner({ ...codeRunnerSettings(deps.config), logger: deps.log }));
+export const codeRunnerOf = perProcess(
+  (deps: Deps) => new CodeRunner({ ...codeRunnerSettings(deps.config), logger: deps.log }),
+);
 
 /** Runs per user a minute (CODELAB_RUNS_PER_MINUTE), for POST /codelab/run and POST /projects/:id/run, in the shared store. */
 export const CODELAB_RUNS_BUCKET = 'codelabRuns';
@@ -58,7 +61,8 @@ export interface ExerciseData {
   tests: ExerciseTest[];
 }
 
-export const isStaff = (user: User | null) => Boolean(user && (user.hasRole(Role.content_admin) || user.hasRole(Role.admin)));
+export const isStaff = (user: User | null) =>
+  Boolean(user && (user.hasRole(Role.content_admin) || user.hasRole(Role.admin)));
 
 /**
  * CodeLab: running code (for the projects area too), exercises and their judged submissions. A
@@ -81,7 +85,11 @@ export class CodeLabService {
   /** One run, counted against the caller's runs a minute. */
   async run(caller: User, request: { language: string; code: string; stdin?: string | null }): Promise<RunResult> {
     await this.uow.deps.limits.consume(CODELAB_RUNS_BUCKET, `user:${caller.id}`);
-    return this.runner.runCode({ language: request.language as Language, code: request.code, stdin: request.stdin ?? undefined });
+    return this.runner.runCode({
+      language: request.language as Language,
+      code: request.code,
+      stdin: request.stdin ?? undefined,
+    });
   }
 
   // Exercises
@@ -90,19 +98,29 @@ export class CodeLabService {
    * A page of exercises, leaving out those of `closedCourseIds` (paid courses the caller has not
    * bought, as the paid-course rule decides), so that pages and counts are of what the caller sees.
    */
-  async exercises(filter: { language?: string | null; courseId?: string | null }, first: number, after: string | null | undefined, closedCourseIds: string[]): Promise<Page<Exercise>> {
+  async exercises(
+    filter: { language?: string | null; courseId?: string | null },
+    first: number,
+    after: string | null | undefined,
+    closedCourseIds: string[],
+  ): Promise<Page<Exercise>> {
     const where: Record<string, unknown> = {};
     if (filter.language) where.language = filter.language;
     if (filter.courseId) where.courseId = filter.courseId;
     // Beside the cursor's own $or: both hold.
     if (closedCourseIds.length) where.$and = [{ $or: [{ courseId: null }, { courseId: { $nin: closedCourseIds } }] }];
-    const rows = await this.em.find(Exercise, { ...where, ...afterCursor(after) } as FilterQuery<Exercise>, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(Exercise, { ...where, ...afterCursor(after) } as FilterQuery<Exercise>, {
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit: first + 1,
+    });
     return toPage(rows, first, after, () => this.em.count(Exercise, where));
   }
 
   /** The courses that exercises belong to. */
   async exerciseCourseIds(): Promise<string[]> {
-    const rows = await this.uow.query<{ course_id: string }>('select distinct course_id from codelab_exercises where course_id is not null');
+    const rows = await this.uow.query<{ course_id: string }>(
+      'select distinct course_id from codelab_exercises where course_id is not null',
+    );
     return rows.map((row) => row.course_id);
   }
 
@@ -139,7 +157,13 @@ export class CodeLabService {
       difficulty: data.difficulty as Difficulty,
       courseId: data.courseId ?? null,
       lessonId: data.lessonId ?? null,
-      tests: data.tests.map((t) => ({ name: t.name, hidden: Boolean(t.hidden), input: t.input ?? '', expected: t.expected, call: t.call ?? null })),
+      tests: data.tests.map((t) => ({
+        name: t.name,
+        hidden: Boolean(t.hidden),
+        input: t.input ?? '',
+        expected: t.expected,
+        call: t.call ?? null,
+      })),
     };
   }
 
@@ -177,7 +201,11 @@ export class CodeLabService {
   }
 
   async mySubmissions(caller: User, first: number, after?: string | null): Promise<Page<Submission>> {
-    const rows = await this.em.find(Submission, { user: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      Submission,
+      { user: caller.id, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(Submission, { user: caller.id }));
   }
 
@@ -191,7 +219,11 @@ export class CodeLabService {
     if (!submission || submission.verdict) return;
     const exercise = submission.exercise;
     const judgement = await judge(this.runner, exercise.language, submission.code, exercise.tests);
-    await this.em.nativeUpdate(Submission, { id: submission.id, verdict: null }, { verdict: judgement.verdict, score: judgement.score, results: judgement.results });
+    await this.em.nativeUpdate(
+      Submission,
+      { id: submission.id, verdict: null },
+      { verdict: judgement.verdict, score: judgement.score, results: judgement.results },
+    );
   }
 
   /**
@@ -210,7 +242,11 @@ export class CodeLabService {
     if (!submission.verdict) return new Date(next);
     const exercise = submission.exercise;
     await this.uow.transaction(async (em) => {
-      const released = await em.nativeUpdate(Submission, { id: submission.id, status: { $ne: 'completed' } }, { status: 'completed', finishedAt: new Date(due) });
+      const released = await em.nativeUpdate(
+        Submission,
+        { id: submission.id, status: { $ne: 'completed' } },
+        { status: 'completed', finishedAt: new Date(due) },
+      );
       if (!released) return;
       await this.uow.raise({
         type: 'exerciseJudged',
@@ -231,12 +267,18 @@ export class CodeLabService {
    * quota; the rules gave the consent and the guardian's switch). Hidden tests stay hidden: only
    * the visible tests' messages go along.
    */
-  async hint(caller: User, submissionId: string, requestId: string): Promise<{ submissionId: string; hint: string; conversationId: string }> {
+  async hint(
+    caller: User,
+    submissionId: string,
+    requestId: string,
+  ): Promise<{ submissionId: string; hint: string; conversationId: string }> {
     const submission = await this.submission(caller, submissionId);
     const exercise = await this.em.findOneOrFail(Exercise, { id: submission.exercise.id });
     // A verdict not yet released is not the learner's to know, nor the tutor's to hint at.
     const released = submission.status === 'completed';
-    const failing = released ? submission.results.filter((r) => !r.passed && !r.hidden).map((r) => `- ${r.name}: ${r.message ?? 'failed'}`) : [];
+    const failing = released
+      ? submission.results.filter((r) => !r.passed && !r.hidden).map((r) => `- ${r.name}: ${r.message ?? 'failed'}`)
+      : [];
     const parts = [
       `I am solving this ${exercise.language} exercise: ${exercise.prompt.en}`,
       released && submission.verdict ? `The judge said: ${submission.verdict}.` : '',

@@ -13,7 +13,13 @@ export interface StarterExercise {
 }
 
 const t = (en: string, vi: string): Localized => ({ en, vi });
-const io = (name: string, input: string, expected: string, hidden = false): ExerciseTest => ({ name, hidden, input, expected, call: null });
+const io = (name: string, input: string, expected: string, hidden = false): ExerciseTest => ({
+  name,
+  hidden,
+  input,
+  expected,
+  call: null,
+});
 const call = (name: string, fn: string, args: unknown[], expected: unknown, hidden = false): ExerciseTest => ({
   name,
   hidden,
@@ -40,25 +46,42 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'variables-greeting',
     title: t('Greet by name', 'Chào theo tên'),
-    prompt: t('Read a name from the input, keep it in a variable and print "Hello, <name>!".', 'Đọc một cái tên từ đầu vào, lưu vào biến và in ra "Hello, <tên>!".'),
+    prompt: t(
+      'Read a name from the input, keep it in a variable and print "Hello, <name>!".',
+      'Đọc một cái tên từ đầu vào, lưu vào biến và in ra "Hello, <tên>!".',
+    ),
     language: 'python',
     starterCode: 'name = input()\n',
     difficulty: 'easy',
-    tests: [io('Lan', 'Lan\n', 'Hello, Lan!'), io('Minh', 'Minh\n', 'Hello, Minh!'), io('another name', 'An\n', 'Hello, An!', true)],
+    tests: [
+      io('Lan', 'Lan\n', 'Hello, Lan!'),
+      io('Minh', 'Minh\n', 'Hello, Minh!'),
+      io('another name', 'An\n', 'Hello, An!', true),
+    ],
   },
   {
     slug: 'types-sum',
     title: t('Add two numbers', 'Cộng hai số'),
-    prompt: t('Read two whole numbers, one per line, and print their sum.', 'Đọc hai số nguyên, mỗi số một dòng, và in ra tổng của chúng.'),
+    prompt: t(
+      'Read two whole numbers, one per line, and print their sum.',
+      'Đọc hai số nguyên, mỗi số một dòng, và in ra tổng của chúng.',
+    ),
     language: 'python',
     starterCode: 'a = input()\nb = input()\n',
     difficulty: 'easy',
-    tests: [io('2 + 3', '2\n3\n', '5'), io('negative numbers', '-4\n10\n', '6'), io('large numbers', '1000000\n2345678\n', '3345678', true)],
+    tests: [
+      io('2 + 3', '2\n3\n', '5'),
+      io('negative numbers', '-4\n10\n', '6'),
+      io('large numbers', '1000000\n2345678\n', '3345678', true),
+    ],
   },
   {
     slug: 'input-output-age',
     title: t('Next year', 'Năm sau'),
-    prompt: t('Read your age and print "Next year you will be <age + 1>."', 'Đọc tuổi của em và in ra "Next year you will be <tuổi + 1>."'),
+    prompt: t(
+      'Read your age and print "Next year you will be <age + 1>."',
+      'Đọc tuổi của em và in ra "Next year you will be <tuổi + 1>."',
+    ),
     language: 'python',
     starterCode: 'age = int(input())\n',
     difficulty: 'easy',
@@ -67,20 +90,35 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'conditions-even-odd',
     title: t('Even or odd', 'Chẵn hay lẻ'),
-    prompt: t('Write a function is_even(n) that returns True when n is even and False otherwise.', 'Viết hàm is_even(n) trả về True khi n chẵn và False khi n lẻ.'),
+    prompt: t(
+      'Write a function is_even(n) that returns True when n is even and False otherwise.',
+      'Viết hàm is_even(n) trả về True khi n chẵn và False khi n lẻ.',
+    ),
     language: 'python',
     starterCode: 'def is_even(n):\n    pass\n',
     difficulty: 'easy',
-    tests: [call('4 is even', 'is_even', [4], true), call('7 is odd', 'is_even', [7], false), call('0 is even', 'is_even', [0], true, true), call('negative odd', 'is_even', [-3], false, true)],
+    tests: [
+      call('4 is even', 'is_even', [4], true),
+      call('7 is odd', 'is_even', [7], false),
+      call('0 is even', 'is_even', [0], true, true),
+      call('negative odd', 'is_even', [-3], false, true),
+    ],
   },
   {
     slug: 'loops-count-up',
     title: t('Count up', 'Đếm lên'),
-    prompt: t('Read a number n and print the numbers from 1 to n, one per line.', 'Đọc số n và in các số từ 1 đến n, mỗi số một dòng.'),
+    prompt: t(
+      'Read a number n and print the numbers from 1 to n, one per line.',
+      'Đọc số n và in các số từ 1 đến n, mỗi số một dòng.',
+    ),
     language: 'python',
     starterCode: 'n = int(input())\n',
     difficulty: 'easy',
-    tests: [io('n = 3', '3\n', '1\n2\n3'), io('n = 1', '1\n', '1'), io('n = 10', '10\n', '1\n2\n3\n4\n5\n6\n7\n8\n9\n10', true)],
+    tests: [
+      io('n = 3', '3\n', '1\n2\n3'),
+      io('n = 1', '1\n', '1'),
+      io('n = 10', '10\n', '1\n2\n3\n4\n5\n6\n7\n8\n9\n10', true),
+    ],
   },
   {
     slug: 'lists-largest',
@@ -92,25 +130,44 @@ export const STARTER_EXERCISES: StarterExercise[] = [
     language: 'python',
     starterCode: 'def largest(numbers):\n    pass\n',
     difficulty: 'medium',
-    tests: [call('mixed', 'largest', [[3, 9, 2]], 9), call('one number', 'largest', [[5]], 5), call('all negative', 'largest', [[-8, -2, -5]], -2, true)],
+    tests: [
+      call('mixed', 'largest', [[3, 9, 2]], 9),
+      call('one number', 'largest', [[5]], 5),
+      call('all negative', 'largest', [[-8, -2, -5]], -2, true),
+    ],
   },
   {
     slug: 'functions-area',
     title: t('Area of a rectangle', 'Diện tích hình chữ nhật'),
-    prompt: t('Write a function area(width, height) that returns the area of a rectangle.', 'Viết hàm area(width, height) trả về diện tích hình chữ nhật.'),
+    prompt: t(
+      'Write a function area(width, height) that returns the area of a rectangle.',
+      'Viết hàm area(width, height) trả về diện tích hình chữ nhật.',
+    ),
     language: 'python',
     starterCode: 'def area(width, height):\n    pass\n',
     difficulty: 'easy',
-    tests: [call('3 by 4', 'area', [3, 4], 12), call('square', 'area', [5, 5], 25), call('zero width', 'area', [0, 7], 0, true)],
+    tests: [
+      call('3 by 4', 'area', [3, 4], 12),
+      call('square', 'area', [5, 5], 25),
+      call('zero width', 'area', [0, 7], 0, true),
+    ],
   },
   {
     slug: 'debugging-average',
     title: t('Fix the average', 'Sửa hàm trung bình'),
-    prompt: t('This function should return the average of a list, but it has a bug. Find and fix it.', 'Hàm này phải trả về trung bình cộng của một danh sách nhưng có lỗi. Hãy tìm và sửa lỗi.'),
+    prompt: t(
+      'This function should return the average of a list, but it has a bug. Find and fix it.',
+      'Hàm này phải trả về trung bình cộng của một danh sách nhưng có lỗi. Hãy tìm và sửa lỗi.',
+    ),
     language: 'python',
-    starterCode: 'def average(numbers):\n    total = 0\n    for n in numbers:\n        total = n\n    return total / len(numbers)\n',
+    starterCode:
+      'def average(numbers):\n    total = 0\n    for n in numbers:\n        total = n\n    return total / len(numbers)\n',
     difficulty: 'medium',
-    tests: [call('1, 2, 3', 'average', [[1, 2, 3]], 2), call('two numbers', 'average', [[4, 6]], 5), call('one number', 'average', [[7]], 7, true)],
+    tests: [
+      call('1, 2, 3', 'average', [[1, 2, 3]], 2),
+      call('two numbers', 'average', [[4, 6]], 5),
+      call('one number', 'average', [[7]], 7, true),
+    ],
   },
   {
     slug: 'dictionaries-word-count',
@@ -122,7 +179,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
     language: 'python',
     starterCode: 'def count_words(text):\n    counts = {}\n    return counts\n',
     difficulty: 'medium',
-    tests: [call('repeated word', 'count_words', ['the cat and the dog'], { the: 2, cat: 1, and: 1, dog: 1 }), call('empty text', 'count_words', [''], {}, true)],
+    tests: [
+      call('repeated word', 'count_words', ['the cat and the dog'], { the: 2, cat: 1, and: 1, dog: 1 }),
+      call('empty text', 'count_words', [''], {}, true),
+    ],
   },
   {
     slug: 'algorithms-sort',
@@ -134,7 +194,11 @@ export const STARTER_EXERCISES: StarterExercise[] = [
     language: 'python',
     starterCode: 'def my_sort(numbers):\n    result = []\n    return result\n',
     difficulty: 'hard',
-    tests: [call('three numbers', 'my_sort', [[3, 1, 2]], [1, 2, 3]), call('duplicates', 'my_sort', [[5, 1, 5, 0]], [0, 1, 5, 5]), call('empty', 'my_sort', [[]], [], true)],
+    tests: [
+      call('three numbers', 'my_sort', [[3, 1, 2]], [1, 2, 3]),
+      call('duplicates', 'my_sort', [[5, 1, 5, 0]], [0, 1, 5, 5]),
+      call('empty', 'my_sort', [[]], [], true),
+    ],
   },
   {
     slug: 'classes-counter',
@@ -151,7 +215,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'js-sequence-hello',
     title: t('Hello from JavaScript', 'Xin chào từ JavaScript'),
-    prompt: t('Print "Hello!" and then "I can code." with console.log.', 'Dùng console.log in ra "Hello!" rồi "I can code."'),
+    prompt: t(
+      'Print "Hello!" and then "I can code." with console.log.',
+      'Dùng console.log in ra "Hello!" rồi "I can code."',
+    ),
     language: 'javascript',
     starterCode: 'console.log("Hello!");\n',
     difficulty: 'easy',
@@ -169,7 +236,10 @@ export const STARTER_EXERCISES: StarterExercise[] = [
   {
     slug: 'js-loops-sum-input',
     title: t('Sum of the numbers', 'Tổng các số'),
-    prompt: t('Read numbers, one per line, with readLine() until it returns null, and print their sum.', 'Đọc các số, mỗi số một dòng, bằng readLine() cho đến khi nhận null, rồi in ra tổng.'),
+    prompt: t(
+      'Read numbers, one per line, with readLine() until it returns null, and print their sum.',
+      'Đọc các số, mỗi số một dòng, bằng readLine() cho đến khi nhận null, rồi in ra tổng.',
+    ),
     language: 'javascript',
     starterCode: 'let line;\nwhile ((line = readLine()) !== null) {\n}\n',
     difficulty: 'medium',

@@ -1,4 +1,14 @@
-import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, IsUUID, Length, Matches, MaxLength, ValidateNested } from 'class-validator';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsIn,
+  IsOptional,
+  IsUUID,
+  Length,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
 import { Node } from '../kernel/node';
 import { ArgsType, Field, GraphQLISODateTime, ID, InputType, Int, ObjectType } from 'type-graphql';
 import { Connection, PageArgs } from '../kernel/pagination';
@@ -38,7 +48,9 @@ export class RunCodeInput {
   stdin?: string | null;
 }
 
-@ObjectType('ExerciseTest', { description: 'A hidden test shows its name only: input and expected are null for learners' })
+@ObjectType('ExerciseTest', {
+  description: 'A hidden test shows its name only: input and expected are null for learners',
+})
 export class ExerciseTestView {
   @Field(() => String, { description: 'Name of the test' })
   name!: string;
@@ -46,13 +58,19 @@ export class ExerciseTestView {
   @Field(() => Boolean, { description: "Whether learners see only the test's name" })
   hidden!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'The standard input, or the JSON array of arguments of a function-call test' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The standard input, or the JSON array of arguments of a function-call test',
+  })
   input!: string | null;
 
   @Field(() => String, { nullable: true, description: 'The expected output, or the JSON of the expected return value' })
   expected!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'The function a function-call test calls; null for stdin/stdout tests' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The function a function-call test calls; null for stdin/stdout tests',
+  })
   call!: string | null;
 }
 
@@ -82,7 +100,9 @@ export class ExerciseView implements Node {
   @Field(() => ID, { nullable: true, description: 'The lesson the exercise belongs to; null when it belongs to none' })
   lessonId!: string | null;
 
-  @Field(() => [ExerciseTestView], { description: 'The tests a solution is judged by, hidden ones without their input and output for learners' })
+  @Field(() => [ExerciseTestView], {
+    description: 'The tests a solution is judged by, hidden ones without their input and output for learners',
+  })
   tests!: ExerciseTestView[];
 
   @Field(() => GraphQLISODateTime, { description: 'When the exercise was created' })
@@ -96,7 +116,10 @@ export const ExerciseConnection = Connection(ExerciseView, 'Exercise');
 
 @ArgsType()
 export class ExerciseArgs extends PageArgs {
-  @Field(() => String, { nullable: true, description: 'Only exercises in this programming language, python or javascript' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Only exercises in this programming language, python or javascript',
+  })
   @IsOptional()
   @IsIn(languages, { message: 'must be python or javascript' })
   language?: string | null;
@@ -113,18 +136,29 @@ export class ExerciseTestInput {
   @Length(1, 100)
   name!: string;
 
-  @Field(() => Boolean, { defaultValue: false, description: "Whether learners see only the test's name and whether it passed" })
+  @Field(() => Boolean, {
+    defaultValue: false,
+    description: "Whether learners see only the test's name and whether it passed",
+  })
   hidden!: boolean;
 
-  @Field(() => String, { defaultValue: '', description: 'The standard input, or the JSON array of arguments of a function-call test' })
+  @Field(() => String, {
+    defaultValue: '',
+    description: 'The standard input, or the JSON array of arguments of a function-call test',
+  })
   @MaxLength(CODE_LIMIT)
   input!: string;
 
-  @Field(() => String, { description: 'The expected output, or the JSON of the expected return value of a function-call test' })
+  @Field(() => String, {
+    description: 'The expected output, or the JSON of the expected return value of a function-call test',
+  })
   @MaxLength(CODE_LIMIT)
   expected!: string;
 
-  @Field(() => String, { nullable: true, description: 'The function a function-call test calls; omit for a stdin/stdout test' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The function a function-call test calls; omit for a stdin/stdout test',
+  })
   @IsOptional()
   @Matches(/^[A-Za-z_$][A-Za-z0-9_$]{0,63}$/, { message: 'must be the name of a function' })
   call?: string | null;
@@ -157,7 +191,10 @@ export class ExerciseInput {
   @IsUUID('all', { message: 'must be an id' })
   courseId?: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'The lesson of the course the exercise belongs to; none when omitted' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The lesson of the course the exercise belongs to; none when omitted',
+  })
   @IsOptional()
   @IsUUID('all', { message: 'must be an id' })
   lessonId?: string | null;
@@ -169,7 +206,9 @@ export class ExerciseInput {
   tests!: ExerciseTestInput[];
 }
 
-@ObjectType('SubmissionTestResult', { description: 'A hidden test shows its name and whether it passed; its message and time are null' })
+@ObjectType('SubmissionTestResult', {
+  description: 'A hidden test shows its name and whether it passed; its message and time are null',
+})
 export class TestResultView {
   @Field(() => String, { description: 'Name of the test' })
   name!: string;
@@ -180,7 +219,10 @@ export class TestResultView {
   @Field(() => Boolean, { description: 'Whether the solution passed the test' })
   passed!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'What went wrong, such as the difference in output; null when passed or hidden' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'What went wrong, such as the difference in output; null when passed or hidden',
+  })
   message!: string | null;
 
   @Field(() => Int, { nullable: true, description: 'How long the test ran, in milliseconds; null for a hidden test' })
@@ -200,20 +242,27 @@ export class SubmissionView implements Node {
 
   @Field(() => String, {
     nullable: true,
-    description: 'The verdict once judged: `accepted`, `wrong_answer`, `runtime_error`, `syntax_error`, `time_limit_exceeded`, `memory_limit_exceeded` or `output_limit_exceeded`',
+    description:
+      'The verdict once judged: `accepted`, `wrong_answer`, `runtime_error`, `syntax_error`, `time_limit_exceeded`, `memory_limit_exceeded` or `output_limit_exceeded`',
   })
   verdict!: string | null;
 
   @Field(() => Int, { description: '0..100: the share of tests passed' })
   score!: number;
 
-  @Field(() => [TestResultView], { description: "Result of each test, in the order of the exercise's tests; empty until judged" })
+  @Field(() => [TestResultView], {
+    description: "Result of each test, in the order of the exercise's tests; empty until judged",
+  })
   tests!: TestResultView[];
 
   @Field(() => GraphQLISODateTime, { description: 'When the solution was submitted' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the verdict was given, a fixed time after the submission whatever judging took; null while queued or running' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description:
+      'When the verdict was given, a fixed time after the submission whatever judging took; null while queued or running',
+  })
   finishedAt!: Date | null;
 }
 

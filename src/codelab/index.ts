@@ -22,7 +22,14 @@ declare module '../kernel/events' {
      * the progress area keeps the best, and counts an accepted exercise linked to a lesson as that
      * lesson done.
      */
-    exerciseJudged: { learnerId: string; exerciseId: string; courseId: string | null; lessonId: string | null; score: number; accepted: boolean };
+    exerciseJudged: {
+      learnerId: string;
+      exerciseId: string;
+      courseId: string | null;
+      lessonId: string | null;
+      score: number;
+      accepted: boolean;
+    };
   }
 }
 
@@ -75,7 +82,11 @@ export const codelabArea = defineArea({
       name: 'codelab_queued_runs',
       help: 'CodeLab runs waiting for a free worker, by language',
       labelNames: ['language'],
-      read: () => Object.entries(codeRunnerOf(deps).stats()).map(([language, pool]) => ({ labels: { language }, value: pool.queued })),
+      read: () =>
+        Object.entries(codeRunnerOf(deps).stats()).map(([language, pool]) => ({
+          labels: { language },
+          value: pool.queued,
+        })),
     },
   ],
   services: { codelab: (uow, services) => new CodeLabService(uow, services.ai) },
@@ -83,7 +94,9 @@ export const codelabArea = defineArea({
     entities: [Submission],
     // A verdict not yet released stays out of the archive, as it does out of every answer.
     export: async (userId, _services, uow) => ({
-      submissions: rowsOf(uow, Submission, { user: userId }, (row) => (row.status === 'completed' ? plain(row) : { ...plain(row), verdict: null, score: 0, results: [] })),
+      submissions: rowsOf(uow, Submission, { user: userId }, (row) =>
+        row.status === 'completed' ? plain(row) : { ...plain(row), verdict: null, score: 0, results: [] },
+      ),
     }),
     // A learner's code is theirs: their submissions go.
     erase: async (userId, _pseudonym, _services, uow) => {

@@ -10,7 +10,8 @@ const reason = reasons('consent', {
   no_guardian_linked: 'guardian_consent_required',
 });
 
-export const consentRequired = (type: ConsentType) => new AppError('consent_required', `This needs the ${type} consent; grant it first.`);
+export const consentRequired = (type: ConsentType) =>
+  new AppError('consent_required', `This needs the ${type} consent; grant it first.`);
 
 /** Where a learner's guardians stand on a consent they must give: asked (now, or before while their notice is unread), linked but not asked, or none linked. */
 export type GuardiansAsked = 'asked' | 'linked' | 'none';
@@ -19,7 +20,10 @@ export type GuardiansAsked = 'asked' | 'linked' | 'none';
 // that shows its own words.
 const guardianStep = {
   asked: [reason.guardian_asked, 'your guardian has been asked to grant it.'],
-  linked: [reason.guardian_not_asked, 'your guardian has not granted it yet. Ask for it by granting this consent from your account, and they are notified.'],
+  linked: [
+    reason.guardian_not_asked,
+    'your guardian has not granted it yet. Ask for it by granting this consent from your account, and they are notified.',
+  ],
   none: [
     reason.no_guardian_linked,
     'no guardian is linked to your account, so nobody was asked. Ask a parent or guardian to sign up as a guardian and link to your account, approve their link, and they can then grant it.',
@@ -30,6 +34,7 @@ export const guardianConsentRequired = (type: ConsentType, guardians: GuardiansA
   const [refusal, step] = guardianStep[guardians];
   return refusal(`This needs the ${type} consent of a guardian: ${step}`);
 };
-export const learnerDecidesConsent = () => reason.learner_decides_consent('The learner decides this consent themselves at their age.');
+export const learnerDecidesConsent = () =>
+  reason.learner_decides_consent('The learner decides this consent themselves at their age.');
 export const unknownUser = () => notFound('user');
 export const unknownLearner = () => notFound('learner');

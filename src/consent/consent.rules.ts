@@ -16,7 +16,11 @@ export const hasConsent = (type: ConsentType) =>
       isAuthenticated,
       aboutCaller(
         rule(`hasConsent(${type})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) =>
-          refusalOf(() => (type === ConsentType.basic_data ? ctx.services.consent.assertGuardianConsent(ctx.auth.userId!, type) : ctx.services.consent.assertConsent(ctx.auth.userId!, type))),
+          refusalOf(() =>
+            type === ConsentType.basic_data
+              ? ctx.services.consent.assertGuardianConsent(ctx.auth.userId!, type)
+              : ctx.services.consent.assertConsent(ctx.auth.userId!, type),
+          ),
         ),
       ),
     ),
@@ -27,7 +31,9 @@ export const hasConsent = (type: ConsentType) =>
  * projects): an active learner whose guardian granted `basic_data` where the country's consent age
  * asks for it. In order, so that a learner still waiting for a guardian hears that first.
  */
-export const mayStoreLearnerData = namedRule('mayStoreLearnerData', () => chain(learnerActive, hasConsent(ConsentType.basic_data)));
+export const mayStoreLearnerData = namedRule('mayStoreLearnerData', () =>
+  chain(learnerActive, hasConsent(ConsentType.basic_data)),
+);
 
 export const consentRules = {
   Query: { consents: isAuthenticated, consentLedger: isAuthenticated },

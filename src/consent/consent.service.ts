@@ -11,7 +11,14 @@ import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { Consent, ConsentAction, ConsentActorRole, ConsentLedgerEntry, ConsentType } from './consent.entity';
 import { type ConsentRequirement, consentRequirement, isGranted } from './consent.requirements';
-import { consentRequired, guardianConsentRequired, type GuardiansAsked, learnerDecidesConsent, unknownLearner, unknownUser } from './consent.errors';
+import {
+  consentRequired,
+  guardianConsentRequired,
+  type GuardiansAsked,
+  learnerDecidesConsent,
+  unknownLearner,
+  unknownUser,
+} from './consent.errors';
 
 /** A consent type as it stands for one person today. */
 export interface ConsentState extends ConsentRequirement {
@@ -58,9 +65,16 @@ export class ConsentService {
     return this.uow
       .loader<string, ConsentState[]>('consent.states', async (keys) => {
         const ids = [...keys];
-        const [subjects, stored] = await Promise.all([this.auth.findUsers(ids), this.em.find(Consent, { subject: { $in: ids } }, { populate: ['guardianGrantedBy'] })]);
+        const [subjects, stored] = await Promise.all([
+          this.auth.findUsers(ids),
+          this.em.find(Consent, { subject: { $in: ids } }, { populate: ['guardianGrantedBy'] }),
+        ]);
         const countries = [...new Set(subjects.map((s) => s.country))];
-        const policies = new Map(await Promise.all(countries.map(async (country) => [country, await this.policies.policyOf(country)] as const)));
+        const policies = new Map(
+          await Promise.all(
+            countries.map(async (country) => [country, await this.policies.policyOf(country)] as const),
+          ),
+        );
         return ids.map((id) => {
           const subject = subjects.find((s) => s.id === id);
           if (!subject) return [];
@@ -92,7 +106,11 @@ export class ConsentService {
     const requirement = (await this.requirementsOf(subject))(type);
     const stored = await this.em.findOne(Consent, { subject, type });
     if (stored && isGranted(requirement, stored)) return;
-    if (requirement.needsGuardian && !stored?.guardianGrantedAt) throw guardianConsentRequired(type, (await this.guardians.activeGuardianIdsOf(subject.id)).length ? 'linked' : 'none');
+    if (requirement.needsGuardian && !stored?.guardianGrantedAt)
+      throw guardianConsentRequired(
+        type,
+        (await this.guardians.activeGuardianIdsOf(subject.id)).length ? 'linked' : 'none',
+      );
     throw consentRequired(type);
   }
 
@@ -119,17 +137,35 @@ export class ConsentService {
 
   /** The ledger of one person, newest first: the person, their active guardians and admins read it. */
   async ledger(caller: User, learnerId?: string | null): Promise<ConsentLedgerEntry[]> {
-    const subject = caller.hasRole(Role.admin) && learnerId ? await this.findSubject(learnerId) : await this.subjectFor(caller, learnerId);
-    return this.em.find(ConsentLedgerEntry, { subject }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['actor'] });
+    const subject =
+      caller.hasRole(Role.admin) && learnerId
+        ? await this.findSubject(learnerId)
+        : await this.subjectFor(caller, learnerId);
+    return this.em.find(
+      ConsentLedgerEntry,
+      { subject },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['actor'] },
+    );
   }
 
   /** The ledger entries among these ids whose ledger the caller reads (`ledger`): their own, their active learners', every one for admins. */
   async ledgerEntriesByIds(caller: User, ids: string[]): Promise<ConsentLedgerEntry[]> {
-    const subjects = caller.hasRole(Role.admin) ? null : [caller.id, ...(await this.guardians.activeLearnerIdsOf(caller.id))];
-    return this.em.find(ConsentLedgerEntry, { id: { $in: ids.filter(isId) }, ...(subjects && { subject: { $in: subjects } }) }, { populate: ['actor'] });
+    const subjects = caller.hasRole(Role.admin)
+      ? null
+      : [caller.id, ...(await this.guardians.activeLearnerIdsOf(caller.id))];
+    return this.em.find(
+      ConsentLedgerEntry,
+      { id: { $in: ids.filter(isId) }, ...(subjects && { subject: { $in: subjects } }) },
+      { populate: ['actor'] },
+    );
   }
 
-  private async change(caller: User, type: ConsentType, learnerId: string | null | undefined, action: ConsentAction): Promise<ConsentState> {
+  private async change(
+    caller: User,
+    type: ConsentType,
+    learnerId: string | null | undefined,
+    action: ConsentAction,
+  ): Promise<ConsentState> {
     const subject = await this.subjectFor(caller, learnerId);
     const asGuardian = subject.id !== caller.id;
     const policy = await this.policies.policyOf(subject.country);
@@ -138,7 +174,8 @@ export class ConsentService {
       throw learnerDecidesConsent();
     }
     /** The learner's own grant of a consent that waits for a guardian's: refused, and the guardians asked. */
-    const needsGuardianStill = (consent: Consent) => action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt;
+    const needsGuardianStill = (consent: Consent) =>
+      action === ConsentAction.granted && !asGuardian && requirement.needsGuardian && !consent.guardianGrantedAt;
     let asked: GuardiansAsked = 'none';
     // The consent, its ledger entry, the reactions to a revocation (projects made private) and the guardians' request are one commit.
     const consent = await this.uow.transaction(async (em) => {
@@ -148,7 +185,11 @@ export class ConsentService {
       changed.policyVersion = policy.version;
       changed.updatedAt = new Date();
       let entry: ConsentLedgerEntry | undefined;
-      if (before.guardianGrantedAt !== changed.guardianGrantedAt || before.ownGrantedAt !== changed.ownGrantedAt || action === ConsentAction.revoked) {
+      if (
+        before.guardianGrantedAt !== changed.guardianGrantedAt ||
+        before.ownGrantedAt !== changed.ownGrantedAt ||
+        action === ConsentAction.revoked
+      ) {
         entry = em.create(ConsentLedgerEntry, {
           subject: em.getReference(User, subject.id),
           type,
@@ -160,7 +201,13 @@ export class ConsentService {
         });
       }
       await em.flush();
-      if (action === ConsentAction.revoked) await this.uow.raise({ type: 'consentRevoked', subjectId: subject.id, consentType: type, ledgerEntryId: entry!.id });
+      if (action === ConsentAction.revoked)
+        await this.uow.raise({
+          type: 'consentRevoked',
+          subjectId: subject.id,
+          consentType: type,
+          ledgerEntryId: entry!.id,
+        });
       if (needsGuardianStill(changed)) asked = await this.askGuardians(subject, type);
       return changed;
     });
@@ -170,12 +217,19 @@ export class ConsentService {
   }
 
   /** Notifies the learner's active guardians; 'none' when there is nobody to ask. */
-  private async askGuardians(learner: User, type: ConsentType, options: { unlessAskedAlready?: boolean } = {}): Promise<GuardiansAsked> {
+  private async askGuardians(
+    learner: User,
+    type: ConsentType,
+    options: { unlessAskedAlready?: boolean } = {},
+  ): Promise<GuardiansAsked> {
     const data = { learnerId: learner.id, consentTypeId: type };
     const message =
       type === ConsentType.basic_data
         ? {
-            title: { en: `${learner.displayName} needs your consent to learn here`, vi: `${learner.displayName} cần bạn đồng ý để học tại đây` },
+            title: {
+              en: `${learner.displayName} needs your consent to learn here`,
+              vi: `${learner.displayName} cần bạn đồng ý để học tại đây`,
+            },
             body: {
               en: `Until you grant the "basic_data" consent, ${learner.displayName} cannot enroll, save progress, take quizzes or save projects.`,
               vi: `Cho đến khi bạn đồng ý "basic_data", ${learner.displayName} chưa thể ghi danh, lưu tiến độ, làm bài kiểm tra hay lưu dự án.`,
@@ -184,19 +238,32 @@ export class ConsentService {
           }
         : {
             title: { en: `${learner.displayName} asks for your consent`, vi: `${learner.displayName} xin bạn đồng ý` },
-            body: { en: `${learner.displayName} would like to use a feature that needs the "${type}" consent.`, vi: `${learner.displayName} muốn dùng một tính năng cần sự đồng ý "${type}".` },
+            body: {
+              en: `${learner.displayName} would like to use a feature that needs the "${type}" consent.`,
+              vi: `${learner.displayName} muốn dùng một tính năng cần sự đồng ý "${type}".`,
+            },
             data,
           };
     const recipients = await this.guardians.activeGuardianIdsOf(learner.id);
     if (!recipients.length) return 'none';
     // Announced through the outbox, in the caller's transaction (or one of its own): delivered after commit, once.
-    await this.uow.raise({ type: 'notification.requested', recipients, notificationType: 'consent', message, onceWhileUnread: options.unlessAskedAlready });
+    await this.uow.raise({
+      type: 'notification.requested',
+      recipients,
+      notificationType: 'consent',
+      message,
+      onceWhileUnread: options.unlessAskedAlready,
+    });
     return 'asked';
   }
 
   private async findOrCreate(subject: User, type: ConsentType, policyVersion: number): Promise<Consent> {
     // Two first grants at once: one row wins, both then change it.
-    await this.em.upsert(Consent, { id: randomUUID(), subject, type, policyVersion, updatedAt: new Date() }, { onConflictFields: ['subject', 'type'], onConflictAction: 'ignore' });
+    await this.em.upsert(
+      Consent,
+      { id: randomUUID(), subject, type, policyVersion, updatedAt: new Date() },
+      { onConflictFields: ['subject', 'type'], onConflictAction: 'ignore' },
+    );
     return this.em.findOneOrFail(Consent, { subject, type }, { refresh: true, populate: ['guardianGrantedBy'] });
   }
 
@@ -236,7 +303,13 @@ export class ConsentService {
  * A guardian gives or takes back the guardian's part. The person gives their own part; taking a
  * consent back, they withdraw it whole (a child may always say no).
  */
-function applyChange(consent: Consent, caller: User, asGuardian: boolean, requirement: ConsentRequirement, action: ConsentAction): void {
+function applyChange(
+  consent: Consent,
+  caller: User,
+  asGuardian: boolean,
+  requirement: ConsentRequirement,
+  action: ConsentAction,
+): void {
   const now = new Date();
   if (asGuardian) {
     consent.guardianGrantedAt = action === ConsentAction.granted ? (consent.guardianGrantedAt ?? now) : null;

@@ -23,7 +23,10 @@ registerEnumType(ConsentAction, {
 registerEnumType(ConsentActorRole, {
   name: 'ConsentActorRole',
   description: 'Who changed a consent',
-  valuesConfig: { self: { description: 'The person it concerns' }, guardian: { description: 'A linked guardian, for a learner' } },
+  valuesConfig: {
+    self: { description: 'The person it concerns' },
+    guardian: { description: 'A linked guardian, for a learner' },
+  },
 });
 
 @ObjectType({ description: 'Who granted a consent, and when' })
@@ -55,10 +58,16 @@ export class ConsentView {
   @Field(() => ConsentGrantor, { nullable: true, description: 'The guardian who gave it' })
   guardianGrantedBy!: ConsentGrantor | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the guardian gave it; null when no guardian has' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the guardian gave it; null when no guardian has',
+  })
   guardianGrantedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the person gave it themselves; null when they have not' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the person gave it themselves; null when they have not',
+  })
   ownGrantedAt!: Date | null;
 
   @Field(() => Int, { nullable: true, description: 'Country policy version it was last changed under' })

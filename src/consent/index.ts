@@ -29,13 +29,17 @@ declare module '../kernel/services' {
 export const consentArea = defineArea({
   name: 'consent',
   uses: ['auth', 'country-policy', 'guardian'],
-  migrations: [{ name: 'Migration20261129000100_consent_access_events', class: Migration20261129000100_consent_access_events }],
+  migrations: [
+    { name: 'Migration20261129000100_consent_access_events', class: Migration20261129000100_consent_access_events },
+  ],
   entities: [Consent, ConsentLedgerEntry],
   resolvers: [ConsentResolver, ConsentUserEdges],
   rules: consentRules,
   nodes: consentNodes,
   routes: consentRoutes,
-  services: { consent: (uow, services) => new ConsentService(uow, services.auth, services.countryPolicy, services.guardian) },
+  services: {
+    consent: (uow, services) => new ConsentService(uow, services.auth, services.countryPolicy, services.guardian),
+  },
   personalData: {
     entities: [Consent, ConsentLedgerEntry],
     export: async (userId, _services, uow) => ({

@@ -26,7 +26,14 @@ const texts = defineMessages('contact', {
   },
 });
 
-const values = (message: ContactMessage) => ({ subject: message.subject, name: message.name, email: message.email, message: message.message, id: message.id, locale: message.locale });
+const values = (message: ContactMessage) => ({
+  subject: message.subject,
+  name: message.name,
+  email: message.email,
+  message: message.message,
+  id: message.id,
+  locale: message.locale,
+});
 
 /**
  * Tells the sender, in their language, that the message arrived. Anyone may give any address, so
@@ -34,7 +41,11 @@ const values = (message: ContactMessage) => ({ subject: message.subject, name: m
  */
 export function acknowledgementMail(message: ContactMessage): Mail {
   const t = texts(message.locale);
-  return { to: message.email, subject: t('acknowledgement.subject'), text: t('acknowledgement.text', { id: message.id }) };
+  return {
+    to: message.email,
+    subject: t('acknowledgement.subject'),
+    text: t('acknowledgement.text', { id: message.id }),
+  };
 }
 
 /** Forwards the message to the platform's inbox (CONTACT_TO), in English. */

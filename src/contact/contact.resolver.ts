@@ -3,16 +3,33 @@ import type { Context } from '../kernel/context';
 import type { NodeSource } from '../kernel/node';
 import { toConnection } from '../kernel/pagination';
 import { contactRules } from './contact.rules';
-import { ContactInput, ContactMessageConnection, ContactMessagesArgs, ContactMessageView, ContactReceipt } from './contact.types';
+import {
+  ContactInput,
+  ContactMessageConnection,
+  ContactMessagesArgs,
+  ContactMessageView,
+  ContactReceipt,
+} from './contact.types';
 
 export const contactNodes: NodeSource[] = [
-  { type: 'ContactMessage', table: 'contact_messages', rule: contactRules.Query.contactMessages, field: 'Query.contactMessages', loadMany: (ctx, ids) => ctx.services.contact.byIds(ids) },
+  {
+    type: 'ContactMessage',
+    table: 'contact_messages',
+    rule: contactRules.Query.contactMessages,
+    field: 'Query.contactMessages',
+    loadMany: (ctx, ids) => ctx.services.contact.byIds(ids),
+  },
 ];
 
 @Resolver()
 export class ContactResolver {
-  @Mutation(() => ContactReceipt, { description: 'Write to the platform (anyone; 5 an hour per IP); acknowledged by mail' })
-  async sendContactMessage(@Arg('input', () => ContactInput, { description: 'The message' }) input: ContactInput, @Ctx() ctx: Context) {
+  @Mutation(() => ContactReceipt, {
+    description: 'Write to the platform (anyone; 5 an hour per IP); acknowledged by mail',
+  })
+  async sendContactMessage(
+    @Arg('input', () => ContactInput, { description: 'The message' }) input: ContactInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.contact.send(input);
   }
 
@@ -22,7 +39,10 @@ export class ContactResolver {
   }
 
   @Mutation(() => ContactMessageView, { description: 'Marks a contact message resolved (admins only); audited' })
-  async resolveContactMessage(@Arg('id', () => ID, { description: 'The message to mark resolved' }) id: string, @Ctx() ctx: Context) {
+  async resolveContactMessage(
+    @Arg('id', () => ID, { description: 'The message to mark resolved' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.contact.resolve(await ctx.viewer(), id);
   }
 }

@@ -12,7 +12,10 @@ export const contactThrottled = throttled(CONTACT_BUCKET, (ctx: Context) => `ip:
 
 export const contactRules = {
   Query: { contactMessages: isAdmin },
-  Mutation: { sendContactMessage: and(featureEnabled('contact_form', true), contactThrottled), resolveContactMessage: isAdmin },
+  Mutation: {
+    sendContactMessage: and(featureEnabled('contact_form', true), contactThrottled),
+    resolveContactMessage: isAdmin,
+  },
   ContactReceipt: allow,
   ContactMessage: allow,
   ContactMessageConnection: allow,

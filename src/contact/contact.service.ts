@@ -53,9 +53,17 @@ export class ContactService {
     return { id: message.id };
   }
 
-  async list(status: ContactStatus | null | undefined, first: number, after?: string | null): Promise<Page<ContactMessage>> {
+  async list(
+    status: ContactStatus | null | undefined,
+    first: number,
+    after?: string | null,
+  ): Promise<Page<ContactMessage>> {
     const where: FilterQuery<ContactMessage> = status ? { status } : {};
-    const rows = await this.em.find(ContactMessage, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      ContactMessage,
+      { ...where, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(ContactMessage, where));
   }
 
@@ -73,7 +81,11 @@ export class ContactService {
       message.status = ContactStatus.resolved;
       message.resolvedAt = new Date();
       message.resolvedBy = actor ? em.getReference(User, actor.id) : null;
-      await this.audit.record({ actor, action: 'contact.message_resolved', target: { type: 'contact_message', id: message.id } });
+      await this.audit.record({
+        actor,
+        action: 'contact.message_resolved',
+        target: { type: 'contact_message', id: message.id },
+      });
       return message;
     });
   }

@@ -30,7 +30,10 @@ export const contactArea = defineArea({
     // Messages are kept by the sender's address: what someone wrote before or after signing up is theirs.
     export: async (userId, services, uow) => {
       const user = await services.auth.findUser(userId);
-      return { messages: user ? await allRowsOf(uow, ContactMessage, { email: user.email }) : [], resolved: await allRowsOf(uow, ContactMessage, { resolvedBy: userId }) };
+      return {
+        messages: user ? await allRowsOf(uow, ContactMessage, { email: user.email }) : [],
+        resolved: await allRowsOf(uow, ContactMessage, { resolvedBy: userId }),
+      };
     },
     erase: async (userId, _pseudonym, services, uow) => {
       const user = await services.auth.findUser(userId);

@@ -31,7 +31,13 @@ export class CountryPolicyService {
   async policyOf(country: string): Promise<CountryPolicy> {
     const code = assertCountry(country);
     const override = await this.em.findOne(CountryPolicyOverride, { country: code });
-    if (override) return { ...pick(override), country: code, version: override.version + POLICY_VERSION_OF_DEFAULTS, updatedAt: override.updatedAt };
+    if (override)
+      return {
+        ...pick(override),
+        country: code,
+        version: override.version + POLICY_VERSION_OF_DEFAULTS,
+        updatedAt: override.updatedAt,
+      };
     return { ...defaultPolicy(code), country: code, version: POLICY_VERSION_OF_DEFAULTS, updatedAt: null };
   }
 
@@ -45,10 +51,23 @@ export class CountryPolicyService {
       const after = { ...before, ...definedOnly(change) };
       assertCoherent(after);
       const version = (existing?.version ?? 0) + 1;
-      em.persist(em.create(CountryPolicyChange, { country: code, author: author ? em.getReference(User, author.id) : null, before, after, version }));
+      em.persist(
+        em.create(CountryPolicyChange, {
+          country: code,
+          author: author ? em.getReference(User, author.id) : null,
+          before,
+          after,
+          version,
+        }),
+      );
       if (existing) em.assign(existing, { ...after, version, updatedAt: new Date() });
       else em.persist(em.create(CountryPolicyOverride, { country: code, ...after, version }));
-      await this.audit.record({ actor: author, action: 'country_policy.changed', target: { type: 'country', id: code }, data: { version, before, after } });
+      await this.audit.record({
+        actor: author,
+        action: 'country_policy.changed',
+        target: { type: 'country', id: code },
+        data: { version, before, after },
+      });
     });
     this.em.clear();
     return this.policyOf(code);
@@ -58,7 +77,8 @@ export class CountryPolicyService {
     return this.uow.children(
       'countryPolicy.changes',
       assertCountry(country),
-      (countries) => this.em.find(CountryPolicyChange, { country: { $in: countries } }, { orderBy: { createdAt: 'desc' } }),
+      (countries) =>
+        this.em.find(CountryPolicyChange, { country: { $in: countries } }, { orderBy: { createdAt: 'desc' } }),
       (change) => change.country,
     );
   }

@@ -52,7 +52,10 @@ export class CountryPolicyChangeView {
 
 @InputType({ description: "New ages of a country's policy" })
 export class CountryPolicyInput {
-  @Field(() => Int, { nullable: true, description: 'Under this age a guardian consents to basic data processing, 1 to 21; kept when omitted' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Under this age a guardian consents to basic data processing, 1 to 21; kept when omitted',
+  })
   @IsOptional()
   @Min(1)
   @Max(21)
@@ -64,18 +67,27 @@ export class CountryPolicyInput {
   @Max(21)
   childConsentAge?: number | null;
 
-  @Field(() => Int, { nullable: true, description: 'Under this age a guardian consents to AI and progress sharing, 1 to 21; kept when omitted' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Under this age a guardian consents to AI and progress sharing, 1 to 21; kept when omitted',
+  })
   @IsOptional()
   @Min(1)
   @Max(21)
   aiGuardianConsentAge?: number;
 
-  @Field(() => String, { nullable: true, description: 'Country where the data must be kept, ISO 3166-1 alpha-2; null for none, kept when omitted' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Country where the data must be kept, ISO 3166-1 alpha-2; null for none, kept when omitted',
+  })
   @IsOptional()
   @IsISO31661Alpha2({ message: 'must be an ISO 3166-1 alpha-2 country code' })
   dataResidency?: string | null;
 
-  @Field(() => [String], { nullable: true, description: 'Rules explained in plain words, at most 20 of 500 characters; kept when omitted' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Rules explained in plain words, at most 20 of 500 characters; kept when omitted',
+  })
   @IsOptional()
   @ArrayMaxSize(20)
   @MaxLength(500, { each: true })

@@ -19,7 +19,9 @@ declare module '../kernel/services' {
 export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
-  migrations: [{ name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events }],
+  migrations: [
+    { name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events },
+  ],
   entities: [CountryPolicyOverride, CountryPolicyChange],
   resolvers: [CountryPolicyResolver],
   rules: countryPolicyRules,
@@ -27,7 +29,9 @@ export const countryPolicyArea = defineArea({
   services: { countryPolicy: (uow, services) => new CountryPolicyService(uow, services.audit) },
   personalData: {
     entities: [CountryPolicyChange],
-    export: async (userId, _services, uow) => ({ policyChanges: await allRowsOf(uow, CountryPolicyChange, { author: userId }) }),
+    export: async (userId, _services, uow) => ({
+      policyChanges: await allRowsOf(uow, CountryPolicyChange, { author: userId }),
+    }),
     // An admin's policy changes are an audit trail: they stay, their author becoming the pseudonym.
     erase: async () => {},
   },

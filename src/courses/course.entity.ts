@@ -12,7 +12,10 @@ export enum CourseLevel {
 
 @Entity({ tableName: 'courses' })
 @Index({ properties: ['published', 'createdAt', 'id'] })
-@Index({ name: 'courses_catalog_index', expression: 'create index "courses_catalog_index" on "courses" ("created_at" desc, "id" desc) where "published"' })
+@Index({
+  name: 'courses_catalog_index',
+  expression: 'create index "courses_catalog_index" on "courses" ("created_at" desc, "id" desc) where "published"',
+})
 export class Course {
   [OptionalProps]?: 'passMark' | 'published' | 'createdBy' | 'createdAt' | 'updatedAt';
 

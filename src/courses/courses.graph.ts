@@ -13,7 +13,8 @@ import { CourseView, EnrollmentConnection, EnrollmentView } from './courses.type
 export class CoursesUserEdges {
   @FieldResolver(() => EnrollmentConnection, {
     nullable: true,
-    description: "The courses the account is enrolled in, newest enrollment first, each with its progress (the account and a learner's active guardians)",
+    description:
+      "The courses the account is enrolled in, newest enrollment first, each with its progress (the account and a learner's active guardians)",
   })
   async enrollments(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
     const rows = (await ctx.services.courses.enrollmentsOfLearner(user.id)).map(presentEnrollment);
@@ -23,7 +24,10 @@ export class CoursesUserEdges {
 
 @Resolver(() => CourseView)
 export class CourseEdges {
-  @FieldResolver(() => EnrollmentView, { nullable: true, description: "The signed-in caller's enrollment in the course; null when they are not enrolled or not signed in" })
+  @FieldResolver(() => EnrollmentView, {
+    nullable: true,
+    description: "The signed-in caller's enrollment in the course; null when they are not enrolled or not signed in",
+  })
   async viewerEnrollment(@Root() course: Course, @Ctx() ctx: Context) {
     if (!ctx.auth.userId) return null;
     const enrollment = await ctx.services.courses.viewerEnrollment(ctx.auth.userId, course.id);
@@ -32,14 +36,27 @@ export class CourseEdges {
 }
 
 export const coursesNodes: NodeSource[] = [
-  { type: 'Course', table: 'courses', rule: coursesRules.Query.course, field: 'Query.course', loadMany: async (ctx, ids) => ctx.services.courses.coursesByIds(await ctx.viewer(), ids) },
+  {
+    type: 'Course',
+    table: 'courses',
+    rule: coursesRules.Query.course,
+    field: 'Query.course',
+    loadMany: async (ctx, ids) => ctx.services.courses.coursesByIds(await ctx.viewer(), ids),
+  },
   // A lesson is its course's content: a paid course's lessons open as `Course.lessons` does (GET /courses/:id).
-  { type: 'Lesson', table: 'lessons', rule: lessonOpen('id'), field: 'Query.node', loadMany: async (ctx, ids) => (await ctx.services.courses.lessonsByIds(ids)).map(presentLesson) },
+  {
+    type: 'Lesson',
+    table: 'lessons',
+    rule: lessonOpen('id'),
+    field: 'Query.node',
+    loadMany: async (ctx, ids) => (await ctx.services.courses.lessonsByIds(ids)).map(presentLesson),
+  },
   {
     type: 'Enrollment',
     table: 'enrollments',
     rule: coursesRules.Query.myCourses,
     field: 'Query.myCourses',
-    loadMany: async (ctx, ids) => (await ctx.services.courses.enrollmentsByIds(ctx.auth.userId!, ids)).map(presentEnrollment),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.courses.enrollmentsByIds(ctx.auth.userId!, ids)).map(presentEnrollment),
   },
 ];

@@ -4,7 +4,18 @@ import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
 import { selectsField } from '../kernel/selection';
 import type { Course, Enrollment, Lesson } from './course.entity';
-import { CatalogArgs, CourseChangeInput, CourseConnection, CourseInput, CourseView, EnrollmentView, LessonInput, LessonView, lessonOf, presentLessonBody } from './courses.types';
+import {
+  CatalogArgs,
+  CourseChangeInput,
+  CourseConnection,
+  CourseInput,
+  CourseView,
+  EnrollmentView,
+  LessonInput,
+  LessonView,
+  lessonOf,
+  presentLessonBody,
+} from './courses.types';
 
 /** An enrollment as the graph shows it (its learner kept for the fields below it). */
 export function presentEnrollment(e: Enrollment): EnrollmentView {
@@ -46,38 +57,56 @@ export class CoursesResolver {
     return enrollments.map(presentEnrollment);
   }
 
-  @FieldResolver(() => Boolean, { description: 'Sold by a published product: it opens (enrollment, lessons, progress) only with an entitlement' })
+  @FieldResolver(() => Boolean, {
+    description: 'Sold by a published product: it opens (enrollment, lessons, progress) only with an entitlement',
+  })
   paid(@Root() course: Priced, @Ctx() ctx: Context): boolean | Promise<boolean> {
     return course.paid ?? ctx.services.entitlements.isPaidCourse(course.id);
   }
 
   // Nullable because its rule refuses a paid course's lessons: the refusal nulls this field, not the course and the list it is in.
-  @FieldResolver(() => [LessonView], { nullable: true, complexity: 30, description: "In order; priced as 30 lessons in the query cost (a paid course's once bought)" })
+  @FieldResolver(() => [LessonView], {
+    nullable: true,
+    complexity: 30,
+    description: "In order; priced as 30 lessons in the query cost (a paid course's once bought)",
+  })
   async lessons(@Root() course: Course, @Ctx() ctx: Context): Promise<LessonView[]> {
     return (await ctx.services.courses.lessons(course.id)).map(presentLesson);
   }
 
   @Mutation(() => EnrollmentView, { description: 'Enrolls the caller, a learner, in a published course' })
-  async enroll(@Arg('courseId', () => ID, { description: 'The published course to enroll in' }) courseId: string, @Ctx() ctx: Context): Promise<EnrollmentView> {
+  async enroll(
+    @Arg('courseId', () => ID, { description: 'The published course to enroll in' }) courseId: string,
+    @Ctx() ctx: Context,
+  ): Promise<EnrollmentView> {
     const enrollment = await ctx.services.courses.enroll((await ctx.viewer())!, courseId);
     return presentEnrollment(enrollment);
   }
 
   @Mutation(() => Boolean, { description: "Ends the caller's enrollment in a course; true when done" })
-  async leaveCourse(@Arg('courseId', () => ID, { description: 'The course to leave' }) courseId: string, @Ctx() ctx: Context) {
+  async leaveCourse(
+    @Arg('courseId', () => ID, { description: 'The course to leave' }) courseId: string,
+    @Ctx() ctx: Context,
+  ) {
     await ctx.services.courses.leave((await ctx.viewer())!, courseId);
     return true;
   }
 
   @Mutation(() => CourseView, { description: 'Content admins: a new course with its lessons, unpublished' })
-  async createCourse(@Arg('input', () => CourseInput, { description: 'The course and its lessons' }) input: CourseInput, @Ctx() ctx: Context) {
+  async createCourse(
+    @Arg('input', () => CourseInput, { description: 'The course and its lessons' }) input: CourseInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.courses.createCourse({ ...input, lessons: input.lessons.map(lessonOf) }, ctx.auth.userId!);
   }
 
-  @Mutation(() => CourseView, { description: 'Content admins: changes the title, description, level, ages or pass mark of a course' })
+  @Mutation(() => CourseView, {
+    description: 'Content admins: changes the title, description, level, ages or pass mark of a course',
+  })
   async updateCourse(
     @Arg('id', () => ID, { description: 'The course to change' }) id: string,
-    @Arg('input', () => CourseChangeInput, { description: 'The values to change; omitted ones are kept' }) input: CourseChangeInput,
+    @Arg('input', () => CourseChangeInput, { description: 'The values to change; omitted ones are kept' })
+    input: CourseChangeInput,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.courses.updateCourse((await ctx.viewer())!, id, input);
@@ -89,7 +118,10 @@ export class CoursesResolver {
   }
 
   @Mutation(() => CourseView, { description: 'Content admins: hides a course from the catalog and new enrollments' })
-  async unpublishCourse(@Arg('id', () => ID, { description: 'The course to unpublish' }) id: string, @Ctx() ctx: Context) {
+  async unpublishCourse(
+    @Arg('id', () => ID, { description: 'The course to unpublish' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.courses.setPublished((await ctx.viewer())!, id, false);
   }
 
@@ -109,6 +141,8 @@ export class CoursesResolver {
     @Arg('input', () => LessonInput, { description: 'The new texts and quiz of the lesson' }) input: LessonInput,
     @Ctx() ctx: Context,
   ) {
-    return presentLesson(await ctx.services.courses.updateLesson((await ctx.viewer())!, courseId, lessonId, lessonOf(input)));
+    return presentLesson(
+      await ctx.services.courses.updateLesson((await ctx.viewer())!, courseId, lessonId, lessonOf(input)),
+    );
   }
 }

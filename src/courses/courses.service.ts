@@ -9,7 +9,14 @@ import { isId } from '../kernel/ids';
 import { decodeCursor, type Page, toPage } from '../kernel/pagination';
 import { Course, type CourseLevel, Enrollment, Lesson } from './course.entity';
 import type { Localized } from '../kernel/localized';
-import { alreadyEnrolled, invalidAnswerIndex, publishWithoutLessons, unknownCourse, unknownEnrollment, unknownLesson } from './courses.errors';
+import {
+  alreadyEnrolled,
+  invalidAnswerIndex,
+  publishWithoutLessons,
+  unknownCourse,
+  unknownEnrollment,
+  unknownLesson,
+} from './courses.errors';
 import { assertQuiz, lessonBodyOf, type NewLesson } from './lesson-body';
 
 export interface NewCourse {
@@ -73,7 +80,12 @@ export class CoursesService {
    * Published courses; by default those that fit a young learner's age. An adult learner sees every
    * course (courses are for ages up to 18: filtering by an adult's age left the catalog empty).
    */
-  async catalog(viewer: User | null, filter: CatalogFilter, first: number, after?: string | null): Promise<Page<CatalogCourse>> {
+  async catalog(
+    viewer: User | null,
+    filter: CatalogFilter,
+    first: number,
+    after?: string | null,
+  ): Promise<Page<CatalogCourse>> {
     const ownAge = viewer?.hasRole(Role.learner) && viewer.birthDate ? ageOn(viewer.birthDate) : null;
     const age = filter.age ?? (ownAge !== null && ownAge < AGE.adult ? ownAge : null);
     // One statement written here, its rows read as they are: the query builder, then mapping the
@@ -89,16 +101,31 @@ export class CoursesService {
     if (age !== null) and('c.min_age <= ? and c.max_age >= ?', age, age);
     if (filter.text) {
       const like = `%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      and("(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)", like, like, like, like);
+      and(
+        "(c.title->>'en' ilike ? or c.title->>'vi' ilike ? or c.description->>'en' ilike ? or c.description->>'vi' ilike ?)",
+        like,
+        like,
+        like,
+        like,
+      );
     }
     const matching = where.join(' and ');
     const countParams = [...params];
-    const count = async () => (await this.uow.query<{ n: number }>(`select count(*)::int as n from courses as c where ${matching}`, countParams))[0].n;
+    const count = async () =>
+      (
+        await this.uow.query<{ n: number }>(
+          `select count(*)::int as n from courses as c where ${matching}`,
+          countParams,
+        )
+      )[0].n;
     if (after) {
       const { createdAt, id } = decodeCursor(after);
       and('(c.created_at < ? or (c.created_at = ? and c.id < ?))', createdAt, createdAt, id);
     }
-    const rows = await this.uow.query<Record<string, unknown>>(`select c.* from courses as c where ${where.join(' and ')} order by c.created_at desc, c.id desc limit ?`, [...params, first + 1]);
+    const rows = await this.uow.query<Record<string, unknown>>(
+      `select c.* from courses as c where ${where.join(' and ')} order by c.created_at desc, c.id desc limit ?`,
+      [...params, first + 1],
+    );
     return toPage(rows.map(catalogCourse), first, after, count);
   }
 
@@ -132,7 +159,9 @@ export class CoursesService {
 
   /** Lessons of many courses in one query, by course. */
   async lessonsOf(courseIds: string[]): Promise<Map<string, Lesson[]>> {
-    const lessons = courseIds.length ? await this.em.find(Lesson, { course: { $in: courseIds } }, { orderBy: { position: 'asc' } }) : [];
+    const lessons = courseIds.length
+      ? await this.em.find(Lesson, { course: { $in: courseIds } }, { orderBy: { position: 'asc' } })
+      : [];
     const byCourse = new Map<string, Lesson[]>(courseIds.map((id) => [id, []]));
     for (const lesson of lessons) byCourse.get(lesson.course.id)?.push(lesson);
     return byCourse;
@@ -167,14 +196,19 @@ export class CoursesService {
         published: input.published ?? false,
         createdBy: authorId ? em.getReference(User, authorId) : null,
       });
-      input.lessons.forEach((lesson, index) => em.create(Lesson, { ...lessonBodyOf(lesson), course, position: index + 1 }));
+      input.lessons.forEach((lesson, index) =>
+        em.create(Lesson, { ...lessonBodyOf(lesson), course, position: index + 1 }),
+      );
       return course;
     });
   }
 
   async updateCourse(viewer: User, id: string, change: CourseChange): Promise<Course> {
     const course = await this.course(viewer, id);
-    const next = { ...course, ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) };
+    const next = {
+      ...course,
+      ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)),
+    };
     assertCourse({ ...next, lessons: [] });
     this.em.assign(course, next);
     await this.em.flush();
@@ -231,22 +265,29 @@ export class CoursesService {
   async authorsOf(courseIds: readonly string[]): Promise<Map<string, string | null>> {
     const ids = courseIds.filter(isId);
     if (!ids.length) return new Map();
-    const rows = await this.uow.query<{ id: string; created_by_id: string | null }>('select id, created_by_id from courses where id = any(?::uuid[])', [`{${ids.join(',')}}`]);
+    const rows = await this.uow.query<{ id: string; created_by_id: string | null }>(
+      'select id, created_by_id from courses where id = any(?::uuid[])',
+      [`{${ids.join(',')}}`],
+    );
     return new Map(rows.map((row) => [row.id, row.created_by_id]));
   }
 
   /** How many lessons each of these courses has (courses without lessons are left out). */
   async lessonCounts(courseIds: string[]): Promise<{ course_id: string; n: number }[]> {
     if (!courseIds.length) return [];
-    return this.uow.query<{ course_id: string; n: number }>('select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id', [`{${courseIds.join(',')}}`]);
+    return this.uow.query<{ course_id: string; n: number }>(
+      'select course_id, count(*)::int as n from lessons where course_id = any(?::uuid[]) group by course_id',
+      [`{${courseIds.join(',')}}`],
+    );
   }
 
   /** Enrollments of each of these courses (a course without any is left out). */
   async enrollmentCounts(courseIds: string[]): Promise<Map<string, number>> {
     if (!courseIds.length) return new Map();
-    const rows = await this.uow.query<{ course_id: string; n: number }>('select course_id, count(*)::int as n from enrollments where course_id = any(?::uuid[]) group by course_id', [
-      `{${courseIds.join(',')}}`,
-    ]);
+    const rows = await this.uow.query<{ course_id: string; n: number }>(
+      'select course_id, count(*)::int as n from enrollments where course_id = any(?::uuid[]) group by course_id',
+      [`{${courseIds.join(',')}}`],
+    );
     return new Map(rows.map((row) => [row.course_id, row.n]));
   }
 
@@ -261,7 +302,9 @@ export class CoursesService {
 
   /** The learner's own enrollment, for `node(id:)`; anybody else's is not found. */
   async enrollment(learnerId: string, id: string): Promise<Enrollment> {
-    const enrollment = isId(id) ? await this.em.findOne(Enrollment, { id, learner: learnerId }, { populate: ['course'] }) : null;
+    const enrollment = isId(id)
+      ? await this.em.findOne(Enrollment, { id, learner: learnerId }, { populate: ['course'] })
+      : null;
     if (!enrollment) throw unknownEnrollment();
     return enrollment;
   }
@@ -275,7 +318,11 @@ export class CoursesService {
   viewerEnrollment(learnerId: string, courseId: string): Promise<Enrollment | null> {
     return this.uow
       .loader<string, Enrollment | null>(`courses.viewerEnrollment:${learnerId}`, async (courseIds) => {
-        const rows = await this.em.find(Enrollment, { learner: learnerId, course: { $in: [...courseIds] } }, { populate: ['course'] });
+        const rows = await this.em.find(
+          Enrollment,
+          { learner: learnerId, course: { $in: [...courseIds] } },
+          { populate: ['course'] },
+        );
         return courseIds.map((id) => rows.find((row) => row.course.id === id) ?? null);
       })
       .load(courseId);
@@ -308,16 +355,24 @@ export class CoursesService {
   /** Enrollments of many learners in one query, with their courses. */
   enrollmentsOf(learnerIds: string[]): Promise<Enrollment[]> {
     if (!learnerIds.length) return Promise.resolve([]);
-    return this.em.find(Enrollment, { learner: { $in: learnerIds } }, { populate: ['course'], orderBy: { createdAt: 'desc' } });
+    return this.em.find(
+      Enrollment,
+      { learner: { $in: learnerIds } },
+      { populate: ['course'], orderBy: { createdAt: 'desc' } },
+    );
   }
 }
 
 function assertCourse(input: NewCourse): void {
   const problems = [];
   if (!(input.minAge >= AGE.courseMin && input.minAge <= input.maxAge && input.maxAge <= AGE.courseMax)) {
-    problems.push({ field: 'minAge', message: `ages must satisfy ${AGE.courseMin} <= minAge <= maxAge <= ${AGE.courseMax}` });
+    problems.push({
+      field: 'minAge',
+      message: `ages must satisfy ${AGE.courseMin} <= minAge <= maxAge <= ${AGE.courseMax}`,
+    });
   }
-  if (input.passMark !== undefined && !(input.passMark >= 0 && input.passMark <= 100)) problems.push({ field: 'passMark', message: 'must be 0 to 100' });
+  if (input.passMark !== undefined && !(input.passMark >= 0 && input.passMark <= 100))
+    problems.push({ field: 'passMark', message: 'must be 0 to 100' });
   if (problems.length) throw validationFailed(problems);
   input.lessons.forEach((lesson, index) => assertQuiz(lesson.quiz, (question) => invalidAnswerIndex(index, question)));
 }

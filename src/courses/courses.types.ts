@@ -41,7 +41,9 @@ export abstract class LessonBodyView {
   @Field(() => LocalizedTextView, { description: 'Title of the lesson in each language' })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedListView, { description: 'What the learner should be able to do after the lesson, in each language' })
+  @Field(() => LocalizedListView, {
+    description: 'What the learner should be able to do after the lesson, in each language',
+  })
   objectives!: LocalizedListView;
 
   @Field(() => LocalizedTextView, { description: 'Text of the lesson in each language' })
@@ -50,7 +52,13 @@ export abstract class LessonBodyView {
 
 /** A lesson's id and body as the views of a lesson show them. */
 export function presentLessonBody(lesson: LessonBody): LessonBodyView & { id: string } {
-  return { id: lesson.id, position: lesson.position, title: lesson.title, objectives: lesson.objectives, content: lesson.content };
+  return {
+    id: lesson.id,
+    position: lesson.position,
+    title: lesson.title,
+    objectives: lesson.objectives,
+    content: lesson.content,
+  };
 }
 
 @ObjectType('Lesson', { description: 'A lesson of a course, with its quiz', implements: Node })
@@ -62,7 +70,10 @@ export class LessonView extends LessonBodyView implements Node {
   quiz!: QuizQuestionView[] | null;
 }
 
-@ObjectType('Course', { implements: Node, description: 'A course: its lessons, and for the signed-in caller their enrollment and progress in it' })
+@ObjectType('Course', {
+  implements: Node,
+  description: 'A course: its lessons, and for the signed-in caller their enrollment and progress in it',
+})
 export class CourseView implements Node {
   @Field(() => ID, { description: 'Identifier of the course' })
   id!: string;
@@ -97,7 +108,10 @@ export class CourseView implements Node {
 
 export const CourseConnection = Connection(CourseView, 'Course');
 
-@ObjectType('Enrollment', { implements: Node, description: "A learner's place in a course: the course, when they joined, and their progress" })
+@ObjectType('Enrollment', {
+  implements: Node,
+  description: "A learner's place in a course: the course, when they joined, and their progress",
+})
 export class EnrollmentView implements Node {
   @Field(() => ID, { description: 'Identifier of the enrollment' })
   id!: string;
@@ -164,14 +178,19 @@ export class LessonInput {
   @ValidateNested()
   title!: LocalizedTextInput;
 
-  @Field(() => LocalizedListInput, { description: 'What the learner should be able to do after the lesson, in each language' })
+  @Field(() => LocalizedListInput, {
+    description: 'What the learner should be able to do after the lesson, in each language',
+  })
   objectives!: LocalizedListInput;
 
   @Field(() => LocalizedTextInput, { description: 'Text of the lesson in each language' })
   @ValidateNested()
   content!: LocalizedTextInput;
 
-  @Field(() => [QuizQuestionInput], { nullable: true, description: 'Questions of the quiz, at most 30; no quiz when omitted' })
+  @Field(() => [QuizQuestionInput], {
+    nullable: true,
+    description: 'Questions of the quiz, at most 30; no quiz when omitted',
+  })
   @IsOptional()
   @ArrayMinSize(1)
   @ArrayMaxSize(30)
@@ -218,7 +237,10 @@ export abstract class CourseDescriptionChangeInput {
   @ValidateNested()
   title?: LocalizedTextInput | null;
 
-  @Field(() => LocalizedTextInput, { nullable: true, description: 'New description in each language; kept when omitted' })
+  @Field(() => LocalizedTextInput, {
+    nullable: true,
+    description: 'New description in each language; kept when omitted',
+  })
   @IsOptional()
   @ValidateNested()
   description?: LocalizedTextInput | null;
@@ -245,7 +267,10 @@ export class CourseInput extends CourseDescriptionInput {
   @IsIn(['vi', 'en'], { message: 'must be vi or en' })
   language!: string;
 
-  @Field(() => Int, { nullable: true, description: 'Quiz average from 0 to 100 needed for the certificate; 70 when omitted' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Quiz average from 0 to 100 needed for the certificate; 70 when omitted',
+  })
   @IsOptional()
   @Min(0)
   @Max(100)
@@ -259,7 +284,10 @@ export class CourseInput extends CourseDescriptionInput {
 
 @InputType({ description: 'Changes to a course' })
 export class CourseChangeInput extends CourseDescriptionChangeInput {
-  @Field(() => Int, { nullable: true, description: 'New quiz average from 0 to 100 needed for the certificate; kept when omitted' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'New quiz average from 0 to 100 needed for the certificate; kept when omitted',
+  })
   @IsOptional()
   @Min(0)
   @Max(100)

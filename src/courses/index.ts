@@ -9,7 +9,14 @@ import { CoursesService } from './courses.service';
 import { Migration20261130000500_course_titles_view } from './migrations/Migration20261130000500_course_titles_view';
 
 export { Enrollment } from './course.entity';
-export { CourseDescriptionChangeInput, CourseDescriptionInput, LessonBodyView, LessonInput, lessonOf, presentLessonBody } from './courses.types';
+export {
+  CourseDescriptionChangeInput,
+  CourseDescriptionInput,
+  LessonBodyView,
+  LessonInput,
+  lessonOf,
+  presentLessonBody,
+} from './courses.types';
 
 export { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
@@ -30,7 +37,9 @@ export const coursesArea = defineArea({
   name: 'courses',
   uses: ['auth', 'consent', 'entitlements', 'guardian'],
   entities: [Course, Lesson, Enrollment],
-  migrations: [{ name: 'Migration20261130000500_course_titles_view', class: Migration20261130000500_course_titles_view }],
+  migrations: [
+    { name: 'Migration20261130000500_course_titles_view', class: Migration20261130000500_course_titles_view },
+  ],
   resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],
   nodes: coursesNodes,
   rules: coursesRules,
@@ -40,7 +49,11 @@ export const coursesArea = defineArea({
     entities: [Course, Enrollment],
     export: async (userId, _services, uow) => ({
       enrollments: await allRowsOf(uow, Enrollment, { learner: userId }),
-      coursesCreated: (await uow.em.find(Course, { createdBy: userId })).map((c) => ({ id: c.id, title: c.title, createdAt: c.createdAt })),
+      coursesCreated: (await uow.em.find(Course, { createdBy: userId })).map((c) => ({
+        id: c.id,
+        title: c.title,
+        createdAt: c.createdAt,
+      })),
     }),
     // Courses the person wrote stay for their learners, without an author.
     erase: async (userId, _pseudonym, _services, uow) => {

@@ -67,6 +67,7 @@ export function lessonBodyOf(lesson: NewLesson): Required<NewLesson> {
  */
 export function assertQuiz(quiz: Quiz | null | undefined, refusal: (question: number) => AppError): void {
   for (const [i, question] of (quiz?.questions ?? []).entries()) {
-    if (question.options.length < 2 || question.answerIndex < 0 || question.answerIndex >= question.options.length) throw refusal(i);
+    if (question.options.length < 2 || question.answerIndex < 0 || question.answerIndex >= question.options.length)
+      throw refusal(i);
   }
 }

@@ -8,9 +8,11 @@ export const lessonOpen = (arg: string) =>
   namedRule(`lessonOpen(${arg})`, () =>
     aboutCallerAnd(
       [arg],
-      rule(`lessonOpen(${arg})`, { cache: 'no_cache' })(async (_parent: unknown, args: Record<string, unknown>, ctx: Context) => {
-        const lesson = typeof args[arg] === 'string' ? await ctx.services.courses.publishedLesson(args[arg]) : null;
-        return paidCourseCheck(ctx, lesson?.course.id ?? null);
-      }),
+      rule(`lessonOpen(${arg})`, { cache: 'no_cache' })(
+        async (_parent: unknown, args: Record<string, unknown>, ctx: Context) => {
+          const lesson = typeof args[arg] === 'string' ? await ctx.services.courses.publishedLesson(args[arg]) : null;
+          return paidCourseCheck(ctx, lesson?.course.id ?? null);
+        },
+      ),
     ),
   );

@@ -17,7 +17,17 @@ export enum DraftStatus {
 @Index({ properties: ['creator', 'createdAt'] })
 @Index({ properties: ['status', 'updatedAt'] })
 export class CreatorCourse {
-  [OptionalProps]?: 'status' | 'language' | 'findings' | 'reviewReason' | 'reviewedBy' | 'reviewedAt' | 'submittedAt' | 'courseId' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'status'
+    | 'language'
+    | 'findings'
+    | 'reviewReason'
+    | 'reviewedBy'
+    | 'reviewedAt'
+    | 'submittedAt'
+    | 'courseId'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

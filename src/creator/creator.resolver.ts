@@ -44,14 +44,18 @@ export const creatorNodes: NodeSource[] = [
     table: 'creator_lessons',
     rule: readsCreatorCourses,
     field: 'Query.creatorCourses',
-    loadMany: async (ctx, ids) => (await ctx.services.creator.lessonsByIds((await ctx.viewer())!, ids)).map(presentLesson),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.creator.lessonsByIds((await ctx.viewer())!, ids)).map(presentLesson),
   },
 ];
 
 /** A creator's own courses as an edge of their account. */
 @Resolver(() => UserView)
 export class CreatorUserEdges {
-  @FieldResolver(() => CreatorCourseConnection, { nullable: true, description: 'The courses this creator writes, newest first, with their lessons (the creator themselves)' })
+  @FieldResolver(() => CreatorCourseConnection, {
+    nullable: true,
+    description: 'The courses this creator writes, newest first, with their lessons (the creator themselves)',
+  })
   async createdCourses(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
     const page = pageOf(await ctx.services.creator.mine(user), args.first, args.after);
     const lessons = await ctx.services.creator.lessonsOf(page.nodes.map((d) => d.id));
@@ -62,7 +66,10 @@ export class CreatorUserEdges {
 @Resolver()
 export class CreatorResolver {
   @Mutation(() => CreatorCourseView, { description: 'Starts a course draft (creators)' })
-  async createCreatorCourse(@Arg('input', () => CreatorCourseInput, { description: 'The new course' }) input: CreatorCourseInput, @Ctx() ctx: Context) {
+  async createCreatorCourse(
+    @Arg('input', () => CreatorCourseInput, { description: 'The new course' }) input: CreatorCourseInput,
+    @Ctx() ctx: Context,
+  ) {
     return present(await ctx.services.creator.create((await ctx.viewer())!, input), []);
   }
 
@@ -73,7 +80,9 @@ export class CreatorResolver {
     return drafts.map((d) => present(d, lessons.get(d.id) ?? []));
   }
 
-  @Query(() => [CreatorCourseView], { description: 'Courses in review, oldest submission first, at most 100 (content admins)' })
+  @Query(() => [CreatorCourseView], {
+    description: 'Courses in review, oldest submission first, at most 100 (content admins)',
+  })
   async creatorReviewQueue(@Ctx() ctx: Context) {
     const drafts = await ctx.services.creator.reviewQueue();
     const lessons = await ctx.services.creator.lessonsOf(drafts.map((d) => d.id));
@@ -83,7 +92,8 @@ export class CreatorResolver {
   @Mutation(() => CreatorCourseView, { description: 'Edits a draft or rejected course (its creator)' })
   async updateCreatorCourse(
     @Arg('courseId', () => ID, { description: "The creator's course to change" }) courseId: string,
-    @Arg('input', () => CreatorCourseChangeInput, { description: 'The values to change; omitted ones are kept' }) input: CreatorCourseChangeInput,
+    @Arg('input', () => CreatorCourseChangeInput, { description: 'The values to change; omitted ones are kept' })
+    input: CreatorCourseChangeInput,
     @Ctx() ctx: Context,
   ) {
     const draft = await ctx.services.creator.update(courseId, input as never);
@@ -110,7 +120,10 @@ export class CreatorResolver {
   }
 
   @Mutation(() => CreatorCourseView, { description: 'Sends the course to review; the safety check runs (its creator)' })
-  async submitCreatorCourse(@Arg('courseId', () => ID, { description: "The creator's course to send to review" }) courseId: string, @Ctx() ctx: Context) {
+  async submitCreatorCourse(
+    @Arg('courseId', () => ID, { description: "The creator's course to send to review" }) courseId: string,
+    @Ctx() ctx: Context,
+  ) {
     const draft = await ctx.services.creator.submit(courseId);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
@@ -118,17 +131,21 @@ export class CreatorResolver {
   @Mutation(() => CreatorCourseView, { description: 'Publishes a course in review (content admins); audited' })
   async approveCreatorCourse(
     @Arg('courseId', () => ID, { description: "The creator's course to publish" }) courseId: string,
-    @Arg('input', () => ReviewInput, { nullable: true, description: 'An optional note from the reviewer' }) input: ReviewInput | null,
+    @Arg('input', () => ReviewInput, { nullable: true, description: 'An optional note from the reviewer' })
+    input: ReviewInput | null,
     @Ctx() ctx: Context,
   ) {
     const draft = await ctx.services.creator.approve((await ctx.viewer())!, courseId, input?.reason);
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
 
-  @Mutation(() => CreatorCourseView, { description: 'Sends a course in review back with a reason (content admins); audited' })
+  @Mutation(() => CreatorCourseView, {
+    description: 'Sends a course in review back with a reason (content admins); audited',
+  })
   async rejectCreatorCourse(
     @Arg('courseId', () => ID, { description: "The creator's course to send back" }) courseId: string,
-    @Arg('input', () => ReviewInput, { description: 'Why the course is sent back; the reason is required' }) input: ReviewInput,
+    @Arg('input', () => ReviewInput, { description: 'Why the course is sent back; the reason is required' })
+    input: ReviewInput,
     @Ctx() ctx: Context,
   ) {
     if (!input.reason?.trim()) throw rejectionReasonMissing();
@@ -136,16 +153,22 @@ export class CreatorResolver {
     return present(draft, (await ctx.services.creator.lessonsOf([draft.id])).get(draft.id) ?? []);
   }
 
-  @Mutation(() => CreatorMessageReceipt, { description: 'A creator_message notification to each enrolled learner (its creator; rate limited)' })
+  @Mutation(() => CreatorMessageReceipt, {
+    description: 'A creator_message notification to each enrolled learner (its creator; rate limited)',
+  })
   async messageCreatorLearners(
-    @Arg('courseId', () => ID, { description: "The creator's course whose enrolled learners get the message" }) courseId: string,
-    @Arg('input', () => CreatorMessageInput, { description: 'The title and text of the message' }) input: CreatorMessageInput,
+    @Arg('courseId', () => ID, { description: "The creator's course whose enrolled learners get the message" })
+    courseId: string,
+    @Arg('input', () => CreatorMessageInput, { description: 'The title and text of the message' })
+    input: CreatorMessageInput,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.creator.message((await ctx.viewer())!, courseId, input.title.trim(), input.body.trim());
   }
 
-  @Mutation(() => AssistResultView, { description: "A model's suggestion for the draft, safety-checked; nothing is saved (its creator)" })
+  @Mutation(() => AssistResultView, {
+    description: "A model's suggestion for the draft, safety-checked; nothing is saved (its creator)",
+  })
   async assistCreatorCourse(
     @Arg('courseId', () => ID, { description: "The creator's course to help with" }) courseId: string,
     @Arg('input', () => AssistInput, { description: 'What the assistant should do, and with what' }) input: AssistInput,
@@ -156,7 +179,9 @@ export class CreatorResolver {
     return assist(ctx.uow.deps, draft, lessons, input.task, input.lessonId, input.prompt);
   }
 
-  @Query(() => [CreatorCourseAnalytics], { description: "Enrollments, completions, average score and earnings per course of the caller's (creators)" })
+  @Query(() => [CreatorCourseAnalytics], {
+    description: "Enrollments, completions, average score and earnings per course of the caller's (creators)",
+  })
   async creatorAnalytics(@Ctx() ctx: Context) {
     return ctx.services.creator.analytics((await ctx.viewer())!);
   }

@@ -84,7 +84,9 @@ export class CreatorService {
   }
 
   async lessonsOf(draftIds: string[]): Promise<Map<string, CreatorLesson[]>> {
-    const rows = draftIds.length ? await this.em.find(CreatorLesson, { draft: { $in: draftIds } }, { orderBy: { position: 'asc' } }) : [];
+    const rows = draftIds.length
+      ? await this.em.find(CreatorLesson, { draft: { $in: draftIds } }, { orderBy: { position: 'asc' } })
+      : [];
     const map = new Map<string, CreatorLesson[]>();
     for (const row of rows) map.set(row.draft.id, [...(map.get(row.draft.id) ?? []), row]);
     return map;
@@ -92,7 +94,11 @@ export class CreatorService {
 
   async create(creator: User, input: DraftInput): Promise<CreatorCourse> {
     assertAges(input.minAge, input.maxAge);
-    const draft = this.em.create(CreatorCourse, { creator: this.em.getReference(User, creator.id), ...input, language: input.language ?? 'vi' });
+    const draft = this.em.create(CreatorCourse, {
+      creator: this.em.getReference(User, creator.id),
+      ...input,
+      language: input.language ?? 'vi',
+    });
     await this.em.flush();
     return draft;
   }
@@ -103,12 +109,18 @@ export class CreatorService {
 
   /** Content admins: what waits for review, oldest submission first. */
   reviewQueue(): Promise<CreatorCourse[]> {
-    return this.em.find(CreatorCourse, { status: DraftStatus.in_review }, { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: 100 });
+    return this.em.find(
+      CreatorCourse,
+      { status: DraftStatus.in_review },
+      { orderBy: { submittedAt: 'asc', id: 'asc' }, limit: 100 },
+    );
   }
 
   async update(id: string, change: Partial<DraftInput>): Promise<CreatorCourse> {
     const draft = await this.editable(id);
-    const next = Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined && v !== null)) as Partial<DraftInput>;
+    const next = Object.fromEntries(
+      Object.entries(change).filter(([, v]) => v !== undefined && v !== null),
+    ) as Partial<DraftInput>;
     assertAges(next.minAge ?? draft.minAge, next.maxAge ?? draft.maxAge);
     this.em.assign(draft, next);
     await this.em.flush();
@@ -143,7 +155,10 @@ export class CreatorService {
     const draft = await this.editable(id);
     const lessons = (await this.lessonsOf([draft.id])).get(draft.id) ?? [];
     if (!lessons.length) throw noLessonsYet();
-    draft.findings = classify([...textsOfCourse(draft), ...lessons.flatMap((lesson) => lessonTexts(lesson, `lessons.${lesson.position}.`))], draft.minAge);
+    draft.findings = classify(
+      [...textsOfCourse(draft), ...lessons.flatMap((lesson) => lessonTexts(lesson, `lessons.${lesson.position}.`))],
+      draft.minAge,
+    );
     draft.status = DraftStatus.in_review;
     draft.submittedAt = new Date();
     draft.reviewReason = null;
@@ -170,13 +185,27 @@ export class CreatorService {
         row.creator.id,
       );
       await em.flush();
-      Object.assign(row, { status: DraftStatus.published, courseId: course.id, reviewReason: reason ?? null, reviewedBy: em.getReference(User, reviewer.id), reviewedAt: new Date() });
+      Object.assign(row, {
+        status: DraftStatus.published,
+        courseId: course.id,
+        reviewReason: reason ?? null,
+        reviewedBy: em.getReference(User, reviewer.id),
+        reviewedAt: new Date(),
+      });
       await em.flush();
-      await this.audit.record({ actor: reviewer, action: 'creator.course_approved', target: { type: 'creator_course', id: row.id }, data: { courseId: course.id } });
+      await this.audit.record({
+        actor: reviewer,
+        action: 'creator.course_approved',
+        target: { type: 'creator_course', id: row.id },
+        data: { courseId: course.id },
+      });
       await this.tellCreator(
         row,
         { en: `"${row.title.en}" is published`, vi: `"${row.title.vi}" đã được xuất bản` },
-        { en: 'Your course passed review and learners can enroll now.', vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.' },
+        {
+          en: 'Your course passed review and learners can enroll now.',
+          vi: 'Khóa học của bạn đã được duyệt và học viên có thể đăng ký.',
+        },
       );
       return row;
     });
@@ -186,10 +215,24 @@ export class CreatorService {
   async reject(reviewer: User, id: string, reason: string): Promise<CreatorCourse> {
     const draft = await this.uow.transaction(async (em) => {
       const row = await this.inReview(id);
-      Object.assign(row, { status: DraftStatus.rejected, reviewReason: reason.trim(), reviewedBy: em.getReference(User, reviewer.id), reviewedAt: new Date() });
+      Object.assign(row, {
+        status: DraftStatus.rejected,
+        reviewReason: reason.trim(),
+        reviewedBy: em.getReference(User, reviewer.id),
+        reviewedAt: new Date(),
+      });
       await em.flush();
-      await this.audit.record({ actor: reviewer, action: 'creator.course_rejected', target: { type: 'creator_course', id: row.id }, data: { reason: row.reviewReason } });
-      await this.tellCreator(row, { en: `"${row.title.en}" needs changes`, vi: `"${row.title.vi}" cần chỉnh sửa` }, { en: reason, vi: reason });
+      await this.audit.record({
+        actor: reviewer,
+        action: 'creator.course_rejected',
+        target: { type: 'creator_course', id: row.id },
+        data: { reason: row.reviewReason },
+      });
+      await this.tellCreator(
+        row,
+        { en: `"${row.title.en}" needs changes`, vi: `"${row.title.vi}" cần chỉnh sửa` },
+        { en: reason, vi: reason },
+      );
       return row;
     });
     return draft;
@@ -220,12 +263,20 @@ export class CreatorService {
 
   /** Per course of the creator: enrollments as the courses area counts them, learners who finished every lesson and the average best quiz score as progress does. */
   async analytics(creator: User): Promise<CourseAnalytics[]> {
-    const drafts = await this.uow.query<{ id: string; course_id: string | null; title: Localized; status: DraftStatus }>(
+    const drafts = await this.uow.query<{
+      id: string;
+      course_id: string | null;
+      title: Localized;
+      status: DraftStatus;
+    }>(
       'select id, course_id, title, status from creator_courses where creator_id = ? order by created_at desc, id desc',
       [creator.id],
     );
     const published = drafts.flatMap((draft) => (draft.course_id ? [draft.course_id] : []));
-    const [enrollments, figures] = await Promise.all([this.courses.enrollmentCounts(published), this.progress.courseFigures(published)]);
+    const [enrollments, figures] = await Promise.all([
+      this.courses.enrollmentCounts(published),
+      this.progress.courseFigures(published),
+    ]);
     return drafts.map((draft) => ({
       draftId: draft.id,
       courseId: draft.course_id,

@@ -73,7 +73,10 @@ export class CreatorLessonView extends LessonBodyView implements Node {
   @Field(() => ID, { description: 'Identifier of the lesson' })
   id!: string;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: '{ questions: [{ prompt, options, answerIndex, explanation }] }' })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: '{ questions: [{ prompt, options, answerIndex, explanation }] }',
+  })
   quiz!: Record<string, unknown> | null;
 }
 
@@ -109,7 +112,10 @@ export class CreatorCourseView implements Node {
   @Field(() => [SafetyFindingView], { description: 'What the safety check found at submission' })
   findings!: SafetyFindingView[];
 
-  @Field(() => String, { nullable: true, description: "The reviewer's reason for the last approval or rejection; null when none was given" })
+  @Field(() => String, {
+    nullable: true,
+    description: "The reviewer's reason for the last approval or rejection; null when none was given",
+  })
   reviewReason!: string | null;
 
   @Field(() => ID, { nullable: true, description: 'The published course' })
@@ -177,7 +183,10 @@ export class AssistInput {
   @Field(() => ID, { nullable: true, description: 'The lesson to work on; the whole draft when omitted' })
   lessonId?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'What the creator asks for in their own words, 1 to 2,000 characters' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the creator asks for in their own words, 1 to 2,000 characters',
+  })
   @IsOptional()
   @Length(1, 2000)
   prompt?: string | null;

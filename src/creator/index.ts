@@ -19,11 +19,16 @@ export const creatorArea = defineArea({
   entities: [CreatorCourse, CreatorLesson, CreatorMessage],
   resolvers: [CreatorResolver, CreatorUserEdges],
   rules: creatorRules,
-  rateLimits: (config) => ({ [CREATOR_MESSAGES_BUCKET]: { points: config.RATE_LIMIT_CREATOR_MESSAGES, seconds: 3600 } }),
+  rateLimits: (config) => ({
+    [CREATOR_MESSAGES_BUCKET]: { points: config.RATE_LIMIT_CREATOR_MESSAGES, seconds: 3600 },
+  }),
   nodes: creatorNodes,
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],
-  services: { creator: (uow, services) => new CreatorService(uow, services.courses, services.notifications, services.audit, services.progress) },
+  services: {
+    creator: (uow, services) =>
+      new CreatorService(uow, services.courses, services.notifications, services.audit, services.progress),
+  },
   personalData: {
     entities: [CreatorCourse, CreatorLesson, CreatorMessage],
     export: async (userId, _services, uow) => ({

@@ -34,8 +34,12 @@ export async function prepareAppRole(ownerUrl: string, tables: readonly string[]
     await retried(async () => {
       const { rowCount } = await owner.query('select 1 from pg_roles where rolname = $1', [APP_ROLE]);
       // NOINHERIT and no membership: the role has exactly the grants below.
-      if (!rowCount) await owner.query(`create role ${APP_ROLE} login noinherit nosuperuser nocreatedb nocreaterole nobypassrls password ${literal(password)}`);
-      else if (!(await isReachable(appUrl.toString()))) await owner.query(`alter role ${APP_ROLE} with login password ${literal(password)}`);
+      if (!rowCount)
+        await owner.query(
+          `create role ${APP_ROLE} login noinherit nosuperuser nocreatedb nocreaterole nobypassrls password ${literal(password)}`,
+        );
+      else if (!(await isReachable(appUrl.toString())))
+        await owner.query(`alter role ${APP_ROLE} with login password ${literal(password)}`);
     });
     await retried(async () => {
       await owner.query(`grant connect, temporary on database ${identifier(database)} to ${APP_ROLE}`);

@@ -53,7 +53,12 @@ export class DataDirUnreachable extends Error {}
  * `dataDir/postgres`, or joins the one already running there (the service is up while a
  * command such as `admin:create` runs).
  */
-export async function startEmbeddedPostgres(dataDir: string, port: number, log: (line: string) => void = () => {}, supervision?: Supervision): Promise<EmbeddedPostgres> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  port: number,
+  log: (line: string) => void = () => {},
+  supervision?: Supervision,
+): Promise<EmbeddedPostgres> {
   // Searchable, not listable, by others: PostgreSQL runs as `postgres` when we are root. What is
   // private inside has modes of its own (secrets 0600, the mail outbox and exports 0700).
   mkdirSync(dataDir, { recursive: true, mode: 0o711 });
@@ -93,7 +98,9 @@ export async function startEmbeddedPostgres(dataDir: string, port: number, log: 
   }
   // The package rejects with nothing when the postmaster exits during start-up.
   await server.start().catch((error: unknown) => {
-    throw new Error(`the embedded PostgreSQL exited while starting (${error instanceof Error ? error.message : 'see its log with LOG_LEVEL=debug'})`);
+    throw new Error(
+      `the embedded PostgreSQL exited while starting (${error instanceof Error ? error.message : 'see its log with LOG_LEVEL=debug'})`,
+    );
   });
   writeFileSync(join(dataDir, OWNER_FILE), `${process.pid}\n`);
   if (initialised && !stored) {
@@ -151,7 +158,9 @@ function supervise(server: Server, dataDir: string, supervision: Supervision, st
         supervision.log.info(`the embedded PostgreSQL is running again (attempt ${attempt + 1})`);
         return;
       } catch {
-        supervision.log.warn(`the embedded PostgreSQL did not start again (attempt ${attempt + 1} of ${delays.length})`);
+        supervision.log.warn(
+          `the embedded PostgreSQL did not start again (attempt ${attempt + 1} of ${delays.length})`,
+        );
       }
     }
     supervision.giveUp(new Error(`the embedded PostgreSQL could not be started again after ${delays.length} attempts`));
@@ -166,7 +175,9 @@ async function assertPortFree(port: number): Promise<void> {
     probe.once('error', (error: NodeJS.ErrnoException) =>
       reject(
         error.code === 'EADDRINUSE'
-          ? new Error(`port ${port} of 127.0.0.1, where the embedded PostgreSQL listens, is in use by another program: set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to a server of yours`)
+          ? new Error(
+              `port ${port} of 127.0.0.1, where the embedded PostgreSQL listens, is in use by another program: set EMBEDDED_PG_PORT to a free port, or DATABASE_URL to a server of yours`,
+            )
           : error,
       ),
     );

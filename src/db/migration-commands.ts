@@ -16,7 +16,11 @@ export class MigrationRefused extends Error {}
 export async function migrationStatus(orm: Orm, known: readonly MigrationObject[]): Promise<MigrationState[]> {
   const executed = await orm.getMigrator().getExecutedMigrations();
   const appliedAt = new Map(executed.map((row) => [row.name, row.executed_at]));
-  const states: MigrationState[] = known.map(({ name }) => ({ name, applied: appliedAt.has(name), executedAt: appliedAt.get(name) }));
+  const states: MigrationState[] = known.map(({ name }) => ({
+    name,
+    applied: appliedAt.has(name),
+    executedAt: appliedAt.get(name),
+  }));
   const unknown = executed.filter((row) => !known.some((m) => m.name === row.name));
   return [...states, ...unknown.map((row) => ({ name: row.name, applied: true, executedAt: row.executed_at }))];
 }
@@ -36,14 +40,16 @@ export async function revertMigrations(orm: Orm, known: readonly MigrationObject
     if (!plan.length) throw new MigrationRefused('No migration is applied: nothing to revert.');
   } else {
     const index = applied.indexOf(to);
-    if (index < 0) throw new MigrationRefused(`${to} is not an applied migration (npm run db:migrate -- --status lists them).`);
+    if (index < 0)
+      throw new MigrationRefused(`${to} is not an applied migration (npm run db:migrate -- --status lists them).`);
     plan = applied.slice(index + 1);
   }
   plan.reverse();
   for (const name of plan) {
     const migration = known.find((m) => m.name === name);
     if (!migration) throw new MigrationRefused(`${name} is applied but unknown to this build: nothing was reverted.`);
-    if (!hasDown(migration)) throw new MigrationRefused(`${name} has no down(): it cannot be reverted, and nothing was reverted.`);
+    if (!hasDown(migration))
+      throw new MigrationRefused(`${name} has no down(): it cannot be reverted, and nothing was reverted.`);
   }
   if (plan.length) await migrator.down({ migrations: plan });
   return plan;

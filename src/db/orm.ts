@@ -11,7 +11,11 @@ export interface DatabaseModel {
   migrations: MigrationObject[];
 }
 
-export function ormOptions(databaseUrl: string, model: DatabaseModel, log: (message: string) => void = () => {}): Options {
+export function ormOptions(
+  databaseUrl: string,
+  model: DatabaseModel,
+  log: (message: string) => void = () => {},
+): Options {
   return {
     clientUrl: databaseUrl,
     logger: log,
@@ -42,7 +46,11 @@ export function ormOptions(databaseUrl: string, model: DatabaseModel, log: (mess
   };
 }
 
-export async function openDatabase(databaseUrl: string, model: DatabaseModel, log?: (message: string) => void): Promise<Orm> {
+export async function openDatabase(
+  databaseUrl: string,
+  model: DatabaseModel,
+  log?: (message: string) => void,
+): Promise<Orm> {
   return MikroORM.init(ormOptions(databaseUrl, model, log));
 }
 

@@ -37,12 +37,22 @@ export interface PoolStats {
 }
 
 /** pg's pool as PoolStats. */
-export const pgPoolStats = (pool: pg.Pool): PoolStats => ({ used: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount });
+export const pgPoolStats = (pool: pg.Pool): PoolStats => ({
+  used: pool.totalCount - pool.idleCount,
+  idle: pool.idleCount,
+  waiting: pool.waitingCount,
+});
 
 export function openPlainSql(orm: Orm, log: Logger): PlainSql {
   // Kept warm, as the ORM's pool is: a request's first read (its caller's account) must not wait
   // for a connection to open; a WebSocket's operations sent after its subscription then overtook it.
-  const pool = new pg.Pool({ ...(orm.em.getConnection().getConnectionOptions() as pg.PoolConfig), min: WARM, max: 10, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 3000 });
+  const pool = new pg.Pool({
+    ...(orm.em.getConnection().getConnectionOptions() as pg.PoolConfig),
+    min: WARM,
+    max: 10,
+    idleTimeoutMillis: 10_000,
+    connectionTimeoutMillis: 3000,
+  });
   // A lost connection of an idle client must not end the process; the next query gets a new one.
   pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'plain sql: a database connection failed'));
   // Each statement is told to the ORM's logger as its own are, so whoever counts statements sees these too.
@@ -56,7 +66,11 @@ export function openPlainSql(orm: Orm, log: Logger): PlainSql {
       if (texts.size >= 1000) texts.clear();
       texts.set(sql, known);
     }
-    const { rows } = await pool.query(prepared ? { text: known.text, name: known.name, values: params as unknown[] } : { text: known.text, values: params as unknown[] });
+    const { rows } = await pool.query(
+      prepared
+        ? { text: known.text, name: known.name, values: params as unknown[] }
+        : { text: known.text, values: params as unknown[] },
+    );
     return rows as T[];
   };
   return {
@@ -66,7 +80,10 @@ export function openPlainSql(orm: Orm, log: Logger): PlainSql {
       return rows;
     },
     unlogged: (sql, params) => run(sql, params),
-    warm: () => Promise.all(Array.from({ length: WARM }, () => pool.connect())).then((clients) => clients.forEach((client) => client.release())),
+    warm: () =>
+      Promise.all(Array.from({ length: WARM }, () => pool.connect())).then((clients) =>
+        clients.forEach((client) => client.release()),
+      ),
     poolStats: () => pgPoolStats(pool),
     close: () => pool.end(),
   };

@@ -32,7 +32,8 @@ export enum EntitlementRevokedReason {
 @Index({ properties: ['status', 'endsAt'] })
 @Index({ properties: ['payment'] })
 export class Entitlement {
-  [OptionalProps]?: 'tier' | 'courseId' | 'payment' | 'endsAt' | 'status' | 'revokedReason' | 'startsAt' | 'createdAt' | 'grantedBy';
+  [OptionalProps]?:
+    'tier' | 'courseId' | 'payment' | 'endsAt' | 'status' | 'revokedReason' | 'startsAt' | 'createdAt' | 'grantedBy';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

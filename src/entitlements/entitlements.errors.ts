@@ -12,6 +12,8 @@ export const grantInvalid = (details: FieldError[]) => validationFailed(details)
 export const grantedUserNotFound = () => notFound('user');
 export const entitlementNotFound = () => notFound('entitlement');
 /** Revoking what is no longer active. */
-export const entitlementNotActive = (status: string) => reason.entitlement_not_active(`The entitlement is ${status} already.`);
+export const entitlementNotActive = (status: string) =>
+  reason.entitlement_not_active(`The entitlement is ${status} already.`);
 /** A paid course opened without an entitlement (docs/commerce.md). */
-export const courseNotBought = () => reason.course_not_bought('This course is sold: it opens once bought (a learner under 18 asks a guardian to buy it).');
+export const courseNotBought = () =>
+  reason.course_not_bought('This course is sold: it opens once bought (a learner under 18 asks a guardian to buy it).');

@@ -24,9 +24,15 @@ const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
 /** What an account was given or bought: only the account itself reads it. */
 @Resolver(() => UserView)
 export class EntitlementsUserEdges {
-  @FieldResolver(() => EntitlementConnection, { nullable: true, description: "The account's entitlements (tiers and courses), active or not, newest first (the account itself)" })
+  @FieldResolver(() => EntitlementConnection, {
+    nullable: true,
+    description: "The account's entitlements (tiers and courses), active or not, newest first (the account itself)",
+  })
   async entitlements(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnectionOf(pageOf(await ctx.services.entitlements.entitlementsOf(user.id), page.first, page.after), presentEntitlement);
+    return toConnectionOf(
+      pageOf(await ctx.services.entitlements.entitlementsOf(user.id), page.first, page.after),
+      presentEntitlement,
+    );
   }
 }
 
@@ -36,7 +42,8 @@ export const entitlementsNodes: NodeSource[] = [
     table: 'entitlements',
     rule: entitlementsRules.Query.myEntitlements,
     field: 'Query.myEntitlements',
-    loadMany: async (ctx, ids) => (await ctx.services.entitlements.entitlementsByIds(ctx.auth.userId!, ids)).map(presentEntitlement),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.entitlements.entitlementsByIds(ctx.auth.userId!, ids)).map(presentEntitlement),
   },
 ];
 
@@ -50,12 +57,18 @@ export class EntitlementsResolver {
   }
 
   @Mutation(() => EntitlementView, { description: 'Admins: grant a tier or a course' })
-  async grantEntitlement(@Arg('input', () => GrantInput, { description: 'The account and what it gets' }) input: GrantInput, @Ctx() ctx: Context) {
+  async grantEntitlement(
+    @Arg('input', () => GrantInput, { description: 'The account and what it gets' }) input: GrantInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentEntitlement(await ctx.services.entitlements.grant(await viewer(ctx), input));
   }
 
   @Mutation(() => EntitlementView, { description: 'Admins: takes an entitlement back at once' })
-  async revokeEntitlement(@Arg('id', () => ID, { description: 'The entitlement to revoke' }) id: string, @Ctx() ctx: Context) {
+  async revokeEntitlement(
+    @Arg('id', () => ID, { description: 'The entitlement to revoke' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentEntitlement(await ctx.services.entitlements.revoke(await viewer(ctx), id));
   }
 }

@@ -5,7 +5,13 @@ import { includesTier, Role, Tier } from '../kernel/domain';
 import { isId } from '../kernel/ids';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { Entitlement, EntitlementKind, EntitlementRevokedReason, EntitlementSource, EntitlementStatus } from './entitlements.entity';
+import {
+  Entitlement,
+  EntitlementKind,
+  EntitlementRevokedReason,
+  EntitlementSource,
+  EntitlementStatus,
+} from './entitlements.entity';
 import { entitlementNotActive, entitlementNotFound, grantedUserNotFound, grantInvalid } from './entitlements.errors';
 
 const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin) || user.hasRole(Role.content_admin)));
@@ -18,7 +24,13 @@ export type PurchaseGrant = { tier: Tier; interval: '1 month' | '1 year' } | { c
  * own statement (the webhook's hot path writes its success in one round trip). `param` adds a value
  * and answers its placeholder: placeholders are positional, so the SQL is written in push order.
  */
-export function purchaseGrantCtes(uow: UnitOfWork, param: (value: unknown) => string, paymentId: string, beneficiaryId: string, grant: PurchaseGrant): string[] {
+export function purchaseGrantCtes(
+  uow: UnitOfWork,
+  param: (value: unknown) => string,
+  paymentId: string,
+  beneficiaryId: string,
+  grant: PurchaseGrant,
+): string[] {
   if ('tier' in grant) {
     // A renewal runs on from the end of the current period (months counted in UTC, as the database does).
     return [
@@ -50,12 +62,21 @@ export class EntitlementsService {
   }
 
   /** The audit trail, in the acting transaction; the actions keep the names the trail has always had (`commerce.entitlement_granted`). */
-  private async audit(actorId: string | null, action: string, id: string, data: Record<string, unknown>): Promise<void> {
+  private async audit(
+    actorId: string | null,
+    action: string,
+    id: string,
+    data: Record<string, unknown>,
+  ): Promise<void> {
     await this.services.audit.recordSellingAction(actorId, action, `entitlement:${id}`, data);
   }
 
   async entitlementsOf(userId: string): Promise<Entitlement[]> {
-    return this.em.find(Entitlement, { user: userId }, { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['payment'] });
+    return this.em.find(
+      Entitlement,
+      { user: userId },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['payment'] },
+    );
   }
 
   /** The user's own entitlements among these ids, as `entitlementsOf` lists them. */
@@ -100,7 +121,10 @@ export class EntitlementsService {
 
   private paidCourseLoader() {
     return this.uow.loader<string, boolean>('commerce.paidCourses', async (ids) => {
-      const rows = await this.uow.query<{ course_id: string }>(`select distinct course_id from courses_on_sale where course_id = any(?::uuid[])`, [`{${ids.join(',')}}`]);
+      const rows = await this.uow.query<{ course_id: string }>(
+        `select distinct course_id from courses_on_sale where course_id = any(?::uuid[])`,
+        [`{${ids.join(',')}}`],
+      );
       const paid = new Set(rows.map((r) => r.course_id));
       return ids.map((id) => paid.has(id));
     });
@@ -150,18 +174,29 @@ export class EntitlementsService {
     await this.uow.query('delete from courses_on_sale where product_id = ?', [productId]);
     if (!courses.length) return;
     const list = (values: (string | null)[]) => `{${values.map((value) => value ?? 'NULL').join(',')}}`;
-    await this.uow.query(`insert into courses_on_sale (course_id, product_id, author_id) select c, ?::uuid, a from unnest(?::uuid[], ?::uuid[]) as sold(c, a)`, [
-      productId,
-      list(courses.map((c) => c.courseId)),
-      list(courses.map((c) => c.authorId)),
-    ]);
+    await this.uow.query(
+      `insert into courses_on_sale (course_id, product_id, author_id) select c, ?::uuid, a from unnest(?::uuid[], ?::uuid[]) as sold(c, a)`,
+      [productId, list(courses.map((c) => c.courseId)), list(courses.map((c) => c.authorId))],
+    );
   }
 
-  async grant(admin: User, input: { userId: string; kind: EntitlementKind; tier?: Tier | null; courseId?: string | null; endsAt?: Date | null }): Promise<Entitlement> {
+  async grant(
+    admin: User,
+    input: {
+      userId: string;
+      kind: EntitlementKind;
+      tier?: Tier | null;
+      courseId?: string | null;
+      endsAt?: Date | null;
+    },
+  ): Promise<Entitlement> {
     const problems = [];
-    if (input.kind === EntitlementKind.tier && (!input.tier || input.tier === Tier.free)) problems.push({ field: 'tier', message: 'a tier grant names starter or pro' });
-    if (input.kind === EntitlementKind.course && (!input.courseId || !isId(input.courseId))) problems.push({ field: 'courseId', message: 'a course grant names a course' });
-    if (input.endsAt && input.endsAt <= new Date()) problems.push({ field: 'endsAt', message: 'must be in the future' });
+    if (input.kind === EntitlementKind.tier && (!input.tier || input.tier === Tier.free))
+      problems.push({ field: 'tier', message: 'a tier grant names starter or pro' });
+    if (input.kind === EntitlementKind.course && (!input.courseId || !isId(input.courseId)))
+      problems.push({ field: 'courseId', message: 'a course grant names a course' });
+    if (input.endsAt && input.endsAt <= new Date())
+      problems.push({ field: 'endsAt', message: 'must be in the future' });
     if (problems.length) throw grantInvalid(problems);
     const user = isId(input.userId) ? await this.em.findOne(User, { id: input.userId }) : null;
     if (!user) throw grantedUserNotFound();
@@ -175,7 +210,12 @@ export class EntitlementsService {
         grantedBy: admin.id,
         endsAt: input.endsAt ?? null,
       });
-      await this.audit(admin.id, 'entitlement.granted', entitlement.id, { userId: user.id, kind: input.kind, tier: input.tier, courseId: input.courseId });
+      await this.audit(admin.id, 'entitlement.granted', entitlement.id, {
+        userId: user.id,
+        kind: input.kind,
+        tier: input.tier,
+        courseId: input.courseId,
+      });
       await em.flush();
       await this.recomputeTier(user.id);
       return entitlement;
@@ -184,7 +224,9 @@ export class EntitlementsService {
 
   async revoke(admin: User, id: string): Promise<Entitlement> {
     return this.uow.transaction(async (em) => {
-      const entitlement = isId(id) ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      const entitlement = isId(id)
+        ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+        : null;
       if (!entitlement) throw entitlementNotFound();
       if (entitlement.status !== EntitlementStatus.active) throw entitlementNotActive(entitlement.status);
       entitlement.status = EntitlementStatus.revoked;
@@ -199,7 +241,10 @@ export class EntitlementsService {
   /** The sweep's part: entitlements past endsAt expire, and their accounts' tiers drop (in the caller's transaction). */
   async expireEnded(now: Date): Promise<number> {
     return this.uow.transaction(async (em) => {
-      const ended = await em.execute<{ user_id: string; id: string }[]>(`update entitlements set status = 'expired' where status = 'active' and ends_at <= ? returning id, user_id`, [now]);
+      const ended = await em.execute<{ user_id: string; id: string }[]>(
+        `update entitlements set status = 'expired' where status = 'active' and ends_at <= ? returning id, user_id`,
+        [now],
+      );
       for (const row of ended) await this.audit(null, 'entitlement.expired', row.id, { userId: row.user_id });
       await em.flush();
       for (const userId of new Set(ended.map((row) => row.user_id))) await this.recomputeTier(userId);
@@ -208,8 +253,16 @@ export class EntitlementsService {
   }
 
   /** A payment refunded or charged back in full: what it gave goes (in the caller's transaction). */
-  async revokeOfPayment(paymentId: string, beneficiaryId: string, reason: EntitlementRevokedReason.refund | EntitlementRevokedReason.chargeback): Promise<void> {
-    await this.em.nativeUpdate(Entitlement, { payment: paymentId, status: EntitlementStatus.active }, { status: EntitlementStatus.revoked, revokedReason: reason });
+  async revokeOfPayment(
+    paymentId: string,
+    beneficiaryId: string,
+    reason: EntitlementRevokedReason.refund | EntitlementRevokedReason.chargeback,
+  ): Promise<void> {
+    await this.em.nativeUpdate(
+      Entitlement,
+      { payment: paymentId, status: EntitlementStatus.active },
+      { status: EntitlementStatus.revoked, revokedReason: reason },
+    );
     await this.recomputeTier(beneficiaryId);
   }
 
@@ -217,7 +270,12 @@ export class EntitlementsService {
   async restoreAfterChargeback(paymentId: string, beneficiaryId: string): Promise<void> {
     await this.em.nativeUpdate(
       Entitlement,
-      { payment: paymentId, status: EntitlementStatus.revoked, revokedReason: EntitlementRevokedReason.chargeback, $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }] },
+      {
+        payment: paymentId,
+        status: EntitlementStatus.revoked,
+        revokedReason: EntitlementRevokedReason.chargeback,
+        $or: [{ endsAt: null }, { endsAt: { $gt: new Date() } }],
+      },
       { status: EntitlementStatus.active, revokedReason: null },
     );
     await this.recomputeTier(beneficiaryId);

@@ -13,15 +13,26 @@ registerEnumType(EntitlementKind, {
 registerEnumType(EntitlementSource, {
   name: 'EntitlementSource',
   description: 'Where an entitlement comes from',
-  valuesConfig: { purchase: { description: 'A payment' }, grant: { description: 'An admin gave it' }, school: { description: "The learner's school" } },
+  valuesConfig: {
+    purchase: { description: 'A payment' },
+    grant: { description: 'An admin gave it' },
+    school: { description: "The learner's school" },
+  },
 });
 registerEnumType(EntitlementStatus, {
   name: 'EntitlementStatus',
   description: 'Where an entitlement stands',
-  valuesConfig: { active: { description: 'In force' }, expired: { description: 'Its period ended' }, revoked: { description: 'Taken back (a refund, an admin)' } },
+  valuesConfig: {
+    active: { description: 'In force' },
+    expired: { description: 'Its period ended' },
+    revoked: { description: 'Taken back (a refund, an admin)' },
+  },
 });
 
-@ObjectType('Entitlement', { description: 'What an account may use: a course or a tier, from a purchase, a grant or a school', implements: Node })
+@ObjectType('Entitlement', {
+  description: 'What an account may use: a course or a tier, from a purchase, a grant or a school',
+  implements: Node,
+})
 export class EntitlementView implements Node {
   @Field(() => ID, { description: 'Identifier of the entitlement' })
   id!: string;
@@ -78,6 +89,9 @@ export class GrantInput {
   @Field(() => ID, { nullable: true, description: 'The course to open, for a course entitlement' })
   courseId?: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the entitlement ends; it does not end when omitted' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the entitlement ends; it does not end when omitted',
+  })
   endsAt?: Date | null;
 }

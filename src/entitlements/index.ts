@@ -9,7 +9,13 @@ import { entitlementsRules } from './entitlements.rules';
 import { EntitlementsService } from './entitlements.service';
 
 export type { EntitlementsService } from './entitlements.service';
-export { Entitlement, EntitlementKind, EntitlementRevokedReason, EntitlementSource, EntitlementStatus } from './entitlements.entity';
+export {
+  Entitlement,
+  EntitlementKind,
+  EntitlementRevokedReason,
+  EntitlementSource,
+  EntitlementStatus,
+} from './entitlements.entity';
 export { purchaseGrantCtes } from './entitlements.service';
 export { closedCourses, courseOpen, paidCourseCheck } from './paid-courses';
 

@@ -23,8 +23,9 @@ export async function closedCourses(ctx: Context, courseIds: string[]): Promise<
 /** The course named by the argument `arg`, or (`arg` null) the course that is the field's parent (`Course.lessons`). */
 export const courseOpen = (arg: string | null) =>
   namedRule(`courseOpen(${arg ?? 'parent'})`, () => {
-    const open = rule(`courseOpen(${arg ?? 'parent'})`, { cache: 'no_cache' })(async (parent: { id?: string } | undefined, args: Record<string, unknown>, ctx: Context) =>
-      paidCourseCheck(ctx, arg ? (typeof args[arg] === 'string' ? args[arg] : null) : (parent?.id ?? null)),
+    const open = rule(`courseOpen(${arg ?? 'parent'})`, { cache: 'no_cache' })(
+      async (parent: { id?: string } | undefined, args: Record<string, unknown>, ctx: Context) =>
+        paidCourseCheck(ctx, arg ? (typeof args[arg] === 'string' ? args[arg] : null) : (parent?.id ?? null)),
     );
     // The parent's course is known only at execution; a course named by an argument is known before.
     return arg ? aboutCallerAnd([arg], open) : open;

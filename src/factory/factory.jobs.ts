@@ -10,6 +10,11 @@ import { STAGE_JOB, type StageJob } from './factory.pipeline';
 export const defineFactoryJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   deps.jobs.define<StageJob>(STAGE_JOB, (job) => inUnit((services) => services.factory.runStage(job.attrs.data)), {
     concurrency: deps.config.FACTORY_CONCURRENCY,
-    backoff: exponential({ delay: deps.config.FACTORY_RETRY_DELAY_MS, factor: 2, maxDelay: 5 * 60_000, maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS }),
+    backoff: exponential({
+      delay: deps.config.FACTORY_RETRY_DELAY_MS,
+      factor: 2,
+      maxDelay: 5 * 60_000,
+      maxRetries: deps.config.FACTORY_STAGE_ATTEMPTS,
+    }),
   });
 };

@@ -1,6 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { CourseGeneration, GenerationLesson, type GenerationStage, GenerationStatus, type SafetyFinding, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
+import {
+  CourseGeneration,
+  GenerationLesson,
+  type GenerationStage,
+  GenerationStatus,
+  type SafetyFinding,
+  STAGE_ORDER,
+  StageName,
+  StageStatus,
+} from './generation.entity';
 import type { FactoryModels } from './providers';
 import { type CourseBrief, type Outline, ProviderError, type Research } from './providers/model';
 import { classify, type LessonText, lessonTexts, localizedTexts } from './safety';
@@ -29,10 +38,17 @@ const WEIGHT: Record<StageName, number> = { research: 10, outline: 10, content: 
 const ACTIVE = new Set([GenerationStatus.queued, GenerationStatus.running]);
 
 export function briefOf(generation: CourseGeneration): CourseBrief {
-  return { topic: generation.topic, level: generation.level as CourseBrief['level'], minAge: generation.minAge, maxAge: generation.maxAge, lessonCount: generation.lessonCount };
+  return {
+    topic: generation.topic,
+    level: generation.level as CourseBrief['level'],
+    minAge: generation.minAge,
+    maxAge: generation.maxAge,
+    lessonCount: generation.lessonCount,
+  };
 }
 
-export const stageKey = (generation: CourseGeneration, stage: StageName) => `${generation.id}:${generation.round}:${stage}`;
+export const stageKey = (generation: CourseGeneration, stage: StageName) =>
+  `${generation.id}:${generation.round}:${stage}`;
 
 /**
  * Runs one stage of one generation. Whatever a stage produces is committed before the next
@@ -80,7 +96,8 @@ export class GenerationPipeline {
 
   /** Keeps the error; throws for Agenda to run the stage again after a backoff, unless attempts are spent. */
   private async failAttempt(generation: CourseGeneration, stage: GenerationStage, error: unknown): Promise<void> {
-    if (!(error instanceof ProviderError)) this.hooks.log.error({ err: error, generationId: generation.id, stage: stage.name }, 'generation stage failed');
+    if (!(error instanceof ProviderError))
+      this.hooks.log.error({ err: error, generationId: generation.id, stage: stage.name }, 'generation stage failed');
     // Provider messages are ours to show; anything else may carry driver or SQL text.
     stage.error = error instanceof ProviderError ? error.message : 'Internal error while running the stage.';
     const spent = stage.attempts >= this.hooks.attempts;
@@ -95,7 +112,8 @@ export class GenerationPipeline {
   }
 
   private finish(generation: CourseGeneration, safety: GenerationStage): void {
-    const flagged = (safety.output?.flaggedLessons as number[]).length > 0 || (safety.output?.courseFindings as unknown[]).length > 0;
+    const flagged =
+      (safety.output?.flaggedLessons as number[]).length > 0 || (safety.output?.courseFindings as unknown[]).length > 0;
     generation.status = flagged ? GenerationStatus.flagged : GenerationStatus.awaiting_approval;
     generation.currentStage = null;
     generation.progress = 100;
@@ -133,7 +151,12 @@ export class GenerationPipeline {
           (l) => l.content === null,
           async (lesson) => {
             const flaggedFor = lesson.revision > 0 ? lesson.findings : undefined;
-            lesson.content = await timed(() => byStage.content.lessonContent(brief, output<Research>(StageName.research), { ...plan(lesson), flaggedFor }));
+            lesson.content = await timed(() =>
+              byStage.content.lessonContent(brief, output<Research>(StageName.research), {
+                ...plan(lesson),
+                flaggedFor,
+              }),
+            );
             lesson.findings = [];
           },
         );
@@ -151,15 +174,31 @@ export class GenerationPipeline {
   }
 
   /** The outline and the lessons it plans, in one commit with the stage's end. */
-  private async outline(generation: CourseGeneration, brief: CourseBrief, made: Promise<Outline>): Promise<Record<string, unknown>> {
+  private async outline(
+    generation: CourseGeneration,
+    brief: CourseBrief,
+    made: Promise<Outline>,
+  ): Promise<Record<string, unknown>> {
     const outline = await made;
-    if (outline.lessons.length !== brief.lessonCount) throw new ProviderError(`the outline has ${outline.lessons.length} lessons, not ${brief.lessonCount}`);
-    outline.lessons.forEach((plan, index) => this.em.create(GenerationLesson, { generation, position: index + 1, title: plan.title, objectives: plan.objectives }));
+    if (outline.lessons.length !== brief.lessonCount)
+      throw new ProviderError(`the outline has ${outline.lessons.length} lessons, not ${brief.lessonCount}`);
+    outline.lessons.forEach((plan, index) =>
+      this.em.create(GenerationLesson, {
+        generation,
+        position: index + 1,
+        title: plan.title,
+        objectives: plan.objectives,
+      }),
+    );
     return { ...outline };
   }
 
   /** Does one lesson at a time, committing each, so a stage run again resumes at the next lesson. */
-  private async eachLesson(generation: CourseGeneration, todo: (lesson: GenerationLesson) => boolean, write: (lesson: GenerationLesson) => Promise<void>): Promise<Record<string, unknown>> {
+  private async eachLesson(
+    generation: CourseGeneration,
+    todo: (lesson: GenerationLesson) => boolean,
+    write: (lesson: GenerationLesson) => Promise<void>,
+  ): Promise<Record<string, unknown>> {
     const lessons = await this.em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
     let written = 0;
     for (const lesson of lessons.filter(todo)) {
@@ -171,11 +210,21 @@ export class GenerationPipeline {
     return { lessons: lessons.length, written };
   }
 
-  private async safety(generation: CourseGeneration, outline: Outline, timed: <T>(call: () => Promise<T>) => Promise<T>): Promise<Record<string, unknown>> {
+  private async safety(
+    generation: CourseGeneration,
+    outline: Outline,
+    timed: <T>(call: () => Promise<T>) => Promise<T>,
+  ): Promise<Record<string, unknown>> {
     const { moderation } = this.hooks.models;
     const lessons = await this.em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
-    const check = async (texts: LessonText[]): Promise<SafetyFinding[]> => [...classify(texts, generation.minAge), ...(moderation ? await timed(() => moderation.check(texts)) : [])];
-    const courseFindings = await check([...localizedTexts('course.title', outline.title), ...localizedTexts('course.description', outline.description)]);
+    const check = async (texts: LessonText[]): Promise<SafetyFinding[]> => [
+      ...classify(texts, generation.minAge),
+      ...(moderation ? await timed(() => moderation.check(texts)) : []),
+    ];
+    const courseFindings = await check([
+      ...localizedTexts('course.title', outline.title),
+      ...localizedTexts('course.description', outline.description),
+    ]);
     for (const lesson of lessons) {
       lesson.findings = await check(lessonTexts(lesson));
       lesson.flagged = lesson.findings.length > 0;

@@ -49,32 +49,54 @@ export class FactoryResolver {
   }
 
   @Query(() => GenerationView, { description: 'One course generation, with its stages (admins and content admins)' })
-  async factoryGeneration(@Arg('id', () => ID, { description: "The generation's global id" }) id: string, @Ctx() ctx: Context) {
+  async factoryGeneration(
+    @Arg('id', () => ID, { description: "The generation's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentGeneration(await ctx.services.factory.find(id));
   }
 
   @Mutation(() => GenerationView, { description: 'Starts the five-stage pipeline; the generation is queued' })
-  async generateCourse(@Arg('input', () => GenerateCourseInput, { description: 'What course to generate' }) input: GenerateCourseInput, @Ctx() ctx: Context) {
+  async generateCourse(
+    @Arg('input', () => GenerateCourseInput, { description: 'What course to generate' }) input: GenerateCourseInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentGeneration(await ctx.services.factory.start(input, me(ctx)));
   }
 
-  @Mutation(() => GenerationView, { description: 'Publishes the generated course; only from awaiting_approval (an approved one is CONFLICT)' })
-  async approveGeneration(@Arg('id', () => ID, { description: "The generation's global id" }) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => GenerationView, {
+    description: 'Publishes the generated course; only from awaiting_approval (an approved one is CONFLICT)',
+  })
+  async approveGeneration(
+    @Arg('id', () => ID, { description: "The generation's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentGeneration(await ctx.services.factory.approve(id, me(ctx)));
   }
 
   @Mutation(() => GenerationView, { description: 'From awaiting_approval, flagged or failed' })
-  async rejectGeneration(@Arg('id', () => ID, { description: "The generation's global id" }) id: string, @Ctx() ctx: Context) {
+  async rejectGeneration(
+    @Arg('id', () => ID, { description: "The generation's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentGeneration(await ctx.services.factory.reject(id, me(ctx)));
   }
 
   @Mutation(() => GenerationView, { description: 'A failed generation goes on from the stage that failed' })
-  async retryGeneration(@Arg('id', () => ID, { description: "The generation's global id" }) id: string, @Ctx() ctx: Context) {
+  async retryGeneration(
+    @Arg('id', () => ID, { description: "The generation's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentGeneration(await ctx.services.factory.retry(id, me(ctx)));
   }
 
-  @Mutation(() => GenerationView, { description: 'A flagged generation writes its flagged lessons again and checks them again' })
-  async regenerateFlaggedLessons(@Arg('id', () => ID, { description: "The generation's global id" }) id: string, @Ctx() ctx: Context) {
+  @Mutation(() => GenerationView, {
+    description: 'A flagged generation writes its flagged lessons again and checks them again',
+  })
+  async regenerateFlaggedLessons(
+    @Arg('id', () => ID, { description: "The generation's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentGeneration(await ctx.services.factory.regenerateFlagged(id));
   }
 
@@ -88,7 +110,10 @@ export class FactoryResolver {
     topics: GENERATION_STATUS_CHANGED,
     topicId: ({ args }) => args.id,
   })
-  async generationStatusChanged(@Arg('id', () => ID, { description: 'The global id of the generation to follow' }) id: string, @Ctx() ctx: Context) {
+  async generationStatusChanged(
+    @Arg('id', () => ID, { description: 'The global id of the generation to follow' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     ctx.em.clear();
     return presentGeneration(await ctx.services.factory.find(id));
   }

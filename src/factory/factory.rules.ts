@@ -3,7 +3,13 @@ import { isContentEditor as staff } from '../permissions/rules';
 
 export const factoryRules = {
   Query: { factoryGenerations: staff, factoryGeneration: staff },
-  Mutation: { generateCourse: staff, approveGeneration: staff, rejectGeneration: staff, retryGeneration: staff, regenerateFlaggedLessons: staff },
+  Mutation: {
+    generateCourse: staff,
+    approveGeneration: staff,
+    rejectGeneration: staff,
+    retryGeneration: staff,
+    regenerateFlaggedLessons: staff,
+  },
   // Checked when the subscription opens (server/ws.ts) and again on each event.
   Subscription: { generationStatusChanged: staff },
   CourseGeneration: allow,

@@ -10,9 +10,24 @@ import type { FactoryModels } from './providers';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { GenerationPipeline, STAGE_JOB, type StageJob, stageKey } from './factory.pipeline';
-import { CourseGeneration, GenerationLesson, GenerationStage, GenerationStatus, STAGE_ORDER, StageName, StageStatus } from './generation.entity';
+import {
+  CourseGeneration,
+  GenerationLesson,
+  GenerationStage,
+  GenerationStatus,
+  STAGE_ORDER,
+  StageName,
+  StageStatus,
+} from './generation.entity';
 import type { Outline } from './providers/model';
-import { generationAlreadyApproved, generationCannotBecome, generationNotAwaitingApproval, noLessonFlagged, tooManyActiveGenerations, unknownGeneration } from './factory.errors';
+import {
+  generationAlreadyApproved,
+  generationCannotBecome,
+  generationNotAwaitingApproval,
+  noLessonFlagged,
+  tooManyActiveGenerations,
+  unknownGeneration,
+} from './factory.errors';
 
 /** Events carry the generation's id; subscribers read the generation as it is now. */
 export const GENERATION_STATUS_CHANGED = 'GENERATION_STATUS_CHANGED';
@@ -55,9 +70,19 @@ export class FactoryService {
     const generation = await this.uow.transaction(async (em) => {
       // One requester's starts take turns, so concurrent ones count each other.
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`factory-requester:${requesterId}`]);
-      const active = await em.count(CourseGeneration, { requestedBy: requesterId, status: { $in: [GenerationStatus.queued, GenerationStatus.running] } });
+      const active = await em.count(CourseGeneration, {
+        requestedBy: requesterId,
+        status: { $in: [GenerationStatus.queued, GenerationStatus.running] },
+      });
       if (active >= limit) throw tooManyActiveGenerations(limit);
-      const generation = em.create(CourseGeneration, { topic, level, minAge, maxAge, lessonCount, requestedBy: em.getReference(User, requesterId) });
+      const generation = em.create(CourseGeneration, {
+        topic,
+        level,
+        minAge,
+        maxAge,
+        lessonCount,
+        requestedBy: em.getReference(User, requesterId),
+      });
       STAGE_ORDER.forEach((name, index) => em.create(GenerationStage, { generation, name, position: index + 1 }));
       return generation;
     });
@@ -65,12 +90,18 @@ export class FactoryService {
   }
 
   async list(first: number, after?: string | null): Promise<Page<CourseGeneration>> {
-    const rows = await this.em.find(CourseGeneration, afterCursor(after), { populate: ['stages'], orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(CourseGeneration, afterCursor(after), {
+      populate: ['stages'],
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      limit: first + 1,
+    });
     return toPage(rows, first, after, () => this.em.count(CourseGeneration, {}));
   }
 
   async find(id: string): Promise<CourseGeneration> {
-    const generation = isId(id) ? await this.em.findOne(CourseGeneration, { id }, { populate: ['stages'], refresh: true }) : null;
+    const generation = isId(id)
+      ? await this.em.findOne(CourseGeneration, { id }, { populate: ['stages'], refresh: true })
+      : null;
     if (!generation) throw unknownGeneration();
     return generation;
   }
@@ -84,7 +115,12 @@ export class FactoryService {
     return this.uow.children(
       'factory.lessons',
       generationId,
-      (generations) => this.em.find(GenerationLesson, { generation: { $in: generations } }, { orderBy: { position: 'asc' }, refresh: true }),
+      (generations) =>
+        this.em.find(
+          GenerationLesson,
+          { generation: { $in: generations } },
+          { orderBy: { position: 'asc' }, refresh: true },
+        ),
       (lesson) => lesson.generation.id,
     );
   }
@@ -103,8 +139,18 @@ export class FactoryService {
         throw generationNotAwaitingApproval(generation.status);
       }
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
-      Object.assign(generation, { status: GenerationStatus.approved, courseId: course.id, decidedBy: em.getReference(User, approverId), decidedAt: new Date() });
-      await this.audit.record({ actor: approverId, action: 'factory.generation_approved', target: { type: 'generation', id: generation.id }, data: { courseId: course.id } });
+      Object.assign(generation, {
+        status: GenerationStatus.approved,
+        courseId: course.id,
+        decidedBy: em.getReference(User, approverId),
+        decidedAt: new Date(),
+      });
+      await this.audit.record({
+        actor: approverId,
+        action: 'factory.generation_approved',
+        target: { type: 'generation', id: generation.id },
+        data: { courseId: course.id },
+      });
       await this.tellRequester(generation);
     });
     this.changed(id);
@@ -112,37 +158,74 @@ export class FactoryService {
   }
 
   async reject(id: string, deciderId: string): Promise<CourseGeneration> {
-    return this.transition(id, [GenerationStatus.awaiting_approval, GenerationStatus.flagged, GenerationStatus.failed], GenerationStatus.rejected, async (generation, em) => {
-      generation.decidedBy = em.getReference(User, deciderId);
-      generation.decidedAt = new Date();
-      await this.audit.record({ actor: deciderId, action: 'factory.generation_rejected', target: { type: 'generation', id: generation.id } });
-    });
+    return this.transition(
+      id,
+      [GenerationStatus.awaiting_approval, GenerationStatus.flagged, GenerationStatus.failed],
+      GenerationStatus.rejected,
+      async (generation, em) => {
+        generation.decidedBy = em.getReference(User, deciderId);
+        generation.decidedAt = new Date();
+        await this.audit.record({
+          actor: deciderId,
+          action: 'factory.generation_rejected',
+          target: { type: 'generation', id: generation.id },
+        });
+      },
+    );
   }
 
   /** A failed generation goes on from the stage that failed; what earlier stages made is kept. */
   async retry(id: string, actorId: string | null = null): Promise<CourseGeneration> {
-    const generation = await this.transition(id, [GenerationStatus.failed], GenerationStatus.queued, async (generation, em) => {
-      generation.round += 1;
-      generation.error = null;
-      const failed = await em.findOneOrFail(GenerationStage, { generation, status: StageStatus.failed });
-      Object.assign(failed, { status: StageStatus.pending, attempts: 0, error: null, finishedAt: null });
-      generation.currentStage = failed.name;
-      await this.audit.record({ actor: actorId, action: 'factory.generation_retried', target: { type: 'generation', id: generation.id }, data: { stage: failed.name, round: generation.round } });
-    });
+    const generation = await this.transition(
+      id,
+      [GenerationStatus.failed],
+      GenerationStatus.queued,
+      async (generation, em) => {
+        generation.round += 1;
+        generation.error = null;
+        const failed = await em.findOneOrFail(GenerationStage, { generation, status: StageStatus.failed });
+        Object.assign(failed, { status: StageStatus.pending, attempts: 0, error: null, finishedAt: null });
+        generation.currentStage = failed.name;
+        await this.audit.record({
+          actor: actorId,
+          action: 'factory.generation_retried',
+          target: { type: 'generation', id: generation.id },
+          data: { stage: failed.name, round: generation.round },
+        });
+      },
+    );
     return this.schedule(generation, generation.currentStage!);
   }
 
   /** A flagged generation writes its flagged lessons again, then quizzes and checks them again. */
   async regenerateFlagged(id: string): Promise<CourseGeneration> {
-    const generation = await this.transition(id, [GenerationStatus.flagged], GenerationStatus.queued, async (generation, em) => {
-      const flagged = await em.find(GenerationLesson, { generation, flagged: true });
-      if (!flagged.length) throw noLessonFlagged();
-      for (const lesson of flagged) Object.assign(lesson, { content: null, quiz: null, flagged: false, revision: lesson.revision + 1 });
-      const again = await em.find(GenerationStage, { generation, name: { $in: [StageName.content, StageName.quiz, StageName.safety] } });
-      for (const stage of again) Object.assign(stage, { status: StageStatus.pending, attempts: 0, error: null, output: null, startedAt: null, finishedAt: null, providerMs: 0 });
-      generation.round += 1;
-      generation.currentStage = StageName.content;
-    });
+    const generation = await this.transition(
+      id,
+      [GenerationStatus.flagged],
+      GenerationStatus.queued,
+      async (generation, em) => {
+        const flagged = await em.find(GenerationLesson, { generation, flagged: true });
+        if (!flagged.length) throw noLessonFlagged();
+        for (const lesson of flagged)
+          Object.assign(lesson, { content: null, quiz: null, flagged: false, revision: lesson.revision + 1 });
+        const again = await em.find(GenerationStage, {
+          generation,
+          name: { $in: [StageName.content, StageName.quiz, StageName.safety] },
+        });
+        for (const stage of again)
+          Object.assign(stage, {
+            status: StageStatus.pending,
+            attempts: 0,
+            error: null,
+            output: null,
+            startedAt: null,
+            finishedAt: null,
+            providerMs: 0,
+          });
+        generation.round += 1;
+        generation.currentStage = StageName.content;
+      },
+    );
     return this.schedule(generation, StageName.content);
   }
 
@@ -157,7 +240,12 @@ export class FactoryService {
     }).run(job);
   }
 
-  private async transition(id: string, from: GenerationStatus[], to: GenerationStatus, change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>): Promise<CourseGeneration> {
+  private async transition(
+    id: string,
+    from: GenerationStatus[],
+    to: GenerationStatus,
+    change: (generation: CourseGeneration, em: EntityManager) => void | Promise<void>,
+  ): Promise<CourseGeneration> {
     await this.uow.transaction(async (em) => {
       const generation = await this.locked(em, id);
       if (!from.includes(generation.status)) throw generationCannotBecome(generation.status, to);
@@ -169,13 +257,16 @@ export class FactoryService {
   }
 
   private async locked(em: EntityManager, id: string): Promise<CourseGeneration> {
-    const generation = isId(id) ? await em.findOne(CourseGeneration, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+    const generation = isId(id)
+      ? await em.findOne(CourseGeneration, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : null;
     if (!generation) throw unknownGeneration();
     return generation;
   }
 
   private async courseOf(em: EntityManager, generation: CourseGeneration) {
-    const outline = (await em.findOneOrFail(GenerationStage, { generation, name: StageName.outline })).output as unknown as Outline;
+    const outline = (await em.findOneOrFail(GenerationStage, { generation, name: StageName.outline }))
+      .output as unknown as Outline;
     const lessons = await em.find(GenerationLesson, { generation }, { orderBy: { position: 'asc' } });
     return {
       title: outline.title,
@@ -199,7 +290,10 @@ export class FactoryService {
       notificationType: 'system',
       message: {
         title: { en: 'Your course is published', vi: 'Khóa học của bạn đã được xuất bản' },
-        body: { en: `The course generated on "${topic}" was approved and is now in the catalog.`, vi: `Khóa học được tạo về "${topic}" đã được duyệt và có trong danh mục.` },
+        body: {
+          en: `The course generated on "${topic}" was approved and is now in the catalog.`,
+          vi: `Khóa học được tạo về "${topic}" đã được duyệt và có trong danh mục.`,
+        },
         data: { generationId: id, courseId },
       },
     });
@@ -212,8 +306,16 @@ export class FactoryService {
       return generation;
     } catch (error) {
       this.deps.log.error({ err: error, generationId: generation.id }, 'generation could not be queued');
-      await this.em.nativeUpdate(CourseGeneration, { id: generation.id }, { status: GenerationStatus.failed, error: `${stage}: could not be queued` });
-      await this.em.nativeUpdate(GenerationStage, { generation: generation.id, name: stage }, { status: StageStatus.failed, error: 'could not be queued' });
+      await this.em.nativeUpdate(
+        CourseGeneration,
+        { id: generation.id },
+        { status: GenerationStatus.failed, error: `${stage}: could not be queued` },
+      );
+      await this.em.nativeUpdate(
+        GenerationStage,
+        { generation: generation.id, name: stage },
+        { status: StageStatus.failed, error: 'could not be queued' },
+      );
       this.changed(generation.id);
       return this.find(generation.id);
     }

@@ -1,6 +1,15 @@
 import { Node } from '../kernel/node';
 import { GraphQLJSONObject } from 'graphql-scalars';
-import { IsIn, Matches, Max, Min, Validate, type ValidationArguments, ValidatorConstraint, type ValidatorConstraintInterface } from 'class-validator';
+import {
+  IsIn,
+  Matches,
+  Max,
+  Min,
+  Validate,
+  type ValidationArguments,
+  ValidatorConstraint,
+  type ValidatorConstraintInterface,
+} from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { CourseLevel } from '../courses';
 import { AGE, LIMITS } from '../kernel/limits';
@@ -35,7 +44,12 @@ registerEnumType(StageName, {
 registerEnumType(StageStatus, {
   name: 'GenerationStageStatus',
   description: 'Where a stage of a generation stands',
-  valuesConfig: { pending: { description: 'Not started' }, running: { description: 'Running' }, done: { description: 'Finished' }, failed: { description: 'Failed' } },
+  valuesConfig: {
+    pending: { description: 'Not started' },
+    running: { description: 'Running' },
+    done: { description: 'Finished' },
+    failed: { description: 'Failed' },
+  },
 });
 
 @ValidatorConstraint({ name: 'trimmedLength' })
@@ -92,10 +106,16 @@ export class GenerationStageView {
   @Field(() => Int, { description: 'How many times the stage has been tried, retries included' })
   attempts!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the stage last started; null before it first starts' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the stage last started; null before it first starts',
+  })
   startedAt!: Date | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the stage finished; null while it waits or runs' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the stage finished; null while it waits or runs',
+  })
   finishedAt!: Date | null;
 
   @Field(() => String, { nullable: true, description: "The last attempt's error, kept when the stage failed" })
@@ -110,7 +130,10 @@ export class GenerationStageView {
 
 @ObjectType('SafetyFinding', { description: 'Something the safety checks found in generated or written content' })
 export class SafetyFindingView {
-  @Field(() => String, { description: 'What kind of finding: `violence`, `sexual`, `self_harm`, `hate`, `personal_data`, `external_link` or `age_fit`' })
+  @Field(() => String, {
+    description:
+      'What kind of finding: `violence`, `sexual`, `self_harm`, `hate`, `personal_data`, `external_link` or `age_fit`',
+  })
   category!: string;
 
   @Field(() => String, { description: 'Which check found it: `builtin` or `moderation`' })
@@ -131,10 +154,15 @@ export class GeneratedLessonView {
   @Field(() => LocalizedTextView, { description: "The lesson's title in each locale" })
   title!: LocalizedTextView;
 
-  @Field(() => LocalizedListView, { description: 'What the learner will be able to do after the lesson, in each locale' })
+  @Field(() => LocalizedListView, {
+    description: 'What the learner will be able to do after the lesson, in each locale',
+  })
   objectives!: LocalizedListView;
 
-  @Field(() => LocalizedTextView, { nullable: true, description: "The lesson's text in each locale; null until the writing stage produced it" })
+  @Field(() => LocalizedTextView, {
+    nullable: true,
+    description: "The lesson's text in each locale; null until the writing stage produced it",
+  })
   content!: LocalizedTextView | null;
 
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Questions with their answers and explanations' })
@@ -143,14 +171,19 @@ export class GeneratedLessonView {
   @Field(() => [SafetyFindingView], { description: 'What the safety checks found in the lesson; empty when nothing' })
   findings!: SafetyFindingView[];
 
-  @Field(() => Boolean, { description: 'True when the safety checks found problems and an admin should look before approving' })
+  @Field(() => Boolean, {
+    description: 'True when the safety checks found problems and an admin should look before approving',
+  })
   flagged!: boolean;
 
   @Field(() => Int, { description: 'How many times it was written again after being flagged' })
   revision!: number;
 }
 
-@ObjectType('CourseGeneration', { description: 'A course the factory generates in five stages, then an admin approves or rejects', implements: Node })
+@ObjectType('CourseGeneration', {
+  description: 'A course the factory generates in five stages, then an admin approves or rejects',
+  implements: Node,
+})
 export class GenerationView implements Node {
   @Field(() => ID, { description: "The generation's global id" })
   id!: string;
@@ -170,7 +203,10 @@ export class GenerationView implements Node {
   @Field(() => GenerationStatus, { description: 'Where the generation stands as a whole' })
   status!: GenerationStatus;
 
-  @Field(() => StageName, { nullable: true, description: 'The stage running or last failed; null before the first stage and after the last' })
+  @Field(() => StageName, {
+    nullable: true,
+    description: 'The stage running or last failed; null before the first stage and after the last',
+  })
   currentStage!: StageName | null;
 
   @Field(() => [GenerationStageView], { description: 'The five stages, in the order they run' })
@@ -182,7 +218,10 @@ export class GenerationView implements Node {
   @Field(() => ID, { nullable: true, description: 'The published course, once approved' })
   courseId!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Why the generation failed, for the admins; null unless it failed' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Why the generation failed, for the admins; null unless it failed',
+  })
   error!: string | null;
 
   @Field(() => ID, { description: 'The id of the admin who asked for the course' })
@@ -191,7 +230,10 @@ export class GenerationView implements Node {
   @Field(() => ID, { nullable: true, description: 'Who approved or rejected it' })
   decidedById!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When an admin approved or rejected the course; null until then' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When an admin approved or rejected the course; null until then',
+  })
   decidedAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the generation was asked for' })

@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { Check, Collection, Entity, Enum, Index, ManyToOne, OneToMany, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  Check,
+  Collection,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OneToMany,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { User } from '../auth';
 import { LessonBody } from '../courses';
 import type { Localized } from '../kernel/localized';
@@ -23,7 +35,13 @@ export enum StageName {
   safety = 'safety',
 }
 
-export const STAGE_ORDER: StageName[] = [StageName.research, StageName.outline, StageName.content, StageName.quiz, StageName.safety];
+export const STAGE_ORDER: StageName[] = [
+  StageName.research,
+  StageName.outline,
+  StageName.content,
+  StageName.quiz,
+  StageName.safety,
+];
 
 export enum StageStatus {
   pending = 'pending',
@@ -32,7 +50,8 @@ export enum StageStatus {
   failed = 'failed',
 }
 
-export type SafetyCategory = 'violence' | 'sexual' | 'self_harm' | 'hate' | 'personal_data' | 'external_link' | 'age_fit';
+export type SafetyCategory =
+  'violence' | 'sexual' | 'self_harm' | 'hate' | 'personal_data' | 'external_link' | 'age_fit';
 
 /** One thing the safety check found in a lesson. */
 export interface SafetyFinding {
@@ -48,7 +67,19 @@ export interface SafetyFinding {
 @Index({ properties: ['createdAt', 'id'] })
 @Check({ name: 'course_generations_progress_check', expression: '"progress" >= 0 and "progress" <= 100' })
 export class CourseGeneration {
-  [OptionalProps]?: 'status' | 'currentStage' | 'progress' | 'round' | 'error' | 'courseId' | 'approvedBy' | 'approvedAt' | 'decidedBy' | 'decidedAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'status'
+    | 'currentStage'
+    | 'progress'
+    | 'round'
+    | 'error'
+    | 'courseId'
+    | 'approvedBy'
+    | 'approvedAt'
+    | 'decidedBy'
+    | 'decidedAt'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

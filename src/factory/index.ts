@@ -35,12 +35,17 @@ export const factoryArea = defineArea({
   nodes: factoryNodes,
   routes: factoryRoutes,
   // The factory page watches generations live through the subscription (WebSocket).
-  http: () => webPage({ name: 'admin-factory', paths: ['/admin/factory'], assets: '/admin/factory', connect: 'ws: wss:' }),
+  http: () =>
+    webPage({ name: 'admin-factory', paths: ['/admin/factory'], assets: '/admin/factory', connect: 'ws: wss:' }),
   jobs: defineFactoryJobs,
-  services: { factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.audit) },
+  services: {
+    factory: (uow, services) => new FactoryService(uow, factoryModelsOf(uow.deps), services.courses, services.audit),
+  },
   personalData: {
     entities: [CourseGeneration, GenerationStage, GenerationLesson],
-    export: async (userId, _services, uow) => ({ generations: await allRowsOf(uow, CourseGeneration, { requestedBy: userId }) }),
+    export: async (userId, _services, uow) => ({
+      generations: await allRowsOf(uow, CourseGeneration, { requestedBy: userId }),
+    }),
     // Their stages and lessons go with them (cascade); generations the person decided on lose the name.
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(CourseGeneration, { requestedBy: userId });

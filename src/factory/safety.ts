@@ -23,7 +23,10 @@ export function localizedTexts(field: string, text: Localized): LessonText[] {
  * (`lessons.2.title.en` in a draft, `title.en` in a generation); content not written yet is empty.
  */
 export function lessonTexts(lesson: Omit<LessonBody<Localized | null>, 'id' | 'position'>, at = ''): LessonText[] {
-  const quiz = (lang: 'en' | 'vi') => (lesson.quiz?.questions ?? []).map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n')).join('\n');
+  const quiz = (lang: 'en' | 'vi') =>
+    (lesson.quiz?.questions ?? [])
+      .map((q) => [q.prompt[lang], ...q.options.map((o) => o[lang]), q.explanation[lang]].join('\n'))
+      .join('\n');
   return [
     ...localizedTexts(`${at}title`, lesson.title),
     { field: `${at}objectives.en`, text: lesson.objectives.en.join('\n') },
@@ -71,20 +74,62 @@ const PATTERNS: Pattern[] = [
       'thảm sát',
     ]),
   },
-  { category: 'sexual', pattern: word(['sex', 'sexual\\w*', 'porn\\w*', 'nude\\w*', 'naked', 'erotic\\w*', 'tình dục', 'khiêu dâm', 'khỏa thân', 'khoả thân', 'đồi trụy', 'đồi truỵ']) },
+  {
+    category: 'sexual',
+    pattern: word([
+      'sex',
+      'sexual\\w*',
+      'porn\\w*',
+      'nude\\w*',
+      'naked',
+      'erotic\\w*',
+      'tình dục',
+      'khiêu dâm',
+      'khỏa thân',
+      'khoả thân',
+      'đồi trụy',
+      'đồi truỵ',
+    ]),
+  },
   {
     category: 'self_harm',
-    pattern: word(['suicid\\w*', 'self-harm\\w*', 'self harm', 'kill (?:yourself|myself|themselves)', 'cut (?:yourself|myself)', 'tự tử', 'tự sát', 'tự hại', 'tự làm hại', 'tự làm đau']),
+    pattern: word([
+      'suicid\\w*',
+      'self-harm\\w*',
+      'self harm',
+      'kill (?:yourself|myself|themselves)',
+      'cut (?:yourself|myself)',
+      'tự tử',
+      'tự sát',
+      'tự hại',
+      'tự làm hại',
+      'tự làm đau',
+    ]),
   },
   {
     category: 'hate',
-    pattern: word(['racis\\w*', 'inferior races?', 'hate (?:speech|group)', 'ethnic cleansing', 'subhuman', 'phân biệt chủng tộc', 'kỳ thị', 'kì thị', 'chủng tộc thấp kém', 'miệt thị']),
+    pattern: word([
+      'racis\\w*',
+      'inferior races?',
+      'hate (?:speech|group)',
+      'ethnic cleansing',
+      'subhuman',
+      'phân biệt chủng tộc',
+      'kỳ thị',
+      'kì thị',
+      'chủng tộc thấp kém',
+      'miệt thị',
+    ]),
   },
-  { category: 'personal_data', pattern: /(?<![\p{N}])(?:\+?84|0)(?:[\s.-]?\d){9,10}(?![\p{N}])|(?<![\p{N}])\+\d(?:[\s.-]?\d){7,14}(?![\p{N}])/u },
+  {
+    category: 'personal_data',
+    pattern: /(?<![\p{N}])(?:\+?84|0)(?:[\s.-]?\d){9,10}(?![\p{N}])|(?<![\p{N}])\+\d(?:[\s.-]?\d){7,14}(?![\p{N}])/u,
+  },
   { category: 'personal_data', pattern: /[\p{L}\p{N}._%+-]+@[\p{L}\p{N}.-]+\.[\p{L}]{2,}/u },
   {
     category: 'personal_data',
-    pattern: /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Boulevard)\b|(?:số nhà|số)\s+\d{1,5}[\p{L}\p{N}\s,/]{0,30}(?:đường|phố|ngõ|hẻm)\s+\p{Lu}/u,
+    pattern:
+      /\b\d{1,5}\s+(?:[A-Z][a-z]+\s+){1,3}(?:Street|St\.|Road|Rd\.|Avenue|Ave\.|Lane|Boulevard)\b|(?:số nhà|số)\s+\d{1,5}[\p{L}\p{N}\s,/]{0,30}(?:đường|phố|ngõ|hẻm)\s+\p{Lu}/u,
   },
   { category: 'external_link', pattern: /\bhttps?:\/\/\S+|\bwww\.[\w-]+\.\w{2,}\S*/iu },
   {
@@ -120,7 +165,13 @@ export function classify(texts: LessonText[], minAge: number): SafetyFinding[] {
     for (const { category, pattern, maxAge } of PATTERNS) {
       if (maxAge !== undefined && minAge > maxAge) continue;
       const match = pattern.exec(normalized);
-      if (match) findings.push({ category, source: 'builtin', field, excerpt: excerpt(normalized, match.index, match[0].length) });
+      if (match)
+        findings.push({
+          category,
+          source: 'builtin',
+          field,
+          excerpt: excerpt(normalized, match.index, match[0].length),
+        });
     }
   }
   return dedupe(findings);
@@ -162,11 +213,18 @@ export class ModerationClient {
 
   async check(texts: LessonText[]): Promise<SafetyFinding[]> {
     if (!texts.length) return [];
-    const body = await postJson<{ results?: { flagged?: boolean; categories?: Record<string, boolean> }[] }>(this.endpoint, '/moderations', 'moderation endpoint', this.timeoutMs, {
-      model: this.endpoint.model,
-      input: texts.map((t) => t.text),
-    });
-    if (!Array.isArray(body?.results) || body.results.length !== texts.length) throw new ProviderError('moderation endpoint answered without one result per text');
+    const body = await postJson<{ results?: { flagged?: boolean; categories?: Record<string, boolean> }[] }>(
+      this.endpoint,
+      '/moderations',
+      'moderation endpoint',
+      this.timeoutMs,
+      {
+        model: this.endpoint.model,
+        input: texts.map((t) => t.text),
+      },
+    );
+    if (!Array.isArray(body?.results) || body.results.length !== texts.length)
+      throw new ProviderError('moderation endpoint answered without one result per text');
     return body.results.flatMap((result, i) => {
       if (!result.flagged) return [];
       const categories = Object.entries(result.categories ?? {})

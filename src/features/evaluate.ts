@@ -38,7 +38,8 @@ function nonEmpty<T>(list: T[] | null | undefined): list is T[] {
 export function ruleHolds(key: string, rule: FlagRule, subject: FlagSubject): boolean {
   if (nonEmpty(rule.roles) && !rule.roles.some((role) => subject.roles?.includes(role))) return false;
   if (nonEmpty(rule.tiers) && !(subject.tier && rule.tiers.includes(subject.tier))) return false;
-  if (nonEmpty(rule.countries) && !(subject.country && rule.countries.includes(subject.country.toUpperCase()))) return false;
+  if (nonEmpty(rule.countries) && !(subject.country && rule.countries.includes(subject.country.toUpperCase())))
+    return false;
   if (rule.minAge != null && !(subject.age != null && subject.age >= rule.minAge)) return false;
   if (rule.maxAge != null && !(subject.age != null && subject.age <= rule.maxAge)) return false;
   if (rule.percentage != null && rule.percentage < 100) {

@@ -6,7 +6,9 @@ import { FeatureFlagInput, FeatureFlagView } from './features.types';
 
 @Resolver()
 export class FeaturesResolver {
-  @Query(() => GraphQLJSONObject, { description: "Each feature flag's value for the caller, `{ key: true|false }` (anonymous: the defaults)" })
+  @Query(() => GraphQLJSONObject, {
+    description: "Each feature flag's value for the caller, `{ key: true|false }` (anonymous: the defaults)",
+  })
   async features(@Ctx() ctx: Context) {
     return ctx.services.features.evaluateAll(await ctx.viewer());
   }
@@ -16,7 +18,9 @@ export class FeaturesResolver {
     return (await ctx.services.features.list()).map(flagView);
   }
 
-  @Mutation(() => FeatureFlagView, { description: 'Creates or replaces a flag (admins only); every instance sees it at once; audited' })
+  @Mutation(() => FeatureFlagView, {
+    description: 'Creates or replaces a flag (admins only); every instance sees it at once; audited',
+  })
   async setFeatureFlag(
     @Arg('key', () => String, { description: "The flag's unique name; a new name creates the flag" }) key: string,
     @Arg('input', () => FeatureFlagInput, { description: 'The flag as it should be' }) input: FeatureFlagInput,
@@ -27,5 +31,12 @@ export class FeaturesResolver {
 }
 
 function flagView(flag: FeatureFlag): FeatureFlagView {
-  return { key: flag.key, description: flag.description, enabled: flag.enabled, rules: flag.rules, updatedBy: flag.updatedBy?.id ?? null, updatedAt: flag.updatedAt } as FeatureFlagView;
+  return {
+    key: flag.key,
+    description: flag.description,
+    enabled: flag.enabled,
+    rules: flag.rules,
+    updatedBy: flag.updatedBy?.id ?? null,
+    updatedAt: flag.updatedAt,
+  } as FeatureFlagView;
 }

@@ -22,7 +22,13 @@ export interface FlagChange {
 /** Who the caller is, as flags see them (nobody: the defaults). */
 export function subjectOf(viewer: User | null): FlagSubject {
   if (!viewer) return {};
-  return { userId: viewer.id, roles: viewer.roles, tier: viewer.tier, country: viewer.country, age: viewer.birthDate ? ageOn(viewer.birthDate) : null };
+  return {
+    userId: viewer.id,
+    roles: viewer.roles,
+    tier: viewer.tier,
+    country: viewer.country,
+    age: viewer.birthDate ? ageOn(viewer.birthDate) : null,
+  };
 }
 
 export class FeaturesService {

@@ -42,7 +42,10 @@ export class FlagRuleType {
 
 @InputType({ description: 'A feature flag as it should be' })
 export class FeatureFlagInput {
-  @Field(() => String, { nullable: true, description: 'What the feature is, for the admins; null or left out keeps the current text' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'What the feature is, for the admins; null or left out keeps the current text',
+  })
   @IsOptional()
   @MaxLength(500)
   description?: string | null;
@@ -50,7 +53,10 @@ export class FeatureFlagInput {
   @Field(() => Boolean, { description: 'False switches the feature off for everybody, whatever the rules' })
   enabled!: boolean;
 
-  @Field(() => [FlagRuleType], { nullable: true, description: 'On for whoever any rule holds for; no rules: on for everybody' })
+  @Field(() => [FlagRuleType], {
+    nullable: true,
+    description: 'On for whoever any rule holds for; no rules: on for everybody',
+  })
   @IsOptional()
   @ArrayMaxSize(20)
   @ValidateNested({ each: true })
@@ -71,7 +77,10 @@ export class FeatureFlagView {
   @Field(() => [FlagRuleType], { description: 'On for whoever any rule holds for; empty: on for everybody' })
   rules!: FlagRuleType[];
 
-  @Field(() => String, { nullable: true, description: 'The id of the admin who last changed the flag; null when nobody has' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The id of the admin who last changed the flag; null when nobody has',
+  })
   updatedBy!: string | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the flag last changed' })

@@ -26,7 +26,9 @@ export const featuresArea = defineArea({
   services: { features: (uow, services) => new FeaturesService(uow, services.audit) },
   personalData: {
     entities: [FeatureFlag],
-    export: async (userId, _services, uow) => ({ flagsLastChanged: await allRowsOf(uow, FeatureFlag, { updatedBy: userId }) }),
+    export: async (userId, _services, uow) => ({
+      flagsLastChanged: await allRowsOf(uow, FeatureFlag, { updatedBy: userId }),
+    }),
     // A flag an admin changed is the platform's setting: it stays, its author the pseudonym.
     erase: async () => {},
   },

@@ -1,5 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { type EvaluationContext, type JsonValue, OpenFeature, type Provider, type ResolutionDetails, StandardResolutionReasons, ErrorCode, type Client } from '@openfeature/server-sdk';
+import {
+  type EvaluationContext,
+  type JsonValue,
+  OpenFeature,
+  type Provider,
+  type ResolutionDetails,
+  StandardResolutionReasons,
+  ErrorCode,
+  type Client,
+} from '@openfeature/server-sdk';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Deps } from '../kernel/deps';
 import { evaluateFlag, type FlagDefinition, type FlagSubject } from './evaluate';
@@ -40,11 +49,23 @@ export class DatabaseFlagProvider implements Provider {
     this.cache = undefined;
   }
 
-  async resolveBooleanEvaluation(flagKey: string, defaultValue: boolean, context: EvaluationContext): Promise<ResolutionDetails<boolean>> {
+  async resolveBooleanEvaluation(
+    flagKey: string,
+    defaultValue: boolean,
+    context: EvaluationContext,
+  ): Promise<ResolutionDetails<boolean>> {
     const flag = (await this.flags()).get(flagKey);
-    if (!flag) return { value: defaultValue, reason: StandardResolutionReasons.DEFAULT, errorCode: ErrorCode.FLAG_NOT_FOUND };
+    if (!flag)
+      return { value: defaultValue, reason: StandardResolutionReasons.DEFAULT, errorCode: ErrorCode.FLAG_NOT_FOUND };
     const value = evaluateFlag(flag, subjectOf(context));
-    return { value, reason: !flag.enabled ? StandardResolutionReasons.DISABLED : flag.rules.length ? StandardResolutionReasons.TARGETING_MATCH : StandardResolutionReasons.STATIC };
+    return {
+      value,
+      reason: !flag.enabled
+        ? StandardResolutionReasons.DISABLED
+        : flag.rules.length
+          ? StandardResolutionReasons.TARGETING_MATCH
+          : StandardResolutionReasons.STATIC,
+    };
   }
 
   async resolveStringEvaluation(_key: string, defaultValue: string): Promise<ResolutionDetails<string>> {

@@ -31,14 +31,30 @@ export interface ErasureProgress {
 @Entity({ tableName: 'gdpr_requests' })
 @Index({ properties: ['subject', 'createdAt', 'id'] })
 @Index({ properties: ['requester', 'createdAt', 'id'] })
-@Index({ name: 'gdpr_requests_due_index', expression: `create index "gdpr_requests_due_index" on "gdpr_requests" ("due_at") where "status" in ('scheduled', 'running') and "kind" = 'deletion'` })
+@Index({
+  name: 'gdpr_requests_due_index',
+  expression: `create index "gdpr_requests_due_index" on "gdpr_requests" ("due_at") where "status" in ('scheduled', 'running') and "kind" = 'deletion'`,
+})
 // One erasure scheduled or running per person, however many ask at once.
 @Index({
   name: 'gdpr_requests_one_deletion_index',
   expression: `create unique index "gdpr_requests_one_deletion_index" on "gdpr_requests" ("subject_id") where "kind" = 'deletion' and "status" in ('scheduled', 'running')`,
 })
 export class GdprRequest {
-  [OptionalProps]?: 'status' | 'dueAt' | 'expiresAt' | 'completedAt' | 'canceledAt' | 'previousStatus' | 'progress' | 'leaseUntil' | 'attempts' | 'error' | 'createdAt' | 'updatedAt' | 'requester';
+  [OptionalProps]?:
+    | 'status'
+    | 'dueAt'
+    | 'expiresAt'
+    | 'completedAt'
+    | 'canceledAt'
+    | 'previousStatus'
+    | 'progress'
+    | 'leaseUntil'
+    | 'attempts'
+    | 'error'
+    | 'createdAt'
+    | 'updatedAt'
+    | 'requester';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

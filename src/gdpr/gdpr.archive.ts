@@ -30,7 +30,12 @@ async function* jsonText(value: unknown, depth = 0): AsyncGenerator<string> {
     yield first ? ']' : `${end}]`;
     return;
   }
-  if (value !== null && typeof value === 'object' && !(value instanceof Date) && typeof (value as { toJSON?: unknown }).toJSON !== 'function') {
+  if (
+    value !== null &&
+    typeof value === 'object' &&
+    !(value instanceof Date) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  ) {
     let first = true;
     yield '{';
     for (const [key, item] of Object.entries(value)) {

@@ -38,7 +38,10 @@ export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Contex
       : null;
     const file = exportFile(deps.config.DATA_DIR, id);
     if (!request || !existsSync(file)) throw unknownExport();
-    res.status(200).type('application/zip').setHeader('Content-Disposition', `attachment; filename="data-export-${id}.zip"`);
+    res
+      .status(200)
+      .type('application/zip')
+      .setHeader('Content-Disposition', `attachment; filename="data-export-${id}.zip"`);
     createReadStream(file).pipe(res);
   });
   return router;

@@ -23,14 +23,20 @@ const units = new WeakMap<Deps, InUnit>();
 export const defineGdprJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   units.set(deps, inUnit);
   const { agenda } = deps.jobs;
-  deps.jobs.define<{ requestId: string }>(EXPORT_JOB, (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS), {
-    concurrency: 2,
-    backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
-  });
+  deps.jobs.define<{ requestId: string }>(
+    EXPORT_JOB,
+    (job) => runExport(deps, inUnit, job.attrs.data.requestId, (job.attrs.failCount ?? 0) + 1 >= EXPORT_ATTEMPTS),
+    {
+      concurrency: 2,
+      backoff: exponential({ delay: 2000, factor: 2, maxDelay: 60_000, maxRetries: EXPORT_ATTEMPTS - 1 }),
+    },
+  );
   deps.jobs.define(SWEEP_JOB, () => sweep(deps, inUnit), { concurrency: 1 });
   // Agenda keeps one job of this name however many instances ask for it.
   agenda.on('ready', () => {
-    agenda.every(deps.config.GDPR_SWEEP_EVERY, SWEEP_JOB).catch((error) => deps.log.error({ err: error }, 'gdpr sweep not scheduled'));
+    agenda
+      .every(deps.config.GDPR_SWEEP_EVERY, SWEEP_JOB)
+      .catch((error) => deps.log.error({ err: error }, 'gdpr sweep not scheduled'));
   });
 };
 
@@ -44,7 +50,11 @@ async function sweep(deps: Deps, inUnit: InUnit, now = new Date()): Promise<void
 }
 
 /** Asks the AI backend to forget the memory of every `ai_memory` revocation due at `now`; how many it confirmed. */
-export async function forgetRevokedMemories(deps: Deps, now = new Date(), inUnit: InUnit | undefined = units.get(deps)): Promise<number> {
+export async function forgetRevokedMemories(
+  deps: Deps,
+  now = new Date(),
+  inUnit: InUnit | undefined = units.get(deps),
+): Promise<number> {
   if (!inUnit) throw new Error('gdpr jobs are not defined for these deps');
   let done = 0;
   await inUnit(async (services) => {
@@ -54,7 +64,11 @@ export async function forgetRevokedMemories(deps: Deps, now = new Date(), inUnit
 }
 
 /** Runs every erasure due at `now` (a clock of the caller's, for tests); how many completed. */
-export async function eraseDue(deps: Deps, now = new Date(), inUnit: InUnit | undefined = units.get(deps)): Promise<number> {
+export async function eraseDue(
+  deps: Deps,
+  now = new Date(),
+  inUnit: InUnit | undefined = units.get(deps),
+): Promise<number> {
   if (!inUnit) throw new Error('gdpr jobs are not defined for these deps');
   let due: string[] = [];
   await inUnit(async (services) => {
@@ -120,10 +134,18 @@ async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAtte
     if (request) subject = { id: request.subject.id, locale: request.subject.locale };
   });
   if (!subject) return;
-  await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId), () => buildExport(deps, inUnit, requestId, subject!, lastAttempt));
+  await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId), () =>
+    buildExport(deps, inUnit, requestId, subject!, lastAttempt),
+  );
 }
 
-async function buildExport(deps: Deps, inUnit: InUnit, requestId: string, { id: subjectId, locale }: { id: string; locale: string }, lastAttempt: boolean): Promise<void> {
+async function buildExport(
+  deps: Deps,
+  inUnit: InUnit,
+  requestId: string,
+  { id: subjectId, locale }: { id: string; locale: string },
+  lastAttempt: boolean,
+): Promise<void> {
   const path = exportFile(deps.config.DATA_DIR, requestId);
   const archive = await ExportArchive.create(path);
   try {
@@ -136,11 +158,20 @@ async function buildExport(deps: Deps, inUnit: InUnit, requestId: string, { id: 
     }
     await inUnit(async (services) => {
       for (const certificate of await services.certificates.listOf([subjectId])) {
-        await archive.buffer(`certificates/${certificate.code}.pdf`, await services.certificates.pdf(subjectId, certificate.id));
+        await archive.buffer(
+          `certificates/${certificate.code}.pdf`,
+          await services.certificates.pdf(subjectId, certificate.id),
+        );
       }
     });
     await archive.buffer(readmeFile(locale), exportReadme(locale, archive.paths));
-    await archive.finish({ format: 'learning-platform-export/1', requestId, subjectId, locale, createdAt: new Date().toISOString() });
+    await archive.finish({
+      format: 'learning-platform-export/1',
+      requestId,
+      subjectId,
+      locale,
+      createdAt: new Date().toISOString(),
+    });
   } catch (error) {
     await archive.abort();
     await inUnit((services) => services.gdpr.exportFailed(requestId, error, lastAttempt));

@@ -15,15 +15,26 @@ function sign(secret: string, requestId: string, expires: number): string {
 }
 
 /** A link to the export's ZIP that works without a token until `expiresAt`, and only as signed. */
-export function downloadUrl(config: Pick<Config, 'API_PUBLIC_URL' | 'PORT' | 'JWT_SECRET'>, requestId: string, expiresAt: Date): string {
+export function downloadUrl(
+  config: Pick<Config, 'API_PUBLIC_URL' | 'PORT' | 'JWT_SECRET'>,
+  requestId: string,
+  expiresAt: Date,
+): string {
   const expires = Math.floor(expiresAt.getTime() / 1000);
   return `${apiBase(config)}/gdpr/requests/${requestId}/download?expires=${expires}&signature=${sign(config.JWT_SECRET, requestId, expires)}`;
 }
 
 export type LinkCheck = 'ok' | 'expired' | 'invalid';
 
-export function checkDownload(secret: string, requestId: string, expiresParam: unknown, signatureParam: unknown, now = new Date()): LinkCheck {
-  if (typeof expiresParam !== 'string' || typeof signatureParam !== 'string' || !/^\d{1,12}$/.test(expiresParam)) return 'invalid';
+export function checkDownload(
+  secret: string,
+  requestId: string,
+  expiresParam: unknown,
+  signatureParam: unknown,
+  now = new Date(),
+): LinkCheck {
+  if (typeof expiresParam !== 'string' || typeof signatureParam !== 'string' || !/^\d{1,12}$/.test(expiresParam))
+    return 'invalid';
   const expected = Buffer.from(sign(secret, requestId, Number(expiresParam)));
   const given = Buffer.from(signatureParam);
   if (expected.length !== given.length || !timingSafeEqual(expected, given)) return 'invalid';

@@ -16,7 +16,15 @@ import { AiMemoryDeletion, MemoryDeletionStatus } from './memory-deletion.entity
 import { downloadUrl, pseudonymOf } from './gdpr.links';
 import { deletionScheduledMail, erasureReceiptMail } from './gdpr.mails';
 import type { GdprRequestView } from './gdpr.types';
-import { erasureAlreadyScheduled, exportAlreadyRunning, onlyActiveGuardianAsks, onlyScheduledErasureCancels, unknownAccount, unknownRequest, wrongPassword } from './gdpr.errors';
+import {
+  erasureAlreadyScheduled,
+  exportAlreadyRunning,
+  onlyActiveGuardianAsks,
+  onlyScheduledErasureCancels,
+  unknownAccount,
+  unknownRequest,
+  wrongPassword,
+} from './gdpr.errors';
 
 export const EXPORT_JOB = 'gdpr: export';
 const OPEN = [GdprRequestStatus.queued, GdprRequestStatus.running, GdprRequestStatus.scheduled];
@@ -93,9 +101,17 @@ export class GdprService {
     return this.uow.transaction(async (em) => {
       // One export at a time per account: asked twice at once, the second waits for the lock and sees the first.
       await em.findOne(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      const running = await em.count(GdprRequest, { subject, kind: GdprRequestKind.export, status: { $in: [GdprRequestStatus.queued, GdprRequestStatus.running] } });
+      const running = await em.count(GdprRequest, {
+        subject,
+        kind: GdprRequestKind.export,
+        status: { $in: [GdprRequestStatus.queued, GdprRequestStatus.running] },
+      });
       if (running) throw exportAlreadyRunning();
-      const request = em.create(GdprRequest, { kind: GdprRequestKind.export, subject, requester: em.getReference(User, viewerId) });
+      const request = em.create(GdprRequest, {
+        kind: GdprRequestKind.export,
+        subject,
+        requester: em.getReference(User, viewerId),
+      });
       await em.flush();
       await this.uow.enqueue({ kind: 'job', name: EXPORT_JOB, payload: { requestId: request.id } });
       return request;
@@ -108,7 +124,8 @@ export class GdprService {
     const subject = await this.subjectFor(viewerId, learnerId);
     const request = await this.uow.transaction(async (em) => {
       const locked = await em.findOneOrFail(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (locked.status === AccountStatus.deletion_pending || locked.status === AccountStatus.erased) throw erasureAlreadyScheduled();
+      if (locked.status === AccountStatus.deletion_pending || locked.status === AccountStatus.erased)
+        throw erasureAlreadyScheduled();
       const dueAt = new Date(Date.now() + this.config.GDPR_DELETION_GRACE_DAYS * 86_400_000);
       const created = em.create(GdprRequest, {
         kind: GdprRequestKind.deletion,
@@ -128,7 +145,17 @@ export class GdprService {
       // Every session of the account ends: refresh tokens stop working at once.
       await this.services.auth.endSessions(em, locked.id);
       const recipients = [...new Set([subject.email, requester.email].filter(canReceive))];
-      await sendMail(this.uow, ...recipients.map((to) => deletionScheduledMail(to, to === subject.email ? subject.locale : requester.locale, subject.displayName, dueAt)));
+      await sendMail(
+        this.uow,
+        ...recipients.map((to) =>
+          deletionScheduledMail(
+            to,
+            to === subject.email ? subject.locale : requester.locale,
+            subject.displayName,
+            dueAt,
+          ),
+        ),
+      );
       return created;
     });
     this.services.auth.publishAccountChanged(subject.id);
@@ -140,7 +167,11 @@ export class GdprService {
   }
 
   async list(viewerId: string, first: number, after?: string | null): Promise<Page<GdprRequest>> {
-    const rows = await this.em.find(GdprRequest, { $and: [this.visibleTo(viewerId), afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      GdprRequest,
+      { $and: [this.visibleTo(viewerId), afterCursor(after)] },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(GdprRequest, this.visibleTo(viewerId)));
   }
 
@@ -161,9 +192,13 @@ export class GdprService {
     const request = await this.uow.transaction(async (em) => {
       const found = await em.findOne(GdprRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
       if (!found) throw unknownRequest();
-      const allowed = found.requester?.id === viewerId || found.subject.id === viewerId || (await this.services.guardian.isActiveGuardianOf(viewerId, found.subject.id));
+      const allowed =
+        found.requester?.id === viewerId ||
+        found.subject.id === viewerId ||
+        (await this.services.guardian.isActiveGuardianOf(viewerId, found.subject.id));
       if (!allowed) throw unknownRequest();
-      if (found.kind !== GdprRequestKind.deletion || found.status !== GdprRequestStatus.scheduled) throw onlyScheduledErasureCancels();
+      if (found.kind !== GdprRequestKind.deletion || found.status !== GdprRequestStatus.scheduled)
+        throw onlyScheduledErasureCancels();
       found.status = GdprRequestStatus.canceled;
       found.canceledAt = new Date();
       const subject = await em.findOneOrFail(User, { id: found.subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -175,14 +210,23 @@ export class GdprService {
     return request;
   }
 
-  async adminList(first: number, after: string | null | undefined, status: GdprRequestStatus | null, dueWithinDays: number | null): Promise<Page<GdprRequest>> {
+  async adminList(
+    first: number,
+    after: string | null | undefined,
+    status: GdprRequestStatus | null,
+    dueWithinDays: number | null,
+  ): Promise<Page<GdprRequest>> {
     const where: Record<string, unknown>[] = [];
     if (status) where.push({ status });
     if (dueWithinDays !== null) {
       const cutoff = new Date(Date.now() - (this.config.GDPR_LEGAL_DEADLINE_DAYS - dueWithinDays) * 86_400_000);
       where.push({ status: { $in: OPEN }, createdAt: { $lte: cutoff } });
     }
-    const rows = await this.em.find(GdprRequest, { $and: [...where, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      GdprRequest,
+      { $and: [...where, afterCursor(after)] },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(GdprRequest, { $and: where }));
   }
 
@@ -198,11 +242,18 @@ export class GdprService {
       {
         id: requestId,
         kind: GdprRequestKind.export,
-        $or: [{ status: GdprRequestStatus.queued }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
+        $or: [
+          { status: GdprRequestStatus.queued },
+          { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+        ],
       },
       { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs, now) },
     );
-    const request = await this.em.findOne(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    const request = await this.em.findOne(
+      GdprRequest,
+      { id: requestId },
+      { populate: ['subject', 'requester'], refresh: true },
+    );
     if (claimed) return request;
     if (request?.status === GdprRequestStatus.running && request.leaseUntil) throw new ClaimHeld(request.leaseUntil);
     return null;
@@ -210,7 +261,11 @@ export class GdprService {
 
   /** Keeps a claimed export or erasure this run's while it works (a renewal of its lease). */
   async renewLease(requestId: string): Promise<void> {
-    await this.em.nativeUpdate(GdprRequest, { id: requestId, status: GdprRequestStatus.running, leaseUntil: { $ne: null } }, { leaseUntil: leaseEnd(this.leaseMs) });
+    await this.em.nativeUpdate(
+      GdprRequest,
+      { id: requestId, status: GdprRequestStatus.running, leaseUntil: { $ne: null } },
+      { leaseUntil: leaseEnd(this.leaseMs) },
+    );
   }
 
   /**
@@ -221,14 +276,24 @@ export class GdprService {
    */
   async requeueAbandonedExports(now = new Date()): Promise<number> {
     return this.uow.transaction(async (em) => {
-      const abandoned = (await em.execute(`update gdpr_requests set lease_until = null where kind = 'export' and status = 'running' and lease_until < ? returning id`, [now])) as { id: string }[];
-      if (abandoned.length) await this.uow.enqueue(...abandoned.map(({ id }) => ({ kind: 'job', name: EXPORT_JOB, payload: { requestId: id } })));
+      const abandoned = (await em.execute(
+        `update gdpr_requests set lease_until = null where kind = 'export' and status = 'running' and lease_until < ? returning id`,
+        [now],
+      )) as { id: string }[];
+      if (abandoned.length)
+        await this.uow.enqueue(
+          ...abandoned.map(({ id }) => ({ kind: 'job', name: EXPORT_JOB, payload: { requestId: id } })),
+        );
       return abandoned.length;
     });
   }
 
   async exportReady(requestId: string, now = new Date()): Promise<GdprRequest> {
-    const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    const request = await this.em.findOneOrFail(
+      GdprRequest,
+      { id: requestId },
+      { populate: ['subject', 'requester'], refresh: true },
+    );
     request.status = GdprRequestStatus.ready;
     request.completedAt = now;
     request.expiresAt = new Date(now.getTime() + this.config.GDPR_EXPORT_TTL_HOURS * 3_600_000);
@@ -243,13 +308,21 @@ export class GdprService {
       { id: requestId },
       // No key may be undefined: MikroORM writes it as NULL (attempts is not null), the update failed,
       // and the request stayed `running` under its lease with no job left to retry it.
-      { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500), ...(final ? { status: GdprRequestStatus.failed, attempts: 0 } : {}) },
+      {
+        leaseUntil: null,
+        error: String((error as Error)?.message ?? error).slice(0, 500),
+        ...(final ? { status: GdprRequestStatus.failed, attempts: 0 } : {}),
+      },
     );
   }
 
   /** Export files past their expiry are deleted; the request keeps its history. */
   async removeExpiredExports(now = new Date()): Promise<number> {
-    const expired = await this.em.find(GdprRequest, { kind: GdprRequestKind.export, status: GdprRequestStatus.ready, expiresAt: { $lte: now } });
+    const expired = await this.em.find(GdprRequest, {
+      kind: GdprRequestKind.export,
+      status: GdprRequestStatus.ready,
+      expiresAt: { $lte: now },
+    });
     for (const request of expired) {
       await rm(exportFile(this.config.DATA_DIR, request.id), { force: true });
       request.status = GdprRequestStatus.completed;
@@ -266,7 +339,10 @@ export class GdprService {
       {
         kind: GdprRequestKind.deletion,
         dueAt: { $lte: now },
-        $or: [{ status: GdprRequestStatus.scheduled }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
+        $or: [
+          { status: GdprRequestStatus.scheduled },
+          { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+        ],
       },
       { fields: ['id'], orderBy: { dueAt: 'asc' } },
     );
@@ -274,49 +350,82 @@ export class GdprService {
   }
 
   /** Takes a due erasure for this run; the subject's id and pseudonym, or null when another run has it. */
-  async claimErasure(requestId: string, now = new Date()): Promise<{ subjectId: string; pseudonym: string; done: Record<string, string> } | null> {
+  async claimErasure(
+    requestId: string,
+    now = new Date(),
+  ): Promise<{ subjectId: string; pseudonym: string; done: Record<string, string> } | null> {
     const claimed = await this.em.nativeUpdate(
       GdprRequest,
       {
         id: requestId,
         kind: GdprRequestKind.deletion,
         dueAt: { $lte: now },
-        $or: [{ status: GdprRequestStatus.scheduled }, { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] }],
+        $or: [
+          { status: GdprRequestStatus.scheduled },
+          { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
+        ],
       },
       { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs) },
     );
     if (!claimed) return null;
     const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { refresh: true });
-    return { subjectId: request.subject.id, pseudonym: pseudonymOf(this.config.JWT_SECRET, request.subject.id), done: request.progress.areas ?? {} };
+    return {
+      subjectId: request.subject.id,
+      pseudonym: pseudonymOf(this.config.JWT_SECRET, request.subject.id),
+      done: request.progress.areas ?? {},
+    };
   }
 
   /** The receipt goes out before anything is erased (the address is gone after), once. */
   async sendReceiptOnce(requestId: string): Promise<void> {
-    const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
+    const request = await this.em.findOneOrFail(
+      GdprRequest,
+      { id: requestId },
+      { populate: ['subject', 'requester'], refresh: true },
+    );
     if (request.progress.receiptSent) return;
     const { subject, requester } = request;
     const recipients = new Map<string, string>();
     if (canReceive(subject.email)) recipients.set(subject.email, subject.locale);
-    if (requester && requester.id !== subject.id && canReceive(requester.email)) recipients.set(requester.email, requester.locale);
-    for (const [to, locale] of recipients) await this.uow.deps.mailer.send(erasureReceiptMail(to, locale, subject.displayName, request.id));
-    await this.em.execute(`update gdpr_requests set progress = jsonb_set(progress, '{receiptSent}', 'true') where id = ?`, [requestId]);
+    if (requester && requester.id !== subject.id && canReceive(requester.email))
+      recipients.set(requester.email, requester.locale);
+    for (const [to, locale] of recipients)
+      await this.uow.deps.mailer.send(erasureReceiptMail(to, locale, subject.displayName, request.id));
+    await this.em.execute(
+      `update gdpr_requests set progress = jsonb_set(progress, '{receiptSent}', 'true') where id = ?`,
+      [requestId],
+    );
   }
 
   /** Records one area as erased, in that area's transaction. */
   async markAreaErased(requestId: string, area: string): Promise<void> {
-    await this.em.execute(`update gdpr_requests set progress = jsonb_set(progress, '{areas}', coalesce(progress->'areas', '{}') || jsonb_build_object(?::text, 'done'), true) where id = ?`, [
-      area,
-      requestId,
-    ]);
+    await this.em.execute(
+      `update gdpr_requests set progress = jsonb_set(progress, '{areas}', coalesce(progress->'areas', '{}') || jsonb_build_object(?::text, 'done'), true) where id = ?`,
+      [area, requestId],
+    );
   }
 
   async completeErasure(requestId: string): Promise<void> {
-    await this.em.nativeUpdate(GdprRequest, { id: requestId }, { status: GdprRequestStatus.completed, completedAt: new Date(), leaseUntil: null, previousStatus: null, error: null });
+    await this.em.nativeUpdate(
+      GdprRequest,
+      { id: requestId },
+      {
+        status: GdprRequestStatus.completed,
+        completedAt: new Date(),
+        leaseUntil: null,
+        previousStatus: null,
+        error: null,
+      },
+    );
   }
 
   /** A run that failed lets the next one take the request at once; what was erased stays erased. */
   async releaseErasure(requestId: string, error: unknown): Promise<void> {
-    await this.em.nativeUpdate(GdprRequest, { id: requestId }, { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500) });
+    await this.em.nativeUpdate(
+      GdprRequest,
+      { id: requestId },
+      { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500) },
+    );
   }
 
   // ----- forgetting AI memory when ai_memory is revoked -----
@@ -335,7 +444,11 @@ export class GdprService {
 
   /** Asks the AI backend to forget the memory of each pending revocation whose time has come; answers and failures are kept. */
   async forgetRevokedMemories(now = new Date()): Promise<number> {
-    const due = await this.em.find(AiMemoryDeletion, { status: MemoryDeletionStatus.pending, nextAttemptAt: { $lte: now } }, { populate: ['subject'], limit: 100, orderBy: { nextAttemptAt: 'asc' } });
+    const due = await this.em.find(
+      AiMemoryDeletion,
+      { status: MemoryDeletionStatus.pending, nextAttemptAt: { $lte: now } },
+      { populate: ['subject'], limit: 100, orderBy: { nextAttemptAt: 'asc' } },
+    );
     let done = 0;
     for (const deletion of due) {
       deletion.attempts += 1;

@@ -7,7 +7,10 @@ import { GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 registerEnumType(GdprRequestKind, {
   name: 'GdprRequestKind',
   description: 'What a privacy request asks',
-  valuesConfig: { export: { description: 'A copy of the personal data' }, deletion: { description: 'Erasure of the account' } },
+  valuesConfig: {
+    export: { description: 'A copy of the personal data' },
+    deletion: { description: 'Erasure of the account' },
+  },
 });
 registerEnumType(GdprRequestStatus, {
   name: 'GdprRequestStatus',
@@ -23,7 +26,10 @@ registerEnumType(GdprRequestStatus, {
   },
 });
 
-@ObjectType('GdprRequest', { implements: Node, description: 'A data export or an erasure of an account (docs/domain.md#privacy-operations)' })
+@ObjectType('GdprRequest', {
+  implements: Node,
+  description: 'A data export or an erasure of an account (docs/domain.md#privacy-operations)',
+})
 export class GdprRequestView implements Node {
   @Field(() => ID, { description: "The request's global id" })
   id!: string;
@@ -49,10 +55,16 @@ export class GdprRequestView implements Node {
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'Export: when the download link expires' })
   expiresAt!: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'Export: a signed link to the ZIP, while it is ready and not expired' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Export: a signed link to the ZIP, while it is ready and not expired',
+  })
   downloadUrl!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the export was ready or the account erased; null until then' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the export was ready or the account erased; null until then',
+  })
   completedAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'The legal deadline to answer the request (one month under GDPR)' })
@@ -66,7 +78,10 @@ export const GdprRequestConnection = Connection(GdprRequestView, 'GdprRequest');
 
 @InputType({ description: 'An export to request, of oneself or a linked learner' })
 export class RequestExportInput {
-  @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own data when left out" })
+  @Field(() => ID, {
+    nullable: true,
+    description: "A linked learner's id (guardians); the caller's own data when left out",
+  })
   @IsOptional()
   @IsUUID('all', { message: 'must be a learner id' })
   learnerId?: string | null;
@@ -74,7 +89,10 @@ export class RequestExportInput {
 
 @InputType({ description: 'An erasure to request: the password, and the learner when a guardian asks' })
 export class RequestDeletionInput {
-  @Field(() => ID, { nullable: true, description: "A linked learner's id (guardians); the caller's own account when left out" })
+  @Field(() => ID, {
+    nullable: true,
+    description: "A linked learner's id (guardians); the caller's own account when left out",
+  })
   @IsOptional()
   @IsUUID('all', { message: 'must be a learner id' })
   learnerId?: string | null;
@@ -86,7 +104,10 @@ export class RequestDeletionInput {
 
 @ArgsType()
 export class AdminGdprRequestsArgs extends PageArgs {
-  @Field(() => GdprRequestStatus, { nullable: true, description: 'Only requests with this status; null or left out: all' })
+  @Field(() => GdprRequestStatus, {
+    nullable: true,
+    description: 'Only requests with this status; null or left out: all',
+  })
   status?: GdprRequestStatus | null;
 
   @Field(() => Int, { nullable: true, description: 'Only open requests whose deadline is at most this many days away' })

@@ -39,14 +39,23 @@ export const gdprArea = defineArea({
   ],
   on: {
     // The AI backend is asked to forget (by the sweep's job, with retries) what ai_memory allowed it to keep.
-    consentRevoked: (event, services) => (event.consentType === ConsentType.ai_memory && event.ledgerEntryId ? services.gdpr.memoryRevoked(event.ledgerEntryId, event.subjectId) : Promise.resolve()),
+    consentRevoked: (event, services) =>
+      event.consentType === ConsentType.ai_memory && event.ledgerEntryId
+        ? services.gdpr.memoryRevoked(event.ledgerEntryId, event.subjectId)
+        : Promise.resolve(),
   },
   jobs: defineGdprJobs,
   services: { gdpr: (uow, services) => new GdprService(uow, services) },
   personalData: {
     entities: [GdprRequest, AiMemoryDeletion],
     export: async (userId, _services, uow) => ({
-      requests: (await uow.em.find(GdprRequest, { $or: [{ subject: userId }, { requester: userId }] }, { orderBy: { createdAt: 'asc' } })).map((r) => {
+      requests: (
+        await uow.em.find(
+          GdprRequest,
+          { $or: [{ subject: userId }, { requester: userId }] },
+          { orderBy: { createdAt: 'asc' } },
+        )
+      ).map((r) => {
         const { progress: _progress, leaseUntil: _lease, ...rest } = plain(r);
         return rest;
       }),
@@ -55,7 +64,11 @@ export const gdprArea = defineArea({
     // The requests stay as the record of what was asked and done: the subject's id becomes the
     // pseudonym with the account (the foreign key cascades). Export files are deleted now.
     erase: async (userId, _pseudonym, services, uow) => {
-      const exports = await uow.em.find(GdprRequest, { subject: userId, kind: GdprRequestKind.export }, { fields: ['id'] });
+      const exports = await uow.em.find(
+        GdprRequest,
+        { subject: userId, kind: GdprRequestKind.export },
+        { fields: ['id'] },
+      );
       for (const request of exports) await unlink(exportFile(uow.deps.config.DATA_DIR, request.id)).catch(() => {});
       // The AI backend forgets everything of the person (the ai area asks it), memory included.
       await uow.em.nativeDelete(AiMemoryDeletion, { subject: userId });

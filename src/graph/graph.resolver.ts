@@ -28,8 +28,11 @@ async function typesOf(ctx: Context, ids: string[]): Promise<Map<string, NodeSou
   const sources = nodeSources();
   if (!wanted.length || !sources.length) return new Map();
   const byType = new Map(sources.map((s) => [s.type, s]));
-  if (sources.some((s) => !/^\w+$/.test(s.type) || !/^\w+$/.test(s.table))) throw new Error('A node type or table name is not a plain identifier');
-  const union = sources.map((s) => `select '${s.type}' as type, id::text as id from ${s.table} where id = any(?::uuid[])`).join(' union all ');
+  if (sources.some((s) => !/^\w+$/.test(s.type) || !/^\w+$/.test(s.table)))
+    throw new Error('A node type or table name is not a plain identifier');
+  const union = sources
+    .map((s) => `select '${s.type}' as type, id::text as id from ${s.table} where id = any(?::uuid[])`)
+    .join(' union all ');
   const rows = await ctx.em.execute<{ type: string; id: string }[]>(
     union,
     sources.map(() => `{${wanted.join(',')}}`),
@@ -86,22 +89,33 @@ async function visibleNodes(ctx: Context, ids: string[]): Promise<(object | Erro
 
 @Resolver()
 export class GraphResolver {
-  @Query(() => UserView, { nullable: true, description: 'The signed-in account (the Relay name of `me`): where a dashboard starts walking the graph' })
+  @Query(() => UserView, {
+    nullable: true,
+    description: 'The signed-in account (the Relay name of `me`): where a dashboard starts walking the graph',
+  })
   viewer(@Ctx() ctx: Context) {
     return ctx.viewer();
   }
 
   @Query(() => Node, {
     nullable: true,
-    description: 'Any object by its id, if the caller may see it (the same rules as its own query); otherwise null with a NOT_FOUND error, whether or not it exists',
+    description:
+      'Any object by its id, if the caller may see it (the same rules as its own query); otherwise null with a NOT_FOUND error, whether or not it exists',
   })
-  async node(@Arg('id', () => ID, { description: 'A global id, as any type that implements Node returns it' }) id: string, @Ctx() ctx: Context): Promise<object | null> {
+  async node(
+    @Arg('id', () => ID, { description: 'A global id, as any type that implements Node returns it' }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<object | null> {
     const [found] = await visibleNodes(ctx, [id]);
     if (found instanceof Error) throw found;
     return found;
   }
 
-  @Query(() => [Node], { nullable: 'items', description: 'Objects by their ids (at most 100), in the same order; each one the caller may not see is null with a NOT_FOUND error' })
+  @Query(() => [Node], {
+    nullable: 'items',
+    description:
+      'Objects by their ids (at most 100), in the same order; each one the caller may not see is null with a NOT_FOUND error',
+  })
   async nodes(@Args(() => NodesArgs) args: NodesArgs, @Ctx() ctx: Context): Promise<(object | Error)[]> {
     return visibleNodes(ctx, args.ids);
   }

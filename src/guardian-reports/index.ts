@@ -51,7 +51,9 @@ export const reportsArea = defineArea({
     units.set(deps, inUnit);
     deps.jobs.define(REPORTS_JOB, () => sendDueReports(deps, new Date()), { concurrency: 1 });
     deps.jobs.agenda.on('ready', () => {
-      deps.jobs.agenda.every('15 minutes', REPORTS_JOB).catch((error) => deps.log.error({ err: error }, 'reports job not scheduled'));
+      deps.jobs.agenda
+        .every('15 minutes', REPORTS_JOB)
+        .catch((error) => deps.log.error({ err: error }, 'reports job not scheduled'));
     });
   },
   services: { reports: (uow, services) => new ReportsService(uow, services) },

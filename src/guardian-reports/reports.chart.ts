@@ -3,7 +3,8 @@ import { Resvg } from '@resvg/resvg-js';
 export const CHART_WIDTH = 600;
 export const CHART_HEIGHT = 240;
 
-const escape = (text: string) => text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
+const escape = (text: string) =>
+  text.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]!);
 
 /** A bar chart of activity per day as SVG, rendered to PNG on the server (no fonts needed for the bars; labels use the default font). */
 const rendered = new Map<string, Buffer>();
@@ -31,7 +32,10 @@ function render(title: string, days: { label: string; count: number }[]): Buffer
     .map((d, i) => {
       const h = Math.round((d.count / max) * plotHeight);
       const x = left + i * slot + slot * 0.15;
-      const label = days.length <= 10 || i % 5 === 0 ? `<text x="${x + slot * 0.35}" y="${CHART_HEIGHT - 10}" font-size="11" text-anchor="middle" fill="#555">${escape(d.label)}</text>` : '';
+      const label =
+        days.length <= 10 || i % 5 === 0
+          ? `<text x="${x + slot * 0.35}" y="${CHART_HEIGHT - 10}" font-size="11" text-anchor="middle" fill="#555">${escape(d.label)}</text>`
+          : '';
       return `<rect x="${x.toFixed(1)}" y="${top + plotHeight - h}" width="${(slot * 0.7).toFixed(1)}" height="${h}" fill="#3b82f6"/>${label}`;
     })
     .join('');
@@ -41,5 +45,7 @@ function render(title: string, days: { label: string; count: number }[]): Buffer
 <line x1="${left}" y1="${top + plotHeight}" x2="${CHART_WIDTH - 10}" y2="${top + plotHeight}" stroke="#999"/>
 ${bars}
 </svg>`;
-  return new Resvg(svg, { fitTo: { mode: 'width', value: CHART_WIDTH }, font: { loadSystemFonts: true } }).render().asPng();
+  return new Resvg(svg, { fitTo: { mode: 'width', value: CHART_WIDTH }, font: { loadSystemFonts: true } })
+    .render()
+    .asPng();
 }

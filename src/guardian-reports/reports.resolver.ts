@@ -22,7 +22,8 @@ export const reportsNodes: NodeSource[] = [
     table: 'guardian_reports',
     rule: reportsRules.Query.guardianReports,
     field: 'Query.guardianReports',
-    loadMany: async (ctx, ids) => (await ctx.services.reports.byIds(ctx.auth.userId!, ids)).map((r) => ({ ...present(r), createdAt: r.createdAt })),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.reports.byIds(ctx.auth.userId!, ids)).map((r) => ({ ...present(r), createdAt: r.createdAt })),
   },
 ];
 

@@ -41,7 +41,11 @@ interface Due {
 }
 
 /** A mail with an inline image; nodemailer takes these fields as they are. */
-type RichMail = Mail & { html: string; attachments: { filename: string; content: Buffer; cid: string; contentType: string }[]; headers: Record<string, string> };
+type RichMail = Mail & {
+  html: string;
+  attachments: { filename: string; content: Buffer; cid: string; contentType: string }[];
+  headers: Record<string, string>;
+};
 
 /**
  * Guardian e-mail reports (docs/domain.md#privacy-operations): weekly on Monday morning, monthly on the 1st, and an
@@ -64,7 +68,11 @@ export class ReportsService {
 
   async list(guardianId: string, first: number, after?: string | null): Promise<Page<GuardianReport>> {
     const mine = { guardian: guardianId, status: 'sent' };
-    const rows = await this.em.find(GuardianReport, { $and: [mine, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      GuardianReport,
+      { $and: [mine, afterCursor(after)] },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(GuardianReport, mine));
   }
 
@@ -83,13 +91,17 @@ export class ReportsService {
     const expected = Buffer.from(this.sign(guardianId, kind));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) return false;
-    const field = ({ weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' } as const)[kind as ReportKind];
+    const field = ({ weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' } as const)[
+      kind as ReportKind
+    ];
     await this.services.notifications.updateSettings(guardianId, { [field]: false });
     return true;
   }
 
   private sign(guardianId: string, kind: string): string {
-    return createHmac('sha256', this.config.JWT_SECRET).update(`report-unsubscribe:${guardianId}:${kind}`).digest('base64url');
+    return createHmac('sha256', this.config.JWT_SECRET)
+      .update(`report-unsubscribe:${guardianId}:${kind}`)
+      .digest('base64url');
   }
 
   /**
@@ -129,11 +141,23 @@ export class ReportsService {
     if (pair.monthly_report !== false && local.day === 1 && local.hour >= MORNING_HOUR) {
       const previous = new Date(Date.UTC(local.year, local.month - 2, 1));
       const length = new Date(Date.UTC(local.year, local.month - 1, 0)).getUTCDate();
-      due.push({ pair, zone, kind: ReportKind.monthly, period: previous.toISOString().slice(0, 7), days: previousDays(now, zone, length) });
+      due.push({
+        pair,
+        zone,
+        kind: ReportKind.monthly,
+        period: previous.toISOString().slice(0, 7),
+        days: previousDays(now, zone, length),
+      });
     }
     const last = pair.last_activity ? new Date(pair.last_activity) : null;
     if (pair.inactivity_alert !== false && last && now.getTime() - last.getTime() >= INACTIVE_DAYS * 86_400_000) {
-      due.push({ pair, zone, kind: ReportKind.inactivity, period: `since-${last.toISOString()}`, days: previousDays(now, zone, INACTIVE_DAYS) });
+      due.push({
+        pair,
+        zone,
+        kind: ReportKind.inactivity,
+        period: `since-${last.toISOString()}`,
+        days: previousDays(now, zone, INACTIVE_DAYS),
+      });
     }
     return due;
   }
@@ -152,7 +176,10 @@ export class ReportsService {
        on conflict (guardian_id, learner_id, kind, period) do update set created_at = now()
          where guardian_reports.status = 'sending' and guardian_reports.created_at < ?
        returning id, guardian_id, learner_id, kind, period`,
-      [JSON.stringify(batch.map((d) => ({ g: d.pair.guardian_id, l: d.pair.learner_id, k: d.kind, p: d.period }))), new Date(Date.now() - leaseMs)],
+      [
+        JSON.stringify(batch.map((d) => ({ g: d.pair.guardian_id, l: d.pair.learner_id, k: d.kind, p: d.period }))),
+        new Date(Date.now() - leaseMs),
+      ],
     )) as { id: string; guardian_id: string; learner_id: string; kind: string; period: string }[];
     if (!claims.length) return 0;
     const key = (g: string, l: string, k: string, p: string) => `${g}|${l}|${k}|${p}`;
@@ -176,19 +203,32 @@ export class ReportsService {
           sent.push({ id: report.id, n: total });
         } catch (error) {
           failed.push(report.id);
-          this.uow.deps.log.error({ err: error, kind: report.kind }, 'guardian report not sent; the next run tries again');
+          this.uow.deps.log.error(
+            { err: error, kind: report.kind },
+            'guardian report not sent; the next run tries again',
+          );
         }
       }
     };
-    const renew = () => this.uow.deps.sql.unlogged(`update guardian_reports set created_at = now() where id = any(?::uuid[]) and status = 'sending'`, [`{${won.map((r) => r.id).join(',')}}`]);
-    await whileLeased(leaseMs, renew, () => Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, won.length) }, worker)));
+    const renew = () =>
+      this.uow.deps.sql.unlogged(
+        `update guardian_reports set created_at = now() where id = any(?::uuid[]) and status = 'sending'`,
+        [`{${won.map((r) => r.id).join(',')}}`],
+      );
+    await whileLeased(leaseMs, renew, () =>
+      Promise.all(Array.from({ length: Math.min(this.config.REPORTS_CONCURRENCY, won.length) }, worker)),
+    );
     if (sent.length) {
-      await this.em.execute(`update guardian_reports r set status = 'sent', sent_at = now(), activity_count = c.n from jsonb_to_recordset(?::jsonb) as c(id uuid, n integer) where r.id = c.id`, [
-        JSON.stringify(sent),
-      ]);
+      await this.em.execute(
+        `update guardian_reports r set status = 'sent', sent_at = now(), activity_count = c.n from jsonb_to_recordset(?::jsonb) as c(id uuid, n integer) where r.id = c.id`,
+        [JSON.stringify(sent)],
+      );
     }
     if (failed.length) {
-      await this.em.execute(`delete from guardian_reports where id in (select jsonb_array_elements_text(?::jsonb)::uuid) and status = 'sending'`, [JSON.stringify(failed)]);
+      await this.em.execute(
+        `delete from guardian_reports where id in (select jsonb_array_elements_text(?::jsonb)::uuid) and status = 'sending'`,
+        [JSON.stringify(failed)],
+      );
     }
     return sent.length;
   }
@@ -225,10 +265,23 @@ export class ReportsService {
     return days.map((d) => ({ label: d.slice(5), count: byDay.get(d)! }));
   }
 
-  private mail(pair: Pair, kind: ReportKind, days: string[], counts: { label: string; count: number }[], total: number, zone: string): RichMail {
+  private mail(
+    pair: Pair,
+    kind: ReportKind,
+    days: string[],
+    counts: { label: string; count: number }[],
+    total: number,
+    zone: string,
+  ): RichMail {
     const t = translator(pair.guardian_locale);
     const learner = pair.learner_name;
-    const values = { learner, from: days[0], to: days.at(-1), period: days[0].slice(0, 7), since: pair.last_activity ? localDate(new Date(pair.last_activity), zone) : '' };
+    const values = {
+      learner,
+      from: days[0],
+      to: days.at(-1),
+      period: days[0].slice(0, 7),
+      since: pair.last_activity ? localDate(new Date(pair.last_activity), zone) : '',
+    };
     const subject = t(`${kind}.subject`, values);
     const intro = t(`${kind}.intro`, values);
     const activity = t('activity', { count: total });

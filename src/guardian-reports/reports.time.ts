@@ -43,7 +43,19 @@ const weekdays: Record<string, number> = { Mon: 1, Tue: 2, Wed: 3, Thu: 4, Fri: 
 const formats = new Map<string, Intl.DateTimeFormat>();
 const formatOf = (timeZone: string): Intl.DateTimeFormat => {
   let format = formats.get(timeZone);
-  if (!format) formats.set(timeZone, (format = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', hourCycle: 'h23', weekday: 'short' })));
+  if (!format)
+    formats.set(
+      timeZone,
+      (format = new Intl.DateTimeFormat('en-US', {
+        timeZone,
+        year: 'numeric',
+        month: 'numeric',
+        day: 'numeric',
+        hour: 'numeric',
+        hourCycle: 'h23',
+        weekday: 'short',
+      })),
+    );
   return format;
 };
 
@@ -53,7 +65,13 @@ export function localTime(at: Date, timeZone: string): LocalTime {
       .formatToParts(at)
       .map((p) => [p.type, p.value]),
   );
-  return { year: Number(parts.year), month: Number(parts.month), day: Number(parts.day), hour: Number(parts.hour), weekday: weekdays[parts.weekday] };
+  return {
+    year: Number(parts.year),
+    month: Number(parts.month),
+    day: Number(parts.day),
+    hour: Number(parts.hour),
+    weekday: weekdays[parts.weekday],
+  };
 }
 
 /** `YYYY-MM-DD` of an instant in a zone. */
@@ -76,6 +94,7 @@ export function isoWeek(year: number, month: number, day: number): string {
 export function previousDays(at: Date, timeZone: string, count: number): string[] {
   const t = localTime(at, timeZone);
   const days: string[] = [];
-  for (let i = count; i >= 1; i--) days.push(new Date(Date.UTC(t.year, t.month - 1, t.day - i)).toISOString().slice(0, 10));
+  for (let i = count; i >= 1; i--)
+    days.push(new Date(Date.UTC(t.year, t.month - 1, t.day - i)).toISOString().slice(0, 10));
   return days;
 }

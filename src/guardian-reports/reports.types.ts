@@ -6,7 +6,11 @@ import { ReportKind } from './report.entity';
 registerEnumType(ReportKind, {
   name: 'GuardianReportKind',
   description: 'Why a guardian report was sent',
-  valuesConfig: { weekly: { description: 'The weekly summary' }, monthly: { description: 'The monthly summary' }, inactivity: { description: 'The learner has been inactive for a while' } },
+  valuesConfig: {
+    weekly: { description: 'The weekly summary' },
+    monthly: { description: 'The monthly summary' },
+    inactivity: { description: 'The learner has been inactive for a while' },
+  },
 });
 
 @ObjectType('GuardianReport', { implements: Node, description: 'A report mail sent to the guardian about a learner' })
@@ -26,7 +30,10 @@ export class GuardianReportView implements Node {
   @Field(() => Int, { description: 'Lessons and quizzes in the period' })
   activityCount!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the mail left; null while it waits to be sent' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the mail left; null while it waits to be sent',
+  })
   sentAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the report was made' })

@@ -18,8 +18,14 @@ export enum LinkStatus {
 @Index({ properties: ['learnerEmail'] })
 @Index({ properties: ['learner', 'status'] })
 // What the limits of the specification rest on: one open link per guardian and address, one primary guardian.
-@Index({ name: 'guardian_links_open_unique', expression: `create unique index "guardian_links_open_unique" on "guardian_links" ("guardian_id", "learner_email") where "status" <> 'revoked'` })
-@Index({ name: 'guardian_links_primary_unique', expression: 'create unique index "guardian_links_primary_unique" on "guardian_links" ("learner_id") where "primary"' })
+@Index({
+  name: 'guardian_links_open_unique',
+  expression: `create unique index "guardian_links_open_unique" on "guardian_links" ("guardian_id", "learner_email") where "status" <> 'revoked'`,
+})
+@Index({
+  name: 'guardian_links_primary_unique',
+  expression: 'create unique index "guardian_links_primary_unique" on "guardian_links" ("learner_id") where "primary"',
+})
 export class GuardianLink {
   [OptionalProps]?: 'learner' | 'status' | 'primary' | 'confirmTokenHash' | 'createdAt' | 'activatedAt' | 'revokedAt';
 

@@ -15,9 +15,16 @@ export interface AskLearner {
   token: string;
 }
 
-export function defineGuardianJobs(deps: Deps, inUnit: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>): void {
-  deps.jobs.define<AskLearner>(ASK_LEARNER_JOB, (job) => inUnit((services) => services.guardian.askLearner(job.attrs.data.linkId, job.attrs.data.token)), {
-    concurrency: 4,
-    removeOnComplete: true,
-  });
+export function defineGuardianJobs(
+  deps: Deps,
+  inUnit: (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>,
+): void {
+  deps.jobs.define<AskLearner>(
+    ASK_LEARNER_JOB,
+    (job) => inUnit((services) => services.guardian.askLearner(job.attrs.data.linkId, job.attrs.data.token)),
+    {
+      concurrency: 4,
+      removeOnComplete: true,
+    },
+  );
 }

@@ -27,38 +27,63 @@ export class GuardianResolver {
   }
 
   @Query(() => LinkedLearner, { description: 'A learner the caller is an active guardian of' })
-  async linkedLearner(@Arg('learnerId', () => ID, { description: 'The id of a learner linked to the caller' }) learnerId: string, @Ctx() ctx: Context) {
+  async linkedLearner(
+    @Arg('learnerId', () => ID, { description: 'The id of a learner linked to the caller' }) learnerId: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.guardian.learnerFor(await viewer(ctx), learnerId);
   }
 
   @Query(() => AiAccessView, { description: "A linked learner's AI restrictions" })
-  async learnerAiAccess(@Arg('learnerId', () => ID, { description: 'The id of a learner linked to the caller' }) learnerId: string, @Ctx() ctx: Context) {
+  async learnerAiAccess(
+    @Arg('learnerId', () => ID, { description: 'The id of a learner linked to the caller' }) learnerId: string,
+    @Ctx() ctx: Context,
+  ) {
     await ctx.services.guardian.learnerFor(await viewer(ctx), learnerId);
     return ctx.services.guardian.aiAccessOf(learnerId);
   }
 
   @Mutation(() => GuardianLinkView, { description: 'Links to the learner with this e-mail once they confirm' })
-  async declareLearner(@Arg('input', () => DeclareLearnerInput, { description: "The learner's e-mail address" }) input: DeclareLearnerInput, @Ctx() ctx: Context) {
+  async declareLearner(
+    @Arg('input', () => DeclareLearnerInput, { description: "The learner's e-mail address" })
+    input: DeclareLearnerInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.guardian.declare(await viewer(ctx), input.learnerEmail);
   }
 
-  @Mutation(() => GuardianLinkView, { description: 'Creates an account for a child without an e-mail, managed by the caller' })
-  async addChild(@Arg('input', () => AddChildInput, { description: "The child's profile" }) input: AddChildInput, @Ctx() ctx: Context) {
+  @Mutation(() => GuardianLinkView, {
+    description: 'Creates an account for a child without an e-mail, managed by the caller',
+  })
+  async addChild(
+    @Arg('input', () => AddChildInput, { description: "The child's profile" }) input: AddChildInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.guardian.addChild(await viewer(ctx), input);
   }
 
   @Mutation(() => GuardianLinkView, { description: 'The learner (or an admin) approves a pending link' })
-  async approveGuardianLink(@Arg('id', () => ID, { description: "The link's global id" }) id: string, @Ctx() ctx: Context) {
+  async approveGuardianLink(
+    @Arg('id', () => ID, { description: "The link's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.guardian.approve(await viewer(ctx), id);
   }
 
   @Mutation(() => GuardianLinkView, { description: 'The guardian, the learner from 16, or an admin ends a link' })
-  async revokeGuardianLink(@Arg('id', () => ID, { description: "The link's global id" }) id: string, @Ctx() ctx: Context) {
+  async revokeGuardianLink(
+    @Arg('id', () => ID, { description: "The link's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.guardian.revoke(await viewer(ctx), id);
   }
 
   @Mutation(() => GuardianLinkView, { description: 'Confirms a link with the token mailed to the learner' })
-  confirmGuardianLink(@Arg('input', () => ConfirmLinkInput, { description: 'The token from the confirmation mail' }) input: ConfirmLinkInput, @Ctx() ctx: Context) {
+  confirmGuardianLink(
+    @Arg('input', () => ConfirmLinkInput, { description: 'The token from the confirmation mail' })
+    input: ConfirmLinkInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.guardian.confirm(input.token);
   }
 

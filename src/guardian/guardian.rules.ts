@@ -1,16 +1,37 @@
 import { allow, and, rule } from 'graphql-shield';
 import { AccountStatus, Role } from '../auth';
-import { aboutCaller, aboutCallerAnd, hasRole, isAuthenticated, isSelf, isVerified, namedRule, throttled } from '../permissions/rules';
+import {
+  aboutCaller,
+  aboutCallerAnd,
+  hasRole,
+  isAuthenticated,
+  isSelf,
+  isVerified,
+  namedRule,
+  throttled,
+} from '../permissions/rules';
 import type { Context } from '../kernel/context';
 import type { GuardianLink } from './guardian-link.entity';
-import { guardianRequired, onlyLinkGuardian, onlySelfOrGuardians, unknownAccount, unknownLearner } from './guardian.errors';
+import {
+  guardianRequired,
+  onlyLinkGuardian,
+  onlySelfOrGuardians,
+  unknownAccount,
+  unknownLearner,
+} from './guardian.errors';
 
 const learnersOfCaller = new WeakMap<Context, Promise<Set<string>>>();
 
 /** The learners the caller is an active guardian of: read once per request, however many fields ask. */
 export function callerLearnerIds(ctx: Context): Promise<Set<string>> {
   let ids = learnersOfCaller.get(ctx);
-  if (!ids) learnersOfCaller.set(ctx, (ids = ctx.auth.userId ? ctx.services.guardian.activeLearnerIdsOf(ctx.auth.userId).then((list) => new Set(list)) : Promise.resolve(new Set<string>())));
+  if (!ids)
+    learnersOfCaller.set(
+      ctx,
+      (ids = ctx.auth.userId
+        ? ctx.services.guardian.activeLearnerIdsOf(ctx.auth.userId).then((list) => new Set(list))
+        : Promise.resolve(new Set<string>())),
+    );
   return ids;
 }
 
@@ -27,7 +48,8 @@ export const isSelfOrGuardian = namedRule('isSelfOrGuardian', () =>
   and(
     isAuthenticated,
     rule('isSelfOrGuardian', { cache: 'no_cache' })(
-      async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || (await callerLearnerIds(ctx)).has(parent.id) || onlySelfOrGuardians(),
+      async (parent: { id: string }, _args, ctx: Context) =>
+        parent.id === ctx.auth.userId || (await callerLearnerIds(ctx)).has(parent.id) || onlySelfOrGuardians(),
     ),
   ),
 );
@@ -44,7 +66,9 @@ export const canSeeAccount = and(
 /** The learner's account behind a link: for the link's guardian (the resolver answers null until the link is active). */
 const isLinkGuardian = and(
   isAuthenticated,
-  rule('isLinkGuardian', { cache: 'no_cache' })(async (link: GuardianLink, _args, ctx: Context) => link.guardian.id === ctx.auth.userId || onlyLinkGuardian()),
+  rule('isLinkGuardian', { cache: 'no_cache' })(
+    async (link: GuardianLink, _args, ctx: Context) => link.guardian.id === ctx.auth.userId || onlyLinkGuardian(),
+  ),
 );
 
 /** A guardian whose e-mail is verified: what every guardian operation presupposes. */
@@ -68,15 +92,23 @@ export const isGuardianOf = (learnerArg: string) =>
       isVerifiedGuardian,
       aboutCallerAnd(
         [learnerArg],
-        rule(`isGuardianOf(${learnerArg})`, { cache: 'no_cache' })(async (_parent, args: Record<string, string>, ctx: Context) => {
-          return (await ctx.services.guardian.isActiveGuardianOf(ctx.auth.userId!, args[learnerArg])) || unknownLearner();
-        }),
+        rule(`isGuardianOf(${learnerArg})`, { cache: 'no_cache' })(
+          async (_parent, args: Record<string, string>, ctx: Context) => {
+            return (
+              (await ctx.services.guardian.isActiveGuardianOf(ctx.auth.userId!, args[learnerArg])) || unknownLearner()
+            );
+          },
+        ),
       ),
     ),
   );
 
 export const guardianRules = {
-  Query: { myGuardianLinks: isAuthenticated, linkedLearner: isGuardianOf('learnerId'), learnerAiAccess: isGuardianOf('learnerId') },
+  Query: {
+    myGuardianLinks: isAuthenticated,
+    linkedLearner: isGuardianOf('learnerId'),
+    learnerAiAccess: isGuardianOf('learnerId'),
+  },
   Mutation: {
     declareLearner: isVerifiedGuardian,
     addChild: isVerifiedGuardian,

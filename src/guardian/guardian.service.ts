@@ -71,12 +71,22 @@ export class GuardianService {
     const link = await this.withGuardianLock(guardian, async (em) => {
       const found = await em.findOne(User, { email: learnerEmail });
       const learner = found?.hasRole(Role.learner) ? found : null;
-      const link = em.create(GuardianLink, { guardian: em.getReference(User, guardian.id), learner, learnerEmail, confirmTokenHash: confirm.hash });
+      const link = em.create(GuardianLink, {
+        guardian: em.getReference(User, guardian.id),
+        learner,
+        learnerEmail,
+        confirmTokenHash: confirm.hash,
+      });
       this.transition(em, link, LinkStatus.pending, guardian);
       // The learner chose this guardian at sign-up, but only an account that proved its address has chosen anything.
       if (learner?.guardianEmail === guardian.email && learner.emailVerified) await this.activate(em, link, learner);
       // The same row whoever owns the address, committed with the link; the job mails and notifies (guardian.jobs.ts).
-      if (link.status === LinkStatus.pending) await this.uow.enqueue({ kind: 'job', name: ASK_LEARNER_JOB, payload: { linkId: link.id, token: confirm.token } satisfies AskLearner });
+      if (link.status === LinkStatus.pending)
+        await this.uow.enqueue({
+          kind: 'job',
+          name: ASK_LEARNER_JOB,
+          payload: { linkId: link.id, token: confirm.token } satisfies AskLearner,
+        });
       return link;
     });
     await this.afterActivation(link);
@@ -87,8 +97,16 @@ export class GuardianService {
   /** A child without an e-mail of their own: the guardian manages the account; the link is active at once. */
   async addChild(guardian: User, profile: ChildProfile): Promise<GuardianLink> {
     const link = await this.withGuardianLock(guardian, async (em) => {
-      const child = await this.auth.createManagedLearner({ ...profile, country: profile.country ?? guardian.country, locale: profile.locale ?? guardian.locale });
-      const link = em.create(GuardianLink, { guardian: em.getReference(User, guardian.id), learner: child, learnerEmail: child.email });
+      const child = await this.auth.createManagedLearner({
+        ...profile,
+        country: profile.country ?? guardian.country,
+        locale: profile.locale ?? guardian.locale,
+      });
+      const link = em.create(GuardianLink, {
+        guardian: em.getReference(User, guardian.id),
+        learner: child,
+        learnerEmail: child.email,
+      });
       this.transition(em, link, LinkStatus.pending, guardian);
       await this.activate(em, link, guardian);
       return link;
@@ -114,9 +132,14 @@ export class GuardianService {
   /** Following the mailed link: the token stands for the learner's approval. */
   async confirm(token: string): Promise<GuardianLink> {
     const link = await this.uow.transaction(async (em) => {
-      const link = await em.findOne(GuardianLink, { confirmTokenHash: hashToken(token), status: LinkStatus.pending }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const link = await em.findOne(
+        GuardianLink,
+        { confirmTokenHash: hashToken(token), status: LinkStatus.pending },
+        { lockMode: LockMode.PESSIMISTIC_WRITE },
+      );
       if (!link) throw invalidLinkToken();
-      const learner = link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
+      const learner =
+        link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
       if (!learner) throw learnerNotSignedUp();
       // The token proves the mailbox, not that whoever signed up with the address holds it: that account verifies first.
       if (!learner.emailVerified) throw learnerEmailNotVerified();
@@ -133,11 +156,19 @@ export class GuardianService {
     const { link, learner } = await this.uow.transaction(async (em) => {
       const link = await this.visibleLink(em, actor, linkId);
       const isGuardian = link.guardian.id === actor.id;
-      if (this.isLearnerOf(actor, link) && !isGuardian && !actor.hasRole(Role.admin) && actor.birthDate && ageOn(actor.birthDate) < MIN_AGE_TO_REVOKE) {
+      if (
+        this.isLearnerOf(actor, link) &&
+        !isGuardian &&
+        !actor.hasRole(Role.admin) &&
+        actor.birthDate &&
+        ageOn(actor.birthDate) < MIN_AGE_TO_REVOKE
+      ) {
         throw learnerTooYoungToRevoke(MIN_AGE_TO_REVOKE);
       }
       if (link.status === LinkStatus.revoked) throw linkAlreadyRevoked();
-      const learner = link.learner ? await em.findOneOrFail(User, { id: link.learner.id }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
+      const learner = link.learner
+        ? await em.findOneOrFail(User, { id: link.learner.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+        : null;
       const wasPrimary = link.primary;
       link.status = LinkStatus.revoked;
       link.primary = false;
@@ -154,8 +185,16 @@ export class GuardianService {
 
   async linksOf(user: User, first: number, after?: string | null): Promise<Page<GuardianLink>> {
     const claimsByAddress = user.hasRole(Role.learner) && user.emailVerified;
-    const mine = [{ guardian: user.id }, { learner: user.id }, ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : [])];
-    const rows = await this.em.find(GuardianLink, { $and: [{ $or: mine }, afterCursor(after)] }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] });
+    const mine = [
+      { guardian: user.id },
+      { learner: user.id },
+      ...(claimsByAddress ? [{ learner: null, learnerEmail: user.email }] : []),
+    ];
+    const rows = await this.em.find(
+      GuardianLink,
+      { $and: [{ $or: mine }, afterCursor(after)] },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['guardian', 'learner'] },
+    );
     return toPage(rows, first, after, () => this.em.count(GuardianLink, { $or: mine }));
   }
 
@@ -169,7 +208,10 @@ export class GuardianService {
     return { id, displayName, email: viewer?.id === id || viewer?.emailVerified ? email : null };
   }
 
-  private reload(link: GuardianLink, populate: ('guardian' | 'learner')[] = ['guardian', 'learner']): Promise<GuardianLink> {
+  private reload(
+    link: GuardianLink,
+    populate: ('guardian' | 'learner')[] = ['guardian', 'learner'],
+  ): Promise<GuardianLink> {
     return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate, refresh: true });
   }
 
@@ -177,23 +219,34 @@ export class GuardianService {
     return this.uow.children(
       'guardian.transitions',
       linkId,
-      (links) => this.em.find(GuardianLinkTransition, { link: { $in: links } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (links) =>
+        this.em.find(GuardianLinkTransition, { link: { $in: links } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       (transition) => transition.link.id,
     );
   }
 
   async isActiveGuardianOf(guardianId: string, learnerId: string): Promise<boolean> {
     if (!isId(learnerId)) return false;
-    return (await this.em.count(GuardianLink, { guardian: guardianId, learner: learnerId, status: LinkStatus.active })) > 0;
+    return (
+      (await this.em.count(GuardianLink, { guardian: guardianId, learner: learnerId, status: LinkStatus.active })) > 0
+    );
   }
 
   async activeGuardianIdsOf(learnerId: string): Promise<string[]> {
-    const links = await this.em.find(GuardianLink, { learner: learnerId, status: LinkStatus.active }, { fields: ['guardian'] });
+    const links = await this.em.find(
+      GuardianLink,
+      { learner: learnerId, status: LinkStatus.active },
+      { fields: ['guardian'] },
+    );
     return links.map((l) => l.guardian.id);
   }
 
   async activeLearnerIdsOf(guardianId: string): Promise<string[]> {
-    const links = await this.em.find(GuardianLink, { guardian: guardianId, status: LinkStatus.active, learner: { $ne: null } }, { fields: ['learner'] });
+    const links = await this.em.find(
+      GuardianLink,
+      { guardian: guardianId, status: LinkStatus.active, learner: { $ne: null } },
+      { fields: ['learner'] },
+    );
     return links.map((l) => l.learner!.id);
   }
 
@@ -203,7 +256,11 @@ export class GuardianService {
    * dashboard), oldest link first.
    */
   activeLearnersOf(guardianId: string): Promise<User[]> {
-    return accountsAmong(this.em, 'select learner_id, activated_at from guardian_links where guardian_id = ? and status = ?', [guardianId, LinkStatus.active]);
+    return accountsAmong(
+      this.em,
+      'select learner_id, activated_at from guardian_links where guardian_id = ? and status = ?',
+      [guardianId, LinkStatus.active],
+    );
   }
 
   /** A linked learner's account, for their active guardian; anybody else's is not found. */
@@ -214,14 +271,24 @@ export class GuardianService {
 
   /** One of the caller's links (as guardian or learner), for `node(id:)`; anybody else's is not found. */
   async linkOf(user: User, id: string): Promise<GuardianLink> {
-    const link = isId(id) ? await this.em.findOne(GuardianLink, { id, $or: [{ guardian: user.id }, { learner: user.id }] }, { populate: ['guardian', 'learner'] }) : null;
+    const link = isId(id)
+      ? await this.em.findOne(
+          GuardianLink,
+          { id, $or: [{ guardian: user.id }, { learner: user.id }] },
+          { populate: ['guardian', 'learner'] },
+        )
+      : null;
     if (!link) throw unknownLink();
     return link;
   }
 
   /** The links among these ids that the user is guardian or learner of, as `linkOf` reads one (the graph's `nodes`). */
   linksByIds(user: User, ids: string[]): Promise<GuardianLink[]> {
-    return this.em.find(GuardianLink, { id: { $in: ids.filter(isId) }, $or: [{ guardian: user.id }, { learner: user.id }] }, { populate: ['guardian', 'learner'] });
+    return this.em.find(
+      GuardianLink,
+      { id: { $in: ids.filter(isId) }, $or: [{ guardian: user.id }, { learner: user.id }] },
+      { populate: ['guardian', 'learner'] },
+    );
   }
 
   /** The AI restrictions of many learners in one statement (the graph reads them per learner). */
@@ -231,7 +298,11 @@ export class GuardianService {
         const rows = await this.em.find(LearnerAiAccess, { learner: { $in: [...ids] } });
         return ids.map((id) => {
           const access = rows.find((row) => row.learner.id === id);
-          return { enabled: access?.enabled ?? true, memoryEnabled: access?.memoryEnabled ?? true, dailyMessageLimit: access?.dailyMessageLimit ?? null };
+          return {
+            enabled: access?.enabled ?? true,
+            memoryEnabled: access?.memoryEnabled ?? true,
+            dailyMessageLimit: access?.dailyMessageLimit ?? null,
+          };
         });
       })
       .load(learnerId);
@@ -239,19 +310,34 @@ export class GuardianService {
 
   async aiAccessOf(learnerId: string): Promise<AiAccess> {
     const access = await this.em.findOne(LearnerAiAccess, { learner: learnerId });
-    return { enabled: access?.enabled ?? true, memoryEnabled: access?.memoryEnabled ?? true, dailyMessageLimit: access?.dailyMessageLimit ?? null };
+    return {
+      enabled: access?.enabled ?? true,
+      memoryEnabled: access?.memoryEnabled ?? true,
+      dailyMessageLimit: access?.dailyMessageLimit ?? null,
+    };
   }
 
   async setAiAccess(guardian: User, learnerId: string, change: Partial<AiAccess>): Promise<AiAccess> {
     await this.learnerFor(guardian, learnerId);
-    const next = { ...(await this.aiAccessOf(learnerId)), ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)) };
-    await this.em.upsert(LearnerAiAccess, { learner: learnerId, ...next, updatedBy: guardian.id, updatedAt: new Date() });
+    const next = {
+      ...(await this.aiAccessOf(learnerId)),
+      ...Object.fromEntries(Object.entries(change).filter(([, v]) => v !== undefined)),
+    };
+    await this.em.upsert(LearnerAiAccess, {
+      learner: learnerId,
+      ...next,
+      updatedBy: guardian.id,
+      updatedAt: new Date(),
+    });
     accessChanged(this.uow, learnerId);
     return next;
   }
 
   /** Locks the guardian's row so that concurrent declares count each other's links. */
-  private async withGuardianLock(guardian: User, work: (em: EntityManager) => Promise<GuardianLink>): Promise<GuardianLink> {
+  private async withGuardianLock(
+    guardian: User,
+    work: (em: EntityManager) => Promise<GuardianLink>,
+  ): Promise<GuardianLink> {
     try {
       return await this.uow.transaction(async (em) => {
         await em.findOneOrFail(User, { id: guardian.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -273,7 +359,12 @@ export class GuardianService {
    */
   private async activate(em: EntityManager, link: GuardianLink, actor: User): Promise<void> {
     const learner = await em.findOneOrFail(User, { id: link.learner!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    const existing = await em.findOne(GuardianLink, { learner, guardian: link.guardian, status: LinkStatus.active, id: { $ne: link.id } });
+    const existing = await em.findOne(GuardianLink, {
+      learner,
+      guardian: link.guardian,
+      status: LinkStatus.active,
+      id: { $ne: link.id },
+    });
     if (existing) throw alreadyLinked();
     const primaries = await em.count(GuardianLink, { learner, primary: true });
     link.status = LinkStatus.active;
@@ -293,12 +384,20 @@ export class GuardianService {
     if (!learner.birthDate || ageOn(learner.birthDate) >= MIN_AGE_WITHOUT_GUARDIAN) return;
     // A link decides only between waiting for a guardian and active: a suspension is an admin's to lift.
     if (learner.status !== AccountStatus.active && learner.status !== AccountStatus.pending_guardian) return;
-    const verifiedGuardian = await this.em.count(GuardianLink, { learner, status: LinkStatus.active, guardian: { emailVerifiedAt: { $ne: null } } });
+    const verifiedGuardian = await this.em.count(GuardianLink, {
+      learner,
+      status: LinkStatus.active,
+      guardian: { emailVerifiedAt: { $ne: null } },
+    });
     await this.auth.setStatus(learner, verifiedGuardian > 0 ? AccountStatus.active : AccountStatus.pending_guardian);
   }
 
   private async promoteNextPrimary(em: EntityManager, learner: User): Promise<void> {
-    const next = await em.findOne(GuardianLink, { learner, status: LinkStatus.active }, { orderBy: { activatedAt: 'asc' } });
+    const next = await em.findOne(
+      GuardianLink,
+      { learner, status: LinkStatus.active },
+      { orderBy: { activatedAt: 'asc' } },
+    );
     if (next) next.primary = true;
   }
 
@@ -308,7 +407,11 @@ export class GuardianService {
    * pending (confirmed, revoked, erased meanwhile) asks nothing.
    */
   async askLearner(linkId: string, token: string): Promise<void> {
-    const link = await this.em.findOne(GuardianLink, { id: linkId, status: LinkStatus.pending }, { populate: ['guardian', 'learner'] });
+    const link = await this.em.findOne(
+      GuardianLink,
+      { id: linkId, status: LinkStatus.pending },
+      { populate: ['guardian', 'learner'] },
+    );
     if (!link) return;
     const guardian = link.guardian;
     const learner = link.learner;
@@ -318,21 +421,33 @@ export class GuardianService {
     // The mail and the notification are one commit (the job's).
     await this.uow.transaction(async () => {
       await sendRequestMail(this.uow, linkRequestMail(link.learnerEmail, locale, guardian.displayName, url, token));
-      if (learner) await this.uow.raise({ type: 'guardian.link_requested', linkId: link.id, learnerId: learner.id, guardianId: guardian.id, guardianName: guardian.displayName });
+      if (learner)
+        await this.uow.raise({
+          type: 'guardian.link_requested',
+          linkId: link.id,
+          learnerId: learner.id,
+          guardianId: guardian.id,
+          guardianName: guardian.displayName,
+        });
     });
   }
 
   /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */
   private async visibleLink(em: EntityManager, actor: User, linkId: string): Promise<GuardianLink> {
-    const link = isId(linkId) ? await em.findOne(GuardianLink, { id: linkId }, { lockMode: LockMode.PESSIMISTIC_WRITE }) : null;
-    if (!link || !(link.guardian.id === actor.id || this.isLearnerOf(actor, link) || actor.hasRole(Role.admin))) throw unknownLink();
+    const link = isId(linkId)
+      ? await em.findOne(GuardianLink, { id: linkId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
+      : null;
+    if (!link || !(link.guardian.id === actor.id || this.isLearnerOf(actor, link) || actor.hasRole(Role.admin)))
+      throw unknownLink();
     return link;
   }
 
   private isLearnerOf(user: User, link: GuardianLink): boolean {
     // A link declared before the address had an account belongs to whoever proves the address: a
     // verified account (or the mailed token, see confirm), not the first to sign up with it.
-    return link.learner ? link.learner.id === user.id : user.hasRole(Role.learner) && user.emailVerified && link.learnerEmail === user.email;
+    return link.learner
+      ? link.learner.id === user.id
+      : user.hasRole(Role.learner) && user.emailVerified && link.learnerEmail === user.email;
   }
 
   private transition(em: EntityManager, link: GuardianLink, status: LinkStatus, actor: User): void {

@@ -1,4 +1,15 @@
-import { IsDefined, IsEmail, IsISO31661Alpha2, IsOptional, Length, Matches, Max, MaxLength, Min, ValidateIf } from 'class-validator';
+import {
+  IsDefined,
+  IsEmail,
+  IsISO31661Alpha2,
+  IsOptional,
+  Length,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  ValidateIf,
+} from 'class-validator';
 import { Field, GraphQLISODateTime, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { AccountStatus, Locale } from '../auth';
 import { Connection } from '../kernel/pagination';
@@ -26,7 +37,8 @@ export class LinkParty {
 
   @Field(() => String, {
     nullable: true,
-    description: "The account's e-mail address; the guardian's is null to a caller whose own address is not verified (anyone may sign up with a child's)",
+    description:
+      "The account's e-mail address; the guardian's is null to a caller whose own address is not verified (anyone may sign up with a child's)",
   })
   email!: string | null;
 }
@@ -36,7 +48,10 @@ export class GuardianLinkTransitionView {
   @Field(() => LinkStatus, { description: 'The status the link entered' })
   status!: LinkStatus;
 
-  @Field(() => ID, { nullable: true, description: 'The id of the account that made the change; null when the platform made it' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The id of the account that made the change; null when the platform made it',
+  })
   actorId!: string | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the link entered this status' })
@@ -66,7 +81,10 @@ export class GuardianLinkView implements Node {
   @Field(() => GraphQLISODateTime, { description: 'When the guardian declared the learner' })
   createdAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the link became active; null while it is not yet' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the link became active; null while it is not yet',
+  })
   activatedAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the link was revoked; null while it is not' })
@@ -125,17 +143,26 @@ export class AiAccessView {
 export class AiAccessInput {
   // Left out means unchanged; null is no answer to a yes/no question (it reached the database as null).
   // IsDefined, because type-graphql validates with skipMissingProperties, which passes null by.
-  @Field(() => Boolean, { nullable: true, description: 'Whether the learner may use the AI tutor; left out: unchanged' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the learner may use the AI tutor; left out: unchanged',
+  })
   @ValidateIf((_, value) => value !== undefined)
   @IsDefined({ message: 'must be true or false (leave it out to keep it)' })
   enabled?: boolean;
 
-  @Field(() => Boolean, { nullable: true, description: 'Whether the AI may remember what it learns about the learner; left out: unchanged' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether the AI may remember what it learns about the learner; left out: unchanged',
+  })
   @ValidateIf((_, value) => value !== undefined)
   @IsDefined({ message: 'must be true or false (leave it out to keep it)' })
   memoryEnabled?: boolean;
 
-  @Field(() => Int, { nullable: true, description: 'At most this many AI messages a day, 0 to 1000; null: the tier decides' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'At most this many AI messages a day, 0 to 1000; null: the tier decides',
+  })
   @IsOptional()
   @Min(0)
   @Max(1000)

@@ -33,8 +33,14 @@ export const guardianArea = defineArea({
   name: 'guardian',
   uses: ['auth'],
   migrations: [
-    { name: 'Migration20261129000200_ai_access_setting_events', class: Migration20261129000200_ai_access_setting_events },
-    { name: 'Migration20261130000600_active_guardian_links_view', class: Migration20261130000600_active_guardian_links_view },
+    {
+      name: 'Migration20261129000200_ai_access_setting_events',
+      class: Migration20261129000200_ai_access_setting_events,
+    },
+    {
+      name: 'Migration20261130000600_active_guardian_links_view',
+      class: Migration20261130000600_active_guardian_links_view,
+    },
   ],
   entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
   resolvers: [GuardianResolver, GuardianUserEdges, GuardianLinkEdges],
@@ -46,7 +52,11 @@ export const guardianArea = defineArea({
   personalData: {
     entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
     export: async (userId, _services, uow) => {
-      const links = await uow.em.find(GuardianLink, { $or: [{ learner: userId }, { guardian: userId }] }, { orderBy: { createdAt: 'asc' } });
+      const links = await uow.em.find(
+        GuardianLink,
+        { $or: [{ learner: userId }, { guardian: userId }] },
+        { orderBy: { createdAt: 'asc' } },
+      );
       return {
         links: links.map((l) => {
           const { confirmTokenHash: _hash, ...link } = plain(l);
@@ -59,7 +69,9 @@ export const guardianArea = defineArea({
     // Links on either side go (with their history), and invitations sent to the person's address.
     erase: async (userId, _pseudonym, _services, uow) => {
       const user = await uow.em.findOne(User, { id: userId });
-      await uow.em.nativeDelete(GuardianLink, { $or: [{ learner: userId }, { guardian: userId }, ...(user ? [{ learnerEmail: user.email }] : [])] });
+      await uow.em.nativeDelete(GuardianLink, {
+        $or: [{ learner: userId }, { guardian: userId }, ...(user ? [{ learnerEmail: user.email }] : [])],
+      });
       await uow.em.nativeDelete(LearnerAiAccess, { learner: userId });
       await uow.em.nativeUpdate(LearnerAiAccess, { updatedBy: userId }, { updatedBy: null });
       await uow.em.nativeUpdate(GuardianLinkTransition, { actor: userId }, { actor: null });

@@ -10,7 +10,9 @@ const reason = reasons('health', {
 });
 
 export const databaseUnreachable = () => databaseUnavailable('The database cannot be reached.');
-export const migrationsPending = (pending: number) => reason.migrations_pending(`Not ready: ${pending} database migration${pending === 1 ? ' is' : 's are'} not applied.`);
+export const migrationsPending = (pending: number) =>
+  reason.migrations_pending(`Not ready: ${pending} database migration${pending === 1 ? ' is' : 's are'} not applied.`);
 export const instanceLeaving = () => reason.instance_stopping('Not ready: this instance is stopping.');
 export const outboxRelayStopped = () => reason.outbox_relay_stopped('Not ready: the outbox relay is not running.');
-export const mailTransportDown = (transport: string) => reason.mail_transport_down(`The ${transport === 'smtp' ? 'SMTP server' : 'mail outbox'} is not working.`);
+export const mailTransportDown = (transport: string) =>
+  reason.mail_transport_down(`The ${transport === 'smtp' ? 'SMTP server' : 'mail outbox'} is not working.`);

@@ -55,7 +55,9 @@ export class HealthResolver {
     return ctx.services.health.live();
   }
 
-  @Query(() => Readiness, { description: 'Readiness: the database answers, every migration is applied and the outbox relay runs' })
+  @Query(() => Readiness, {
+    description: 'Readiness: the database answers, every migration is applied and the outbox relay runs',
+  })
   readiness(@Ctx() ctx: Context) {
     return ctx.services.health.ready();
   }

@@ -11,5 +11,11 @@ export const healthRoutes = restRoutes(__dirname, 'health.graphql', [
     operation: 'Readiness',
     summary: 'Readiness: the database answers, every migration is applied and the outbox relay runs (503 otherwise)',
   },
-  { method: 'get', path: '/health/email', status: 200, operation: 'EmailHealth', summary: 'Health of the e-mail system' },
+  {
+    method: 'get',
+    path: '/health/email',
+    status: 200,
+    operation: 'EmailHealth',
+    summary: 'Health of the e-mail system',
+  },
 ]);

@@ -1,7 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Deps } from '../kernel/deps';
-import { databaseUnreachable, mailTransportDown, migrationsPending, outboxRelayStopped, instanceLeaving } from './health.errors';
+import {
+  databaseUnreachable,
+  mailTransportDown,
+  migrationsPending,
+  outboxRelayStopped,
+  instanceLeaving,
+} from './health.errors';
 
 const CHECK_TIMEOUT_MS = 2000;
 
@@ -74,7 +80,11 @@ export class HealthService {
   }
 
   async email(): Promise<EmailHealth> {
-    const health = await withTimeout(this.deps.mailer.health()).catch(() => ({ transport: 'smtp' as const, ok: false, error: 'timeout' }));
+    const health = await withTimeout(this.deps.mailer.health()).catch(() => ({
+      transport: 'smtp' as const,
+      ok: false,
+      error: 'timeout',
+    }));
     if (!health.ok) {
       this.deps.log.warn({ error: health.error }, 'health: mail transport not working');
       throw mailTransportDown(health.transport);

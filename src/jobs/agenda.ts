@@ -33,7 +33,9 @@ export interface Jobs {
 export function createJobs(config: Config, databaseUrl: string, log: Logger): Jobs {
   const pool = config.MONGODB_URL ? undefined : new Pool({ connectionString: databaseUrl, max: 4 });
   pool?.on('error', (error) => log.warn({ err: error }, 'job pool connection lost'));
-  const backend = config.MONGODB_URL ? new MongoBackend({ address: config.MONGODB_URL }) : new PostgresBackend({ pool, ensureSchema: false });
+  const backend = config.MONGODB_URL
+    ? new MongoBackend({ address: config.MONGODB_URL })
+    : new PostgresBackend({ pool, ensureSchema: false });
   // The LISTEN connection reconnects by itself, but reports each loss as an 'error' event, which
   // would end the process without a listener (seen when the database restarts).
   const channel = backend.notificationChannel as unknown as EventEmitter | undefined;
@@ -48,13 +50,20 @@ export function createJobs(config: Config, databaseUrl: string, log: Logger): Jo
   return {
     agenda,
     define: (name, run, options) =>
-      agenda.define(name, (job) => holdingLock(job, config.JOBS_LOCK_LIFETIME_MS, () => run(job)).then(() => {}), { ...options, lockLifetime: config.JOBS_LOCK_LIFETIME_MS }),
+      agenda.define(name, (job) => holdingLock(job, config.JOBS_LOCK_LIFETIME_MS, () => run(job)).then(() => {}), {
+        ...options,
+        lockLifetime: config.JOBS_LOCK_LIFETIME_MS,
+      }),
     start: () => agenda.start(),
     poolStats: () => pool && pgPoolStats(pool),
     // Both are no-ops on an Agenda that never started.
     async close() {
       const drained = await agenda.drain({ timeout: config.JOBS_DRAIN_TIMEOUT_MS });
-      if (drained.timedOut) log.warn({ running: drained.running }, 'jobs still running at shutdown: another instance takes them over when their lock expires');
+      if (drained.timedOut)
+        log.warn(
+          { running: drained.running },
+          'jobs still running at shutdown: another instance takes them over when their lock expires',
+        );
       await agenda.stop().catch(() => {});
       await pool?.end();
     },

@@ -18,7 +18,11 @@ const AFTER_LEASE_MS = 250;
  * queued behind it on a busy pool, and Agenda keeps no list of the jobs it runs: that second run
  * of a job already running here ends at once, leaving the work to the first.
  */
-export async function holdingLock<T>(job: Pick<Job, 'touch' | 'attrs' | 'schedule'>, lockLifetimeMs: number, work: () => Promise<T>): Promise<T | undefined> {
+export async function holdingLock<T>(
+  job: Pick<Job, 'touch' | 'attrs' | 'schedule'>,
+  lockLifetimeMs: number,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
   const id = String(job.attrs._id);
   if (runningHere.has(id)) return undefined;
   runningHere.add(id);

@@ -58,7 +58,10 @@ export class AccessCache<T> {
         this.entries.delete(personId);
         if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
         const expires = now + this.options.ttlMs;
-        this.entries.set(personId, { value, expires: this.options.until ? Math.min(expires, this.options.until()) : expires });
+        this.entries.set(personId, {
+          value,
+          expires: this.options.until ? Math.min(expires, this.options.until()) : expires,
+        });
       },
       () => {
         if (this.pending.get(personId) === made) this.pending.delete(personId);

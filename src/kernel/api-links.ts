@@ -15,6 +15,9 @@ export const API_LINKS = {
 
 /** The service's name and version, as package.json says (the image ships it beside dist/). */
 export function apiPackage(): { name: string; version: string } {
-  const { name, version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { name: string; version: string };
+  const { name, version } = JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as {
+    name: string;
+    version: string;
+  };
   return { name, version };
 }

@@ -31,9 +31,20 @@ export const jsonRoomFor = (textBytes: number, otherFieldsBytes: number) => 6 * 
  * The body limit of one operation: the declared limit of its root fields when it is a mutation
  * whose every root field declares one (the smallest of them), else the default.
  */
-export function operationBodyLimit(document: DocumentNode, operationName: string | null | undefined, limits: BodyLimits, fallback: number): number {
-  const operations = document.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  const operation = operationName ? operations.find((o) => o.name?.value === operationName) : operations.length === 1 ? operations[0] : undefined;
+export function operationBodyLimit(
+  document: DocumentNode,
+  operationName: string | null | undefined,
+  limits: BodyLimits,
+  fallback: number,
+): number {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = operationName
+    ? operations.find((o) => o.name?.value === operationName)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
   if (!operation || operation.operation !== 'mutation' || !operation.selectionSet.selections.length) return fallback;
   let limit = Infinity;
   for (const selection of operation.selectionSet.selections) {
@@ -62,7 +73,8 @@ export function graphqlBodyLimit(limits: BodyLimits, fallback: number): RequestH
     const size = bodySizes.get(req) ?? 0;
     if (size <= fallback) return next();
     const body = req.body as { query?: unknown; operationName?: unknown } | undefined;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string') return next(payloadTooLarge());
+    if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string')
+      return next(payloadTooLarge());
     let document: DocumentNode;
     try {
       document = parse(body.query, { maxTokens: 10_000 });

@@ -102,10 +102,14 @@ type ReasonExtra = Omit<ErrorExtra, 'reason'>;
  * on `reason`. A name is declared once in the whole service, snake_case, so that it stays a stable
  * name a client may keep; a second declaration fails as the module loads, before anything serves.
  */
-export function reasons<const R extends Record<string, ErrorCode>>(area: string, kinds: R): { [K in keyof R]: (message: string, extra?: ReasonExtra) => AppError } {
+export function reasons<const R extends Record<string, ErrorCode>>(
+  area: string,
+  kinds: R,
+): { [K in keyof R]: (message: string, extra?: ReasonExtra) => AppError } {
   const raise: Record<string, (message: string, extra?: ReasonExtra) => AppError> = {};
   for (const [reason, kind] of Object.entries(kinds)) {
-    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(reason)) throw new Error(`The reason ${reason} of ${area} is not snake_case.`);
+    if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(reason))
+      throw new Error(`The reason ${reason} of ${area} is not snake_case.`);
     if (!isErrorCode(kind)) throw new Error(`The reason ${reason} of ${area} has no known kind: ${String(kind)}.`);
     const before = declared.get(reason);
     if (before) throw new Error(`The reason ${reason} of ${area} is declared by ${before.area} already.`);
@@ -125,22 +129,30 @@ const reason = reasons('kernel', {
   database_unavailable: 'upstream_unavailable',
 });
 
-export const unauthenticated = (message = 'Sign in to do this: the access token is missing, invalid or expired.') => new AppError('unauthenticated', message);
+export const unauthenticated = (message = 'Sign in to do this: the access token is missing, invalid or expired.') =>
+  new AppError('unauthenticated', message);
 export const forbidden = (message = 'You are not allowed to do this.') => new AppError('forbidden', message);
 export const notFound = (what = 'resource') => new AppError('not_found', `No such ${what}.`);
-export const validationFailed = (details: FieldError[], message = 'The request is invalid.') => new AppError('validation_failed', message, { details });
+export const validationFailed = (details: FieldError[], message = 'The request is invalid.') =>
+  new AppError('validation_failed', message, { details });
 
-export const accountSuspended = () => new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
-export const databaseUnavailable = (message = 'The database cannot be reached. Try again later.') => reason.database_unavailable(message);
+export const accountSuspended = () =>
+  new AppError('account_suspended', 'This account is suspended. Contact the platform to have it reactivated.');
+export const databaseUnavailable = (message = 'The database cannot be reached. Try again later.') =>
+  reason.database_unavailable(message);
 
 // The kernel's own refusals, named once for the steps and helpers that raise them.
 export const payloadTooLarge = () => new AppError('payload_too_large', 'The request body is too large.');
-export const jsonBodyRequired = () => new AppError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.');
+export const jsonBodyRequired = () =>
+  new AppError('unsupported_media_type', 'The request body must be JSON, sent with Content-Type: application/json.');
 export const bodyNotAnObject = () => validationFailed([{ field: 'body', message: 'must be a JSON object' }]);
 export const unknownCursor = () => validationFailed([{ field: 'after', message: 'is not a cursor of this list' }]);
-export const malformedAuthorization = () => reason.malformed_authorization('The Authorization header must be "Bearer <access token>".');
-export const accessTokenExpired = (message = 'The access token has expired; refresh it.') => reason.access_token_expired(message);
-export const sessionEnded = (message = 'The session of this access token has ended; sign in again.') => reason.session_ended(message);
+export const malformedAuthorization = () =>
+  reason.malformed_authorization('The Authorization header must be "Bearer <access token>".');
+export const accessTokenExpired = (message = 'The access token has expired; refresh it.') =>
+  reason.access_token_expired(message);
+export const sessionEnded = (message = 'The session of this access token has ended; sign in again.') =>
+  reason.session_ended(message);
 
 export function isErrorCode(code: unknown): code is ErrorCode {
   return typeof code === 'string' && code in errorStatus;

@@ -9,7 +9,11 @@ export interface DomainEvents {}
 
 export type DomainEvent = { [K in keyof DomainEvents]: { type: K } & DomainEvents[K] }[keyof DomainEvents];
 
-export type EventHandler<K extends keyof DomainEvents> = (event: { type: K } & DomainEvents[K], services: Services, uow: UnitOfWork) => Promise<void>;
+export type EventHandler<K extends keyof DomainEvents> = (
+  event: { type: K } & DomainEvents[K],
+  services: Services,
+  uow: UnitOfWork,
+) => Promise<void>;
 
 /** An area's reactions to other areas' events. */
 export type EventHandlers = { [K in keyof DomainEvents]?: EventHandler<K> };

@@ -3,7 +3,8 @@ import type { RequestHandler } from 'express';
 import { jsonBodyRequired } from './errors';
 
 /** Whether a Content-Type is JSON, as express's JSON parser reads it (parameters such as charset aside). */
-export const isJsonType = (type: string | undefined) => type !== undefined && /^\s*application\/json\s*(;|$)/i.test(type);
+export const isJsonType = (type: string | undefined) =>
+  type !== undefined && /^\s*application\/json\s*(;|$)/i.test(type);
 
 /**
  * The step before a JSON body is parsed (REST, /graphql, the areas' JSON routes): a body sent with

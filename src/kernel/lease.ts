@@ -15,7 +15,11 @@ export function renewalEvery(leaseMs: number): number {
  * steps, keeps the lease however long one step (a model call, a large account's export) takes; a
  * renewal that fails (the database busy or restarting) is tried again at the next tick.
  */
-export async function whileLeased<T>(leaseMs: number, renew: () => Promise<unknown>, work: () => Promise<T>): Promise<T> {
+export async function whileLeased<T>(
+  leaseMs: number,
+  renew: () => Promise<unknown>,
+  work: () => Promise<T>,
+): Promise<T> {
   const timer = setInterval(() => void renew().catch(() => undefined), renewalEvery(leaseMs));
   try {
     return await work();

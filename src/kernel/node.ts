@@ -9,7 +9,8 @@ import type { Context } from './context';
  * no second, "global" id exists for clients to keep apart.
  */
 @InterfaceType('Node', {
-  description: 'An object with an id: `node(id:)` and `nodes(ids:)` fetch any of them again by that id, with the same permissions as its own query.',
+  description:
+    'An object with an id: `node(id:)` and `nodes(ids:)` fetch any of them again by that id, with the same permissions as its own query.',
   resolveType: (value: object) => nodeTypeOf(value),
 })
 export abstract class Node {
@@ -45,7 +46,8 @@ const typeOf = new WeakMap<object, string>();
 /** Called by defineArea for the node types an area declares. */
 export function registerNodes(list: readonly NodeSource[]): void {
   for (const source of list) {
-    if (sources.has(source.type) && sources.get(source.type) !== source) throw new Error(`Two areas declare the node type ${source.type}`);
+    if (sources.has(source.type) && sources.get(source.type) !== source)
+      throw new Error(`Two areas declare the node type ${source.type}`);
     sources.set(source.type, source);
   }
 }

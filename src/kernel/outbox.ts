@@ -133,7 +133,10 @@ export class OutboxRelay {
     try {
       for (let rows = await this.claim(); rows.length && !this.stopped; rows = await this.claim()) {
         const together = rows.filter((row) => this.deliverers[row.kind]?.inTransaction);
-        await Promise.all([this.deliverTogether(together), ...rows.filter((row) => !together.includes(row)).map((row) => this.deliverOne(row))]);
+        await Promise.all([
+          this.deliverTogether(together),
+          ...rows.filter((row) => !together.includes(row)).map((row) => this.deliverOne(row)),
+        ]);
       }
     } catch (error) {
       // The database is away: the sweep tries again.
@@ -166,7 +169,11 @@ export class OutboxRelay {
       const unit = this.openUnit();
       await unit.uow.transaction(async () => {
         const gone = new Set(
-          (await unit.uow.query<{ id: string }>('delete from outbox where id = any(?::bigint[]) returning id', [`{${rows.map((row) => row.id).join(',')}}`])).map((row) => String(row.id)),
+          (
+            await unit.uow.query<{ id: string }>('delete from outbox where id = any(?::bigint[]) returning id', [
+              `{${rows.map((row) => row.id).join(',')}}`,
+            ])
+          ).map((row) => String(row.id)),
         );
         for (const row of rows) if (gone.has(String(row.id))) await this.deliverers[row.kind].deliver(row, unit);
       });
@@ -203,7 +210,10 @@ export class OutboxRelay {
   }
 
   private renew(row: OutboxRow): Promise<unknown> {
-    return this.deps.sql.unlogged('update outbox set available_at = now() + make_interval(secs => ?) where id = ? and failed_at is null', [this.options.leaseMs / 1000, row.id]);
+    return this.deps.sql.unlogged(
+      'update outbox set available_at = now() + make_interval(secs => ?) where id = ? and failed_at is null',
+      [this.options.leaseMs / 1000, row.id],
+    );
   }
 
   /**
@@ -219,7 +229,10 @@ export class OutboxRelay {
         await new Promise((resolve) => setTimeout(resolve, delayMs));
       }
     }
-    this.deps.log.warn({ outbox: { id: row.id, kind: row.kind, name: row.name } }, 'outbox: a delivered row could not be removed; it may be delivered again');
+    this.deps.log.warn(
+      { outbox: { id: row.id, kind: row.kind, name: row.name } },
+      'outbox: a delivered row could not be removed; it may be delivered again',
+    );
   }
 
   private async retryLater(row: OutboxRow, retry: { delayMs: number; attempts: number }, error: Error): Promise<void> {
@@ -227,13 +240,20 @@ export class OutboxRelay {
     const delayMs = Math.min(retry.delayMs * 2 ** (row.attempts - 1), MAX_RETRY_DELAY_MS);
     // The message only: an error of a mail server or a handler may quote what was sent.
     const reason = error.message.slice(0, 500);
-    if (failed) this.deps.log.error({ outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } }, 'outbox: effect failed after every retry');
-    else this.deps.log.warn({ outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } }, 'outbox: delivery failed; retrying');
-    await this.deps.sql.unlogged(`update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ?`, [
-      delayMs / 1000,
-      reason,
-      row.id,
-    ]);
+    if (failed)
+      this.deps.log.error(
+        { outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } },
+        'outbox: effect failed after every retry',
+      );
+    else
+      this.deps.log.warn(
+        { outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } },
+        'outbox: delivery failed; retrying',
+      );
+    await this.deps.sql.unlogged(
+      `update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ?`,
+      [delayMs / 1000, reason, row.id],
+    );
     // The retry is due then: no commit will wake the relay for it, and the sweep may be far.
     if (failed) return;
     const timer = setTimeout(() => {

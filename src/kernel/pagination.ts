@@ -41,7 +41,8 @@ export function encodeCursor(position: Position): string {
 export const offsetCursor = (offset: number) => Buffer.from(String(offset)).toString('base64url');
 
 /** What encodeCursor writes: an ISO instant (years 0000-9999, as the database stores them) and a UUID. */
-const CURSOR = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
+const CURSOR =
+  /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)\|([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})$/i;
 
 /** A cursor this service did not write (a non-UUID id, a date out of range) is bad input, never a query. */
 export function decodeCursor(cursor: string): Position {
@@ -65,10 +66,21 @@ export function afterCursor(after: string | null | undefined) {
  * read after a cursor has rows before it (those of the pages the cursor came from); `count` counts
  * the whole list, the cursor left out.
  */
-export function toPage<T extends Position>(rows: T[], first: number, after: string | null | undefined, count: Count): Page<T> {
+export function toPage<T extends Position>(
+  rows: T[],
+  first: number,
+  after: string | null | undefined,
+  count: Count,
+): Page<T> {
   const nodes = rows.slice(0, first);
   const last = nodes.at(-1);
-  return { nodes, hasNextPage: rows.length > first, hasPreviousPage: Boolean(after), endCursor: last ? encodeCursor(last) : null, totalCount: count };
+  return {
+    nodes,
+    hasNextPage: rows.length > first,
+    hasPreviousPage: Boolean(after),
+    endCursor: last ? encodeCursor(last) : null,
+    totalCount: count,
+  };
 }
 
 @ObjectType({ description: 'Where a page stands in its list (Relay cursor connections)' })
@@ -79,10 +91,16 @@ export class PageInfo {
   @Field(() => Boolean, { description: 'Whether items come before this page: true on every page read after a cursor' })
   hasPreviousPage!: boolean;
 
-  @Field(() => String, { nullable: true, description: 'Cursor of the first item of the page; null when the page is empty' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Cursor of the first item of the page; null when the page is empty',
+  })
   startCursor!: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Cursor of the last item of the page, to pass as `after`; null when the page is empty' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Cursor of the last item of the page, to pass as `after`; null when the page is empty',
+  })
   endCursor!: string | null;
 }
 
@@ -90,7 +108,9 @@ export class PageInfo {
 export function Connection<T extends object>(node: ClassType<T>, name: string) {
   @ObjectType(`${name}Edge`, { description: `One ${name} of a list, with its cursor` })
   class Edge {
-    @Field(() => String, { description: 'Where this item stands in the list: pass it as `after` to read the items that follow' })
+    @Field(() => String, {
+      description: 'Where this item stands in the list: pass it as `after` to read the items that follow',
+    })
     cursor!: string;
 
     @Field(() => node, { description: `The ${name}` })
@@ -105,7 +125,9 @@ export function Connection<T extends object>(node: ClassType<T>, name: string) {
     @Field(() => [node], { description: 'The nodes of the edges, for callers that need no cursor per node' })
     nodes!: T[];
 
-    @Field(() => PageInfo, { description: 'Whether items come before or after this page, and the cursors to read them' })
+    @Field(() => PageInfo, {
+      description: 'Whether items come before or after this page, and the cursors to read them',
+    })
     pageInfo!: PageInfo;
 
     /** The count already known (a list read whole), or the query that counts it, run only when a client asks. */
@@ -124,7 +146,12 @@ export function toConnection<T extends Position>(page: Page<T>) {
   return {
     edges,
     nodes: page.nodes,
-    pageInfo: { hasNextPage: page.hasNextPage, hasPreviousPage: page.hasPreviousPage ?? false, startCursor: edges[0]?.cursor ?? null, endCursor: page.endCursor },
+    pageInfo: {
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage ?? false,
+      startCursor: edges[0]?.cursor ?? null,
+      endCursor: page.endCursor,
+    },
     count: page.totalCount,
   };
 }
@@ -152,7 +179,9 @@ export function pageOf<T extends Position>(rows: T[], first: number, after?: str
   if (after) {
     const { createdAt, id } = decodeCursor(after);
     const time = createdAt.getTime();
-    start = sorted.findIndex((row) => row.createdAt.getTime() < time || (row.createdAt.getTime() === time && row.id < id));
+    start = sorted.findIndex(
+      (row) => row.createdAt.getTime() < time || (row.createdAt.getTime() === time && row.id < id),
+    );
     if (start < 0) start = sorted.length;
   }
   return { ...toPage(sorted.slice(start, start + first + 1), first, after, sorted.length), hasPreviousPage: start > 0 };

@@ -26,8 +26,13 @@ export async function* rowsOf<T extends object>(
   let after: unknown;
   for (;;) {
     const page = (uow.em as EntityManager).fork({ clear: true });
-    const filter = (after === undefined ? where : { $and: [where, { [primaryKey]: { $gt: after } }] }) as FilterQuery<T>;
-    const rows = await page.find(entity, filter, { orderBy: { [primaryKey]: 'asc' } as never, limit: EXPORT_PAGE_SIZE });
+    const filter = (
+      after === undefined ? where : { $and: [where, { [primaryKey]: { $gt: after } }] }
+    ) as FilterQuery<T>;
+    const rows = await page.find(entity, filter, {
+      orderBy: { [primaryKey]: 'asc' } as never,
+      limit: EXPORT_PAGE_SIZE,
+    });
     for (const row of rows) yield present(row);
     if (rows.length < EXPORT_PAGE_SIZE) return;
     after = (rows.at(-1) as Record<string, unknown>)[primaryKey];
@@ -35,7 +40,11 @@ export async function* rowsOf<T extends object>(
 }
 
 /** Rows of a small table at once, as plain JSON. */
-export async function allRowsOf<T extends object>(uow: UnitOfWork, entity: EntityClass<T>, where: FilterQuery<T>): Promise<Record<string, unknown>[]> {
+export async function allRowsOf<T extends object>(
+  uow: UnitOfWork,
+  entity: EntityClass<T>,
+  where: FilterQuery<T>,
+): Promise<Record<string, unknown>[]> {
   return (await uow.em.find(entity, where)).map(plain);
 }
 

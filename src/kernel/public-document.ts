@@ -12,7 +12,10 @@ import express, { type RequestHandler } from 'express';
 export const REVALIDATE = 'public, no-cache';
 
 /** The files of a folder (express.static: an ETag and 304 of its own), marked as documents to revalidate. */
-export function publicFiles(folder: string, options: { index?: string | false; redirect?: boolean } = {}): RequestHandler {
+export function publicFiles(
+  folder: string,
+  options: { index?: string | false; redirect?: boolean } = {},
+): RequestHandler {
   return express.static(folder, { ...options, setHeaders: (res) => res.setHeader('Cache-Control', REVALIDATE) });
 }
 

@@ -136,8 +136,10 @@ class PostgresEventTarget extends EventTarget {
 
   private deliver(payload: string | undefined): void {
     if (!payload) return;
-    const message = JSON.parse(payload) as { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
-    for (const { type, detail } of 'events' in message ? message.events : [message]) super.dispatchEvent(new CustomEvent(type, { detail }));
+    const message = JSON.parse(payload) as
+      { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
+    for (const { type, detail } of 'events' in message ? message.events : [message])
+      super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */

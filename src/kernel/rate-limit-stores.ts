@@ -1,7 +1,12 @@
 import { Redis } from 'ioredis';
 import { Pool } from 'pg';
 import type { Logger } from 'pino';
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis } from 'rate-limiter-flexible';
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+} from 'rate-limiter-flexible';
 import { WriteCombiner } from './write-combiner';
 
 export interface LimiterOptions {
@@ -34,9 +39,18 @@ export function memoryStore(): RateLimitStore {
 /** Counters in the table `rate_limits` of the service's database, through a small pool of their own. */
 export async function postgresStore(databaseUrl: string, log: Logger): Promise<RateLimitStore> {
   // Counters are not worth a disk flush each: a crash may forget the last fraction of a second of counting.
-  const pool = new Pool({ connectionString: databaseUrl, options: '-c synchronous_commit=off', max: 4, connectionTimeoutMillis: 2000, query_timeout: 2000, idleTimeoutMillis: 10_000 });
+  const pool = new Pool({
+    connectionString: databaseUrl,
+    options: '-c synchronous_commit=off',
+    max: 4,
+    connectionTimeoutMillis: 2000,
+    query_timeout: 2000,
+    idleTimeoutMillis: 10_000,
+  });
   // A lost connection of an idle client must not end the process; the next query gets a new one.
-  pool.on('error', (err) => log.warn({ err: { message: err.message } }, 'rate limit store: a database connection failed'));
+  pool.on('error', (err) =>
+    log.warn({ err: { message: err.message } }, 'rate limit store: a database connection failed'),
+  );
   try {
     // Made once, by the owner at start-up (the service's own role creates no table), else here.
     const { rows } = await pool.query<{ made: string | null }>('select to_regclass($1) as made', [RATE_LIMIT_TABLE]);
@@ -139,20 +153,45 @@ class BatchedPostgresLimiter extends RateLimiterPostgres {
     super(options);
   }
 
-  _upsert(key: string, points: number, msDuration: number, forceExpire = false): Promise<{ rows: { points: number; expire: number | null }[] }> {
-    if (forceExpire) return (RateLimiterPostgres.prototype as unknown as BatchedPostgresLimiter)._upsert.call(this, key, points, msDuration, forceExpire);
-    return this.count({ key, points, expire: msDuration > 0 ? Date.now() + msDuration : null }).then((row) => ({ rows: [row] }));
+  _upsert(
+    key: string,
+    points: number,
+    msDuration: number,
+    forceExpire = false,
+  ): Promise<{ rows: { points: number; expire: number | null }[] }> {
+    if (forceExpire)
+      return (RateLimiterPostgres.prototype as unknown as BatchedPostgresLimiter)._upsert.call(
+        this,
+        key,
+        points,
+        msDuration,
+        forceExpire,
+      );
+    return this.count({ key, points, expire: msDuration > 0 ? Date.now() + msDuration : null }).then((row) => ({
+      rows: [row],
+    }));
   }
 }
 
 /** Counters in Redis (`REDIS_URL`), shared by every instance that names the same server. */
 export async function redisStore(redisUrl: string, log: Logger): Promise<RateLimitStore> {
-  const client = new Redis(redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, connectTimeout: 2000, lazyConnect: true });
+  const client = new Redis(redisUrl, {
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    connectTimeout: 2000,
+    lazyConnect: true,
+  });
   client.on('error', (err: Error) => log.warn({ err: { message: err.message } }, 'rate limit store: redis failed'));
   await client.connect();
   return {
     kind: 'redis',
-    limiter: (options) => new RateLimiterRedis({ ...options, storeClient: client, rejectIfRedisNotReady: true, insuranceLimiter: new RateLimiterMemory(options) }),
+    limiter: (options) =>
+      new RateLimiterRedis({
+        ...options,
+        storeClient: client,
+        rejectIfRedisNotReady: true,
+        insuranceLimiter: new RateLimiterMemory(options),
+      }),
     close: async () => {
       await client.quit().catch(() => client.disconnect());
     },
@@ -160,7 +199,11 @@ export async function redisStore(redisUrl: string, log: Logger): Promise<RateLim
 }
 
 /** The store a configuration asks for: Redis if `REDIS_URL` is set, else the database, else memory. */
-export async function openRateLimitStore(options: { redisUrl?: string; databaseUrl?: string; log: Logger }): Promise<RateLimitStore> {
+export async function openRateLimitStore(options: {
+  redisUrl?: string;
+  databaseUrl?: string;
+  log: Logger;
+}): Promise<RateLimitStore> {
   if (options.redisUrl) return redisStore(options.redisUrl, options.log);
   if (options.databaseUrl) return postgresStore(options.databaseUrl, options.log);
   return memoryStore();

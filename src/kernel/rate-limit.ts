@@ -37,16 +37,33 @@ export interface RateLimits {
  * The limits of docs/conventions.md#rate-limits, counted in the given store: PostgreSQL or Redis share them between
  * instances; memory (the default here) is one instance's.
  */
-export function createRateLimits(config: Config, store: RateLimitStore = memoryStore(), declared: Record<string, RateLimitRule> = {}): RateLimits {
+export function createRateLimits(
+  config: Config,
+  store: RateLimitStore = memoryStore(),
+  declared: Record<string, RateLimitRule> = {},
+): RateLimits {
   const limiters: Record<Bucket, RateLimiterAbstract> = {
     default: store.limiter({ keyPrefix: 'default', points: config.RATE_LIMIT_DEFAULT, duration: 60 }),
     auth: store.limiter({ keyPrefix: 'auth', points: config.RATE_LIMIT_AUTH, duration: 60 }),
     ai: store.limiter({ keyPrefix: 'ai', points: config.RATE_LIMIT_AI, duration: 60 }),
-    loginFailuresEmail: store.limiter({ keyPrefix: 'lfe', points: config.RATE_LIMIT_LOGIN_FAILURES, duration: 15 * 60 }),
-    loginFailuresIp: store.limiter({ keyPrefix: 'lfi', points: config.RATE_LIMIT_LOGIN_FAILURES_IP, duration: 15 * 60 }),
+    loginFailuresEmail: store.limiter({
+      keyPrefix: 'lfe',
+      points: config.RATE_LIMIT_LOGIN_FAILURES,
+      duration: 15 * 60,
+    }),
+    loginFailuresIp: store.limiter({
+      keyPrefix: 'lfi',
+      points: config.RATE_LIMIT_LOGIN_FAILURES_IP,
+      duration: 15 * 60,
+    }),
     // Per recipient address: mails that other people's requests send to it (src/mail/deliver.ts).
     requestMails: store.limiter({ keyPrefix: 'rcpt', points: config.RATE_LIMIT_REQUEST_MAILS, duration: 3600 }),
-    ...Object.fromEntries(Object.entries(declared).map(([bucket, rule]) => [bucket, store.limiter({ keyPrefix: bucket, points: rule.points, duration: rule.seconds })])),
+    ...Object.fromEntries(
+      Object.entries(declared).map(([bucket, rule]) => [
+        bucket,
+        store.limiter({ keyPrefix: bucket, points: rule.points, duration: rule.seconds }),
+      ]),
+    ),
   };
   const state = (bucket: Bucket, res: RateLimiterRes): RateLimitState => ({
     limit: limiters[bucket].points,
@@ -138,16 +155,27 @@ export interface CountedRequest {
  * (per user) buckets, and shows the tightest of them in the X-RateLimit-* headers; throws
  * rate_limited (its headers set) when one is used up.
  */
-export async function countRequest(limits: RateLimits, req: CountedRequest, path: string, res: Pick<ServerResponse, 'setHeader'>): Promise<void> {
+export async function countRequest(
+  limits: RateLimits,
+  req: CountedRequest,
+  path: string,
+  res: Pick<ServerResponse, 'setHeader'>,
+): Promise<void> {
   const userKey = req.auth.userId ? `user:${req.auth.userId}` : `ip:${req.ip}`;
   const buckets = pathBuckets(req.method, path);
   req.countedBuckets = new Set(buckets);
   try {
     // The buckets are counted at once: with a shared store each is a round trip to it.
-    const settled = await Promise.allSettled([limits.consume('default', userKey), ...buckets.map((bucket) => limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey))]);
+    const settled = await Promise.allSettled([
+      limits.consume('default', userKey),
+      ...buckets.map((bucket) => limits.consume(bucket, bucket === 'auth' ? `ip:${req.ip}` : userKey)),
+    ]);
     const refused = settled.find((result) => result.status === 'rejected');
     if (refused) throw refused.reason;
-    setRateLimitHeaders(res, tightest(settled.map((result) => (result as PromiseFulfilledResult<RateLimitState>).value)));
+    setRateLimitHeaders(
+      res,
+      tightest(settled.map((result) => (result as PromiseFulfilledResult<RateLimitState>).value)),
+    );
   } catch (error) {
     if (error instanceof RateLimitedError) setRateLimitHeaders(res, error.state);
     throw error;

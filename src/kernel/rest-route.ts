@@ -48,7 +48,9 @@ export interface RestRoute {
  */
 export function restRoutes(dir: string, file: string, rows: RestRoute[]): RestRoute[] {
   const document = parse(readFileSync(join(dir, file), 'utf8'));
-  const fragments = document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION);
+  const fragments = document.definitions.filter(
+    (d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION,
+  );
   const operations = new Map(
     document.definitions
       .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION && d.name !== undefined)
@@ -62,7 +64,10 @@ export function restRoutes(dir: string, file: string, rows: RestRoute[]): RestRo
 }
 
 /** The fragments an operation spreads, directly or through another fragment. */
-function usedFragments(operation: OperationDefinitionNode, fragments: FragmentDefinitionNode[]): FragmentDefinitionNode[] {
+function usedFragments(
+  operation: OperationDefinitionNode,
+  fragments: FragmentDefinitionNode[],
+): FragmentDefinitionNode[] {
   const used = new Set<FragmentDefinitionNode>();
   let text = print(operation);
   for (let grew = true; grew;) {

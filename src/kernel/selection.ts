@@ -5,10 +5,17 @@ import { type FragmentDefinitionNode, type GraphQLResolveInfo, Kind, type Select
  * (through fragments too): a list can then read that field for all its items at once.
  */
 export function selectsField(info: GraphQLResolveInfo, name: string): boolean {
-  return info.fieldNodes.some((node) => node.selectionSet !== undefined && within(node.selectionSet, name, info.fragments, new Set()));
+  return info.fieldNodes.some(
+    (node) => node.selectionSet !== undefined && within(node.selectionSet, name, info.fragments, new Set()),
+  );
 }
 
-function within(set: SelectionSetNode, name: string, fragments: Record<string, FragmentDefinitionNode>, seen: Set<string>): boolean {
+function within(
+  set: SelectionSetNode,
+  name: string,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): boolean {
   return set.selections.some((selection) => {
     if (selection.kind === Kind.FRAGMENT_SPREAD) {
       const fragment = fragments[selection.name.value];
@@ -23,10 +30,17 @@ function within(set: SelectionSetNode, name: string, fragments: Record<string, F
 
 /** Whether every field the operation asks for directly below the field being resolved (through fragments too) is one of `names`. */
 export function selectsOnly(info: GraphQLResolveInfo, names: ReadonlySet<string>): boolean {
-  return info.fieldNodes.every((node) => node.selectionSet === undefined || onlyIn(node.selectionSet, names, info.fragments, new Set()));
+  return info.fieldNodes.every(
+    (node) => node.selectionSet === undefined || onlyIn(node.selectionSet, names, info.fragments, new Set()),
+  );
 }
 
-function onlyIn(set: SelectionSetNode, names: ReadonlySet<string>, fragments: Record<string, FragmentDefinitionNode>, seen: Set<string>): boolean {
+function onlyIn(
+  set: SelectionSetNode,
+  names: ReadonlySet<string>,
+  fragments: Record<string, FragmentDefinitionNode>,
+  seen: Set<string>,
+): boolean {
   return set.selections.every((selection) => {
     if (selection.kind === Kind.FIELD) return names.has(selection.name.value);
     if (selection.kind === Kind.INLINE_FRAGMENT) return onlyIn(selection.selectionSet, names, fragments, seen);

@@ -41,7 +41,10 @@ export function serviceRegistry(providers: ServiceProvider[]): (uow: UnitOfWork)
   const viewPrototypes = new Map(providers.map((area) => [area.name, viewPrototype(area, owner)]));
   const prototype = {};
   for (const area of providers) {
-    for (const [name, make] of Object.entries(area.services ?? {}) as [string, (uow: UnitOfWork, services: Services) => unknown][]) {
+    for (const [name, make] of Object.entries(area.services ?? {}) as [
+      string,
+      (uow: UnitOfWork, services: Services) => unknown,
+    ][]) {
       Object.defineProperty(prototype, name, {
         get(this: Bag) {
           let service = this.made.get(name);
@@ -53,10 +56,19 @@ export function serviceRegistry(providers: ServiceProvider[]): (uow: UnitOfWork)
   }
   const viewOf = (bag: Bag, areaName: string): Services => {
     let view = bag.views.get(areaName);
-    if (!view) bag.views.set(areaName, (view = Object.assign(Object.create(viewPrototypes.get(areaName)!) as object, { bag }) as unknown as Services));
+    if (!view)
+      bag.views.set(
+        areaName,
+        (view = Object.assign(Object.create(viewPrototypes.get(areaName)!) as object, { bag }) as unknown as Services),
+      );
     return view;
   };
-  return (uow) => Object.assign(Object.create(prototype) as object, { uow, made: new Map(), views: new Map() }) as unknown as Services;
+  return (uow) =>
+    Object.assign(Object.create(prototype) as object, {
+      uow,
+      made: new Map(),
+      views: new Map(),
+    }) as unknown as Services;
 }
 
 /** The services one area may reach: its own and its used areas', each read from the unit's bag. */
@@ -66,7 +78,10 @@ function viewPrototype(area: ServiceProvider, owner: Map<string, string>): objec
   for (const [name, ownerName] of owner) {
     Object.defineProperty(view, name, {
       get(this: { bag: Services }) {
-        if (!allowed.has(ownerName)) throw new Error(`The ${area.name} area uses the ${name} service of ${ownerName}, which it does not declare in uses`);
+        if (!allowed.has(ownerName))
+          throw new Error(
+            `The ${area.name} area uses the ${name} service of ${ownerName}, which it does not declare in uses`,
+          );
         return this.bag[name as keyof Services];
       },
     });

@@ -52,7 +52,8 @@ export class EndedSessions {
   /** Listens to the bus, then reads what ended before; a restarted instance refuses the same tokens. */
   async start(): Promise<void> {
     const { pubSub, log } = this.deps;
-    const reload = (userId?: string) => void this.load(userId).catch((error: unknown) => log.warn({ err: error }, 'ended sessions not read'));
+    const reload = (userId?: string) =>
+      void this.load(userId).catch((error: unknown) => log.warn({ err: error }, 'ended sessions not read'));
     this.stops.push(
       pubSub.listen(`${SESSIONS_ENDED}:${SESSIONS_ENDED_KEY}`, (detail) => {
         const event = detail as SessionsEndedEvent;
@@ -95,13 +96,15 @@ export class EndedSessions {
 
   /** Sessions (of one account, or all) revoked within a token's lifetime, read from the database. */
   private async load(userId?: string): Promise<void> {
-    const rows = await this.deps.orm.em.getConnection().execute<{ family_id: string; ended_at: Date; suspended: boolean }[]>(
-      `select r.family_id, max(r.revoked_at) as ended_at, bool_or(u.status = 'suspended') as suspended
+    const rows = await this.deps.orm.em
+      .getConnection()
+      .execute<{ family_id: string; ended_at: Date; suspended: boolean }[]>(
+        `select r.family_id, max(r.revoked_at) as ended_at, bool_or(u.status = 'suspended') as suspended
          from refresh_tokens r join users u on u.id = r.user_id
         where r.revoked_at > now() - make_interval(secs => ?) ${userId ? 'and r.user_id = ?' : ''}
         group by r.family_id`,
-      userId ? [this.ttlMs / 1000, userId] : [this.ttlMs / 1000],
-    );
+        userId ? [this.ttlMs / 1000, userId] : [this.ttlMs / 1000],
+      );
     for (const row of rows) this.add([row.family_id], new Date(row.ended_at).getTime(), row.suspended);
   }
 }

@@ -35,13 +35,17 @@ function keyOf(secret: string): KeyObject {
 }
 
 export function signAccessToken(config: TokenSettings, claims: AccessClaims): string {
-  return jwt.sign(claims.sid ? { roles: claims.roles, sid: claims.sid } : { roles: claims.roles }, keyOf(config.JWT_SECRET), {
-    algorithm: 'HS256',
-    subject: claims.sub,
-    issuer: config.JWT_ISSUER,
-    audience: config.JWT_AUDIENCE,
-    expiresIn: config.ACCESS_TOKEN_TTL,
-  });
+  return jwt.sign(
+    claims.sid ? { roles: claims.roles, sid: claims.sid } : { roles: claims.roles },
+    keyOf(config.JWT_SECRET),
+    {
+      algorithm: 'HS256',
+      subject: claims.sub,
+      issuer: config.JWT_ISSUER,
+      audience: config.JWT_AUDIENCE,
+      expiresIn: config.ACCESS_TOKEN_TTL,
+    },
+  );
 }
 
 /** Reads `Authorization: Bearer <jwt>`; only HS256 with our secret, issuer and audience passes. */
@@ -63,7 +67,12 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
     if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) return { error: unauthenticated() };
     const sid: unknown = payload.sid;
     if (sid !== undefined && (typeof sid !== 'string' || !isId(sid))) return { error: unauthenticated() };
-    return { userId: payload.sub, roles: roles as Role[], sessionId: sid as string | undefined, expiresAt: payload.exp * 1000 };
+    return {
+      userId: payload.sub,
+      roles: roles as Role[],
+      sessionId: sid as string | undefined,
+      expiresAt: payload.exp * 1000,
+    };
   } catch (error) {
     const expired = error instanceof jwt.TokenExpiredError;
     return { error: expired ? accessTokenExpired() : unauthenticated() };

@@ -76,7 +76,9 @@ export class UnitOfWork {
    * another inside a transaction, whose one connection takes a statement at a time (pg queues the
    * rest itself, a use it deprecates).
    */
-  async all<T extends readonly (() => Promise<unknown>)[]>(reads: T): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
+  async all<T extends readonly (() => Promise<unknown>)[]>(
+    reads: T,
+  ): Promise<{ -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> }> {
     if (!this.inTransaction) return Promise.all(reads.map((read) => read())) as never;
     const results: unknown[] = [];
     for (const read of reads) results.push(await read());
@@ -152,7 +154,8 @@ export class UnitOfWork {
    */
   loader<K, V>(name: string, batch: (keys: readonly K[]) => Promise<V[]>): DataLoader<K, V> {
     let loader = this.loaders.get(name) as DataLoader<K, V> | undefined;
-    if (!loader) this.loaders.set(name, (loader = new DataLoader<K, V>(batch, { cache: false })) as DataLoader<unknown, unknown>);
+    if (!loader)
+      this.loaders.set(name, (loader = new DataLoader<K, V>(batch, { cache: false })) as DataLoader<unknown, unknown>);
     return loader;
   }
 
@@ -167,7 +170,11 @@ export class UnitOfWork {
     let loader = loaders.get(name) as DataLoader<K, V> | undefined;
     if (!loader) {
       const { orm } = this.deps;
-      loader = new DataLoader<K, V>((keys) => batch(keys, orm.em.fork() as EntityManager), { cache: false, maxBatchSize: 1000, batchScheduleFn: (run) => setImmediate(run) });
+      loader = new DataLoader<K, V>((keys) => batch(keys, orm.em.fork() as EntityManager), {
+        cache: false,
+        maxBatchSize: 1000,
+        batchScheduleFn: (run) => setImmediate(run),
+      });
       loaders.set(name, loader as DataLoader<unknown, unknown>);
     }
     return loader;
@@ -186,7 +193,12 @@ export class UnitOfWork {
   }
 
   /** Rows of many parents in one statement, each parent's in the order read (for list fields). */
-  children<T>(name: string, parentId: string, read: (parentIds: string[]) => Promise<T[]>, parentOf: (row: T) => string): Promise<T[]> {
+  children<T>(
+    name: string,
+    parentId: string,
+    read: (parentIds: string[]) => Promise<T[]>,
+    parentOf: (row: T) => string,
+  ): Promise<T[]> {
     return this.loader<string, T[]>(name, async (ids) => {
       const byParent = new Map<string, T[]>(ids.map((id) => [id, []]));
       for (const row of await read([...ids])) byParent.get(parentOf(row))?.push(row);

@@ -45,7 +45,8 @@ export function coercionDetails(message: string): FieldError[] {
  */
 export const BAD_TEXT = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
-export const reasonOf = (text: string) => (text.includes('\u0000') ? 'must not contain a NUL character' : 'must be valid Unicode text (a lone surrogate is not)');
+export const reasonOf = (text: string) =>
+  text.includes('\u0000') ? 'must not contain a NUL character' : 'must be valid Unicode text (a lone surrogate is not)';
 
 /** The first bad string among the variables, named as a client names the field. */
 export function badVariable(variables: Record<string, unknown> | undefined | null): FieldError | null {

@@ -34,5 +34,7 @@ export function webPage({ name, paths, assets, connect }: WebPage): DeclaringRou
     res.setHeader('content-security-policy', csp);
     next();
   };
-  return new DeclaringRouter().get(paths, strict, (_req, res) => res.sendFile(join(built, 'index.html'))).use(assets, strict, publicFiles(built, { redirect: false }));
+  return new DeclaringRouter()
+    .get(paths, strict, (_req, res) => res.sendFile(join(built, 'index.html')))
+    .use(assets, strict, publicFiles(built, { redirect: false }));
 }

@@ -4,9 +4,15 @@ import type { Mail } from './mailer';
 import { sendMail } from './queue';
 
 /** A page of the web app, with the token the mail carries, for links in mails. */
-export function publicLink(publicUrl: string, page: string, token?: string, query: Record<string, string> = {}): string {
+export function publicLink(
+  publicUrl: string,
+  page: string,
+  token?: string,
+  query: Record<string, string> = {},
+): string {
   const url = new URL(page, publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`);
-  for (const [key, value] of Object.entries({ ...query, ...(token ? { token } : {}) })) url.searchParams.set(key, value);
+  for (const [key, value] of Object.entries({ ...query, ...(token ? { token } : {}) }))
+    url.searchParams.set(key, value);
   return url.toString();
 }
 
@@ -22,7 +28,10 @@ export async function sendRequestMail(uow: UnitOfWork, mail: Mail): Promise<bool
     await uow.deps.limits.consume('requestMails', `mail:${mail.to.trim().toLowerCase()}`);
   } catch (error) {
     if (!(error instanceof RateLimitedError)) throw error;
-    uow.deps.log.info({ retryAfter: error.extra.retryAfter }, "request mail not sent: the recipient's hourly limit is reached");
+    uow.deps.log.info(
+      { retryAfter: error.extra.retryAfter },
+      "request mail not sent: the recipient's hourly limit is reached",
+    );
     return false;
   }
   // An outbox row in the caller's transaction, as every mail.

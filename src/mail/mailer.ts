@@ -32,7 +32,11 @@ export function createMailer(options: { smtpUrl?: string; from: string; outboxDi
 
 function smtpMailer(smtpUrl: string, from: string): Mailer {
   // Pooled: the connection (and its greeting and log-in) is kept for the next mails.
-  const transport: Transporter = nodemailer.createTransport({ url: smtpUrl, pool: true, maxConnections: 5 } as Parameters<typeof nodemailer.createTransport>[0]);
+  const transport: Transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    pool: true,
+    maxConnections: 5,
+  } as Parameters<typeof nodemailer.createTransport>[0]);
   return {
     async send(mail) {
       await transport.sendMail({ from, ...mail });

@@ -14,18 +14,34 @@ type Catalog = { [key: string]: string | Catalog };
  * language, never from string literals in the code that sends them.
  */
 const messages = i18next.createInstance();
-void messages.init({ fallbackLng: 'en', supportedLngs: [...MAIL_LANGUAGES], ns: [], initAsync: false, interpolation: { escapeValue: false }, returnNull: false });
+void messages.init({
+  fallbackLng: 'en',
+  supportedLngs: [...MAIL_LANGUAGES],
+  ns: [],
+  initAsync: false,
+  interpolation: { escapeValue: false },
+  returnNull: false,
+});
 
 /** Adds an area's catalog (both languages) and gives its translator: `texts(locale)('key', values)`. */
-export function defineMessages(namespace: string, catalogs: Record<MailLanguage, Catalog>): (locale: string | null | undefined) => TFunction {
-  for (const language of MAIL_LANGUAGES) messages.addResourceBundle(language, namespace, catalogs[language], true, true);
+export function defineMessages(
+  namespace: string,
+  catalogs: Record<MailLanguage, Catalog>,
+): (locale: string | null | undefined) => TFunction {
+  for (const language of MAIL_LANGUAGES)
+    messages.addResourceBundle(language, namespace, catalogs[language], true, true);
   return (locale) => messages.getFixedT(mailLanguage(locale), namespace);
 }
 
 /** The keys of a namespace in one language, for the test that both languages say everything. */
 export function catalogKeys(namespace: string, language: MailLanguage): string[] {
-  const walk = (node: Catalog, prefix: string): string[] => Object.entries(node).flatMap(([key, value]) => (typeof value === 'string' ? [`${prefix}${key}`] : walk(value, `${prefix}${key}.`)));
-  return walk((messages.getResourceBundle(language, namespace) as Catalog | undefined) ?? {}, '').map((key) => key.replace(/_(one|other|few|many|two|zero)$/, ''));
+  const walk = (node: Catalog, prefix: string): string[] =>
+    Object.entries(node).flatMap(([key, value]) =>
+      typeof value === 'string' ? [`${prefix}${key}`] : walk(value, `${prefix}${key}.`),
+    );
+  return walk((messages.getResourceBundle(language, namespace) as Catalog | undefined) ?? {}, '').map((key) =>
+    key.replace(/_(one|other|few|many|two|zero)$/, ''),
+  );
 }
 
 export const mailNamespaces = (): string[] => Object.keys(messages.store.data.en ?? {});

@@ -9,11 +9,24 @@ interface QueuedMail extends Omit<Mail, 'attachments'> {
 }
 
 function toQueued(mail: Mail): QueuedMail {
-  return { ...mail, attachments: mail.attachments?.map((a) => ({ ...a, content: Buffer.from(a.content).toString('base64'), encoding: 'base64' as const })) };
+  return {
+    ...mail,
+    attachments: mail.attachments?.map((a) => ({
+      ...a,
+      content: Buffer.from(a.content).toString('base64'),
+      encoding: 'base64' as const,
+    })),
+  };
 }
 
 function fromQueued(data: QueuedMail): Mail {
-  return { ...data, attachments: data.attachments?.map(({ encoding: _encoding, ...a }) => ({ ...a, content: Buffer.from(a.content, 'base64') })) };
+  return {
+    ...data,
+    attachments: data.attachments?.map(({ encoding: _encoding, ...a }) => ({
+      ...a,
+      content: Buffer.from(a.content, 'base64'),
+    })),
+  };
 }
 
 /**
@@ -35,7 +48,10 @@ export function mailDeliverer(deps: Pick<Deps, 'mailer' | 'config'>): Deliverer 
     inTransaction: false,
     retry: { delayMs: deps.config.MAIL_RETRY_DELAY_MS, attempts: deps.config.MAIL_RETRIES + 1 },
     async deliver(row) {
-      await deps.mailer.send({ ...fromQueued(row.payload as unknown as QueuedMail), messageId: `<outbox-${row.id}@learning-platform.invalid>` });
+      await deps.mailer.send({
+        ...fromQueued(row.payload as unknown as QueuedMail),
+        messageId: `<outbox-${row.id}@learning-platform.invalid>`,
+      });
     },
   };
 }

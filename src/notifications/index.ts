@@ -21,13 +21,23 @@ declare module '../kernel/events' {
      * The type is named by its value, so that an area which only announces needs nothing of this one but the event.
      * `onceWhileUnread`: a recipient who has not read the same request yet (same type and data) is not told again.
      */
-    'notification.requested': { recipients: string[]; notificationType: `${NotificationType}`; message: NotificationMessage; onceWhileUnread?: boolean };
+    'notification.requested': {
+      recipients: string[];
+      notificationType: `${NotificationType}`;
+      message: NotificationMessage;
+      onceWhileUnread?: boolean;
+    };
     /**
      * A learner's milestone (progress) that their guardians hear of too: the learner gets `learner`, each guardian
      * with an active link at delivery gets `guardian` with the learner's id in its data (as `notifyWithGuardians`).
      * An event of its own, since who the guardians are is for this area to read when it delivers, not for the raiser.
      */
-    'notification.requested_with_guardians': { learnerId: string; notificationType: `${NotificationType}`; learner: NotificationMessage; guardian: NotificationMessage };
+    'notification.requested_with_guardians': {
+      learnerId: string;
+      notificationType: `${NotificationType}`;
+      learner: NotificationMessage;
+      guardian: NotificationMessage;
+    };
   }
 }
 

@@ -15,7 +15,10 @@ export enum NotificationType {
 /** One in-app notification, written in the recipient's locale when it was created. */
 @Entity({ tableName: 'notifications' })
 @Index({ properties: ['user', 'createdAt', 'id'] })
-@Index({ name: 'notifications_unread_index', expression: 'create index "notifications_unread_index" on "notifications" ("user_id") where "read_at" is null' })
+@Index({
+  name: 'notifications_unread_index',
+  expression: 'create index "notifications_unread_index" on "notifications" ("user_id") where "read_at" is null',
+})
 export class Notification {
   [OptionalProps]?: 'data' | 'readAt' | 'createdAt' | 'read';
 

@@ -13,7 +13,10 @@ export const notificationReactions: EventHandlers = {
   },
 
   'notification.requested_with_guardians': async ({ learnerId, notificationType, learner, guardian }, services) => {
-    await services.notifications.notifyWithGuardians(learnerId, notificationType as NotificationType, { learner, guardian });
+    await services.notifications.notifyWithGuardians(learnerId, notificationType as NotificationType, {
+      learner,
+      guardian,
+    });
   },
 
   'guardian.link_requested': async ({ learnerId, linkId, guardianId, guardianName }, services) => {
@@ -29,12 +32,18 @@ export const notificationReactions: EventHandlers = {
     await services.notifications.notifyWithGuardians(event.learnerId, NotificationType.certificate, {
       learner: {
         title: { en: 'You earned a certificate!', vi: 'Bạn đã nhận chứng chỉ!' },
-        body: { en: `Well done on finishing "${courseTitle.en}".`, vi: `Chúc mừng bạn đã hoàn thành "${courseTitle.vi}".` },
+        body: {
+          en: `Well done on finishing "${courseTitle.en}".`,
+          vi: `Chúc mừng bạn đã hoàn thành "${courseTitle.vi}".`,
+        },
         data: { certificateId, courseId, code },
       },
       guardian: {
         title: { en: `${learnerName} earned a certificate`, vi: `${learnerName} đã nhận chứng chỉ` },
-        body: { en: `${learnerName} finished "${courseTitle.en}".`, vi: `${learnerName} đã hoàn thành "${courseTitle.vi}".` },
+        body: {
+          en: `${learnerName} finished "${courseTitle.en}".`,
+          vi: `${learnerName} đã hoàn thành "${courseTitle.vi}".`,
+        },
         data: { certificateId, courseId },
       },
     });

@@ -5,7 +5,15 @@ import { notificationsRules } from './notifications.rules';
 import type { Context } from '../kernel/context';
 import { toConnection } from '../kernel/pagination';
 import { NOTIFICATION_ADDED, type NotificationAddedEvent, UNREAD_COUNT_CHANGED } from './notifications.service';
-import { NotificationConnection, NotificationSettingsInput, NotificationSettingsView, NotificationsArgs, NotificationView, ReadAllResult, UnreadCount } from './notifications.types';
+import {
+  NotificationConnection,
+  NotificationSettingsInput,
+  NotificationSettingsView,
+  NotificationsArgs,
+  NotificationView,
+  ReadAllResult,
+  UnreadCount,
+} from './notifications.types';
 
 /** The caller's id; shield has already refused callers without one. */
 const me = (ctx: Context) => ctx.auth.userId!;
@@ -14,12 +22,18 @@ const ownTopic = ({ context }: { context: unknown }) => (context as Context).aut
 /** The inbox as an edge of the account: only the account itself reads it (a guardian does not). */
 @Resolver(() => UserView)
 export class NotificationsUserEdges {
-  @FieldResolver(() => NotificationConnection, { nullable: true, description: "The account's notifications, newest first, unread or read or all (the account itself)" })
+  @FieldResolver(() => NotificationConnection, {
+    nullable: true,
+    description: "The account's notifications, newest first, unread or read or all (the account itself)",
+  })
   async notifications(@Root() user: User, @Args(() => NotificationsArgs) args: NotificationsArgs, @Ctx() ctx: Context) {
     return toConnection(await ctx.services.notifications.list(user.id, args.filter, args.first, args.after));
   }
 
-  @FieldResolver(() => Int, { nullable: true, description: 'How many notifications are unread, for the bell (the account itself)' })
+  @FieldResolver(() => Int, {
+    nullable: true,
+    description: 'How many notifications are unread, for the bell (the account itself)',
+  })
   unreadNotificationCount(@Root() user: User, @Ctx() ctx: Context) {
     return ctx.services.notifications.unreadCount(user.id);
   }
@@ -53,7 +67,10 @@ export class NotificationsResolver {
   }
 
   @Mutation(() => NotificationView, { description: 'Harmless on a notification already read' })
-  markNotificationRead(@Arg('id', () => ID, { description: "The notification's global id" }) id: string, @Ctx() ctx: Context) {
+  markNotificationRead(
+    @Arg('id', () => ID, { description: "The notification's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.notifications.markRead(me(ctx), id);
   }
 
@@ -63,14 +80,21 @@ export class NotificationsResolver {
   }
 
   @Mutation(() => Boolean, { description: "Deletes one of the caller's notifications; true once it is gone" })
-  async deleteNotification(@Arg('id', () => ID, { description: "The notification's global id" }) id: string, @Ctx() ctx: Context): Promise<boolean> {
+  async deleteNotification(
+    @Arg('id', () => ID, { description: "The notification's global id" }) id: string,
+    @Ctx() ctx: Context,
+  ): Promise<boolean> {
     await ctx.services.notifications.delete(me(ctx), id);
     return true;
   }
 
-  @Mutation(() => NotificationSettingsView, { description: 'Disabled types are not created for the caller from now on; report toggles turn guardian report mails off or on' })
+  @Mutation(() => NotificationSettingsView, {
+    description:
+      'Disabled types are not created for the caller from now on; report toggles turn guardian report mails off or on',
+  })
   updateNotificationSettings(
-    @Arg('input', () => NotificationSettingsInput, { description: 'The settings to change' }) input: NotificationSettingsInput,
+    @Arg('input', () => NotificationSettingsInput, { description: 'The settings to change' })
+    input: NotificationSettingsInput,
     @Ctx() ctx: Context,
   ): Promise<NotificationSettingsView> {
     return ctx.services.notifications.updateSettings(me(ctx), {
@@ -81,13 +105,21 @@ export class NotificationsResolver {
     });
   }
 
-  @Subscription(() => NotificationView, { description: "Each new notification of the caller's", topics: NOTIFICATION_ADDED, topicId: ownTopic })
+  @Subscription(() => NotificationView, {
+    description: "Each new notification of the caller's",
+    topics: NOTIFICATION_ADDED,
+    topicId: ownTopic,
+  })
   notificationAdded(@Root() event: NotificationAddedEvent, @Ctx() ctx: Context) {
     // Read fresh, with the other subscribers of the events that arrived together.
     return ctx.services.notifications.added(me(ctx), event.notificationId);
   }
 
-  @Subscription(() => UnreadCount, { description: "The caller's unread count after each change", topics: UNREAD_COUNT_CHANGED, topicId: ownTopic })
+  @Subscription(() => UnreadCount, {
+    description: "The caller's unread count after each change",
+    topics: UNREAD_COUNT_CHANGED,
+    topicId: ownTopic,
+  })
   async unreadCountChanged(@Ctx() ctx: Context): Promise<UnreadCount> {
     return { count: await ctx.services.notifications.unreadCount(me(ctx)) };
   }

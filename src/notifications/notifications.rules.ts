@@ -3,7 +3,11 @@ import { isAuthenticated, isSelf } from '../permissions/rules';
 
 /** Everyone signed in has an inbox; the service scopes every query to the caller. */
 export const notificationsRules = {
-  Query: { notifications: isAuthenticated, unreadNotificationCount: isAuthenticated, notificationSettings: isAuthenticated },
+  Query: {
+    notifications: isAuthenticated,
+    unreadNotificationCount: isAuthenticated,
+    notificationSettings: isAuthenticated,
+  },
   Mutation: {
     markNotificationRead: isAuthenticated,
     markAllNotificationsRead: isAuthenticated,

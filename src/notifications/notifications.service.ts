@@ -52,10 +52,15 @@ export class NotificationsService {
    * A learner's event that their guardians hear of too (progress, certificates): the learner gets
    * `learner`, each guardian with an active link gets `guardian` with the learner's id in its data.
    */
-  async notifyWithGuardians(learnerId: string, type: NotificationType, messages: { learner: NotificationMessage; guardian: NotificationMessage }): Promise<void> {
+  async notifyWithGuardians(
+    learnerId: string,
+    type: NotificationType,
+    messages: { learner: NotificationMessage; guardian: NotificationMessage },
+  ): Promise<void> {
     await this.notify(learnerId, type, messages.learner);
     const guardianMessage = { ...messages.guardian, data: { ...messages.guardian.data, learnerId } };
-    for (const guardianId of await this.services.guardian.activeGuardianIdsOf(learnerId)) await this.notify(guardianId, type, guardianMessage);
+    for (const guardianId of await this.services.guardian.activeGuardianIdsOf(learnerId))
+      await this.notify(guardianId, type, guardianMessage);
   }
 
   /**
@@ -73,7 +78,10 @@ export class NotificationsService {
       data: message.data ?? {},
     });
     await this.em.persistAndFlush(notification);
-    this.uow.publish(NOTIFICATION_ADDED, userId, { userId, notificationId: notification.id } satisfies NotificationAddedEvent);
+    this.uow.publish(NOTIFICATION_ADDED, userId, {
+      userId,
+      notificationId: notification.id,
+    } satisfies NotificationAddedEvent);
     this.publishUnreadCount(userId);
     return notification;
   }
@@ -83,26 +91,43 @@ export class NotificationsService {
    * asked again and again (a consent) reaches them once until they read it. Deliveries for the same
    * user and notification take turns, so two delivered at once cannot both find none unread.
    */
-  async notifyOnceWhileUnread(userId: string, type: NotificationType, message: NotificationMessage): Promise<Notification | null> {
+  async notifyOnceWhileUnread(
+    userId: string,
+    type: NotificationType,
+    message: NotificationMessage,
+  ): Promise<Notification | null> {
     const data = message.data ?? {};
     return this.uow.transaction(async (em) => {
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`notification:${userId}:${type}:${JSON.stringify(data)}`]);
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+        `notification:${userId}:${type}:${JSON.stringify(data)}`,
+      ]);
       if (await em.count(Notification, { user: userId, type, readAt: null, data })) return null;
       return this.notify(userId, type, message);
     });
   }
 
-  async list(userId: string, filter: NotificationFilter, first: number, after?: string | null): Promise<Page<Notification>> {
+  async list(
+    userId: string,
+    filter: NotificationFilter,
+    first: number,
+    after?: string | null,
+  ): Promise<Page<Notification>> {
     const where: FilterQuery<Notification> = { user: userId };
     if (filter === 'unread') where.readAt = null;
     if (filter === 'read') where.readAt = { $ne: null };
-    const rows = await this.em.find(Notification, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      Notification,
+      { ...where, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(Notification, where));
   }
 
   /** One row, kept by the database (migration notification_counters), however many a user has. */
   async unreadCount(userId: string): Promise<number> {
-    const rows = await this.em.getConnection().execute<{ unread: number }[]>('select unread from notification_counters where user_id = ?', [userId]);
+    const rows = await this.em
+      .getConnection()
+      .execute<{ unread: number }[]>('select unread from notification_counters where user_id = ?', [userId]);
     return rows[0]?.unread ?? 0;
   }
 
@@ -167,7 +192,12 @@ export class NotificationsService {
   /** Every setting of the user's (a user without a row gets everything). */
   async settings(userId: string): Promise<SettingsValues> {
     const row = await this.em.findOne(NotificationSettings, { user: userId }, { refresh: true });
-    return { disabledTypes: row?.disabledTypes ?? [], weeklyReport: row?.weeklyReport ?? true, monthlyReport: row?.monthlyReport ?? true, inactivityAlert: row?.inactivityAlert ?? true };
+    return {
+      disabledTypes: row?.disabledTypes ?? [],
+      weeklyReport: row?.weeklyReport ?? true,
+      monthlyReport: row?.monthlyReport ?? true,
+      inactivityAlert: row?.inactivityAlert ?? true,
+    };
   }
 
   /** Changes what is given, in one statement (two changes at once both stay). */

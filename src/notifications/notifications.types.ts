@@ -27,7 +27,11 @@ export enum NotificationFilter {
 registerEnumType(NotificationFilter, {
   name: 'NotificationFilter',
   description: 'Which notifications a list shows',
-  valuesConfig: { all: { description: 'Read and unread' }, unread: { description: 'Not read yet' }, read: { description: 'Already read' } },
+  valuesConfig: {
+    all: { description: 'Read and unread' },
+    unread: { description: 'Not read yet' },
+    read: { description: 'Already read' },
+  },
 });
 
 @ObjectType('Notification', { description: 'A message to an account, in its locale', implements: Node })
@@ -50,7 +54,10 @@ export class NotificationView implements Node {
   @Field(() => Boolean, { description: 'True once the recipient has marked it read' })
   read!: boolean;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the recipient marked it read; null while unread' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the recipient marked it read; null while unread',
+  })
   readAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the notification was made' })
@@ -61,7 +68,10 @@ export const NotificationConnection = Connection(NotificationView, 'Notification
 
 @ArgsType()
 export class NotificationsArgs extends PageArgs {
-  @Field(() => NotificationFilter, { defaultValue: NotificationFilter.all, description: 'Which notifications to list: all, read or unread' })
+  @Field(() => NotificationFilter, {
+    defaultValue: NotificationFilter.all,
+    description: 'Which notifications to list: all, read or unread',
+  })
   filter: Filter = NotificationFilter.all;
 }
 
@@ -95,22 +105,34 @@ export class NotificationSettingsView {
 /** Only what is given changes. */
 @InputType({ description: 'Which notifications and mails an account wants' })
 export class NotificationSettingsInput {
-  @Field(() => [NotificationType], { nullable: true, description: 'The types the account should not receive; left out: unchanged' })
+  @Field(() => [NotificationType], {
+    nullable: true,
+    description: 'The types the account should not receive; left out: unchanged',
+  })
   @IsOptional()
   @ArrayMaxSize(Object.keys(NotificationType).length * 2)
   disabledTypes?: NotificationType[] | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Whether a guardian gets the weekly report mail; left out: unchanged' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether a guardian gets the weekly report mail; left out: unchanged',
+  })
   @IsOptional()
   @IsBoolean()
   weeklyReport?: boolean | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Whether a guardian gets the monthly report mail; left out: unchanged' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether a guardian gets the monthly report mail; left out: unchanged',
+  })
   @IsOptional()
   @IsBoolean()
   monthlyReport?: boolean | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Whether a guardian gets an alert after 7 days without activity; left out: unchanged' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Whether a guardian gets an alert after 7 days without activity; left out: unchanged',
+  })
   @IsOptional()
   @IsBoolean()
   inactivityAlert?: boolean | null;

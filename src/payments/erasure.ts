@@ -13,7 +13,10 @@ export async function pseudonymiseLedger(uow: UnitOfWork, userId: string, pseudo
   await uow.em.execute(`select set_config('ledger.erasure', ?, true)`, [`${userId} ${pseudonym}`]);
   for (const kind of PERSONAL_ACCOUNTS) {
     for (const table of ['ledger_entries', 'ledger_balances']) {
-      await uow.em.execute(`update ${table} set account = ? where account = ?`, [`${kind}:${pseudonym}`, `${kind}:${userId}`]);
+      await uow.em.execute(`update ${table} set account = ? where account = ?`, [
+        `${kind}:${pseudonym}`,
+        `${kind}:${userId}`,
+      ]);
     }
   }
   await uow.em.execute(`select set_config('ledger.erasure', '', true)`);

@@ -3,7 +3,15 @@ import { allRowsOf } from '../kernel/personal-data';
 import { type Deps, perProcess } from '../kernel/deps';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { IdempotencyKey, LedgerBalance, LedgerEntry, LedgerTransaction, Payment, PurchaseRequest, WebhookEvent } from './payments.entity';
+import {
+  IdempotencyKey,
+  LedgerBalance,
+  LedgerEntry,
+  LedgerTransaction,
+  Payment,
+  PurchaseRequest,
+  WebhookEvent,
+} from './payments.entity';
 import { paymentsHttp } from './payments.http';
 import { definePaymentsJobs } from './payments.jobs';
 import { PaymentsResolver, PaymentsUserEdges, paymentsNodes } from './payments.resolver';
@@ -69,7 +77,10 @@ export const paymentsArea = defineArea({
   migrations: [
     { name: 'Migration20261124000000_commerce', class: Migration20261124000000_commerce },
     { name: 'Migration20261125000000_commerce_review', class: Migration20261125000000_commerce_review },
-    { name: 'Migration20261126000000_entitlement_revoked_reason', class: Migration20261126000000_entitlement_revoked_reason },
+    {
+      name: 'Migration20261126000000_entitlement_revoked_reason',
+      class: Migration20261126000000_entitlement_revoked_reason,
+    },
     { name: 'Migration20261127100000_ledger_pseudonyms', class: Migration20261127100000_ledger_pseudonyms },
   ],
   jobs: (deps, inUnit) => {

@@ -33,7 +33,13 @@ export class PaymentEvents {
   }
 
   /** The audit trail, in the webhook's transaction: `payment.succeeded` is recorded as `commerce.payment_succeeded`; `target` is `<type>:<id>`. */
-  private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
+  private async audit(
+    _em: EntityManager,
+    actorId: string | null,
+    action: string,
+    target: string,
+    data: Record<string, unknown> = {},
+  ): Promise<void> {
     await this.services.audit.recordSellingAction(actorId, action, target, data);
   }
 
@@ -70,7 +76,9 @@ export class PaymentEvents {
           return 'applied';
         case 'refund_succeeded':
         case 'refund_failed':
-          return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded')) ? 'applied' : 'already_final';
+          return (await this.settleRefund(em, payment, event.refundId ?? null, event.kind === 'refund_succeeded'))
+            ? 'applied'
+            : 'already_final';
         case 'renewal_succeeded':
           return (await this.renew(em, payment, event)) ? 'applied' : 'already_final';
         case 'charge_identified':
@@ -80,7 +88,10 @@ export class PaymentEvents {
         case 'chargeback_reversed':
           return (await this.reverseChargeback(em, payment, event)) ? 'applied' : 'already_final';
         case 'chargeback_lost':
-          await this.audit(em, null, 'payment.chargeback_lost', `payment:${payment.id}`, { eventId: event.eventId, disputeId: event.disputeId ?? null });
+          await this.audit(em, null, 'payment.chargeback_lost', `payment:${payment.id}`, {
+            eventId: event.eventId,
+            disputeId: event.disputeId ?? null,
+          });
           return 'applied';
         default:
           return 'applied';
@@ -94,8 +105,18 @@ export class PaymentEvents {
    * Null when the event was stored before (a replay: nothing is locked then); `sale` null when no
    * payment is named or found. Only the payment's row is locked: every sale of a product shares its row.
    */
-  private async claim(em: EntityManager, provider: string, event: ProviderEvent): Promise<{ sale: Sale | null } | null> {
-    const params: unknown[] = [provider, event.eventId, event.kind, event.paymentId && isId(event.paymentId) ? event.paymentId : null, JSON.stringify(event.raw ?? {})];
+  private async claim(
+    em: EntityManager,
+    provider: string,
+    event: ProviderEvent,
+  ): Promise<{ sale: Sale | null } | null> {
+    const params: unknown[] = [
+      provider,
+      event.eventId,
+      event.kind,
+      event.paymentId && isId(event.paymentId) ? event.paymentId : null,
+      JSON.stringify(event.raw ?? {}),
+    ];
     const where =
       event.kind === 'ignored'
         ? null
@@ -130,7 +151,15 @@ export class PaymentEvents {
         priceId: row.price_id,
         payerId: row.payer_id,
         beneficiaryId: row.beneficiary_id,
-        product: { id: row.product_id, kind: row.kind, tier: row.tier, prices: row.prices, courseIds: row.course_ids, sellerId: row.seller_id, title: row.title },
+        product: {
+          id: row.product_id,
+          kind: row.kind,
+          tier: row.tier,
+          prices: row.prices,
+          courseIds: row.course_ids,
+          sellerId: row.seller_id,
+          title: row.title,
+        },
       },
     };
   }
@@ -143,7 +172,12 @@ export class PaymentEvents {
    */
   private async succeed(em: EntityManager, payment: Sale, event: ProviderEvent): Promise<boolean> {
     // A payment the provider took after we expired or canceled it is still money received.
-    if (![PaymentStatus.pending, PaymentStatus.expired, PaymentStatus.canceled, PaymentStatus.failed].includes(payment.status)) return false;
+    if (
+      ![PaymentStatus.pending, PaymentStatus.expired, PaymentStatus.canceled, PaymentStatus.failed].includes(
+        payment.status,
+      )
+    )
+      return false;
     const product = payment.product;
     const price = product.prices.find((p) => p.id === payment.priceId);
     const { beneficiaryId, payerId } = payment;
@@ -156,7 +190,8 @@ export class PaymentEvents {
     if (product.kind === ProductKind.subscription) {
       const interval = (price?.interval ?? PriceInterval.month) === PriceInterval.year ? '1 year' : '1 month';
       ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { tier: product.tier!, interval }));
-    } else ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
+    } else
+      ctes.push(...purchaseGrantCtes(this.uow, param, payment.id, beneficiaryId, { courseIds: product.courseIds }));
     const fee = this.feeOf(payment.amount, product.sellerId);
     ctes.push(
       ...ledgerCtes(params, payment.id, null, payment.currency, [
@@ -172,7 +207,15 @@ export class PaymentEvents {
     );
     // Its audit entry in the same statement: the webhook's answer waits for every round trip.
     const data = { amount: payment.amount, currency: payment.currency, eventId: event.eventId, beneficiaryId };
-    ctes.push(auditEntryCte((value) => push(params, value), { actorId: null, action: 'commerce.payment_succeeded', targetType: 'payment', targetId: payment.id, data }));
+    ctes.push(
+      auditEntryCte((value) => push(params, value), {
+        actorId: null,
+        action: 'commerce.payment_succeeded',
+        targetType: 'payment',
+        targetId: payment.id,
+        data,
+      }),
+    );
     await em.execute(`with ${ctes.join(',\n')} select 1`, params);
     // The sales count only sorts the marketplace (its hot row is not locked by the webhook), and the
     // notifications are the people's: both follow the commit, once each, off the answer's path.
@@ -198,7 +241,11 @@ export class PaymentEvents {
   }
 
   /** A notification written with the change (the notifications area delivers it after commit). */
-  private notify(recipients: string[], notificationType: NotificationType, message: NotificationMessage): Promise<void> {
+  private notify(
+    recipients: string[],
+    notificationType: NotificationType,
+    message: NotificationMessage,
+  ): Promise<void> {
     return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
   }
 
@@ -250,10 +297,15 @@ export class PaymentEvents {
     if (seller) entries.push([`payable:creator:${seller.id}`, amount - feeBack]);
     await this.post(em, LedgerKind.chargeback, payment.id, null, entries, payment.currency);
     payment.refundedAmount = before + amount;
-    payment.status = payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
+    payment.status =
+      payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     const rejected = await refundSettlement().rejectRequested(this.uow, payment.id);
     if (payment.status === PaymentStatus.refunded) {
-      await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.chargeback);
+      await this.services.entitlements.revokeOfPayment(
+        payment.id,
+        payment.beneficiary.id,
+        EntitlementRevokedReason.chargeback,
+      );
     }
     await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
       amount,
@@ -290,7 +342,12 @@ export class PaymentEvents {
     payment.refundedAmount -= taken;
     payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
     if (wasRefunded) await this.services.entitlements.restoreAfterChargeback(payment.id, payment.beneficiary.id);
-    await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, { amount: taken, currency: payment.currency, disputeId: event.disputeId ?? null, eventId: event.eventId });
+    await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, {
+      amount: taken,
+      currency: payment.currency,
+      disputeId: event.disputeId ?? null,
+      eventId: event.eventId,
+    });
     await em.flush();
     return true;
   }
@@ -301,7 +358,14 @@ export class PaymentEvents {
   }
 
   /** One balanced ledger transaction; entries go in account order, so concurrent postings lock balances in one order. */
-  private async post(em: EntityManager, kind: LedgerKind, paymentId: string, refundId: string | null, entries: [string, number][], currency: string): Promise<void> {
+  private async post(
+    em: EntityManager,
+    kind: LedgerKind,
+    paymentId: string,
+    refundId: string | null,
+    entries: [string, number][],
+    currency: string,
+  ): Promise<void> {
     const params: unknown[] = [];
     const ctes = ledgerCtes(params, paymentId, refundId, currency, [[kind, entries]]);
     if (ctes.length) await em.execute(`with ${ctes.join(',\n')} select 1`, params);
@@ -311,9 +375,15 @@ export class PaymentEvents {
    * The provider's word on a refund: succeeded moves money back (ledger reversed, entitlements
    * revoked when whole). The refund's row follows in this transaction, through its area.
    */
-  private async settleRefund(em: EntityManager, payment: Payment, refundId: string | null, succeeded: boolean): Promise<boolean> {
+  private async settleRefund(
+    em: EntityManager,
+    payment: Payment,
+    refundId: string | null,
+    succeeded: boolean,
+  ): Promise<boolean> {
     const settlement = refundSettlement();
-    const refund = refundId && isId(refundId) ? await settlement.awaitingProvider(this.uow, payment.id, refundId) : null;
+    const refund =
+      refundId && isId(refundId) ? await settlement.awaitingProvider(this.uow, payment.id, refundId) : null;
     if (!refund) return false;
     // A chargeback took the money back meanwhile: this refund cannot pay it out again.
     if (succeeded && payment.refundedAmount + refund.amount > payment.amount) succeeded = false;
@@ -342,18 +412,39 @@ export class PaymentEvents {
       ],
       payment.currency,
     );
-    await this.post(em, LedgerKind.fee_split, payment.id, refund.id, split(payment.payer.id, payment.product.seller?.id ?? null, refund.amount, feeBack, -1), payment.currency);
+    await this.post(
+      em,
+      LedgerKind.fee_split,
+      payment.id,
+      refund.id,
+      split(payment.payer.id, payment.product.seller?.id ?? null, refund.amount, feeBack, -1),
+      payment.currency,
+    );
     if (payment.status === PaymentStatus.refunded) {
-      await this.services.entitlements.revokeOfPayment(payment.id, payment.beneficiary.id, EntitlementRevokedReason.refund);
+      await this.services.entitlements.revokeOfPayment(
+        payment.id,
+        payment.beneficiary.id,
+        EntitlementRevokedReason.refund,
+      );
     }
-    await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, { paymentId: payment.id, amount: refund.amount, currency: payment.currency });
+    await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, {
+      paymentId: payment.id,
+      amount: refund.amount,
+      currency: payment.currency,
+    });
     await em.flush();
     return true;
   }
 }
 
 /** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
-function split(payerId: string, sellerId: string | null, amount: number, fee: number, sign: 1 | -1): [string, number][] {
+function split(
+  payerId: string,
+  sellerId: string | null,
+  amount: number,
+  fee: number,
+  sign: 1 | -1,
+): [string, number][] {
   const entries: [string, number][] = [
     [`customer:${payerId}`, sign * amount],
     ['revenue:platform', -sign * fee],
@@ -372,7 +463,15 @@ interface Sale {
   priceId: string;
   payerId: string;
   beneficiaryId: string;
-  product: { id: string; kind: ProductKind; tier: Tier | null; prices: Price[]; courseIds: string[]; sellerId: string | null; title: Localized };
+  product: {
+    id: string;
+    kind: ProductKind;
+    tier: Tier | null;
+    prices: Price[];
+    courseIds: string[];
+    sellerId: string | null;
+    title: Localized;
+  };
 }
 
 /** The row `claim` reads: `stored` 0 for a replay, the payment's columns null when none was found. */
@@ -407,7 +506,15 @@ function saleOf(payment: Payment): Sale {
     priceId: payment.priceId,
     payerId: payment.payer.id,
     beneficiaryId: payment.beneficiary.id,
-    product: { id: product.id, kind: product.kind, tier: product.tier, prices: product.prices, courseIds: product.courseIds, sellerId: product.seller?.id ?? null, title: product.title },
+    product: {
+      id: product.id,
+      kind: product.kind,
+      tier: product.tier,
+      prices: product.prices,
+      courseIds: product.courseIds,
+      sellerId: product.seller?.id ?? null,
+      title: product.title,
+    },
   };
 }
 
@@ -427,11 +534,18 @@ function push(params: unknown[], value: unknown): string {
  * entries in one statement. The entries of all of them go in account order, so concurrent postings
  * take the balances' rows in one order.
  */
-function ledgerCtes(params: unknown[], paymentId: string, refundId: string | null, currency: string, transactions: [LedgerKind, [string, number][]][]): string[] {
+function ledgerCtes(
+  params: unknown[],
+  paymentId: string,
+  refundId: string | null,
+  currency: string,
+  transactions: [LedgerKind, [string, number][]][],
+): string[] {
   const ctes: string[] = [];
   // Placeholders are positional: the transactions' values first, then the currency, then the entries', as the SQL reads.
   const kept = transactions.map(([kind, entries]) => {
-    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0) throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
+    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0)
+      throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
     return [kind, entries.filter(([, amount]) => amount !== 0)] as const;
   });
   kept.forEach(([kind, entries], i) => {
@@ -443,7 +557,10 @@ function ledgerCtes(params: unknown[], paymentId: string, refundId: string | nul
   if (!ctes.length) return [];
   const currencyAt = push(params, currency);
   const rows = kept.flatMap(([, entries], i) =>
-    entries.map(([account, amount]) => `select lt${i}.id as tx, ${push(params, account)}::text as account, ${push(params, amount)}::bigint as amount from lt${i}`),
+    entries.map(
+      ([account, amount]) =>
+        `select lt${i}.id as tx, ${push(params, account)}::text as account, ${push(params, amount)}::bigint as amount from lt${i}`,
+    ),
   );
   ctes.push(
     `le as (insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { BigIntType, Check, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  BigIntType,
+  Check,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { User } from '../auth';
 import { Product } from '../catalog';
 
@@ -26,12 +37,22 @@ export enum PaymentStatus {
 // A provider's reference names one payment (webhooks find theirs by it).
 @Index({
   name: 'payments_provider_provider_ref_unique',
-  expression: 'create unique index "payments_provider_provider_ref_unique" on "payments" ("provider", "provider_ref") where "provider_ref" is not null',
+  expression:
+    'create unique index "payments_provider_provider_ref_unique" on "payments" ("provider", "provider_ref") where "provider_ref" is not null',
 })
 @Check({ name: 'payments_amount_check', expression: '"amount" > 0' })
 @Check({ name: 'payments_refunded_within', expression: '"refunded_amount" >= 0 and "refunded_amount" <= "amount"' })
 export class Payment {
-  [OptionalProps]?: 'status' | 'providerRef' | 'providerCharge' | 'redirectUrl' | 'returnUrl' | 'refundedAmount' | 'succeededAt' | 'createdAt' | 'updatedAt';
+  [OptionalProps]?:
+    | 'status'
+    | 'providerRef'
+    | 'providerCharge'
+    | 'redirectUrl'
+    | 'returnUrl'
+    | 'refundedAmount'
+    | 'succeededAt'
+    | 'createdAt'
+    | 'updatedAt';
 
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();

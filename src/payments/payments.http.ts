@@ -5,9 +5,16 @@ import { DeclaringRouter } from '../kernel/http-router';
 import { formatMoney } from '../../web/shared/money';
 import { PaymentStatus } from './payments.entity';
 import { isOwnReturnUrl } from './return-url';
-import { sandboxPageToken, SANDBOX_SIGNATURE_HEADER, type SandboxEventBody, sameText, signSandbox } from './providers/sandbox';
+import {
+  sandboxPageToken,
+  SANDBOX_SIGNATURE_HEADER,
+  type SandboxEventBody,
+  sameText,
+  signSandbox,
+} from './providers/sandbox';
 
-const PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+const PAGE_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 const escape = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
@@ -19,7 +26,11 @@ const refusal = (title: string, text: string) =>
  * Payments' own paths: webhooks read the raw body (its signature is over the bytes), and the
  * sandbox's payment page.
  */
-export function paymentsHttp(deps: Deps, context: (req: Request) => Context, sandboxSecret: () => string): DeclaringRouter {
+export function paymentsHttp(
+  deps: Deps,
+  context: (req: Request) => Context,
+  sandboxSecret: () => string,
+): DeclaringRouter {
   const router = new DeclaringRouter();
   // Checked again on the page: a payment stored before the check, or under other origins, sends no browser off them.
   const returnTo = (url: string | null) => (url && isOwnReturnUrl(deps.config, url) ? url : '');
@@ -28,12 +39,24 @@ export function paymentsHttp(deps: Deps, context: (req: Request) => Context, san
   const webhook = async (req: Request, res: Response) => {
     const ctx = context(req);
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const query = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<string, string>;
-    const answer = await ctx.services.payments.webhook(String(req.params.provider), { method: req.method, rawBody, headers: req.headers, query });
+    const query = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<
+      string,
+      string
+    >;
+    const answer = await ctx.services.payments.webhook(String(req.params.provider), {
+      method: req.method,
+      rawBody,
+      headers: req.headers,
+      query,
+    });
     if (answer.body === undefined) res.status(answer.status).end();
     else res.status(answer.status).json(answer.body);
   };
-  router.post('/payments/webhooks/:provider', express.raw({ type: () => true, limit: deps.config.BODY_LIMIT }), webhook);
+  router.post(
+    '/payments/webhooks/:provider',
+    express.raw({ type: () => true, limit: deps.config.BODY_LIMIT }),
+    webhook,
+  );
   router.get('/payments/webhooks/:provider', webhook);
 
   // The sandbox's payment page: Pay and Cancel post events the service signed for this payment only.
@@ -49,16 +72,30 @@ export function paymentsHttp(deps: Deps, context: (req: Request) => Context, san
   });
   router.get('/payments/sandbox/favicon.ico', (_req, res) => void res.status(204).end());
   router.get('/payments/sandbox/:id', async (req, res) => {
-    res.set('Content-Security-Policy', PAGE_CSP).set('X-Content-Type-Options', 'nosniff').set('Referrer-Policy', 'no-referrer').set('Cache-Control', 'no-store');
+    res
+      .set('Content-Security-Policy', PAGE_CSP)
+      .set('X-Content-Type-Options', 'nosniff')
+      .set('Referrer-Policy', 'no-referrer')
+      .set('Cache-Control', 'no-store');
     const secret = sandboxSecret();
     const token = typeof req.query.t === 'string' ? req.query.t : '';
-    const payment = token && sameText(token, sandboxPageToken(secret, req.params.id)) ? await context(req).services.payments.sandboxPayment(req.params.id) : null;
+    const payment =
+      token && sameText(token, sandboxPageToken(secret, req.params.id))
+        ? await context(req).services.payments.sandboxPayment(req.params.id)
+        : null;
     if (!payment) return res.status(404).type('html').send(refusal('Not found', 'No such payment.'));
     // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.
     const caller = context(req).auth.userId;
-    if (caller && caller !== payment.payer.id) return res.status(403).type('html').send(refusal('Forbidden', 'Only the payer pays this payment.'));
+    if (caller && caller !== payment.payer.id)
+      return res.status(403).type('html').send(refusal('Forbidden', 'Only the payer pays this payment.'));
     const event = (type: SandboxEventBody['type']) => {
-      const body = JSON.stringify({ id: `evt_${type}_${payment.id}`, type, paymentId: payment.id, amount: payment.amount, currency: payment.currency } satisfies SandboxEventBody);
+      const body = JSON.stringify({
+        id: `evt_${type}_${payment.id}`,
+        type,
+        paymentId: payment.id,
+        amount: payment.amount,
+        currency: payment.currency,
+      } satisfies SandboxEventBody);
       return { body, signature: signSandbox(secret, body) };
     };
     const pay = event('payment.succeeded');

@@ -10,7 +10,15 @@ export function formatMoney(amount: number, currency: string, locale: Locale): s
 }
 
 /** To each active guardian of a learner under 18 who asked to buy something. The learner's chosen name is quoted in the text, never in the subject. */
-export function purchaseRequestMail(to: string, locale: Locale, displayName: string, title: Localized, amount: number, currency: string, link: string): Mail {
+export function purchaseRequestMail(
+  to: string,
+  locale: Locale,
+  displayName: string,
+  title: Localized,
+  amount: number,
+  currency: string,
+  link: string,
+): Mail {
   const price = formatMoney(amount, currency, locale);
   const learnerName = quotedName(displayName);
   const texts = {

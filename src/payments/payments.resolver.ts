@@ -5,7 +5,17 @@ import { paymentsRules } from './payments.rules';
 import type { Context } from '../kernel/context';
 import { PageArgs, toConnectionOf } from '../kernel/pagination';
 import type { Payment, PurchaseRequest } from './payments.entity';
-import { CheckoutInput, CheckoutResultView, CheckoutView, LedgerBalancesView, MySalesView, PaymentConnection, PaymentView, PurchaseRequestConnection, PurchaseRequestView } from './payments.types';
+import {
+  CheckoutInput,
+  CheckoutResultView,
+  CheckoutView,
+  LedgerBalancesView,
+  MySalesView,
+  PaymentConnection,
+  PaymentView,
+  PurchaseRequestConnection,
+  PurchaseRequestView,
+} from './payments.types';
 
 export function presentPayment(p: Payment): PaymentView {
   return {
@@ -44,7 +54,10 @@ const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
 /** What an account bought or was given: only the account itself reads it. */
 @Resolver(() => UserView)
 export class PaymentsUserEdges {
-  @FieldResolver(() => PaymentConnection, { nullable: true, description: 'Payments the account made or benefits from, newest first (the account itself)' })
+  @FieldResolver(() => PaymentConnection, {
+    nullable: true,
+    description: 'Payments the account made or benefits from, newest first (the account itself)',
+  })
   async payments(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
     return toConnectionOf(await ctx.services.payments.myPayments(user, page.first, page.after), presentPayment);
   }
@@ -56,14 +69,16 @@ export const paymentsNodes: NodeSource[] = [
     table: 'payments',
     rule: paymentsRules.Query.payment,
     field: 'Query.payment',
-    loadMany: async (ctx, ids) => (await ctx.services.payments.paymentsByIds(await viewer(ctx), ids)).map(presentPayment),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.payments.paymentsByIds(await viewer(ctx), ids)).map(presentPayment),
   },
   {
     type: 'PurchaseRequest',
     table: 'purchase_requests',
     rule: paymentsRules.Query.purchaseRequests,
     field: 'Query.purchaseRequests',
-    loadMany: async (ctx, ids) => (await ctx.services.payments.purchaseRequestsByIds(await viewer(ctx), ids)).map(presentRequest),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.payments.purchaseRequestsByIds(await viewer(ctx), ids)).map(presentRequest),
   },
 ];
 
@@ -78,8 +93,13 @@ export class PaymentsResolver {
 
   @Mutation(() => CheckoutResultView, { description: 'REST sends the Idempotency-Key header as idempotencyKey' })
   async checkout(
-    @Arg('input', () => CheckoutInput, { description: 'What to buy, at which price, with which provider' }) input: CheckoutInput,
-    @Arg('idempotencyKey', () => String, { nullable: true, description: "A key of the caller's choice: the same key and input answer the first answer again" }) key: string | null,
+    @Arg('input', () => CheckoutInput, { description: 'What to buy, at which price, with which provider' })
+    input: CheckoutInput,
+    @Arg('idempotencyKey', () => String, {
+      nullable: true,
+      description: "A key of the caller's choice: the same key and input answer the first answer again",
+    })
+    key: string | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.payments.checkout(await viewer(ctx), input, key ?? null);
@@ -87,7 +107,10 @@ export class PaymentsResolver {
 
   @Query(() => PaymentConnection, { description: 'Payments the caller made or benefits from' })
   async myPayments(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnectionOf(await ctx.services.payments.myPayments(await viewer(ctx), page.first, page.after), presentPayment);
+    return toConnectionOf(
+      await ctx.services.payments.myPayments(await viewer(ctx), page.first, page.after),
+      presentPayment,
+    );
   }
 
   @Query(() => PaymentView, { description: 'One payment, for its payer, its beneficiary and admins' })
@@ -102,21 +125,38 @@ export class PaymentsResolver {
 
   @Query(() => PurchaseRequestConnection, { description: "A guardian's learners' requests (a learner: their own)" })
   async purchaseRequests(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnectionOf(await ctx.services.payments.purchaseRequests(await viewer(ctx), page.first, page.after), presentRequest);
+    return toConnectionOf(
+      await ctx.services.payments.purchaseRequests(await viewer(ctx), page.first, page.after),
+      presentRequest,
+    );
   }
 
-  @Mutation(() => CheckoutView, { description: 'A guardian approves: a checkout for them to pay, the learner its beneficiary' })
+  @Mutation(() => CheckoutView, {
+    description: 'A guardian approves: a checkout for them to pay, the learner its beneficiary',
+  })
   async approvePurchaseRequest(
     @Arg('id', () => ID, { description: 'The purchase request to approve' }) id: string,
-    @Arg('provider', () => String, { nullable: true, description: 'Payment provider: stripe, vnpay, momo or sandbox; the default when omitted' }) provider: string | null,
-    @Arg('returnUrl', () => String, { nullable: true, description: 'Where the provider sends the guardian back after paying: an address on WEB_ORIGIN or APP_ORIGIN' }) returnUrl: string | null,
+    @Arg('provider', () => String, {
+      nullable: true,
+      description: 'Payment provider: stripe, vnpay, momo or sandbox; the default when omitted',
+    })
+    provider: string | null,
+    @Arg('returnUrl', () => String, {
+      nullable: true,
+      description: 'Where the provider sends the guardian back after paying: an address on WEB_ORIGIN or APP_ORIGIN',
+    })
+    returnUrl: string | null,
     @Ctx() ctx: Context,
   ) {
-    return (await ctx.services.payments.approveRequest(await viewer(ctx), id, provider ?? null, returnUrl ?? null)).payment;
+    return (await ctx.services.payments.approveRequest(await viewer(ctx), id, provider ?? null, returnUrl ?? null))
+      .payment;
   }
 
   @Mutation(() => PurchaseRequestView, { description: "A guardian declines a linked learner's purchase request" })
-  async declinePurchaseRequest(@Arg('id', () => ID, { description: 'The purchase request to decline' }) id: string, @Ctx() ctx: Context) {
+  async declinePurchaseRequest(
+    @Arg('id', () => ID, { description: 'The purchase request to decline' }) id: string,
+    @Ctx() ctx: Context,
+  ) {
     return presentRequest(await ctx.services.payments.declineRequest(await viewer(ctx), id));
   }
 

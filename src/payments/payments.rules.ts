@@ -15,7 +15,8 @@ const decidesRequest = and(
   aboutCallerAnd(
     ['id'],
     rule('decidesPurchaseRequest', { cache: 'no_cache' })(
-      async (_parent, args: { id: string }, ctx: Context) => (await ctx.services.payments.guardsRequest(ctx.auth.userId!, args.id)) || purchaseRequestNotFound(),
+      async (_parent, args: { id: string }, ctx: Context) =>
+        (await ctx.services.payments.guardsRequest(ctx.auth.userId!, args.id)) || purchaseRequestNotFound(),
     ),
   ),
 );

@@ -33,7 +33,15 @@ import {
   webhookNotCompleted,
 } from './payments.errors';
 import type { Providers } from './providers';
-import { InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookAnswer, type WebhookOutcome, type WebhookRequest } from './providers/types';
+import {
+  InvalidSignature,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderPayment,
+  type WebhookAnswer,
+  type WebhookOutcome,
+  type WebhookRequest,
+} from './providers/types';
 import { isOwnReturnUrl } from './return-url';
 
 export interface CheckoutInput {
@@ -91,12 +99,22 @@ export class PaymentsService {
    * action that rolls back leaves no entry. `action` is `payment.succeeded`, recorded as
    * `commerce.payment_succeeded`; `target` is `<type>:<id>`.
    */
-  private async audit(_em: EntityManager, actorId: string | null, action: string, target: string, data: Record<string, unknown> = {}): Promise<void> {
+  private async audit(
+    _em: EntityManager,
+    actorId: string | null,
+    action: string,
+    target: string,
+    data: Record<string, unknown> = {},
+  ): Promise<void> {
     await this.services.audit.recordSellingAction(actorId, action, target, data);
   }
 
   /** A notification written with the change (the notifications area delivers it after commit). */
-  private notify(recipients: string[], notificationType: NotificationType, message: NotificationMessage): Promise<void> {
+  private notify(
+    recipients: string[],
+    notificationType: NotificationType,
+    message: NotificationMessage,
+  ): Promise<void> {
     return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
   }
 
@@ -105,7 +123,10 @@ export class PaymentsService {
     const fee = this.deps.config.MARKETPLACE_FEE_PERCENT;
     const payments = await this.em.find(
       Payment,
-      { product: { seller: creator.id }, status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] } },
+      {
+        product: { seller: creator.id },
+        status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] },
+      },
       { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } },
     );
     const items = payments.map((p) => {
@@ -156,7 +177,15 @@ export class PaymentsService {
     this.checkReturnUrl(input.returnUrl);
     if (key === null) return this.uow.transaction(() => this.startCheckout(viewer, input));
     const hash = createHash('sha256')
-      .update(JSON.stringify([input.productId, input.priceId, input.provider ?? null, input.returnUrl ?? null, input.learnerId ?? null]))
+      .update(
+        JSON.stringify([
+          input.productId,
+          input.priceId,
+          input.provider ?? null,
+          input.returnUrl ?? null,
+          input.learnerId ?? null,
+        ]),
+      )
       .digest('hex');
     return this.uow.transaction(async (em) => {
       const taken = await em.execute<{ request_hash: string }[]>(
@@ -164,10 +193,10 @@ export class PaymentsService {
         [viewer.id, key, hash],
       );
       if (!taken.length) {
-        const [row] = await em.execute<{ request_hash: string; response: CheckoutAnswer | null }[]>('select request_hash, response from idempotency_keys where user_id = ? and key = ?', [
-          viewer.id,
-          key,
-        ]);
+        const [row] = await em.execute<{ request_hash: string; response: CheckoutAnswer | null }[]>(
+          'select request_hash, response from idempotency_keys where user_id = ? and key = ?',
+          [viewer.id, key],
+        );
         if (row.request_hash !== hash) throw idempotencyKeyReused();
         if (row.response) return row.response;
         throw idempotencyKeyUnderWay();
@@ -185,13 +214,16 @@ export class PaymentsService {
 
   private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
     const em = this.em;
-    const product = isId(input.productId) ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published }) : null;
+    const product = isId(input.productId)
+      ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published })
+      : null;
     if (!product) throw productNotForSale();
     const price = product.prices.find((p) => p.id === input.priceId);
     if (!price) throw notAPriceOfProduct();
     let beneficiary = viewer;
     if (input.learnerId && input.learnerId !== viewer.id) {
-      if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId))) throw learnerNotFound();
+      if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId)))
+        throw learnerNotFound();
       beneficiary = (await em.findOne(User, { id: input.learnerId }))!;
     } else if (isMinor(viewer)) {
       return { payment: null, purchaseRequest: await this.requestPurchase(viewer, product, price) };
@@ -221,7 +253,12 @@ export class PaymentsService {
     }
     payment.redirectUrl = started.redirectUrl;
     payment.providerRef = started.providerRef;
-    await this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, { amount: payment.amount, currency: payment.currency, provider: provider.name, beneficiaryId: beneficiary.id });
+    await this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, {
+      amount: payment.amount,
+      currency: payment.currency,
+      provider: provider.name,
+      beneficiaryId: beneficiary.id,
+    });
     await em.flush();
     return { payment: presentCheckout(payment), purchaseRequest: null };
   }
@@ -245,25 +282,34 @@ export class PaymentsService {
 
   async myPayments(viewer: User, first: number, after?: string | null): Promise<Page<Payment>> {
     const mine = { $or: [{ payer: viewer.id }, { beneficiary: viewer.id }] };
-    const rows = await this.em.find(Payment, { ...mine, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      Payment,
+      { ...mine, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(Payment, mine));
   }
 
   async payment(viewer: User, id: string): Promise<Payment> {
     const payment = isId(id) ? await this.em.findOne(Payment, { id }) : null;
-    if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id)) throw paymentNotFound();
+    if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id))
+      throw paymentNotFound();
     return payment;
   }
 
   /** The payments among these ids the viewer may see, as `payment` reads one. */
   async paymentsByIds(viewer: User, ids: string[]): Promise<Payment[]> {
     const rows = await this.em.find(Payment, { id: { $in: ids.filter(isId) } });
-    return rows.filter((payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id);
+    return rows.filter(
+      (payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id,
+    );
   }
 
   /** What the sandbox page shows: anyone holding its signed link, while the sandbox is offered. */
   async sandboxPayment(id: string): Promise<Payment | null> {
-    return isId(id) && this.providers.offered.has('sandbox') ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] }) : null;
+    return isId(id) && this.providers.offered.has('sandbox')
+      ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] })
+      : null;
   }
 
   // ---- webhooks ------------------------------------------------------------------------------
@@ -279,14 +325,23 @@ export class PaymentsService {
     try {
       event = provider.verify(request);
     } catch (error) {
-      if (!(error instanceof InvalidSignature)) this.deps.log.warn({ err: error, provider: providerName }, 'unreadable webhook');
-      return provider.refused?.() ?? { status: 400, body: { error: 'invalid_signature', message: 'The webhook signature does not verify; nothing was stored.' } };
+      if (!(error instanceof InvalidSignature))
+        this.deps.log.warn({ err: error, provider: providerName }, 'unreadable webhook');
+      return (
+        provider.refused?.() ?? {
+          status: 400,
+          body: { error: 'invalid_signature', message: 'The webhook signature does not verify; nothing was stored.' },
+        }
+      );
     }
     if (provider.complete) {
       try {
         event = await provider.complete(event);
       } catch (error) {
-        this.deps.log.warn({ err: error, provider: providerName, eventId: event.eventId }, 'payment provider did not complete a webhook event');
+        this.deps.log.warn(
+          { err: error, provider: providerName, eventId: event.eventId },
+          'payment provider did not complete a webhook event',
+        );
         throw webhookNotCompleted(provider.name);
       }
     }
@@ -302,17 +357,36 @@ export class PaymentsService {
 
   private async requestPurchase(learner: User, product: Product, price: Price) {
     const request = this.em.create(PurchaseRequest, { learner, product, priceId: price.id });
-    await this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, { productId: product.id, amount: price.amount, currency: price.currency });
+    await this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, {
+      productId: product.id,
+      amount: price.amount,
+      currency: price.currency,
+    });
     await this.em.flush();
     const guardians = await this.services.guardian.activeGuardianIdsOf(learner.id);
     // Each guardian hears of it in the app and by e-mail (once the request is committed).
     const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
     for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
-      if (guardian.email) await sendRequestMail(this.uow, purchaseRequestMail(guardian.email, guardian.locale, learner.displayName, product.title, price.amount, price.currency, link));
+      if (guardian.email)
+        await sendRequestMail(
+          this.uow,
+          purchaseRequestMail(
+            guardian.email,
+            guardian.locale,
+            learner.displayName,
+            product.title,
+            price.amount,
+            price.currency,
+            link,
+          ),
+        );
     }
     await this.notify(guardians, NotificationType.guardian, {
       title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },
-      body: { en: `${product.title.en}: approve or decline in your purchase requests.`, vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.` },
+      body: {
+        en: `${product.title.en}: approve or decline in your purchase requests.`,
+        vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.`,
+      },
       data: { purchaseRequestId: request.id, learnerId: learner.id, productId: product.id },
     });
     return { id: request.id, status: request.status, productId: product.id };
@@ -325,13 +399,19 @@ export class PaymentsService {
       { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] },
     );
-    return toPage(rows, first, after, () => this.em.count(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] } }));
+    return toPage(rows, first, after, () =>
+      this.em.count(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] } }),
+    );
   }
 
   /** The requests among these ids that `purchaseRequests` lists to the viewer (their own, a guardian's learners'). */
   async purchaseRequestsByIds(viewer: User, ids: string[]): Promise<PurchaseRequest[]> {
     const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
-    return this.em.find(PurchaseRequest, { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } }, { populate: ['product', 'learner'] });
+    return this.em.find(
+      PurchaseRequest,
+      { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } },
+      { populate: ['product', 'learner'] },
+    );
   }
 
   /** Whether the request is of a learner the guardian is an active guardian of: whom it is for to decide. */
@@ -341,23 +421,43 @@ export class PaymentsService {
   }
 
   private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
-    const request = isId(id) ? await em.findOne(PurchaseRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] }) : null;
-    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id))) throw purchaseRequestNotFound();
+    const request = isId(id)
+      ? await em.findOne(
+          PurchaseRequest,
+          { id },
+          { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] },
+        )
+      : null;
+    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id)))
+      throw purchaseRequestNotFound();
     if (request.status !== PurchaseRequestStatus.pending) throw purchaseRequestDecided(request.status);
     return request;
   }
 
   /** The guardian approves: the answer is a checkout for the guardian to pay, the learner its beneficiary. */
-  async approveRequest(guardian: User, id: string, provider: string | null, returnUrl: string | null): Promise<CheckoutAnswer> {
+  async approveRequest(
+    guardian: User,
+    id: string,
+    provider: string | null,
+    returnUrl: string | null,
+  ): Promise<CheckoutAnswer> {
     this.checkReturnUrl(returnUrl);
     return this.uow.transaction(async (em) => {
       const request = await this.requestForGuardian(em, guardian, id);
-      const answer = await this.startCheckout(guardian, { productId: request.product.id, priceId: request.priceId, provider, returnUrl, learnerId: request.learner.id });
+      const answer = await this.startCheckout(guardian, {
+        productId: request.product.id,
+        priceId: request.priceId,
+        provider,
+        returnUrl,
+        learnerId: request.learner.id,
+      });
       request.status = PurchaseRequestStatus.approved;
       request.decidedBy = guardian.id;
       request.decidedAt = new Date();
       request.paymentId = answer.payment!.id;
-      await this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, { paymentId: request.paymentId });
+      await this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, {
+        paymentId: request.paymentId,
+      });
       await em.flush();
       return answer;
     });
@@ -386,7 +486,10 @@ export class PaymentsService {
   async sweep(now: Date = new Date()): Promise<{ entitlements: number; payments: number }> {
     return this.uow.transaction(async (em) => {
       const entitlements = await this.services.entitlements.expireEnded(now);
-      const expired = await em.execute<{ id: string }[]>(`update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`, [now]);
+      const expired = await em.execute<{ id: string }[]>(
+        `update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`,
+        [now],
+      );
       for (const row of expired) await this.audit(em, null, 'payment.expired', `payment:${row.id}`);
       await em.flush();
       return { entitlements, payments: expired.length };
@@ -408,7 +511,10 @@ export class PaymentsService {
    * settles it at once (VNPay, MoMo), else its webhook does. Throws when the provider refuses or is
    * no longer configured.
    */
-  async askProviderRefund(paymentId: string, refund: { id: string; amount: number; reason: string }): Promise<{ providerRef: string | null; completed: boolean }> {
+  async askProviderRefund(
+    paymentId: string,
+    refund: { id: string; amount: number; reason: string },
+  ): Promise<{ providerRef: string | null; completed: boolean }> {
     const payment = (await this.em.findOne(Payment, { id: paymentId }, { populate: ['product'], refresh: true }))!;
     const provider = this.providers.offered.get(payment.provider);
     if (!provider) throw new Error(`${payment.provider} is no longer configured`);
@@ -426,7 +532,13 @@ export class PaymentsService {
       provider,
       error === undefined
         ? { eventId: `refund:${refundId}`, kind: 'refund_succeeded', paymentId, refundId, raw: { refundId } }
-        : { eventId: `refund-failed:${refundId}`, kind: 'refund_failed', paymentId, refundId, raw: { error: String(error) } },
+        : {
+            eventId: `refund-failed:${refundId}`,
+            kind: 'refund_failed',
+            paymentId,
+            refundId,
+            raw: { error: String(error) },
+          },
     );
   }
 
@@ -449,9 +561,16 @@ export class PaymentsService {
 
   /** Balances per account and currency, kept by the database as entries arrive. */
   async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
-    const rows = await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);
-    return rows.map((r) => ({ account: r.account, currency: r.currency, balance: Number(r.balance), entries: Number(r.entries) }));
+    const rows =
+      await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);
+    return rows.map((r) => ({
+      account: r.account,
+      currency: r.currency,
+      balance: Number(r.balance),
+      entries: Number(r.entries),
+    }));
   }
 }
 
-export const BALANCES_SQL = 'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';
+export const BALANCES_SQL =
+  'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';

@@ -22,9 +22,15 @@ registerEnumType(PaymentStatus, {
 registerEnumType(PurchaseRequestStatus, {
   name: 'PurchaseRequestStatus',
   description: "Where a minor's request to buy stands",
-  valuesConfig: { pending: { description: 'Waiting for a guardian' }, approved: { description: 'A guardian approved and pays' }, declined: { description: 'A guardian declined' } },
+  valuesConfig: {
+    pending: { description: 'Waiting for a guardian' },
+    approved: { description: 'A guardian approved and pays' },
+    declined: { description: 'A guardian declined' },
+  },
 });
-@ObjectType('Checkout', { description: 'A started checkout: the payment to complete, or the request a guardian must approve' })
+@ObjectType('Checkout', {
+  description: 'A started checkout: the payment to complete, or the request a guardian must approve',
+})
 export class CheckoutView {
   @Field(() => ID, { description: 'Identifier of the payment' })
   id!: string;
@@ -60,12 +66,20 @@ export class PurchaseRequestRefView {
   productId!: string;
 }
 
-@ObjectType('CheckoutResult', { description: 'A payment to pay, or for a learner under 18 a request their guardians decide' })
+@ObjectType('CheckoutResult', {
+  description: 'A payment to pay, or for a learner under 18 a request their guardians decide',
+})
 export class CheckoutResultView {
-  @Field(() => CheckoutView, { nullable: true, description: 'The payment to complete; null when a guardian must approve' })
+  @Field(() => CheckoutView, {
+    nullable: true,
+    description: 'The payment to complete; null when a guardian must approve',
+  })
   payment!: CheckoutView | null;
 
-  @Field(() => PurchaseRequestRefView, { nullable: true, description: 'The request sent to the guardians; null when the caller pays' })
+  @Field(() => PurchaseRequestRefView, {
+    nullable: true,
+    description: 'The request sent to the guardians; null when the caller pays',
+  })
   purchaseRequest!: PurchaseRequestRefView | null;
 }
 
@@ -101,13 +115,19 @@ export class PaymentView implements Node {
   @Field(() => ID, { description: 'Account that gets what was bought; the payer unless a guardian pays for a learner' })
   beneficiaryId!: string;
 
-  @Field(() => String, { nullable: true, description: "Where the payer pays (the provider's page); null for anyone but the payer, its beneficiary included" })
+  @Field(() => String, {
+    nullable: true,
+    description: "Where the payer pays (the provider's page); null for anyone but the payer, its beneficiary included",
+  })
   redirectUrl!: string | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When a pending payment expires if not paid' })
   expiresAt!: Date;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the provider confirmed the payment; null until then' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the provider confirmed the payment; null until then',
+  })
   succeededAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the checkout started' })
@@ -129,7 +149,10 @@ export class CheckoutInput {
   @IsIn(['stripe', 'vnpay', 'momo', 'sandbox'], { message: 'must be stripe, vnpay, momo or sandbox' })
   provider?: string | null;
 
-  @Field(() => String, { nullable: true, description: 'Where the provider sends the payer back after paying: an address on WEB_ORIGIN or APP_ORIGIN' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Where the provider sends the payer back after paying: an address on WEB_ORIGIN or APP_ORIGIN',
+  })
   @IsOptional()
   @MaxLength(2000)
   returnUrl?: string | null;
@@ -166,7 +189,10 @@ export class PurchaseRequestView implements Node {
   @Field(() => ID, { nullable: true, description: "The guardian's payment once approved; null until then" })
   paymentId!: string | null;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When a guardian approved or declined; null while pending' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When a guardian approved or declined; null while pending',
+  })
   decidedAt!: Date | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the learner asked' })
@@ -177,7 +203,10 @@ export const PurchaseRequestConnection = Connection(PurchaseRequestView, 'Purcha
 
 @ObjectType('LedgerBalance', { description: 'The balance of one ledger account in one currency' })
 export class LedgerBalanceView {
-  @Field(() => String, { description: 'Ledger account, such as customer:<userId>, provider:<name>, revenue:platform or payable:creator:<userId>' })
+  @Field(() => String, {
+    description:
+      'Ledger account, such as customer:<userId>, provider:<name>, revenue:platform or payable:creator:<userId>',
+  })
   account!: string;
 
   @Field(() => String, { description: 'Currency, ISO 4217' })

@@ -11,7 +11,11 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
  */
 export interface RefundSettlement {
   /** Locks the payment's refund `refundId`: its amount while it waits for the provider (processing), else null. */
-  awaitingProvider(uow: UnitOfWork, paymentId: string, refundId: string): Promise<{ id: string; amount: number } | null>;
+  awaitingProvider(
+    uow: UnitOfWork,
+    paymentId: string,
+    refundId: string,
+  ): Promise<{ id: string; amount: number } | null>;
   /** The provider refunded (`succeeded`) or could not: the refund locked by `awaitingProvider` says so. */
   settled(uow: UnitOfWork, refundId: string, succeeded: boolean): Promise<void>;
   /** A chargeback took the money back: the payment's refunds still asked for are rejected; their ids. */
@@ -26,6 +30,7 @@ export function settleRefundsThrough(registered: RefundSettlement): void {
 }
 
 export function refundSettlement(): RefundSettlement {
-  if (!settlement) throw new Error('No area settles refunds: the refunds area registers itself when src/areas.ts loads it');
+  if (!settlement)
+    throw new Error('No area settles refunds: the refunds area registers itself when src/areas.ts loads it');
   return settlement;
 }

@@ -8,6 +8,7 @@ import type { Config } from '../config';
  */
 export function isOwnReturnUrl(config: Pick<Config, 'WEB_ORIGIN' | 'APP_ORIGIN'>, url: string): boolean {
   const parsed = URL.parse(url);
-  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.username || parsed.password) return false;
+  if (!parsed || (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') || parsed.username || parsed.password)
+    return false;
   return [config.WEB_ORIGIN, config.APP_ORIGIN].some((own) => URL.parse(own)?.origin === parsed.origin);
 }

@@ -5,7 +5,10 @@ import type { ProviderEvent } from './providers/types';
  * currency (a signed `500 JPY` is not `500 USD`). An amount without its currency is not trusted;
  * an event that names no amount (a Stripe session without a total) is checked by its currency alone.
  */
-export function sameMoney(event: Pick<ProviderEvent, 'amount' | 'currency'>, expected: { amount: number; currency: string }): boolean {
+export function sameMoney(
+  event: Pick<ProviderEvent, 'amount' | 'currency'>,
+  expected: { amount: number; currency: string },
+): boolean {
   if (event.amount !== undefined && event.amount !== expected.amount) return false;
   return sameCurrency(event, expected) && (event.amount === undefined || event.currency !== undefined);
 }

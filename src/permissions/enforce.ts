@@ -4,18 +4,35 @@ import type { Context } from '../kernel/context';
 import { forbidden } from '../kernel/errors';
 
 interface Resolvable {
-  resolve(parent: unknown, args: unknown, ctx: Context, info: GraphQLResolveInfo, options: unknown): Promise<boolean | string | Error>;
+  resolve(
+    parent: unknown,
+    args: unknown,
+    ctx: Context,
+    info: GraphQLResolveInfo,
+    options: unknown,
+  ): Promise<boolean | string | Error>;
 }
 
 // The options graphql-shield hands its rules; ours are uncached, so only these are read.
-const options = { debug: false, allowExternalErrors: true, fallbackRule: undefined, fallbackError: forbidden(), hashFunction: () => '' };
+const options = {
+  debug: false,
+  allowExternalErrors: true,
+  fallbackRule: undefined,
+  fallbackError: forbidden(),
+  hashFunction: () => '',
+};
 
 /**
  * Evaluates a shield rule where GraphQL does not run it (a streaming route, a file, a subscription
  * being opened): the same rule object the schema uses, for the root field it stands for
  * (`Mutation.aiChat`), so the decision cannot drift.
  */
-export async function enforce(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mutation' | 'Subscription'}.${string}`, args: Record<string, unknown> = {}): Promise<void> {
+export async function enforce(
+  rule: ShieldRule,
+  ctx: Context,
+  field: `${'Query' | 'Mutation' | 'Subscription'}.${string}`,
+  args: Record<string, unknown> = {},
+): Promise<void> {
   const [parentType, fieldName] = field.split('.');
   const info = { parentType: { name: parentType }, fieldName } as unknown as GraphQLResolveInfo;
   const result = await (rule as unknown as Resolvable).resolve(undefined, args, ctx, info, options);
@@ -28,7 +45,12 @@ export async function enforce(rule: ShieldRule, ctx: Context, field: `${'Query' 
  * `false` when a rule failed rather than decided (it threw: the database timing out, say). Callers
  * that keep decisions keep only the first two.
  */
-export async function evaluateRule(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mutation' | 'Subscription'}.${string}`, args: Record<string, unknown> = {}): Promise<true | Error | false> {
+export async function evaluateRule(
+  rule: ShieldRule,
+  ctx: Context,
+  field: `${'Query' | 'Mutation' | 'Subscription'}.${string}`,
+  args: Record<string, unknown> = {},
+): Promise<true | Error | false> {
   const [parentType, fieldName] = field.split('.');
   const info = { parentType: { name: parentType }, fieldName } as unknown as GraphQLResolveInfo;
   const result = await (rule as unknown as Resolvable).resolve(undefined, args, ctx, info, options);

@@ -30,7 +30,9 @@ export function buildPermissions(rules: RuleMap) {
     // every protected field answer 403. The caller's lookup keeps its failure on the context
     // (server/context.ts), so such a refusal answers 503 upstream_unavailable instead.
     fallbackError: async (thrown: unknown, _parent: unknown, _args: unknown, ctx: object) =>
-      isDatabaseUnavailable(thrown) || isDatabaseUnavailable((ctx as Partial<Context>).failure?.()) ? databaseUnavailable() : forbidden(),
+      isDatabaseUnavailable(thrown) || isDatabaseUnavailable((ctx as Partial<Context>).failure?.())
+        ? databaseUnavailable()
+        : forbidden(),
     allowExternalErrors: true,
     debug: false,
   });
@@ -46,7 +48,10 @@ export function buildPermissions(rules: RuleMap) {
  * exactly the middleware shield generated for it.
  */
 export function permissionsFor(schema: GraphQLSchema, rules: RuleMap): IMiddlewareFieldMap {
-  const generated = buildPermissions(withReadsRefusedWhilePending(schema, rules)).generate(schema) as Record<string, Record<string, unknown>>;
+  const generated = buildPermissions(withReadsRefusedWhilePending(schema, rules)).generate(schema) as Record<
+    string,
+    Record<string, unknown>
+  >;
   for (const [type, fields] of Object.entries(generated)) {
     const typeRules = type === 'Query' ? undefined : rules[type];
     if (!typeRules) continue; // the fallback (deny) for every field
@@ -72,5 +77,8 @@ function withReadsRefusedWhilePending(schema: GraphQLSchema, rules: RuleMap): Ru
 /** A root field anyone may call without a token (for the API description). */
 export function isPublicOperation(rules: RuleMap, type: 'Query' | 'Mutation', field: string): boolean {
   const rule = rules[type]?.[field];
-  return rule === (allow as Rule) || (rule !== undefined && (rule as { name?: string }).name?.startsWith('throttled(') === true);
+  return (
+    rule === (allow as Rule) ||
+    (rule !== undefined && (rule as { name?: string }).name?.startsWith('throttled(') === true)
+  );
 }

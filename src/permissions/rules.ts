@@ -77,7 +77,13 @@ export const isCountOnly = (rule: ShieldRule): boolean => limitsOnly.has(rule as
  * What an account whose erasure is scheduled may still do (docs/domain.md#privacy-operations): read itself, see its
  * privacy requests and cancel. Fields of object types are not operations: their root was checked.
  */
-export const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 'Query.gdprRequests', 'Query.gdprRequest', 'Mutation.cancelGdprRequest']);
+export const allowedWhileDeletionPending = new Set([
+  'Query.me',
+  'Query.viewer',
+  'Query.gdprRequests',
+  'Query.gdprRequest',
+  'Mutation.cancelGdprRequest',
+]);
 
 /**
  * Whether a field is refused to an account whose erasure is pending: every operation but the
@@ -86,7 +92,8 @@ export const allowedWhileDeletionPending = new Set(['Query.me', 'Query.viewer', 
  */
 function refusedWhilePending(info: GraphQLResolveInfo): boolean {
   const root = info.parentType.name;
-  if (root === 'Query' || root === 'Mutation' || root === 'Subscription') return !allowedWhileDeletionPending.has(`${root}.${info.fieldName}`);
+  if (root === 'Query' || root === 'Mutation' || root === 'Subscription')
+    return !allowedWhileDeletionPending.has(`${root}.${info.fieldName}`);
   return root === 'User';
 }
 
@@ -96,7 +103,12 @@ function refusedWhilePending(info: GraphQLResolveInfo): boolean {
  * every REST read but GET /auth/me and the privacy requests is (docs/domain.md#privacy-operations). Anonymous callers
  * and refused tokens pass on to the field's own rule; the account is the request's, read once.
  */
-export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache' })(async (_parent, _args, ctx: Context, info: GraphQLResolveInfo) => {
+export const notDeletionPending = rule('notDeletionPending', { cache: 'no_cache' })(async (
+  _parent,
+  _args,
+  ctx: Context,
+  info: GraphQLResolveInfo,
+) => {
   if (ctx.auth.error || !ctx.auth.userId) return true;
   const viewer = await ctx.caller();
   return viewer?.status !== AccountStatus.deletion_pending || !refusedWhilePending(info) || deletionPending();
@@ -118,7 +130,9 @@ export const isAuthenticated = aboutCaller(
 export const isSelf = namedRule('isSelf', () =>
   and(
     isAuthenticated,
-    rule('isSelf', { cache: 'no_cache' })(async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || onlyTheAccount()),
+    rule('isSelf', { cache: 'no_cache' })(
+      async (parent: { id: string }, _args, ctx: Context) => parent.id === ctx.auth.userId || onlyTheAccount(),
+    ),
   ),
 );
 
@@ -162,7 +176,8 @@ export const isVerified = and(
   ),
 );
 
-const callerKey = (bucket: Bucket, ctx: Context) => (bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`);
+const callerKey = (bucket: Bucket, ctx: Context) =>
+  bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`;
 
 /**
  * Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already; by

@@ -10,4 +10,5 @@ const reason = reasons('portfolio', {
 export const portfolioNotFound = () => notFound('portfolio');
 export const handleTaken = () => reason.handle_taken('This handle is taken.');
 export const notOwnProjects = () => validationFailed([{ field: 'projectIds', message: 'must be your own projects' }]);
-export const notOwnCertificates = () => validationFailed([{ field: 'certificateIds', message: 'must be your own certificates' }]);
+export const notOwnCertificates = () =>
+  validationFailed([{ field: 'certificateIds', message: 'must be your own certificates' }]);

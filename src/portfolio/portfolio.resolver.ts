@@ -7,7 +7,14 @@ import { PortfolioInput, PortfolioView, PublicPortfolioView } from './portfolio.
 
 function presentPortfolio(p: Portfolio | null): PortfolioView {
   if (!p) return { handle: null, headline: '', bio: '', projectIds: [], certificateIds: [], visibility: 'private' };
-  return { handle: p.handle, headline: p.headline, bio: p.bio, projectIds: p.projectIds, certificateIds: p.certificateIds, visibility: p.visibility };
+  return {
+    handle: p.handle,
+    headline: p.headline,
+    bio: p.bio,
+    projectIds: p.projectIds,
+    certificateIds: p.certificateIds,
+    visibility: p.visibility,
+  };
 }
 
 const me = async (ctx: Context) => (await ctx.viewer()) as User;
@@ -20,12 +27,19 @@ export class PortfolioResolver {
   }
 
   @Mutation(() => PortfolioView, { description: "Saves the caller's portfolio as a whole" })
-  async updatePortfolio(@Arg('input', () => PortfolioInput, { description: 'The portfolio as it should be' }) input: PortfolioInput, @Ctx() ctx: Context) {
+  async updatePortfolio(
+    @Arg('input', () => PortfolioInput, { description: 'The portfolio as it should be' }) input: PortfolioInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentPortfolio(await ctx.services.portfolio.updatePortfolio(await me(ctx), input));
   }
 
   @Query(() => PublicPortfolioView, { description: 'A public portfolio by handle (anyone)' })
-  async portfolio(@Arg('handle', () => String, { description: 'The handle of the portfolio, as in its public address' }) handle: string, @Ctx() ctx: Context): Promise<PublicPortfolioView> {
+  async portfolio(
+    @Arg('handle', () => String, { description: 'The handle of the portfolio, as in its public address' })
+    handle: string,
+    @Ctx() ctx: Context,
+  ): Promise<PublicPortfolioView> {
     const page = await ctx.services.portfolio.publicPortfolio(handle);
     return {
       handle: page.portfolio.handle,

@@ -65,17 +65,24 @@ export class PortfolioService {
 
   /** The public page: only while public (and, under 18, while the consent stands); only public projects. */
   async publicPortfolio(handle: string) {
-    const portfolio = /^[a-z0-9_-]{3,30}$/.test(handle) ? await this.em.findOne(Portfolio, { handle }, { populate: ['user'] }) : null;
-    if (!portfolio || portfolio.visibility !== 'public' || !(await this.projects.publicAllowed(portfolio.user.id))) throw portfolioNotFound();
+    const portfolio = /^[a-z0-9_-]{3,30}$/.test(handle)
+      ? await this.em.findOne(Portfolio, { handle }, { populate: ['user'] })
+      : null;
+    if (!portfolio || portfolio.visibility !== 'public' || !(await this.projects.publicAllowed(portfolio.user.id)))
+      throw portfolioNotFound();
     const projects = await this.projects.publicAmong(portfolio.user.id, portfolio.projectIds);
     const chosen = new Set(portfolio.certificateIds);
-    const certificates = chosen.size ? (await this.certificates.listOf([portfolio.user.id])).filter((c) => chosen.has(c.id)) : [];
+    const certificates = chosen.size
+      ? (await this.certificates.listOf([portfolio.user.id])).filter((c) => chosen.has(c.id))
+      : [];
     return { portfolio, displayName: portfolio.user.displayName, projects, certificates };
   }
 
   /** The progress_sharing consent of a minor was revoked: a public portfolio is private again. */
   async consentRevoked(subjectId: string, type: string): Promise<void> {
     if (type !== ConsentType.progress_sharing) return;
-    await this.uow.transaction((em) => em.nativeUpdate(Portfolio, { user: subjectId, visibility: 'public' }, { visibility: 'private' }));
+    await this.uow.transaction((em) =>
+      em.nativeUpdate(Portfolio, { user: subjectId, visibility: 'public' }, { visibility: 'private' }),
+    );
   }
 }

@@ -29,7 +29,10 @@ export class PortfolioCertificateView {
   @Field(() => ID, { description: 'Identifier of the certificate' })
   id!: string;
 
-  @Field(() => LocalizedTextView, { nullable: true, description: 'Title of the completed course in each language; null when the course is gone' })
+  @Field(() => LocalizedTextView, {
+    nullable: true,
+    description: 'Title of the completed course in each language; null when the course is gone',
+  })
   courseTitle!: LocalizedTextView | null;
 
   @Field(() => GraphQLISODateTime, { description: 'When the certificate was issued' })

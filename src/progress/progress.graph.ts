@@ -24,7 +24,11 @@ function overviewOf(ctx: Context, info: GraphQLResolveInfo, learnerId: string): 
 
 @Resolver(() => UserView)
 export class ProgressUserEdges {
-  @FieldResolver(() => LearnerOverviewView, { nullable: true, description: "The account's streak, learning time and progress in each course (the account and a learner's active guardians)" })
+  @FieldResolver(() => LearnerOverviewView, {
+    nullable: true,
+    description:
+      "The account's streak, learning time and progress in each course (the account and a learner's active guardians)",
+  })
   progress(@Root() user: User, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     return overviewOf(ctx, info, user.id);
   }
@@ -41,7 +45,10 @@ export class EnrollmentEdges {
 
 @Resolver(() => CourseView)
 export class CourseProgressEdges {
-  @FieldResolver(() => CourseProgressView, { nullable: true, description: "The signed-in caller's progress in the course; null unless they are enrolled" })
+  @FieldResolver(() => CourseProgressView, {
+    nullable: true,
+    description: "The signed-in caller's progress in the course; null unless they are enrolled",
+  })
   async viewerProgress(@Root() course: Course, @Ctx() ctx: Context, @Info() info: GraphQLResolveInfo) {
     if (!ctx.auth.userId) return null;
     const overview = await overviewOf(ctx, info, ctx.auth.userId);

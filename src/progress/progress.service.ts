@@ -83,7 +83,9 @@ export class ProgressService {
     // The completion, the certificate it may earn and the notifications (outbox events) are one commit.
     return this.uow.transaction(async (em) => {
       // One learner's completions in a course take turns: the last two done at once must see each other.
-      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`progress:${learner.id}:${lesson.course.id}`]);
+      await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [
+        `progress:${learner.id}:${lesson.course.id}`,
+      ]);
       const inserted = await em.execute<Row[]>(
         `insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, ?, now())
          on conflict (learner_id, lesson_id) do nothing returning id`,
@@ -114,7 +116,15 @@ export class ProgressService {
       await em.execute('select pg_advisory_xact_lock(hashtextextended(?, 0))', [`quiz:${learner.id}:${lesson.id}`]);
       const before = await em.count(QuizAttempt, { learner, lesson });
       if (before >= limit) throw quizAttemptsUsedUp(limit);
-      em.create(QuizAttempt, { learner, lesson, course: lesson.course, answers, correct, total: questions.length, score });
+      em.create(QuizAttempt, {
+        learner,
+        lesson,
+        course: lesson.course,
+        answers,
+        correct,
+        total: questions.length,
+        score,
+      });
       await em.flush();
       // The certificate the attempt may earn is raised in the same commit.
       await this.afterProgress(learner, lesson.course);
@@ -184,7 +194,15 @@ export class ProgressService {
     ] as const);
     const lessons = new Map(lessonCounts.map((row) => [row.course_id, row.n]));
     const average = new Map(scores.map((row) => [row.course_id, row.average]));
-    return new Map(courseIds.map((id) => [id, { completions: done.filter((row) => row.course_id === id && row.n >= (lessons.get(id) ?? 0)).length, averageScore: average.get(id) ?? null }]));
+    return new Map(
+      courseIds.map((id) => [
+        id,
+        {
+          completions: done.filter((row) => row.course_id === id && row.n >= (lessons.get(id) ?? 0)).length,
+          averageScore: average.get(id) ?? null,
+        },
+      ]),
+    );
   }
 
   async overview(learnerId: string): Promise<LearnerOverview> {
@@ -250,14 +268,26 @@ export class ProgressService {
       const courses = enrollments
         .filter((e) => e.learnerId === learnerId)
         .map((e) =>
-          courseProgressOf(e.course, totals.get(e.course.id) ?? 0, done.get(key(learnerId, e.course.id)), best.get(key(learnerId, e.course.id)), exercises.get(key(learnerId, e.course.id)) ?? []),
+          courseProgressOf(
+            e.course,
+            totals.get(e.course.id) ?? 0,
+            done.get(key(learnerId, e.course.id)),
+            best.get(key(learnerId, e.course.id)),
+            exercises.get(key(learnerId, e.course.id)) ?? [],
+          ),
         );
       const last =
         courses
           .map((c) => c.lastActivityAt)
           .filter((d): d is Date => d !== null)
           .sort((a, b) => b.getTime() - a.getTime())[0] ?? null;
-      return { learnerId, streakDays: streak(activity.get(learnerId) ?? []), lastActivityAt: last, timeSpentSeconds: courses.reduce((s, c) => s + c.timeSpentSeconds, 0), courses };
+      return {
+        learnerId,
+        streakDays: streak(activity.get(learnerId) ?? []),
+        lastActivityAt: last,
+        timeSpentSeconds: courses.reduce((s, c) => s + c.timeSpentSeconds, 0),
+        courses,
+      };
     });
   }
 
@@ -270,7 +300,8 @@ export class ProgressService {
   /** A finished course with the pass mark earns its certificate. */
   private async afterProgress(learner: User, course: Course): Promise<CourseProgress> {
     const progress = await this.courseProgress(learner.id, course.id);
-    if (progress.completed && (progress.averageScore ?? 100) >= course.passMark) await this.certificates.issue(learner, course, progress.averageScore ?? 100);
+    if (progress.completed && (progress.averageScore ?? 100) >= course.passMark)
+      await this.certificates.issue(learner, course, progress.averageScore ?? 100);
     return progress;
   }
 
@@ -286,8 +317,14 @@ export class ProgressService {
         data: { courseId: course.id, milestone: 'halfway' },
       },
       guardian: {
-        title: { en: `${learner.displayName} is halfway through a course`, vi: `${learner.displayName} đã học được một nửa khóa học` },
-        body: { en: `${learner.displayName} finished half of "${course.title.en}".`, vi: `${learner.displayName} đã học xong một nửa "${course.title.vi}".` },
+        title: {
+          en: `${learner.displayName} is halfway through a course`,
+          vi: `${learner.displayName} đã học được một nửa khóa học`,
+        },
+        body: {
+          en: `${learner.displayName} finished half of "${course.title.en}".`,
+          vi: `${learner.displayName} đã học xong một nửa "${course.title.vi}".`,
+        },
         data: { courseId: course.id, milestone: 'halfway' },
       },
     });
@@ -300,12 +337,18 @@ export class ProgressService {
       notificationType: 'progress',
       learner: {
         title: { en: 'Course finished!', vi: 'Đã hoàn thành khóa học!' },
-        body: { en: `You finished every lesson of "${course.title.en}".`, vi: `Bạn đã học xong mọi bài của "${course.title.vi}".` },
+        body: {
+          en: `You finished every lesson of "${course.title.en}".`,
+          vi: `Bạn đã học xong mọi bài của "${course.title.vi}".`,
+        },
         data: { courseId: course.id },
       },
       guardian: {
         title: { en: `${learner.displayName} finished a course`, vi: `${learner.displayName} đã học xong một khóa` },
-        body: { en: `${learner.displayName} finished every lesson of "${course.title.en}".`, vi: `${learner.displayName} đã học xong mọi bài của "${course.title.vi}".` },
+        body: {
+          en: `${learner.displayName} finished every lesson of "${course.title.en}".`,
+          vi: `${learner.displayName} đã học xong mọi bài của "${course.title.vi}".`,
+        },
         data: { courseId: course.id },
       },
     });
@@ -313,9 +356,17 @@ export class ProgressService {
 }
 
 /** One course's progress from its lesson count and the learner's completion, quiz and exercise rows. */
-export function courseProgressOf(course: { id: string; title: Localized }, total: number, done: Row | undefined, best: Row | undefined, exercises: ExerciseProgress[]): CourseProgress {
+export function courseProgressOf(
+  course: { id: string; title: Localized },
+  total: number,
+  done: Row | undefined,
+  best: Row | undefined,
+  exercises: ExerciseProgress[],
+): CourseProgress {
   const completed = Number(done?.n ?? 0);
-  const lasts = [done?.last, best?.last, ...exercises.map((e) => e.updatedAt)].filter(Boolean).map((d) => new Date(d as string));
+  const lasts = [done?.last, best?.last, ...exercises.map((e) => e.updatedAt)]
+    .filter(Boolean)
+    .map((d) => new Date(d as string));
   return {
     courseId: course.id,
     courseTitle: course.title,

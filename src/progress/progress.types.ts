@@ -9,7 +9,10 @@ export class ExerciseProgressView {
   @Field(() => ID, { description: "The CodeLab exercise's id" })
   exerciseId!: string;
 
-  @Field(() => ID, { nullable: true, description: 'The lesson the exercise belongs to; null when it belongs to the course only' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The lesson the exercise belongs to; null when it belongs to the course only',
+  })
   lessonId!: string | null;
 
   @Field(() => Int, { description: 'The best score of the judged submissions, 0..100' })
@@ -45,13 +48,18 @@ export class CourseProgressView {
   @Field(() => Int, { description: 'Time the learner spent in the course, in seconds' })
   timeSpentSeconds!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the learner last did something in the course; null if never' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the learner last did something in the course; null if never',
+  })
   lastActivityAt!: Date | null;
 
   @Field(() => Boolean, { description: 'True once the learner completed every lesson' })
   completed!: boolean;
 
-  @Field(() => [ExerciseProgressView], { description: 'CodeLab exercises of the course the learner submitted, with their best score' })
+  @Field(() => [ExerciseProgressView], {
+    description: 'CodeLab exercises of the course the learner submitted, with their best score',
+  })
   exercises!: ExerciseProgressView[];
 
   @Field(() => Int, { description: "How many of the course's CodeLab exercises the learner passed" })
@@ -66,7 +74,10 @@ export class LearnerOverviewView {
   @Field(() => Int, { description: 'Days in a row with learning, up to today' })
   streakDays!: number;
 
-  @Field(() => GraphQLISODateTime, { nullable: true, description: 'When the learner last did something; null if never' })
+  @Field(() => GraphQLISODateTime, {
+    nullable: true,
+    description: 'When the learner last did something; null if never',
+  })
   lastActivityAt!: Date | null;
 
   @Field(() => Int, { description: 'Time the learner spent in all courses, in seconds' })

@@ -38,7 +38,9 @@ export const projectsArea = defineArea({
     updateProject: jsonRoomFor(MAX_PROJECT_BYTES, 64 * 1024),
     runProject: jsonRoomFor(codeRunnerDefaults.stdinLimitBytes, 16 * 1024),
   },
-  services: { projects: (uow, services) => new ProjectsService(uow, services.consent, services.guardian, services.codelab) },
+  services: {
+    projects: (uow, services) => new ProjectsService(uow, services.consent, services.guardian, services.codelab),
+  },
   on: {
     consentRevoked: (event, services) => services.projects.consentRevoked(event.subjectId, event.consentType),
   },

@@ -28,7 +28,10 @@ const me = async (ctx: Context) => (await ctx.viewer()) as User;
 /** An account's projects: only the account itself reads them here (guardians open a project by its id). */
 @Resolver(() => UserView)
 export class ProjectsUserEdges {
-  @FieldResolver(() => ProjectConnection, { nullable: true, description: "The account's projects, newest first (the account itself)" })
+  @FieldResolver(() => ProjectConnection, {
+    nullable: true,
+    description: "The account's projects, newest first (the account itself)",
+  })
   async projects(@Root() user: User, @Args(() => PageArgs) args: PageArgs, @Ctx() ctx: Context) {
     const page = await ctx.services.projects.myProjects(user, args.first, args.after);
     return toConnection({ ...page, nodes: page.nodes.map(presentProject) });
@@ -41,14 +44,18 @@ export const projectsNodes: NodeSource[] = [
     table: 'codelab_projects',
     rule: projectsRules.Query.project,
     field: 'Query.project',
-    loadMany: async (ctx, ids) => (await ctx.services.projects.projectsByIds((await ctx.viewer()) as User | null, ids)).map(presentProject),
+    loadMany: async (ctx, ids) =>
+      (await ctx.services.projects.projectsByIds((await ctx.viewer()) as User | null, ids)).map(presentProject),
   },
 ];
 
 @Resolver()
 export class ProjectsResolver {
   @Mutation(() => ProjectView, { description: 'Creates a code project owned by the caller' })
-  async createProject(@Arg('input', () => ProjectInput, { description: 'The new project' }) input: ProjectInput, @Ctx() ctx: Context) {
+  async createProject(
+    @Arg('input', () => ProjectInput, { description: 'The new project' }) input: ProjectInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentProject(await ctx.services.projects.createProject(await me(ctx), input));
   }
 
@@ -63,7 +70,9 @@ export class ProjectsResolver {
     return presentProject(await ctx.services.projects.project((await ctx.viewer()) as User | null, id));
   }
 
-  @Mutation(() => ProjectView, { description: 'The owner: replaces title, description, language, files and visibility' })
+  @Mutation(() => ProjectView, {
+    description: 'The owner: replaces title, description, language, files and visibility',
+  })
   async updateProject(
     @Arg('id', () => ID, { description: 'The project to save' }) id: string,
     @Arg('input', () => ProjectInput, { description: 'The project as it should be' }) input: ProjectInput,
@@ -77,10 +86,13 @@ export class ProjectsResolver {
     return ctx.services.projects.deleteProject(await me(ctx), id);
   }
 
-  @Mutation(() => RunResultView, { description: 'Runs the entry file (main.py, main.js or index.js, else the first file)' })
+  @Mutation(() => RunResultView, {
+    description: 'Runs the entry file (main.py, main.js or index.js, else the first file)',
+  })
   async runProject(
     @Arg('id', () => ID, { description: 'The project to run' }) id: string,
-    @Arg('stdin', () => String, { nullable: true, description: 'Standard input of the run; empty when omitted' }) stdin: string | null,
+    @Arg('stdin', () => String, { nullable: true, description: 'Standard input of the run; empty when omitted' })
+    stdin: string | null,
     @Ctx() ctx: Context,
   ) {
     return ctx.services.projects.runProject(await me(ctx), id, stdin);

@@ -12,7 +12,9 @@ const ownsProject = and(
   isAuthenticated,
   aboutCallerAnd(
     ['id'],
-    rule('ownsProject', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) => refusalOf(async () => ctx.services.projects.ownProject(await caller(ctx), args.id))),
+    rule('ownsProject', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) =>
+      refusalOf(async () => ctx.services.projects.ownProject(await caller(ctx), args.id)),
+    ),
   ),
 );
 
@@ -21,7 +23,9 @@ const seesProject = and(
   isAuthenticated,
   aboutCallerAnd(
     ['id'],
-    rule('seesProject', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) => refusalOf(async () => ctx.services.projects.project(await caller(ctx), args.id))),
+    rule('seesProject', { cache: 'no_cache' })(async (_parent, args: { id: string }, ctx: Context) =>
+      refusalOf(async () => ctx.services.projects.project(await caller(ctx), args.id)),
+    ),
   ),
 );
 

@@ -54,7 +54,11 @@ export class ProjectsService {
   }
 
   async myProjects(caller: User, first: number, after?: string | null): Promise<Page<Project>> {
-    const rows = await this.em.find(Project, { owner: caller.id, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      Project,
+      { owner: caller.id, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(Project, { owner: caller.id }));
   }
 
@@ -85,14 +89,27 @@ export class ProjectsService {
 
   /** The owner's public projects among these ids, newest first (a public portfolio shows these only). */
   publicAmong(ownerId: string, ids: string[]): Promise<Project[]> {
-    return ids.length ? this.em.find(Project, { id: { $in: ids }, owner: ownerId, visibility: 'public' }, { orderBy: { createdAt: 'desc' } }) : Promise.resolve([]);
+    return ids.length
+      ? this.em.find(
+          Project,
+          { id: { $in: ids }, owner: ownerId, visibility: 'public' },
+          { orderBy: { createdAt: 'desc' } },
+        )
+      : Promise.resolve([]);
   }
 
-  private async maySee(viewer: User | null, project: Project, once = (_key: string, read: () => Promise<boolean>) => read()): Promise<boolean> {
+  private async maySee(
+    viewer: User | null,
+    project: Project,
+    once = (_key: string, read: () => Promise<boolean>) => read(),
+  ): Promise<boolean> {
     const owner = project.owner.id;
     if (viewer && owner === viewer.id) return true;
-    if (project.visibility !== 'private' && (await once(`public:${owner}`, () => this.publicAllowed(owner)))) return true;
-    return Boolean(viewer && (await once(`guardian:${owner}`, () => this.guardian.isActiveGuardianOf(viewer.id, owner))));
+    if (project.visibility !== 'private' && (await once(`public:${owner}`, () => this.publicAllowed(owner))))
+      return true;
+    return Boolean(
+      viewer && (await once(`guardian:${owner}`, () => this.guardian.isActiveGuardianOf(viewer.id, owner))),
+    );
   }
 
   /** The caller's own project: someone else's the caller may see is theirs to read, not to change (403); any other is not found. */
@@ -170,6 +187,8 @@ export class ProjectsService {
   /** The progress_sharing consent of a minor was revoked: what they made public is private again. */
   async consentRevoked(subjectId: string, type: string): Promise<void> {
     if (type !== ConsentType.progress_sharing) return;
-    await this.uow.transaction((em) => em.nativeUpdate(Project, { owner: subjectId, visibility: 'public' }, { visibility: 'private' }));
+    await this.uow.transaction((em) =>
+      em.nativeUpdate(Project, { owner: subjectId, visibility: 'public' }, { visibility: 'private' }),
+    );
   }
 }

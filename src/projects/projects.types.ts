@@ -51,7 +51,9 @@ export const ProjectConnection = Connection(ProjectView, 'Project');
 @InputType({ description: 'A file of a code project' })
 export class ProjectFileInput {
   @Field(() => String, { description: 'Relative path of the file, such as main.py, of letters, digits, _, -, . and /' })
-  @Matches(/^(?!\/)(?!.*\.\.)[A-Za-z0-9_\-./]{1,200}$/, { message: 'must be a relative path of letters, digits, _, -, . and /' })
+  @Matches(/^(?!\/)(?!.*\.\.)[A-Za-z0-9_\-./]{1,200}$/, {
+    message: 'must be a relative path of letters, digits, _, -, . and /',
+  })
   path!: string;
 
   @Field(() => String, { description: 'Text of the file' })
@@ -78,7 +80,10 @@ export class ProjectInput {
   @ValidateNested({ each: true })
   files!: ProjectFileInput[];
 
-  @Field(() => String, { defaultValue: 'private', description: 'Who may see the project: private, unlisted (whoever has the link) or public' })
+  @Field(() => String, {
+    defaultValue: 'private',
+    description: 'Who may see the project: private, unlisted (whoever has the link) or public',
+  })
   @IsIn(['private', 'unlisted', 'public'], { message: 'must be private, unlisted or public' })
   visibility!: string;
 }

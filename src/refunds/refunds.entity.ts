@@ -1,5 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { BigIntType, Check, Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
+import {
+  BigIntType,
+  Check,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OptionalProps,
+  PrimaryKey,
+  Property,
+} from '@mikro-orm/core';
 import { User } from '../auth';
 import { Payment } from '../payments';
 

@@ -7,7 +7,15 @@ import type { Refund } from './refunds.entity';
 import { refundsRules } from './refunds.rules';
 import { RefundConnection, RefundInput, RefundView } from './refunds.types';
 
-const presentRefund = (r: Refund): RefundView => ({ id: r.id, paymentId: r.payment.id, status: r.status, amount: r.amount, currency: r.currency, reason: r.reason, createdAt: r.createdAt });
+const presentRefund = (r: Refund): RefundView => ({
+  id: r.id,
+  paymentId: r.payment.id,
+  status: r.status,
+  amount: r.amount,
+  currency: r.currency,
+  reason: r.reason,
+  createdAt: r.createdAt,
+});
 
 const viewer = async (ctx: Context) => (await ctx.viewer()) as User;
 
@@ -25,7 +33,10 @@ export const refundsNodes: NodeSource[] = [
 @Resolver()
 export class RefundsResolver {
   @Mutation(() => RefundView, { description: `The payer within the refund window, or an admin` })
-  async requestRefund(@Arg('input', () => RefundInput, { description: 'The payment, the amount and the reason' }) input: RefundInput, @Ctx() ctx: Context) {
+  async requestRefund(
+    @Arg('input', () => RefundInput, { description: 'The payment, the amount and the reason' }) input: RefundInput,
+    @Ctx() ctx: Context,
+  ) {
     return presentRefund(await ctx.services.refunds.request(await viewer(ctx), input));
   }
 
@@ -41,7 +52,10 @@ export class RefundsResolver {
 
   @Query(() => RefundConnection, { description: "Refunds of the caller's payments, newest first" })
   async myRefunds(@Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnectionOf(await ctx.services.refunds.list(await viewer(ctx), true, page.first, page.after), presentRefund);
+    return toConnectionOf(
+      await ctx.services.refunds.list(await viewer(ctx), true, page.first, page.after),
+      presentRefund,
+    );
   }
 
   @Query(() => RefundConnection, { description: 'Admins: every refund' })

@@ -8,7 +8,15 @@ import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { paymentNotFound, PaymentStatus } from '../payments';
-import { paymentNotRefundable, refundAmountInvalid, refundDecided, refundNotFound, refundReasonMissing, refundTooLarge, refundWindowPassed } from './refunds.errors';
+import {
+  paymentNotRefundable,
+  refundAmountInvalid,
+  refundDecided,
+  refundNotFound,
+  refundReasonMissing,
+  refundTooLarge,
+  refundWindowPassed,
+} from './refunds.errors';
 import { Refund, RefundStatus } from './refunds.entity';
 
 const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
@@ -42,8 +50,12 @@ export class RefundsService {
     return this.uow.transaction(async (em) => {
       const payment = await this.services.payments.lockedPayment(input.paymentId);
       if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id)) throw paymentNotFound();
-      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status)) throw paymentNotRefundable(payment.status);
-      if (!isAdmin(viewer) && payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()) {
+      if (![PaymentStatus.succeeded, PaymentStatus.partially_refunded].includes(payment.status))
+        throw paymentNotRefundable(payment.status);
+      if (
+        !isAdmin(viewer) &&
+        payment.succeededAt!.getTime() + this.deps.config.REFUND_WINDOW_DAYS * 86_400_000 < Date.now()
+      ) {
         throw refundWindowPassed(this.deps.config.REFUND_WINDOW_DAYS);
       }
       const [{ reserved }] = await em.execute<{ reserved: string | null }[]>(
@@ -53,8 +65,18 @@ export class RefundsService {
       const left = payment.amount - payment.refundedAmount - Number(reserved);
       const amount = input.amount ?? left;
       if (amount <= 0 || amount > left) throw refundTooLarge(Math.max(left, 0), payment.currency);
-      const refund = em.create(Refund, { payment, requestedBy: viewer, amount, currency: payment.currency, reason: input.reason.trim() });
-      await this.services.audit.recordSellingAction(viewer.id, 'refund.requested', `refund:${refund.id}`, { paymentId: payment.id, amount, currency: payment.currency });
+      const refund = em.create(Refund, {
+        payment,
+        requestedBy: viewer,
+        amount,
+        currency: payment.currency,
+        reason: input.reason.trim(),
+      });
+      await this.services.audit.recordSellingAction(viewer.id, 'refund.requested', `refund:${refund.id}`, {
+        paymentId: payment.id,
+        amount,
+        currency: payment.currency,
+      });
       await em.flush();
       return refund;
     });
@@ -62,13 +84,20 @@ export class RefundsService {
 
   async list(viewer: User | null, mine: boolean, first: number, after?: string | null): Promise<Page<Refund>> {
     const where = mine ? { requestedBy: viewer!.id } : {};
-    const rows = await this.em.find(Refund, { ...where, ...afterCursor(after) }, { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 });
+    const rows = await this.em.find(
+      Refund,
+      { ...where, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
+    );
     return toPage(rows, first, after, () => this.em.count(Refund, where));
   }
 
   /** The refunds among these ids: the viewer's own requests (`myRefunds`), every one for admins (`refunds`). */
   byIds(viewer: User, ids: string[]): Promise<Refund[]> {
-    return this.em.find(Refund, { id: { $in: ids.filter(isId) }, ...(isAdmin(viewer) ? {} : { requestedBy: viewer.id }) });
+    return this.em.find(Refund, {
+      id: { $in: ids.filter(isId) },
+      ...(isAdmin(viewer) ? {} : { requestedBy: viewer.id }),
+    });
   }
 
   /** Approved: processing, and the provider is asked; its webhook (or its answer, for VNPay and MoMo) settles it. */
@@ -77,13 +106,20 @@ export class RefundsService {
       const found = await this.requested(em, id);
       found.status = RefundStatus.processing;
       found.decidedBy = admin.id;
-      await this.services.audit.recordSellingAction(admin.id, 'refund.approved', `refund:${found.id}`, { paymentId: found.payment.id, amount: found.amount });
+      await this.services.audit.recordSellingAction(admin.id, 'refund.approved', `refund:${found.id}`, {
+        paymentId: found.payment.id,
+        amount: found.amount,
+      });
       await em.flush();
       return found;
     });
     const paymentId = refund.payment.id;
     try {
-      const asked = await this.services.payments.askProviderRefund(paymentId, { id: refund.id, amount: refund.amount, reason: refund.reason });
+      const asked = await this.services.payments.askProviderRefund(paymentId, {
+        id: refund.id,
+        amount: refund.amount,
+        reason: refund.reason,
+      });
       if (asked.providerRef) await this.em.nativeUpdate(Refund, { id: refund.id }, { providerRef: asked.providerRef });
       if (asked.completed) await this.services.payments.refundAnswered(paymentId, refund.id);
     } catch (error) {

@@ -9,7 +9,11 @@ import { Refund, RefundStatus } from './refunds.entity';
  */
 export const refundSettlement: RefundSettlement = {
   async awaitingProvider(uow, paymentId, refundId) {
-    const refund = await uow.em.findOne(Refund, { id: refundId, payment: paymentId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const refund = await uow.em.findOne(
+      Refund,
+      { id: refundId, payment: paymentId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     return refund?.status === RefundStatus.processing ? { id: refund.id, amount: refund.amount } : null;
   },
 
@@ -21,7 +25,10 @@ export const refundSettlement: RefundSettlement = {
   },
 
   async rejectRequested(uow, paymentId) {
-    const rejected = await uow.em.execute<{ id: string }[]>(`update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`, [paymentId]);
+    const rejected = await uow.em.execute<{ id: string }[]>(
+      `update refunds set status = 'rejected', updated_at = now() where payment_id = ? and status = 'requested' returning id`,
+      [paymentId],
+    );
     return rejected.map((row) => row.id);
   },
 };

@@ -23,7 +23,8 @@ export const schoolArea = defineArea({
   routes: schoolRoutes,
   migrations: [{ name: 'Migration20261123130000_schools', class: Migration20261123130000_schools }],
   services: {
-    school: (uow, services) => new SchoolService(uow, services.auth, services.courses, services.progress, services.guardian, services.audit),
+    school: (uow, services) =>
+      new SchoolService(uow, services.auth, services.courses, services.progress, services.guardian, services.audit),
   },
   personalData: {
     entities: [SchoolMember, ClassMember, School, SchoolClass, ClassCourse],

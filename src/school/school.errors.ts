@@ -14,7 +14,9 @@ export const unknownUser = () => notFound('user');
 export const unknownClass = () => notFound('class');
 export const unknownClassCode = () => notFound('class with this code');
 export const alreadyInClass = () => reason.already_in_class('You are in this class already.');
-export const courseAlreadyAssigned = () => reason.course_already_assigned('The course is assigned to this class already.');
+export const courseAlreadyAssigned = () =>
+  reason.course_already_assigned('The course is assigned to this class already.');
 export const onlySchoolStaff = () => reason.not_school_staff('Only staff of this school may do this.');
 export const onlyStaffSeeMembers = () => reason.not_school_staff('Only staff of this school see its members.');
-export const progressNotShared = () => reason.progress_not_shared('No guardian of this member has agreed to share their progress.');
+export const progressNotShared = () =>
+  reason.progress_not_shared('No guardian of this member has agreed to share their progress.');

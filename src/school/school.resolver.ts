@@ -30,11 +30,16 @@ import {
 @Resolver()
 export class SchoolResolver {
   @Mutation(() => SchoolView, { description: 'Creates a school (admins only); audited' })
-  async createSchool(@Arg('input', () => SchoolInput, { description: 'The school to create' }) input: SchoolInput, @Ctx() ctx: Context) {
+  async createSchool(
+    @Arg('input', () => SchoolInput, { description: 'The school to create' }) input: SchoolInput,
+    @Ctx() ctx: Context,
+  ) {
     return ctx.services.school.createSchool((await ctx.viewer())!, input.name, input.country);
   }
 
-  @Mutation(() => SchoolMemberView, { description: "Gives a person a role in the school (the school's admins); audited" })
+  @Mutation(() => SchoolMemberView, {
+    description: "Gives a person a role in the school (the school's admins); audited",
+  })
   async setSchoolMember(
     @Arg('schoolId', () => ID, { description: "The school's global id" }) schoolId: string,
     @Arg('input', () => SchoolMemberInput, { description: 'The account and its role' }) input: SchoolMemberInput,
@@ -53,12 +58,21 @@ export class SchoolResolver {
   }
 
   @Mutation(() => ClassView, { description: "Replaces the join code; the old one stops working (the school's staff)" })
-  async rotateJoinCode(@Arg('classId', () => ID, { description: "The class's global id" }) classId: string, @Ctx() ctx: Context) {
+  async rotateJoinCode(
+    @Arg('classId', () => ID, { description: "The class's global id" }) classId: string,
+    @Ctx() ctx: Context,
+  ) {
     return classView(await ctx.services.school.rotateJoinCode((await ctx.viewer())!, classId));
   }
 
-  @Mutation(() => ClassMembershipView, { description: 'Joins a class with its code (learners); pending_consent under 18 until a guardian grants progress_sharing' })
-  async joinClass(@Arg('input', () => JoinClassInput, { description: "The class's join code" }) input: JoinClassInput, @Ctx() ctx: Context) {
+  @Mutation(() => ClassMembershipView, {
+    description:
+      'Joins a class with its code (learners); pending_consent under 18 until a guardian grants progress_sharing',
+  })
+  async joinClass(
+    @Arg('input', () => JoinClassInput, { description: "The class's join code" }) input: JoinClassInput,
+    @Ctx() ctx: Context,
+  ) {
     return membershipView(await ctx.services.school.join((await ctx.viewer())!, input.code));
   }
 
@@ -68,19 +82,39 @@ export class SchoolResolver {
     return {
       schools: me.staff.map(memberView),
       classes: me.classes.map(membershipView),
-      children: me.children.map((c) => ({ learnerId: c.learner.id, displayName: c.learner.displayName, classes: c.classes.map(membershipView) })),
+      children: me.children.map((c) => ({
+        learnerId: c.learner.id,
+        displayName: c.learner.displayName,
+        classes: c.classes.map(membershipView),
+      })),
     };
   }
 
   @Query(() => RosterView, { description: "A class's members and courses (the school's staff)" })
-  async schoolClass(@Arg('classId', () => ID, { description: "The class's global id" }) classId: string, @Ctx() ctx: Context) {
+  async schoolClass(
+    @Arg('classId', () => ID, { description: "The class's global id" }) classId: string,
+    @Ctx() ctx: Context,
+  ) {
     const roster = await ctx.services.school.roster(classId);
     const c = roster.schoolClass;
-    return { id: c.id, name: c.name, joinCode: c.joinCode, schoolId: c.school.id, schoolName: c.school.name, members: roster.members.map(rosterMember), courses: roster.courses.map(courseView) };
+    return {
+      id: c.id,
+      name: c.name,
+      joinCode: c.joinCode,
+      schoolId: c.school.id,
+      schoolName: c.school.name,
+      members: roster.members.map(rosterMember),
+      courses: roster.courses.map(courseView),
+    };
   }
 
-  @Query(() => ClassProgress, { description: "Progress of the class's active members; the others listed without it (the school's staff)" })
-  async classProgress(@Arg('classId', () => ID, { description: "The class's global id" }) classId: string, @Ctx() ctx: Context) {
+  @Query(() => ClassProgress, {
+    description: "Progress of the class's active members; the others listed without it (the school's staff)",
+  })
+  async classProgress(
+    @Arg('classId', () => ID, { description: "The class's global id" }) classId: string,
+    @Ctx() ctx: Context,
+  ) {
     const { roster, progress } = await ctx.services.school.classProgress(classId);
     return {
       classId: roster.schoolClass.id,
@@ -102,18 +136,29 @@ export class SchoolResolver {
 /** The classes an account learns in and, for school staff, the classes of their schools: edges of the account (the account itself). */
 @Resolver(() => UserView)
 export class SchoolUserEdges {
-  @FieldResolver(() => ClassMembershipConnection, { nullable: true, description: 'The classes the account learns in, newest membership first, with their assigned courses (the account itself)' })
+  @FieldResolver(() => ClassMembershipConnection, {
+    nullable: true,
+    description:
+      'The classes the account learns in, newest membership first, with their assigned courses (the account itself)',
+  })
   async schoolClasses(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    const rows = (await ctx.services.school.membershipsOf(user)).map((m) => ({ ...membershipView(m), id: m.member.id, createdAt: m.member.joinedAt }));
+    const rows = (await ctx.services.school.membershipsOf(user)).map((m) => ({
+      ...membershipView(m),
+      id: m.member.id,
+      createdAt: m.member.joinedAt,
+    }));
     return toConnection(pageOf(rows, page.first, page.after));
   }
 
   @FieldResolver(() => SchoolClassConnection, {
     nullable: true,
-    description: 'The classes of the schools the account teaches in or administers, newest first: each reaches its members and their progress where they share it (the account itself)',
+    description:
+      'The classes of the schools the account teaches in or administers, newest first: each reaches its members and their progress where they share it (the account itself)',
   })
   async teachingClasses(@Root() user: User, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnection(pageOf((await ctx.services.school.staffClassesOf(user.id)).map(classView), page.first, page.after));
+    return toConnection(
+      pageOf((await ctx.services.school.staffClassesOf(user.id)).map(classView), page.first, page.after),
+    );
   }
 }
 
@@ -122,17 +167,23 @@ export class SchoolUserEdges {
 export class SchoolClassEdges {
   @FieldResolver(() => ClassMemberConnection, {
     nullable: true,
-    description: "The class's learners, newest member first, each with their status; their progress only while they share it (the school's staff)",
+    description:
+      "The class's learners, newest member first, each with their status; their progress only while they share it (the school's staff)",
   })
   async members(@Root() schoolClass: ClassView, @Args(() => PageArgs) page: PageArgs, @Ctx() ctx: Context) {
-    return toConnection(pageOf((await ctx.services.school.membersOf(schoolClass.id)).map(classMember), page.first, page.after));
+    return toConnection(
+      pageOf((await ctx.services.school.membersOf(schoolClass.id)).map(classMember), page.first, page.after),
+    );
   }
 }
 
 /** A teacher's way to a member's progress: only while the member is active (progress_sharing granted where needed). */
 @Resolver(() => RosterMember)
 export class RosterMemberEdges {
-  @FieldResolver(() => LearnerOverviewView, { nullable: true, description: "The member's streak and progress per course; refused while the member is pending_consent" })
+  @FieldResolver(() => LearnerOverviewView, {
+    nullable: true,
+    description: "The member's streak and progress per course; refused while the member is pending_consent",
+  })
   progress(@Root() member: RosterMember, @Ctx() ctx: Context) {
     return ctx.services.progress.overviewOf(member.learnerId);
   }
@@ -160,7 +211,14 @@ export const schoolNodes: NodeSource[] = [
 
 function memberView(member: SchoolMember): SchoolMemberView {
   const user = member.user as User;
-  return { schoolId: member.school.id, schoolName: member.school.name, userId: user.id, email: user.email, displayName: user.displayName, role: member.role };
+  return {
+    schoolId: member.school.id,
+    schoolName: member.school.name,
+    userId: user.id,
+    email: user.email,
+    displayName: user.displayName,
+    role: member.role,
+  };
 }
 
 function classView(c: SchoolClass): ClassView {
@@ -181,5 +239,13 @@ function rosterMember(m: RosterEntry) {
 
 function membershipView(m: ClassMembership): ClassMembershipView {
   const c = m.member.schoolClass;
-  return { classId: c.id, className: c.name, schoolId: c.school.id, schoolName: c.school.name, status: m.status, joinedAt: m.member.joinedAt, courses: m.courses.map(courseView) };
+  return {
+    classId: c.id,
+    className: c.name,
+    schoolId: c.school.id,
+    schoolName: c.school.name,
+    status: m.status,
+    joinedAt: m.member.joinedAt,
+    courses: m.courses.map(courseView),
+  };
 }

@@ -32,20 +32,28 @@ export const classStaff = and(
     rule('classStaff', { cache: 'no_cache' })(async (_parent, args: { classId?: string }, ctx: Context) => {
       const schoolClass = await ctx.services.school.findClass(String(args.classId ?? ''));
       if (!schoolClass) return unknownClass();
-      return (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || onlySchoolStaff();
+      return (
+        (await ctx.services.school.roleIn((await ctx.viewer())!, schoolClass.school.id)) !== null || onlySchoolStaff()
+      );
     }),
   ),
 );
 
 /** A roster member's progress: only an active member's (a learner under 18 needs a guardian's progress_sharing). */
-const memberSharesProgress = rule('memberSharesProgress', { cache: 'no_cache' })(async (member: { status: MembershipStatus }) => member.status === MembershipStatus.active || progressNotShared());
+const memberSharesProgress = rule('memberSharesProgress', { cache: 'no_cache' })(
+  async (member: { status: MembershipStatus }) => member.status === MembershipStatus.active || progressNotShared(),
+);
 
 const staffSchoolsOfCaller = new WeakMap<Context, Promise<Set<string>>>();
 
 /** The schools the caller is on the staff of: read once per request, however many classes ask. */
 function callerStaffSchoolIds(ctx: Context): Promise<Set<string>> {
   let ids = staffSchoolsOfCaller.get(ctx);
-  if (!ids) staffSchoolsOfCaller.set(ctx, (ids = ctx.services.school.staffSchoolIdsOf(ctx.auth.userId!).then((list) => new Set(list))));
+  if (!ids)
+    staffSchoolsOfCaller.set(
+      ctx,
+      (ids = ctx.services.school.staffSchoolIdsOf(ctx.auth.userId!).then((list) => new Set(list))),
+    );
   return ids;
 }
 

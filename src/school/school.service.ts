@@ -13,7 +13,14 @@ import { isId } from '../kernel/ids';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { CourseProgress, ProgressService } from '../progress';
 import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember, SchoolRole } from './school.entity';
-import { alreadyInClass, courseAlreadyAssigned, unknownClass, unknownClassCode, unknownSchool, unknownUser } from './school.errors';
+import {
+  alreadyInClass,
+  courseAlreadyAssigned,
+  unknownClass,
+  unknownClassCode,
+  unknownSchool,
+  unknownUser,
+} from './school.errors';
 
 export enum MembershipStatus {
   active = 'active',
@@ -103,9 +110,18 @@ export class SchoolService {
 
   async createSchool(actor: User, name: string, country: string): Promise<School> {
     return this.uow.transaction(async (em) => {
-      const school = em.create(School, { name: name.trim(), country: country.toUpperCase(), createdBy: em.getReference(User, actor.id) });
+      const school = em.create(School, {
+        name: name.trim(),
+        country: country.toUpperCase(),
+        createdBy: em.getReference(User, actor.id),
+      });
       await em.flush();
-      await this.audit.record({ actor, action: 'school.created', target: { type: 'school', id: school.id }, data: { name: school.name, country: school.country } });
+      await this.audit.record({
+        actor,
+        action: 'school.created',
+        target: { type: 'school', id: school.id },
+        data: { name: school.name, country: school.country },
+      });
       return school;
     });
   }
@@ -121,7 +137,12 @@ export class SchoolService {
       if (member) member.role = role;
       else member = em.create(SchoolMember, { school, user, role });
       await em.flush();
-      await this.audit.record({ actor, action: 'school.member_set', target: { type: 'school', id: school.id }, data: { userId: user.id, role } });
+      await this.audit.record({
+        actor,
+        action: 'school.member_set',
+        target: { type: 'school', id: school.id },
+        data: { userId: user.id, role },
+      });
       return member;
     });
   }
@@ -132,7 +153,12 @@ export class SchoolService {
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.uow.transaction(async (em) => {
-          const schoolClass = em.create(SchoolClass, { school, name: name.trim(), joinCode: newJoinCode(), createdBy: em.getReference(User, actor.id) });
+          const schoolClass = em.create(SchoolClass, {
+            school,
+            name: name.trim(),
+            joinCode: newJoinCode(),
+            createdBy: em.getReference(User, actor.id),
+          });
           await em.flush();
           return schoolClass;
         });
@@ -166,7 +192,11 @@ export class SchoolService {
 
   /** A learner joins with the class's current code. */
   async join(learner: User, code: string): Promise<ClassMembership> {
-    const schoolClass = await this.em.findOne(SchoolClass, { joinCode: code.trim().toUpperCase() }, { populate: ['school'] });
+    const schoolClass = await this.em.findOne(
+      SchoolClass,
+      { joinCode: code.trim().toUpperCase() },
+      { populate: ['school'] },
+    );
     if (!schoolClass) throw unknownClassCode();
     let member: ClassMember;
     try {
@@ -191,14 +221,31 @@ export class SchoolService {
   async statusesOf(learners: User[]): Promise<Map<string, MembershipStatus>> {
     const minors = learners.filter((l) => !l.birthDate || ageOn(l.birthDate) < ADULT_AGE).map((l) => l.id);
     const consented = minors.length
-      ? new Set((await this.em.find(Consent, { subject: { $in: minors }, type: ConsentType.progress_sharing, guardianGrantedAt: { $ne: null } }, { fields: ['subject'] })).map((c) => c.subject.id))
+      ? new Set(
+          (
+            await this.em.find(
+              Consent,
+              { subject: { $in: minors }, type: ConsentType.progress_sharing, guardianGrantedAt: { $ne: null } },
+              { fields: ['subject'] },
+            )
+          ).map((c) => c.subject.id),
+        )
       : new Set<string>();
-    return new Map(learners.map((l) => [l.id, !minors.includes(l.id) || consented.has(l.id) ? MembershipStatus.active : MembershipStatus.pending_consent]));
+    return new Map(
+      learners.map((l) => [
+        l.id,
+        !minors.includes(l.id) || consented.has(l.id) ? MembershipStatus.active : MembershipStatus.pending_consent,
+      ]),
+    );
   }
 
   private async coursesOf(classIds: string[]): Promise<Map<string, ClassCourse[]>> {
     if (!classIds.length) return new Map();
-    const rows = await this.em.find(ClassCourse, { schoolClass: { $in: classIds } }, { populate: ['course'], orderBy: { assignedAt: 'asc', id: 'asc' } });
+    const rows = await this.em.find(
+      ClassCourse,
+      { schoolClass: { $in: classIds } },
+      { populate: ['course'], orderBy: { assignedAt: 'asc', id: 'asc' } },
+    );
     const byClass = new Map<string, ClassCourse[]>();
     for (const row of rows) byClass.set(row.schoolClass.id, [...(byClass.get(row.schoolClass.id) ?? []), row]);
     return byClass;
@@ -207,7 +254,10 @@ export class SchoolService {
   async roster(classId: string): Promise<Roster> {
     const schoolClass = await this.findClass(classId);
     if (!schoolClass) throw unknownClass();
-    const [members, courses] = await Promise.all([this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }), this.coursesOf([schoolClass.id])]);
+    const [members, courses] = await Promise.all([
+      this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }),
+      this.coursesOf([schoolClass.id]),
+    ]);
     const statuses = await this.statusesOf(members.map((m) => m.learner));
     return {
       schoolClass,
@@ -226,7 +276,12 @@ export class SchoolService {
     const active = roster.members.filter((m) => m.status === MembershipStatus.active).map((m) => m.learner.id);
     const overviews = await this.progress.overviews(active);
     const assigned = new Set(roster.courses.map((c) => c.course.id));
-    const progress = new Map(overviews.map((o) => [o.learnerId, assigned.size ? o.courses.filter((c) => assigned.has(c.courseId)) : o.courses]));
+    const progress = new Map(
+      overviews.map((o) => [
+        o.learnerId,
+        assigned.size ? o.courses.filter((c) => assigned.has(c.courseId)) : o.courses,
+      ]),
+    );
     return { roster, progress };
   }
 
@@ -262,8 +317,12 @@ export class SchoolService {
       async (userIds) => {
         const staff = await this.em.find(SchoolMember, { user: { $in: userIds } });
         const schoolIds = [...new Set(staff.map((m) => m.school.id))];
-        const classes = schoolIds.length ? await this.em.find(SchoolClass, { school: { $in: schoolIds } }, { populate: ['school'] }) : [];
-        return staff.flatMap((m) => classes.filter((c) => c.school.id === m.school.id).map((schoolClass) => ({ userId: m.user.id, schoolClass })));
+        const classes = schoolIds.length
+          ? await this.em.find(SchoolClass, { school: { $in: schoolIds } }, { populate: ['school'] })
+          : [];
+        return staff.flatMap((m) =>
+          classes.filter((c) => c.school.id === m.school.id).map((schoolClass) => ({ userId: m.user.id, schoolClass })),
+        );
       },
       (row) => row.userId,
     );
@@ -282,7 +341,14 @@ export class SchoolService {
         const members = await this.em.find(ClassMember, { schoolClass: { $in: classIds } }, { populate: ['learner'] });
         const learners = [...new Map(members.map((m) => [m.learner.id, m.learner])).values()];
         const statuses = await this.statusesOf(learners);
-        return members.map((m) => ({ id: m.id, classId: m.schoolClass.id, createdAt: m.joinedAt, learner: m.learner, status: statuses.get(m.learner.id)!, joinedAt: m.joinedAt }));
+        return members.map((m) => ({
+          id: m.id,
+          classId: m.schoolClass.id,
+          createdAt: m.joinedAt,
+          learner: m.learner,
+          status: statuses.get(m.learner.id)!,
+          joinedAt: m.joinedAt,
+        }));
       },
       (row) => row.classId,
     );
@@ -290,23 +356,54 @@ export class SchoolService {
 
   /** The classes a learner learns in, each with its status and assigned courses. */
   async membershipsOf(learner: User): Promise<ClassMembership[]> {
-    const members = await this.em.find(ClassMember, { learner: learner.id }, { populate: ['schoolClass', 'schoolClass.school'] });
+    const members = await this.em.find(
+      ClassMember,
+      { learner: learner.id },
+      { populate: ['schoolClass', 'schoolClass.school'] },
+    );
     const statuses = await this.statusesOf([learner]);
     const courses = await this.coursesOf([...new Set(members.map((m) => m.schoolClass.id))]);
-    return members.map((member) => ({ member, status: statuses.get(learner.id)!, courses: courses.get(member.schoolClass.id) ?? [] }));
+    return members.map((member) => ({
+      member,
+      status: statuses.get(learner.id)!,
+      courses: courses.get(member.schoolClass.id) ?? [],
+    }));
   }
 
   /** The caller's schools (staff), classes (learners) and their learners' classes (guardians). */
-  async me(viewer: User): Promise<{ staff: SchoolMember[]; classes: ClassMembership[]; children: { learner: User; classes: ClassMembership[] }[] }> {
+  async me(
+    viewer: User,
+  ): Promise<{
+    staff: SchoolMember[];
+    classes: ClassMembership[];
+    children: { learner: User; classes: ClassMembership[] }[];
+  }> {
     const children = viewer.hasRole(Role.guardian) ? await this.guardians.activeLearnersOf(viewer.id) : [];
     const learners = [viewer, ...children];
     const [staff, members] = await Promise.all([
       this.em.find(SchoolMember, { user: viewer.id }, { populate: ['school', 'user'], orderBy: { createdAt: 'asc' } }),
-      this.em.find(ClassMember, { learner: { $in: learners.map((l) => l.id) } }, { populate: ['schoolClass', 'schoolClass.school', 'learner'], orderBy: { joinedAt: 'asc' } }),
+      this.em.find(
+        ClassMember,
+        { learner: { $in: learners.map((l) => l.id) } },
+        { populate: ['schoolClass', 'schoolClass.school', 'learner'], orderBy: { joinedAt: 'asc' } },
+      ),
     ]);
-    const [statuses, courses] = await Promise.all([this.statusesOf(learners), this.coursesOf([...new Set(members.map((m) => m.schoolClass.id))])]);
+    const [statuses, courses] = await Promise.all([
+      this.statusesOf(learners),
+      this.coursesOf([...new Set(members.map((m) => m.schoolClass.id))]),
+    ]);
     const membershipsOf = (learnerId: string) =>
-      members.filter((m) => m.learner.id === learnerId).map((member) => ({ member, status: statuses.get(learnerId)!, courses: courses.get(member.schoolClass.id) ?? [] }));
-    return { staff, classes: membershipsOf(viewer.id), children: children.map((learner) => ({ learner, classes: membershipsOf(learner.id) })) };
+      members
+        .filter((m) => m.learner.id === learnerId)
+        .map((member) => ({
+          member,
+          status: statuses.get(learnerId)!,
+          courses: courses.get(member.schoolClass.id) ?? [],
+        }));
+    return {
+      staff,
+      classes: membershipsOf(viewer.id),
+      children: children.map((learner) => ({ learner, classes: membershipsOf(learner.id) })),
+    };
   }
 }

@@ -11,14 +11,19 @@ import { LocalizedTextView } from '../kernel/localized';
 registerEnumType(SchoolRole, {
   name: 'SchoolRole',
   description: 'What a member does in a school',
-  valuesConfig: { school_admin: { description: 'Runs the school: its staff and classes' }, teacher: { description: 'Teaches classes and follows their learners' } },
+  valuesConfig: {
+    school_admin: { description: 'Runs the school: its staff and classes' },
+    teacher: { description: 'Teaches classes and follows their learners' },
+  },
 });
 registerEnumType(MembershipStatus, {
   name: 'ClassMembershipStatus',
   description: "Where a learner's place in a class stands",
   valuesConfig: {
     active: { description: 'In the class; the teacher sees their progress' },
-    pending_consent: { description: 'A learner under 18 whose guardian has not granted progress sharing: in the class, progress hidden' },
+    pending_consent: {
+      description: 'A learner under 18 whose guardian has not granted progress sharing: in the class, progress hidden',
+    },
   },
 });
 
@@ -229,7 +234,9 @@ export class ClassLearnerProgress {
   @Field(() => String, { description: "The name the learner's account shows" })
   displayName!: string;
 
-  @Field(() => MembershipStatus, { description: "Whether the learner's progress is shown; pending_consent learners come without it" })
+  @Field(() => MembershipStatus, {
+    description: "Whether the learner's progress is shown; pending_consent learners come without it",
+  })
   status!: MembershipStatus;
 
   @Field(() => [CourseProgressView], { nullable: true, description: 'Null while the member is pending_consent' })

@@ -36,7 +36,9 @@ async function main() {
  */
 function emailArgument(args: string[]): string {
   if (args.some((arg) => arg === '--password' || arg.startsWith('--password='))) {
-    throw new ConfigError(`--password is refused: npm prints the command line it runs, and the shell's history keeps it. Instead, ${PASSWORD_SOURCES}.`);
+    throw new ConfigError(
+      `--password is refused: npm prints the command line it runs, and the shell's history keeps it. Instead, ${PASSWORD_SOURCES}.`,
+    );
   }
   try {
     const { email } = parseArgs({ args, options: { email: { type: 'string' } } }).values;
@@ -49,7 +51,10 @@ function emailArgument(args: string[]): string {
 
 main().catch((error) => {
   if (error instanceof ConfigError) console.error(error.message);
-  else if (error instanceof AppError) console.error(`${error.message}${error.extra.details ? ` ${error.extra.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : ''}`);
+  else if (error instanceof AppError)
+    console.error(
+      `${error.message}${error.extra.details ? ` ${error.extra.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : ''}`,
+    );
   else console.error(`admin:create failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -57,7 +57,10 @@ async function main() {
     const file = area === 'db' ? written : join('src', area, 'migrations', result.fileName);
     const list = area === 'db' ? 'src/db/migrations/index.ts' : `the migrations of src/${area}/index.ts`;
     console.log(`Wrote ${file}; add it to ${list}.`);
-    if (!asked && owners.size > 1) console.log(`It changes the tables of ${[...owners].join(', ')}: move it to the area that owns the change (or say --area <name>).`);
+    if (!asked && owners.size > 1)
+      console.log(
+        `It changes the tables of ${[...owners].join(', ')}: move it to the area that owns the change (or say --area <name>).`,
+      );
   });
 }
 

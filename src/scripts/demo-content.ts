@@ -14,11 +14,26 @@ export interface DemoCourse {
   price?: number;
 }
 
-const lesson = (title: [string, string], content: [string, string], question: [string, string], options: [string, string][], answerIndex: number) => ({
+const lesson = (
+  title: [string, string],
+  content: [string, string],
+  question: [string, string],
+  options: [string, string][],
+  answerIndex: number,
+) => ({
   title: text(...title),
   objectives: { en: [title[0]], vi: [title[1]] },
   content: text(...content),
-  quiz: { questions: [{ prompt: text(...question), options: options.map((o) => text(...o)), answerIndex, explanation: text(content[0], content[1]) }] },
+  quiz: {
+    questions: [
+      {
+        prompt: text(...question),
+        options: options.map((o) => text(...o)),
+        answerIndex,
+        explanation: text(content[0], content[1]),
+      },
+    ],
+  },
 });
 
 /**
@@ -148,7 +163,10 @@ export const demoCourses: DemoCourse[] = [
     },
     exercise: {
       title: text('Higher or lower', 'Cao hơn hay thấp hơn'),
-      prompt: text('Read the secret and a guess; print "higher", "lower" or "right".', 'Đọc số bí mật và số đoán; in "higher", "lower" hoặc "right".'),
+      prompt: text(
+        'Read the secret and a guess; print "higher", "lower" or "right".',
+        'Đọc số bí mật và số đoán; in "higher", "lower" hoặc "right".',
+      ),
       language: 'python',
       starterCode: 'secret, guess = map(int, input().split())\n',
       difficulty: 'medium',

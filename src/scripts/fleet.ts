@@ -9,9 +9,12 @@ import { Fleet } from './fleet/fleet';
  * share its DATABASE_URL when it sets one.
  */
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { instances: { type: 'string', default: '3' }, 'data-dir': { type: 'string', default: './data/fleet' } } });
+  const { values } = parseArgs({
+    options: { instances: { type: 'string', default: '3' }, 'data-dir': { type: 'string', default: './data/fleet' } },
+  });
   const instances = Number(values.instances);
-  if (!Number.isInteger(instances) || instances < 1) throw new Error(`--instances must be a whole number of at least 1, not ${values.instances}`);
+  if (!Number.isInteger(instances) || instances < 1)
+    throw new Error(`--instances must be a whole number of at least 1, not ${values.instances}`);
   const fleet = new Fleet({
     instances,
     dataDir: resolve(values['data-dir']),
@@ -42,7 +45,10 @@ async function main(): Promise<void> {
     await fleet.stop();
     process.exit(1);
   }
-  const members = [`nginx in front of ${fleet.instances.map((instance) => `${instance.name} ${instance.url}`).join(', ')}`, fleet.redisUrl ? 'Redis' : 'no Redis (limits counted in PostgreSQL)'];
+  const members = [
+    `nginx in front of ${fleet.instances.map((instance) => `${instance.name} ${instance.url}`).join(', ')}`,
+    fleet.redisUrl ? 'Redis' : 'no Redis (limits counted in PostgreSQL)',
+  ];
   console.log(`\nThe fleet answers at ${fleet.proxyUrl} (${members.join('; ')}). Ctrl-C stops it.\n`);
 }
 

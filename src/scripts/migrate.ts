@@ -16,21 +16,31 @@ const usage = 'Usage: npm run db:migrate [-- --status | --down | --to <migration
  * the service's own role (src/db/app-role.ts) may not alter tables.
  */
 async function main() {
-  const { values } = parseArgs({ options: { status: { type: 'boolean' }, down: { type: 'boolean' }, to: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: { status: { type: 'boolean' }, down: { type: 'boolean' }, to: { type: 'string' } },
+  });
   if ([values.status, values.down, values.to !== undefined].filter(Boolean).length > 1) throw new ConfigError(usage);
   const config = loadConfig();
   if (values.status) {
     const states = await withDatabase(config, (orm) => migrationStatus(orm, migrations), { migrated: false });
     for (const state of states) {
       const known = migrations.some((m) => m.name === state.name);
-      console.log(`${state.applied ? 'applied' : 'pending'}  ${state.name}${state.executedAt ? `  ${state.executedAt.toISOString()}` : ''}${known ? '' : '  (unknown to this build)'}`);
+      console.log(
+        `${state.applied ? 'applied' : 'pending'}  ${state.name}${state.executedAt ? `  ${state.executedAt.toISOString()}` : ''}${known ? '' : '  (unknown to this build)'}`,
+      );
     }
     const pending = states.filter((s) => !s.applied).length;
     console.log(pending ? `${pending} pending: npm run db:migrate applies them.` : 'Up to date.');
   } else if (values.down || values.to !== undefined) {
-    const reverted = await withDatabase(config, (orm) => revertMigrations(orm, migrations, values.to), { migrated: false });
+    const reverted = await withDatabase(config, (orm) => revertMigrations(orm, migrations, values.to), {
+      migrated: false,
+    });
     for (const name of reverted) console.log(`reverted  ${name}`);
-    console.log(reverted.length ? `Reverted ${reverted.length} migration${reverted.length > 1 ? 's' : ''}.` : `Nothing to revert: ${values.to} is the last applied migration.`);
+    console.log(
+      reverted.length
+        ? `Reverted ${reverted.length} migration${reverted.length > 1 ? 's' : ''}.`
+        : `Nothing to revert: ${values.to} is the last applied migration.`,
+    );
   } else {
     await withDatabase(config, async () => console.log('Database migrated.'));
   }

@@ -50,15 +50,29 @@ function birthDateOfAge(years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
-async function account(deps: Deps, email: string, password: string, displayName: string, role: Role, birthDate?: string): Promise<User> {
-  return step(deps, async ({ auth }) => (await auth.findUserByEmail(email)) ?? auth.createVerifiedUser(email, password, displayName, role, { birthDate }));
+async function account(
+  deps: Deps,
+  email: string,
+  password: string,
+  displayName: string,
+  role: Role,
+  birthDate?: string,
+): Promise<User> {
+  return step(
+    deps,
+    async ({ auth }) =>
+      (await auth.findUserByEmail(email)) ?? auth.createVerifiedUser(email, password, displayName, role, { birthDate }),
+  );
 }
 
 /** The course (found by its English title among the published ones, else made), its exercise, and its product when it has a price. */
 async function course(deps: Deps, admin: User, learner: User, demo: DemoCourse): Promise<string> {
   const id = await step(deps, async ({ courses }) => {
     const found = await courses.catalog(learner, { text: demo.course.title.en }, 10);
-    return found.nodes.find((c) => c.title.en === demo.course.title.en)?.id ?? (await courses.createCourse(demo.course, admin.id)).id;
+    return (
+      found.nodes.find((c) => c.title.en === demo.course.title.en)?.id ??
+      (await courses.createCourse(demo.course, admin.id)).id
+    );
   });
   await step(deps, async ({ codelab, courses }) => {
     if ((await codelab.exercises({ courseId: id }, 1, null, [])).nodes.length) return;
@@ -75,7 +89,11 @@ async function course(deps: Deps, admin: User, learner: User, demo: DemoCourse):
         prices: [{ currency: 'VND', amount: demo.price! }],
         courseIds: [id],
       });
-      await catalog.setProductStatus(admin, product.id, 'published' as Parameters<Services['catalog']['setProductStatus']>[2]);
+      await catalog.setProductStatus(
+        admin,
+        product.id,
+        'published' as Parameters<Services['catalog']['setProductStatus']>[2],
+      );
     });
   }
   return id;
@@ -91,7 +109,14 @@ export async function seedDemo(deps: Deps, password: string) {
   const admin = await step(deps, async ({ admin }) => (await admin.ensureAdmin(DEMO_ACCOUNTS.admin, password)).user);
   const teacher = await account(deps, DEMO_ACCOUNTS.teacher, password, 'Demo Teacher', Role.creator);
   const guardian = await account(deps, DEMO_ACCOUNTS.guardian, password, 'Demo Guardian', Role.guardian);
-  const learner = await account(deps, DEMO_ACCOUNTS.learner, password, 'Demo Learner', Role.learner, birthDateOfAge(LEARNER_AGE));
+  const learner = await account(
+    deps,
+    DEMO_ACCOUNTS.learner,
+    password,
+    'Demo Learner',
+    Role.learner,
+    birthDateOfAge(LEARNER_AGE),
+  );
 
   await step(deps, async ({ guardian: guardians }) => {
     if (await guardians.isActiveGuardianOf(guardian.id, learner.id)) return;
@@ -113,13 +138,19 @@ export async function seedDemo(deps: Deps, password: string) {
     let schoolClass = (await school.staffClassesOf(teacher.id)).find((c) => c.name === CLASS);
     if (!schoolClass) {
       const created = await school.createSchool(admin, SCHOOL, 'VN');
-      await school.setMember(admin, created.id, teacher.email, 'teacher' as Parameters<Services['school']['setMember']>[3]);
+      await school.setMember(
+        admin,
+        created.id,
+        teacher.email,
+        'teacher' as Parameters<Services['school']['setMember']>[3],
+      );
       schoolClass = await school.createClass(teacher, created.id, CLASS);
     }
     const roster = await school.roster(schoolClass.id);
     const assigned = new Set(roster.courses.map((c) => c.course.id));
     // The free courses: the class works through them; the paid one stays the family's choice.
-    for (const id of courseIds.slice(0, 2)) if (!assigned.has(id)) await school.assignCourse(teacher, schoolClass.id, id);
+    for (const id of courseIds.slice(0, 2))
+      if (!assigned.has(id)) await school.assignCourse(teacher, schoolClass.id, id);
     if (!roster.members.some((m) => m.learner.id === learner.id)) await school.join(learner, schoolClass.joinCode);
     return schoolClass.joinCode;
   });
@@ -140,12 +171,19 @@ async function main() {
   console.log('Demo data ready. Log in with (every account has the same password):');
   for (const [role, email] of Object.entries(DEMO_ACCOUNTS)) console.log(`  ${role.padEnd(9)}${email}`);
   console.log(`  password ${password}`);
-  console.log(`The learner (${LEARNER_AGE}) is linked to the guardian; both gave basic_data and progress_sharing consent. The learner is in "${CLASS}" (join code ${joinCode}).`);
-  console.log(`Courses: ${demoCourses.map((d) => `${d.course.title.en}${d.price ? ` (${d.price} VND)` : ''}`).join('; ')}.`);
+  console.log(
+    `The learner (${LEARNER_AGE}) is linked to the guardian; both gave basic_data and progress_sharing consent. The learner is in "${CLASS}" (join code ${joinCode}).`,
+  );
+  console.log(
+    `Courses: ${demoCourses.map((d) => `${d.course.title.en}${d.price ? ` (${d.price} VND)` : ''}`).join('; ')}.`,
+  );
 }
 
 main().catch((error) => {
-  if (error instanceof AppError) console.error(`${error.message}${error.extra.details ? ` ${error.extra.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : ''}`);
+  if (error instanceof AppError)
+    console.error(
+      `${error.message}${error.extra.details ? ` ${error.extra.details.map((d) => `${d.field}: ${d.message}`).join('; ')}` : ''}`,
+    );
   else console.error(`seed:demo failed: ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 });

@@ -10,9 +10,13 @@ import { methodNotAllowed } from '../kernel/http.errors';
  * names no method), each matched as express matches it (any case, a trailing slash or not).
  */
 export function answerOtherMethods(declared: DeclaredRoute[]): RequestHandler {
-  const known = declared.filter((route) => route.method !== '*').map((route) => ({ method: route.method, matches: route.paths.map((path) => pathMatcher(path, false)) }));
+  const known = declared
+    .filter((route) => route.method !== '*')
+    .map((route) => ({ method: route.method, matches: route.paths.map((path) => pathMatcher(path, false)) }));
   return (req, res, next) => {
-    const methods = new Set<string>(known.filter((route) => route.matches.some((matches) => matches(req.path))).map((route) => route.method));
+    const methods = new Set<string>(
+      known.filter((route) => route.matches.some((matches) => matches(req.path))).map((route) => route.method),
+    );
     if (methods.size === 0) return next();
     // Express answers HEAD with a GET route.
     if (methods.has('GET')) methods.add('HEAD');

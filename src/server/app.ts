@@ -1,7 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import type { GraphQLFormattedError } from 'graphql';
 import { applyMiddleware } from 'graphql-middleware';
@@ -56,7 +59,12 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const bounded = (step: Promise<unknown>, what: string) =>
     Promise.race([
       step,
-      new Promise<void>((resolve) => setTimeout(() => (log.warn(`shutdown: ${what} did not close within ${SHUTDOWN_STEP_MS / 1000} s; going on`), resolve()), SHUTDOWN_STEP_MS).unref()),
+      new Promise<void>((resolve) =>
+        setTimeout(
+          () => (log.warn(`shutdown: ${what} did not close within ${SHUTDOWN_STEP_MS / 1000} s; going on`), resolve()),
+          SHUTDOWN_STEP_MS,
+        ).unref(),
+      ),
     ]);
   const supervision: Supervision | undefined = options.onDatabaseLost && {
     log: { info: (m) => log.info(m), warn: (m) => log.warn(m), error: (m) => log.error(m) },
@@ -64,7 +72,12 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   };
   const embedded: EmbeddedPostgres | undefined = config.DATABASE_URL
     ? undefined
-    : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT, (line) => log.debug({ postgres: line }), supervision);
+    : await startEmbeddedPostgres(
+        config.DATA_DIR,
+        config.EMBEDDED_PG_PORT,
+        (line) => log.debug({ postgres: line }),
+        supervision,
+      );
   const ownerUrl = config.DATABASE_URL ?? embedded!.url();
   const owner = await openAppDatabase(ownerUrl, (message) => log.debug({ orm: message }));
   try {
@@ -86,7 +99,8 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   // Production hides the schema from clients but admins: no introspection, no "Did you mean".
   const hideSchema = config.NODE_ENV === 'production';
   // Apollo's, and the WebSocket's for the events of subscriptions (which Apollo does not run).
-  const formatError = (formatted: GraphQLFormattedError, error: unknown) => formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema);
+  const formatError = (formatted: GraphQLFormattedError, error: unknown) =>
+    formatGraphQLError(formatted, error, (err) => log.error({ err }, 'graphql operation failed'), hideSchema);
   const apollo = new ApolloServer<Context>({
     schema,
     validationRules: queryLimitRules(config),

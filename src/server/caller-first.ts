@@ -44,7 +44,12 @@ interface LogicRule {
 const logicName = (rule: ShieldRule) => (rule as object).constructor.name;
 
 /** What the part of a rule about the caller (and the ids named) decides: `true`, a refusal, or `undefined` when the rest of the input must be seen first. */
-async function verdictOf(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mutation'}.${string}`, args: Record<string, unknown>): Promise<Verdict> {
+async function verdictOf(
+  rule: ShieldRule,
+  ctx: Context,
+  field: `${'Query' | 'Mutation'}.${string}`,
+  args: Record<string, unknown>,
+): Promise<Verdict> {
   const read = argumentsReadBy(rule);
   if (isAboutCaller(rule) || (read && read.every((name) => Object.hasOwn(args, name)))) {
     const given = Object.fromEntries((read ?? []).map((name) => [name, args[name]]));
@@ -65,7 +70,8 @@ async function verdictOf(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mu
   }
   if (kind === 'RuleOr') {
     const verdicts = [];
-    for (const part of (rule as unknown as LogicRule).getRules()) verdicts.push(await verdictOf(part, ctx, field, args));
+    for (const part of (rule as unknown as LogicRule).getRules())
+      verdicts.push(await verdictOf(part, ctx, field, args));
     if (verdicts.includes(true)) return true;
     return verdicts.every((v) => v instanceof AppError) ? verdicts[0] : undefined;
   }
@@ -74,7 +80,11 @@ async function verdictOf(rule: ShieldRule, ctx: Context, field: `${'Query' | 'Mu
 
 /** The root fields an operation selects (through fragments at its root too), known to the schema's rules or not. */
 function rootFields(document: DocumentNode, operation: OperationDefinitionNode): FieldNode[] {
-  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((d) => [d.name.value, d]));
+  const fragments = new Map(
+    document.definitions
+      .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+      .map((d) => [d.name.value, d]),
+  );
   const fields: FieldNode[] = [];
   const seen = new Set<string>();
   const walk = (set: SelectionSetNode) => {
@@ -95,7 +105,11 @@ function rootFields(document: DocumentNode, operation: OperationDefinitionNode):
  * The arguments of a root field that are well-formed values of their types, by name: an id the
  * rules may look up. The others (the body that is about to be refused) are left out.
  */
-function wellFormedArguments(field: GraphQLField<unknown, unknown> | undefined, node: FieldNode, variables: Record<string, unknown>): Record<string, unknown> {
+function wellFormedArguments(
+  field: GraphQLField<unknown, unknown> | undefined,
+  node: FieldNode,
+  variables: Record<string, unknown>,
+): Record<string, unknown> {
   const args: Record<string, unknown> = {};
   for (const argument of node.arguments ?? []) {
     const definition = field?.args.find((a) => a.name === argument.name.value);
@@ -130,7 +144,11 @@ export interface GuardedRequest {
  * The first refusal of the caller by the root fields' rules, or null. Fields without a rule of
  * their own (unknown to the schema, or left to deny by default) are left to execution.
  */
-export async function callerRefusal(rules: RuleMap, { schema, document, operation, variables }: GuardedRequest, ctx: Context): Promise<AppError | null> {
+export async function callerRefusal(
+  rules: RuleMap,
+  { schema, document, operation, variables }: GuardedRequest,
+  ctx: Context,
+): Promise<AppError | null> {
   if (operation.operation === 'subscription') return null;
   const type = operation.operation === 'query' ? 'Query' : 'Mutation';
   const fields = (type === 'Query' ? schema.getQueryType() : schema.getMutationType())?.getFields() ?? {};
@@ -138,7 +156,12 @@ export async function callerRefusal(rules: RuleMap, { schema, document, operatio
     const name = node.name.value;
     const rule = rules[type]?.[name] ?? rules[type]?.['*'];
     if (!rule) continue;
-    const verdict = await verdictOf(rule, ctx, `${type}.${name}`, wellFormedArguments(fields[name], node, variables ?? {}));
+    const verdict = await verdictOf(
+      rule,
+      ctx,
+      `${type}.${name}`,
+      wellFormedArguments(fields[name], node, variables ?? {}),
+    );
     if (verdict instanceof AppError) return verdict;
   }
   return null;
@@ -148,6 +171,10 @@ export async function callerRefusal(rules: RuleMap, { schema, document, operatio
 export function refusalError(refusal: AppError): GraphQLError {
   return new GraphQLError(refusal.message, {
     originalError: refusal,
-    extensions: { code: refusal.code.toUpperCase(), ...refusal.extra, http: { status: refusal.status, headers: new HeaderMap() } },
+    extensions: {
+      code: refusal.code.toUpperCase(),
+      ...refusal.extra,
+      http: { status: refusal.status, headers: new HeaderMap() },
+    },
   });
 }

@@ -33,7 +33,11 @@ export function clientAddress(req: IncomingMessage, trust: TrustedHop): string {
  * client of the proxy, which a scraper beside the service never is.
  */
 export function isDirectFromLoopback(req: IncomingMessage): boolean {
-  return isLoopback(req.socket.remoteAddress) && req.headers['x-forwarded-for'] === undefined && req.headers.forwarded === undefined;
+  return (
+    isLoopback(req.socket.remoteAddress) &&
+    req.headers['x-forwarded-for'] === undefined &&
+    req.headers.forwarded === undefined
+  );
 }
 
 function isLoopback(ip: string | undefined): boolean {

@@ -24,9 +24,17 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     log,
     orm,
     sql,
-    mailer: createMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, outboxDir: join(config.DATA_DIR, 'outbox') }),
+    mailer: createMailer({
+      smtpUrl: config.SMTP_URL,
+      from: config.MAIL_FROM,
+      outboxDir: join(config.DATA_DIR, 'outbox'),
+    }),
     pubSub: await createPostgresPubSub(databaseUrl, log),
-    limits: createRateLimits(config, limitStore, Object.assign({}, ...areas.map((area) => area.rateLimits?.(config) ?? {}))),
+    limits: createRateLimits(
+      config,
+      limitStore,
+      Object.assign({}, ...areas.map((area) => area.rateLimits?.(config) ?? {})),
+    ),
     jobs: createJobs(config, databaseUrl, log),
     areas,
   };

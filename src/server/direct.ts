@@ -21,7 +21,8 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
   return (req, res) => {
     const { path, search } = splitUrl(req.url ?? '');
     const found = find(req.method ?? '', path);
-    if (!found || (search && !found.route.match) || (found.route.serves && !found.route.serves(req))) return app(req, res);
+    if (!found || (search && !found.route.match) || (found.route.serves && !found.route.serves(req)))
+      return app(req, res);
     const { route, params } = found;
     const request = req as Request;
     request.directRoute = route.path;
@@ -40,7 +41,9 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
  * order that matches, as express's router picks. A path whose parameters are not well encoded is
  * left to express, which answers it.
  */
-function routeFinder(routes: DirectRoute[]): (method: string, path: string) => { route: DirectRoute; params: Record<string, string> } | undefined {
+function routeFinder(
+  routes: DirectRoute[],
+): (method: string, path: string) => { route: DirectRoute; params: Record<string, string> } | undefined {
   const byMethod = new Map<string, DirectRoute[]>();
   for (const route of routes) {
     const method = route.method ?? 'POST';

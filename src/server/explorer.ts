@@ -7,7 +7,8 @@ import { publicFiles } from '../kernel/public-document';
 import { projectRoot } from '../kernel/web-page';
 
 // GraphiQL sets styles through the CSSOM (allowed); its fonts are data: URLs in its stylesheet.
-const CSP = "default-src 'self'; script-src 'self'; style-src 'self'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+const CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; font-src 'self' data:; img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
 
 /**
  * The GraphQL explorer: `GET /graphql` from a browser (Accept: text/html) answers the page that
@@ -26,7 +27,9 @@ export function graphExplorer(config: Config): DeclaringRouter {
     next();
   };
   router.get('/graphql', (req, res, next) => {
-    const wantsPage = req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html' && req.query.query === undefined;
+    const wantsPage =
+      req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html' &&
+      req.query.query === undefined;
     if (!wantsPage || !existsSync(join(built, 'index.html'))) return next();
     page ??= readFileSync(join(built, 'index.html'), 'utf8').replace('%ACCESS%', access);
     strict(req, res, () => res.type('html').send(page));

@@ -21,7 +21,11 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
   const bodyLimit = sizeInBytes(deps.config.BODY_LIMIT);
   return {
     path: '/graphql',
-    readBody: [jsonOnly, express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }), graphqlBodyLimit(bodyLimits, bodyLimit)],
+    readBody: [
+      jsonOnly,
+      express.json({ limit: largestBodyLimit(bodyLimits, bodyLimit), verify: rememberBodySize }),
+      graphqlBodyLimit(bodyLimits, bodyLimit),
+    ],
     // Other requests go through express: a body of another type is refused there (415), a GET goes to Apollo.
     serves: (req) => isJsonType(req.headers['content-type']),
     answerError: answerGraphqlError,
@@ -32,7 +36,12 @@ export function graphqlEndpoint(deps: Deps, apollo: ApolloServer<Context>): Dire
         throw methodNotAllowed();
       }
       const answer = await apollo.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method: req.method!.toUpperCase(), headers: headersOf(req), search: splitUrl(req.url ?? '').search, body },
+        httpGraphQLRequest: {
+          method: req.method!.toUpperCase(),
+          headers: headersOf(req),
+          search: splitUrl(req.url ?? '').search,
+          body,
+        },
         context: async () => ctx,
       });
       for (const [name, value] of answer.headers) res.setHeader(name, value);

@@ -6,7 +6,13 @@ import { AppError, databaseUnavailable, type FieldError, isErrorCode } from '../
 import { coercionDetails, validationDetails } from '../kernel/validation';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
-const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST', 'OPERATION_RESOLUTION_FAILURE']);
+const requestErrorCodes = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
 
 /**
  * Refusals of the request itself that Apollo leaves without a code of ours (they were answered as
@@ -14,7 +20,10 @@ const requestErrorCodes = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_F
  * own, which automatic-persisted-query clients read to send the full query.
  */
 const requestRefusals: Record<string, FieldError> = {
-  PERSISTED_QUERY_NOT_FOUND: { field: 'extensions.persistedQuery', message: 'is not a query this server knows; send the query with it' },
+  PERSISTED_QUERY_NOT_FOUND: {
+    field: 'extensions.persistedQuery',
+    message: 'is not a query this server knows; send the query with it',
+  },
   PERSISTED_QUERY_NOT_SUPPORTED: { field: 'extensions.persistedQuery', message: 'persisted queries are not supported' },
 };
 
@@ -31,7 +40,12 @@ function withoutSuggestions(message: string): string {
  * With `hideSchema` (production) the suggestions of graphql-js leave no message, not even a
  * variable's (Apollo strips them from validation errors only).
  */
-export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown, log: ErrorLogger, hideSchema = false): GraphQLFormattedError {
+export function formatGraphQLError(
+  formatted: GraphQLFormattedError,
+  error: unknown,
+  log: ErrorLogger,
+  hideSchema = false,
+): GraphQLFormattedError {
   // A refusal before execution (server/caller-first.ts) has no path, so Apollo's unwrapping leaves it wrapped.
   const wrapped = error instanceof GraphQLError && !error.path ? error.originalError : undefined;
   const original = wrapped instanceof AppError ? wrapped : unwrapResolverError(error);
@@ -59,12 +73,24 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   }
   if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
     const { reason, retryAfter, details } = formatted.extensions ?? {};
-    return { ...base, extensions: { code, ...(reason ? { reason } : {}), ...(retryAfter ? { retryAfter } : {}), ...(details ? { details } : {}) } };
+    return {
+      ...base,
+      extensions: {
+        code,
+        ...(reason ? { reason } : {}),
+        ...(retryAfter ? { retryAfter } : {}),
+        ...(details ? { details } : {}),
+      },
+    };
   }
   if (isDatabaseUnavailable(original)) {
     const unavailable = databaseUnavailable();
     return { ...base, message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
   }
   log(original);
-  return { message: 'Something went wrong on our side. Try again later.', path: formatted.path, extensions: { code: 'INTERNAL_ERROR' } };
+  return {
+    message: 'Something went wrong on our side. Try again later.',
+    path: formatted.path,
+    extensions: { code: 'INTERNAL_ERROR' },
+  };
 }

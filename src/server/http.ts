@@ -26,17 +26,33 @@ import { answerError, answerGraphqlError, jsonBodyOf, requestContext, requestSte
  * express when their URL names them as the table does (server/direct.ts); express has the rest.
  * Both take the same steps first (server/steps.ts `requestSteps`).
  */
-export function httpPipeline(deps: Deps, apollo: ApolloServer<Context>, schema: GraphQLSchema, json: JsonRoute[]): { listener: RequestListener; express: Express } {
+export function httpPipeline(
+  deps: Deps,
+  apollo: ApolloServer<Context>,
+  schema: GraphQLSchema,
+  json: JsonRoute[],
+): { listener: RequestListener; express: Express } {
   const graphql = graphqlEndpoint(deps, apollo);
   const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema);
   const areaRoutes = new DeclaringRouter();
   for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, (req) => requestContext(deps, req), schema));
   const app = createExpressApp(deps, { graphql, json, rest, areaRoutes }, schema);
-  return { listener: withDirectRoutes(deps, [graphql, ...json, ...rest.filter((endpoint) => !seenFirstBy(areaRoutes.declared, endpoint))], app), express: app };
+  return {
+    listener: withDirectRoutes(
+      deps,
+      [graphql, ...json, ...rest.filter((endpoint) => !seenFirstBy(areaRoutes.declared, endpoint))],
+      app,
+    ),
+    express: app,
+  };
 }
 
 /** The express application: one pipeline for GraphQL, REST, health and docs. */
-function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: JsonRoute[]; rest: RestEndpoint[]; areaRoutes: DeclaringRouter }, schema: GraphQLSchema): Express {
+function createExpressApp(
+  deps: Deps,
+  served: { graphql: DirectRoute; json: JsonRoute[]; rest: RestEndpoint[]; areaRoutes: DeclaringRouter },
+  schema: GraphQLSchema,
+): Express {
   const { config } = deps;
   const context = (req: Request) => requestContext(deps, req);
   const app = express();
@@ -49,11 +65,14 @@ function createExpressApp(deps: Deps, served: { graphql: DirectRoute; json: Json
   app.use(...requestSteps(deps));
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
-  for (const route of served.json) routes.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
+  for (const route of served.json)
+    routes.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
   // The areas' own routes first: pages, files and webhooks owe nothing to the index, the docs, GraphQL or REST below.
   routes.mount(served.areaRoutes).mount(apiIndex()).mount(serveDocs(schema)).mount(graphExplorer(config));
   const { graphql } = served;
-  routes.use(graphql.path, ...graphql.readBody!, (req, res, next) => graphql.handle(context(req), req.body, req, res).catch(next));
+  routes.use(graphql.path, ...graphql.readBody!, (req, res, next) =>
+    graphql.handle(context(req), req.body, req, res).catch(next),
+  );
   routes.mount(restRouter(served.rest, context));
   app.use(routes.router);
   app.use(answerOtherMethods(routes.declared));
@@ -71,11 +90,16 @@ function seenFirstBy(declared: DeclaredRoute[], endpoint: RestEndpoint): boolean
   return declared.some(
     (route) =>
       (route.prefix || route.method === endpoint.method) &&
-      route.paths.some((path) => pathMatcher(path, route.prefix)(sample) || (!route.prefix && !path.includes(':') && endpoint.match(path) !== false)),
+      route.paths.some(
+        (path) =>
+          pathMatcher(path, route.prefix)(sample) ||
+          (!route.prefix && !path.includes(':') && endpoint.match(path) !== false),
+      ),
   );
 }
 
 /** Turns every failure outside GraphQL execution into the error object; nothing internal leaks. */
 function errorHandler(deps: Deps): ErrorRequestHandler {
-  return (error, req, res, _next) => (splitUrl(req.originalUrl).path === '/graphql' ? answerGraphqlError : answerError)(deps.log, req.id, res, error);
+  return (error, req, res, _next) =>
+    (splitUrl(req.originalUrl).path === '/graphql' ? answerGraphqlError : answerError)(deps.log, req.id, res, error);
 }

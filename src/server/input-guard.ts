@@ -40,7 +40,8 @@ function badLiteral(document: DocumentNode): FieldError | null {
 }
 
 function badLiteralValue(node: ValueNode, path: string[]): FieldError | null {
-  if (node.kind === Kind.STRING) return BAD_TEXT.test(node.value) ? { field: path.join('.'), message: reasonOf(node.value) } : null;
+  if (node.kind === Kind.STRING)
+    return BAD_TEXT.test(node.value) ? { field: path.join('.'), message: reasonOf(node.value) } : null;
   if (node.kind === Kind.LIST) {
     for (const [i, item] of node.values.entries()) {
       const found = badLiteralValue(item, [...path, String(i)]);
@@ -88,7 +89,10 @@ export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
           // Apollo does not wait for the end of validation: the refusal is decided here, and the
           // (synchronous) end takes the place of the validation errors with it.
           const operation = getOperationAST(document, request.operationName);
-          const refusal = operation && validate(schema, document, literalRules).length ? await callerRefusal(rules, { schema, document, operation, variables: request.variables }, contextValue) : null;
+          const refusal =
+            operation && validate(schema, document, literalRules).length
+              ? await callerRefusal(rules, { schema, document, operation, variables: request.variables }, contextValue)
+              : null;
           return async (errors) => {
             if (refusal && errors?.length) (errors as Error[]).splice(0, errors.length, refusalError(refusal));
           };
@@ -96,8 +100,15 @@ export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
         async didResolveOperation({ request, document, operation, schema, contextValue }) {
           if (operation) nullsAsDefaults(schema, document, operation, request.variables);
           const bad = badVariable(request.variables) ?? badLiteralOf(document);
-          if (operation && (bad || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)) {
-            const refusal = await callerRefusal(rules, { schema, document, operation, variables: request.variables }, contextValue);
+          if (
+            operation &&
+            (bad || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)
+          ) {
+            const refusal = await callerRefusal(
+              rules,
+              { schema, document, operation, variables: request.variables },
+              contextValue,
+            );
             if (refusal) throw refusalError(refusal);
           }
           if (bad) throw badInputError(bad);

@@ -1,5 +1,12 @@
 import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
-import { type DocumentNode, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, validate, type ValidationRule } from 'graphql';
+import {
+  type DocumentNode,
+  GraphQLError,
+  type GraphQLSchema,
+  NoSchemaIntrospectionCustomRule,
+  validate,
+  type ValidationRule,
+} from 'graphql';
 import type { Context } from '../kernel/context';
 import { Role } from '../kernel/domain';
 import type { RequestAuth } from '../kernel/tokens';
@@ -28,7 +35,10 @@ export function introspectionPlugin(hideSchema: boolean): ApolloServerPlugin<Con
       return {
         async didResolveOperation({ document, schema, contextValue }) {
           const error = firstError(schema, document, introspectionRules(hideSchema, contextValue.auth));
-          if (error) throw new GraphQLError(error.message, { extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, headers: new HeaderMap() } } });
+          if (error)
+            throw new GraphQLError(error.message, {
+              extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400, headers: new HeaderMap() } },
+            });
         },
       };
     },

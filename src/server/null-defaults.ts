@@ -20,7 +20,12 @@ import {
  */
 
 /** Removes the nulls of `variables` that stand for a default: a variable used only where a default applies, an input field that has one. */
-export function nullsAsDefaults(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown> | undefined): void {
+export function nullsAsDefaults(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown> | undefined,
+): void {
   if (!variables || !operation.variableDefinitions?.length) return;
   let usages: ReturnType<ValidationContext['getRecursiveVariableUsages']> | undefined;
   for (const definition of operation.variableDefinitions) {
@@ -28,9 +33,18 @@ export function nullsAsDefaults(schema: GraphQLSchema, document: DocumentNode, o
     if (!Object.hasOwn(variables, name)) continue;
     const value = variables[name];
     if (value === null) {
-      usages ??= new ValidationContext(schema, document, new TypeInfo(schema), () => undefined).getRecursiveVariableUsages(operation);
+      usages ??= new ValidationContext(
+        schema,
+        document,
+        new TypeInfo(schema),
+        () => undefined,
+      ).getRecursiveVariableUsages(operation);
       const own = usages.filter((usage) => usage.node.name.value === name);
-      if (own.length && own.every((usage) => usage.type && isNonNullType(usage.type) && usage.defaultValue !== undefined)) delete variables[name];
+      if (
+        own.length &&
+        own.every((usage) => usage.type && isNonNullType(usage.type) && usage.defaultValue !== undefined)
+      )
+        delete variables[name];
       continue;
     }
     const type = typeFromAST(schema, definition.type) as GraphQLInputType | undefined;
@@ -50,7 +64,8 @@ function dropDefaultedNulls(type: GraphQLInputType, value: unknown, depth: numbe
   const object = value as Record<string, unknown>;
   for (const field of Object.values(named.getFields())) {
     if (!Object.hasOwn(object, field.name)) continue;
-    if (object[field.name] === null && isNonNullType(field.type) && field.defaultValue !== undefined) delete object[field.name];
+    if (object[field.name] === null && isNonNullType(field.type) && field.defaultValue !== undefined)
+      delete object[field.name];
     else dropDefaultedNulls(field.type, object[field.name], depth + 1);
   }
 }

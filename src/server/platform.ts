@@ -19,14 +19,18 @@ import { type Deliverer, OutboxRelay } from '../kernel/outbox';
  */
 export const model: DatabaseModel = {
   entities: areas.flatMap((area) => area.entities ?? []),
-  migrations: [...foundationMigrations, ...areas.flatMap((area) => area.migrations ?? [])].sort((a, b) => a.name.localeCompare(b.name)),
+  migrations: [...foundationMigrations, ...areas.flatMap((area) => area.migrations ?? [])].sort((a, b) =>
+    a.name.localeCompare(b.name),
+  ),
 };
 
 export const resolvers = areas.flatMap((area) => area.resolvers ?? []) as [Function, ...Function[]];
 
 export const ruleMap = mergeRules(...areas.map((area) => area.rules ?? {}));
 
-export const routes: RestRoute[] = areas.flatMap((area) => (area.routes ?? []).map((route) => ({ ...route, area: area.name })));
+export const routes: RestRoute[] = areas.flatMap((area) =>
+  (area.routes ?? []).map((route) => ({ ...route, area: area.name })),
+);
 
 /** The mutations that may carry bodies over BODY_LIMIT, and how large. */
 export const bodyLimits: BodyLimits = Object.assign({}, ...areas.map((area) => area.bodyLimits ?? {})) as BodyLimits;
@@ -45,7 +49,8 @@ export function openUnit(deps: Deps, em?: EntityManager): { uow: UnitOfWork; ser
 
 type AnyHandler = (event: DomainEvent, services: Services, uow: UnitOfWork) => Promise<void>;
 
-const handlerOf = (areaName: string, type: string): AnyHandler | undefined => (areas.find((area) => area.name === areaName)?.on as Record<string, AnyHandler> | undefined)?.[type];
+const handlerOf = (areaName: string, type: string): AnyHandler | undefined =>
+  (areas.find((area) => area.name === areaName)?.on as Record<string, AnyHandler> | undefined)?.[type];
 
 const eventBus: EventBus = {
   reactionsTo: (event) => areas.filter((area) => handlerOf(area.name, event.type)).map((area) => area.name),
@@ -75,7 +80,11 @@ export function outboxDeliverers(deps: Deps): Record<string, Deliverer> {
 
 /** The relay of this instance's outbox. */
 export function createOutboxRelay(deps: Deps): OutboxRelay {
-  return new OutboxRelay(deps, outboxDeliverers(deps), () => openUnit(deps), { leaseMs: deps.config.OUTBOX_LEASE_MS, sweepMs: deps.config.OUTBOX_SWEEP_MS, batch: 20 });
+  return new OutboxRelay(deps, outboxDeliverers(deps), () => openUnit(deps), {
+    leaseMs: deps.config.OUTBOX_LEASE_MS,
+    sweepMs: deps.config.OUTBOX_SWEEP_MS,
+    batch: 20,
+  });
 }
 
 /** Defines every area's jobs; each job runs in a unit of work of its own. */
@@ -90,4 +99,5 @@ export function defineJobs(deps: Deps): void {
 
 /** The areas' own HTTP routes (streams, files, pages), mounted before the route table. */
 export const httpRoutes = areas.flatMap((area) => (area.http ? [area.http] : []));
-export const jsonRoutes = (deps: Deps, schema: GraphQLSchema) => areas.flatMap((area) => area.jsonRoutes?.(deps, schema) ?? []);
+export const jsonRoutes = (deps: Deps, schema: GraphQLSchema) =>
+  areas.flatMap((area) => area.jsonRoutes?.(deps, schema) ?? []);

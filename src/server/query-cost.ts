@@ -37,7 +37,11 @@ function queryCostRule(maxCost: number, variables: Record<string, unknown> = {})
   return (context: ValidationContext) => ({
     OperationDefinition(operation: OperationDefinitionNode) {
       const root =
-        operation.operation === 'query' ? context.getSchema().getQueryType() : operation.operation === 'mutation' ? context.getSchema().getMutationType() : context.getSchema().getSubscriptionType();
+        operation.operation === 'query'
+          ? context.getSchema().getQueryType()
+          : operation.operation === 'mutation'
+            ? context.getSchema().getMutationType()
+            : context.getSchema().getSubscriptionType();
       if (!root) return;
       const defaults = variableValues(operation.variableDefinitions ?? [], variables);
       const cost = selectionCost(context, operation.selectionSet, root, defaults, new Set());
@@ -45,7 +49,12 @@ function queryCostRule(maxCost: number, variables: Record<string, unknown> = {})
         context.reportError(
           new GraphQLError(tooExpensive(cost, maxCost), {
             nodes: [operation],
-            extensions: { code: 'VALIDATION_FAILED', details: [{ field: 'query', message: tooExpensive(cost, maxCost) }], cost, maxCost },
+            extensions: {
+              code: 'VALIDATION_FAILED',
+              details: [{ field: 'query', message: tooExpensive(cost, maxCost) }],
+              cost,
+              maxCost,
+            },
           }),
         );
       }
@@ -63,8 +72,13 @@ function variableValues(definitions: readonly VariableDefinitionNode[], variable
   return new Map(
     definitions.map((d) => {
       const sent = variables[d.variable.name.value];
-      if (typeof sent === 'number' && Number.isInteger(sent)) return [d.variable.name.value, { kind: Kind.INT, value: String(sent) } as ValueNode];
-      if (Array.isArray(sent)) return [d.variable.name.value, { kind: Kind.LIST, values: sent.map(() => ({ kind: Kind.NULL })) } as unknown as ValueNode];
+      if (typeof sent === 'number' && Number.isInteger(sent))
+        return [d.variable.name.value, { kind: Kind.INT, value: String(sent) } as ValueNode];
+      if (Array.isArray(sent))
+        return [
+          d.variable.name.value,
+          { kind: Kind.LIST, values: sent.map(() => ({ kind: Kind.NULL })) } as unknown as ValueNode,
+        ];
       return [d.variable.name.value, d.defaultValue];
     }),
   );
@@ -90,10 +104,14 @@ export function queryCostPlugin<T extends object>(maxCost: number): ApolloServer
           let error = byVariables?.get(key);
           if (error === undefined) {
             error = validate(schema, document, [queryCostRule(maxCost, variables)])[0] ?? null;
-            if (!byVariables || byVariables.size >= PRICES_PER_DOCUMENT) priced.set(document, (byVariables = new Map()));
+            if (!byVariables || byVariables.size >= PRICES_PER_DOCUMENT)
+              priced.set(document, (byVariables = new Map()));
             byVariables.set(key, error);
           }
-          if (error) throw new GraphQLError(error.message, { extensions: { ...error.extensions, http: { status: 400, headers: new HeaderMap() } } });
+          if (error)
+            throw new GraphQLError(error.message, {
+              extensions: { ...error.extensions, http: { status: 400, headers: new HeaderMap() } },
+            });
         },
       };
     },
@@ -117,7 +135,13 @@ function pricingKey(document: DocumentNode, variables: Record<string, unknown>):
   return key;
 }
 
-function selectionCost(context: ValidationContext, selectionSet: SelectionSetNode, type: GraphQLNamedType, defaults: Defaults, visited: Set<string>): number {
+function selectionCost(
+  context: ValidationContext,
+  selectionSet: SelectionSetNode,
+  type: GraphQLNamedType,
+  defaults: Defaults,
+  visited: Set<string>,
+): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
     if (selection.kind === Kind.FIELD) {
@@ -136,7 +160,13 @@ function selectionCost(context: ValidationContext, selectionSet: SelectionSetNod
   return total;
 }
 
-function fieldCost(context: ValidationContext, node: FieldNode, parent: GraphQLNamedType, defaults: Defaults, visited: Set<string>): number {
+function fieldCost(
+  context: ValidationContext,
+  node: FieldNode,
+  parent: GraphQLNamedType,
+  defaults: Defaults,
+  visited: Set<string>,
+): number {
   if (node.name.value.startsWith('__') || !(isObjectType(parent) || isInterfaceType(parent))) return 1;
   const field = parent.getFields()[node.name.value];
   if (!field || !node.selectionSet) return 1;
@@ -150,7 +180,8 @@ function multiplier(field: GraphQLField<unknown, unknown>, node: FieldNode, defa
   const declared = typeof field.extensions?.complexity === 'number' ? field.extensions.complexity : undefined;
   const first = field.args.find((a) => a.name === 'first');
   if (first) {
-    const asked = intArgument(node, 'first', defaults) ?? (typeof first.defaultValue === 'number' ? first.defaultValue : MAX_PAGE);
+    const asked =
+      intArgument(node, 'first', defaults) ?? (typeof first.defaultValue === 'number' ? first.defaultValue : MAX_PAGE);
     return Math.max(1, Math.min(asked, declared ?? asked));
   }
   const ids = node.arguments?.find((a) => a.name.value === 'ids');
@@ -167,6 +198,7 @@ function intArgument(node: FieldNode, name: string, defaults: Defaults): number 
   const argument = node.arguments?.find((a) => a.name.value === name);
   if (!argument) return undefined;
   let value: ValueNode | undefined = argument.value;
-  if (value.kind === Kind.VARIABLE) value = defaults.get(value.name.value) ?? ({ kind: Kind.INT, value: String(MAX_PAGE) } as ValueNode);
+  if (value.kind === Kind.VARIABLE)
+    value = defaults.get(value.name.value) ?? ({ kind: Kind.INT, value: String(MAX_PAGE) } as ValueNode);
   return value.kind === Kind.INT ? Number(value.value) : undefined;
 }

@@ -14,7 +14,10 @@ const reported = {
 export function queryLimitRules(config: Config): ValidationRule[] {
   // A fragment's fields count at the depth where it is spread (the spread itself is no level): the
   // REST documents share their selections as fragments and keep the depth they had.
-  return [maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, flattenFragments: true, ...reported }), maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported })] as ValidationRule[];
+  return [
+    maxDepthRule({ n: config.GRAPHQL_MAX_DEPTH, flattenFragments: true, ...reported }),
+    maxAliasesRule({ n: config.GRAPHQL_MAX_ALIASES, ...reported }),
+  ] as ValidationRule[];
 }
 
 export const parseOptions = (config: Config) => ({ maxTokens: config.GRAPHQL_MAX_TOKENS });

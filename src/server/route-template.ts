@@ -24,6 +24,7 @@ export function routeTemplate(req: Request): string {
   const path: unknown = req.route?.path;
   const url = req.originalUrl ?? req.url;
   const query = url.indexOf('?');
-  if (typeof path === 'string' && takes(req.baseUrl + path, query < 0 ? url : url.slice(0, query))) return req.baseUrl + path;
+  if (typeof path === 'string' && takes(req.baseUrl + path, query < 0 ? url : url.slice(0, query)))
+    return req.baseUrl + path;
   return req.baseUrl || 'unmatched';
 }

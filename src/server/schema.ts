@@ -29,10 +29,13 @@ const rootDescriptions: Record<string, string> = {
  */
 function withConventions(schema: GraphQLSchema): GraphQLSchema {
   return mapSchema(schema, {
-    [MapperKind.ROOT_OBJECT]: (type) => new GraphQLObjectType({ ...type.toConfig(), description: rootDescriptions[type.name] }),
+    [MapperKind.ROOT_OBJECT]: (type) =>
+      new GraphQLObjectType({ ...type.toConfig(), description: rootDescriptions[type.name] }),
     [MapperKind.ENUM_TYPE]: (type) => {
       const config = type.toConfig();
-      const values = Object.fromEntries(Object.entries(config.values).map(([name, value]) => [constantCase(name), value]));
+      const values = Object.fromEntries(
+        Object.entries(config.values).map(([name, value]) => [constantCase(name), value]),
+      );
       return new GraphQLEnumType({ ...config, values });
     },
   });

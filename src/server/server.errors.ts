@@ -8,6 +8,8 @@ const reason = reasons('server', {
 
 export const unknownPath = () => notFound('path');
 
-export const subscriptionLimitReached = (max: number) => reason.subscription_limit_reached(`At most ${max} subscriptions run on one connection: complete one first.`);
+export const subscriptionLimitReached = (max: number) =>
+  reason.subscription_limit_reached(`At most ${max} subscriptions run on one connection: complete one first.`);
 export const connectionSessionEnded = () => sessionEnded('The session of this connection has ended; sign in again.');
-export const connectionTokenExpired = () => accessTokenExpired('The access token has expired; refresh it and connect again.');
+export const connectionTokenExpired = () =>
+  accessTokenExpired('The access token has expired; refresh it and connect again.');

@@ -50,7 +50,12 @@ export function requestSteps(deps: Deps): RequestHandler[] {
     corsOf(deps.config),
     (req, _res, next) => {
       // Express's own `req.ip` reads the same; routes served before express have none.
-      Object.defineProperty(req, 'ip', { value: clientAddress(req, trust), enumerable: true, configurable: true, writable: true });
+      Object.defineProperty(req, 'ip', {
+        value: clientAddress(req, trust),
+        enumerable: true,
+        configurable: true,
+        writable: true,
+      });
       req.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));
       next();
     },
@@ -68,7 +73,12 @@ export function splitUrl(url: string): { path: string; search: string } {
 }
 
 export function requestContext(deps: Deps, req: Request): Context {
-  return createContext(deps, { requestId: req.id, ip: req.ip ?? 'unknown', auth: req.auth, countedBuckets: req.countedBuckets });
+  return createContext(deps, {
+    requestId: req.id,
+    ip: req.ip ?? 'unknown',
+    auth: req.auth,
+    countedBuckets: req.countedBuckets,
+  });
 }
 
 /**
@@ -126,7 +136,11 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
   if (log.isLevelEnabled('info')) {
     const started = performance.now();
     res.once('finish', () => {
-      const line = { req: { id, method: req.method, url: splitUrl(url).path }, res: { statusCode: res.statusCode }, responseTime: Math.round(performance.now() - started) };
+      const line = {
+        req: { id, method: req.method, url: splitUrl(url).path },
+        res: { statusCode: res.statusCode },
+        responseTime: Math.round(performance.now() - started),
+      };
       if (res.statusCode >= 500) log.error(line, 'request errored');
       else log.info(line, 'request completed');
     });
@@ -142,7 +156,10 @@ export function answerGraphqlError(log: Logger, requestId: string, res: ServerRe
   const { error: code, message, ...extra } = body;
   if (extra.retryAfter !== undefined) res.setHeader('Retry-After', extra.retryAfter);
   if (code === 'unauthenticated') challenge(res);
-  sendJson(res, errorStatus[code], { ...body, errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }] });
+  sendJson(res, errorStatus[code], {
+    ...body,
+    errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }],
+  });
 }
 
 /** The error object of a failed request (an answer already begun is only ended); internal failures are logged, never shown. */
@@ -161,7 +178,11 @@ function toErrorBody(error: unknown): ErrorBody {
   if (type === 'entity.too.large') return { error: 'payload_too_large', message: 'The request body is too large.' };
   // A path whose percent-encoding is not UTF-8 (`%ED%A0%80`, a lone surrogate): the router could not decode it.
   if (error instanceof URIError || (error as { status?: number }).status === 400) {
-    return { error: 'validation_failed', message: 'The request path is malformed.', details: [{ field: 'path', message: 'is not valid percent-encoded UTF-8' }] };
+    return {
+      error: 'validation_failed',
+      message: 'The request path is malformed.',
+      details: [{ field: 'path', message: 'is not valid percent-encoded UTF-8' }],
+    };
   }
   if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
     return { error: 'validation_failed', message: 'The request body encoding is not supported.', details: [] };

@@ -52,7 +52,11 @@ const REWRITTEN = new Map<string, (text: string) => string | undefined>([
 /** What an exception event keeps: its type. Its message and stack (whose first line is the message) can quote the input. */
 const KEPT_IN_EVENTS = new Set(['exception.type', 'exception.escaped']);
 
-function keptAttributes(attributes: Attributes, kept: ReadonlySet<string>, rewritten: typeof REWRITTEN = new Map()): Attributes {
+function keptAttributes(
+  attributes: Attributes,
+  kept: ReadonlySet<string>,
+  rewritten: typeof REWRITTEN = new Map(),
+): Attributes {
   const result: Attributes = {};
   for (const [key, value] of Object.entries(attributes)) {
     const rewrite = rewritten.get(key);
@@ -86,12 +90,18 @@ const SQL_TOKEN =
  */
 export function placeholderStatement(sql: string): string {
   const tokens = [...sql.matchAll(SQL_TOKEN)];
-  let next = 1 + tokens.reduce((highest, token) => (token[3] ? Math.max(highest, Number(token[3].slice(1))) : highest), 0);
+  let next =
+    1 + tokens.reduce((highest, token) => (token[3] ? Math.max(highest, Number(token[3].slice(1))) : highest), 0);
   return tokens.map((token) => (token[4] !== undefined || token[7] !== undefined ? `$${next++}` : token[0])).join('');
 }
 
 function redactedEvent(event: TimedEvent): TimedEvent {
-  return { name: event.name, time: event.time, attributes: event.attributes && keptAttributes(event.attributes, KEPT_IN_EVENTS), droppedAttributesCount: event.droppedAttributesCount };
+  return {
+    name: event.name,
+    time: event.time,
+    attributes: event.attributes && keptAttributes(event.attributes, KEPT_IN_EVENTS),
+    droppedAttributesCount: event.droppedAttributesCount,
+  };
 }
 
 /** The span as it may leave the process: kept attributes, events without messages, a status without its message. */

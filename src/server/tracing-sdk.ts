@@ -9,7 +9,13 @@ import { GraphQLInstrumentation } from '@opentelemetry/instrumentation-graphql';
 import { HttpInstrumentation } from '@opentelemetry/instrumentation-http';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { BatchSpanProcessor, ParentBasedSampler, type Sampler, SamplingDecision, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type Sampler,
+  SamplingDecision,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 import type { Request } from 'express';
 import { routeTemplate } from './route-template';
 import { RedactingExporter } from './trace-redaction';
@@ -27,7 +33,10 @@ const UNTRACED = /^\/(metrics|health)(\/|\?|$)/;
  */
 const REQUESTS_ONLY: Sampler = {
   shouldSample: (_context, _traceId, name, kind) => ({
-    decision: kind === SpanKind.SERVER || name === 'graphql.execute' ? SamplingDecision.RECORD_AND_SAMPLED : SamplingDecision.NOT_RECORD,
+    decision:
+      kind === SpanKind.SERVER || name === 'graphql.execute'
+        ? SamplingDecision.RECORD_AND_SAMPLED
+        : SamplingDecision.NOT_RECORD,
   }),
   toString: () => 'RequestsOnly',
 };
@@ -41,7 +50,10 @@ const REQUESTS_ONLY: Sampler = {
  */
 export function startTracing(serviceName: string): Tracing {
   const provider = new TracerProvider({
-    resource: resourceFromAttributes({ 'service.name': serviceName, 'service.instance.id': `${hostname()}:${process.pid}` }),
+    resource: resourceFromAttributes({
+      'service.name': serviceName,
+      'service.instance.id': `${hostname()}:${process.pid}`,
+    }),
     sampler: new ParentBasedSampler({ root: REQUESTS_ONLY }),
     spanProcessors: [new BatchSpanProcessor({ exporter: new RedactingExporter(new OTLPTraceExporter()) })],
   });

@@ -14,5 +14,7 @@ const endpoint = process.env.OTEL_EXPORTER_OTLP_ENDPOINT;
 export const tracing: Tracing =
   endpoint && URL.canParse(endpoint)
     ? // A require, not an import: an import would load the SDK whether tracing is on or not.
-      (require('./tracing-sdk') as typeof import('./tracing-sdk')).startTracing(process.env.OTEL_SERVICE_NAME || 'learning-platform-api')
+      (require('./tracing-sdk') as typeof import('./tracing-sdk')).startTracing(
+        process.env.OTEL_SERVICE_NAME || 'learning-platform-api',
+      )
     : { stop: () => Promise.resolve() };

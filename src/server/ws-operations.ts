@@ -1,5 +1,11 @@
 import { type ApolloServer, type ApolloServerPlugin, HeaderMap } from '@apollo/server';
-import { type ExecutionArgs, type ExecutionResult, getVariableValues, GraphQLError, type GraphQLFormattedError } from 'graphql';
+import {
+  type ExecutionArgs,
+  type ExecutionResult,
+  getVariableValues,
+  GraphQLError,
+  type GraphQLFormattedError,
+} from 'graphql';
 import type { SubscribePayload } from 'graphql-ws';
 import type { Context } from '../kernel/context';
 
@@ -51,7 +57,10 @@ export function socketOperationsPlugin(): ApolloServerPlugin<Context> {
           slot.resolved = { schema, document, operationName: request.operationName, variableValues: request.variables };
           // Variables that do not fit are left to Apollo's execution, which refuses them before any
           // resolver runs, in the words (and locations) it uses over HTTP.
-          if (operation?.operation !== 'subscription' || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors) {
+          if (
+            operation?.operation !== 'subscription' ||
+            getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors
+          ) {
             slot.release();
             return null;
           }
@@ -64,17 +73,30 @@ export function socketOperationsPlugin(): ApolloServerPlugin<Context> {
 }
 
 /** Runs an operation sent over the socket through Apollo with `context`; `release` as in Slot. */
-export async function runOnSocket(apollo: ApolloServer<Context>, payload: SubscribePayload, context: Context, release: () => void): Promise<SocketAnswer> {
+export async function runOnSocket(
+  apollo: ApolloServer<Context>,
+  payload: SubscribePayload,
+  context: Context,
+  release: () => void,
+): Promise<SocketAnswer> {
   const slot: Slot = { release };
   const { query, variables, operationName, extensions } = payload;
-  const request = { query, variables: variables ?? undefined, operationName: operationName ?? undefined, extensions: extensions ?? undefined };
+  const request = {
+    query,
+    variables: variables ?? undefined,
+    operationName: operationName ?? undefined,
+    extensions: extensions ?? undefined,
+  };
   const response = await apollo.executeOperation(request, { contextValue: Object.assign(context, { [SOCKET]: slot }) });
   // Incremental delivery (@defer) needs graphql 17: with 16 every answer is single.
   if (response.body.kind !== 'single') throw new Error('Apollo answered an operation in parts');
   const { data, errors } = response.body.singleResult;
   if (slot.subscription) return { subscription: slot.resolved! };
   if (data === undefined) return { refused: (errors ?? []).map((error) => new FormattedError(error)) };
-  return { operation: slot.resolved!, result: { ...response.body.singleResult, errors: errors?.map((error) => new FormattedError(error)) } };
+  return {
+    operation: slot.resolved!,
+    result: { ...response.body.singleResult, errors: errors?.map((error) => new FormattedError(error)) },
+  };
 }
 
 /**
@@ -95,7 +117,9 @@ export type FormatError = (formatted: GraphQLFormattedError, error: unknown) => 
 
 /** An event's result with its errors formatted by Apollo's own formatError. */
 export function formatResult(result: ExecutionResult, formatError: FormatError): ExecutionResult {
-  return result.errors ? { ...result, errors: result.errors.map((error) => new FormattedError(formatError(error.toJSON(), error))) } : result;
+  return result.errors
+    ? { ...result, errors: result.errors.map((error) => new FormattedError(formatError(error.toJSON(), error))) }
+    : result;
 }
 
 /**
@@ -103,7 +127,10 @@ export function formatResult(result: ExecutionResult, formatError: FormatError):
  * last. `return()` reaches the source at once (a client's `complete`, a closed socket), even while
  * no event is pending, which an async generator would delay until the next event.
  */
-export function eachEvent(source: AsyncIterable<unknown>, map: (payload: unknown) => Promise<{ result: ExecutionResult; last: boolean }>): AsyncGenerator<ExecutionResult> {
+export function eachEvent(
+  source: AsyncIterable<unknown>,
+  map: (payload: unknown) => Promise<{ result: ExecutionResult; last: boolean }>,
+): AsyncGenerator<ExecutionResult> {
   const iterator = source[Symbol.asyncIterator]();
   let done = false;
   const finish = async (): Promise<IteratorReturnResult<undefined>> => {

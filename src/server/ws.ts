@@ -1,7 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import { createSourceEventStream, execute, type ExecutionArgs, type ExecutionResult, getArgumentValues, getOperationAST, GraphQLError, Kind } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  type ExecutionArgs,
+  type ExecutionResult,
+  getArgumentValues,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+} from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
@@ -13,7 +22,13 @@ import type { Deps } from '../kernel/deps';
 import { accountSuspended, AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
 import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
-import { endedSessionsOf, SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
+import {
+  endedSessionsOf,
+  SESSIONS_ENDED,
+  SESSIONS_ENDED_KEY,
+  type SessionsEndedEvent,
+  type SessionState,
+} from '../kernel/sessions';
 import { enforce } from '../permissions/enforce';
 import { deletionPending } from '../permissions/permissions.errors';
 import type { RuleMap } from '../permissions';
@@ -79,7 +94,10 @@ function refuse(socket: WebSocket, refusal: AppError): false {
  * itself and cancel, over HTTP), 4401 for a token the client refreshes or signs in again for
  * (missing, invalid, expired, its session ended).
  */
-const closeCodeOf = (refusal: AppError) => (refusal.code === 'account_suspended' || refusal.code === 'account_deletion_pending' ? CloseCode.Forbidden : CloseCode.Unauthorized);
+const closeCodeOf = (refusal: AppError) =>
+  refusal.code === 'account_suspended' || refusal.code === 'account_deletion_pending'
+    ? CloseCode.Forbidden
+    : CloseCode.Unauthorized;
 
 /**
  * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
@@ -99,7 +117,13 @@ const closeCodeOf = (refusal: AppError) => (refusal.code === 'account_suspended'
  * those to this instance in commit order, before any event published after the change, so a
  * suspended account or an ended session gets no further event, here or on another instance.
  */
-export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<Context>, deps: Deps, ruleMap: RuleMap, formatError: FormatError) {
+export function attachWebSocketServer(
+  httpServer: Server,
+  apollo: ApolloServer<Context>,
+  deps: Deps,
+  ruleMap: RuleMap,
+  formatError: FormatError,
+) {
   const { config, log } = deps;
   /**
    * How long a socket's standing and its subscriptions' verdicts are kept when no event says they
@@ -146,7 +170,13 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
   const invalidateUser = (userId: string) => byUser.get(userId)?.forEach(invalidate);
   const invalidateAll = () => byUser.forEach((sockets) => sockets.forEach(invalidate));
 
-  const plainContextOf = (connection: Connection): Context => createContext(deps, { requestId: randomUUID(), ip: connection.ip, auth: connection.auth, countedBuckets: new Set() });
+  const plainContextOf = (connection: Connection): Context =>
+    createContext(deps, {
+      requestId: randomUUID(),
+      ip: connection.ip,
+      auth: connection.auth,
+      countedBuckets: new Set(),
+    });
   /** A subscription's context; its caller is the socket's standing account, so rules and resolvers read no account of their own. */
   const contextOf = (connection: Connection): Context => {
     const context = plainContextOf(connection);
@@ -157,7 +187,8 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
     return context;
   };
 
-  const sessionState = (auth: RequestAuth & { userId: string }): Promise<SessionState> => openUnit(deps).services.auth.sessionState(auth.userId, auth.sessionId);
+  const sessionState = (auth: RequestAuth & { userId: string }): Promise<SessionState> =>
+    openUnit(deps).services.auth.sessionState(auth.userId, auth.sessionId);
 
   /** Closes the socket with `code` after what is being sent now (an operation's error) has gone out. */
   const end = (connection: Connection, code: number, reason: string) => {
@@ -166,7 +197,12 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
     clearTimeout(connection.expiry);
     setImmediate(() => connection.socket.close(code, reason));
   };
-  const refusalFor = (state: Exclude<SessionState, 'live'>) => (state === 'suspended' ? accountSuspended() : state === 'deletion_pending' ? deletionPending() : connectionSessionEnded());
+  const refusalFor = (state: Exclude<SessionState, 'live'>) =>
+    state === 'suspended'
+      ? accountSuspended()
+      : state === 'deletion_pending'
+        ? deletionPending()
+        : connectionSessionEnded();
   const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) => {
     const refusal = refusalFor(state);
     end(connection, closeCodeOf(refusal), refusal.message);
@@ -178,7 +214,10 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
     sockets.add(connection);
     const { expiresAt } = connection.auth;
     if (expiresAt !== undefined) {
-      connection.expiry = setTimeout(() => end(connection, CloseCode.Unauthorized, 'Token expired'), Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS));
+      connection.expiry = setTimeout(
+        () => end(connection, CloseCode.Unauthorized, 'Token expired'),
+        Math.min(Math.max(0, expiresAt - Date.now()), MAX_TIMER_MS),
+      );
       connection.expiry.unref();
     }
   };
@@ -217,14 +256,19 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
    * account not suspended) and the subscription's rules still allow it, both as kept since the
    * last change announced. Allowed verdicts are kept; a refusal ends the subscription.
    */
-  const eventRefusal = async (connection: Connection, verdict: { generation: number; at: number } | undefined, args: ExecutionArgs) => {
+  const eventRefusal = async (
+    connection: Connection,
+    verdict: { generation: number; at: number } | undefined,
+    args: ExecutionArgs,
+  ) => {
     if (connection.closing) return { refusal: connectionSessionEnded().toGraphQLError(), verdict };
     const state = await standingOf(connection).state;
     if (state !== 'live') {
       endFor(connection, state);
       return { refusal: refusalFor(state).toGraphQLError(), verdict };
     }
-    if (verdict && verdict.generation === connection.generation && Date.now() - verdict.at < ttl) return { refusal: null, verdict };
+    if (verdict && verdict.generation === connection.generation && Date.now() - verdict.at < ttl)
+      return { refusal: null, verdict };
     const made = { generation: connection.generation, at: Date.now() };
     const refusal = await subscriptionRefusal(args, ruleMap);
     return { refusal, verdict: refusal || ttl === 0 || !deps.pubSub.connected() ? undefined : made };
@@ -250,7 +294,9 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
       if (error instanceof RateLimitedError) return error.toGraphQLError();
       if (isDatabaseUnavailable(error)) return databaseUnavailable().toGraphQLError();
       log.error({ err: error }, 'websocket operation check failed');
-      return new GraphQLError('Something went wrong on our side. Try again later.', { extensions: { code: 'INTERNAL_ERROR' } });
+      return new GraphQLError('Something went wrong on our side. Try again later.', {
+        extensions: { code: 'INTERNAL_ERROR' },
+      });
     }
   };
 
@@ -305,7 +351,8 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
             answers.set(answer.operation, answer.result);
             return answer.operation;
           }
-          if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET) return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
+          if (connection.subscriptions.size >= MAX_SUBSCRIPTIONS_PER_SOCKET)
+            return [subscriptionLimitReached(MAX_SUBSCRIPTIONS_PER_SOCKET).toGraphQLError()];
           connection.subscriptions.add(id);
           // A subscription's caller is the socket's standing account.
           const context = contextOf(connection);
@@ -370,7 +417,13 @@ export function attachWebSocketServer(httpServer: Server, apollo: ApolloServer<C
   return {
     wsServer,
     /** Sockets open (signed in or not yet) and subscriptions running, for /metrics. */
-    stats: () => ({ sockets: wsServer.clients.size, subscriptions: [...byUser.values()].reduce((sum, sockets) => sum + [...sockets].reduce((n, c) => n + c.subscriptions.size, 0), 0) }),
+    stats: () => ({
+      sockets: wsServer.clients.size,
+      subscriptions: [...byUser.values()].reduce(
+        (sum, sockets) => sum + [...sockets].reduce((n, c) => n + c.subscriptions.size, 0),
+        0,
+      ),
+    }),
     /** Closes every socket and ends the subscriptions, for a graceful shutdown. */
     dispose: async () => {
       for (const stop of stopListening) stop();
@@ -395,7 +448,12 @@ async function subscriptionRefusal(args: ExecutionArgs, ruleMap: RuleMap): Promi
     const rule = ruleMap.Subscription?.[selection.name.value] ?? ruleMap.Subscription?.['*'];
     try {
       if (!rule) throw forbidden();
-      await enforce(rule, ctx, `Subscription.${selection.name.value}`, getArgumentValues(fields[selection.name.value], selection, args.variableValues ?? {}));
+      await enforce(
+        rule,
+        ctx,
+        `Subscription.${selection.name.value}`,
+        getArgumentValues(fields[selection.name.value], selection, args.variableValues ?? {}),
+      );
     } catch (error) {
       if (!(error instanceof AppError)) throw error;
       return new GraphQLError(error.message, { originalError: error, path: [selection.name.value] });

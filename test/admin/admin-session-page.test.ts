@@ -17,7 +17,9 @@ describe.skipIf(!existsSync(CHROMIUM))('one sign-in for the admin pages of a bro
   let t: TestApp;
   beforeAll(async () => {
     const build = promisify(execFile);
-    await Promise.all(['admin-console', 'admin-factory'].map((page) => build(process.execPath, ['web/build.mjs', page])));
+    await Promise.all(
+      ['admin-console', 'admin-factory'].map((page) => build(process.execPath, ['web/build.mjs', page])),
+    );
     // Access tokens of 31 s, which the pages renew 30 s before they expire: a second after log-in,
     // every call and every socket rides on a renewed session.
     t = await startTestApp({ ACCESS_TOKEN_TTL: '31' });

@@ -28,7 +28,10 @@ describe('GET /admin/users and { users }', () => {
     expect(first.body.items).toHaveLength(2);
     expect(first.body.items.every((u: { roles: string[] }) => u.roles.includes('creator'))).toBe(true);
     expect(first.body.nextCursor).toEqual(expect.any(String));
-    const second = await t.http.get(`/admin/users?role=creator&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`, { token: admin.accessToken });
+    const second = await t.http.get(
+      `/admin/users?role=creator&limit=2&cursor=${encodeURIComponent(first.body.nextCursor)}`,
+      { token: admin.accessToken },
+    );
     expect(second.body.items.length).toBeGreaterThanOrEqual(1);
     const ids = [...first.body.items, ...second.body.items].map((u: { id: string }) => u.id);
     expect(new Set(ids).size).toBe(ids.length);
@@ -63,20 +66,30 @@ describe('GET /admin/users and { users }', () => {
   it("answers anybody else's own account with its role changes null and their refusal, the rest of it answered", async () => {
     const reply = await t.http.gql('{ viewer { id roleChanges { id } } }', {}, guardian.accessToken);
     expect(reply.body.data).toEqual({ viewer: { id: guardian.id, roleChanges: null } });
-    expect(reply.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([['FORBIDDEN', ['viewer', 'roleChanges']]]);
+    expect(reply.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([
+      ['FORBIDDEN', ['viewer', 'roleChanges']],
+    ]);
   });
 });
 
 describe('granting and removing roles', () => {
   it('grants and removes a role in REST and GraphQL, and records who, when and what', async () => {
     const person = await signUp(t, adultSignup());
-    const granted = await t.http.post(`/admin/users/${person.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken });
+    const granted = await t.http.post(
+      `/admin/users/${person.id}/roles`,
+      { role: 'content_admin' },
+      { token: admin.accessToken },
+    );
     expect(granted.status).toBe(200);
     expect(granted.body.roles.sort()).toEqual(['content_admin', 'guardian']);
     // Granting again changes nothing and records nothing.
     await t.http.post(`/admin/users/${person.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken });
 
-    const removed = await t.http.gql('mutation($id: ID!) { removeRole(userId: $id, role: CONTENT_ADMIN) { roles } }', { id: person.id }, admin.accessToken);
+    const removed = await t.http.gql(
+      'mutation($id: ID!) { removeRole(userId: $id, role: CONTENT_ADMIN) { roles } }',
+      { id: person.id },
+      admin.accessToken,
+    );
     expect(removed.body.data.removeRole.roles).toEqual(['GUARDIAN']);
     const restRemoved = await t.http.delete(`/admin/users/${person.id}/roles/guardian`, { token: admin.accessToken });
     expect(restRemoved.status).toBe(200);
@@ -84,8 +97,17 @@ describe('granting and removing roles', () => {
 
     const listed = await t.http.gql(USERS, { filter: { email: person.email } }, admin.accessToken);
     const changes = listed.body.data.users.edges[0].node.roleChanges;
-    expect(changes.map((c: { role: string; action: string }) => `${c.action} ${c.role}`)).toEqual(['REMOVED GUARDIAN', 'REMOVED CONTENT_ADMIN', 'GRANTED CONTENT_ADMIN']); // newest first
-    expect(changes.every((c: { actorId: string; createdAt: string }) => c.actorId === admin.id && Date.parse(c.createdAt) > Date.now() - 60_000)).toBe(true);
+    expect(changes.map((c: { role: string; action: string }) => `${c.action} ${c.role}`)).toEqual([
+      'REMOVED GUARDIAN',
+      'REMOVED CONTENT_ADMIN',
+      'GRANTED CONTENT_ADMIN',
+    ]); // newest first
+    expect(
+      changes.every(
+        (c: { actorId: string; createdAt: string }) =>
+          c.actorId === admin.id && Date.parse(c.createdAt) > Date.now() - 60_000,
+      ),
+    ).toBe(true);
 
     // The new roles hold at once, whatever the old token says.
     const login = await t.http.post('/auth/login', { email: person.email, password: PASSWORD });
@@ -93,19 +115,39 @@ describe('granting and removing roles', () => {
   });
 
   it('answers 400 for a bad role or id, 404 for an unknown account, 401 and 403 for others', async () => {
-    const badRole = await t.http.post(`/admin/users/${guardian.id}/roles`, { role: 'wizard' }, { token: admin.accessToken });
+    const badRole = await t.http.post(
+      `/admin/users/${guardian.id}/roles`,
+      { role: 'wizard' },
+      { token: admin.accessToken },
+    );
     expect(badRole.status).toBe(400);
     expect(badRole.body.details[0].field).toBe('role');
     expect((await t.http.post(`/admin/users/${guardian.id}/roles`, {}, { token: admin.accessToken })).status).toBe(400);
-    expect((await t.http.delete(`/admin/users/${guardian.id}/roles/wizard`, { token: admin.accessToken })).status).toBe(400);
-    const unknown = await t.http.post('/admin/users/00000000-0000-4000-8000-000000000000/roles', { role: 'creator' }, { token: admin.accessToken });
+    expect((await t.http.delete(`/admin/users/${guardian.id}/roles/wizard`, { token: admin.accessToken })).status).toBe(
+      400,
+    );
+    const unknown = await t.http.post(
+      '/admin/users/00000000-0000-4000-8000-000000000000/roles',
+      { role: 'creator' },
+      { token: admin.accessToken },
+    );
     expect(unknown.status).toBe(404);
     expect(unknown.body.error).toBe('not_found');
-    expect((await t.http.post('/admin/users/not-a-uuid/roles', { role: 'creator' }, { token: admin.accessToken })).status).toBe(404);
+    expect(
+      (await t.http.post('/admin/users/not-a-uuid/roles', { role: 'creator' }, { token: admin.accessToken })).status,
+    ).toBe(404);
     expect((await t.http.post(`/admin/users/${guardian.id}/roles`, { role: 'admin' })).status).toBe(401);
-    const self = await t.http.post(`/admin/users/${guardian.id}/roles`, { role: 'admin' }, { token: guardian.accessToken });
+    const self = await t.http.post(
+      `/admin/users/${guardian.id}/roles`,
+      { role: 'admin' },
+      { token: guardian.accessToken },
+    );
     expect(self.status).toBe(403);
-    const gql = await t.http.gql('mutation($id: ID!) { grantRole(userId: $id, role: ADMIN) { roles } }', { id: guardian.id }, guardian.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { grantRole(userId: $id, role: ADMIN) { roles } }',
+      { id: guardian.id },
+      guardian.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 
@@ -118,7 +160,9 @@ describe('granting and removing roles', () => {
       expect(reply.body.error).toBe('conflict');
       // With a second admin, it can go.
       const second = await signInAdmin(alone);
-      expect((await alone.http.delete(`/admin/users/${only.id}/roles/admin`, { token: second.accessToken })).status).toBe(200);
+      expect(
+        (await alone.http.delete(`/admin/users/${only.id}/roles/admin`, { token: second.accessToken })).status,
+      ).toBe(200);
     } finally {
       await alone.close();
     }
@@ -135,7 +179,9 @@ describe('granting and removing roles', () => {
       // The second to act is no longer an admin (403) or would be the last one (409): one stays.
       expect(replies.filter((r) => r.status === 200)).toHaveLength(1);
       expect(replies.find((r) => r.status !== 200)?.status).toBeOneOf([403, 409]);
-      const list = await pair.http.get('/admin/users?role=admin', { token: replies[0].status === 200 ? a.accessToken : b.accessToken });
+      const list = await pair.http.get('/admin/users?role=admin', {
+        token: replies[0].status === 200 ? a.accessToken : b.accessToken,
+      });
       expect(list.body.items).toHaveLength(1);
     } finally {
       await pair.close();

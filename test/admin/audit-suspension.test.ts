@@ -28,7 +28,11 @@ describe('suspension', () => {
     const person = await signUp(t, adultSignup());
     expect((await t.http.get('/auth/me', { token: person.accessToken })).status).toBe(200);
 
-    const suspended = await t.http.post(`/admin/users/${person.id}/suspend`, { reason: 'spam' }, { token: admin.accessToken });
+    const suspended = await t.http.post(
+      `/admin/users/${person.id}/suspend`,
+      { reason: 'spam' },
+      { token: admin.accessToken },
+    );
     expect(suspended.status).toBe(200);
     expect(suspended.body.status).toBe('suspended');
 
@@ -48,39 +52,62 @@ describe('suspension', () => {
     const again = await t.http.post(`/admin/users/${person.id}/suspend`, {}, { token: admin.accessToken });
     expect(again.status).toBe(409);
 
-    const reactivated = await t.http.gql('mutation($id: ID!) { reactivateUser(userId: $id) { id status } }', { id: person.id }, admin.accessToken);
+    const reactivated = await t.http.gql(
+      'mutation($id: ID!) { reactivateUser(userId: $id) { id status } }',
+      { id: person.id },
+      admin.accessToken,
+    );
     expect(reactivated.body.data.reactivateUser.status).toBe('ACTIVE');
     // The suspension ended the sessions (docs/auth.md): the old token stays refused, now as a session ended (401); signing in again works.
-    await expect.poll(async () => (await t.http.get('/auth/me', { token: person.accessToken })).status, { timeout: 1000 }).toBe(401);
+    await expect
+      .poll(async () => (await t.http.get('/auth/me', { token: person.accessToken })).status, { timeout: 1000 })
+      .toBe(401);
     const back = await t.http.post('/auth/login', { email: person.email, password: PASSWORD });
     expect(back.status).toBe(200);
     expect((await t.http.get('/auth/me', { token: back.body.accessToken })).status).toBe(200);
-    expect((await t.http.post(`/admin/users/${person.id}/reactivate`, {}, { token: admin.accessToken })).status).toBe(409);
+    expect((await t.http.post(`/admin/users/${person.id}/reactivate`, {}, { token: admin.accessToken })).status).toBe(
+      409,
+    );
   });
 
   it('suspends once when two admins click at once: one 200, one 409, one audit entry', async () => {
     const person = await signUp(t, adultSignup());
     const second = await signInAdmin(t);
-    const replies = await Promise.all([admin, second].map((a) => t.http.post(`/admin/users/${person.id}/suspend`, {}, { token: a.accessToken })));
+    const replies = await Promise.all(
+      [admin, second].map((a) => t.http.post(`/admin/users/${person.id}/suspend`, {}, { token: a.accessToken })),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409]);
-    const audit = await t.http.get(`/admin/audit?targetId=${person.id}&action=admin.user_suspended`, { token: admin.accessToken });
+    const audit = await t.http.get(`/admin/audit?targetId=${person.id}&action=admin.user_suspended`, {
+      token: admin.accessToken,
+    });
     expect(audit.body.items).toHaveLength(1);
   });
 
   it('gives a pending_guardian learner their status back on reactivation', async () => {
     const child = await withBasicData(t, await learnerOfAge(t, 10));
     expect(child.user.status).toBe('pending_guardian');
-    const gql = await t.http.gql('mutation($id: ID!) { suspendUser(userId: $id) { status } }', { id: child.id }, admin.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { suspendUser(userId: $id) { status } }',
+      { id: child.id },
+      admin.accessToken,
+    );
     expect(gql.body.data.suspendUser.status).toBe('SUSPENDED');
     const back = await t.http.post(`/admin/users/${child.id}/reactivate`, {}, { token: admin.accessToken });
     expect(back.body.status).toBe('pending_guardian');
   });
 
   it('answers 404 for unknown accounts, 409 for oneself, 400 for a long reason, 401 and 403 for others', async () => {
-    expect((await t.http.post('/admin/users/00000000-0000-4000-8000-000000000000/suspend', {}, { token: admin.accessToken })).status).toBe(404);
+    expect(
+      (await t.http.post('/admin/users/00000000-0000-4000-8000-000000000000/suspend', {}, { token: admin.accessToken }))
+        .status,
+    ).toBe(404);
     expect((await t.http.post('/admin/users/nope/reactivate', {}, { token: admin.accessToken })).status).toBe(404);
     expect((await t.http.post(`/admin/users/${admin.id}/suspend`, {}, { token: admin.accessToken })).status).toBe(409);
-    const long = await t.http.post(`/admin/users/${other.id}/suspend`, { reason: 'x'.repeat(501) }, { token: admin.accessToken });
+    const long = await t.http.post(
+      `/admin/users/${other.id}/suspend`,
+      { reason: 'x'.repeat(501) },
+      { token: admin.accessToken },
+    );
     expect(long.status).toBe(400);
     expect(long.body.error).toBe('validation_failed');
     expect(long.body.details.length).toBeGreaterThan(0);
@@ -88,7 +115,11 @@ describe('suspension', () => {
     const refused = await t.http.post(`/admin/users/${admin.id}/suspend`, {}, { token: other.accessToken });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('forbidden');
-    const gql = await t.http.gql('mutation($id: ID!) { suspendUser(userId: $id) { status } }', { id: admin.id }, other.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { suspendUser(userId: $id) { status } }',
+      { id: admin.id },
+      other.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
   });
 });
@@ -102,22 +133,37 @@ describe('GET /admin/audit and { auditEntries }', () => {
 
     const all = await t.http.get(`/admin/audit?targetId=${person.id}`, { token: admin.accessToken });
     expect(all.status).toBe(200);
-    expect(all.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.user_reactivated', 'admin.user_suspended', 'admin.role_granted']);
-    expect(all.body.items.every((e: { actorId: string; actorEmail: string; targetType: string }) => e.actorId === admin.id && e.actorEmail === admin.email && e.targetType === 'user')).toBe(true);
+    expect(all.body.items.map((e: { action: string }) => e.action)).toEqual([
+      'admin.user_reactivated',
+      'admin.user_suspended',
+      'admin.role_granted',
+    ]);
+    expect(
+      all.body.items.every(
+        (e: { actorId: string; actorEmail: string; targetType: string }) =>
+          e.actorId === admin.id && e.actorEmail === admin.email && e.targetType === 'user',
+      ),
+    ).toBe(true);
     expect(all.body.items[1].data).toEqual({ previousStatus: 'active', reason: 'abuse' });
     expect(all.body.items[2].data).toEqual({ role: 'creator' });
     expect(all.body.nextCursor).toBeNull();
 
     const page = await t.http.get(`/admin/audit?targetId=${person.id}&limit=2`, { token: admin.accessToken });
     expect(page.body.items).toHaveLength(2);
-    const rest = await t.http.get(`/admin/audit?targetId=${person.id}&limit=2&cursor=${encodeURIComponent(page.body.nextCursor)}`, { token: admin.accessToken });
+    const rest = await t.http.get(
+      `/admin/audit?targetId=${person.id}&limit=2&cursor=${encodeURIComponent(page.body.nextCursor)}`,
+      { token: admin.accessToken },
+    );
     expect(rest.body.items.map((e: { action: string }) => e.action)).toEqual(['admin.role_granted']);
 
     const gql = await t.http.gql(AUDIT, { action: 'admin.user_suspended', targetId: person.id }, admin.accessToken);
     expect(gql.body.data.auditEntries.edges).toHaveLength(1);
     const byActor = await t.http.gql(AUDIT, { actorId: admin.id, first: 100 }, admin.accessToken);
     expect(byActor.body.data.auditEntries.edges.length).toBeGreaterThanOrEqual(3);
-    const since = await t.http.get(`/admin/audit?targetId=${person.id}&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`, { token: admin.accessToken });
+    const since = await t.http.get(
+      `/admin/audit?targetId=${person.id}&since=${encodeURIComponent(new Date(Date.now() + 60_000).toISOString())}`,
+      { token: admin.accessToken },
+    );
     expect(since.body.items).toEqual([]);
   });
 
@@ -141,7 +187,9 @@ describe('GET /admin/stats and { platformStats }', () => {
     const count = (role: string) => reply.body.usersByRole.find((r: { role: string }) => r.role === role)?.count ?? 0;
     expect(count('admin')).toBeGreaterThanOrEqual(1);
     expect(count('guardian')).toBeGreaterThanOrEqual(1);
-    expect(reply.body.usersByStatus.find((s: { status: string }) => s.status === 'active').count).toBeGreaterThanOrEqual(2);
+    expect(
+      reply.body.usersByStatus.find((s: { status: string }) => s.status === 'active').count,
+    ).toBeGreaterThanOrEqual(2);
     const before = reply.body;
     expect(before).toMatchObject({ certificates: 0, aiMessagesToday: 0, revenueThisMonth: [] });
 
@@ -150,16 +198,31 @@ describe('GET /admin/stats and { platformStats }', () => {
     const learner = await withBasicData(t, await learnerOfAge(t, 15));
     await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
     await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
-    const gql = await t.http.gql('{ platformStats { enrollments activeLearners7d activeLearners30d usersByRole { role count } } }', {}, admin.accessToken);
-    expect(gql.body.data.platformStats).toMatchObject({ enrollments: before.enrollments + 1, activeLearners7d: before.activeLearners7d + 1, activeLearners30d: before.activeLearners30d + 1 });
+    const gql = await t.http.gql(
+      '{ platformStats { enrollments activeLearners7d activeLearners30d usersByRole { role count } } }',
+      {},
+      admin.accessToken,
+    );
+    expect(gql.body.data.platformStats).toMatchObject({
+      enrollments: before.enrollments + 1,
+      activeLearners7d: before.activeLearners7d + 1,
+      activeLearners30d: before.activeLearners30d + 1,
+    });
 
     // The tutor's usage as the AI area records it: the same learner counts once, another learner who
     // only talked to the tutor counts too, and a day's messages are summed.
     const chatter = await withBasicData(t, await learnerOfAge(t, 16));
     const sql = t.app.deps.orm.em.getConnection();
-    await sql.execute(`insert into ai_usage (user_id, day, messages) values (?, (now() at time zone 'utc')::date, 2), (?, (now() at time zone 'utc')::date, 3)`, [learner.id, chatter.id]);
+    await sql.execute(
+      `insert into ai_usage (user_id, day, messages) values (?, (now() at time zone 'utc')::date, 2), (?, (now() at time zone 'utc')::date, 3)`,
+      [learner.id, chatter.id],
+    );
     const after = (await t.http.get('/admin/stats', { token: admin.accessToken })).body;
-    expect(after).toMatchObject({ aiMessagesToday: 5, activeLearners7d: before.activeLearners7d + 2, activeLearners30d: before.activeLearners30d + 2 });
+    expect(after).toMatchObject({
+      aiMessagesToday: 5,
+      activeLearners7d: before.activeLearners7d + 2,
+      activeLearners30d: before.activeLearners30d + 2,
+    });
     expect((await t.http.get('/admin/stats')).status).toBe(401);
     expect((await t.http.get('/admin/stats', { token: other.accessToken })).status).toBe(403);
   });

@@ -90,8 +90,24 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
     await buy(t, await signUp(t, adultSignup()), product, {}, 1);
     // Long values with no space to break at: what once made the audit table 1,534 px wide.
     const longKey = `flag_${'x'.repeat(58)}`;
-    const rules = [{ roles: ['learner', 'guardian', 'creator'], countries: ['VN', 'US', 'GB', 'FR', 'DE', 'JP'], minAge: 6, maxAge: 17, percentage: 50 }];
-    expect((await t.http.put(`/admin/features/${longKey}`, { enabled: true, description: 'd'.repeat(200), rules }, { token: admin.accessToken })).status).toBe(200);
+    const rules = [
+      {
+        roles: ['learner', 'guardian', 'creator'],
+        countries: ['VN', 'US', 'GB', 'FR', 'DE', 'JP'],
+        minAge: 6,
+        maxAge: 17,
+        percentage: 50,
+      },
+    ];
+    expect(
+      (
+        await t.http.put(
+          `/admin/features/${longKey}`,
+          { enabled: true, description: 'd'.repeat(200), rules },
+          { token: admin.accessToken },
+        )
+      ).status,
+    ).toBe(200);
     const page = await logIn(admin);
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -100,7 +116,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
     const usd = page.locator('#stats .card', { hasText: 'revenue this month (USD)' });
     await usd.waitFor();
     expect(await usd.locator('b').textContent()).toBe('$4.99');
-    expect(await page.locator('#stats .card', { hasText: 'revenue this month (VND)' }).locator('b').textContent()).toBe('₫199,000');
+    expect(await page.locator('#stats .card', { hasText: 'revenue this month (VND)' }).locator('b').textContent()).toBe(
+      '₫199,000',
+    );
     await atEveryWidth(page, 'admin-console-stats');
 
     await page.click('nav button[data-tab=users]');
@@ -126,10 +144,17 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
   it('writes counts with the noun they take (1 creator, 2 creators) and statuses and roles as words', async () => {
     const admin = await signInAdmin(t);
     const editor = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('editor') }));
-    expect((await t.http.post(`/admin/users/${editor.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken })).status).toBe(200);
+    expect(
+      (await t.http.post(`/admin/users/${editor.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken }))
+        .status,
+    ).toBe(200);
     const page = await logIn(admin);
     await page.locator('#stats .card', { hasText: 'enrollment' }).waitFor();
-    const cards = await page.locator('#stats .card').evaluateAll((nodes) => nodes.map((n) => ({ count: Number(n.firstChild!.textContent), label: n.lastChild!.textContent! })));
+    const cards = await page
+      .locator('#stats .card')
+      .evaluateAll((nodes) =>
+        nodes.map((n) => ({ count: Number(n.firstChild!.textContent), label: n.lastChild!.textContent! })),
+      );
     const counted = cards.filter((card) => !card.label.startsWith('revenue'));
     expect(counted.length).toBeGreaterThan(8);
     for (const { count, label } of counted) {
@@ -141,7 +166,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin console in headless Chromium'
       expect(noun.endsWith('s'), `${count} ${label}`).toBe(count !== 1);
       expect(label).not.toContain('_');
     }
-    expect(cards.map((card) => card.label)).toContain(counted.find((card) => card.label.startsWith('content admin'))!.count === 1 ? 'content admin' : 'content admins');
+    expect(cards.map((card) => card.label)).toContain(
+      counted.find((card) => card.label.startsWith('content admin'))!.count === 1 ? 'content admin' : 'content admins',
+    );
 
     await page.click('nav button[data-tab=users]');
     await page.fill('#user-search input[name=email]', editor.email);

@@ -29,9 +29,15 @@ interface Run {
 function run(
   command: string,
   args: string[],
-  options: { env?: Record<string, string>; input?: string; converse?: (output: () => string, write: (text: string) => void) => Promise<void> } = {},
+  options: {
+    env?: Record<string, string>;
+    input?: string;
+    converse?: (output: () => string, write: (text: string) => void) => Promise<void>;
+  } = {},
 ): Promise<Run> {
-  const child = spawn(command, args, { env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent', ...options.env } });
+  const child = spawn(command, args, {
+    env: { ...process.env, DATABASE_URL: t.databaseUrl, LOG_LEVEL: 'silent', ...options.env },
+  });
   let output = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
@@ -79,7 +85,10 @@ describe('npm run admin:create', () => {
   it('refuses --password on the command line, says why and what to do instead, and changes nothing', async () => {
     const email = uniqueEmail('refused');
     const password = secret();
-    const results = await Promise.all([run('node', [SCRIPT, '--email', email, '--password', password]), run('node', [SCRIPT, `--password=${password}`, '--email', email])]);
+    const results = await Promise.all([
+      run('node', [SCRIPT, '--email', email, '--password', password]),
+      run('node', [SCRIPT, `--password=${password}`, '--email', email]),
+    ]);
     for (const result of results) {
       expect(result.code).toBe(1);
       expect(result.stderr.trim()).toBe(

@@ -14,7 +14,14 @@ let backend: AiBackendFake;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   backend = await startAiBackend();
-  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: SECRET, AI_QUOTA_FREE: '50', AI_MESSAGE_MAX_LENGTH: '50', AI_BACKEND_TIMEOUT_MS: '500' });
+  t = await startTestApp({
+    SMTP_URL: smtp.url,
+    AI_BACKEND_URL: backend.url,
+    AI_BACKEND_SECRET: SECRET,
+    AI_QUOTA_FREE: '50',
+    AI_MESSAGE_MAX_LENGTH: '50',
+    AI_BACKEND_TIMEOUT_MS: '500',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -26,8 +33,14 @@ beforeEach(() => {
 });
 
 const sql = (query: string, params: unknown[] = []) => t.app.deps.orm.em.getConnection().execute(query, params);
-const chat = (who: SignedIn | undefined, message = 'What is a loop?') => t.http.post('/ai/chat', { message }, { token: who?.accessToken });
-const gqlChat = (who: SignedIn, message = 'What is a loop?') => t.http.gql('mutation($m: String!) { aiChat(input: { message: $m }) { conversationId reply tokens } }', { m: message }, who.accessToken);
+const chat = (who: SignedIn | undefined, message = 'What is a loop?') =>
+  t.http.post('/ai/chat', { message }, { token: who?.accessToken });
+const gqlChat = (who: SignedIn, message = 'What is a loop?') =>
+  t.http.gql(
+    'mutation($m: String!) { aiChat(input: { message: $m }) { conversationId reply tokens } }',
+    { m: message },
+    who.accessToken,
+  );
 
 /** An adult learner who gave the ai_conversation consent. */
 async function adultWithConsent(): Promise<SignedIn> {
@@ -41,7 +54,8 @@ async function childWithGuardian(consents: string[] = ['ai_conversation']) {
   const guardian = await verifiedGuardian(t, smtp, { country: 'US' });
   const learner = await learnerOfAge(t, 14, { country: 'US' });
   await linkFamily(t, guardian, learner);
-  for (const consentTypeId of consents) await t.http.post('/consent/grant', { consentTypeId, learnerId: learner.id }, { token: guardian.accessToken });
+  for (const consentTypeId of consents)
+    await t.http.post('/consent/grant', { consentTypeId, learnerId: learner.id }, { token: guardian.accessToken });
   return { guardian, learner };
 }
 
@@ -51,21 +65,52 @@ describe('POST /ai/chat', () => {
     const reply = await chat(learner, 'Hi there');
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ conversationId: 'conv-1', reply: 'You said: Hi there', tokens: 42 });
-    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']) expect(reply.headers.get(header)).toBeTruthy();
+    for (const header of ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'])
+      expect(reply.headers.get(header)).toBeTruthy();
 
     const request = backend.seen.at(-1)!;
-    expect(request.headers).toMatchObject({ 'x-ai-user-id': learner.id, 'x-ai-user-roles': 'learner', 'x-ai-user-tier': 'free', 'x-ai-user-locale': 'en', 'x-ai-memory': 'false' });
+    expect(request.headers).toMatchObject({
+      'x-ai-user-id': learner.id,
+      'x-ai-user-roles': 'learner',
+      'x-ai-user-tier': 'free',
+      'x-ai-user-locale': 'en',
+      'x-ai-memory': 'false',
+    });
     expect(request.headers.authorization).toBeUndefined();
     expect(JSON.stringify(request.headers)).not.toContain(learner.accessToken);
-    const identity = { userId: learner.id, roles: ['learner'], tier: 'free', locale: 'en', memory: false, requestId: '' };
-    const expected = signature(SECRET, String(request.headers['x-ai-timestamp']), 'POST', '/chat', identity, request.body);
+    const identity = {
+      userId: learner.id,
+      roles: ['learner'],
+      tier: 'free',
+      locale: 'en',
+      memory: false,
+      requestId: '',
+    };
+    const expected = signature(
+      SECRET,
+      String(request.headers['x-ai-timestamp']),
+      'POST',
+      '/chat',
+      identity,
+      request.body,
+    );
     expect(request.headers['x-ai-signature']).toBe(`v1=${expected}`);
 
     const quota = await t.http.get('/ai/quota', { token: learner.accessToken });
-    expect(quota.body).toMatchObject({ tier: 'free', period: 'day', limit: 50, used: 1, remaining: 49, resetsAt: expect.any(String) });
+    expect(quota.body).toMatchObject({
+      tier: 'free',
+      period: 'day',
+      limit: 50,
+      used: 1,
+      remaining: 49,
+      resetsAt: expect.any(String),
+    });
     const gql = await gqlChat(learner, 'Again');
     expect(gql.body.data.aiChat.reply).toBe('You said: Again');
-    expect((await t.http.gql('{ aiQuota { used remaining } }', {}, learner.accessToken)).body.data.aiQuota).toEqual({ used: 2, remaining: 48 });
+    expect((await t.http.gql('{ aiQuota { used remaining } }', {}, learner.accessToken)).body.data.aiQuota).toEqual({
+      used: 2,
+      remaining: 48,
+    });
   });
 
   it('refuses bad input with 400 and details', async () => {
@@ -81,7 +126,12 @@ describe('POST /ai/chat', () => {
 
   it('takes a conversation id as GraphQL coerces it, up to 100 characters, and refuses a longer one or an unknown field with their details', async () => {
     const learner = await adultWithConsent();
-    const gql = (input: object) => t.http.gql('mutation($input: AiChatInput!) { aiChat(input: $input) { conversationId } }', { input }, learner.accessToken);
+    const gql = (input: object) =>
+      t.http.gql(
+        'mutation($input: AiChatInput!) { aiChat(input: $input) { conversationId } }',
+        { input },
+        learner.accessToken,
+      );
     const longest = 'c'.repeat(100);
     const taken: [object, string][] = [
       [{ message: 'Hi', conversationId: longest }, longest],
@@ -118,7 +168,9 @@ describe('the checks, in order, in REST and GraphQL', () => {
 
   it('1. a token', async () => {
     await expectRefused(undefined, 401, 'unauthenticated');
-    expect((await t.http.gql('mutation { aiChat(input: { message: "hi" }) { reply } }')).body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
+    expect(
+      (await t.http.gql('mutation { aiChat(input: { message: "hi" }) { reply } }')).body.errors?.[0].extensions.code,
+    ).toBe('UNAUTHENTICATED');
   });
 
   it('2. an active learner (under 13 with a guardian)', async () => {
@@ -144,18 +196,30 @@ describe('the checks, in order, in REST and GraphQL', () => {
     expect((await memory()).body.error).toBe('tier_required');
     await sql('update users set tier = ? where id = ?', ['starter', learner.id]);
     expect((await memory()).body.error).toBe('guardian_consent_required');
-    await t.http.post('/consent/grant', { consentTypeId: 'ai_memory', learnerId: learner.id }, { token: guardian.accessToken });
+    await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'ai_memory', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     const allowed = await memory();
     expect(allowed.status).toBe(200);
-    expect(allowed.body).toEqual({ items: [{ id: 'mem-1', content: 'Likes Python', createdAt: '2026-11-01T10:00:00Z' }] });
+    expect(allowed.body).toEqual({
+      items: [{ id: 'mem-1', content: 'Likes Python', createdAt: '2026-11-01T10:00:00Z' }],
+    });
     await chat(learner);
     expect(backend.seen.at(-1)!.headers['x-ai-memory']).toBe('true');
 
-    await t.http.put(`/guardian/learners/${learner.id}/ai-access`, { memoryEnabled: false }, { token: guardian.accessToken });
+    await t.http.put(
+      `/guardian/learners/${learner.id}/ai-access`,
+      { memoryEnabled: false },
+      { token: guardian.accessToken },
+    );
     const switchedOff = await memory();
     expect(switchedOff.status).toBe(403);
     expect(switchedOff.body.error).toBe('forbidden');
-    expect((await t.http.gql('{ aiMemory }', {}, learner.accessToken)).body.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    expect((await t.http.gql('{ aiMemory }', {}, learner.accessToken)).body.errors?.[0].extensions.code).toBe(
+      'FORBIDDEN',
+    );
     await chat(learner);
     expect(backend.seen.at(-1)!.headers['x-ai-memory']).toBe('false');
 
@@ -167,7 +231,11 @@ describe('the checks, in order, in REST and GraphQL', () => {
 
   it("6. the quota of the day, lowered by the guardian's limit", async () => {
     const { guardian, learner } = await childWithGuardian();
-    await t.http.put(`/guardian/learners/${learner.id}/ai-access`, { dailyMessageLimit: 2 }, { token: guardian.accessToken });
+    await t.http.put(
+      `/guardian/learners/${learner.id}/ai-access`,
+      { dailyMessageLimit: 2 },
+      { token: guardian.accessToken },
+    );
     expect((await chat(learner)).status).toBe(200);
     expect((await gqlChat(learner)).body.data.aiChat).toBeTruthy();
     const over = await chat(learner);
@@ -175,17 +243,30 @@ describe('the checks, in order, in REST and GraphQL', () => {
     expect(over.body).toEqual({ error: 'quota_exceeded', message: expect.any(String), retryAfter: expect.any(Number) });
     expect(over.body.retryAfter).toBeLessThanOrEqual(24 * 3600);
     expect(Number(over.headers.get('retry-after'))).toBe(over.body.retryAfter);
-    expect((await gqlChat(learner)).body.errors?.[0].extensions).toMatchObject({ code: 'QUOTA_EXCEEDED', retryAfter: expect.any(Number) });
-    expect((await t.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ limit: 2, used: 2, remaining: 0 });
+    expect((await gqlChat(learner)).body.errors?.[0].extensions).toMatchObject({
+      code: 'QUOTA_EXCEEDED',
+      retryAfter: expect.any(Number),
+    });
+    expect((await t.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({
+      limit: 2,
+      used: 2,
+      remaining: 0,
+    });
   });
 
   it('lets exactly the remaining messages through when 20 arrive at once', async () => {
     const learner = await adultWithConsent();
-    await sql(`insert into ai_usage (user_id, day, messages, tokens) values (?, (now() at time zone 'utc')::date, 45, 0)`, [learner.id]);
+    await sql(
+      `insert into ai_usage (user_id, day, messages, tokens) values (?, (now() at time zone 'utc')::date, 45, 0)`,
+      [learner.id],
+    );
     const replies = await Promise.all(Array.from({ length: 20 }, () => chat(learner)));
     expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
     expect(replies.filter((r) => r.status === 429).every((r) => r.body.error === 'quota_exceeded')).toBe(true);
-    expect((await t.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ used: 50, remaining: 0 });
+    expect((await t.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({
+      used: 50,
+      remaining: 0,
+    });
   });
 });
 
@@ -195,38 +276,50 @@ describe('conversations', () => {
     const reply = await t.http.get('/ai/conversations', { token: learner.accessToken });
     expect(reply.status).toBe(200);
     expect(reply.body.items[0]).toMatchObject({ id: 'conv-1', title: 'Loops' });
-    expect((await t.http.gql('{ aiConversations }', {}, learner.accessToken)).body.data.aiConversations[0].id).toBe('conv-1');
+    expect((await t.http.gql('{ aiConversations }', {}, learner.accessToken)).body.data.aiConversations[0].id).toBe(
+      'conv-1',
+    );
     expect((await t.http.get('/ai/conversations')).status).toBe(401);
   });
 });
 
 describe('streaming', () => {
   // A client that accepts compression still gets each event as it comes, served before express or by it (a query string).
-  it.each(['/ai/chat', '/ai/chat?via=express'])('passes events through as they arrive, uncompressed, and records the usage at the end (%s)', async (path) => {
-    const learner = await adultWithConsent();
-    const started = Date.now();
-    const response = await fetch(`${t.url}${path}`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json', accept: 'text/event-stream', 'accept-encoding': 'gzip, br' },
-      body: JSON.stringify({ message: 'Stream it' }),
-    });
-    expect(response.status).toBe(200);
-    expect(response.headers.get('content-type')).toContain('text/event-stream');
-    expect(response.headers.get('content-encoding')).toBeNull();
-    expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
-    const arrivals: number[] = [];
-    let text = '';
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      arrivals.push(Date.now() - started);
-      text += Buffer.from(chunk).toString();
-    }
-    expect(text).toContain('data: {"delta":"part 0 "}');
-    expect(text).toContain('event: done');
-    // The first piece came long before the backend finished (5 pieces, 60 ms apart).
-    expect(arrivals.length).toBeGreaterThan(1);
-    expect(arrivals[0]).toBeLessThan(arrivals.at(-1)! - 150);
-    await expect.poll(async () => (await sql('select tokens from ai_usage where user_id = ?', [learner.id]))[0]?.tokens).toBe('7');
-  });
+  it.each(['/ai/chat', '/ai/chat?via=express'])(
+    'passes events through as they arrive, uncompressed, and records the usage at the end (%s)',
+    async (path) => {
+      const learner = await adultWithConsent();
+      const started = Date.now();
+      const response = await fetch(`${t.url}${path}`, {
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${learner.accessToken}`,
+          'content-type': 'application/json',
+          accept: 'text/event-stream',
+          'accept-encoding': 'gzip, br',
+        },
+        body: JSON.stringify({ message: 'Stream it' }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/event-stream');
+      expect(response.headers.get('content-encoding')).toBeNull();
+      expect(response.headers.get('cache-control')).toBe('no-store, no-transform');
+      const arrivals: number[] = [];
+      let text = '';
+      for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+        arrivals.push(Date.now() - started);
+        text += Buffer.from(chunk).toString();
+      }
+      expect(text).toContain('data: {"delta":"part 0 "}');
+      expect(text).toContain('event: done');
+      // The first piece came long before the backend finished (5 pieces, 60 ms apart).
+      expect(arrivals.length).toBeGreaterThan(1);
+      expect(arrivals[0]).toBeLessThan(arrivals.at(-1)! - 150);
+      await expect
+        .poll(async () => (await sql('select tokens from ai_usage where user_id = ?', [learner.id]))[0]?.tokens)
+        .toBe('7');
+    },
+  );
 
   it('aborts the backend request when the client goes away', async () => {
     const learner = await adultWithConsent();
@@ -234,7 +327,11 @@ describe('streaming', () => {
     const leaving = new AbortController();
     const response = await fetch(`${t.url}/ai/chat`, {
       method: 'POST',
-      headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: {
+        authorization: `Bearer ${learner.accessToken}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
       body: JSON.stringify({ message: 'Long answer' }),
       signal: leaving.signal,
     });
@@ -246,10 +343,17 @@ describe('streaming', () => {
   });
 
   it('runs the same checks before streaming', async () => {
-    const response = await t.http.rest('POST', '/ai/chat', { headers: { accept: 'text/event-stream' }, body: { message: 'hi' } });
+    const response = await t.http.rest('POST', '/ai/chat', {
+      headers: { accept: 'text/event-stream' },
+      body: { message: 'hi' },
+    });
     expect(response.status).toBe(401);
     const noConsent = await learnerOfAge(t, 20);
-    const refused = await t.http.rest('POST', '/ai/chat', { token: noConsent.accessToken, headers: { accept: 'text/event-stream' }, body: { message: 'hi' } });
+    const refused = await t.http.rest('POST', '/ai/chat', {
+      token: noConsent.accessToken,
+      headers: { accept: 'text/event-stream' },
+      body: { message: 'hi' },
+    });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('consent_required');
   });
@@ -281,12 +385,16 @@ describe('backend faults', () => {
 describe('the circuit breaker', () => {
   it('fails fast while the backend is down and closes again once it answers', async () => {
     const down = await startAiBackend();
-    const app = await startTestApp({ AI_BACKEND_URL: down.url, AI_BACKEND_SECRET: SECRET, AI_BREAKER_FAILURES: '3', AI_BREAKER_RESET_MS: '700' }, t.databaseUrl);
+    const app = await startTestApp(
+      { AI_BACKEND_URL: down.url, AI_BACKEND_SECRET: SECRET, AI_BREAKER_FAILURES: '3', AI_BREAKER_RESET_MS: '700' },
+      t.databaseUrl,
+    );
     try {
       const learner = await adultWithConsent();
       const port = down.port;
       await down.close();
-      for (let i = 0; i < 3; i++) expect((await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken })).status).toBe(503);
+      for (let i = 0; i < 3; i++)
+        expect((await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken })).status).toBe(503);
       const back = await startAiBackend(port);
       const fast = await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken });
       expect(fast.status).toBe(503);
@@ -305,25 +413,40 @@ describe('the circuit breaker', () => {
 
 describe('limits and configuration', () => {
   it('rate-limits /ai per user with the headers on every answer', async () => {
-    const app = await startTestApp({ AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: SECRET, RATE_LIMIT_AI: '3' }, t.databaseUrl);
+    const app = await startTestApp(
+      { AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: SECRET, RATE_LIMIT_AI: '3' },
+      t.databaseUrl,
+    );
     try {
       const learner = await adultWithConsent();
       const replies = [];
-      for (let i = 0; i < 3; i++) replies.push(await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken }));
+      for (let i = 0; i < 3; i++)
+        replies.push(await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken }));
       replies.push(await app.http.get('/ai/quota', { token: learner.accessToken }));
       expect(replies.map((r) => r.status)).toEqual([200, 200, 200, 429]);
       expect(replies.map((r) => r.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0']);
-      expect(replies[3].body).toEqual({ error: 'rate_limited', message: expect.any(String), retryAfter: expect.any(Number) });
+      expect(replies[3].body).toEqual({
+        error: 'rate_limited',
+        message: expect.any(String),
+        retryAfter: expect.any(Number),
+      });
       const gql = await app.http.gql('{ aiQuota { used } }', {}, learner.accessToken);
       expect(gql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
       // A limited chat takes no message of the quota, and is answered 429 before what it sent is judged, streamed or not.
       const limited = [
         await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken }),
         await app.http.post('/ai/chat', { message: 42 }, { token: learner.accessToken }),
-        await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken, headers: { accept: 'text/event-stream' } }),
+        await app.http.post(
+          '/ai/chat',
+          { message: 'hi' },
+          { token: learner.accessToken, headers: { accept: 'text/event-stream' } },
+        ),
       ];
       expect(limited.map((r) => [r.status, r.body.error])).toEqual(Array(3).fill([429, 'rate_limited']));
-      const [usage] = await app.app.deps.sql.unlogged<{ messages: number }>('select messages from ai_usage where user_id = ?', [learner.id]);
+      const [usage] = await app.app.deps.sql.unlogged<{ messages: number }>(
+        'select messages from ai_usage where user_id = ?',
+        [learner.id],
+      );
       expect(usage.messages).toBe(3);
     } finally {
       await app.close();
@@ -336,8 +459,15 @@ describe('limits and configuration', () => {
       const learner = await adultWithConsent();
       const reply = await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken });
       expect(reply.status).toBe(503);
-      expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'ai_not_configured', message: expect.stringContaining('AI_BACKEND_URL') });
-      expect((await app.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ limit: 20, used: 0 });
+      expect(reply.body).toEqual({
+        error: 'upstream_unavailable',
+        reason: 'ai_not_configured',
+        message: expect.stringContaining('AI_BACKEND_URL'),
+      });
+      expect((await app.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({
+        limit: 20,
+        used: 0,
+      });
       expect((await app.http.get('/ai/conversations', { token: learner.accessToken })).status).toBe(503);
     } finally {
       await app.close();

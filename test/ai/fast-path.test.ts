@@ -34,7 +34,8 @@ afterAll(async () => {
 });
 
 const sql = (query: string, params: unknown[] = []) => one.app.deps.orm.em.getConnection().execute(query, params);
-const chat = (t: TestApp, who: SignedIn) => t.http.post('/ai/chat', { message: 'What is a loop?' }, { token: who.accessToken });
+const chat = (t: TestApp, who: SignedIn) =>
+  t.http.post('/ai/chat', { message: 'What is a loop?' }, { token: who.accessToken });
 
 async function adultWithConsent(): Promise<SignedIn> {
   const learner = await learnerOfAge(one, 20);
@@ -60,7 +61,9 @@ describe('cached decisions of the AI proxy', () => {
   it('a chat whose decision is known costs one SQL statement (the quota); tokens follow in batches', async () => {
     const learner = await adultWithConsent();
     expect((await chat(one, learner)).status).toBe(200);
-    expect((await fewestStatements(one, async () => expect((await chat(one, learner)).status).toBe(200))).count).toBe(1);
+    expect((await fewestStatements(one, async () => expect((await chat(one, learner)).status).toBe(200))).count).toBe(
+      1,
+    );
   });
 
   it('refuses text no request may carry, as the GraphQL path does', async () => {
@@ -78,7 +81,11 @@ describe('cached decisions of the AI proxy', () => {
   it('a revoked consent refuses the very next request on the instance that took the revocation', async () => {
     const learner = await adultWithConsent();
     for (let i = 0; i < 3; i++) expect((await chat(one, learner)).status).toBe(200);
-    const revoked = await one.http.post('/consent/revoke', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    const revoked = await one.http.post(
+      '/consent/revoke',
+      { consentTypeId: 'ai_conversation' },
+      { token: learner.accessToken },
+    );
     expect(revoked.status).toBe(200);
     const next = await chat(one, learner);
     expect(next.status).toBe(403);
@@ -102,7 +109,13 @@ describe('cached decisions of the AI proxy', () => {
     expect((await chat(two, learner)).status).toBe(200);
     expect(backend.seen.at(-1)!.headers['x-ai-user-tier']).toBe('free');
     await sql('update users set tier = ? where id = ?', ['pro', learner.id]);
-    await expect.poll(async () => ((await chat(two, learner)).status === 200 ? backend.seen.at(-1)!.headers['x-ai-user-tier'] : 'refused'), { timeout: 1000, interval: 20 }).toBe('pro');
+    await expect
+      .poll(
+        async () =>
+          (await chat(two, learner)).status === 200 ? backend.seen.at(-1)!.headers['x-ai-user-tier'] : 'refused',
+        { timeout: 1000, interval: 20 },
+      )
+      .toBe('pro');
     await sql('update users set status = ? where id = ?', ['suspended', learner.id]);
     await refusedWithin(one, learner, 'account_suspended', 1000);
     await refusedWithin(two, learner, 'account_suspended', 1000);
@@ -131,18 +144,37 @@ describe('cached decisions of the AI proxy', () => {
     const learner = await adultWithConsent();
     expect((await chat(two, learner)).status).toBe(200);
     // Guardians set it for children; for this adult the row is written as an admin tool would.
-    await sql('insert into learner_ai_access (learner_id, enabled, memory_enabled, daily_message_limit, updated_at) values (?, true, true, 1, now())', [learner.id]);
+    await sql(
+      'insert into learner_ai_access (learner_id, enabled, memory_enabled, daily_message_limit, updated_at) values (?, true, true, 1, now())',
+      [learner.id],
+    );
     await expect.poll(async () => (await chat(two, learner)).status, { timeout: 1000, interval: 20 }).toBe(429);
   });
 });
 
 describe('the chat served before express', () => {
   /** Headers a client reads; X-Request-Id is new each time unless the client names it. */
-  const SHOWN = ['content-type', 'access-control-allow-origin', 'access-control-allow-credentials', 'access-control-expose-headers', 'vary', 'x-ratelimit-limit', 'retry-after', 'x-request-id'];
+  const SHOWN = [
+    'content-type',
+    'access-control-allow-origin',
+    'access-control-allow-credentials',
+    'access-control-expose-headers',
+    'vary',
+    'x-ratelimit-limit',
+    'retry-after',
+    'x-request-id',
+  ];
   const answer = async (path: string, options: CallOptions) => {
-    const reply = await one.http.rest('POST', path, { ...options, headers: { origin: one.app.deps.config.WEB_ORIGIN, 'x-request-id': 'same-id-both-ways', ...options.headers } });
+    const reply = await one.http.rest('POST', path, {
+      ...options,
+      headers: { origin: one.app.deps.config.WEB_ORIGIN, 'x-request-id': 'same-id-both-ways', ...options.headers },
+    });
     const { requestId: _, ...body } = reply.body ?? {};
-    return { status: reply.status, body, headers: Object.fromEntries(SHOWN.map((name) => [name, reply.headers.get(name)])) };
+    return {
+      status: reply.status,
+      body,
+      headers: Object.fromEntries(SHOWN.map((name) => [name, reply.headers.get(name)])),
+    };
   };
 
   it('answers every case as the express pipeline does (reached with a query string): status, error object, headers', async () => {
@@ -157,7 +189,11 @@ describe('the chat served before express', () => {
       ['malformed JSON', { token: learner.accessToken, raw: '{"message":' }, 400],
       ['JSON that is not an object', { token: learner.accessToken, raw: '"hi"' }, 400],
       ['a field of the wrong type', { token: learner.accessToken, body: { message: 7 } }, 400],
-      ['not JSON at all', { token: learner.accessToken, raw: 'message=hi', headers: { 'content-type': 'text/plain' } }, 415],
+      [
+        'not JSON at all',
+        { token: learner.accessToken, raw: 'message=hi', headers: { 'content-type': 'text/plain' } },
+        415,
+      ],
       ['a body over BODY_LIMIT', { token: learner.accessToken, body: { message: 'x'.repeat(limit) } }, 413],
     ];
     for (const [what, options, status] of cases) {
@@ -174,12 +210,21 @@ describe('the chat served before express', () => {
 describe('the daily quota across instances', () => {
   it('lets exactly the remaining messages through when 20 arrive at once at two instances', async () => {
     const learner = await adultWithConsent();
-    await sql(`insert into ai_usage (user_id, day, messages, tokens) values (?, (now() at time zone 'utc')::date, 45, 0)`, [learner.id]);
+    await sql(
+      `insert into ai_usage (user_id, day, messages, tokens) values (?, (now() at time zone 'utc')::date, 45, 0)`,
+      [learner.id],
+    );
     const replies = await Promise.all(Array.from({ length: 20 }, (_, i) => chat(i % 2 ? one : two, learner)));
     expect(replies.filter((r) => r.status === 200)).toHaveLength(5);
     expect(replies.filter((r) => r.status === 429).every((r) => r.body.error === 'quota_exceeded')).toBe(true);
-    expect((await one.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ used: 50, remaining: 0 });
-    expect((await two.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({ used: 50, remaining: 0 });
+    expect((await one.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({
+      used: 50,
+      remaining: 0,
+    });
+    expect((await two.http.get('/ai/quota', { token: learner.accessToken })).body).toMatchObject({
+      used: 50,
+      remaining: 0,
+    });
   });
 });
 
@@ -188,7 +233,11 @@ describe('token usage written in batches', () => {
     const learner = await adultWithConsent();
     await Promise.all(Array.from({ length: 10 }, (_, i) => chat(i % 2 ? one : two, learner)));
     // The fake backend reports 42 tokens per answer.
-    await expect.poll(async () => (await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0], { timeout: 3000 }).toEqual({ messages: 10, tokens: '420' });
+    await expect
+      .poll(async () => (await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0], {
+        timeout: 3000,
+      })
+      .toEqual({ messages: 10, tokens: '420' });
   });
 
   it('takes the day rows in the order of their people, as the quota does, so that the two never deadlock', async () => {
@@ -217,7 +266,9 @@ describe('token usage written in batches', () => {
       const flushed = recorder.flush();
       await new Promise((resolve) => setTimeout(resolve, 300));
       await prober.query('begin');
-      await expect(prober.query(`select 1 from ai_usage where user_id = $1 and day = ${today} for update nowait`, [last])).resolves.toMatchObject({ rowCount: 1 });
+      await expect(
+        prober.query(`select 1 from ai_usage where user_id = $1 and day = ${today} for update nowait`, [last]),
+      ).resolves.toMatchObject({ rowCount: 1 });
       await prober.query('rollback');
       await holder.query('commit');
       await flushed;
@@ -262,13 +313,23 @@ describe('token usage written in batches', () => {
       const learner = await adultWithConsent();
       const base = `http://127.0.0.1:${port}`;
       for (let i = 0; i < 3; i++) {
-        const reply = await fetch(`${base}/ai/chat`, { method: 'POST', headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json' }, body: '{"message":"hi"}' });
+        const reply = await fetch(`${base}/ai/chat`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${learner.accessToken}`, 'content-type': 'application/json' },
+          body: '{"message":"hi"}',
+        });
         expect(reply.status).toBe(200);
       }
-      expect((await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({ messages: 3, tokens: '0' });
+      expect((await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({
+        messages: 3,
+        tokens: '0',
+      });
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
-      expect((await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({ messages: 3, tokens: '126' });
+      expect((await sql('select messages, tokens from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({
+        messages: 3,
+        tokens: '126',
+      });
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });

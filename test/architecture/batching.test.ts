@@ -5,7 +5,15 @@ import { contentAdmin, courseBody } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
-import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail, verifiedGuardian } from '../support/users';
+import {
+  adultSignup,
+  learnerOfAge,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  uniqueEmail,
+  verifiedGuardian,
+} from '../support/users';
 import { fewestStatements } from '../support/sql';
 
 // A list field that loads per parent costs one statement per row; batched, a page costs the same
@@ -53,19 +61,32 @@ describe('lists read their children in one statement', () => {
     const large = await statements(() => t.http.gql(query, { first: 20 }, editor.accessToken));
     expect(small.result.body.data.courses.edges).toHaveLength(1);
     expect(large.result.body.data.courses.edges).toHaveLength(20);
-    expect(large.result.body.data.courses.edges.every((e: { node: { lessons: unknown[] } }) => e.node.lessons.length === 3)).toBe(true);
+    expect(
+      large.result.body.data.courses.edges.every((e: { node: { lessons: unknown[] } }) => e.node.lessons.length === 3),
+    ).toBe(true);
     expect(large.count).toBe(small.count);
   });
 
   it('generations with their lessons: the same for 1 and 20 generations', { timeout: 180_000 }, async () => {
     const requester = await contentAdmin(t);
-    const started = await Promise.all(Array.from({ length: 20 }, () => t.http.post('/factory/generate', request({ lessonCount: 1 }), { token: requester.accessToken })));
-    await Promise.all(started.map((s) => waitForStatus(t.http, requester.accessToken, s.body.id, ['awaiting_approval'], 150_000)));
-    const query = 'query($first: Int) { factoryGenerations(first: $first) { edges { node { id lessons { position flagged } } } } }';
+    const started = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        t.http.post('/factory/generate', request({ lessonCount: 1 }), { token: requester.accessToken }),
+      ),
+    );
+    await Promise.all(
+      started.map((s) => waitForStatus(t.http, requester.accessToken, s.body.id, ['awaiting_approval'], 150_000)),
+    );
+    const query =
+      'query($first: Int) { factoryGenerations(first: $first) { edges { node { id lessons { position flagged } } } } }';
     const small = await statements(() => t.http.gql(query, { first: 1 }, requester.accessToken));
     const large = await statements(() => t.http.gql(query, { first: 20 }, requester.accessToken));
     expect(large.result.body.data.factoryGenerations.edges).toHaveLength(20);
-    expect(large.result.body.data.factoryGenerations.edges.every((e: { node: { lessons: unknown[] } }) => e.node.lessons.length === 1)).toBe(true);
+    expect(
+      large.result.body.data.factoryGenerations.edges.every(
+        (e: { node: { lessons: unknown[] } }) => e.node.lessons.length === 1,
+      ),
+    ).toBe(true);
     expect(large.count).toBe(small.count);
   });
 
@@ -75,7 +96,8 @@ describe('lists read their children in one statement', () => {
       const user = await signUp(t, adultSignup({ role: 'creator', email: uniqueEmail('staff') }));
       await t.http.post(`/admin/users/${user.id}/roles`, { role: 'content_admin' }, { token: boss.accessToken });
     }
-    const query = 'query($first: Int) { users(first: $first, filter: { role: CONTENT_ADMIN }) { edges { node { id roleChanges { role action } } } } }';
+    const query =
+      'query($first: Int) { users(first: $first, filter: { role: CONTENT_ADMIN }) { edges { node { id roleChanges { role action } } } } }';
     const small = await statements(() => t.http.gql(query, { first: 1 }, boss.accessToken));
     const large = await statements(() => t.http.gql(query, { first: 5 }, boss.accessToken));
     expect(large.result.body.data.users.edges).toHaveLength(5);

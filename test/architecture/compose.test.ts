@@ -8,7 +8,10 @@ import { loadConfig, settingsSchema } from '../../src/config';
 // them against the settings the service reads.
 const root = join(__dirname, '..', '..');
 const compose = parse(readFileSync(join(root, 'compose.yaml'), 'utf8'), { merge: true }) as {
-  services: Record<string, { environment?: Record<string, string>; build?: unknown; depends_on?: Record<string, unknown>; volumes?: string[] }>;
+  services: Record<
+    string,
+    { environment?: Record<string, string>; build?: unknown; depends_on?: Record<string, unknown>; volumes?: string[] }
+  >;
 };
 const dockerfile = readFileSync(join(root, 'Dockerfile'), 'utf8');
 
@@ -19,7 +22,12 @@ const interpolate = (value: string, env: Record<string, string>) =>
     if (kind === '-') return fallback ?? '';
     throw new Error(`compose.yaml needs ${name}: ${fallback ?? ''}`);
   });
-const operator = { POSTGRES_PASSWORD: 'a-password', JWT_SECRET: 'x'.repeat(64), PUBLIC_URL: 'https://learn.example', WEB_ORIGIN: 'https://web.example' };
+const operator = {
+  POSTGRES_PASSWORD: 'a-password',
+  JWT_SECRET: 'x'.repeat(64),
+  PUBLIC_URL: 'https://learn.example',
+  WEB_ORIGIN: 'https://web.example',
+};
 
 const instances = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
 
@@ -27,7 +35,9 @@ describe('compose.yaml', () => {
   it('runs two instances of the service, PostgreSQL, Redis and a proxy in front', () => {
     expect(instances.map(([name]) => name)).toEqual(['api-1', 'api-2']);
     expect(Object.keys(compose.services)).toEqual(expect.arrayContaining(['postgres', 'redis', 'proxy']));
-    expect(compose.services.proxy.depends_on).toEqual(expect.objectContaining({ 'api-1': expect.anything(), 'api-2': expect.anything() }));
+    expect(compose.services.proxy.depends_on).toEqual(
+      expect.objectContaining({ 'api-1': expect.anything(), 'api-2': expect.anything() }),
+    );
     const nginx = readFileSync(join(root, 'deploy', 'nginx.conf'), 'utf8');
     expect(nginx).toMatch(/server api-1:4000/);
     expect(nginx).toMatch(/server api-2:4000/);
@@ -35,13 +45,20 @@ describe('compose.yaml', () => {
 
   it('sets only settings the service reads, with values it accepts', () => {
     for (const [name, service] of instances) {
-      const environment = Object.fromEntries(Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(value, operator)]));
+      const environment = Object.fromEntries(
+        Object.entries(service.environment ?? {}).map(([key, value]) => [key, interpolate(value, operator)]),
+      );
       expect(Object.keys(environment).length, name).toBeGreaterThan(5);
       // loadConfig keeps only the keys of its schema and throws on a value it refuses.
       const config = loadConfig(environment) as unknown as Record<string, unknown>;
       const unknown = Object.keys(environment).filter((key) => !(key in settingsSchema.shape));
       expect(unknown, `${name} sets what src/config.ts does not read`).toEqual([]);
-      expect(config).toMatchObject({ NODE_ENV: 'production', DATABASE_URL: expect.stringMatching(/@postgres:5432\//), REDIS_URL: 'redis://redis:6379', TRUST_PROXY: 1 });
+      expect(config).toMatchObject({
+        NODE_ENV: 'production',
+        DATABASE_URL: expect.stringMatching(/@postgres:5432\//),
+        REDIS_URL: 'redis://redis:6379',
+        TRUST_PROXY: 1,
+      });
     }
   });
 
@@ -56,9 +73,16 @@ describe('compose.yaml', () => {
   it('runs the job queue on MongoDB with the mongo profile, and on PostgreSQL without it', () => {
     const mongo = compose.services.mongo as { profiles?: string[]; image?: string };
     expect(mongo.profiles).toEqual(['mongo']);
-    const environmentOf = (env: Record<string, string>) => loadConfig(Object.fromEntries(Object.entries(instances[0][1].environment ?? {}).map(([key, value]) => [key, interpolate(value, env)])));
+    const environmentOf = (env: Record<string, string>) =>
+      loadConfig(
+        Object.fromEntries(
+          Object.entries(instances[0][1].environment ?? {}).map(([key, value]) => [key, interpolate(value, env)]),
+        ),
+      );
     expect(environmentOf(operator).MONGODB_URL).toBeUndefined();
-    expect(environmentOf({ ...operator, MONGODB_URL: 'mongodb://mongo:27017/learning' }).MONGODB_URL).toBe('mongodb://mongo:27017/learning');
+    expect(environmentOf({ ...operator, MONGODB_URL: 'mongodb://mongo:27017/learning' }).MONGODB_URL).toBe(
+      'mongodb://mongo:27017/learning',
+    );
     // The others start after the first, which waits for it.
     expect(instances[0][1].depends_on).toMatchObject({ mongo: { condition: 'service_healthy', required: false } });
   });
@@ -81,7 +105,11 @@ describe('Dockerfile', () => {
   });
 
   it('sets only settings the service reads, checks liveness and exposes the port it listens on', () => {
-    const env = Object.fromEntries([...dockerfile.matchAll(/(\w+)=(\S+)/g)].filter(([, key]) => /^[A-Z_]+$/.test(key)).map(([, key, value]) => [key, value]));
+    const env = Object.fromEntries(
+      [...dockerfile.matchAll(/(\w+)=(\S+)/g)]
+        .filter(([, key]) => /^[A-Z_]+$/.test(key))
+        .map(([, key, value]) => [key, value]),
+    );
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['NODE_ENV', 'PORT', 'DATA_DIR']));
     const config = loadConfig({ ...env, JWT_SECRET: operator.JWT_SECRET }) as unknown as Record<string, unknown>;
     expect(Object.keys(env).filter((key) => !(key in config))).toEqual([]);

@@ -36,7 +36,12 @@ function anchorsOf(text: string): Set<string> {
 const climbs = (path: string) => path.split('/').includes('..');
 
 /** What a relative link of `file` does not reach: a target outside the repository, a missing file or a missing heading. */
-function brokenLinks(file: string, text: string, exists: (path: string) => boolean, pageOf: (path: string) => string): string[] {
+function brokenLinks(
+  file: string,
+  text: string,
+  exists: (path: string) => boolean,
+  pageOf: (path: string) => string,
+): string[] {
   const broken: string[] = [];
   for (const [, target] of prose(text).matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) {
     if (/^[a-z][\w+.-]*:/i.test(target)) continue;
@@ -44,14 +49,17 @@ function brokenLinks(file: string, text: string, exists: (path: string) => boole
     const resolved = path ? join(dirname(file), decodeURIComponent(path)) : file;
     if (isAbsolute(path) || climbs(resolved)) broken.push(`${target}: outside the repository`);
     else if (!exists(resolved)) broken.push(`${target}: no such file`);
-    else if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(pageOf(resolved)).has(anchor)) broken.push(`${target}: no such heading`);
+    else if (anchor !== undefined && resolved.endsWith('.md') && !anchorsOf(pageOf(resolved)).has(anchor))
+      broken.push(`${target}: no such heading`);
   }
   return broken;
 }
 
 /** The backticked paths of `text` that name a file of the project (by their first segment) or climb out of a folder. */
 function namedPaths(text: string, names: string[]): string[] {
-  return [...text.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]).filter((path) => climbs(path) || (path.includes('/') && names.includes(path.replace(/^\.\//, '').split('/')[0])));
+  return [...text.matchAll(/`([^`\s]+)`/g)]
+    .map((m) => m[1])
+    .filter((path) => climbs(path) || (path.includes('/') && names.includes(path.replace(/^\.\//, '').split('/')[0])));
 }
 
 describe('the docs say what the code does', () => {
@@ -66,28 +74,50 @@ describe('the docs say what the code does', () => {
 
   it.each(docs)('every REST call that %s shows with curl is an operation of openapi.json', (file) => {
     const paths = JSON.parse(read('schema/openapi.json')).paths as Record<string, Record<string, unknown>>;
-    const templates = Object.keys(paths).map((path) => ({ path, pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`) }));
-    const calls = [...read(file).matchAll(/curl[^\n]*http:\/\/localhost:4000(\/[^\s?'"]*)/g)].map((m) => ({ method: (/-X (\w+)/.exec(m[0])?.[1] ?? 'GET').toLowerCase(), path: m[1] }));
-    const unknown = calls.filter(({ method, path }) => !templates.some((t) => t.pattern.test(path) && paths[t.path][method]));
+    const templates = Object.keys(paths).map((path) => ({
+      path,
+      pattern: new RegExp(`^${path.replace(/\{\w+\}/g, '[^/]+')}$`),
+    }));
+    const calls = [...read(file).matchAll(/curl[^\n]*http:\/\/localhost:4000(\/[^\s?'"]*)/g)].map((m) => ({
+      method: (/-X (\w+)/.exec(m[0])?.[1] ?? 'GET').toLowerCase(),
+      path: m[1],
+    }));
+    const unknown = calls.filter(
+      ({ method, path }) => !templates.some((t) => t.pattern.test(path) && paths[t.path][method]),
+    );
     expect(unknown).toEqual([]);
   });
 
-  it.each(docs)('every relative link of %s reaches a file of the repository, and a heading of it when it names one', (file) => {
-    expect(brokenLinks(file, read(file), (path) => existsSync(join(root, path)), read)).toEqual([]);
-  });
+  it.each(docs)(
+    'every relative link of %s reaches a file of the repository, and a heading of it when it names one',
+    (file) => {
+      expect(brokenLinks(file, read(file), (path) => existsSync(join(root, path)), read)).toEqual([]);
+    },
+  );
 
   it.each(docs)('every backticked path of %s is a file or folder inside the repository', (file) => {
     const named = namedPaths(read(file), topLevel);
     const outside = named.filter(climbs);
-    const missing = named.filter((path) => !climbs(path) && !/[<*]|\.\.\./.test(path) && !existsSync(join(root, path.replace(/\/$/, ''))));
+    const missing = named.filter(
+      (path) => !climbs(path) && !/[<*]|\.\.\./.test(path) && !existsSync(join(root, path.replace(/\/$/, ''))),
+    );
     expect({ outside, missing }).toEqual({ outside: [], missing: [] });
   });
 
   it('finds links and paths that leave the repository or lead nowhere (the checks above can fail)', () => {
-    const pages: Record<string, string> = { 'README.md': '# Run it\n', 'docs/a.md': '# Errors\n## Order of checks\n## Order of checks\n```sh\n# not a heading\n```\n' };
+    const pages: Record<string, string> = {
+      'README.md': '# Run it\n',
+      'docs/a.md': '# Errors\n## Order of checks\n## Order of checks\n```sh\n# not a heading\n```\n',
+    };
     const exists = (path: string) => path in pages || path === 'docs' || path === 'src';
     const page = ['[a](docs/a.md)', '[b](docs/a.md#order-of-checks-1)', '[c](#run-it)', '[d](https://example.org/x)'];
-    const wrong = ['[e](../elsewhere/x.md)', '[f](docs/b.md)', '[g](docs/a.md#not-a-heading)', '[h](/etc/passwd)', '[i](#nowhere)'];
+    const wrong = [
+      '[e](../elsewhere/x.md)',
+      '[f](docs/b.md)',
+      '[g](docs/a.md#not-a-heading)',
+      '[h](/etc/passwd)',
+      '[i](#nowhere)',
+    ];
     expect(brokenLinks('README.md', [...page, ...wrong].join('\n'), exists, (path) => pages[path])).toEqual([
       '../elsewhere/x.md: outside the repository',
       'docs/b.md: no such file',
@@ -95,11 +125,11 @@ describe('the docs say what the code does', () => {
       '/etc/passwd: outside the repository',
       '#nowhere: no such heading',
     ]);
-    expect(namedPaths('`src/x.ts` `../elsewhere/y.md` `./docs/a.md` `docs/..` `application/json` `/auth/me` `data/outbox/` `.../reject`', ['src', 'docs'])).toEqual([
-      'src/x.ts',
-      '../elsewhere/y.md',
-      './docs/a.md',
-      'docs/..',
-    ]);
+    expect(
+      namedPaths(
+        '`src/x.ts` `../elsewhere/y.md` `./docs/a.md` `docs/..` `application/json` `/auth/me` `data/outbox/` `.../reject`',
+        ['src', 'docs'],
+      ),
+    ).toEqual(['src/x.ts', '../elsewhere/y.md', './docs/a.md', 'docs/..']);
   });
 });

@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 const src = join(__dirname, '..', '..', 'src');
 
 /** A refusal written in place: an AppError built, or a kernel constructor handed its message or field errors. */
-const INLINE_ERROR = /new AppError\(|\b(?:conflict|notFound|forbidden|unauthenticated)\(\s*['"`]|\bvalidationFailed\(\s*\[\s*\{/;
+const INLINE_ERROR =
+  /new AppError\(|\b(?:conflict|notFound|forbidden|unauthenticated)\(\s*['"`]|\bvalidationFailed\(\s*\[\s*\{/;
 
 /** The files of src/<folder>/ that build errors themselves, and the line that does, apart from the errors files. */
 function inlineErrors(root: string): string[] {
@@ -15,7 +16,8 @@ function inlineErrors(root: string): string[] {
     if (!folder.isDirectory()) continue;
     for (const file of readdirSync(join(root, folder.name), { recursive: true, encoding: 'utf8' })) {
       const path = join(folder.name, file);
-      if (!file.endsWith('.ts') || basename(file).endsWith('.errors.ts') || path === join('kernel', 'errors.ts')) continue;
+      if (!file.endsWith('.ts') || basename(file).endsWith('.errors.ts') || path === join('kernel', 'errors.ts'))
+        continue;
       readFileSync(join(root, path), 'utf8')
         .split('\n')
         .forEach((line, index) => {
@@ -36,10 +38,22 @@ describe('named errors: each area says its refusals in its <area>.errors.ts', ()
     try {
       mkdirSync(join(root, 'shop', 'jobs'), { recursive: true });
       mkdirSync(join(root, 'kernel'));
-      writeFileSync(join(root, 'shop', 'shop.errors.ts'), "export const sold = () => new AppError('conflict', 'Sold.');\n");
-      writeFileSync(join(root, 'shop', 'shop.service.ts'), "if (sold) throw sold();\nif (!item) throw notFound('item');\n");
-      writeFileSync(join(root, 'shop', 'jobs', 'restock.ts'), "throw new AppError('conflict', 'Sold.');\nthrow validationFailed([{ field: 'sku', message: 'unknown' }]);\n");
-      writeFileSync(join(root, 'kernel', 'errors.ts'), "export const conflict = (message: string) => new AppError('conflict', message);\n");
+      writeFileSync(
+        join(root, 'shop', 'shop.errors.ts'),
+        "export const sold = () => new AppError('conflict', 'Sold.');\n",
+      );
+      writeFileSync(
+        join(root, 'shop', 'shop.service.ts'),
+        "if (sold) throw sold();\nif (!item) throw notFound('item');\n",
+      );
+      writeFileSync(
+        join(root, 'shop', 'jobs', 'restock.ts'),
+        "throw new AppError('conflict', 'Sold.');\nthrow validationFailed([{ field: 'sku', message: 'unknown' }]);\n",
+      );
+      writeFileSync(
+        join(root, 'kernel', 'errors.ts'),
+        "export const conflict = (message: string) => new AppError('conflict', message);\n",
+      );
       writeFileSync(join(root, 'kernel', 'steps.ts'), 'next(forbidden(`No.`));\nnext(validationFailed(problems));\n');
       expect(inlineErrors(root).sort()).toEqual([
         'src/kernel/steps.ts:1: next(forbidden(`No.`));',

@@ -7,7 +7,14 @@ import { loadConfig } from '../../src/config';
 // No cluster runs here: these validate each manifest against Kubernetes' own schemas (the
 // kubernetes-models package) and read them as the cluster would.
 const folder = join(__dirname, '..', '..', 'deploy', 'kubernetes');
-type Manifest = { apiVersion: string; kind: string; metadata: { name: string }; spec?: any; data?: Record<string, string>; stringData?: Record<string, string> };
+type Manifest = {
+  apiVersion: string;
+  kind: string;
+  metadata: { name: string };
+  spec?: any;
+  data?: Record<string, string>;
+  stringData?: Record<string, string>;
+};
 const files = readdirSync(folder).filter((file) => file.endsWith('.yaml'));
 const read = (file: string) => parse(readFileSync(join(folder, file), 'utf8')) as Manifest;
 const manifests = files.filter((file) => file !== 'kustomization.yaml').map(read);
@@ -19,7 +26,10 @@ const one = (kind: string) => {
 
 /** The model class of a manifest: `apps/v1` + `Deployment` is kubernetes-models/apps/v1/Deployment. */
 async function modelOf(manifest: Manifest): Promise<new (data: unknown) => { validate(): void }> {
-  const module = (await import(`kubernetes-models/${manifest.apiVersion}/${manifest.kind}`)) as Record<string, new (data: unknown) => { validate(): void }>;
+  const module = (await import(`kubernetes-models/${manifest.apiVersion}/${manifest.kind}`)) as Record<
+    string,
+    new (data: unknown) => { validate(): void }
+  >;
   return module[manifest.kind];
 }
 
@@ -52,7 +62,10 @@ describe('deploy/kubernetes', () => {
     const grace = Number(one('ConfigMap').data!.SHUTDOWN_GRACE_MS);
     expect(pod.terminationGracePeriodSeconds * 1000).toBeGreaterThan(pause * 1000 + grace);
     expect(pod.securityContext.runAsNonRoot).toBe(true);
-    expect(container.envFrom).toEqual([{ configMapRef: { name: one('ConfigMap').metadata.name } }, { secretRef: { name: one('Secret').metadata.name } }]);
+    expect(container.envFrom).toEqual([
+      { configMapRef: { name: one('ConfigMap').metadata.name } },
+      { secretRef: { name: one('Secret').metadata.name } },
+    ]);
   });
 
   it('keeps two of three replicas through a disruption, and scales on CPU from three', () => {
@@ -74,7 +87,12 @@ describe('deploy/kubernetes', () => {
     );
     const rules = one('NetworkPolicy').spec.ingress as { from?: unknown[]; ports: { port: string }[] }[];
     const metrics = rules.filter((rule) => rule.ports.some((port) => port.port === 'metrics'));
-    expect(metrics).toEqual([{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics', protocol: 'TCP' }] }]);
+    expect(metrics).toEqual([
+      {
+        from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }],
+        ports: [{ port: 'metrics', protocol: 'TCP' }],
+      },
+    ]);
     expect(one('Service').spec.ports.map((port: { targetPort: string }) => port.targetPort)).toEqual(['http']);
   });
 

@@ -11,11 +11,17 @@ const root = join(__dirname, '..', '..');
 
 describe('layers (docs/architecture.md, rules in .dependency-cruiser.cjs)', () => {
   it('keeps the kernel free of areas, reaches areas through their list and their index.ts, and has no cycle', async () => {
-    const { stdout } = await promisify(execFile)(join(root, 'node_modules', '.bin', 'depcruise'), ['src', 'rest', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], {
-      cwd: root,
-      maxBuffer: 64 * 1024 * 1024,
-    }).catch((error: { stdout: string }) => error);
-    const { summary } = JSON.parse(stdout) as { summary: { totalCruised: number; violations: { rule: { name: string }; from: string; to: string }[] } };
+    const { stdout } = await promisify(execFile)(
+      join(root, 'node_modules', '.bin', 'depcruise'),
+      ['src', 'rest', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
+      {
+        cwd: root,
+        maxBuffer: 64 * 1024 * 1024,
+      },
+    ).catch((error: { stdout: string }) => error);
+    const { summary } = JSON.parse(stdout) as {
+      summary: { totalCruised: number; violations: { rule: { name: string }; from: string; to: string }[] };
+    };
     expect(summary.totalCruised).toBeGreaterThan(100);
     expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   });
@@ -23,8 +29,11 @@ describe('layers (docs/architecture.md, rules in .dependency-cruiser.cjs)', () =
 
 describe('declared uses between areas (src/kernel/area.ts)', () => {
   const byName = new Map(areas.map((area) => [area.name, area]));
-  const serviceOwner = new Map(areas.flatMap((area) => Object.keys(area.services ?? {}).map((service) => [service, area.name] as const)));
-  const filesOf = (name: string) => readdirSync(join(root, 'src', name), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
+  const serviceOwner = new Map(
+    areas.flatMap((area) => Object.keys(area.services ?? {}).map((service) => [service, area.name] as const)),
+  );
+  const filesOf = (name: string) =>
+    readdirSync(join(root, 'src', name), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.ts'));
 
   /** What an area's folder actually reaches of other areas: the areas it imports, the owners of the services it calls and of the views it reads. */
   function reached(name: string): { imports: Set<string>; calls: Set<string> } {
@@ -53,7 +62,10 @@ describe('declared uses between areas (src/kernel/area.ts)', () => {
         declared.filter((name) => !byName.has(name)),
         `${area.name} uses unknown areas`,
       ).toEqual([]);
-      expect(declared, `the uses of ${area.name} (imports: ${[...imports]}; services called and views read: ${[...calls]})`).toEqual([...new Set([...imports, ...calls])].sort());
+      expect(
+        declared,
+        `the uses of ${area.name} (imports: ${[...imports]}; services called and views read: ${[...calls]})`,
+      ).toEqual([...new Set([...imports, ...calls])].sort());
     }
   });
 
@@ -70,11 +82,24 @@ describe('declared uses between areas (src/kernel/area.ts)', () => {
   it("hands an area's service factories only the services of the areas it uses", () => {
     const units = serviceRegistry([
       { name: 'low', services: { low: () => 'low' } as never },
-      { name: 'middle', uses: ['low'], services: { middle: (_uow: unknown, services: Record<string, unknown>) => `middle on ${String(services.low)}` } as never },
-      { name: 'stray', services: { stray: (_uow: unknown, services: Record<string, unknown>) => `stray on ${String(services.low)}` } as never },
+      {
+        name: 'middle',
+        uses: ['low'],
+        services: {
+          middle: (_uow: unknown, services: Record<string, unknown>) => `middle on ${String(services.low)}`,
+        } as never,
+      },
+      {
+        name: 'stray',
+        services: {
+          stray: (_uow: unknown, services: Record<string, unknown>) => `stray on ${String(services.low)}`,
+        } as never,
+      },
     ]);
     const services = units({} as never) as unknown as Record<string, string>;
     expect(services.middle).toBe('middle on low');
-    expect(() => services.stray).toThrow('The stray area uses the low service of low, which it does not declare in uses');
+    expect(() => services.stray).toThrow(
+      'The stray area uses the low service of low, which it does not declare in uses',
+    );
   });
 });

@@ -23,7 +23,9 @@ describe('the migrations and the entities describe one schema', () => {
       await migrator.down({ to: 0 });
       const left = await orm.em
         .getConnection()
-        .execute<{ n: number }[]>(`select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'`);
+        .execute<{ n: number }[]>(
+          `select count(*)::int as n from information_schema.tables where table_schema = 'public' and table_name <> 'mikro_orm_migrations'`,
+        );
       expect(left[0].n).toBe(0);
       await migrator.up();
       expect((await orm.schema.getUpdateSchemaSQL({ wrap: false, safe: false, dropTables: true })).trim()).toBe('');

@@ -28,7 +28,9 @@ describe('selectsField', () => {
     expect(await asks('{ courses { edges { node { id paid } } } }')).toBe(true);
     expect(await asks('{ courses { edges { node { id isPaid: paid } } } }')).toBe(true);
     expect(await asks('{ courses { edges { node { ...F } } } } fragment F on Course { id paid }')).toBe(true);
-    expect(await asks('{ courses { edges { ...E } } } fragment E on Edge { node { ...F } } fragment F on Course { paid }')).toBe(true);
+    expect(
+      await asks('{ courses { edges { ...E } } } fragment E on Edge { node { ...F } } fragment F on Course { paid }'),
+    ).toBe(true);
     expect(await asks('{ courses { edges { node { ... on Course { paid } } } } }')).toBe(true);
     expect(await asks('{ a: courses { pageInfo { hasNextPage } } b: courses { edges { node { paid } } } }')).toBe(true);
   });

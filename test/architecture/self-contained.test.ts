@@ -14,7 +14,11 @@ const NOT_OURS = new Set(['.git', 'node_modules', 'dist', 'data', 'coverage', 'r
  * are written so that this file does not match them itself.
  */
 const OUTSIDE: { kind: string; pattern: RegExp; leaves?: (file: string, found: string) => boolean }[] = [
-  { kind: 'the notes beside the repository', pattern: /(?:\.\.\/)+shared\b/g, leaves: (file, found) => !inside(join(dirname(file), found)) },
+  {
+    kind: 'the notes beside the repository',
+    pattern: /(?:\.\.\/)+shared\b/g,
+    leaves: (file, found) => !inside(join(dirname(file), found)),
+  },
   { kind: 'the design file', pattern: /\bdesign\.md\b/gi },
   { kind: 'a tracker thread', pattern: /\bissues?\s+#?\d+/gi },
 ];
@@ -38,7 +42,13 @@ function pointersOutside(files: { path: string; text: string }[]): string[] {
   return files.flatMap(({ path, text }) =>
     text
       .split('\n')
-      .flatMap((line, index) => OUTSIDE.flatMap(({ kind, pattern, leaves }) => [...line.matchAll(pattern)].filter((m) => !leaves || leaves(path, m[0])).map(() => `${path}:${index + 1}: ${kind}`))),
+      .flatMap((line, index) =>
+        OUTSIDE.flatMap(({ kind, pattern, leaves }) =>
+          [...line.matchAll(pattern)]
+            .filter((m) => !leaves || leaves(path, m[0]))
+            .map(() => `${path}:${index + 1}: ${kind}`),
+        ),
+      ),
   );
 }
 
@@ -49,8 +59,18 @@ describe('the project stands on its own', () => {
 
   it('finds each kind of pointer, in any case, and nothing else (the check above can fail)', () => {
     const files = [
-      { path: 'src/a.ts', text: ['// see ' + '..' + '/shared/spec', '// the errors of ' + 'DESIGN' + '.md 4.2', '// asked for by ' + 'Issue' + ' 40'].join('\n') },
-      { path: 'docs/b.md', text: 'a design, an issue with the tracker, issues of money, 40 issues\n(' + 'issue' + ' #12)' },
+      {
+        path: 'src/a.ts',
+        text: [
+          '// see ' + '..' + '/shared/spec',
+          '// the errors of ' + 'DESIGN' + '.md 4.2',
+          '// asked for by ' + 'Issue' + ' 40',
+        ].join('\n'),
+      },
+      {
+        path: 'docs/b.md',
+        text: 'a design, an issue with the tracker, issues of money, 40 issues\n(' + 'issue' + ' #12)',
+      },
       { path: 'web/admin-console/c.ts', text: "import { el } from '.." + "/shared/dom';" },
       { path: 'web/d.ts', text: "import { el } from '.." + "/shared/dom';" },
     ];

@@ -9,11 +9,18 @@ import { namesRelation, sourcesOf, tableOwner, viewOwner } from './relations';
 // dependencies and are not checked here.
 
 /** The triggers a migration creates on `table`. */
-const triggersOn = (text: string, table: string) => [...text.matchAll(/create trigger "?(\w+)"?[^;]*?\bon\s+"?(\w+)"?/gi)].filter(([, , on]) => on === table).map(([, trigger]) => trigger);
+const triggersOn = (text: string, table: string) =>
+  [...text.matchAll(/create trigger "?(\w+)"?[^;]*?\bon\s+"?(\w+)"?/gi)]
+    .filter(([, , on]) => on === table)
+    .map(([, trigger]) => trigger);
 
 /** Whether the owner of `table` took over (dropped) a trigger another area once put on it: an applied migration cannot be rewritten. */
 const droppedBy = (owner: string, trigger: string, table: string) =>
-  sourcesOf(owner).some(({ text, migration }) => migration && new RegExp(`drop trigger if exists "?${trigger}"? on "?${table}\\b`, 'i').test(text.split('async down')[0]));
+  sourcesOf(owner).some(
+    ({ text, migration }) =>
+      migration &&
+      new RegExp(`drop trigger if exists "?${trigger}"? on "?${table}\\b`, 'i').test(text.split('async down')[0]),
+  );
 
 describe("an area's SQL", () => {
   it('finds the tables and views of the areas', () => {
@@ -28,7 +35,9 @@ describe("an area's SQL", () => {
       for (const { file, text, migration } of sourcesOf(name)) {
         for (const [table, owner] of tableOwner) {
           if (owner === name) continue;
-          const reaches = migration ? triggersOn(text, table).some((trigger) => !droppedBy(owner, trigger, table)) : namesRelation(text, table);
+          const reaches = migration
+            ? triggersOn(text, table).some((trigger) => !droppedBy(owner, trigger, table))
+            : namesRelation(text, table);
           if (reaches) found.push(`${file} -> ${table} (${owner})`);
         }
       }

@@ -11,7 +11,15 @@ import { publishedProduct } from '../support/commerce';
 import { openUnit } from '../../src/server/platform';
 import { Role, User } from '../../src/auth/user.entity';
 import type { SmtpServer } from '../support/smtp';
-import { bornYearsAgo, learnerOfAge, learnerSignup, type SignedIn, signInAdmin, uniqueEmail, verifiedGuardian } from '../support/users';
+import {
+  bornYearsAgo,
+  learnerOfAge,
+  learnerSignup,
+  type SignedIn,
+  signInAdmin,
+  uniqueEmail,
+  verifiedGuardian,
+} from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
 
 // A failure injected after the first write of each multi-step operation: a trigger of the test's
@@ -40,8 +48,12 @@ afterEach(async () => {
 
 /** Makes the next write to `table` that matches `when` fail. */
 async function failWrites(table: string, event: 'insert' | 'update', when = 'true') {
-  await db.query(`create or replace function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`);
-  await db.query(`create trigger injected_failure before ${event} on ${table} for each row when (${when}) execute function injected_failure()`);
+  await db.query(
+    `create or replace function injected_failure() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`,
+  );
+  await db.query(
+    `create trigger injected_failure before ${event} on ${table} for each row when (${when}) execute function injected_failure()`,
+  );
 }
 
 const count = async (sql: string, params: unknown[]) => Number((await db.query(sql, params)).rows[0].n);
@@ -50,7 +62,11 @@ describe('one transaction per operation', () => {
   it('adding a child whose link cannot be stored leaves no child account', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     await failWrites('guardian_links', 'insert');
-    const reply = await t.http.post('/guardian/learners', { displayName: 'Orphan Child', birthDate: bornYearsAgo(9) }, { token: guardian.accessToken });
+    const reply = await t.http.post(
+      '/guardian/learners',
+      { displayName: 'Orphan Child', birthDate: bornYearsAgo(9) },
+      { token: guardian.accessToken },
+    );
     expect(reply.status).toBe(500);
     expect(reply.body).toEqual({ error: 'internal_error', message: expect.any(String) });
     expect(await count(`select count(*) as n from users where display_name = 'Orphan Child'`, [])).toBe(0);
@@ -63,7 +79,11 @@ describe('one transaction per operation', () => {
     const reply = await t.http.post('/auth/signup', learnerSignup(bornYearsAgo(10), { email, guardianEmail }));
     expect(reply.status).toBe(500);
     expect(await count('select count(*) as n from users where email = $1', [email])).toBe(0);
-    expect(await count(`select count(*) as n from account_tokens t join users u on u.id = t.user_id where u.email = $1`, [email])).toBe(0);
+    expect(
+      await count(`select count(*) as n from account_tokens t join users u on u.id = t.user_id where u.email = $1`, [
+        email,
+      ]),
+    ).toBe(0);
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.received.filter((m) => m.to.includes(email) || m.to.includes(guardianEmail))).toEqual([]);
   });
@@ -73,12 +93,16 @@ describe('one transaction per operation', () => {
     const coursesBefore = await count('select count(*) as n from courses', []);
     const notificationsBefore = await count('select count(*) as n from notifications where user_id = $1', [editor.id]);
     await failWrites('course_generations', 'update', `new.status = 'approved'`);
-    const reply = await t.http.post(`/factory/generations/${generation.id}/approve`, undefined, { token: editor.accessToken });
+    const reply = await t.http.post(`/factory/generations/${generation.id}/approve`, undefined, {
+      token: editor.accessToken,
+    });
     expect(reply.status).toBe(500);
     expect(await count('select count(*) as n from courses', [])).toBe(coursesBefore);
     // The notice would follow through the outbox: nothing is left to deliver, and nothing came.
     await settled(t);
-    expect(await count('select count(*) as n from notifications where user_id = $1', [editor.id])).toBe(notificationsBefore);
+    expect(await count('select count(*) as n from notifications where user_id = $1', [editor.id])).toBe(
+      notificationsBefore,
+    );
     const after = await t.http.get(`/factory/generations/${generation.id}`, { token: editor.accessToken });
     expect(after.body).toMatchObject({ status: 'awaiting_approval', courseId: null });
   });
@@ -88,7 +112,9 @@ describe('one transaction per operation', () => {
     const live = subscribe(connect(t.url, learner.accessToken), 'subscription { notificationAdded { id type } }');
     await live.ready;
     await failWrites('certificates', 'insert', `new.learner_id = '${learner.id}'`);
-    const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, {
+      token: learner.accessToken,
+    });
     expect(reply.status).toBe(500);
     expect(reply.body).toEqual({ error: 'internal_error', message: expect.any(String) });
     expect(await count('select count(*) as n from lesson_completions where learner_id = $1', [learner.id])).toBe(0);
@@ -97,11 +123,16 @@ describe('one transaction per operation', () => {
 
     // The same request once the failure is gone: everything, and each notice, arrive once.
     await db.query('drop trigger injected_failure on certificates');
-    const again = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    const again = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, {
+      token: learner.accessToken,
+    });
     expect(again.status).toBe(200);
     expect(again.body).toMatchObject({ completed: true });
     expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
-    await eventually(() => live.events.some((e) => e.data?.notificationAdded?.type === 'CERTIFICATE'), 'the certificate notice');
+    await eventually(
+      () => live.events.some((e) => e.data?.notificationAdded?.type === 'CERTIFICATE'),
+      'the certificate notice',
+    );
     await settled(t);
     expect(await noticesOf(learner.id)).toEqual({ certificate: 1, progress: 1 });
     expect(await noticesOf(guardian.id)).toEqual({ certificate: 1, progress: 1 });
@@ -113,12 +144,21 @@ describe('one transaction per operation', () => {
     const { course, learner, guardian } = await readyToFinish();
     // The guardian's notices fail; the learner's, delivered in the same transactions, are undone with them.
     await failWrites('notifications', 'insert', `new.user_id = '${guardian.id}'`);
-    const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken });
+    const reply = await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, {
+      token: learner.accessToken,
+    });
     expect(reply.status).toBe(200);
     expect(reply.body).toMatchObject({ completed: true });
     expect(await count('select count(*) as n from lesson_completions where learner_id = $1', [learner.id])).toBe(1);
     expect(await count('select count(*) as n from certificates where learner_id = $1', [learner.id])).toBe(1);
-    await expect.poll(() => count(`select count(*) as n from outbox where payload->>'learnerId' = $1 and last_error like '%injected failure%'`, [learner.id])).toBeGreaterThanOrEqual(1);
+    await expect
+      .poll(() =>
+        count(
+          `select count(*) as n from outbox where payload->>'learnerId' = $1 and last_error like '%injected failure%'`,
+          [learner.id],
+        ),
+      )
+      .toBeGreaterThanOrEqual(1);
     expect(await noticesOf(guardian.id)).toEqual({});
 
     // The relay retries them: once the failure is gone each notice is stored once.
@@ -136,13 +176,22 @@ async function readyToFinish() {
   const guardian = await verifiedGuardian(t, smtp);
   await linkFamily(t, guardian, learner);
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
-  await t.http.post(`/progress/lessons/${course.lessonIds[0]}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });
+  await t.http.post(
+    `/progress/lessons/${course.lessonIds[0]}/quiz`,
+    { answers: [1, 0] },
+    { token: learner.accessToken },
+  );
   return { course, learner, guardian };
 }
 
 /** A user's certificate and progress notifications, counted by type. */
 async function noticesOf(userId: string): Promise<Record<string, number>> {
-  const rows = (await db.query(`select type, count(*)::int as n from notifications where user_id = $1 and type in ('certificate', 'progress') group by type`, [userId])).rows;
+  const rows = (
+    await db.query(
+      `select type, count(*)::int as n from notifications where user_id = $1 and type in ('certificate', 'progress') group by type`,
+      [userId],
+    )
+  ).rows;
   return Object.fromEntries(rows.map((row: { type: string; n: number }) => [row.type, row.n]));
 }
 
@@ -150,16 +199,31 @@ describe('the outbox relay', () => {
   it('delivers a burst of reactions in few transactions, each once, and a row that fails delays only itself', async () => {
     const product = await publishedProduct(t, await signInAdmin(t));
     await settled(t);
-    const sales = async () => Number((await db.query('select sales from products where id = $1', [product.id])).rows[0].sales);
+    const sales = async () =>
+      Number((await db.query('select sales from products where id = $1', [product.id])).rows[0].sales);
     const before = await sales();
     const { uow } = openUnit(t.app.deps);
-    const sale = (i: number) => ({ kind: 'event', name: 'catalog', payload: { type: 'payment.succeeded', productId: product.id, paymentId: `burst-${i}` } });
+    const sale = (i: number) => ({
+      kind: 'event',
+      name: 'catalog',
+      payload: { type: 'payment.succeeded', productId: product.id, paymentId: `burst-${i}` },
+    });
     // A reaction no area has: its delivery fails wherever it falls in a claim.
-    const orphan = { kind: 'event', name: 'nobody', payload: { type: 'payment.succeeded', productId: product.id, paymentId: 'orphan' } };
+    const orphan = {
+      kind: 'event',
+      name: 'nobody',
+      payload: { type: 'payment.succeeded', productId: product.id, paymentId: 'orphan' },
+    };
     const { statements } = await fewestStatements(
       t,
       async () => {
-        await uow.transaction(() => uow.enqueue(...Array.from({ length: 15 }, (_, i) => sale(i)), orphan, ...Array.from({ length: 15 }, (_, i) => sale(15 + i))));
+        await uow.transaction(() =>
+          uow.enqueue(
+            ...Array.from({ length: 15 }, (_, i) => sale(i)),
+            orphan,
+            ...Array.from({ length: 15 }, (_, i) => sale(15 + i)),
+          ),
+        );
         await expect.poll(sales, { timeout: 15_000 }).toBe(before + 30);
       },
       1,
@@ -167,8 +231,14 @@ describe('the outbox relay', () => {
     expect(await sales()).toBe(before + 30);
     // One transaction per claim of 20 rows where one row failed, one per row otherwise: far fewer than thirty.
     expect(statements.filter((q) => /^begin/i.test(q)).length).toBeLessThan(25);
-    const left = (await db.query(`select name, attempts, last_error from outbox where payload->>'paymentId' like 'burst-%' or payload->>'paymentId' = 'orphan'`)).rows;
-    expect(left).toEqual([{ name: 'nobody', attempts: expect.any(Number), last_error: expect.stringContaining('does not react') }]);
+    const left = (
+      await db.query(
+        `select name, attempts, last_error from outbox where payload->>'paymentId' like 'burst-%' or payload->>'paymentId' = 'orphan'`,
+      )
+    ).rows;
+    expect(left).toEqual([
+      { name: 'nobody', attempts: expect.any(Number), last_error: expect.stringContaining('does not react') },
+    ]);
     await db.query(`delete from outbox where payload->>'paymentId' = 'orphan'`);
   });
 });
@@ -177,19 +247,29 @@ describe('uow.query: plain SQL past the ORM outside a transaction, in it inside 
   it('sees the unit’s own uncommitted write inside its transaction, and rows exactly as em.execute gives them outside', async () => {
     const learner = await learnerOfAge(t, 20);
     const { uow } = openUnit(t.app.deps);
-    const sql = "select id, display_name, birth_date, created_at, ? as literal_mark from users where id = ? and display_name <> '?'";
+    const sql =
+      "select id, display_name, birth_date, created_at, ? as literal_mark from users where id = ? and display_name <> '?'";
     const params = ['kept', learner.id];
     expect(await uow.query(sql, params)).toEqual(await uow.em.execute(sql, params));
     const [row] = await uow.query<Record<string, unknown>>(sql, params);
-    expect(row).toMatchObject({ id: learner.id, literal_mark: 'kept', birth_date: expect.any(String), created_at: expect.any(String) });
+    expect(row).toMatchObject({
+      id: learner.id,
+      literal_mark: 'kept',
+      birth_date: expect.any(String),
+      created_at: expect.any(String),
+    });
     await uow
       .transaction(async () => {
         await uow.em.execute('update users set display_name = ? where id = ?', ['Renamed in the unit', learner.id]);
-        expect(await uow.query('select display_name from users where id = ?', [learner.id])).toEqual([{ display_name: 'Renamed in the unit' }]);
+        expect(await uow.query('select display_name from users where id = ?', [learner.id])).toEqual([
+          { display_name: 'Renamed in the unit' },
+        ]);
         throw new Error('roll back');
       })
       .catch(() => undefined);
-    expect(await uow.query('select display_name from users where id = ?', [learner.id])).not.toEqual([{ display_name: 'Renamed in the unit' }]);
+    expect(await uow.query('select display_name from users where id = ?', [learner.id])).not.toEqual([
+      { display_name: 'Renamed in the unit' },
+    ]);
   });
 });
 
@@ -212,7 +292,10 @@ describe("the caller's account, read past the ORM (auth.findUser)", () => {
     const { statements } = await fewestStatements(t, () => uow.em.flush(), 1);
     expect(statements.filter((query) => /^update "users"/.test(query))).toHaveLength(1);
     const stored = (await other.auth.findUser(learner.id))!;
-    expect(stored).toMatchObject({ displayName: 'Renamed through the unit', roles: expect.arrayContaining([Role.learner, Role.creator]) });
+    expect(stored).toMatchObject({
+      displayName: 'Renamed through the unit',
+      roles: expect.arrayContaining([Role.learner, Role.creator]),
+    });
     expect(await services.auth.findUser('00000000-0000-4000-8000-000000000000')).toBeNull();
   });
 });

@@ -19,7 +19,15 @@ describe('the account journey over REST', () => {
     const email = 'lan.nguyen+rest@example.com';
     const signup = await t.http.post('/auth/signup', body);
     expect(signup.status).toBe(201);
-    expect(signup.body.user).toMatchObject({ email, emailVerified: false, roles: ['guardian'], country: 'VN', locale: 'en', tier: 'free', status: 'active' });
+    expect(signup.body.user).toMatchObject({
+      email,
+      emailVerified: false,
+      roles: ['guardian'],
+      country: 'VN',
+      locale: 'en',
+      tier: 'free',
+      status: 'active',
+    });
     expect(Object.keys(signup.body.user).sort()).toEqual(USER.split(' ').sort());
     expect(signup.body.expiresIn).toBeGreaterThan(0);
 
@@ -62,7 +70,10 @@ describe('the account journey over REST', () => {
     expect((await t.http.post('/auth/refresh', { refreshToken: third.body.refreshToken })).status).toBe(401);
     expect((await t.http.post('/auth/login', { email, password: PASSWORD })).status).toBe(401);
     expect((await t.http.post('/auth/login', { email, password: NEW_PASSWORD })).status).toBe(200);
-    const again = await t.http.post('/auth/reset-password', { token: tokenFrom(resetMail), password: 'yet another passphrase' });
+    const again = await t.http.post('/auth/reset-password', {
+      token: tokenFrom(resetMail),
+      password: 'yet another passphrase',
+    });
     expect(again.status).toBe(400);
   });
 
@@ -114,15 +125,21 @@ describe('the account journey over REST', () => {
 describe('the account journey over GraphQL', () => {
   it('signs up, verifies, logs in, refreshes, detects reuse, logs out and resets', async () => {
     const body = adultSignup();
-    const signup = await t.http.gql(`mutation($input: SignupInput!) { signup(input: $input) { ${SESSION} } }`, { input: signupInput(body) });
+    const signup = await t.http.gql(`mutation($input: SignupInput!) { signup(input: $input) { ${SESSION} } }`, {
+      input: signupInput(body),
+    });
     expect(signup.body.errors).toBeUndefined();
     expect(signup.body.data.signup.user.email).toBe(body.email);
 
     const mail = await smtp.waitFor(body.email, /confirm/i);
-    const verify = await t.http.gql(`mutation($input: TokenInput!) { verifyEmail(input: $input) { emailVerified } }`, { input: { token: tokenFrom(mail) } });
+    const verify = await t.http.gql(`mutation($input: TokenInput!) { verifyEmail(input: $input) { emailVerified } }`, {
+      input: { token: tokenFrom(mail) },
+    });
     expect(verify.body.data.verifyEmail.emailVerified).toBe(true);
 
-    const login = await t.http.gql(`mutation($input: LoginInput!) { login(input: $input) { ${SESSION} } }`, { input: { email: body.email, password: PASSWORD } });
+    const login = await t.http.gql(`mutation($input: LoginInput!) { login(input: $input) { ${SESSION} } }`, {
+      input: { email: body.email, password: PASSWORD },
+    });
     const session = login.body.data.login;
     const me = await t.http.gql('{ me { id email emailVerified } }', {}, session.accessToken);
     expect(me.body.data.me).toEqual({ id: session.user.id, email: body.email, emailVerified: true });
@@ -135,16 +152,26 @@ describe('the account journey over GraphQL', () => {
     const family = await t.http.gql(refresh, { input: { refreshToken: next.body.data.refreshSession.refreshToken } });
     expect(family.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
 
-    const other = await t.http.gql(`mutation($input: LoginInput!) { login(input: $input) { refreshToken } }`, { input: { email: body.email, password: PASSWORD } });
-    const logout = await t.http.gql(`mutation($input: RefreshTokenInput!) { logout(input: $input) }`, { input: { refreshToken: other.body.data.login.refreshToken } });
+    const other = await t.http.gql(`mutation($input: LoginInput!) { login(input: $input) { refreshToken } }`, {
+      input: { email: body.email, password: PASSWORD },
+    });
+    const logout = await t.http.gql(`mutation($input: RefreshTokenInput!) { logout(input: $input) }`, {
+      input: { refreshToken: other.body.data.login.refreshToken },
+    });
     expect(logout.body.data.logout).toBe(true);
 
-    const forgot = await t.http.gql(`mutation($input: EmailInput!) { forgotPassword(input: $input) }`, { input: { email: body.email } });
+    const forgot = await t.http.gql(`mutation($input: EmailInput!) { forgotPassword(input: $input) }`, {
+      input: { email: body.email },
+    });
     expect(forgot.body.data.forgotPassword).toBe(true);
     const resetMail = await smtp.waitFor(body.email, /reset/i);
-    const reset = await t.http.gql(`mutation($input: ResetPasswordInput!) { resetPassword(input: $input) }`, { input: { token: tokenFrom(resetMail), password: NEW_PASSWORD } });
+    const reset = await t.http.gql(`mutation($input: ResetPasswordInput!) { resetPassword(input: $input) }`, {
+      input: { token: tokenFrom(resetMail), password: NEW_PASSWORD },
+    });
     expect(reset.body.data.resetPassword).toBe(true);
-    const oldPassword = await t.http.gql(`mutation($input: LoginInput!) { login(input: $input) { accessToken } }`, { input: { email: body.email, password: PASSWORD } });
+    const oldPassword = await t.http.gql(`mutation($input: LoginInput!) { login(input: $input) { accessToken } }`, {
+      input: { email: body.email, password: PASSWORD },
+    });
     expect(oldPassword.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 });

@@ -23,9 +23,13 @@ describe('password hashing cost', () => {
     expect(PRODUCTION_HASH_MEMORY_KIB).toBe(19_456);
     expect(loadConfig(env).PASSWORD_HASH_MEMORY_KIB).toBe(19_456);
     const account = await signUp(t, adultSignup());
-    const [row] = (await asOwner(t, 'select password_hash from users where id = $1', [account.id])) as { password_hash: string }[];
+    const [row] = (await asOwner(t, 'select password_hash from users where id = $1', [account.id])) as {
+      password_hash: string;
+    }[];
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
-    expect((await t.http.post('/auth/login', { email: account.email, password: adultSignup().password })).status).toBe(200);
+    expect((await t.http.post('/auth/login', { email: account.email, password: adultSignup().password })).status).toBe(
+      200,
+    );
   });
 
   it('is refused below that outside NODE_ENV=test', () => {
@@ -34,7 +38,11 @@ describe('password hashing cost', () => {
         'Invalid configuration: PASSWORD_HASH_MEMORY_KIB must be at least 19456 outside NODE_ENV=test',
       );
     }
-    expect(loadConfig({ ...env, NODE_ENV: 'production', PASSWORD_HASH_MEMORY_KIB: '65536' }).PASSWORD_HASH_MEMORY_KIB).toBe(65_536);
-    expect(loadConfig({ ...env, NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024' }).PASSWORD_HASH_MEMORY_KIB).toBe(1024);
+    expect(
+      loadConfig({ ...env, NODE_ENV: 'production', PASSWORD_HASH_MEMORY_KIB: '65536' }).PASSWORD_HASH_MEMORY_KIB,
+    ).toBe(65_536);
+    expect(loadConfig({ ...env, NODE_ENV: 'test', PASSWORD_HASH_MEMORY_KIB: '1024' }).PASSWORD_HASH_MEMORY_KIB).toBe(
+      1024,
+    );
   });
 });

@@ -84,7 +84,9 @@ describe('an access token ends with its session, over HTTP, on every instance', 
     const user = await signUp(a, adultSignup());
     const again = await login(user.email);
     const refreshed = await a.http.post('/auth/refresh', { refreshToken: again.refreshToken });
-    const sids = [user.accessToken, again.accessToken, refreshed.body.accessToken].map((token) => (jwt.decode(token) as { sid?: string }).sid);
+    const sids = [user.accessToken, again.accessToken, refreshed.body.accessToken].map(
+      (token) => (jwt.decode(token) as { sid?: string }).sid,
+    );
     expect(sids.every((sid) => typeof sid === 'string' && sid.length === 36)).toBe(true);
     // A refresh keeps the session; a new log-in is a session of its own.
     expect(sids[2]).toBe(sids[1]);
@@ -106,7 +108,10 @@ describe('an access token ends with its session, over HTTP, on every instance', 
     await stands(user.accessToken);
     expect((await a.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
     const mail = await ctx.smtp.waitFor(user.email, /reset/i);
-    expect((await a.http.post('/auth/reset-password', { token: tokenFrom(mail), password: 'a brand new passphrase' })).status).toBe(204);
+    expect(
+      (await a.http.post('/auth/reset-password', { token: tokenFrom(mail), password: 'a brand new passphrase' }))
+        .status,
+    ).toBe(204);
     await refusedOnBWithinOneSecond(user.accessToken, 401);
     await refusedOnBWithinOneSecond(other.accessToken, 401);
     // The new password opens a session whose token stands.
@@ -127,7 +132,9 @@ describe('an access token ends with its session, over HTTP, on every instance', 
   it('a suspension refuses the account’s tokens with 403 account_suspended', async () => {
     const user = await signUp(a, adultSignup());
     await stands(user.accessToken);
-    expect((await a.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status).toBe(200);
+    expect(
+      (await a.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status,
+    ).toBe(200);
     await refusedOnBWithinOneSecond(user.accessToken, 403);
   });
 

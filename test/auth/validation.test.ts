@@ -26,7 +26,11 @@ describe('every bad input of the auth bodies answers 400 with details', () => {
     ['a malformed e-mail', { email: 'not-an-address' }, 'email'],
     ['an e-mail that is a number', { email: 42 }, 'email'],
     ['a short password', { password: 'short' }, 'password'],
-    ['the e-mail as password', { email: 'same-as-password@example.com', password: 'same-as-password@example.com' }, 'password'],
+    [
+      'the e-mail as password',
+      { email: 'same-as-password@example.com', password: 'same-as-password@example.com' },
+      'password',
+    ],
     ['an empty display name', { displayName: '' }, 'displayName'],
     ['an unknown role', { role: 'wizard' }, 'role'],
     ['the admin role', { role: 'admin' }, 'role'],
@@ -36,7 +40,11 @@ describe('every bad input of the auth bodies answers 400 with details', () => {
     ['a bad locale', { locale: 'fr' }, 'locale'],
     ['a learner without birth date', { role: 'learner' }, 'birthDate'],
     ['a malformed birth date', { role: 'learner', birthDate: '01/02/2010' }, 'birthDate'],
-    ['a birth date in the future', { role: 'learner', birthDate: `${new Date().getUTCFullYear() + 1}-01-01` }, 'birthDate'],
+    [
+      'a birth date in the future',
+      { role: 'learner', birthDate: `${new Date().getUTCFullYear() + 1}-01-01` },
+      'birthDate',
+    ],
     ['an impossible birth date', { role: 'learner', birthDate: '2012-02-30' }, 'birthDate'],
     ['a learner under 13 without guardianEmail', { role: 'learner', birthDate: yearsAgo(10) }, 'guardianEmail'],
     ['a malformed guardianEmail', { role: 'learner', birthDate: yearsAgo(10), guardianEmail: 'nope' }, 'guardianEmail'],
@@ -50,7 +58,9 @@ describe('every bad input of the auth bodies answers 400 with details', () => {
   });
 
   it.each(signups)('sign-up with %s (GraphQL)', async (_name, change, field) => {
-    const reply = await t.http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', { input: signupInput(adultSignup(change)) });
+    const reply = await t.http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', {
+      input: signupInput(adultSignup(change)),
+    });
     const error = reply.body.errors?.[0];
     expect(error?.extensions.code).toBe('VALIDATION_FAILED');
     expect(error?.extensions.details?.map((d) => d.field)).toContain(field);
@@ -85,7 +95,10 @@ describe('every bad input of the auth bodies answers 400 with details', () => {
     const verify = await t.http.post('/auth/verify-email', { token: 'x'.repeat(43) });
     expect(verify.status).toBe(400);
     expect(detailFields(verify.body)).toContain('token');
-    const reset = await t.http.post('/auth/reset-password', { token: 'x'.repeat(43), password: 'a long enough passphrase' });
+    const reset = await t.http.post('/auth/reset-password', {
+      token: 'x'.repeat(43),
+      password: 'a long enough passphrase',
+    });
     expect(reset.status).toBe(400);
   });
 
@@ -98,7 +111,12 @@ describe('every bad input of the auth bodies answers 400 with details', () => {
 
 describe('bearer tokens', () => {
   let account: Awaited<ReturnType<typeof signUp>>;
-  const claims = () => ({ roles: ['guardian'], sub: account.id, iss: t.app.deps.config.JWT_ISSUER, aud: t.app.deps.config.JWT_AUDIENCE });
+  const claims = () => ({
+    roles: ['guardian'],
+    sub: account.id,
+    iss: t.app.deps.config.JWT_ISSUER,
+    aud: t.app.deps.config.JWT_AUDIENCE,
+  });
 
   beforeAll(async () => {
     account = await signUp(t);
@@ -107,10 +125,17 @@ describe('bearer tokens', () => {
   const variants: [string, () => string][] = [
     ['malformed', () => 'Bearer not.a.jwt'],
     ['not a bearer scheme', () => `Basic ${Buffer.from('a:b').toString('base64')}`],
-    ['expired', () => `Bearer ${jwt.sign({ ...claims(), exp: Math.floor(Date.now() / 1000) - 60 }, t.app.deps.config.JWT_SECRET)}`],
+    [
+      'expired',
+      () =>
+        `Bearer ${jwt.sign({ ...claims(), exp: Math.floor(Date.now() / 1000) - 60 }, t.app.deps.config.JWT_SECRET)}`,
+    ],
     ['wrongly signed', () => `Bearer ${jwt.sign(claims(), 'another-secret-that-is-long-enough-for-hs256')}`],
     ['alg none', () => `Bearer ${jwt.sign(claims(), null, { algorithm: 'none' })}`],
-    ['for another audience', () => `Bearer ${jwt.sign({ ...claims(), aud: 'someone-else' }, t.app.deps.config.JWT_SECRET)}`],
+    [
+      'for another audience',
+      () => `Bearer ${jwt.sign({ ...claims(), aud: 'someone-else' }, t.app.deps.config.JWT_SECRET)}`,
+    ],
   ];
 
   it('answers 401 without a token, in REST and GraphQL', async () => {
@@ -125,7 +150,10 @@ describe('bearer tokens', () => {
     const rest = await t.http.get('/auth/me', { headers: { authorization: header() } });
     expect(rest.status).toBe(401);
     expect(rest.body.error).toBe('unauthenticated');
-    const gql = await t.http.rest('POST', '/graphql', { headers: { authorization: header() }, body: { query: '{ me { id } }' } });
+    const gql = await t.http.rest('POST', '/graphql', {
+      headers: { authorization: header() },
+      body: { query: '{ me { id } }' },
+    });
     expect(gql.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
     expect(gql.body.data?.me ?? null).toBeNull();
   });

@@ -29,11 +29,17 @@ describe('products', () => {
       ],
     });
     expect((await t.http.get(`/products/${created.body.id}`)).status).toBe(404);
-    const updated = await t.http.put(`/products/${created.body.id}`, { title: text('Starter'), prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] }, { token: admin.accessToken });
+    const updated = await t.http.put(
+      `/products/${created.body.id}`,
+      { title: text('Starter'), prices: [{ currency: 'VND', amount: 199000, interval: 'month' }] },
+      { token: admin.accessToken },
+    );
     expect(updated.status).toBe(200);
     expect(updated.body.prices).toHaveLength(1);
     expect(updated.body.prices[0].id).toBe(created.body.prices[0].id);
-    const published = await t.http.post(`/products/${created.body.id}/publish`, undefined, { token: admin.accessToken });
+    const published = await t.http.post(`/products/${created.body.id}/publish`, undefined, {
+      token: admin.accessToken,
+    });
     expect(published.body.status).toBe('published');
     const anonymous = await t.http.get(`/products/${created.body.id}`);
     expect(anonymous.status).toBe(200);
@@ -42,15 +48,27 @@ describe('products', () => {
     const archived = await t.http.post(`/products/${created.body.id}/archive`, undefined, { token: admin.accessToken });
     expect(archived.body.status).toBe('archived');
     expect((await t.http.get(`/products/${created.body.id}`)).status).toBe(404);
-    const gql = await t.http.gql('query($id: ID!) { product(id: $id) { id status } }', { id: created.body.id }, admin.accessToken);
+    const gql = await t.http.gql(
+      'query($id: ID!) { product(id: $id) { id status } }',
+      { id: created.body.id },
+      admin.accessToken,
+    );
     expect(gql.body.data.product.status).toBe('ARCHIVED');
   });
 
   it('refuses floats, bad currencies, tierless subscriptions (400 with details), others (401, 403)', async () => {
-    const float = await t.http.post('/products', subscriptionBody({ prices: [{ currency: 'VND', amount: 1.5, interval: 'month' }] }), { token: admin.accessToken });
+    const float = await t.http.post(
+      '/products',
+      subscriptionBody({ prices: [{ currency: 'VND', amount: 1.5, interval: 'month' }] }),
+      { token: admin.accessToken },
+    );
     expect(float.status).toBe(400);
     expect(float.body.error).toBe('validation_failed');
-    const currency = await t.http.post('/products', subscriptionBody({ prices: [{ currency: 'dong', amount: 100, interval: 'month' }] }), { token: admin.accessToken });
+    const currency = await t.http.post(
+      '/products',
+      subscriptionBody({ prices: [{ currency: 'dong', amount: 100, interval: 'month' }] }),
+      { token: admin.accessToken },
+    );
     expect(currency.status).toBe(400);
     expect(currency.body.details.length).toBeGreaterThan(0);
     const tierless = await t.http.post('/products', subscriptionBody({ tier: null }), { token: admin.accessToken });
@@ -58,7 +76,13 @@ describe('products', () => {
     expect(tierless.body.details).toContainEqual(expect.objectContaining({ field: 'tier' }));
     const course = await t.http.post(
       '/products',
-      { ...subscriptionBody(), kind: 'course', tier: null, prices: [{ currency: 'USD', amount: 500 }], courseIds: ['00000000-0000-4000-8000-000000000000'] },
+      {
+        ...subscriptionBody(),
+        kind: 'course',
+        tier: null,
+        prices: [{ currency: 'USD', amount: 500 }],
+        courseIds: ['00000000-0000-4000-8000-000000000000'],
+      },
       { token: admin.accessToken },
     );
     expect(course.status).toBe(400);
@@ -68,8 +92,18 @@ describe('products', () => {
     expect((await t.http.post('/products', subscriptionBody(), { token: guardian.accessToken })).status).toBe(403);
     const learner = await learnerOfAge(t, 15);
     expect((await t.http.post('/products', subscriptionBody(), { token: learner.accessToken })).status).toBe(403);
-    const gql = await t.http.gql('mutation($id: ID!) { publishProduct(id: $id) { id } }', { id: '00000000-0000-4000-8000-000000000000' }, guardian.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { publishProduct(id: $id) { id } }',
+      { id: '00000000-0000-4000-8000-000000000000' },
+      guardian.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect((await t.http.post('/products/00000000-0000-4000-8000-000000000000/publish', undefined, { token: admin.accessToken })).status).toBe(404);
+    expect(
+      (
+        await t.http.post('/products/00000000-0000-4000-8000-000000000000/publish', undefined, {
+          token: admin.accessToken,
+        })
+      ).status,
+    ).toBe(404);
   });
 });

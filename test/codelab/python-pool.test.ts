@@ -16,7 +16,15 @@ const dataDir = mkdtempSync(join(tmpdir(), 'codelab-pool-test-'));
 let runner: CodeRunner;
 
 beforeAll(async () => {
-  runner = new CodeRunner(codeRunnerSettings({ CODELAB_WORKERS: 1, CODELAB_PYTHON_SPARES: 3, CODELAB_TIME_LIMIT_MS: 2000, CODELAB_MEMORY_LIMIT_MB: 64, DATA_DIR: dataDir }));
+  runner = new CodeRunner(
+    codeRunnerSettings({
+      CODELAB_WORKERS: 1,
+      CODELAB_PYTHON_SPARES: 3,
+      CODELAB_TIME_LIMIT_MS: 2000,
+      CODELAB_MEMORY_LIMIT_MB: 64,
+      DATA_DIR: dataDir,
+    }),
+  );
   await runner.start();
 }, 180_000);
 

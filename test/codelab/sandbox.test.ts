@@ -48,7 +48,11 @@ beforeAll(async () => {
   port = (server.address() as AddressInfo).port;
 
   runner = new CodeRunner({ workers: 2, privateDirs: [dataDir] });
-  noGuard = new CodeRunner({ workers: 1, pythonSpares: 0, pythonLayers: { importGuard: false, emptyJsGlobals: false } });
+  noGuard = new CodeRunner({
+    workers: 1,
+    pythonSpares: 0,
+    pythonLayers: { importGuard: false, emptyJsGlobals: false },
+  });
   processOnly = new CodeRunner({
     workers: 1,
     pythonSpares: 0,
@@ -70,7 +74,10 @@ describe('Python', () => {
   });
 
   it('reads stdin with input() and sys.stdin', async () => {
-    const r = await py('import sys\nname = input()\nrest = sys.stdin.read().split()\nprint("Hi", name, sum(map(int, rest)))', 'Lan\n1 2\n3\n');
+    const r = await py(
+      'import sys\nname = input()\nrest = sys.stdin.read().split()\nprint("Hi", name, sum(map(int, rest)))',
+      'Lan\n1 2\n3\n',
+    );
     expect(r).toMatchObject({ status: 'ok', stdout: 'Hi Lan 6\n' });
   });
 
@@ -107,7 +114,10 @@ describe('Python', () => {
     expect(grow.status).toBe('memory_limit_exceeded');
     expect(grow.stderr).toContain('MemoryError');
     // 48 MiB of the 64 allowed is fine.
-    expect(await py('x = bytearray(48 * 2 ** 20)\nprint(len(x))')).toMatchObject({ status: 'ok', stdout: `${48 * 2 ** 20}\n` });
+    expect(await py('x = bytearray(48 * 2 ** 20)\nprint(len(x))')).toMatchObject({
+      status: 'ok',
+      stdout: `${48 * 2 ** 20}\n`,
+    });
     expect(await py('print("still here")')).toMatchObject({ status: 'ok', stdout: 'still here\n' });
   });
 
@@ -136,13 +146,24 @@ describe('Python', () => {
 
 describe('JavaScript', () => {
   it('prints hello world, and values the way Node does', async () => {
-    expect(await js('console.log("Hello, world!")')).toMatchObject({ status: 'ok', stdout: 'Hello, world!\n', stderr: '' });
+    expect(await js('console.log("Hello, world!")')).toMatchObject({
+      status: 'ok',
+      stdout: 'Hello, world!\n',
+      stderr: '',
+    });
     const r = await js('console.log([1, "a"], { x: 1, y: [true, null] }, 2n, undefined); console.error("oops")');
-    expect(r).toMatchObject({ status: 'ok', stdout: "[ 1, 'a' ] { x: 1, y: [ true, null ] } 2n undefined\n", stderr: 'oops\n' });
+    expect(r).toMatchObject({
+      status: 'ok',
+      stdout: "[ 1, 'a' ] { x: 1, y: [ true, null ] } 2n undefined\n",
+      stderr: 'oops\n',
+    });
   });
 
   it('reads stdin with readLine(), input() and the stdin string', async () => {
-    const r = await js('const name = readLine(); const nums = readLine().split(" ").map(Number); console.log("Hi", name, nums[0] + nums[1], readLine(), stdin.length)', 'Lan\n2 3\n');
+    const r = await js(
+      'const name = readLine(); const nums = readLine().split(" ").map(Number); console.log("Hi", name, nums[0] + nums[1], readLine(), stdin.length)',
+      'Lan\n2 3\n',
+    );
     expect(r).toMatchObject({ status: 'ok', stdout: 'Hi Lan 5 null 8\n' });
   });
 
@@ -170,19 +191,33 @@ describe('JavaScript', () => {
   });
 
   it('stops an endless chain of promises at a limit (the chain holds memory: whichever comes first), and still runs promise jobs', async () => {
-    expect(['time_limit_exceeded', 'memory_limit_exceeded']).toContain((await js('const spin = () => Promise.resolve().then(spin); spin();')).status);
-    expect((await js('const spin = () => Promise.resolve().then(() => { spin() }); spin();')).status).toBe('time_limit_exceeded');
-    expect(await js('Promise.resolve(1).then((x) => console.log(x + 1))')).toMatchObject({ status: 'ok', stdout: '2\n' });
+    expect(['time_limit_exceeded', 'memory_limit_exceeded']).toContain(
+      (await js('const spin = () => Promise.resolve().then(spin); spin();')).status,
+    );
+    expect((await js('const spin = () => Promise.resolve().then(() => { spin() }); spin();')).status).toBe(
+      'time_limit_exceeded',
+    );
+    expect(await js('Promise.resolve(1).then((x) => console.log(x + 1))')).toMatchObject({
+      status: 'ok',
+      stdout: '2\n',
+    });
   });
 
   it('stops a memory bomb at the memory limit', async () => {
-    expect((await js('const parts = []; while (true) parts.push(new Uint8Array(1 << 22));')).status).toBe('memory_limit_exceeded');
+    expect((await js('const parts = []; while (true) parts.push(new Uint8Array(1 << 22));')).status).toBe(
+      'memory_limit_exceeded',
+    );
     expect((await js('const s = "x".repeat(1 << 26)')).status).toBe('memory_limit_exceeded');
     expect((await js('new Array(1e8).fill(0)')).status).toBe('memory_limit_exceeded');
     expect(await js('console.log("still here")')).toMatchObject({ status: 'ok', stdout: 'still here\n' });
     // Typed arrays too: QuickJS's own limit does not count their bytes, the capped wasm memory does.
-    expect((await js('const big = new Uint8Array(96 * 1024 * 1024); console.log(big.length)')).status).toBe('memory_limit_exceeded');
-    expect(await js('const fits = new Uint8Array(40 * 1024 * 1024); console.log(fits.length)')).toMatchObject({ status: 'ok', stdout: `${40 * 1024 * 1024}\n` });
+    expect((await js('const big = new Uint8Array(96 * 1024 * 1024); console.log(big.length)')).status).toBe(
+      'memory_limit_exceeded',
+    );
+    expect(await js('const fits = new Uint8Array(40 * 1024 * 1024); console.log(fits.length)')).toMatchObject({
+      status: 'ok',
+      stdout: `${40 * 1024 * 1024}\n`,
+    });
   });
 
   it('stops an output flood at 64 KiB and keeps the first 64 KiB', async () => {
@@ -204,7 +239,9 @@ describe('limits on what is sent', () => {
     const big = runner.runCode({ language: 'python', code: `# ${'x'.repeat(64 * 1024)}` });
     await expect(big).rejects.toBeInstanceOf(AppError);
     await expect(big).rejects.toMatchObject({ code: 'validation_failed', extra: { details: [{ field: 'code' }] } });
-    await expect(runner.runCode({ language: 'ruby' as 'python', code: 'puts 1' })).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(runner.runCode({ language: 'ruby' as 'python', code: 'puts 1' })).rejects.toMatchObject({
+      code: 'validation_failed',
+    });
   });
 
   it('honours a lower time limit for one run', async () => {
@@ -216,7 +253,13 @@ describe('limits on what is sent', () => {
 
 describe('Python cannot reach the host', () => {
   it('cannot import js, pyodide_js or pyodide.ffi', async () => {
-    for (const code of ['import js', 'from pyodide.ffi import to_js, create_proxy', 'import pyodide_js', 'import pyodide', 'import _pyodide_core']) {
+    for (const code of [
+      'import js',
+      'from pyodide.ffi import to_js, create_proxy',
+      'import pyodide_js',
+      'import pyodide',
+      'import _pyodide_core',
+    ]) {
       const r = clean(await py(code));
       expect(r.status, code).toBe('runtime_error');
       expect(r.stderr, code).toMatch(/ImportError|ModuleNotFoundError/);
@@ -281,7 +324,12 @@ print([m for m in sys.modules if sys.modules[m] is not None and ("pyodide" in m 
   });
 
   it('the Function-constructor escape throws without the import guard, as code generation from strings is off', async () => {
-    const r = clean(await noGuard.runCode({ language: 'python', code: 'import pyodide_js\nprint(pyodide_js.constructor.constructor("return process")())' }));
+    const r = clean(
+      await noGuard.runCode({
+        language: 'python',
+        code: 'import pyodide_js\nprint(pyodide_js.constructor.constructor("return process")())',
+      }),
+    );
     expect(r.status).toBe('runtime_error');
     expect(r.stderr).toContain('EvalError');
   });
@@ -501,8 +549,12 @@ print("SECRET-own")`,
       const own = name === 'stdin' ? "captured ['SECRET-own\\n']\n" : 'PWNED-own\n';
       // As many at once as there are workers: every process of the pool meets the attack.
       const attacks = await Promise.all(Array.from({ length: 2 }, () => py(code)));
-      for (const a of attacks) expect(a, name).toMatchObject({ status: 'ok', stdout: `left by an earlier run: False []\n${own}` });
-      const victim = await py(`line = input()\nmy_password = "${VICTIM}"\nprint(my_password, line)`, `${VICTIM}-stdin\n`);
+      for (const a of attacks)
+        expect(a, name).toMatchObject({ status: 'ok', stdout: `left by an earlier run: False []\n${own}` });
+      const victim = await py(
+        `line = input()\nmy_password = "${VICTIM}"\nprint(my_password, line)`,
+        `${VICTIM}-stdin\n`,
+      );
       expect(victim, name).toMatchObject({ status: 'ok', stdout: `${VICTIM} ${VICTIM}-stdin\n` });
       const again = await Promise.all(Array.from({ length: 2 }, () => py(code)));
       for (const a of again) {
@@ -576,18 +628,24 @@ for path in ${JSON.stringify(paths)}:
     expect(r.status).toBe('ok');
     const lines = r.stdout.trim().split('\n');
     expect(lines).toHaveLength(paths.length);
-    for (const line of lines) expect(line).toMatch(/^raised (None|KeyError|AttributeError|ImportError|ModuleNotFoundError|StopIteration|IndexError|TypeError)$/);
+    for (const line of lines)
+      expect(line).toMatch(
+        /^raised (None|KeyError|AttributeError|ImportError|ModuleNotFoundError|StopIteration|IndexError|TypeError)$/,
+      );
     // No path left that the list above does not name either.
     const hunt = await py(HUNT);
     expect(hunt).toMatchObject({ status: 'ok', stdout: 'visited True found []\n' });
   });
 
   it('shows no host path: not in os.environ, sys.argv, sys.orig_argv or sys.executable', async () => {
-    const r = await py('import os, sys, json\nprint(json.dumps([dict(os.environ), sys.argv, sys.orig_argv, sys.executable, sys.path]))');
+    const r = await py(
+      'import os, sys, json\nprint(json.dumps([dict(os.environ), sys.argv, sys.orig_argv, sys.executable, sys.path]))',
+    );
     expect(r.status).toBe('ok');
     const [environ] = JSON.parse(r.stdout) as [Record<string, string>];
     expect(Object.keys(environ).sort()).toEqual(['HOME', 'LANG', 'LOGNAME', 'PATH', 'PWD', 'USER']);
-    for (const hostPath of [pyodideDir(), process.cwd(), 'node_modules', process.execPath, 'indexURL']) expect(r.stdout).not.toContain(hostPath);
+    for (const hostPath of [pyodideDir(), process.cwd(), 'node_modules', process.execPath, 'indexURL'])
+      expect(r.stdout).not.toContain(hostPath);
   });
 
   it("refuses the ways to the interpreter's internals", async () => {
@@ -628,7 +686,11 @@ attempt("ctypes", lambda: __import__("ctypes"))`),
   });
 
   it("shows a runtime error of the program's own exception class, whose message cannot reach the internals either", async () => {
-    const r = clean(await py('class Oops(Exception):\n    def __str__(self):\n        import gc\n        return str(len(gc.get_objects()))\nraise Oops("x")'));
+    const r = clean(
+      await py(
+        'class Oops(Exception):\n    def __str__(self):\n        import gc\n        return str(len(gc.get_objects()))\nraise Oops("x")',
+      ),
+    );
     expect(r.status).toBe('runtime_error');
     expect(r.stderr).toContain('File "main.py", line 5');
     expect(r.stderr.trim().split('\n').at(-1)).toBe('Oops');
@@ -637,7 +699,10 @@ attempt("ctypes", lambda: __import__("ctypes"))`),
   });
 
   it('time.sleep still works after Pyodide is cut off', async () => {
-    expect(await py('import time\nt = time.time()\ntime.sleep(0.05)\nprint(time.time() - t >= 0.04)')).toMatchObject({ status: 'ok', stdout: 'True\n' });
+    expect(await py('import time\nt = time.time()\ntime.sleep(0.05)\nprint(time.time() - t >= 0.04)')).toMatchObject({
+      status: 'ok',
+      stdout: 'True\n',
+    });
   });
 });
 
@@ -683,7 +748,13 @@ console.log = () => {};
 JSON.stringify = () => "hijacked";
 Object.defineProperty(Object.prototype, "constructor", { get() { return "trap" } });`);
     expect(first.status).toBe('ok');
-    const results = await Promise.all([0, 1, 2].map(() => js('const a = []; a.push(1); console.log(({}).polluted, a.length, typeof leftBehind, JSON.stringify([1]), typeof ({}).constructor)')));
+    const results = await Promise.all(
+      [0, 1, 2].map(() =>
+        js(
+          'const a = []; a.push(1); console.log(({}).polluted, a.length, typeof leftBehind, JSON.stringify([1]), typeof ({}).constructor)',
+        ),
+      ),
+    );
     for (const r of results) expect(r).toMatchObject({ status: 'ok', stdout: 'undefined 1 undefined [1] function\n' });
   });
 });

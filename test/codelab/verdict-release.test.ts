@@ -22,7 +22,9 @@ beforeAll(async () => {
   learner = await learnerOfAge(t, 20);
   const course = await publishedCourse(t, editor, {}, 1);
   courseId = course.id;
-  expect((await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })).status).toBe(201);
+  expect(
+    (await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })).status,
+  ).toBe(201);
   const exercise = await echoExercise(
     editor,
     [
@@ -41,7 +43,14 @@ afterAll(async () => {
 
 /** A JavaScript exercise whose solutions print the line they read. */
 function echoExercise(editor: SignedIn, tests: Record<string, unknown>[], more: Record<string, unknown> = {}) {
-  const body = { title: { en: 'Echo', vi: 'Echo (vi)' }, prompt: { en: 'Print the line you read.', vi: 'In dòng đã đọc.' }, language: 'javascript', difficulty: 'easy', tests, ...more };
+  const body = {
+    title: { en: 'Echo', vi: 'Echo (vi)' },
+    prompt: { en: 'Print the line you read.', vi: 'In dòng đã đọc.' },
+    language: 'javascript',
+    difficulty: 'easy',
+    tests,
+    ...more,
+  };
   return t.http.post('/codelab/exercises', body, { token: editor.accessToken });
 }
 
@@ -57,9 +66,11 @@ async function until(read: () => Promise<Reply>, done: (body: any) => boolean): 
 
 const FAST = 'console.log(readLine());\n';
 /** The same answers, but 0.8 s of computing first when the input starts with S: only the hidden test's does. */
-const SLOW = 'const line = readLine();\nif (line.startsWith("S")) { const start = Date.now(); while (Date.now() - start < 800) {} }\nconsole.log(line);\n';
+const SLOW =
+  'const line = readLine();\nif (line.startsWith("S")) { const start = Date.now(); while (Date.now() - start < 800) {} }\nconsole.log(line);\n';
 
-const SUBMISSION = 'id exerciseId status verdict score tests { name hidden passed message timeMs } createdAt finishedAt';
+const SUBMISSION =
+  'id exerciseId status verdict score tests { name hidden passed message timeMs } createdAt finishedAt';
 
 /**
  * Submits, follows the submission by polling (REST, back to back) and by submissionUpdated, and notes
@@ -68,13 +79,23 @@ const SUBMISSION = 'id exerciseId status verdict score tests { name hidden passe
  * course progress just before the verdict was due.
  */
 async function observe(code: string) {
-  const posted = await t.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code }, { token: learner.accessToken });
+  const posted = await t.http.post(
+    `/codelab/exercises/${exerciseId}/submissions`,
+    { code },
+    { token: learner.accessToken },
+  );
   expect(posted.status).toBe(202);
   expect(posted.body).toMatchObject({ status: 'queued', verdict: null, tests: [], finishedAt: null });
   const createdAt = Date.parse(posted.body.createdAt);
-  const subscription = subscribe(connect(t.url, learner.accessToken), `subscription($id: ID!) { submissionUpdated(id: $id) { ${SUBMISSION} } }`, { id: posted.body.id });
+  const subscription = subscribe(
+    connect(t.url, learner.accessToken),
+    `subscription($id: ID!) { submissionUpdated(id: $id) { ${SUBMISSION} } }`,
+    { id: posted.body.id },
+  );
   let pushedAt = 0;
-  const pushed = eventually(() => subscription.events.length > 0, 'the push', 20_000).then(() => (pushedAt = Date.now()));
+  const pushed = eventually(() => subscription.events.length > 0, 'the push', 20_000).then(
+    () => (pushedAt = Date.now()),
+  );
   const progressBefore = new Promise((resolve) => setTimeout(resolve, createdAt + RELEASE_MS - 300 - Date.now())).then(
     async () => (await t.http.get(`/progress/courses/${courseId}`, { token: learner.accessToken })).body,
   );
@@ -91,14 +112,25 @@ async function observe(code: string) {
   // Nothing more comes after the release.
   await new Promise((resolve) => setTimeout(resolve, 300));
   await subscription.close();
-  return { body: reply.body, before, visibleAfter: sentAt - createdAt, pushedAfter: pushedAt - createdAt, pushes: subscription.events, progressBefore: await progressBefore };
+  return {
+    body: reply.body,
+    before,
+    visibleAfter: sentAt - createdAt,
+    pushedAfter: pushedAt - createdAt,
+    pushes: subscription.events,
+    progressBefore: await progressBefore,
+  };
 }
 
 describe('the verdict of a submission is released a fixed time after it, whatever the hidden tests took', () => {
   it('a solution that computes 0.8 s more on the hidden input only is shown at the same moment, with the same times, as one that does not (REST, GraphQL, submissionUpdated)', async () => {
     // The slow solution does take 0.8 s on the hidden input.
     const started = Date.now();
-    const slowRun = await t.http.post('/codelab/run', { language: 'javascript', code: SLOW, stdin: 'S\n' }, { token: learner.accessToken });
+    const slowRun = await t.http.post(
+      '/codelab/run',
+      { language: 'javascript', code: SLOW, stdin: 'S\n' },
+      { token: learner.accessToken },
+    );
     expect(slowRun.body).toMatchObject({ status: 'ok', stdout: 'S\n' });
     expect(Date.now() - started).toBeGreaterThanOrEqual(800);
 
@@ -115,14 +147,19 @@ describe('the verdict of a submission is released a fixed time after it, whateve
       ]);
       // Until then nothing of judging shows: not its start, not its end.
       expect(seen.before.length).toBeGreaterThan(0);
-      for (const early of seen.before) expect(early).toMatchObject({ status: 'running', verdict: null, score: 0, tests: [], finishedAt: null });
+      for (const early of seen.before)
+        expect(early).toMatchObject({ status: 'running', verdict: null, score: 0, tests: [], finishedAt: null });
       // Sent a moment before the release, a read may come back with it.
       expect(seen.visibleAfter).toBeGreaterThanOrEqual(RELEASE_MS - 300);
       // One push, the verdict's.
       expect(seen.pushes).toHaveLength(1);
       expect(seen.pushes[0].data.submissionUpdated).toEqual(seen.body);
       expect(seen.pushedAfter).toBeGreaterThanOrEqual(RELEASE_MS - 25);
-      const gql = await t.http.gql(`query($id: ID!) { codelabSubmission(id: $id) { ${SUBMISSION} } }`, { id: seen.body.id }, learner.accessToken);
+      const gql = await t.http.gql(
+        `query($id: ID!) { codelabSubmission(id: $id) { ${SUBMISSION} } }`,
+        { id: seen.body.id },
+        learner.accessToken,
+      );
       expect(gql.body.data.codelabSubmission).toEqual(seen.body);
     }
     // The moments differ by what a read's round trip and the job's timer make, far less than the 0.8 s.
@@ -143,12 +180,18 @@ describe('the verdict of a submission is released a fixed time after it, whateve
     const editor = await contentAdmin(t);
     const single = await echoExercise(editor, [{ name: 'secret', hidden: true, input: 'S\n', expected: 'S' }]);
     const code = SLOW.replace('800', '1500');
-    const posted = await t.http.post(`/codelab/exercises/${single.body.id}/submissions`, { code }, { token: learner.accessToken });
+    const posted = await t.http.post(
+      `/codelab/exercises/${single.body.id}/submissions`,
+      { code },
+      { token: learner.accessToken },
+    );
     const reply = await until(
       () => t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken }),
       (body) => body.status === 'completed',
     );
     expect(reply.body).toMatchObject({ status: 'completed', verdict: 'accepted' });
-    expect([2, 4, 8].map((k) => k * DELAY_PER_TEST_MS)).toContain(Date.parse(reply.body.finishedAt) - Date.parse(reply.body.createdAt));
+    expect([2, 4, 8].map((k) => k * DELAY_PER_TEST_MS)).toContain(
+      Date.parse(reply.body.finishedAt) - Date.parse(reply.body.createdAt),
+    );
   });
 });

@@ -13,8 +13,12 @@ let t: TestApp;
 let smtp: SmtpServer;
 beforeAll(() => void ({ t, smtp } = ctx));
 
-const CONSENT = 'consentTypeId granted needsGuardian needsOwnConsent canGrantAlone guardianGrantedBy { id displayName }';
-const consentOf = async (who: SignedIn, type: string) => (await t.http.get('/consent/me', { token: who.accessToken })).body.items.find((c: { consentTypeId: string }) => c.consentTypeId === type);
+const CONSENT =
+  'consentTypeId granted needsGuardian needsOwnConsent canGrantAlone guardianGrantedBy { id displayName }';
+const consentOf = async (who: SignedIn, type: string) =>
+  (await t.http.get('/consent/me', { token: who.accessToken })).body.items.find(
+    (c: { consentTypeId: string }) => c.consentTypeId === type,
+  );
 
 /** What a feature behind a consent asks (the AI proxy, for one): the service's check. */
 async function check(userId: string, type: ConsentType): Promise<string> {
@@ -32,8 +36,18 @@ describe('GET /consent/me and { consents }', () => {
     const adult = await signUp(t, adultSignup());
     const reply = await t.http.get('/consent/me', { token: adult.accessToken });
     expect(reply.status).toBe(200);
-    expect(reply.body.items.map((c: { consentTypeId: string }) => c.consentTypeId).sort()).toEqual(['ai_conversation', 'ai_memory', 'basic_data', 'marketing_email', 'progress_sharing']);
-    expect(reply.body.items.every((c: Record<string, unknown>) => c.granted === false && c.canGrantAlone === true && c.needsGuardian === false)).toBe(true);
+    expect(reply.body.items.map((c: { consentTypeId: string }) => c.consentTypeId).sort()).toEqual([
+      'ai_conversation',
+      'ai_memory',
+      'basic_data',
+      'marketing_email',
+      'progress_sharing',
+    ]);
+    expect(
+      reply.body.items.every(
+        (c: Record<string, unknown>) => c.granted === false && c.canGrantAlone === true && c.needsGuardian === false,
+      ),
+    ).toBe(true);
     const gql = await t.http.gql(`{ consents { ${CONSENT} } }`, {}, adult.accessToken);
     expect(gql.body.data.consents).toHaveLength(5);
     expect((await t.http.get('/consent/me')).status).toBe(401);
@@ -43,15 +57,34 @@ describe('GET /consent/me and { consents }', () => {
 describe('granting and revoking', () => {
   it('lets an adult grant and revoke alone, each change in the ledger', async () => {
     const adult = await signUp(t, adultSignup());
-    const granted = await t.http.post('/consent/grant', { consentTypeId: 'marketing_email' }, { token: adult.accessToken });
+    const granted = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'marketing_email' },
+      { token: adult.accessToken },
+    );
     expect(granted.status).toBe(200);
-    expect(granted.body).toMatchObject({ consentTypeId: 'marketing_email', granted: true, ownGrantedAt: expect.any(String), policyVersion: 1 });
+    expect(granted.body).toMatchObject({
+      consentTypeId: 'marketing_email',
+      granted: true,
+      ownGrantedAt: expect.any(String),
+      policyVersion: 1,
+    });
     expect(await check(adult.id, ConsentType.marketing_email)).toBe('ok');
-    const revoked = await t.http.gql(`mutation { revokeConsent(input: { consentTypeId: MARKETING_EMAIL }) { ${CONSENT} } }`, {}, adult.accessToken);
+    const revoked = await t.http.gql(
+      `mutation { revokeConsent(input: { consentTypeId: MARKETING_EMAIL }) { ${CONSENT} } }`,
+      {},
+      adult.accessToken,
+    );
     expect(revoked.body.data.revokeConsent.granted).toBe(false);
     expect(await check(adult.id, ConsentType.marketing_email)).toBe('consent_required');
     const ledger = await t.http.get('/consent/ledger', { token: adult.accessToken });
-    expect(ledger.body.items.map((e: { action: string; actorRole: string; actorId: string }) => [e.action, e.actorRole, e.actorId])).toEqual([
+    expect(
+      ledger.body.items.map((e: { action: string; actorRole: string; actorId: string }) => [
+        e.action,
+        e.actorRole,
+        e.actorId,
+      ]),
+    ).toEqual([
       ['revoked', 'self', adult.id],
       ['granted', 'self', adult.id],
     ]);
@@ -59,33 +92,71 @@ describe('granting and revoking', () => {
 
   it("refuses a learner a consent that needs a guardian, asks the guardian, and takes the guardian's", async () => {
     const { guardian, learner } = await family(15, 'US');
-    const asked = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    const asked = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'ai_conversation' },
+      { token: learner.accessToken },
+    );
     expect(asked.status).toBe(403);
     expect(asked.body.error).toBe('guardian_consent_required');
-    await expect.poll(async () => (await t.http.get('/notifications', { token: guardian.accessToken })).body.items[0]?.data).toEqual({ learnerId: learner.id, consentTypeId: 'ai_conversation' });
+    await expect
+      .poll(async () => (await t.http.get('/notifications', { token: guardian.accessToken })).body.items[0]?.data)
+      .toEqual({ learnerId: learner.id, consentTypeId: 'ai_conversation' });
     // Delivered through the outbox: once nothing is left to deliver, still exactly one.
     await settled(t);
-    const asks = (await t.http.get('/notifications', { token: guardian.accessToken })).body.items.filter((n: { type: string }) => n.type === 'consent');
-    expect(asks).toEqual([expect.objectContaining({ title: expect.stringContaining('asks for your consent'), data: { learnerId: learner.id, consentTypeId: 'ai_conversation' } })]);
+    const asks = (await t.http.get('/notifications', { token: guardian.accessToken })).body.items.filter(
+      (n: { type: string }) => n.type === 'consent',
+    );
+    expect(asks).toEqual([
+      expect.objectContaining({
+        title: expect.stringContaining('asks for your consent'),
+        data: { learnerId: learner.id, consentTypeId: 'ai_conversation' },
+      }),
+    ]);
     expect(await check(learner.id, ConsentType.ai_conversation)).toBe('guardian_consent_required');
 
-    const given = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation', learnerId: learner.id }, { token: guardian.accessToken });
+    const given = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'ai_conversation', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     expect(given.status).toBe(200);
-    expect(given.body).toMatchObject({ granted: true, needsGuardian: true, canGrantAlone: false, guardianGrantedBy: { id: guardian.id } });
+    expect(given.body).toMatchObject({
+      granted: true,
+      needsGuardian: true,
+      canGrantAlone: false,
+      guardianGrantedBy: { id: guardian.id },
+    });
     expect(await check(learner.id, ConsentType.ai_conversation)).toBe('ok');
     expect((await consentOf(learner, 'ai_conversation')).granted).toBe(true);
 
     const viewed = await t.http.get(`/guardian/learners/${learner.id}/consents`, { token: guardian.accessToken });
-    expect(viewed.body.items.find((c: { consentTypeId: string }) => c.consentTypeId === 'ai_conversation').granted).toBe(true);
+    expect(
+      viewed.body.items.find((c: { consentTypeId: string }) => c.consentTypeId === 'ai_conversation').granted,
+    ).toBe(true);
     const ledger = await t.http.get(`/consent/ledger?learnerId=${learner.id}`, { token: guardian.accessToken });
-    expect(ledger.body.items[0]).toMatchObject({ subjectId: learner.id, action: 'granted', actorRole: 'guardian', actorId: guardian.id, country: 'US' });
+    expect(ledger.body.items[0]).toMatchObject({
+      subjectId: learner.id,
+      action: 'granted',
+      actorRole: 'guardian',
+      actorId: guardian.id,
+      country: 'US',
+    });
   });
 
   it('disables the feature at once when ai_memory is revoked', async () => {
     const { guardian, learner } = await family(14, 'DE');
-    await t.http.post('/consent/grant', { consentTypeId: 'ai_memory', learnerId: learner.id }, { token: guardian.accessToken });
+    await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'ai_memory', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     expect(await check(learner.id, ConsentType.ai_memory)).toBe('ok');
-    const revoked = await t.http.post('/consent/revoke', { consentTypeId: 'ai_memory', learnerId: learner.id }, { token: guardian.accessToken });
+    const revoked = await t.http.post(
+      '/consent/revoke',
+      { consentTypeId: 'ai_memory', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     expect(revoked.status).toBe(200);
     expect(revoked.body.granted).toBe(false);
     expect(await check(learner.id, ConsentType.ai_memory)).toBe('guardian_consent_required');
@@ -93,10 +164,18 @@ describe('granting and revoking', () => {
 
   it("needs the child's own consent beside the guardian's in Viet Nam from 7", async () => {
     const { guardian, learner } = await family(10, 'VN');
-    const byGuardian = await t.http.post('/consent/grant', { consentTypeId: 'basic_data', learnerId: learner.id }, { token: guardian.accessToken });
+    const byGuardian = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'basic_data', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     expect(byGuardian.body).toMatchObject({ granted: false, needsGuardian: true, needsOwnConsent: true });
     expect(await check(learner.id, ConsentType.basic_data)).toBe('consent_required');
-    const byChild = await t.http.post('/consent/grant', { consentTypeId: 'basic_data' }, { token: learner.accessToken });
+    const byChild = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'basic_data' },
+      { token: learner.accessToken },
+    );
     expect(byChild.status).toBe(200);
     expect(byChild.body.granted).toBe(true);
     expect(await check(learner.id, ConsentType.basic_data)).toBe('ok');
@@ -104,16 +183,28 @@ describe('granting and revoking', () => {
 
   it('keeps guardians out of what a learner decides alone, and out of other families (404)', async () => {
     const { guardian, learner } = await family(17, 'US');
-    const basic = await t.http.post('/consent/grant', { consentTypeId: 'basic_data', learnerId: learner.id }, { token: guardian.accessToken });
+    const basic = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'basic_data', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     expect(basic.status).toBe(403);
     expect(basic.body.error).toBe('forbidden');
     const stranger = await verifiedGuardian(t, smtp);
     for (const path of ['/consent/grant', '/consent/revoke']) {
-      const reply = await t.http.post(path, { consentTypeId: 'ai_memory', learnerId: learner.id }, { token: stranger.accessToken });
+      const reply = await t.http.post(
+        path,
+        { consentTypeId: 'ai_memory', learnerId: learner.id },
+        { token: stranger.accessToken },
+      );
       expect(reply.status).toBe(404);
     }
-    expect((await t.http.get(`/guardian/learners/${learner.id}/consents`, { token: stranger.accessToken })).status).toBe(404);
-    expect((await t.http.get(`/consent/ledger?learnerId=${learner.id}`, { token: stranger.accessToken })).status).toBe(404);
+    expect(
+      (await t.http.get(`/guardian/learners/${learner.id}/consents`, { token: stranger.accessToken })).status,
+    ).toBe(404);
+    expect((await t.http.get(`/consent/ledger?learnerId=${learner.id}`, { token: stranger.accessToken })).status).toBe(
+      404,
+    );
   });
 
   it('refuses bad bodies with 400 and details', async () => {
@@ -133,8 +224,12 @@ describe('granting and revoking', () => {
     const adult = await signUp(t, adultSignup());
     await t.http.post('/consent/grant', { consentTypeId: 'marketing_email' }, { token: adult.accessToken });
     const connection = t.app.deps.orm.em.getConnection();
-    await expect(connection.execute('update consent_ledger set action = ? where subject_id = ?', ['revoked', adult.id])).rejects.toThrow(/append-only/);
-    await expect(connection.execute('delete from consent_ledger where subject_id = ?', [adult.id])).rejects.toThrow(/append-only/);
+    await expect(
+      connection.execute('update consent_ledger set action = ? where subject_id = ?', ['revoked', adult.id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(connection.execute('delete from consent_ledger where subject_id = ?', [adult.id])).rejects.toThrow(
+      /append-only/,
+    );
   });
 });
 

@@ -16,7 +16,10 @@ const POLICY = 'country region guardianConsentAge childConsentAge aiGuardianCons
 
 describe('GET /country-policy', () => {
   it.each([
-    ['DE', { region: 'EU', guardianConsentAge: 16, childConsentAge: null, aiGuardianConsentAge: 18, dataResidency: null }],
+    [
+      'DE',
+      { region: 'EU', guardianConsentAge: 16, childConsentAge: null, aiGuardianConsentAge: 18, dataResidency: null },
+    ],
     ['FR', { region: 'EU', guardianConsentAge: 16 }],
     ['US', { region: 'US', guardianConsentAge: 13, childConsentAge: null }],
     ['VN', { region: 'VN', guardianConsentAge: 16, childConsentAge: 7, dataResidency: 'VN' }],
@@ -51,16 +54,37 @@ describe('PUT /country-policy/:country', () => {
   it('lets an admin change a country, keeps every change with its author, and consent follows', async () => {
     const admin = await signInAdmin(t);
     const before = await learnerOfAge(t, 14, { country: 'JP' });
-    const beforeConsent = (await t.http.get('/consent/me', { token: before.accessToken })).body.items.find((c: { consentTypeId: string }) => c.consentTypeId === 'basic_data');
+    const beforeConsent = (await t.http.get('/consent/me', { token: before.accessToken })).body.items.find(
+      (c: { consentTypeId: string }) => c.consentTypeId === 'basic_data',
+    );
     expect(beforeConsent.needsGuardian).toBe(true);
 
-    const changed = await t.http.put('/country-policy/JP', { guardianConsentAge: 14, rules: ['APPI: guardian consent under 14.'] }, { token: admin.accessToken });
+    const changed = await t.http.put(
+      '/country-policy/JP',
+      { guardianConsentAge: 14, rules: ['APPI: guardian consent under 14.'] },
+      { token: admin.accessToken },
+    );
     expect(changed.status).toBe(200);
-    expect(changed.body).toMatchObject({ country: 'JP', region: 'OTHER', guardianConsentAge: 14, rules: ['APPI: guardian consent under 14.'], version: 2, updatedAt: expect.any(String) });
-    const again = await t.http.gql('mutation { updateCountryPolicy(country: "JP", input: { childConsentAge: 10 }) { version childConsentAge guardianConsentAge } }', {}, admin.accessToken);
+    expect(changed.body).toMatchObject({
+      country: 'JP',
+      region: 'OTHER',
+      guardianConsentAge: 14,
+      rules: ['APPI: guardian consent under 14.'],
+      version: 2,
+      updatedAt: expect.any(String),
+    });
+    const again = await t.http.gql(
+      'mutation { updateCountryPolicy(country: "JP", input: { childConsentAge: 10 }) { version childConsentAge guardianConsentAge } }',
+      {},
+      admin.accessToken,
+    );
     expect(again.body.data.updateCountryPolicy).toEqual({ version: 3, childConsentAge: 10, guardianConsentAge: 14 });
 
-    const history = await t.http.gql('{ countryPolicy(country: "JP") { history { version authorId before after } } }', {}, admin.accessToken);
+    const history = await t.http.gql(
+      '{ countryPolicy(country: "JP") { history { version authorId before after } } }',
+      {},
+      admin.accessToken,
+    );
     const changes = history.body.data.countryPolicy.history;
     expect(changes.map((c: { version: number; authorId: string }) => [c.version, c.authorId])).toEqual([
       [2, admin.id],
@@ -69,7 +93,9 @@ describe('PUT /country-policy/:country', () => {
     expect(changes[1].before.guardianConsentAge).toBe(16);
     expect(changes[1].after.guardianConsentAge).toBe(14);
 
-    const afterConsent = (await t.http.get('/consent/me', { token: before.accessToken })).body.items.find((c: { consentTypeId: string }) => c.consentTypeId === 'basic_data');
+    const afterConsent = (await t.http.get('/consent/me', { token: before.accessToken })).body.items.find(
+      (c: { consentTypeId: string }) => c.consentTypeId === 'basic_data',
+    );
     expect(afterConsent.needsGuardian).toBe(false);
   });
 
@@ -96,9 +122,15 @@ describe('PUT /country-policy/:country', () => {
     const refused = await t.http.put('/country-policy/DE', { guardianConsentAge: 15 }, { token: someone.accessToken });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('forbidden');
-    const history = await t.http.gql('{ countryPolicy(country: "DE") { country history { version } } }', {}, someone.accessToken);
+    const history = await t.http.gql(
+      '{ countryPolicy(country: "DE") { country history { version } } }',
+      {},
+      someone.accessToken,
+    );
     // The policy itself is anyone's: only the refused history is null.
     expect(history.body.data).toEqual({ countryPolicy: { country: 'DE', history: null } });
-    expect(history.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([['FORBIDDEN', ['countryPolicy', 'history']]]);
+    expect(history.body.errors?.map((e: GqlError) => [e.extensions.code, e.path])).toEqual([
+      ['FORBIDDEN', ['countryPolicy', 'history']],
+    ]);
   });
 });

@@ -23,10 +23,17 @@ afterAll(async () => {
 
 const freshIp = () => `10.${randomInt(255)}.${randomInt(255)}.${randomInt(1, 255)}`;
 const from = (ip: string) => ({ headers: { 'x-forwarded-for': ip } });
-const message = (overrides: Record<string, unknown> = {}) => ({ name: 'Minh', email: uniqueEmail('writer'), subject: 'Lessons in Khmer?', message: 'Will you add Khmer?', ...overrides });
+const message = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Minh',
+  email: uniqueEmail('writer'),
+  subject: 'Lessons in Khmer?',
+  message: 'Will you add Khmer?',
+  ...overrides,
+});
 
 const SEND = 'mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }';
-const LIST = 'query($status: ContactStatus) { contactMessages(status: $status, first: 100) { edges { node { id email subject status resolvedAt } } pageInfo { hasNextPage endCursor } } }';
+const LIST =
+  'query($status: ContactStatus) { contactMessages(status: $status, first: 100) { edges { node { id email subject status resolvedAt } } pageInfo { hasNextPage endCursor } } }';
 
 describe('POST /contact and { sendContactMessage }', () => {
   it("stores the message, acknowledges it in the sender's language and forwards it to CONTACT_TO", async () => {
@@ -40,18 +47,28 @@ describe('POST /contact and { sendContactMessage }', () => {
     expect(forwarded.text).toContain(body.email);
 
     const english = message();
-    const gql = await t.http.rest('POST', '/graphql', { body: { query: SEND, variables: { input: english } }, ...from(freshIp()) });
+    const gql = await t.http.rest('POST', '/graphql', {
+      body: { query: SEND, variables: { input: english } },
+      ...from(freshIp()),
+    });
     expect(gql.body.data.sendContactMessage.id).toEqual(expect.any(String));
     await smtp.waitFor(english.email, /We received your message/);
 
     const listed = await t.http.get('/contact/messages?status=open&limit=100', { token: admin.accessToken });
     expect(listed.status).toBe(200);
-    expect(listed.body.items.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining([reply.body.id, gql.body.data.sendContactMessage.id]));
+    expect(listed.body.items.map((m: { id: string }) => m.id)).toEqual(
+      expect.arrayContaining([reply.body.id, gql.body.data.sendContactMessage.id]),
+    );
   });
 
   it('acknowledges with fixed text only: nothing the sender wrote reaches the address they gave (both languages)', async () => {
     for (const locale of ['en', 'vi']) {
-      const body = message({ locale, name: 'Win a prize at evil.example', subject: `Your account is locked (${locale}): https://evil.example/login`, message: 'Call +1 555 0100 now' });
+      const body = message({
+        locale,
+        name: 'Win a prize at evil.example',
+        subject: `Your account is locked (${locale}): https://evil.example/login`,
+        message: 'Call +1 555 0100 now',
+      });
       const reply = await t.http.post('/contact', body, from(freshIp()));
       expect(reply.status).toBe(202);
       const ack = await smtp.waitFor(body.email);
@@ -75,7 +92,9 @@ describe('POST /contact and { sendContactMessage }', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(smtp.received.some((m) => m.to.includes(body.email))).toBe(false);
     const listed = await t.http.gql(LIST, {}, admin.accessToken);
-    expect(listed.body.data.contactMessages.edges.some((e: { node: { id: string } }) => e.node.id === reply.body.id)).toBe(false);
+    expect(
+      listed.body.data.contactMessages.edges.some((e: { node: { id: string } }) => e.node.id === reply.body.id),
+    ).toBe(false);
   });
 
   it('refuses missing and over-long fields and a bad address with 400 and details', async () => {
@@ -114,23 +133,49 @@ describe('the admin inbox', () => {
     const resolved = await t.http.post(`/contact/messages/${sent.body.id}/resolve`, {}, { token: admin.accessToken });
     expect(resolved.status).toBe(200);
     expect(resolved.body).toMatchObject({ id: sent.body.id, status: 'resolved', resolvedAt: expect.any(String) });
-    expect((await t.http.post(`/contact/messages/${sent.body.id}/resolve`, {}, { token: admin.accessToken })).status).toBe(409);
-    const gql = await t.http.gql('mutation($id: ID!) { resolveContactMessage(id: $id) { id } }', { id: sent.body.id }, admin.accessToken);
+    expect(
+      (await t.http.post(`/contact/messages/${sent.body.id}/resolve`, {}, { token: admin.accessToken })).status,
+    ).toBe(409);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { resolveContactMessage(id: $id) { id } }',
+      { id: sent.body.id },
+      admin.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('CONFLICT');
     const open = await t.http.gql(LIST, { status: 'OPEN' }, admin.accessToken);
-    expect(open.body.data.contactMessages.edges.some((e: { node: { id: string } }) => e.node.id === sent.body.id)).toBe(false);
+    expect(open.body.data.contactMessages.edges.some((e: { node: { id: string } }) => e.node.id === sent.body.id)).toBe(
+      false,
+    );
     const audit = await t.http.get(`/admin/audit?targetId=${sent.body.id}`, { token: admin.accessToken });
-    expect(audit.body.items.map((e: { action: string; actorId: string }) => [e.action, e.actorId])).toEqual([['contact.message_resolved', admin.id]]);
+    expect(audit.body.items.map((e: { action: string; actorId: string }) => [e.action, e.actorId])).toEqual([
+      ['contact.message_resolved', admin.id],
+    ]);
   });
 
   it('answers 404 for unknown messages, 400 for a bad status, 401 and 403 for others', async () => {
-    expect((await t.http.post('/contact/messages/00000000-0000-4000-8000-000000000000/resolve', {}, { token: admin.accessToken })).status).toBe(404);
+    expect(
+      (
+        await t.http.post(
+          '/contact/messages/00000000-0000-4000-8000-000000000000/resolve',
+          {},
+          { token: admin.accessToken },
+        )
+      ).status,
+    ).toBe(404);
     expect((await t.http.get('/contact/messages?status=lost', { token: admin.accessToken })).status).toBe(400);
     expect((await t.http.get('/contact/messages')).status).toBe(401);
     const refused = await t.http.get('/contact/messages', { token: guardian.accessToken });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('forbidden');
     expect((await t.http.gql(LIST, {}, guardian.accessToken)).body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect((await t.http.post('/contact/messages/00000000-0000-4000-8000-000000000000/resolve', {}, { token: guardian.accessToken })).status).toBe(403);
+    expect(
+      (
+        await t.http.post(
+          '/contact/messages/00000000-0000-4000-8000-000000000000/resolve',
+          {},
+          { token: guardian.accessToken },
+        )
+      ).status,
+    ).toBe(403);
   });
 });

@@ -19,23 +19,47 @@ afterAll(async () => {
 describe('entitlements and tier', () => {
   it('admins grant and revoke; the tier follows at once; others are refused', async () => {
     const user = await signUp(t, adultSignup());
-    const granted = await t.http.post('/entitlements/grants', { userId: user.id, kind: 'tier', tier: 'pro' }, { token: admin.accessToken });
+    const granted = await t.http.post(
+      '/entitlements/grants',
+      { userId: user.id, kind: 'tier', tier: 'pro' },
+      { token: admin.accessToken },
+    );
     expect(granted.status).toBe(201);
     expect(granted.body).toMatchObject({ kind: 'tier', tier: 'pro', source: 'grant', status: 'active' });
     expect((await t.http.get('/auth/me', { token: user.accessToken })).body.user.tier).toBe('pro');
     expect((await t.http.get('/entitlements/me', { token: user.accessToken })).body.tier).toBe('pro');
-    const revoked = await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: admin.accessToken });
+    const revoked = await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, {
+      token: admin.accessToken,
+    });
     expect(revoked.body.status).toBe('revoked');
     expect((await t.http.get('/auth/me', { token: user.accessToken })).body.user.tier).toBe('free');
-    expect((await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: admin.accessToken })).status).toBe(409);
+    expect(
+      (await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: admin.accessToken })).status,
+    ).toBe(409);
 
-    const bad = await t.http.post('/entitlements/grants', { userId: user.id, kind: 'tier' }, { token: admin.accessToken });
+    const bad = await t.http.post(
+      '/entitlements/grants',
+      { userId: user.id, kind: 'tier' },
+      { token: admin.accessToken },
+    );
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe('tier');
-    expect((await t.http.post('/entitlements/grants', { userId: user.id, kind: 'tier', tier: 'pro' }, { token: user.accessToken })).status).toBe(403);
-    expect((await t.http.post('/entitlements/grants', { userId: user.id, kind: 'tier', tier: 'pro' })).status).toBe(401);
+    expect(
+      (
+        await t.http.post(
+          '/entitlements/grants',
+          { userId: user.id, kind: 'tier', tier: 'pro' },
+          { token: user.accessToken },
+        )
+      ).status,
+    ).toBe(403);
+    expect((await t.http.post('/entitlements/grants', { userId: user.id, kind: 'tier', tier: 'pro' })).status).toBe(
+      401,
+    );
     expect((await t.http.get('/entitlements/me')).status).toBe(401);
-    expect((await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: user.accessToken })).status).toBe(403);
+    expect(
+      (await t.http.post(`/entitlements/${granted.body.id}/revoke`, undefined, { token: user.accessToken })).status,
+    ).toBe(403);
     const gql = await t.http.gql(
       'mutation($input: GrantInput!) { grantEntitlement(input: $input) { tier } }',
       { input: { userId: user.id, kind: 'COURSE', courseId: '00000000-0000-4000-8000-000000000000' } },
@@ -43,7 +67,11 @@ describe('entitlements and tier', () => {
     );
     expect(gql.body.data.grantEntitlement).toEqual({ tier: null });
     const mine = await t.http.gql('{ myEntitlements { tier items { kind courseId status } } }', {}, user.accessToken);
-    expect(mine.body.data.myEntitlements.items).toContainEqual({ kind: 'COURSE', courseId: '00000000-0000-4000-8000-000000000000', status: 'ACTIVE' });
+    expect(mine.body.data.myEntitlements.items).toContainEqual({
+      kind: 'COURSE',
+      courseId: '00000000-0000-4000-8000-000000000000',
+      status: 'ACTIVE',
+    });
   });
 
   it('a subscription that ends drops the tier (the job), and pending payments expire', async () => {
@@ -51,13 +79,19 @@ describe('entitlements and tier', () => {
     const buyer = await signUp(t, adultSignup());
     await buy(t, buyer, product);
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('pro');
-    const pending = await t.http.post('/payments/checkout', { productId: product.id, priceId: product.prices[0].id }, { token: buyer.accessToken, headers: { 'idempotency-key': 'pending-1' } });
+    const pending = await t.http.post(
+      '/payments/checkout',
+      { productId: product.id, priceId: product.prices[0].id },
+      { token: buyer.accessToken, headers: { 'idempotency-key': 'pending-1' } },
+    );
     const later = new Date(Date.now() + 40 * 86_400_000);
     const swept = await openUnit(t.app.deps).services.payments.sweep(later);
     expect(swept.entitlements).toBeGreaterThanOrEqual(1);
     expect(swept.payments).toBeGreaterThanOrEqual(1);
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('free');
-    expect((await t.http.get(`/payments/${pending.body.id}`, { token: buyer.accessToken })).body.status).toBe('expired');
+    expect((await t.http.get(`/payments/${pending.body.id}`, { token: buyer.accessToken })).body.status).toBe(
+      'expired',
+    );
     const mine = await t.http.get('/entitlements/me', { token: buyer.accessToken });
     expect(mine.body.items[0].status).toBe('expired');
     // The sweep is one recurring Agenda job, however many instances start.
@@ -78,7 +112,11 @@ describe('entitlements and tier', () => {
     expect([await tierOf(granted), await tierOf(bought)]).toEqual(['free', 'free']);
     await asOwner(t, 'alter table users disable trigger user');
     try {
-      await t.http.post('/entitlements/grants', { userId: granted.id, kind: 'tier', tier: 'pro' }, { token: admin.accessToken });
+      await t.http.post(
+        '/entitlements/grants',
+        { userId: granted.id, kind: 'tier', tier: 'pro' },
+        { token: admin.accessToken },
+      );
       expect(await tierOf(granted)).toBe('pro');
       await buy(t, bought, product);
       expect(await tierOf(bought)).toBe('starter');

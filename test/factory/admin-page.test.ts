@@ -50,10 +50,14 @@ describe.skipIf(!existsSync(CHROMIUM))('the /admin/factory page in headless Chro
       await page.waitForTimeout(25);
     }
     expect(await row.locator('[role=progressbar]').getAttribute('aria-valuenow')).toBe('100');
-    expect(await row.getByRole('progressbar', { name: 'Progress of “Lập trình Python cho thiếu nhi”' }).count()).toBe(1);
+    expect(await row.getByRole('progressbar', { name: 'Progress of “Lập trình Python cho thiếu nhi”' }).count()).toBe(
+      1,
+    );
     expect([...seen].filter((v) => v !== '0' && v !== '100').length).toBeGreaterThan(0);
     expect(await row.locator('.stage.done').count()).toBe(5);
-    const [bar, fill] = await row.locator('[role=progressbar]').evaluate((el) => [el.getBoundingClientRect().width, el.firstElementChild!.getBoundingClientRect().width]);
+    const [bar, fill] = await row
+      .locator('[role=progressbar]')
+      .evaluate((el) => [el.getBoundingClientRect().width, el.firstElementChild!.getBoundingClientRect().width]);
     expect(fill).toBeCloseTo(bar, 0);
 
     await row.click();

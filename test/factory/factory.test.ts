@@ -23,9 +23,21 @@ describe('POST /factory/generate and the pipeline', () => {
   it('answers 202 with the queued generation, then runs the five stages to awaiting_approval', async () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
-    const started = await http.post('/factory/generate', request({ topic: 'JavaScript games', ageRange: '12-15', lessonCount: 4, level: 'intermediate' }), { token: editor.accessToken });
+    const started = await http.post(
+      '/factory/generate',
+      request({ topic: 'JavaScript games', ageRange: '12-15', lessonCount: 4, level: 'intermediate' }),
+      { token: editor.accessToken },
+    );
     expect(started.status).toBe(202);
-    expect(started.body).toMatchObject({ topic: 'JavaScript games', level: 'intermediate', ageRange: '12-15', lessonCount: 4, progress: 0, courseId: null, requestedById: editor.id });
+    expect(started.body).toMatchObject({
+      topic: 'JavaScript games',
+      level: 'intermediate',
+      ageRange: '12-15',
+      lessonCount: 4,
+      progress: 0,
+      courseId: null,
+      requestedById: editor.id,
+    });
     expect(['queued', 'running']).toContain(started.body.status);
     expect(started.body.stages.map((s: { name: string }) => s.name)).toEqual(STAGES);
 
@@ -42,7 +54,12 @@ describe('POST /factory/generate and the pipeline', () => {
     expect(outline.output.lessons).toHaveLength(4);
     expect(content.output).toEqual({ lessons: 4, written: 4 });
     expect(quiz.output).toEqual({ lessons: 4, written: 4 });
-    expect(safety.output).toMatchObject({ checkedBy: ['builtin'], flaggedLessons: [], findings: 0, courseFindings: [] });
+    expect(safety.output).toMatchObject({
+      checkedBy: ['builtin'],
+      flaggedLessons: [],
+      findings: 0,
+      courseFindings: [],
+    });
   });
 
   it('shows each lesson with bilingual content, a code example and a quiz with answers (GraphQL)', async () => {
@@ -79,22 +96,36 @@ describe('approving, rejecting and retrying', () => {
     const admin = await signInAdmin(ctx.t);
     const done = await generated(http, editor.accessToken, { topic: 'Approved Python course' });
 
-    const approved = await http.post(`/factory/generations/${done.id}/approve`, undefined, { token: admin.accessToken });
+    const approved = await http.post(`/factory/generations/${done.id}/approve`, undefined, {
+      token: admin.accessToken,
+    });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ id: done.id, status: 'approved', decidedById: admin.id });
     expect(approved.body.courseId).toEqual(expect.any(String));
 
     const course = await http.get(`/courses/${approved.body.courseId}`);
     expect(course.status).toBe(200);
-    expect(course.body).toMatchObject({ title: { en: 'Approved Python course: a beginner course' }, level: 'beginner', minAge: 9, maxAge: 12, published: true });
+    expect(course.body).toMatchObject({
+      title: { en: 'Approved Python course: a beginner course' },
+      level: 'beginner',
+      minAge: 9,
+      maxAge: 12,
+      published: true,
+    });
     expect(course.body.lessons).toHaveLength(3);
     expect(course.body.lessons[0].quiz.length).toBeGreaterThan(0);
 
     // Told through the outbox, after the answer: once nothing is left to deliver, exactly once.
     await settled(ctx.t);
     const inbox = await http.get('/notifications', { token: editor.accessToken });
-    expect(inbox.body.items.filter((n: { data: { generationId?: string } }) => n.data.generationId === done.id)).toEqual([
-      expect.objectContaining({ type: 'system', title: 'Your course is published', data: { generationId: done.id, courseId: approved.body.courseId } }),
+    expect(
+      inbox.body.items.filter((n: { data: { generationId?: string } }) => n.data.generationId === done.id),
+    ).toEqual([
+      expect.objectContaining({
+        type: 'system',
+        title: 'Your course is published',
+        data: { generationId: done.id, courseId: approved.body.courseId },
+      }),
     ]);
   });
 
@@ -111,7 +142,9 @@ describe('approving, rejecting and retrying', () => {
     expect(refused.body).toMatchObject({ error: 'conflict', message: expect.stringContaining(ok.body.courseId) });
     const again = await http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken });
     expect(again.status).toBe(409);
-    expect(await count(`select count(*) from courses where title->>'en' = $1`, ['Double click course: a beginner course'])).toBe(1);
+    expect(
+      await count(`select count(*) from courses where title->>'en' = $1`, ['Double click course: a beginner course']),
+    ).toBe(1);
     await settled(ctx.t);
     expect(await count(`select count(*) from notifications where data->>'generationId' = $1`, [done.id])).toBe(1);
   });
@@ -119,37 +152,70 @@ describe('approving, rejecting and retrying', () => {
   it('approves only from awaiting_approval (409), rejects from awaiting_approval, and retries only failed ones', async () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
-    const started = await http.post('/factory/generate', request({ topic: 'Too early to approve', lessonCount: 30 }), { token: editor.accessToken });
-    const early = await http.post(`/factory/generations/${started.body.id}/approve`, undefined, { token: editor.accessToken });
+    const started = await http.post('/factory/generate', request({ topic: 'Too early to approve', lessonCount: 30 }), {
+      token: editor.accessToken,
+    });
+    const early = await http.post(`/factory/generations/${started.body.id}/approve`, undefined, {
+      token: editor.accessToken,
+    });
     expect(early.status).toBe(409);
     expect(early.body.error).toBe('conflict');
 
     const done = await waitForStatus(http, editor.accessToken, started.body.id, ['awaiting_approval'], 30_000);
-    expect((await http.post(`/factory/generations/${done.id}/retry`, undefined, { token: editor.accessToken })).status).toBe(409);
-    const rejected = await http.post(`/factory/generations/${done.id}/reject`, undefined, { token: editor.accessToken });
+    expect(
+      (await http.post(`/factory/generations/${done.id}/retry`, undefined, { token: editor.accessToken })).status,
+    ).toBe(409);
+    const rejected = await http.post(`/factory/generations/${done.id}/reject`, undefined, {
+      token: editor.accessToken,
+    });
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ status: 'rejected', decidedById: editor.id, courseId: null });
     const late = await http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken });
     expect(late.status).toBe(409);
     expect(late.body).toMatchObject({ error: 'conflict', message: expect.stringContaining('rejected') });
-    expect((await http.post(`/factory/generations/${done.id}/reject`, undefined, { token: editor.accessToken })).status).toBe(409);
+    expect(
+      (await http.post(`/factory/generations/${done.id}/reject`, undefined, { token: editor.accessToken })).status,
+    ).toBe(409);
   });
 
   it('approves and rejects through GraphQL too', async () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
-    const started = await http.gql(`mutation($input: GenerateCourseInput!) { generateCourse(input: $input) { ${GENERATION} } }`, { input: request({ topic: 'GraphQL course' }) }, editor.accessToken);
+    const started = await http.gql(
+      `mutation($input: GenerateCourseInput!) { generateCourse(input: $input) { ${GENERATION} } }`,
+      { input: request({ topic: 'GraphQL course' }) },
+      editor.accessToken,
+    );
     expect(started.body.errors).toBeUndefined();
     const id = started.body.data.generateCourse.id;
     await waitForStatus(http, editor.accessToken, id, ['awaiting_approval']);
-    const approved = await http.gql('mutation($id: ID!) { approveGeneration(id: $id) { status courseId } }', { id }, editor.accessToken);
+    const approved = await http.gql(
+      'mutation($id: ID!) { approveGeneration(id: $id) { status courseId } }',
+      { id },
+      editor.accessToken,
+    );
     expect(approved.body.data.approveGeneration).toMatchObject({ status: 'APPROVED', courseId: expect.any(String) });
-    const reject = await http.gql('mutation($id: ID!) { rejectGeneration(id: $id) { status } }', { id }, editor.accessToken);
+    const reject = await http.gql(
+      'mutation($id: ID!) { rejectGeneration(id: $id) { status } }',
+      { id },
+      editor.accessToken,
+    );
     expect(reject.body.errors?.[0].extensions.code).toBe('CONFLICT');
-    const retry = await http.gql('mutation($id: ID!) { retryGeneration(id: $id) { status } }', { id }, editor.accessToken);
+    const retry = await http.gql(
+      'mutation($id: ID!) { retryGeneration(id: $id) { status } }',
+      { id },
+      editor.accessToken,
+    );
     expect(retry.body.errors?.[0].extensions.code).toBe('CONFLICT');
-    const regenerate = await http.gql('mutation($id: ID!) { regenerateFlaggedLessons(id: $id) { status } }', { id }, editor.accessToken);
-    expect(regenerate.body.errors?.[0]).toMatchObject({ message: expect.stringContaining('approved cannot become queued'), extensions: { code: 'CONFLICT' } });
+    const regenerate = await http.gql(
+      'mutation($id: ID!) { regenerateFlaggedLessons(id: $id) { status } }',
+      { id },
+      editor.accessToken,
+    );
+    expect(regenerate.body.errors?.[0]).toMatchObject({
+      message: expect.stringContaining('approved cannot become queued'),
+      extensions: { code: 'CONFLICT' },
+    });
   });
 });
 
@@ -158,17 +224,24 @@ describe('listing and reading generations', () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
     const ids: string[] = [];
-    for (const topic of ['List one', 'List two', 'List three']) ids.push((await http.post('/factory/generate', request({ topic }), { token: editor.accessToken })).body.id);
+    for (const topic of ['List one', 'List two', 'List three'])
+      ids.push((await http.post('/factory/generate', request({ topic }), { token: editor.accessToken })).body.id);
     const first = await http.get('/factory/generations?limit=2', { token: editor.accessToken });
     expect(first.status).toBe(200);
     expect(first.body.items.map((g: { id: string }) => g.id)).toEqual([ids[2], ids[1]]);
     expect(first.body.items[0].stages).toHaveLength(5);
     expect(first.body.items[0].stages[0]).not.toHaveProperty('output');
-    const second = await http.get(`/factory/generations?limit=2&cursor=${first.body.nextCursor}`, { token: editor.accessToken });
+    const second = await http.get(`/factory/generations?limit=2&cursor=${first.body.nextCursor}`, {
+      token: editor.accessToken,
+    });
     expect(second.body.items[0].id).toBe(ids[0]);
     expect((await http.get('/factory/generations?limit=101', { token: editor.accessToken })).status).toBe(400);
 
-    const gql = await http.gql('{ factoryGenerations(first: 1) { edges { node { id status progress } } pageInfo { hasNextPage endCursor } } }', undefined, editor.accessToken);
+    const gql = await http.gql(
+      '{ factoryGenerations(first: 1) { edges { node { id status progress } } pageInfo { hasNextPage endCursor } } }',
+      undefined,
+      editor.accessToken,
+    );
     expect(gql.body.data.factoryGenerations.edges[0].node.id).toBe(ids[2]);
     expect(gql.body.data.factoryGenerations.pageInfo.hasNextPage).toBe(true);
   });
@@ -189,7 +262,11 @@ describe('listing and reading generations', () => {
         expect(reply.body.error).toBe('not_found');
       }
     }
-    const gql = await http.gql('query($id: ID!) { factoryGeneration(id: $id) { id } }', { id: 'nope' }, editor.accessToken);
+    const gql = await http.gql(
+      'query($id: ID!) { factoryGeneration(id: $id) { id } }',
+      { id: 'nope' },
+      editor.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
   });
 });
@@ -215,7 +292,11 @@ describe('validation', () => {
     expect(reply.status).toBe(400);
     expect(reply.body.error).toBe('validation_failed');
     expect(reply.body.details.map((d: { field: string }) => d.field)).toContain(field);
-    const gql = await http.gql('mutation($input: GenerateCourseInput!) { generateCourse(input: $input) { id } }', { input: request(overrides) }, admin.accessToken);
+    const gql = await http.gql(
+      'mutation($input: GenerateCourseInput!) { generateCourse(input: $input) { id } }',
+      { input: request(overrides) },
+      admin.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
     expect(gql.body.errors?.[0].extensions.details?.map((d: { field: string }) => d.field).join()).toContain(field);
   });
@@ -226,7 +307,9 @@ describe('validation', () => {
       { topic: 'abc', ageRange: '5-5', lessonCount: 1 },
       { topic: 'y'.repeat(200), ageRange: '18-18', lessonCount: 30, level: 'advanced' },
     ]) {
-      expect((await ctx.t.http.post('/factory/generate', request(overrides), { token: admin.accessToken })).status).toBe(202);
+      expect(
+        (await ctx.t.http.post('/factory/generate', request(overrides), { token: admin.accessToken })).status,
+      ).toBe(202);
     }
   });
 });
@@ -246,7 +329,12 @@ describe('who may use the factory', () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
     const done = await generated(http, editor.accessToken, { topic: 'Not for everyone' });
-    const others = [await learnerOfAge(ctx.t, 14), ...(await Promise.all(['guardian', 'creator'].map((role) => signUp(ctx.t, adultSignup({ role, email: uniqueEmail(role) })))))];
+    const others = [
+      await learnerOfAge(ctx.t, 14),
+      ...(await Promise.all(
+        ['guardian', 'creator'].map((role) => signUp(ctx.t, adultSignup({ role, email: uniqueEmail(role) }))),
+      )),
+    ];
     for (const [method, path, body] of endpoints(done.id)) {
       const anonymous = await http.rest(method, path, { body });
       expect(anonymous.status, `${method} ${path}`).toBe(401);
@@ -257,8 +345,14 @@ describe('who may use the factory', () => {
         expect(reply.body.error).toBe('forbidden');
       }
     }
-    expect((await http.get(`/factory/generations/${done.id}`, { token: editor.accessToken })).body.status).toBe('awaiting_approval');
-    const gql = await http.gql('mutation($id: ID!) { approveGeneration(id: $id) { id } }', { id: done.id }, others[2].accessToken);
+    expect((await http.get(`/factory/generations/${done.id}`, { token: editor.accessToken })).body.status).toBe(
+      'awaiting_approval',
+    );
+    const gql = await http.gql(
+      'mutation($id: ID!) { approveGeneration(id: $id) { id } }',
+      { id: done.id },
+      others[2].accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     const list = await http.gql('{ factoryGenerations { edges { node { id } } } }');
     expect(list.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
@@ -272,14 +366,18 @@ describe('when the job queue cannot take a stage', () => {
     await sql('alter table agenda_jobs rename to agenda_jobs_away');
     let started;
     try {
-      started = await http.post('/factory/generate', request({ topic: 'Queue is down' }), { token: editor.accessToken });
+      started = await http.post('/factory/generate', request({ topic: 'Queue is down' }), {
+        token: editor.accessToken,
+      });
     } finally {
       await sql('alter table agenda_jobs_away rename to agenda_jobs');
     }
     expect(started.status).toBe(202);
     expect(started.body).toMatchObject({ status: 'failed', error: 'research: could not be queued' });
     expect(started.body.stages[0]).toMatchObject({ name: 'research', status: 'failed', error: 'could not be queued' });
-    const retried = await http.post(`/factory/generations/${started.body.id}/retry`, undefined, { token: editor.accessToken });
+    const retried = await http.post(`/factory/generations/${started.body.id}/retry`, undefined, {
+      token: editor.accessToken,
+    });
     expect(retried.body.status).toBe('queued');
     await waitForStatus(http, editor.accessToken, started.body.id, ['awaiting_approval']);
   });

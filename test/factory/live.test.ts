@@ -8,17 +8,26 @@ import { request } from './support';
 
 // Stages slow enough that a subscription opened under a loaded CI machine still sees most of them.
 const ctx = withMailAndApp({ FACTORY_OFFLINE_DELAY_MS: '150' });
-const SUBSCRIPTION = 'subscription($id: ID!) { generationStatusChanged(id: $id) { id status currentStage progress stages { name status } } }';
+const SUBSCRIPTION =
+  'subscription($id: ID!) { generationStatusChanged(id: $id) { id status currentStage progress stages { name status } } }';
 
 describe('subscription generationStatusChanged(id)', () => {
   it('pushes every change of one generation to an admin, with progress rising to 100', async () => {
     const admin = await signInAdmin(ctx.t);
     const editor = await contentAdmin(ctx.t);
-    const other = await ctx.t.http.post('/factory/generate', request({ topic: 'Someone else' }), { token: editor.accessToken });
-    const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 3 }), { token: editor.accessToken });
+    const other = await ctx.t.http.post('/factory/generate', request({ topic: 'Someone else' }), {
+      token: editor.accessToken,
+    });
+    const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 3 }), {
+      token: editor.accessToken,
+    });
     const live = subscribe(connect(ctx.t.url, admin.accessToken), SUBSCRIPTION, { id: started.body.id });
     await live.ready;
-    await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'), 'AWAITING_APPROVAL', 20_000);
+    await eventually(
+      () => live.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'),
+      'AWAITING_APPROVAL',
+      20_000,
+    );
     const seen = live.events.map((e) => e.data!.generationStatusChanged);
     expect(seen.every((g) => g.id === started.body.id)).toBe(true);
     expect(other.body.id).not.toBe(started.body.id);
@@ -41,7 +50,9 @@ describe('subscription generationStatusChanged(id)', () => {
   it('is refused at subscribe time to a creator, and without a token at connection', async () => {
     const editor = await contentAdmin(ctx.t);
     const creator = await signUp(ctx.t, adultSignup({ role: 'creator', email: uniqueEmail('creator') }));
-    const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), { token: editor.accessToken });
+    const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), {
+      token: editor.accessToken,
+    });
     const refused = subscribe(connect(ctx.t.url, creator.accessToken), SUBSCRIPTION, { id: started.body.id });
     await refused.ready;
     await eventually(() => refused.events.length > 0, 'a refusal');
@@ -59,10 +70,16 @@ describe('subscription generationStatusChanged(id)', () => {
     const other = await startTestApp({}, ctx.t.databaseUrl);
     try {
       const admin = await signInAdmin(ctx.t);
-      const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), { token: admin.accessToken });
+      const started = await ctx.t.http.post('/factory/generate', request({ lessonCount: 2 }), {
+        token: admin.accessToken,
+      });
       const live = subscribe(connect(other.url, admin.accessToken), SUBSCRIPTION, { id: started.body.id });
       await live.ready;
-      await eventually(() => live.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'), 'awaiting_approval on the other instance', 20_000);
+      await eventually(
+        () => live.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'),
+        'awaiting_approval on the other instance',
+        20_000,
+      );
       await live.close();
     } finally {
       await other.close();

@@ -31,10 +31,15 @@ describe('a stage whose model call outlasts the job lock', () => {
   it('runs once, and the model is asked once', async () => {
     models.state.delayMs = 3000;
     models.state.chat = () => ({
-      content: JSON.stringify({ summary: { en: 'Loops', vi: 'Vòng lặp' }, concepts: [{ name: { en: 'loops', vi: 'vòng lặp' }, explanation: { en: 'repeat', vi: 'lặp lại' } }] }),
+      content: JSON.stringify({
+        summary: { en: 'Loops', vi: 'Vòng lặp' },
+        concepts: [{ name: { en: 'loops', vi: 'vòng lặp' }, explanation: { en: 'repeat', vi: 'lặp lại' } }],
+      }),
     });
     const done = await generated(t.http, editor.accessToken, { lessonCount: 1 });
-    expect(done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts])).toEqual(STAGES.map((name) => [name, 1]));
+    expect(done.stages.map((s: { name: string; attempts: number }) => [s.name, s.attempts])).toEqual(
+      STAGES.map((name) => [name, 1]),
+    );
     expect(models.chats).toHaveLength(1);
   }, 30_000);
 });
@@ -43,7 +48,10 @@ describe('a job handed twice to the process already running it', () => {
   it('does its work once, and renews the lock past a failed renewal', async () => {
     let touches = 0;
     // The job as Agenda hands it over: its id, and a renewal whose first call fails as on a restarting database.
-    const job = { attrs: { _id: 'job-1' }, touch: () => (++touches === 1 ? Promise.reject(new Error('connection lost')) : Promise.resolve()) } as never;
+    const job = {
+      attrs: { _id: 'job-1' },
+      touch: () => (++touches === 1 ? Promise.reject(new Error('connection lost')) : Promise.resolve()),
+    } as never;
     let runs = 0;
     const work = async () => {
       runs += 1;

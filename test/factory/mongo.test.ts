@@ -18,7 +18,9 @@ describe.skipIf(!mongoUrl)('the course factory with Agenda on MongoDB (MONGODB_U
     const editor = await contentAdmin(t);
     const done = await generated(t.http, editor.accessToken, { topic: 'Mongo-scheduled course' });
     expect(done.stages.every((s: { status: string }) => s.status === 'done')).toBe(true);
-    const approved = await t.http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken });
+    const approved = await t.http.post(`/factory/generations/${done.id}/approve`, undefined, {
+      token: editor.accessToken,
+    });
     expect(approved.body.courseId).toEqual(expect.any(String));
   });
 });

@@ -22,12 +22,23 @@ afterAll(() => {
 });
 
 /** The built service in a process of its own, on the test's database. */
-async function start(env: Record<string, string>): Promise<{ child: ChildProcess; http: Client; output: () => string }> {
+async function start(
+  env: Record<string, string>,
+): Promise<{ child: ChildProcess; http: Client; output: () => string }> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [main], {
     // No CodeLab warm-up: the generations are what this test watches, and a warm-up costs a dozen seconds of CPU.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), JWT_SECRET, LOG_LEVEL: 'info', CODELAB_PREWARM: 'false', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      JWT_SECRET,
+      LOG_LEVEL: 'info',
+      CODELAB_PREWARM: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -58,8 +69,17 @@ describe('a generation whose process is killed during a stage', () => {
     models.state.delayMs = 150;
     models.state.chat = (r) =>
       lessonOf(r)
-        ? { content: JSON.stringify({ content: { en: `Lesson ${lessonOf(r)} in English`, vi: `Bài ${lessonOf(r)} bằng tiếng Việt` } }) }
-        : { content: JSON.stringify({ summary: { en: 'Loops', vi: 'Vòng lặp' }, concepts: [{ name: { en: 'loops', vi: 'vòng lặp' }, explanation: { en: 'repeat', vi: 'lặp lại' } }] }) };
+        ? {
+            content: JSON.stringify({
+              content: { en: `Lesson ${lessonOf(r)} in English`, vi: `Bài ${lessonOf(r)} bằng tiếng Việt` },
+            }),
+          }
+        : {
+            content: JSON.stringify({
+              summary: { en: 'Loops', vi: 'Vòng lặp' },
+              concepts: [{ name: { en: 'loops', vi: 'vòng lặp' }, explanation: { en: 'repeat', vi: 'lặp lại' } }],
+            }),
+          };
 
     // An admin and a database, made through an in-process app that is closed before the pipeline runs.
     const setup = await startTestApp();
@@ -75,11 +95,17 @@ describe('a generation whose process is killed during a stage', () => {
       JOBS_PROCESS_EVERY_MS: '200',
     };
     const first = await start(env);
-    const started = await first.http.post('/factory/generate', request({ lessonCount: 8 }), { token: admin.accessToken });
+    const started = await first.http.post('/factory/generate', request({ lessonCount: 8 }), {
+      token: admin.accessToken,
+    });
     expect(started.status).toBe(202);
     const id = started.body.id;
     const written = () =>
-      rows<{ position: number; content: unknown }>(databaseUrl, 'select position, content from generation_lessons where generation_id = $1 and content is not null order by position', [id]);
+      rows<{ position: number; content: unknown }>(
+        databaseUrl,
+        'select position, content from generation_lessons where generation_id = $1 and content is not null order by position',
+        [id],
+      );
     const deadline = Date.now() + 20_000;
     while ((await written()).length < 3) {
       if (Date.now() > deadline) throw new Error('the content stage did not get going');
@@ -125,14 +151,20 @@ describe('a generation whose process is killed during a stage', () => {
     );
     expect(lessons.map((l) => l.position)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(lessons.every((l) => l.content && l.quiz)).toBe(true);
-    expect(lessons.slice(0, lessonsBefore.length).map((l) => ({ position: l.position, content: l.content }))).toEqual(lessonsBefore);
+    expect(lessons.slice(0, lessonsBefore.length).map((l) => ({ position: l.position, content: l.content }))).toEqual(
+      lessonsBefore,
+    );
     // The model was asked once for research, and once per lesson, except the one in flight at the kill.
     const asked = models.chats.map(lessonOf);
     expect(asked.filter((n) => !n)).toHaveLength(1);
     for (const { position } of lessonsBefore) expect(asked.filter((n) => n === position)).toHaveLength(1);
     expect(asked.filter(Boolean).length).toBeLessThanOrEqual(9);
     // One job per stage: the killed one was taken over, not queued again.
-    const jobs = await rows<{ key: string; count: string }>(databaseUrl, "select data->>'key' as key, count(*) from agenda_jobs where data->>'generationId' = $1 group by 1", [id]);
+    const jobs = await rows<{ key: string; count: string }>(
+      databaseUrl,
+      "select data->>'key' as key, count(*) from agenda_jobs where data->>'generationId' = $1 group by 1",
+      [id],
+    );
     expect(jobs.map((j) => Number(j.count))).toEqual([1, 1, 1, 1, 1]);
     await models.close();
   }, 90_000);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { classify } from '../../src/factory/safety';
 
-const categories = (text: string, minAge = 10) => classify([{ field: 'content.en', text }], minAge).map((f) => f.category);
+const categories = (text: string, minAge = 10) =>
+  classify([{ field: 'content.en', text }], minAge).map((f) => f.category);
 
 describe('the built-in safety classifier', () => {
   it.each([
@@ -44,17 +45,29 @@ describe('the built-in safety classifier', () => {
   });
 
   it('names where it found something and quotes the passage', () => {
-    const [finding] = classify([{ field: 'content.vi', text: 'Bài học: gọi cho cô giáo theo số 0987.654.321 để hỏi bài.' }], 8);
-    expect(finding).toEqual({ category: 'personal_data', source: 'builtin', field: 'content.vi', excerpt: expect.stringContaining('0987.654.321') });
+    const [finding] = classify(
+      [{ field: 'content.vi', text: 'Bài học: gọi cho cô giáo theo số 0987.654.321 để hỏi bài.' }],
+      8,
+    );
+    expect(finding).toEqual({
+      category: 'personal_data',
+      source: 'builtin',
+      field: 'content.vi',
+      excerpt: expect.stringContaining('0987.654.321'),
+    });
   });
 });
 
 describe('factory settings', () => {
   const base = { JWT_SECRET: 'x'.repeat(40), DATA_DIR: '/tmp/lp-config-test' };
   it('refuses a stage given to a provider without an address, naming the variable', () => {
-    expect(() => loadConfig({ ...base, FACTORY_PROVIDERS: 'research=open_weight' })).toThrow('OPEN_WEIGHT_LLM_URL must be set when FACTORY_PROVIDERS gives it the research stage');
+    expect(() => loadConfig({ ...base, FACTORY_PROVIDERS: 'research=open_weight' })).toThrow(
+      'OPEN_WEIGHT_LLM_URL must be set when FACTORY_PROVIDERS gives it the research stage',
+    );
     expect(() => loadConfig({ ...base, FACTORY_PROVIDERS: 'content=commercial' })).toThrow(/COMMERCIAL_LLM_URL/);
-    expect(() => loadConfig({ ...base, FACTORY_PROVIDERS: 'safety=open_weight' })).toThrow(/FACTORY_PROVIDERS must be a list/);
+    expect(() => loadConfig({ ...base, FACTORY_PROVIDERS: 'safety=open_weight' })).toThrow(
+      /FACTORY_PROVIDERS must be a list/,
+    );
     expect(() => loadConfig({ ...base, MONGODB_URL: 'http://mongo' })).toThrow(/MONGODB_URL must be a mongodb/);
   });
 });

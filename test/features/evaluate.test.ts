@@ -3,7 +3,13 @@ import { describe, expect, it } from 'vitest';
 import { bucketOf, evaluateFlag, type FlagRule, type FlagSubject } from '../../src/features/evaluate';
 
 const teenLearnerVN: FlagSubject = { userId: randomUUID(), roles: ['learner'], tier: 'free', country: 'VN', age: 14 };
-const proGuardianDE: FlagSubject = { userId: randomUUID(), roles: ['guardian', 'creator'], tier: 'pro', country: 'DE', age: 40 };
+const proGuardianDE: FlagSubject = {
+  userId: randomUUID(),
+  roles: ['guardian', 'creator'],
+  tier: 'pro',
+  country: 'DE',
+  age: 40,
+};
 const anonymous: FlagSubject = {};
 
 const on = (rules: FlagRule[]) => ({ key: 'k', enabled: true, rules });
@@ -11,7 +17,12 @@ const on = (rules: FlagRule[]) => ({ key: 'k', enabled: true, rules });
 describe('evaluateFlag', () => {
   it.each<[string, { enabled: boolean; rules: FlagRule[] }, FlagSubject, boolean]>([
     ['disabled flag is off for everybody', { enabled: false, rules: [] }, proGuardianDE, false],
-    ['disabled flag ignores matching rules', { enabled: false, rules: [{ roles: ['guardian'] }] }, proGuardianDE, false],
+    [
+      'disabled flag ignores matching rules',
+      { enabled: false, rules: [{ roles: ['guardian'] }] },
+      proGuardianDE,
+      false,
+    ],
     ['enabled flag without rules is on for everybody', on([]), anonymous, true],
     ['an empty rule holds for everybody', on([{}]), anonymous, true],
     ['role matches any of the roles', on([{ roles: ['creator', 'admin'] }]), proGuardianDE, true],
@@ -46,10 +57,16 @@ describe('evaluateFlag', () => {
       expect(again).toEqual(chosen);
     }
     // Raising the share keeps everybody who had the feature.
-    const at10 = new Set(users.filter((userId) => evaluateFlag({ key: 'grow', enabled: true, rules: [{ percentage: 10 }] }, { userId })));
-    const at30 = new Set(users.filter((userId) => evaluateFlag({ key: 'grow', enabled: true, rules: [{ percentage: 30 }] }, { userId })));
+    const at10 = new Set(
+      users.filter((userId) => evaluateFlag({ key: 'grow', enabled: true, rules: [{ percentage: 10 }] }, { userId })),
+    );
+    const at30 = new Set(
+      users.filter((userId) => evaluateFlag({ key: 'grow', enabled: true, rules: [{ percentage: 30 }] }, { userId })),
+    );
     expect([...at10].every((id) => at30.has(id))).toBe(true);
     // Different flags choose different users.
-    expect(bucketOf('a', users[0]) === bucketOf('b', users[0]) && bucketOf('a', users[1]) === bucketOf('b', users[1])).toBe(false);
+    expect(
+      bucketOf('a', users[0]) === bucketOf('b', users[0]) && bucketOf('a', users[1]) === bucketOf('b', users[1]),
+    ).toBe(false);
   });
 });

@@ -21,23 +21,44 @@ afterAll(async () => {
   await second?.close();
 });
 
-const put = (key: string, body: Record<string, unknown>, app: TestApp = t) => app.http.put(`/admin/features/${key}`, body, { token: admin.accessToken });
+const put = (key: string, body: Record<string, unknown>, app: TestApp = t) =>
+  app.http.put(`/admin/features/${key}`, body, { token: admin.accessToken });
 
 describe('GET /features and { features }', () => {
   it("gives each flag's value for the caller, and the defaults to anonymous callers", async () => {
-    expect((await put('for_learners', { enabled: true, description: 'Learners only', rules: [{ roles: ['learner'] }] })).status).toBe(200);
-    expect((await put('teens_vn', { enabled: true, rules: [{ countries: ['vn'], minAge: 13, maxAge: 17 }] })).status).toBe(200);
+    expect(
+      (await put('for_learners', { enabled: true, description: 'Learners only', rules: [{ roles: ['learner'] }] }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await put('teens_vn', { enabled: true, rules: [{ countries: ['vn'], minAge: 13, maxAge: 17 }] })).status,
+    ).toBe(200);
     expect((await put('everybody', { enabled: true })).status).toBe(200);
     expect((await put('nobody', { enabled: false })).status).toBe(200);
 
     const asLearner = await t.http.get('/features', { token: learner.accessToken });
     expect(asLearner.status).toBe(200);
-    expect(asLearner.body.features).toMatchObject({ for_learners: true, teens_vn: true, everybody: true, nobody: false });
+    expect(asLearner.body.features).toMatchObject({
+      for_learners: true,
+      teens_vn: true,
+      everybody: true,
+      nobody: false,
+    });
     const asGuardian = await t.http.gql('{ features }', {}, guardian.accessToken);
-    expect(asGuardian.body.data.features).toMatchObject({ for_learners: false, teens_vn: false, everybody: true, nobody: false });
+    expect(asGuardian.body.data.features).toMatchObject({
+      for_learners: false,
+      teens_vn: false,
+      everybody: true,
+      nobody: false,
+    });
     const anonymous = await t.http.get('/features');
     expect(anonymous.status).toBe(200);
-    expect(anonymous.body.features).toMatchObject({ for_learners: false, teens_vn: false, everybody: true, nobody: false });
+    expect(anonymous.body.features).toMatchObject({
+      for_learners: false,
+      teens_vn: false,
+      everybody: true,
+      nobody: false,
+    });
   });
 
   it('agrees, flag by flag and caller by caller, with the one-flag check that guards operations (OpenFeature)', async () => {
@@ -50,9 +71,15 @@ describe('GET /features and { features }', () => {
     for (const [key, body] of flags) expect((await put(key, body)).status).toBe(200);
     const { services } = openUnit(t.app.deps);
     for (const caller of [learner, guardian, admin, undefined]) {
-      const listed = (await t.http.get('/features', { token: caller?.accessToken })).body.features as Record<string, boolean>;
+      const listed = (await t.http.get('/features', { token: caller?.accessToken })).body.features as Record<
+        string,
+        boolean
+      >;
       const viewer = caller ? await services.auth.findUser(caller.id) : null;
-      for (const [key] of flags) expect(listed[key], `${key} for ${caller?.id ?? 'anonymous'}`).toBe(await services.features.isEnabled(key, viewer));
+      for (const [key] of flags)
+        expect(listed[key], `${key} for ${caller?.id ?? 'anonymous'}`).toBe(
+          await services.features.isEnabled(key, viewer),
+        );
       expect(Object.keys(listed)).toEqual(expect.arrayContaining(flags.map(([key]) => key)));
     }
   });
@@ -78,16 +105,41 @@ describe('GET /features and { features }', () => {
 
 describe('admins: GET /admin/features, PUT /admin/features/:key', () => {
   it('lists flags with their rules, replaces them, and audits each change', async () => {
-    const body = { enabled: true, description: 'Half of Vietnamese creators', rules: [{ roles: ['creator'], tiers: ['pro'], countries: ['VN'], minAge: 18, maxAge: 99, percentage: 50 }] };
+    const body = {
+      enabled: true,
+      description: 'Half of Vietnamese creators',
+      rules: [{ roles: ['creator'], tiers: ['pro'], countries: ['VN'], minAge: 18, maxAge: 99, percentage: 50 }],
+    };
     const saved = await put('half_creators', body);
-    expect(saved.body).toMatchObject({ key: 'half_creators', enabled: true, description: body.description, rules: body.rules, updatedBy: admin.id });
-    const replaced = await t.http.gql('mutation { setFeatureFlag(key: "half_creators", input: { enabled: false }) { key enabled rules { roles } description } }', {}, admin.accessToken);
-    expect(replaced.body.data.setFeatureFlag).toEqual({ key: 'half_creators', enabled: false, rules: [], description: body.description });
+    expect(saved.body).toMatchObject({
+      key: 'half_creators',
+      enabled: true,
+      description: body.description,
+      rules: body.rules,
+      updatedBy: admin.id,
+    });
+    const replaced = await t.http.gql(
+      'mutation { setFeatureFlag(key: "half_creators", input: { enabled: false }) { key enabled rules { roles } description } }',
+      {},
+      admin.accessToken,
+    );
+    expect(replaced.body.data.setFeatureFlag).toEqual({
+      key: 'half_creators',
+      enabled: false,
+      rules: [],
+      description: body.description,
+    });
     const listed = await t.http.get('/admin/features', { token: admin.accessToken });
     expect(listed.status).toBe(200);
-    expect(listed.body.items.find((f: { key: string }) => f.key === 'half_creators')).toMatchObject({ enabled: false, rules: [] });
+    expect(listed.body.items.find((f: { key: string }) => f.key === 'half_creators')).toMatchObject({
+      enabled: false,
+      rules: [],
+    });
     const audit = await t.http.get('/admin/audit?targetId=half_creators', { token: admin.accessToken });
-    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual(['features.flag_changed', 'features.flag_changed']);
+    expect(audit.body.items.map((e: { action: string }) => e.action)).toEqual([
+      'features.flag_changed',
+      'features.flag_changed',
+    ]);
     expect(audit.body.items[0].data.before.enabled).toBe(true);
     expect(audit.body.items[0].data.after.enabled).toBe(false);
   });
@@ -129,7 +181,9 @@ describe('the featureEnabled rule', () => {
     const refused = await t.http.post('/contact', message());
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('feature_disabled');
-    const gql = await t.http.gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', { input: message() });
+    const gql = await t.http.gql('mutation($input: ContactInput!) { sendContactMessage(input: $input) { id } }', {
+      input: message(),
+    });
     expect(gql.body.errors?.[0].extensions.code).toBe('FEATURE_DISABLED');
     await put('contact_form', { enabled: true });
     expect((await t.http.post('/contact', message())).status).toBe(202);

@@ -13,17 +13,27 @@ describe("the fleet's nginx site", () => {
     expect(site).toMatch(/^\s*listen 127\.0\.0\.1:8181;$/m);
     expect(site).not.toMatch(/api-\d:4000|listen 80;/);
     // What the tests rely on is the file as deployed: the client's address as nginx saw it, passive failover.
-    for (const directive of ['proxy_set_header X-Forwarded-For $remote_addr;', 'proxy_next_upstream error timeout http_502 http_503;']) expect(site).toContain(directive);
-    expect(site.replace(/upstream api \{[^}]*\}/, '').replace(/listen [^;]*;/, '')).toBe(template.replace(/upstream api \{[^}]*\}/, '').replace(/listen [^;]*;/, ''));
+    for (const directive of [
+      'proxy_set_header X-Forwarded-For $remote_addr;',
+      'proxy_next_upstream error timeout http_502 http_503;',
+    ])
+      expect(site).toContain(directive);
+    expect(site.replace(/upstream api \{[^}]*\}/, '').replace(/listen [^;]*;/, '')).toBe(
+      template.replace(/upstream api \{[^}]*\}/, '').replace(/listen [^;]*;/, ''),
+    );
   });
 
   it('marks an instance taken out of rotation down, so that nginx sends it nothing', () => {
     const site = renderSite(template, [4101, 4102], 8181, [4102]);
-    expect(site).toContain('    server 127.0.0.1:4101 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:4102 max_fails=3 fail_timeout=10s down;\n');
+    expect(site).toContain(
+      '    server 127.0.0.1:4101 max_fails=3 fail_timeout=10s;\n    server 127.0.0.1:4102 max_fails=3 fail_timeout=10s down;\n',
+    );
   });
 
   it('refuses a file whose upstream or listen line it cannot find, rather than run something else', () => {
     expect(() => renderSite(template.replace('listen 80;', 'listen 8080;'), [4101], 8181)).toThrow(/listen 80;/);
-    expect(() => renderSite(template.replace('upstream api', 'upstream backend'), [4101], 8181)).toThrow(/upstream api/);
+    expect(() => renderSite(template.replace('upstream api', 'upstream backend'), [4101], 8181)).toThrow(
+      /upstream api/,
+    );
   });
 });

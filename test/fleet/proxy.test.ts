@@ -13,7 +13,9 @@ const failedLogin = { password: 'not the password at all' };
 describe('a client of the fleet through nginx', () => {
   it('cannot read /metrics without a token, whatever X-Forwarded-For it writes', async () => {
     for (const forwarded of ['127.0.0.1, 8.8.8.8', '127.0.0.1', '::1', undefined]) {
-      const response = await fetch(`${t.fleet.proxyUrl}/metrics`, { headers: forwarded ? { 'x-forwarded-for': forwarded } : {} });
+      const response = await fetch(`${t.fleet.proxyUrl}/metrics`, {
+        headers: forwarded ? { 'x-forwarded-for': forwarded } : {},
+      });
       const text = await response.text();
       expect(response.status, String(forwarded)).toBe(401);
       expect(JSON.parse(text)).toEqual({ error: 'unauthenticated', message: expect.any(String) });
@@ -28,7 +30,11 @@ describe('a client of the fleet through nginx', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 36; i++) {
       const forwarded = `10.${i}.${(i * 7) % 256}.${(i * 13) % 256}, 203.0.113.7`;
-      const reply = await t.proxy.post('/auth/login', { ...failedLogin, email: uniqueEmail('guess') }, { headers: { 'x-forwarded-for': forwarded } });
+      const reply = await t.proxy.post(
+        '/auth/login',
+        { ...failedLogin, email: uniqueEmail('guess') },
+        { headers: { 'x-forwarded-for': forwarded } },
+      );
       statuses.push(reply.status);
     }
     expect(statuses).toEqual([...Array<number>(30).fill(401), ...Array<number>(6).fill(429)]);
@@ -38,10 +44,21 @@ describe('a client of the fleet through nginx', () => {
     const email = uniqueEmail('guess');
     const statuses: number[] = [];
     // Straight to each instance in turn, from an address of its own (the loopback peer is the trusted hop).
-    for (let i = 0; i < 9; i++) statuses.push((await t.direct[i % 3].post('/auth/login', { ...failedLogin, email }, { headers: { 'x-forwarded-for': '198.51.100.20' } })).status);
+    for (let i = 0; i < 9; i++)
+      statuses.push(
+        (
+          await t.direct[i % 3].post(
+            '/auth/login',
+            { ...failedLogin, email },
+            { headers: { 'x-forwarded-for': '198.51.100.20' } },
+          )
+        ).status,
+      );
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429]);
     // One counter in the shared table, under a digest of the address (no personal data stored).
     const digest = createHash('sha256').update(email).digest('base64url').slice(0, 32);
-    expect(await asOwner(t, `select count(*)::int as n from rate_limits where key = 'lfe:' || $1`, [digest])).toEqual([{ n: 1 }]);
+    expect(await asOwner(t, `select count(*)::int as n from rate_limits where key = 'lfe:' || $1`, [digest])).toEqual([
+      { n: 1 },
+    ]);
   });
 });

@@ -33,7 +33,13 @@ async function client(stop: () => boolean, outcomes: Outcome[]): Promise<void> {
     ],
     [
       'POST /auth/signup',
-      () => fetch(`${t.fleet.proxyUrl}/auth/signup`, { dispatcher: noKeepAlive, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(adultSignup()) }),
+      () =>
+        fetch(`${t.fleet.proxyUrl}/auth/signup`, {
+          dispatcher: noKeepAlive,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify(adultSignup()),
+        }),
       201,
     ],
   ];
@@ -48,27 +54,31 @@ async function client(stop: () => boolean, outcomes: Outcome[]): Promise<void> {
 }
 
 describe('a rolling restart of the fleet behind nginx', () => {
-  it('restarts every instance, one at a time, under a steady mixed load, with no failed request', { timeout: 600_000 }, async () => {
-    const outcomes: Outcome[] = [];
-    let done = false;
-    const clients = Array.from({ length: 4 }, () => client(() => done, outcomes));
-    const started = Date.now();
-    for (const instance of t.fleet.instances) {
+  it(
+    'restarts every instance, one at a time, under a steady mixed load, with no failed request',
+    { timeout: 600_000 },
+    async () => {
+      const outcomes: Outcome[] = [];
+      let done = false;
+      const clients = Array.from({ length: 4 }, () => client(() => done, outcomes));
+      const started = Date.now();
+      for (const instance of t.fleet.instances) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await t.fleet.restart(instance);
+      }
       await new Promise((resolve) => setTimeout(resolve, 1000));
-      await t.fleet.restart(instance);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    done = true;
-    await Promise.all(clients);
-    await noKeepAlive.close();
-    const failed = outcomes.filter((outcome) => outcome.status !== 'ok');
-    const counts = new Map<string, number>();
-    for (const { what } of outcomes) counts.set(what, (counts.get(what) ?? 0) + 1);
-    const seconds = Math.round((Date.now() - started) / 1000);
-    console.log(
-      `rolling restart of ${t.fleet.instances.length} instances in ${seconds} s: ${outcomes.length} requests (${[...counts].map(([what, n]) => `${what} ${n}`).join(', ')}), ${failed.length} failed`,
-    );
-    expect(outcomes.length).toBeGreaterThan(100);
-    expect(failed).toEqual([]);
-  });
+      done = true;
+      await Promise.all(clients);
+      await noKeepAlive.close();
+      const failed = outcomes.filter((outcome) => outcome.status !== 'ok');
+      const counts = new Map<string, number>();
+      for (const { what } of outcomes) counts.set(what, (counts.get(what) ?? 0) + 1);
+      const seconds = Math.round((Date.now() - started) / 1000);
+      console.log(
+        `rolling restart of ${t.fleet.instances.length} instances in ${seconds} s: ${outcomes.length} requests (${[...counts].map(([what, n]) => `${what} ${n}`).join(', ')}), ${failed.length} failed`,
+      );
+      expect(outcomes.length).toBeGreaterThan(100);
+      expect(failed).toEqual([]);
+    },
+  );
 });

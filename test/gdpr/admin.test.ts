@@ -17,7 +17,11 @@ describe('GET /admin/gdpr/requests', () => {
     const freshRequest = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: fresh.accessToken });
     const oldRequest = await t.http.post('/gdpr/export', {}, { token: old.accessToken });
     // An export stuck for 25 days (its job never ran): 5 days to the legal deadline.
-    await openUnit(t.app.deps).uow.em.getConnection().execute(`update gdpr_requests set created_at = now() - interval '25 days', status = 'queued' where id = ?`, [oldRequest.body.id]);
+    await openUnit(t.app.deps)
+      .uow.em.getConnection()
+      .execute(`update gdpr_requests set created_at = now() - interval '25 days', status = 'queued' where id = ?`, [
+        oldRequest.body.id,
+      ]);
 
     const list = await t.http.get('/admin/gdpr/requests?limit=100', { token: admin.accessToken });
     expect(list.status).toBe(200);
@@ -31,7 +35,11 @@ describe('GET /admin/gdpr/requests', () => {
 
     const near = await t.http.get('/admin/gdpr/requests?dueWithinDays=7', { token: admin.accessToken });
     expect(near.body.items.map((r: any) => r.id)).toEqual([oldRequest.body.id]);
-    const gql = await t.http.gql('{ adminGdprRequests(first: 10, dueWithinDays: 7) { edges { node { id nearDeadline deadline } } } }', undefined, admin.accessToken);
+    const gql = await t.http.gql(
+      '{ adminGdprRequests(first: 10, dueWithinDays: 7) { edges { node { id nearDeadline deadline } } } }',
+      undefined,
+      admin.accessToken,
+    );
     expect(gql.body.data.adminGdprRequests.edges.map((e: any) => e.node.id)).toEqual([oldRequest.body.id]);
   });
 

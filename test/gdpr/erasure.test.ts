@@ -23,18 +23,24 @@ async function aiBackend(failures: number) {
       seen.push({ method: req.method!, path: req.url!, at: Date.now() });
       const n = (counts.get(req.url!) ?? 0) + 1;
       counts.set(req.url!, n);
-      if (req.method === 'DELETE' && req.url!.startsWith('/users/')) return res.writeHead(n <= failures ? 500 : 204).end();
+      if (req.method === 'DELETE' && req.url!.startsWith('/users/'))
+        return res.writeHead(n <= failures ? 500 : 204).end();
       res.writeHead(404).end();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, seen, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 let t: TestApp;
 let smtp: SmtpServer;
 let ai: Awaited<ReturnType<typeof aiBackend>>;
-const sql = (query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+const sql = (query: string, params: unknown[] = []) =>
+  openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
 const later = () => new Date(Date.now() + 8 * 86_400_000);
 
 beforeAll(async () => {
@@ -64,7 +70,9 @@ async function findEverywhere(needles: string[]): Promise<string[]> {
   const found: string[] = [];
   for (const { table_name, column_name } of columns) {
     for (const needle of needles) {
-      const rows = await sql(`select count(*)::int as n from "${table_name}" where "${column_name}"::text ilike ?`, [`%${needle}%`]);
+      const rows = await sql(`select count(*)::int as n from "${table_name}" where "${column_name}"::text ilike ?`, [
+        `%${needle}%`,
+      ]);
       if (rows[0].n > 0) found.push(`${table_name}.${column_name} holds ${needle}`);
     }
   }
@@ -105,7 +113,10 @@ describe('erasure: the grace period', () => {
     deletePending(again);
 
     const stranger = await verifiedGuardian(t, smtp);
-    expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: stranger.accessToken })).status).toBe(404);
+    expect(
+      (await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token: stranger.accessToken }))
+        .status,
+    ).toBe(404);
     const canceled = await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token });
     expect(canceled.status).toBe(200);
     expect(canceled.body).toMatchObject({ id: accepted.body.id, status: 'canceled' });
@@ -129,23 +140,37 @@ describe('erasure: the grace period', () => {
     expect(invalid.body.error).toBe('validation_failed');
     expect((await t.http.post('/gdpr/delete', { password: PASSWORD })).status).toBe(401);
     const other = await verifiedGuardian(t, smtp);
-    expect((await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: other.accessToken })).status).toBe(403);
+    expect(
+      (await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: other.accessToken }))
+        .status,
+    ).toBe(403);
 
     const gql = await t.http.gql(
       'mutation($input: RequestDeletionInput!) { requestAccountDeletion(input: $input) { id kind status subjectId dueAt } }',
       { input: { learnerId: learner.id, password: PASSWORD } },
       guardian.accessToken,
     );
-    expect(gql.body.data.requestAccountDeletion).toMatchObject({ kind: 'DELETION', status: 'SCHEDULED', subjectId: learner.id });
+    expect(gql.body.data.requestAccountDeletion).toMatchObject({
+      kind: 'DELETION',
+      status: 'SCHEDULED',
+      subjectId: learner.id,
+    });
     // The learner's account is the one held (its sessions ended; signed in again, it is limited); the guardian's is not.
     expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
-    const learnerToken = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
+    const learnerToken = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body
+      .accessToken as string;
     deletePending(await t.http.get('/notifications', { token: learnerToken }));
     expect((await t.http.get('/notifications', { token: guardian.accessToken })).status).toBe(200);
-    const twice = await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken });
+    const twice = await t.http.post(
+      '/gdpr/delete',
+      { learnerId: learner.id, password: PASSWORD },
+      { token: guardian.accessToken },
+    );
     expect(twice.status).toBe(409);
     // The guardian cancels.
-    const canceled = await t.http.post(`/gdpr/requests/${gql.body.data.requestAccountDeletion.id}/cancel`, undefined, { token: guardian.accessToken });
+    const canceled = await t.http.post(`/gdpr/requests/${gql.body.data.requestAccountDeletion.id}/cancel`, undefined, {
+      token: guardian.accessToken,
+    });
     expect(canceled.body.status).toBe('canceled');
     expect((await t.http.get('/auth/me', { token: learnerToken })).body.user.status).toBe('active');
   });
@@ -154,16 +179,22 @@ describe('erasure: the grace period', () => {
     const learner = await withBasicData(t, await learnerOfAge(t, 16));
     const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
     expect(accepted.status).toBe(202);
-    const token = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
+    const token = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body
+      .accessToken as string;
     const ids = [learner.id];
 
     // REST: the account itself and its privacy requests answer; the rest, public reads included, is refused.
     expect((await t.http.get('/auth/me', { token })).status).toBe(200);
     expect((await t.http.get('/gdpr/requests', { token })).status).toBe(200);
-    for (const path of ['/notifications', '/payments/me', '/codelab/exercises', '/courses']) deletePending(await t.http.get(path, { token }));
+    for (const path of ['/notifications', '/payments/me', '/codelab/exercises', '/courses'])
+      deletePending(await t.http.get(path, { token }));
 
     // GraphQL: the same.
-    const allowed = await t.http.gql('{ me { id status } viewer { id status email } gdprRequests { nodes { id } } }', undefined, token);
+    const allowed = await t.http.gql(
+      '{ me { id status } viewer { id status email } gdprRequests { nodes { id } } }',
+      undefined,
+      token,
+    );
     expect(allowed.body.errors).toBeUndefined();
     expect(allowed.body.data.viewer).toMatchObject({ id: learner.id, status: 'DELETION_PENDING' });
     const refused = async (query: string, variables?: Record<string, unknown>) => {
@@ -175,8 +206,15 @@ describe('erasure: the grace period', () => {
       ).toEqual(reply.body.errors!.map(() => 'ACCOUNT_DELETION_PENDING'));
       return reply;
     };
-    const edges = await refused('{ viewer { id projects { nodes { id } } payments { nodes { id } } notifications { nodes { id } } submissions { nodes { id } } } }');
-    expect(edges.body.errors!.map((e) => e.path?.join('.')).sort()).toEqual(['viewer.notifications', 'viewer.payments', 'viewer.projects', 'viewer.submissions']);
+    const edges = await refused(
+      '{ viewer { id projects { nodes { id } } payments { nodes { id } } notifications { nodes { id } } submissions { nodes { id } } } }',
+    );
+    expect(edges.body.errors!.map((e) => e.path?.join('.')).sort()).toEqual([
+      'viewer.notifications',
+      'viewer.payments',
+      'viewer.projects',
+      'viewer.submissions',
+    ]);
     await refused('query($id: ID!) { node(id: $id) { id } }', { id: learner.id });
     await refused('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids });
     await refused('{ courses { nodes { id } } }');
@@ -187,7 +225,9 @@ describe('erasure: the grace period', () => {
     expect((await t.http.get('/courses')).status).toBe(200);
     // Canceled, the account reads again (and the sweep below has this request no more to run).
     expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token })).status).toBe(200);
-    expect((await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, token)).body.data.node).toEqual({ id: learner.id });
+    expect(
+      (await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, token)).body.data.node,
+    ).toEqual({ id: learner.id });
   });
 });
 
@@ -198,11 +238,17 @@ describe('erasure at dueAt', () => {
     const learner = await withBasicData(t, await learnerOfAge(t, 15, { displayName: name }));
     await linkFamily(t, guardian, learner);
     await learningData(t, learner);
-    const ledgerBefore = (await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [learner.id]))[0].n;
+    const ledgerBefore = (
+      await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [learner.id])
+    )[0].n;
     expect(ledgerBefore).toBeGreaterThan(0);
     expect(await findEverywhere([learner.id, learner.email, name])).not.toEqual([]);
 
-    const accepted = await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken });
+    const accepted = await t.http.post(
+      '/gdpr/delete',
+      { learnerId: learner.id, password: PASSWORD },
+      { token: guardian.accessToken },
+    );
     expect(accepted.status).toBe(202);
     expect(await eraseDue(t.app.deps, new Date())).toBe(0); // not due yet
     expect(await eraseDue(t.app.deps, later())).toBe(1);
@@ -219,8 +265,12 @@ describe('erasure at dueAt', () => {
     expect(request.body.status).toBe('completed');
     const pseudonym = request.body.subjectId as string;
     expect(pseudonym).not.toBe(learner.id);
-    expect((await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [pseudonym]))[0].n).toBe(ledgerBefore);
-    expect((await sql(`select status, email from users where id = ?`, [pseudonym]))[0]).toMatchObject({ status: 'erased' });
+    expect((await sql(`select count(*)::int as n from consent_ledger where subject_id = ?`, [pseudonym]))[0].n).toBe(
+      ledgerBefore,
+    );
+    expect((await sql(`select status, email from users where id = ?`, [pseudonym]))[0]).toMatchObject({
+      status: 'erased',
+    });
     // The old tokens name no one now.
     expect((await t.http.get('/auth/me', { token: learner.accessToken })).status).toBe(401);
     expect((await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).status).toBe(401);
@@ -232,8 +282,14 @@ describe('erasure at dueAt', () => {
     await learningData(t, learner);
     const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
     expect(accepted.status).toBe(202);
-    await asOwner(t, `create or replace function gdpr_test_crash() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`);
-    await asOwner(t, `create trigger gdpr_test_crash before delete on enrollments for each row execute function gdpr_test_crash()`);
+    await asOwner(
+      t,
+      `create or replace function gdpr_test_crash() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`,
+    );
+    await asOwner(
+      t,
+      `create trigger gdpr_test_crash before delete on enrollments for each row execute function gdpr_test_crash()`,
+    );
     try {
       expect(await eraseDue(t.app.deps, later())).toBe(0);
     } finally {
@@ -242,19 +298,31 @@ describe('erasure at dueAt', () => {
     const [half] = await sql(`select status, progress from gdpr_requests where id = ?`, [accepted.body.id]);
     expect(half.status).toBe('running');
     // Areas erase last first: those after courses in src/areas.ts are done, courses and those before it are not.
-    expect(Object.keys(half.progress.areas)).toEqual(expect.arrayContaining(['certificates', 'factory', 'gdpr', 'progress']));
+    expect(Object.keys(half.progress.areas)).toEqual(
+      expect.arrayContaining(['certificates', 'factory', 'gdpr', 'progress']),
+    );
     expect(Object.keys(half.progress.areas)).not.toContain('courses');
     expect(Object.keys(half.progress.areas)).not.toContain('auth');
-    expect((await sql(`select count(*)::int as n from lesson_completions where learner_id = ?`, [learner.id]))[0].n).toBe(0);
+    expect(
+      (await sql(`select count(*)::int as n from lesson_completions where learner_id = ?`, [learner.id]))[0].n,
+    ).toBe(0);
     expect((await sql(`select count(*)::int as n from enrollments where learner_id = ?`, [learner.id]))[0].n).toBe(1);
-    const receipts = () => smtp.received.filter((m) => m.to.includes(learner.email) && /receipt/i.test(m.subject)).length;
+    const receipts = () =>
+      smtp.received.filter((m) => m.to.includes(learner.email) && /receipt/i.test(m.subject)).length;
     await smtp.waitFor(learner.email, /receipt/i);
 
     const second = await eraseDue(t.app.deps, later());
-    expect(second, JSON.stringify(await sql(`select status, progress, error, lease_until from gdpr_requests where id = ?`, [accepted.body.id]))).toBe(1);
+    expect(
+      second,
+      JSON.stringify(
+        await sql(`select status, progress, error, lease_until from gdpr_requests where id = ?`, [accepted.body.id]),
+      ),
+    ).toBe(1);
     expect(receipts()).toBe(1);
     expect(await findEverywhere([learner.id, learner.email, name])).toEqual([]);
-    expect((await sql(`select status from gdpr_requests where id = ?`, [accepted.body.id]))[0]?.status).toBe('completed');
+    expect((await sql(`select status from gdpr_requests where id = ?`, [accepted.body.id]))[0]?.status).toBe(
+      'completed',
+    );
   });
 
   it("pseudonymises the ledger's accounts and the audit trail's data: after erasing a payer and the learner they paid for, neither old id is left in either; the ledger still refuses ordinary changes", async () => {
@@ -274,28 +342,56 @@ describe('erasure at dueAt', () => {
       )[0].n as number;
     // Before: the payer's ledger account and the audit trail's beneficiaryId name them.
     expect(await holding('ledger_entries')).toBeGreaterThan(0);
-    expect((await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [learner.id]))[0].n).toBeGreaterThan(0);
+    expect(
+      (await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [learner.id]))[0].n,
+    ).toBeGreaterThan(0);
 
-    expect((await t.http.post('/gdpr/delete', { learnerId: learner.id, password: PASSWORD }, { token: guardian.accessToken })).status).toBe(202);
-    expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: guardian.accessToken })).status).toBe(202);
+    expect(
+      (
+        await t.http.post(
+          '/gdpr/delete',
+          { learnerId: learner.id, password: PASSWORD },
+          { token: guardian.accessToken },
+        )
+      ).status,
+    ).toBe(202);
+    expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: guardian.accessToken })).status).toBe(
+      202,
+    );
     expect(await eraseDue(t.app.deps, later())).toBe(2);
 
-    for (const table of ['ledger_entries', 'ledger_balances', 'ledger_transactions', 'audit_entries']) expect(await holding(table), table).toBe(0);
+    for (const table of ['ledger_entries', 'ledger_balances', 'ledger_transactions', 'audit_entries'])
+      expect(await holding(table), table).toBe(0);
     const payer = `customer:${pseudonymOf(t.app.deps.config.JWT_SECRET, guardian.id)}`;
     // The payment and its fee split, each naming the payer: both now under the pseudonym, with their balance.
     const entries = await sql(`select amount from ledger_entries where account = ? order by amount`, [payer]);
     expect(entries.map((e) => Number(e.amount))).toEqual([-paid.amount, paid.amount]);
-    const balance = await sql(`select sum(balance)::int as balance, sum(entries)::int as entries from ledger_balances where account = ?`, [payer]);
+    const balance = await sql(
+      `select sum(balance)::int as balance, sum(entries)::int as entries from ledger_balances where account = ?`,
+      [payer],
+    );
     expect(balance[0]).toEqual({ balance: 0, entries: 2 });
-    expect((await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [pseudonymOf(t.app.deps.config.JWT_SECRET, learner.id)]))[0].n).toBeGreaterThan(0);
+    expect(
+      (
+        await sql(`select count(*)::int as n from audit_entries where data->>'beneficiaryId' = ?`, [
+          pseudonymOf(t.app.deps.config.JWT_SECRET, learner.id),
+        ])
+      )[0].n,
+    ).toBeGreaterThan(0);
 
     // Outside an erasure the ledger stays append-only: no rename (even one that names itself as an erasure), no other change.
     const other = `customer:${randomUUID()}`;
-    await expect(sql(`update ledger_entries set account = ? where account = ?`, [other, payer])).rejects.toThrow(/append-only/);
+    await expect(sql(`update ledger_entries set account = ? where account = ?`, [other, payer])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(
-      sql(`do $$ begin perform set_config('ledger.erasure', '${payer.slice(9)} ${other.slice(9)}', true); update ledger_entries set account = '${other}' where account = '${payer}'; end $$`),
+      sql(
+        `do $$ begin perform set_config('ledger.erasure', '${payer.slice(9)} ${other.slice(9)}', true); update ledger_entries set account = '${other}' where account = '${payer}'; end $$`,
+      ),
     ).rejects.toThrow(/append-only/);
-    await expect(sql(`update ledger_entries set amount = amount + 1 where account = ?`, [payer])).rejects.toThrow(/append-only/);
+    await expect(sql(`update ledger_entries set amount = amount + 1 where account = ?`, [payer])).rejects.toThrow(
+      /append-only/,
+    );
     await expect(sql(`delete from ledger_entries where account = ?`, [payer])).rejects.toThrow(/append-only/);
     expect((await sql(`select count(*)::int as n from ledger_entries where account = ?`, [payer]))[0].n).toBe(2);
   });

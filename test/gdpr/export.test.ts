@@ -25,7 +25,11 @@ afterAll(async () => {
 async function download(url: string, token?: string): Promise<{ status: number; body: Buffer; json?: any }> {
   const response = await fetch(t.url + pathOf(url), { headers: token ? { authorization: `Bearer ${token}` } : {} });
   const body = Buffer.from(await response.arrayBuffer());
-  return { status: response.status, body, json: response.headers.get('content-type')?.includes('json') ? JSON.parse(body.toString()) : undefined };
+  return {
+    status: response.status,
+    body,
+    json: response.headers.get('content-type')?.includes('json') ? JSON.parse(body.toString()) : undefined,
+  };
 }
 
 describe('data export', () => {
@@ -42,7 +46,13 @@ describe('data export', () => {
   it('a guardian exports a linked learner: 202, a ZIP whose manifest hashes match, data of every area, PDFs, README in the learner’s language, link mailed', async () => {
     const accepted = await t.http.post('/gdpr/export', { learnerId: learner.id }, { token: guardian.accessToken });
     expect(accepted.status).toBe(202);
-    expect(accepted.body).toMatchObject({ kind: 'export', status: 'queued', subjectId: learner.id, requesterId: guardian.id, downloadUrl: null });
+    expect(accepted.body).toMatchObject({
+      kind: 'export',
+      status: 'queued',
+      subjectId: learner.id,
+      requesterId: guardian.id,
+      downloadUrl: null,
+    });
     expect(typeof accepted.body.createdAt).toBe('string');
     const ready = await waitForRequest(t, guardian.accessToken, accepted.body.id);
     expect(ready.status).toBe('ready');
@@ -67,9 +77,15 @@ describe('data export', () => {
       expect(createHash('sha256').update(files.get(entry.path)!).digest('hex'), entry.path).toBe(entry.sha256);
       expect(files.get(entry.path)!.length).toBe(entry.bytes);
     }
-    expect([...files.keys()].sort()).toEqual([...manifest.files.map((f: { path: string }) => f.path), 'manifest.json'].sort());
+    expect([...files.keys()].sort()).toEqual(
+      [...manifest.files.map((f: { path: string }) => f.path), 'manifest.json'].sort(),
+    );
     const json = (name: string) => JSON.parse(files.get(name)!.toString());
-    expect(json('auth.json').account).toMatchObject({ id: learner.id, email: learner.email, displayName: 'Export Learner' });
+    expect(json('auth.json').account).toMatchObject({
+      id: learner.id,
+      email: learner.email,
+      displayName: 'Export Learner',
+    });
     expect(json('auth.json').account.passwordHash).toBeUndefined();
     expect(json('courses.json').enrollments).toHaveLength(1);
     expect(json('progress.json').lessonCompletions).toHaveLength(2);
@@ -111,8 +127,13 @@ describe('data export', () => {
     expect((await download(ready.downloadUrl, ended.body.accessToken)).status).toBe(401);
 
     // The clock past the expiry: the link says so, the sweep deletes the file.
-    await openUnit(t.app.deps).uow.em.getConnection().execute(`update gdpr_requests set expires_at = now() - interval '1 minute' where id = ?`, [accepted.body.id]);
-    const expired = await download(downloadLinkFor(t, accepted.body.id, new Date(Date.now() - 60_000)), learner.accessToken);
+    await openUnit(t.app.deps)
+      .uow.em.getConnection()
+      .execute(`update gdpr_requests set expires_at = now() - interval '1 minute' where id = ?`, [accepted.body.id]);
+    const expired = await download(
+      downloadLinkFor(t, accepted.body.id, new Date(Date.now() - 60_000)),
+      learner.accessToken,
+    );
     expect(expired.status).toBe(403);
     expect(expired.json.message).toMatch(/expired/);
     const after = await t.http.get(`/gdpr/requests/${accepted.body.id}`, { token: learner.accessToken });
@@ -130,12 +151,19 @@ describe('data export', () => {
     const refused = await t.http.post('/gdpr/export', { learnerId: learner.id }, { token: other.accessToken });
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('forbidden');
-    const gql = await t.http.gql('mutation($id: ID) { requestDataExport(input: { learnerId: $id }) { id } }', { id: learner.id }, other.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID) { requestDataExport(input: { learnerId: $id }) { id } }',
+      { id: learner.id },
+      other.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
     expect((await t.http.post('/gdpr/export', {})).status).toBe(401);
     const invalid = await t.http.post('/gdpr/export', { learnerId: 'nope' }, { token: guardian.accessToken });
     expect(invalid.status).toBe(400);
-    expect(invalid.body).toMatchObject({ error: 'validation_failed', details: [expect.objectContaining({ field: 'learnerId' })] });
+    expect(invalid.body).toMatchObject({
+      error: 'validation_failed',
+      details: [expect.objectContaining({ field: 'learnerId' })],
+    });
   });
 
   it('lists the requests over REST and GraphQL; two exports asked at once make one', async () => {
@@ -143,7 +171,11 @@ describe('data export', () => {
     expect(list.status).toBe(200);
     expect(list.body.items.length).toBeGreaterThan(0);
     expect(list.body).toHaveProperty('nextCursor');
-    const gql = await t.http.gql('{ gdprRequests(first: 5) { edges { node { id kind status subjectId } } } }', undefined, guardian.accessToken);
+    const gql = await t.http.gql(
+      '{ gdprRequests(first: 5) { edges { node { id kind status subjectId } } } }',
+      undefined,
+      guardian.accessToken,
+    );
     expect(gql.body.data.gdprRequests.edges.length).toBe(list.body.items.length);
 
     const solo = await learnerOfAge(t, 16);
@@ -152,7 +184,8 @@ describe('data export', () => {
   });
 
   it('an export that fails half way is given up cleanly and retried (it used to hang for ever), then completes', async () => {
-    const sql = (query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+    const sql = (query: string, params: unknown[] = []) =>
+      openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
     // The notifications area's table is away while the export runs: its part of the archive fails after others were written.
     await asOwner(t, `alter table notifications rename to notifications_away`);
     let renamed = true;
@@ -160,7 +193,9 @@ describe('data export', () => {
       const accepted = await t.http.post('/gdpr/export', {}, { token: learner.accessToken });
       expect(accepted.status).toBe(202);
       for (let waited = 0; waited < 20_000; waited += 100) {
-        const [row] = (await sql(`select status, error, lease_until from gdpr_requests where id = ?`, [accepted.body.id])) as { status: string; error: string | null; lease_until: Date | null }[];
+        const [row] = (await sql(`select status, error, lease_until from gdpr_requests where id = ?`, [
+          accepted.body.id,
+        ])) as { status: string; error: string | null; lease_until: Date | null }[];
         if (row.error) {
           expect(row.status).toBe('running');
           expect(row.lease_until).toBeNull();
@@ -168,7 +203,9 @@ describe('data export', () => {
         }
         await new Promise((r) => setTimeout(r, 100));
       }
-      const [failed] = (await sql(`select error from gdpr_requests where id = ?`, [accepted.body.id])) as { error: string | null }[];
+      const [failed] = (await sql(`select error from gdpr_requests where id = ?`, [accepted.body.id])) as {
+        error: string | null;
+      }[];
       expect(failed.error).toMatch(/notifications/);
       await asOwner(t, `alter table notifications_away rename to notifications`);
       renamed = false;

@@ -25,7 +25,12 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  t = await startTestApp({ AI_BACKEND_URL: url, AI_BACKEND_SECRET: 'a-secret-of-sixteen-chars', GDPR_AI_RETRY_DELAY_MS: '1000', GDPR_SWEEP_EVERY: '1 day' });
+  t = await startTestApp({
+    AI_BACKEND_URL: url,
+    AI_BACKEND_SECRET: 'a-secret-of-sixteen-chars',
+    GDPR_AI_RETRY_DELAY_MS: '1000',
+    GDPR_SWEEP_EVERY: '1 day',
+  });
 });
 afterAll(async () => {
   await t.close();
@@ -35,8 +40,12 @@ afterAll(async () => {
 describe('revoking ai_memory', () => {
   it('asks the AI backend to forget the memory (signed DELETE /memory); a failure is kept and asked again after the backoff', async () => {
     const learner = await learnerOfAge(t, 20);
-    expect((await t.http.post('/consent/grant', { consentTypeId: 'ai_memory' }, { token: learner.accessToken })).status).toBe(200);
-    expect((await t.http.post('/consent/revoke', { consentTypeId: 'ai_memory' }, { token: learner.accessToken })).status).toBe(200);
+    expect(
+      (await t.http.post('/consent/grant', { consentTypeId: 'ai_memory' }, { token: learner.accessToken })).status,
+    ).toBe(200);
+    expect(
+      (await t.http.post('/consent/revoke', { consentTypeId: 'ai_memory' }, { token: learner.accessToken })).status,
+    ).toBe(200);
 
     // The consent area's event reaches the privacy area after the commit (the outbox): a request to forget, once.
     const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
@@ -46,13 +55,19 @@ describe('revoking ai_memory', () => {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     // Told again (an outbox row delivered twice after a crash): still one request.
-    const [{ ledger_entry_id: entry }] = await sql(`select ledger_entry_id from ai_memory_deletions where subject_id = ?`, [learner.id]);
+    const [{ ledger_entry_id: entry }] = await sql(
+      `select ledger_entry_id from ai_memory_deletions where subject_id = ?`,
+      [learner.id],
+    );
     await openUnit(t.app.deps).services.gdpr.memoryRevoked(entry, learner.id);
     expect(await sql(`select 1 from ai_memory_deletions where subject_id = ?`, [learner.id])).toHaveLength(1);
 
     const now = new Date(Date.now() + 1000);
     expect(await forgetRevokedMemories(t.app.deps, now)).toBe(0);
-    const [failed] = await sql(`select status, attempts, last_answer, next_attempt_at from ai_memory_deletions where subject_id = ?`, [learner.id]);
+    const [failed] = await sql(
+      `select status, attempts, last_answer, next_attempt_at from ai_memory_deletions where subject_id = ?`,
+      [learner.id],
+    );
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_answer: 'upstream_error' });
     expect(new Date(failed.next_attempt_at).getTime()).toBeGreaterThan(now.getTime());
     // Not again before its time.
@@ -65,7 +80,10 @@ describe('revoking ai_memory', () => {
     expect(calls[1].method).toBe('DELETE');
     expect(calls[1].headers['x-ai-user-id']).toBe(learner.id);
     expect(calls[1].headers['x-ai-signature']).toMatch(/^v1=[0-9a-f]{64}$/);
-    const [done] = await sql(`select status, attempts, last_answer, done_at from ai_memory_deletions where subject_id = ?`, [learner.id]);
+    const [done] = await sql(
+      `select status, attempts, last_answer, done_at from ai_memory_deletions where subject_id = ?`,
+      [learner.id],
+    );
     expect(done).toMatchObject({ status: 'done', attempts: 2, last_answer: '2xx' });
     // Done once: never asked again.
     expect(await forgetRevokedMemories(t.app.deps, new Date(now.getTime() + 3_600_000))).toBe(0);

@@ -5,7 +5,8 @@ import { areas } from '../../src/areas';
 import { startTestApp, type TestApp } from '../support/app';
 
 /** A column that holds a user's id without a relation: `userId`, `learnerId`, `requesterId`, ... */
-const USER_ID_COLUMN = /^(user|learner|guardian|owner|author|actor|requester|subject|creator|recipient|payer|beneficiary)Id$/i;
+const USER_ID_COLUMN =
+  /^(user|learner|guardian|owner|author|actor|requester|subject|creator|recipient|payer|beneficiary)Id$/i;
 
 /**
  * The entities that refer to a user: a relation to User, or a user-id column (directly), or a
@@ -23,7 +24,8 @@ function entitiesReferringToUsers(metadata: EntityMetadata[]): Map<string, strin
     for (const meta of metadata) {
       if (meta.embeddable || meta.virtual) continue;
       for (const prop of Object.values(meta.properties)) {
-        const relation = prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner);
+        const relation =
+          prop.kind === ReferenceKind.MANY_TO_ONE || (prop.kind === ReferenceKind.ONE_TO_ONE && prop.owner);
         const target = prop.targetMeta?.className ?? prop.type;
         let why: string | undefined;
         let owned = false;
@@ -65,7 +67,9 @@ describe('personal data is claimed by an area', () => {
     const unclaimed = [...referring].filter(([name]) => !claimed.has(name)).map(([name, why]) => `${name} (${why})`);
     expect(unclaimed).toEqual([]);
     // The check finds something: the obvious ones are among the referring entities.
-    expect([...referring.keys()]).toEqual(expect.arrayContaining(['User', 'Notification', 'ConsentLedgerEntry', 'GenerationStage']));
+    expect([...referring.keys()]).toEqual(
+      expect.arrayContaining(['User', 'Notification', 'ConsentLedgerEntry', 'GenerationStage']),
+    );
   });
 
   it('an area that claims entities can export and erase them', () => {
@@ -80,7 +84,10 @@ describe('personal data is claimed by an area', () => {
     const seen = new Map<string, string>();
     for (const area of areas) {
       for (const entity of area.personalData?.entities ?? []) {
-        expect(seen.get(entity.name), `${entity.name} claimed by ${seen.get(entity.name)} and ${area.name}`).toBeUndefined();
+        expect(
+          seen.get(entity.name),
+          `${entity.name} claimed by ${seen.get(entity.name)} and ${area.name}`,
+        ).toBeUndefined();
         seen.set(entity.name, area.name);
       }
     }

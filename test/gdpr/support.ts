@@ -28,7 +28,13 @@ export function unzip(buffer: Buffer): Promise<Map<string, Buffer>> {
 }
 
 /** Polls a privacy request until its status is one of `statuses`. */
-export async function waitForRequest(t: TestApp, token: string, id: string, statuses = ['ready', 'failed'], timeoutMs = 30_000): Promise<Record<string, any>> {
+export async function waitForRequest(
+  t: TestApp,
+  token: string,
+  id: string,
+  statuses = ['ready', 'failed'],
+  timeoutMs = 30_000,
+): Promise<Record<string, any>> {
   const start = Date.now();
   for (;;) {
     const reply = await t.http.get(`/gdpr/requests/${id}`, { token });
@@ -45,7 +51,11 @@ export async function learningData(t: TestApp, learner: SignedIn): Promise<{ cou
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   for (const lessonId of course.lessonIds) {
     await t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });
-    await t.http.post(`/progress/lessons/${lessonId}/complete`, { timeSpentSeconds: 120 }, { token: learner.accessToken });
+    await t.http.post(
+      `/progress/lessons/${lessonId}/complete`,
+      { timeSpentSeconds: 120 },
+      { token: learner.accessToken },
+    );
   }
   await t.http.post('/consent/grant', { consentTypeId: 'marketing_email' }, { token: learner.accessToken });
   return { courseId: course.id };

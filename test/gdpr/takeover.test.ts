@@ -35,7 +35,8 @@ async function exportLeftRunning(account: SignedIn, leaseEndsInMs: number): Prom
   return { id: row.id, leaseUntil: new Date(row.lease_until) };
 }
 
-const exportMails = (to: string) => smtp.received.filter((m) => m.to.includes(to) && /export|xuất|dữ liệu|data/i.test(m.subject));
+const exportMails = (to: string) =>
+  smtp.received.filter((m) => m.to.includes(to) && /export|xuất|dữ liệu|data/i.test(m.subject));
 
 describe('an export whose run died', () => {
   it('is taken over by the job that finds it claimed, once the lease ends, and mailed once', async () => {

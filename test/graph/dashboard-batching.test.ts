@@ -39,8 +39,16 @@ async function family(learners: number): Promise<SignedIn> {
   for (let i = 0; i < learners; i++) {
     const learner = await withBasicData(t, await learnerOfAge(t, 14));
     await linkFamily(t, guardian, learner);
-    await Promise.all(courses.map((course) => t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })));
-    await t.http.post(`/progress/lessons/${courses[0].lessonIds[0]}/complete`, { timeSpentSeconds: 30 }, { token: learner.accessToken });
+    await Promise.all(
+      courses.map((course) =>
+        t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken }),
+      ),
+    );
+    await t.http.post(
+      `/progress/lessons/${courses[0].lessonIds[0]}/complete`,
+      { timeSpentSeconds: 30 },
+      { token: learner.accessToken },
+    );
   }
   return guardian;
 }
@@ -65,7 +73,9 @@ describe('the guardian dashboard in one query', () => {
     for (const learner of learners) {
       expect(learner.enrollments.totalCount).toBe(20);
       expect(learner.enrollments.nodes).toHaveLength(20);
-      expect(learner.enrollments.nodes.filter((e: { progress: { completed: boolean } }) => e.progress.completed)).toHaveLength(1);
+      expect(
+        learner.enrollments.nodes.filter((e: { progress: { completed: boolean } }) => e.progress.completed),
+      ).toHaveLength(1);
       expect(learner.certificates.totalCount).toBe(1);
       expect(learner.consents.length).toBeGreaterThan(0);
     }

@@ -53,8 +53,24 @@ async function school(name: string) {
   const id = (await t.http.post('/school', { name, country: 'VN' }, { token: admin.accessToken })).body.id as string;
   const teacher = await signUp(t, adultSignup({ email: uniqueEmail('teacher') }));
   const head = await signUp(t, adultSignup({ email: uniqueEmail('head') }));
-  expect((await t.http.post(`/school/${id}/members`, { email: teacher.email, role: 'teacher' }, { token: admin.accessToken })).status).toBe(201);
-  expect((await t.http.post(`/school/${id}/members`, { email: head.email, role: 'school_admin' }, { token: admin.accessToken })).status).toBe(201);
+  expect(
+    (
+      await t.http.post(
+        `/school/${id}/members`,
+        { email: teacher.email, role: 'teacher' },
+        { token: admin.accessToken },
+      )
+    ).status,
+  ).toBe(201);
+  expect(
+    (
+      await t.http.post(
+        `/school/${id}/members`,
+        { email: head.email, role: 'school_admin' },
+        { token: admin.accessToken },
+      )
+    ).status,
+  ).toBe(201);
   return { id, teacher, head };
 }
 
@@ -65,7 +81,9 @@ async function newClass(schoolId: string, teacher: SignedIn, name: string): Prom
 }
 
 async function join(who: SignedIn, schoolClass: { joinCode: string }) {
-  expect((await t.http.post('/school/join', { code: schoolClass.joinCode }, { token: who.accessToken })).status).toBe(201);
+  expect((await t.http.post('/school/join', { code: schoolClass.joinCode }, { token: who.accessToken })).status).toBe(
+    201,
+  );
 }
 
 beforeAll(async () => {
@@ -73,7 +91,11 @@ beforeAll(async () => {
   ({ admin, editor, guardian, stranger, learner } = await graphCast(t, smtp));
   const course = await publishedCourse(t, editor, {}, 1);
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
-  await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, { timeSpentSeconds: 30 }, { token: learner.accessToken });
+  await t.http.post(
+    `/progress/lessons/${course.lessonIds[0]}/complete`,
+    { timeSpentSeconds: 30 },
+    { token: learner.accessToken },
+  );
 }, 120_000);
 
 describe("a teacher's and a school admin's classes", () => {
@@ -106,23 +128,42 @@ describe("a teacher's and a school admin's classes", () => {
       expect(shared).toMatchObject({ status: 'ACTIVE', progress: { streakDays: expect.any(Number), courses: [] } });
       const [pending, index] = byId.get(minor.id) as [{ status: string; progress: unknown }, number];
       expect(pending).toEqual({ learnerId: minor.id, status: 'PENDING_CONSENT', progress: null });
-      expect(codesAt(reply.body.errors, `viewer.teachingClasses.edges.1.node.members.nodes.${index}.progress`)).toEqual(['FORBIDDEN']);
+      expect(codesAt(reply.body.errors, `viewer.teachingClasses.edges.1.node.members.nodes.${index}.progress`)).toEqual(
+        ['FORBIDDEN'],
+      );
       expect(reply.body.errors).toHaveLength(1);
       // True whether the member has a guardian or none: the staff cannot tell which, and need not.
       expect(reply.body.errors![0].message).toBe('No guardian of this member has agreed to share their progress.');
     }
 
     // The guardian grants progress_sharing: the member's progress shows at once.
-    expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: minor.id }, { token: family.accessToken })).status).toBe(200);
+    expect(
+      (
+        await t.http.post(
+          '/consent/grant',
+          { consentTypeId: 'progress_sharing', learnerId: minor.id },
+          { token: family.accessToken },
+        )
+      ).status,
+    ).toBe(200);
     const shared: Reply = await t.http.gql(CLASSES, { first: 10 }, teacher.accessToken);
     expect(shared.body.errors).toBeUndefined();
-    const member = shared.body.data.viewer.teachingClasses.edges[1].node.members.nodes.find((m: { learnerId: string }) => m.learnerId === minor.id);
+    const member = shared.body.data.viewer.teachingClasses.edges[1].node.members.nodes.find(
+      (m: { learnerId: string }) => m.learnerId === minor.id,
+    );
     expect(member).toMatchObject({ status: 'ACTIVE', progress: { streakDays: expect.any(Number) } });
 
     // The learner sees the class among theirs, as a connection, and teaches none.
-    const own: Reply = await t.http.gql('{ viewer { schoolClasses(first: 5) { totalCount nodes { classId status } } teachingClasses { totalCount } } }', {}, minor.accessToken);
+    const own: Reply = await t.http.gql(
+      '{ viewer { schoolClasses(first: 5) { totalCount nodes { classId status } } teachingClasses { totalCount } } }',
+      {},
+      minor.accessToken,
+    );
     expect(own.body.errors).toBeUndefined();
-    expect(own.body.data.viewer).toEqual({ schoolClasses: { totalCount: 1, nodes: [{ classId: classA.id, status: 'ACTIVE' }] }, teachingClasses: { totalCount: 0 } });
+    expect(own.body.data.viewer).toEqual({
+      schoolClasses: { totalCount: 1, nodes: [{ classId: classA.id, status: 'ACTIVE' }] },
+      teachingClasses: { totalCount: 0 },
+    });
   });
 
   it("are refused to whom they do not concern: another school's teacher sees only theirs, an admin or a guardian walking to the account null + FORBIDDEN", async () => {
@@ -135,7 +176,9 @@ describe("a teacher's and a school admin's classes", () => {
 
     const reply: Reply = await t.http.gql(CLASSES, { first: 10 }, theirs.teacher.accessToken);
     expect(reply.body.errors).toBeUndefined();
-    expect(reply.body.data.viewer.teachingClasses.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([other.id]);
+    expect(reply.body.data.viewer.teachingClasses.edges.map((e: { node: { id: string } }) => e.node.id)).toEqual([
+      other.id,
+    ]);
     expect(JSON.stringify(reply.body)).not.toContain(pupil.id);
     expect(JSON.stringify(reply.body)).not.toContain(myClass.joinCode);
 
@@ -148,32 +191,48 @@ describe("a teacher's and a school admin's classes", () => {
     expect(listed.body.data.users.nodes).toEqual([{ id: mine.teacher.id, teachingClasses: null }]);
     expect(codesAt(listed.body.errors, 'users.nodes.0.teachingClasses')).toEqual(['FORBIDDEN']);
     // Another account cannot walk to the teacher at all.
-    const walked: Reply = await t.http.gql('query($id: ID!) { node(id: $id) { ... on User { teachingClasses { totalCount } } } }', { id: mine.teacher.id }, theirs.teacher.accessToken);
+    const walked: Reply = await t.http.gql(
+      'query($id: ID!) { node(id: $id) { ... on User { teachingClasses { totalCount } } } }',
+      { id: mine.teacher.id },
+      theirs.teacher.accessToken,
+    );
     expect(walked.body.data.node).toBeNull();
     expect(walked.body.errors!.map((e) => e.extensions.code)).toEqual(['NOT_FOUND']);
   });
 
-  it('read their members and progress in as many SQL statements for 3 classes x 3 members as for 1 x 1', { timeout: 120_000 }, async () => {
-    const build = async (classes: number, members: number) => {
-      const { id, teacher } = await school(`Sized ${classes}`);
-      for (let c = 0; c < classes; c++) {
-        const schoolClass = await newClass(id, teacher, `Class ${c}`);
-        for (let m = 0; m < members; m++) await join(await learnerOfAge(t, 19), schoolClass);
-      }
-      return teacher;
-    };
-    const [small, large] = [await build(1, 1), await build(3, 3)];
-    const one = await fewestStatements(t, () => t.http.gql(CLASSES, { first: 10 }, small.accessToken));
-    const many = await fewestStatements(t, () => t.http.gql(CLASSES, { first: 10 }, large.accessToken));
-    for (const reply of [one.result, many.result]) expect(reply.body.errors).toBeUndefined();
-    expect(many.result.body.data.viewer.teachingClasses.edges.map((e: { node: { members: { totalCount: number } } }) => e.node.members.totalCount)).toEqual([3, 3, 3]);
-    expect(many.count).toBe(one.count);
-  });
+  it(
+    'read their members and progress in as many SQL statements for 3 classes x 3 members as for 1 x 1',
+    { timeout: 120_000 },
+    async () => {
+      const build = async (classes: number, members: number) => {
+        const { id, teacher } = await school(`Sized ${classes}`);
+        for (let c = 0; c < classes; c++) {
+          const schoolClass = await newClass(id, teacher, `Class ${c}`);
+          for (let m = 0; m < members; m++) await join(await learnerOfAge(t, 19), schoolClass);
+        }
+        return teacher;
+      };
+      const [small, large] = [await build(1, 1), await build(3, 3)];
+      const one = await fewestStatements(t, () => t.http.gql(CLASSES, { first: 10 }, small.accessToken));
+      const many = await fewestStatements(t, () => t.http.gql(CLASSES, { first: 10 }, large.accessToken));
+      for (const reply of [one.result, many.result]) expect(reply.body.errors).toBeUndefined();
+      expect(
+        many.result.body.data.viewer.teachingClasses.edges.map(
+          (e: { node: { members: { totalCount: number } } }) => e.node.members.totalCount,
+        ),
+      ).toEqual([3, 3, 3]);
+      expect(many.count).toBe(one.count);
+    },
+  );
 });
 
 describe('an account reaches nothing of another account', () => {
   it("a linked learner's guardian: courses, progress, certificates, consents and AI access; every other edge null + FORBIDDEN", async () => {
-    const reply: Reply = await t.http.gql(`{ viewer { linkedLearners { nodes { id ${ALL_EDGES} } } } }`, {}, guardian.accessToken);
+    const reply: Reply = await t.http.gql(
+      `{ viewer { linkedLearners { nodes { id ${ALL_EDGES} } } } }`,
+      {},
+      guardian.accessToken,
+    );
     const child = reply.body.data.viewer.linkedLearners.nodes[0];
     expect(child.id).toBe(learner.id);
     for (const edge of Object.keys(EDGES)) {
@@ -191,7 +250,11 @@ describe('an account reaches nothing of another account', () => {
   });
 
   it('an admin listing the account: every edge null + FORBIDDEN (an account is not an admin’s to walk)', async () => {
-    const reply: Reply = await t.http.gql(`query($email: String) { users(first: 1, filter: { email: $email }) { nodes { id ${ALL_EDGES} } } }`, { email: learner.email }, admin.accessToken);
+    const reply: Reply = await t.http.gql(
+      `query($email: String) { users(first: 1, filter: { email: $email }) { nodes { id ${ALL_EDGES} } } }`,
+      { email: learner.email },
+      admin.accessToken,
+    );
     const account = reply.body.data.users.nodes[0];
     expect(account.id).toBe(learner.id);
     for (const edge of Object.keys(EDGES)) {
@@ -201,12 +264,20 @@ describe('an account reaches nothing of another account', () => {
   });
 
   it('a stranger: the account itself is NOT_FOUND, as an id that names nothing, and no edge answers', async () => {
-    const reply: Reply = await t.http.gql(`query($id: ID!) { node(id: $id) { id ... on User { ${ALL_EDGES} } } }`, { id: learner.id }, stranger.accessToken);
+    const reply: Reply = await t.http.gql(
+      `query($id: ID!) { node(id: $id) { id ... on User { ${ALL_EDGES} } } }`,
+      { id: learner.id },
+      stranger.accessToken,
+    );
     expect(reply.status).toBe(200);
     expect(reply.body.data.node).toBeNull();
     expect(reply.body.errors!.map((e) => e.extensions.code)).toEqual(['NOT_FOUND']);
     expect(JSON.stringify(reply.body)).not.toContain(learner.email);
-    const linked: Reply = await t.http.gql(`{ viewer { linkedLearners { totalCount nodes { id } } } }`, {}, stranger.accessToken);
+    const linked: Reply = await t.http.gql(
+      `{ viewer { linkedLearners { totalCount nodes { id } } } }`,
+      {},
+      stranger.accessToken,
+    );
     expect(linked.body.data.viewer.linkedLearners).toEqual({ totalCount: 0, nodes: [] });
   });
 });
@@ -215,13 +286,19 @@ describe('entitlements as a connection', () => {
   it('pages newest first with a total, for the account only', async () => {
     const buyer = await signUp(t, adultSignup({ email: uniqueEmail('buyer') }));
     const grant = (input: Record<string, unknown>) =>
-      t.http.gql('mutation($input: GrantInput!) { grantEntitlement(input: $input) { id } }', { input: { userId: buyer.id, ...input } }, admin.accessToken);
+      t.http.gql(
+        'mutation($input: GrantInput!) { grantEntitlement(input: $input) { id } }',
+        { input: { userId: buyer.id, ...input } },
+        admin.accessToken,
+      );
     const courses = [await publishedCourse(t, editor, {}, 1), await publishedCourse(t, editor, {}, 1)];
     const granted: string[] = [];
-    for (const course of courses) granted.push((await grant({ kind: 'COURSE', courseId: course.id })).body.data.grantEntitlement.id);
+    for (const course of courses)
+      granted.push((await grant({ kind: 'COURSE', courseId: course.id })).body.data.grantEntitlement.id);
     granted.push((await grant({ kind: 'TIER', tier: 'STARTER' })).body.data.grantEntitlement.id);
 
-    const query = 'query($after: String) { me { entitlements(first: 2, after: $after) { totalCount edges { cursor node { id kind status } } pageInfo { hasNextPage endCursor } } } }';
+    const query =
+      'query($after: String) { me { entitlements(first: 2, after: $after) { totalCount edges { cursor node { id kind status } } pageInfo { hasNextPage endCursor } } } }';
     const first: Reply = await t.http.gql(query, {}, buyer.accessToken);
     expect(first.body.errors).toBeUndefined();
     const page = first.body.data.me.entitlements;
@@ -230,13 +307,21 @@ describe('entitlements as a connection', () => {
     const second: Reply = await t.http.gql(query, { after: page.pageInfo.endCursor }, buyer.accessToken);
     const rest = second.body.data.me.entitlements;
     expect(rest.pageInfo).toEqual({ hasNextPage: false, endCursor: rest.edges[0].cursor });
-    expect([...page.edges, ...rest.edges].map((e: { node: { id: string } }) => e.node.id)).toEqual([...granted].reverse());
+    expect([...page.edges, ...rest.edges].map((e: { node: { id: string } }) => e.node.id)).toEqual(
+      [...granted].reverse(),
+    );
   });
 });
 
 describe('connections page forward to the end with no duplicate and no gap while rows are added', () => {
   /** Follows endCursor with `first: 2`, calling `between` after each page; returns the ids seen and the pages read. */
-  async function pageThrough(who: SignedIn, edge: string, pick: (data: any) => any, idOf: (node: any) => string, between: (page: number) => Promise<void>) {
+  async function pageThrough(
+    who: SignedIn,
+    edge: string,
+    pick: (data: any) => any,
+    idOf: (node: any) => string,
+    between: (page: number) => Promise<void>,
+  ) {
     const seen: string[] = [];
     let after: string | null = null;
     let pages = 0;
@@ -260,7 +345,9 @@ describe('connections page forward to the end with no duplicate and no gap while
     const reader = await learnerOfAge(t, 19);
     await notify(t, reader.id, 'system', 7);
     for (const filter of ['ALL', 'UNREAD']) {
-      const present = (await t.http.gql('{ viewer { notifications(first: 100) { nodes { id } } } }', {}, reader.accessToken)).body.data.viewer.notifications.nodes.map((n: { id: string }) => n.id);
+      const present = (
+        await t.http.gql('{ viewer { notifications(first: 100) { nodes { id } } } }', {}, reader.accessToken)
+      ).body.data.viewer.notifications.nodes.map((n: { id: string }) => n.id);
       const { seen, pages } = await pageThrough(
         reader,
         `notifications(filter: ${filter}, first: 2, after: $after) { totalCount edges { cursor node { id } } nodes { id } pageInfo { hasNextPage endCursor } }`,
@@ -313,12 +400,17 @@ describe('connections page forward to the end with no duplicate and no gap while
   });
 
   it('take first at most 100 on the new edges', async () => {
-    for (const edge of ['teachingClasses(first: 101) { totalCount }', 'schoolClasses(first: 101) { totalCount }', 'entitlements(first: 101) { totalCount }']) {
+    for (const edge of [
+      'teachingClasses(first: 101) { totalCount }',
+      'schoolClasses(first: 101) { totalCount }',
+      'entitlements(first: 101) { totalCount }',
+    ]) {
       const reply: Reply = await t.http.gql(`{ viewer { ${edge} } }`, {}, learner.accessToken);
       expect(reply.body.errors![0].extensions.code, edge).toBe('VALIDATION_FAILED');
     }
     // Members are priced per class they may be read for: 100 classes x 100 members is refused before it runs.
-    const walk = (n: number) => `{ viewer { teachingClasses(first: ${n}) { nodes { members(first: ${n}) { nodes { learnerId progress { courses { percent } } } } } } } }`;
+    const walk = (n: number) =>
+      `{ viewer { teachingClasses(first: ${n}) { nodes { members(first: ${n}) { nodes { learnerId progress { courses { percent } } } } } } } }`;
     const refused: Reply = await t.http.gql(walk(100), {}, learner.accessToken);
     expect(refused.status).toBe(400);
     expect(refused.body.errors![0].message).toMatch(/too expensive/);

@@ -28,9 +28,15 @@ beforeAll(async () => {
   ({ admin, editor, guardian, stranger, learner } = await graphCast(t, smtp));
   courses = [];
   for (let i = 0; i < 3; i++) courses.push(await publishedCourse(t, editor, { title: text(`Course ${i}`) }));
-  for (const course of courses) await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
+  for (const course of courses)
+    await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   // The first course finished: its certificate, and notifications for learner and guardian.
-  for (const lessonId of courses[0].lessonIds) await t.http.post(`/progress/lessons/${lessonId}/complete`, { timeSpentSeconds: 60 }, { token: learner.accessToken });
+  for (const lessonId of courses[0].lessonIds)
+    await t.http.post(
+      `/progress/lessons/${lessonId}/complete`,
+      { timeSpentSeconds: 60 },
+      { token: learner.accessToken },
+    );
   // The notifications follow the completion through the outbox.
   await settled(t);
 }, 120_000);
@@ -60,7 +66,9 @@ describe('a guardian walks the graph', () => {
     const child = viewer.linkedLearners.nodes[0];
     expect(child.id).toBe(learner.id);
     expect(child.enrollments.totalCount).toBe(3);
-    expect(child.enrollments.nodes.map((e: { course: { id: string } }) => e.course.id).sort()).toEqual(courses.map((c) => c.id).sort());
+    expect(child.enrollments.nodes.map((e: { course: { id: string } }) => e.course.id).sort()).toEqual(
+      courses.map((c) => c.id).sort(),
+    );
     const finished = child.enrollments.nodes.find((e: { course: { id: string } }) => e.course.id === courses[0].id);
     expect(finished.progress).toEqual({ percent: 100, completed: true });
     expect(child.progress.courses).toHaveLength(3);
@@ -76,7 +84,11 @@ describe('a guardian walks the graph', () => {
       progress { streakDays } } } } }`;
     const reply = await t.http.gql(query, {}, guardian.accessToken);
     const child = reply.body.data.viewer.linkedLearners.nodes[0];
-    expect(child).toMatchObject({ id: learner.id, displayName: expect.any(String), progress: { streakDays: expect.any(Number) } });
+    expect(child).toMatchObject({
+      id: learner.id,
+      displayName: expect.any(String),
+      progress: { streakDays: expect.any(Number) },
+    });
     for (const edge of [
       'notifications',
       'unreadNotificationCount',
@@ -96,11 +108,21 @@ describe('a guardian walks the graph', () => {
   });
 
   it('cannot walk to a learner who is not theirs: another guardian, an admin and the learner through a link each meet refusals', async () => {
-    const other = await t.http.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: learner.id }, stranger.accessToken);
+    const other = await t.http.gql(
+      `query($id: ID!) { node(id: $id) { id } }`,
+      { id: learner.id },
+      stranger.accessToken,
+    );
     expect(other.body.data.node).toBeNull();
     expect(other.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);
-    expect(other.body.errors![0].message).toBe((await t.http.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: randomUUID() }, stranger.accessToken)).body.errors![0].message);
-    expect((await t.http.gql('{ viewer { linkedLearners { totalCount } } }', {}, stranger.accessToken)).body.data.viewer.linkedLearners.totalCount).toBe(0);
+    expect(other.body.errors![0].message).toBe(
+      (await t.http.gql(`query($id: ID!) { node(id: $id) { id } }`, { id: randomUUID() }, stranger.accessToken)).body
+        .errors![0].message,
+    );
+    expect(
+      (await t.http.gql('{ viewer { linkedLearners { totalCount } } }', {}, stranger.accessToken)).body.data.viewer
+        .linkedLearners.totalCount,
+    ).toBe(0);
 
     // An admin lists accounts, but an account's edges are its own and its guardians'.
     const listed = await t.http.gql(
@@ -108,13 +130,37 @@ describe('a guardian walks the graph', () => {
       { email: learner.email },
       admin.accessToken,
     );
-    expect(listed.body.data.users.nodes[0]).toMatchObject({ id: learner.id, enrollments: null, progress: null, certificates: null, notifications: null, consents: null, aiAccess: null });
-    for (const edge of ['enrollments', 'progress', 'certificates', 'notifications', 'consents', 'consentLedger', 'aiAccess'])
+    expect(listed.body.data.users.nodes[0]).toMatchObject({
+      id: learner.id,
+      enrollments: null,
+      progress: null,
+      certificates: null,
+      notifications: null,
+      consents: null,
+      aiAccess: null,
+    });
+    for (const edge of [
+      'enrollments',
+      'progress',
+      'certificates',
+      'notifications',
+      'consents',
+      'consentLedger',
+      'aiAccess',
+    ])
       expect(codesAt(listed.body.errors, `users.nodes.0.${edge}`), edge).toEqual(['FORBIDDEN']);
 
     // The learner sees their links, but walking through one to an account is the guardian's way.
-    const own = await t.http.gql('{ viewer { guardianLinks { nodes { status guardian { id } learnerAccount { id } } } } }', {}, learner.accessToken);
-    expect(own.body.data.viewer.guardianLinks.nodes[0]).toMatchObject({ status: 'ACTIVE', guardian: { id: guardian.id }, learnerAccount: null });
+    const own = await t.http.gql(
+      '{ viewer { guardianLinks { nodes { status guardian { id } learnerAccount { id } } } } }',
+      {},
+      learner.accessToken,
+    );
+    expect(own.body.data.viewer.guardianLinks.nodes[0]).toMatchObject({
+      status: 'ACTIVE',
+      guardian: { id: guardian.id },
+      learnerAccount: null,
+    });
     expect(codesAt(own.body.errors, 'viewer.guardianLinks.nodes.0.learnerAccount')).toEqual(['FORBIDDEN']);
 
     // Without a token there is no viewer, and no edge of anyone's.
@@ -151,7 +197,11 @@ describe('a learner walks their own graph', () => {
     });
     const anonymous = await t.http.gql(query, { id: courses[0].id });
     expect(anonymous.body.errors).toBeUndefined();
-    expect(anonymous.body.data.course).toMatchObject({ id: courses[0].id, viewerEnrollment: null, viewerProgress: null });
+    expect(anonymous.body.data.course).toMatchObject({
+      id: courses[0].id,
+      viewerEnrollment: null,
+      viewerProgress: null,
+    });
     const notEnrolled = await t.http.gql(query, { id: courses[0].id }, guardian.accessToken);
     expect(notEnrolled.body.data.course).toMatchObject({ viewerEnrollment: null, viewerProgress: null });
   });
@@ -170,23 +220,46 @@ describe('node(id:) and nodes(ids:)', () => {
   it('answers every node type to whom may see it, and NOT_FOUND to anyone else, as for an id that names nothing', async () => {
     const someone = await signUp(t, adultSignup({ email: uniqueEmail('someone') }));
     const product = await publishedProduct(t, admin);
-    const draft = (await t.http.post('/products', { ...subscriptionBody(), title: text('Draft') }, { token: admin.accessToken })).body;
-    const payment = (await checkout(t, someone, { productId: product.id, priceId: product.prices[0].id, provider: 'sandbox' })).body;
+    const draft = (
+      await t.http.post('/products', { ...subscriptionBody(), title: text('Draft') }, { token: admin.accessToken })
+    ).body;
+    const payment = (
+      await checkout(t, someone, { productId: product.id, priceId: product.prices[0].id, provider: 'sandbox' })
+    ).body;
     const project = (
       await t.http.post(
         '/projects',
-        { title: 'Mine', description: '', language: 'javascript', files: [{ path: 'main.js', content: 'console.log(1)' }], visibility: 'private' },
+        {
+          title: 'Mine',
+          description: '',
+          language: 'javascript',
+          files: [{ path: 'main.js', content: 'console.log(1)' }],
+          visibility: 'private',
+        },
         { token: learner.accessToken },
       )
     ).body;
     const exercise = (
       await t.http.post(
         '/codelab/exercises',
-        { title: text('Echo'), prompt: text('Print the input'), language: 'javascript', starterCode: '', difficulty: 'easy', tests: [{ name: 'one', hidden: false, input: '1\n', expected: '1\n' }] },
+        {
+          title: text('Echo'),
+          prompt: text('Print the input'),
+          language: 'javascript',
+          starterCode: '',
+          difficulty: 'easy',
+          tests: [{ name: 'one', hidden: false, input: '1\n', expected: '1\n' }],
+        },
         { token: editor.accessToken },
       )
     ).body;
-    const submission = (await t.http.post(`/codelab/exercises/${exercise.id}/submissions`, { code: 'console.log(1)' }, { token: learner.accessToken })).body;
+    const submission = (
+      await t.http.post(
+        `/codelab/exercises/${exercise.id}/submissions`,
+        { code: 'console.log(1)' },
+        { token: learner.accessToken },
+      )
+    ).body;
     const me = (
       await t.http.gql(
         '{ me { enrollments(first: 1) { nodes { id } } certificates { nodes { id } } notifications(first: 1) { nodes { id } } guardianLinks { nodes { id } } } }',
@@ -249,15 +322,25 @@ describe('node(id:) and nodes(ids:)', () => {
 
   it('nodes(ids:) answers in order, null with NOT_FOUND for each one hidden, and refuses more than 100 ids', async () => {
     const ids = [courses[1].id, learner.id, randomUUID(), guardian.id];
-    const reply = await t.http.gql('query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Course { title { en } } ... on User { displayName } } }', { ids }, guardian.accessToken);
+    const reply = await t.http.gql(
+      'query($ids: [ID!]!) { nodes(ids: $ids) { __typename id ... on Course { title { en } } ... on User { displayName } } }',
+      { ids },
+      guardian.accessToken,
+    );
     expect(reply.body.data.nodes).toEqual([
       { __typename: 'Course', id: courses[1].id, title: { en: 'Course 1' } },
       { __typename: 'User', id: learner.id, displayName: expect.any(String) },
       null,
       { __typename: 'User', id: guardian.id, displayName: expect.any(String) },
     ]);
-    expect(reply.body.errors!.map((e) => [(e as GqlError & { path: unknown[] }).path, e.extensions.code])).toEqual([[['nodes', 2], 'NOT_FOUND']]);
-    const tooMany = await t.http.gql('query($ids: [ID!]!) { nodes(ids: $ids) { id } }', { ids: Array.from({ length: 101 }, () => randomUUID()) }, guardian.accessToken);
+    expect(reply.body.errors!.map((e) => [(e as GqlError & { path: unknown[] }).path, e.extensions.code])).toEqual([
+      [['nodes', 2], 'NOT_FOUND'],
+    ]);
+    const tooMany = await t.http.gql(
+      'query($ids: [ID!]!) { nodes(ids: $ids) { id } }',
+      { ids: Array.from({ length: 101 }, () => randomUUID()) },
+      guardian.accessToken,
+    );
     expect(tooMany.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });
@@ -268,17 +351,28 @@ describe('connections', () => {
     const more = [];
     for (let i = 0; i < 4; i++) more.push(await publishedCourse(t, editor, { title: text(`Paged ${i}`) }, 1));
     const before = [...courses, ...more];
-    for (const course of before) await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: pager.accessToken });
+    for (const course of before)
+      await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: pager.accessToken });
     const seen: string[] = [];
     let after: string | null = null;
     let pages = 0;
     for (;;) {
-      const reply: { body: { data: { me: { enrollments: { edges: { cursor: string; node: { course: { id: string } } }[]; pageInfo: { hasNextPage: boolean; endCursor: string } } } } } } =
-        await t.http.gql(
-          'query($after: String) { me { enrollments(first: 2, after: $after) { edges { cursor node { course { id } } } pageInfo { hasNextPage endCursor } } } }',
-          { after },
-          pager.accessToken,
-        );
+      const reply: {
+        body: {
+          data: {
+            me: {
+              enrollments: {
+                edges: { cursor: string; node: { course: { id: string } } }[];
+                pageInfo: { hasNextPage: boolean; endCursor: string };
+              };
+            };
+          };
+        };
+      } = await t.http.gql(
+        'query($after: String) { me { enrollments(first: 2, after: $after) { edges { cursor node { course { id } } } pageInfo { hasNextPage endCursor } } } }',
+        { after },
+        pager.accessToken,
+      );
       const page = reply.body.data.me.enrollments;
       seen.push(...page.edges.map((e) => e.node.course.id));
       pages++;
@@ -294,8 +388,15 @@ describe('connections', () => {
 
     const tooLarge = await t.http.gql('{ me { enrollments(first: 101) { totalCount } } }', {}, pager.accessToken);
     expect(tooLarge.body.errors![0].extensions.code).toBe('VALIDATION_FAILED');
-    const badCursor = await t.http.gql('{ me { enrollments(after: "bm90IGEgY3Vyc29y") { totalCount } } }', {}, pager.accessToken);
-    expect(badCursor.body.errors![0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'after', message: expect.any(String) }] });
+    const badCursor = await t.http.gql(
+      '{ me { enrollments(after: "bm90IGEgY3Vyc29y") { totalCount } } }',
+      {},
+      pager.accessToken,
+    );
+    expect(badCursor.body.errors![0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'after', message: expect.any(String) }],
+    });
   });
 
   it('refuses before running a query that asks for 100 x 100 x 100, and prices the dashboard below the limit', async () => {
@@ -329,21 +430,45 @@ describe('connections', () => {
 describe('a teacher reaches class members', () => {
   it("reaches an active member's progress, and a member's waiting for progress_sharing is refused until the guardian grants it", async () => {
     const teacher = await signUp(t, adultSignup({ email: uniqueEmail('teacher') }));
-    const schoolId = (await t.http.post('/school', { name: 'Graph school', country: 'VN' }, { token: admin.accessToken })).body.id;
-    await t.http.post(`/school/${schoolId}/members`, { email: teacher.email, role: 'teacher' }, { token: admin.accessToken });
-    const schoolClass = (await t.http.post(`/school/${schoolId}/classes`, { name: '7B' }, { token: teacher.accessToken })).body;
-    expect((await t.http.post('/school/join', { code: schoolClass.joinCode }, { token: learner.accessToken })).status).toBe(201);
-    const query = 'query($id: ID!) { schoolClass(classId: $id) { members { learnerId status progress { streakDays courses { courseId percent } } } } }';
+    const schoolId = (
+      await t.http.post('/school', { name: 'Graph school', country: 'VN' }, { token: admin.accessToken })
+    ).body.id;
+    await t.http.post(
+      `/school/${schoolId}/members`,
+      { email: teacher.email, role: 'teacher' },
+      { token: admin.accessToken },
+    );
+    const schoolClass = (
+      await t.http.post(`/school/${schoolId}/classes`, { name: '7B' }, { token: teacher.accessToken })
+    ).body;
+    expect(
+      (await t.http.post('/school/join', { code: schoolClass.joinCode }, { token: learner.accessToken })).status,
+    ).toBe(201);
+    const query =
+      'query($id: ID!) { schoolClass(classId: $id) { members { learnerId status progress { streakDays courses { courseId percent } } } } }';
     const pending = await t.http.gql(query, { id: schoolClass.id }, teacher.accessToken);
-    expect(pending.body.data.schoolClass.members).toEqual([{ learnerId: learner.id, status: 'PENDING_CONSENT', progress: null }]);
+    expect(pending.body.data.schoolClass.members).toEqual([
+      { learnerId: learner.id, status: 'PENDING_CONSENT', progress: null },
+    ]);
     expect(codesAt(pending.body.errors, 'schoolClass.members.0.progress')).toEqual(['FORBIDDEN']);
 
-    expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
+    expect(
+      (
+        await t.http.post(
+          '/consent/grant',
+          { consentTypeId: 'progress_sharing', learnerId: learner.id },
+          { token: guardian.accessToken },
+        )
+      ).status,
+    ).toBe(200);
     const active = await t.http.gql(query, { id: schoolClass.id }, teacher.accessToken);
     expect(active.body.errors).toBeUndefined();
     const own = await t.http.gql('{ viewer { schoolClasses { nodes { classId status } } } }', {}, learner.accessToken);
     expect(own.body.data.viewer.schoolClasses.nodes).toEqual([{ classId: schoolClass.id, status: 'ACTIVE' }]);
-    expect(active.body.data.schoolClass.members[0]).toMatchObject({ status: 'ACTIVE', progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) } });
+    expect(active.body.data.schoolClass.members[0]).toMatchObject({
+      status: 'ACTIVE',
+      progress: { courses: expect.arrayContaining([{ courseId: courses[0].id, percent: 100 }]) },
+    });
     // A teacher walks no further than progress: the roster names no account to walk from.
     const walk = await t.http.gql('query($id: ID!) { node(id: $id) { id } }', { id: learner.id }, teacher.accessToken);
     expect(walk.body.errors!.map((e: GqlError) => e.extensions.code)).toEqual(['NOT_FOUND']);

@@ -57,7 +57,8 @@ const NODES = `query($ids: [ID!]!) { nodes(ids: $ids) { ${FIELDS} } }`;
 
 const node = (id: string, who?: SignedIn) => t.http.gql(NODE, { id }, who?.accessToken);
 /** The answer without where it points: what a caller could compare between two ids. */
-const shape = (errors: GqlError[] | undefined) => (errors ?? []).map((e) => ({ message: e.message, extensions: e.extensions }));
+const shape = (errors: GqlError[] | undefined) =>
+  (errors ?? []).map((e) => ({ message: e.message, extensions: e.extensions }));
 
 interface Case {
   type: string;
@@ -80,53 +81,110 @@ beforeAll(async () => {
   otherCreator = await creatorAccount(t);
 
   // The consent ledger: the guardian grants progress_sharing for the learner.
-  expect((await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
-  const ledger = await t.http.gql('query($id: ID) { consentLedger(learnerId: $id) { id consentTypeId } }', { id: learner.id }, guardian.accessToken);
-  const entry = ledger.body.data.consentLedger.find((e: { consentTypeId: string }) => e.consentTypeId === 'PROGRESS_SHARING');
+  expect(
+    (
+      await t.http.post(
+        '/consent/grant',
+        { consentTypeId: 'progress_sharing', learnerId: learner.id },
+        { token: guardian.accessToken },
+      )
+    ).status,
+  ).toBe(200);
+  const ledger = await t.http.gql(
+    'query($id: ID) { consentLedger(learnerId: $id) { id consentTypeId } }',
+    { id: learner.id },
+    guardian.accessToken,
+  );
+  const entry = ledger.body.data.consentLedger.find(
+    (e: { consentTypeId: string }) => e.consentTypeId === 'PROGRESS_SHARING',
+  );
 
   // Commerce: a paid payment and its refund; the learner's request to buy; an entitlement granted.
   const product = await publishedProduct(t, admin);
   const payment = await buy(t, buyer, product);
-  const refund = await t.http.post('/refunds', { paymentId: payment.id, amount: 1000, reason: 'changed my mind' }, { token: buyer.accessToken });
+  const refund = await t.http.post(
+    '/refunds',
+    { paymentId: payment.id, amount: 1000, reason: 'changed my mind' },
+    { token: buyer.accessToken },
+  );
   expect(refund.status).toBe(201);
   const asked = await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id });
   expect(asked.status).toBe(202);
-  const granted = await t.http.post('/entitlements/grants', { userId: learner.id, kind: 'tier', tier: 'pro' }, { token: admin.accessToken });
+  const granted = await t.http.post(
+    '/entitlements/grants',
+    { userId: learner.id, kind: 'tier', tier: 'pro' },
+    { token: admin.accessToken },
+  );
   expect(granted.status).toBe(201);
 
   // A school with a teacher, and a class of theirs the learner joins.
   const school = await t.http.post('/school', { name: 'Node school', country: 'VN' }, { token: admin.accessToken });
-  await t.http.post(`/school/${school.body.id}/members`, { email: teacher.email, role: 'teacher' }, { token: admin.accessToken });
-  const schoolClass = await t.http.post(`/school/${school.body.id}/classes`, { name: '8A' }, { token: teacher.accessToken });
-  expect((await t.http.post('/school/join', { code: schoolClass.body.joinCode }, { token: learner.accessToken })).status).toBe(201);
+  await t.http.post(
+    `/school/${school.body.id}/members`,
+    { email: teacher.email, role: 'teacher' },
+    { token: admin.accessToken },
+  );
+  const schoolClass = await t.http.post(
+    `/school/${school.body.id}/classes`,
+    { name: '8A' },
+    { token: teacher.accessToken },
+  );
+  expect(
+    (await t.http.post('/school/join', { code: schoolClass.body.joinCode }, { token: learner.accessToken })).status,
+  ).toBe(201);
 
   // A creator's draft with a lesson.
-  const draft = await t.http.post('/creator/courses', { title: text('Scratch games'), description: text('Make a game'), level: 'beginner', minAge: 8, maxAge: 14 }, { token: creator.accessToken });
+  const draft = await t.http.post(
+    '/creator/courses',
+    { title: text('Scratch games'), description: text('Make a game'), level: 'beginner', minAge: 8, maxAge: 14 },
+    { token: creator.accessToken },
+  );
   const lesson = await t.http.post(
     `/creator/courses/${draft.body.id}/lessons`,
     {
       title: text('Sprites'),
       objectives: { en: ['Move a sprite'], vi: ['Di chuyển nhân vật'] },
       content: text('Sprites move with blocks.'),
-      quiz: [{ prompt: text('Which block moves?'), options: [text('move'), text('say')], answerIndex: 0, explanation: text('move moves.') }],
+      quiz: [
+        {
+          prompt: text('Which block moves?'),
+          options: [text('move'), text('say')],
+          answerIndex: 0,
+          explanation: text('move moves.'),
+        },
+      ],
     },
     { token: creator.accessToken },
   );
   expect(lesson.status).toBe(201);
 
   // The course factory, privacy, the contact form, the guardian's weekly report, the audit trail and role changes.
-  const generation = await t.http.post('/factory/generate', generationRequest({ topic: 'Node ids for kids' }), { token: editor.accessToken });
+  const generation = await t.http.post('/factory/generate', generationRequest({ topic: 'Node ids for kids' }), {
+    token: editor.accessToken,
+  });
   expect(generation.status).toBe(202);
   const gdpr = await t.http.post('/gdpr/export', { learnerId: learner.id }, { token: guardian.accessToken });
   expect(gdpr.status).toBe(202);
   const writer = uniqueEmail('writer');
-  const contact = await t.http.post('/contact', { name: 'Minh', email: writer, subject: 'Node ids?', message: 'Are ids the same in REST?' }, { headers: { 'x-forwarded-for': freshIp() } });
+  const contact = await t.http.post(
+    '/contact',
+    { name: 'Minh', email: writer, subject: 'Node ids?', message: 'Are ids the same in REST?' },
+    { headers: { 'x-forwarded-for': freshIp() } },
+  );
   expect(contact.status).toBe(202);
   await sendDueReports(t.app.deps, new Date('2026-11-23T02:00:00Z'));
   const reports = await t.http.gql('{ guardianReports { nodes { id learnerId kind } } }', {}, guardian.accessToken);
   const report = reports.body.data.guardianReports.nodes.find((r: { learnerId: string }) => r.learnerId === learner.id);
-  const audit = await t.http.gql('{ auditEntries(first: 1, action: "school.created") { nodes { id targetId } } }', {}, admin.accessToken);
-  const roleChanges = await t.http.gql('query($email: String) { users(first: 1, filter: { email: $email }) { nodes { roleChanges { id role } } } }', { email: editor.email }, admin.accessToken);
+  const audit = await t.http.gql(
+    '{ auditEntries(first: 1, action: "school.created") { nodes { id targetId } } }',
+    {},
+    admin.accessToken,
+  );
+  const roleChanges = await t.http.gql(
+    'query($email: String) { users(first: 1, filter: { email: $email }) { nodes { roleChanges { id role } } } }',
+    { email: editor.email },
+    admin.accessToken,
+  );
 
   cases = [
     {
@@ -326,7 +384,9 @@ describe('node(id:) for each type of this round', () => {
         const [hidden, unknown] = await Promise.all([node(id, caller), node(randomUUID(), caller)]);
         expect(hidden.status, `${type} for ${who}`).toBe(200);
         expect(hidden.body.data, `${type} for ${who}`).toEqual({ node: null });
-        expect(shape(hidden.body.errors), `${type} for ${who}`).toEqual([{ message: expect.any(String), extensions: { code: 'NOT_FOUND' } }]);
+        expect(shape(hidden.body.errors), `${type} for ${who}`).toEqual([
+          { message: expect.any(String), extensions: { code: 'NOT_FOUND' } },
+        ]);
         expect(shape(hidden.body.errors), `${type} for ${who}`).toEqual(shape(unknown.body.errors));
       }
     }
@@ -334,10 +394,16 @@ describe('node(id:) for each type of this round', () => {
 
   it('shows a creator course to content admins once it is in review, as the review queue does', async () => {
     const draft = cases.find((c) => c.type === 'CreatorCourse')!;
-    expect((await t.http.post(`/creator/courses/${draft.id}/submit`, undefined, { token: creator.accessToken })).status).toBe(200);
+    expect(
+      (await t.http.post(`/creator/courses/${draft.id}/submit`, undefined, { token: creator.accessToken })).status,
+    ).toBe(200);
     const reviewed = await node(draft.id, editor);
     expect(reviewed.body.errors).toBeUndefined();
-    expect(reviewed.body.data.node).toMatchObject({ __typename: 'CreatorCourse', id: draft.id, draftStatus: 'IN_REVIEW' });
+    expect(reviewed.body.data.node).toMatchObject({
+      __typename: 'CreatorCourse',
+      id: draft.id,
+      draftStatus: 'IN_REVIEW',
+    });
     expect((await node(draft.id, otherCreator)).body.errors!.map((e) => e.extensions.code)).toEqual(['NOT_FOUND']);
   });
 });
@@ -345,10 +411,23 @@ describe('node(id:) for each type of this round', () => {
 describe('nodes(ids:)', () => {
   it('answers visible, invisible, unknown and malformed ids in order, a NOT_FOUND at the place of each one not shown', async () => {
     const of = (type: string) => cases.find((c) => c.type === type)!.id;
-    const ids = [of('ConsentLedgerEntryView'), of('Refund'), of('PurchaseRequest'), randomUUID(), of('GdprRequest'), of('School'), 'not-an-id', of('GuardianReport'), learner.id, of('GdprRequest')];
+    const ids = [
+      of('ConsentLedgerEntryView'),
+      of('Refund'),
+      of('PurchaseRequest'),
+      randomUUID(),
+      of('GdprRequest'),
+      of('School'),
+      'not-an-id',
+      of('GuardianReport'),
+      learner.id,
+      of('GdprRequest'),
+    ];
     const reply = await t.http.gql(NODES, { ids }, guardian.accessToken);
     expect(reply.status).toBe(200);
-    expect(reply.body.data.nodes.map((n: { __typename: string; id: string } | null) => n && `${n.__typename}:${n.id}`)).toEqual([
+    expect(
+      reply.body.data.nodes.map((n: { __typename: string; id: string } | null) => n && `${n.__typename}:${n.id}`),
+    ).toEqual([
       `ConsentLedgerEntryView:${ids[0]}`,
       null,
       `PurchaseRequest:${ids[2]}`,
@@ -371,16 +450,37 @@ describe('nodes(ids:)', () => {
   });
 
   it('reads each type once: 20 ids of each of five types cost the statements of one id of each', async () => {
-    const many: Record<string, string[]> = { School: [], SchoolClass: [], AuditEntryView: [], ContactMessage: [], Notification: [] };
+    const many: Record<string, string[]> = {
+      School: [],
+      SchoolClass: [],
+      AuditEntryView: [],
+      ContactMessage: [],
+      Notification: [],
+    };
     for (let i = 0; i < 20; i++) {
-      const school = await t.http.post('/school', { name: `Batch school ${i}`, country: 'VN' }, { token: admin.accessToken });
+      const school = await t.http.post(
+        '/school',
+        { name: `Batch school ${i}`, country: 'VN' },
+        { token: admin.accessToken },
+      );
       many.School.push(school.body.id);
-      many.SchoolClass.push((await t.http.post(`/school/${school.body.id}/classes`, { name: `B${i}` }, { token: admin.accessToken })).body.id);
-      const sent = await t.http.post('/contact', { name: 'Minh', email: uniqueEmail('batch'), subject: `Batch ${i}`, message: 'Hello' }, { headers: { 'x-forwarded-for': freshIp() } });
+      many.SchoolClass.push(
+        (await t.http.post(`/school/${school.body.id}/classes`, { name: `B${i}` }, { token: admin.accessToken })).body
+          .id,
+      );
+      const sent = await t.http.post(
+        '/contact',
+        { name: 'Minh', email: uniqueEmail('batch'), subject: `Batch ${i}`, message: 'Hello' },
+        { headers: { 'x-forwarded-for': freshIp() } },
+      );
       many.ContactMessage.push(sent.body.id);
     }
     many.Notification = (await notify(t, admin.id, 'system', 20)).map((n) => n!.id);
-    const audit = await t.http.gql('{ auditEntries(first: 20, action: "school.created") { nodes { id } } }', {}, admin.accessToken);
+    const audit = await t.http.gql(
+      '{ auditEntries(first: 20, action: "school.created") { nodes { id } } }',
+      {},
+      admin.accessToken,
+    );
     many.AuditEntryView = audit.body.data.auditEntries.nodes.map((n: { id: string }) => n.id);
     const { single, twenty } = await oneAndTwenty(many, admin);
     expect(twenty.count).toBe(single.count);
@@ -391,14 +491,32 @@ describe('nodes(ids:)', () => {
     for (let i = 0; i < 20; i++) {
       const project = await t.http.post(
         '/projects',
-        { title: `Mine ${i}`, description: '', language: 'javascript', files: [{ path: 'main.js', content: 'console.log(1)' }], visibility: 'private' },
+        {
+          title: `Mine ${i}`,
+          description: '',
+          language: 'javascript',
+          files: [{ path: 'main.js', content: 'console.log(1)' }],
+          visibility: 'private',
+        },
         { token: learner.accessToken },
       );
       many.Project.push(project.body.id);
       const change = i % 2 === 0 ? 'revoke' : 'grant';
-      expect((await t.http.post(`/consent/${change}`, { consentTypeId: 'progress_sharing', learnerId: learner.id }, { token: guardian.accessToken })).status).toBe(200);
+      expect(
+        (
+          await t.http.post(
+            `/consent/${change}`,
+            { consentTypeId: 'progress_sharing', learnerId: learner.id },
+            { token: guardian.accessToken },
+          )
+        ).status,
+      ).toBe(200);
     }
-    const ledger = await t.http.gql('query($id: ID) { consentLedger(learnerId: $id) { id } }', { id: learner.id }, guardian.accessToken);
+    const ledger = await t.http.gql(
+      'query($id: ID) { consentLedger(learnerId: $id) { id } }',
+      { id: learner.id },
+      guardian.accessToken,
+    );
     many.ConsentLedgerEntryView = ledger.body.data.consentLedger.slice(0, 20).map((e: { id: string }) => e.id);
     many.Notification = (await notify(t, guardian.id, 'system', 20)).map((n) => n!.id);
     const { single, twenty } = await oneAndTwenty(many, guardian);
@@ -407,7 +525,13 @@ describe('nodes(ids:)', () => {
   it("reads lessons once: 20 of a course's lessons cost what one costs, each lesson's rule (its course open to the caller) included", async () => {
     const free = await publishedCourse(t, editor, {}, 20);
     const bought = await publishedCourse(t, editor, {}, 20);
-    const product = await publishedProduct(t, admin, { ...subscriptionBody(), kind: 'course', tier: null, prices: [{ currency: 'USD', amount: 500 }], courseIds: [bought.id] });
+    const product = await publishedProduct(t, admin, {
+      ...subscriptionBody(),
+      kind: 'course',
+      tier: null,
+      prices: [{ currency: 'USD', amount: 500 }],
+      courseIds: [bought.id],
+    });
     const buyer = await signUp(t, adultSignup());
     await buy(t, buyer, product);
     for (const course of [free, bought]) {

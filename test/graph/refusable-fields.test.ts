@@ -21,6 +21,9 @@ describe('fields a rule may refuse', () => {
       const object = schema.getType(type);
       return isObjectType(object) && isNonNullType(object.getFields()[field].type);
     });
-    expect(nonNull.sort(), 'make these nullable: a refusal of a non-null field empties its parent, up to the whole answer').toEqual([]);
+    expect(
+      nonNull.sort(),
+      'make these nullable: a refusal of a non-null field empties its parent, up to the whole answer',
+    ).toEqual([]);
   });
 });

@@ -5,7 +5,10 @@ import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, signInAdmin, verifiedGuardian } from '../support/users';
 
 /** Who the graph tests ask as: an admin, a content editor, a guardian linked to a learner of 14 (with basic data), and a guardian of nobody. */
-export async function graphCast(t: TestApp, smtp: SmtpServer): Promise<Record<'admin' | 'editor' | 'guardian' | 'stranger' | 'learner', SignedIn>> {
+export async function graphCast(
+  t: TestApp,
+  smtp: SmtpServer,
+): Promise<Record<'admin' | 'editor' | 'guardian' | 'stranger' | 'learner', SignedIn>> {
   const admin = await signInAdmin(t);
   const editor = await contentAdmin(t);
   const guardian = await verifiedGuardian(t, smtp);

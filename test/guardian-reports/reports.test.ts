@@ -23,7 +23,11 @@ async function richSmtp() {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
-  const plain = (m: ParsedMail) => ({ to: [m.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address ?? '')), subject: m.subject ?? '', text: m.text ?? '' });
+  const plain = (m: ParsedMail) => ({
+    to: [m.to ?? []].flat().flatMap((a) => a.value.map((v) => v.address ?? '')),
+    subject: m.subject ?? '',
+    text: m.text ?? '',
+  });
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
@@ -49,7 +53,12 @@ let mails: Awaited<ReturnType<typeof richSmtp>>;
 let smtp: SmtpServer;
 const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
 /** Report mails to a person (the ones with the chart), not their account mails. */
-const to = (who: SignedIn) => mails.received.filter((m) => [m.to ?? []].flat().some((a) => a.value.some((v) => v.address === who.email)) && m.attachments.some((a) => a.cid === 'activity-chart'));
+const to = (who: SignedIn) =>
+  mails.received.filter(
+    (m) =>
+      [m.to ?? []].flat().some((a) => a.value.some((v) => v.address === who.email)) &&
+      m.attachments.some((a) => a.cid === 'activity-chart'),
+  );
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 beforeAll(async () => {
@@ -84,12 +93,22 @@ async function activityAt(kid: SignedIn, lessonIds: string[], at: Date) {
     await t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers: [1, 0] }, { token: kid.accessToken });
     await t.http.post(`/progress/lessons/${lessonId}/complete`, undefined, { token: kid.accessToken });
   }
-  await sql(`update lesson_completions set completed_at = ? where learner_id = ? and completed_at > now() - interval '1 hour'`, [at, kid.id]);
-  await sql(`update quiz_attempts set created_at = ? where learner_id = ? and created_at > now() - interval '1 hour'`, [at, kid.id]);
+  await sql(
+    `update lesson_completions set completed_at = ? where learner_id = ? and completed_at > now() - interval '1 hour'`,
+    [at, kid.id],
+  );
+  await sql(`update quiz_attempts set created_at = ? where learner_id = ? and created_at > now() - interval '1 hour'`, [
+    at,
+    kid.id,
+  ]);
 }
 
 /** Decodes a PNG (8-bit grey, RGB or RGBA, any row filter) with zlib: its size and the colour of a pixel. */
-function decodePng(png: Buffer): { width: number; height: number; rgb: (x: number, y: number) => [number, number, number] } {
+function decodePng(png: Buffer): {
+  width: number;
+  height: number;
+  rgb: (x: number, y: number) => [number, number, number];
+} {
   expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
   let width = 0;
   let height = 0;
@@ -119,7 +138,12 @@ function decodePng(png: Buffer): { width: number; height: number; rgb: (x: numbe
       const b = y > 0 ? pixels[(y - 1) * stride + i] : 0;
       const c = y > 0 && i >= channels ? pixels[(y - 1) * stride + i - channels] : 0;
       const p = a + b - c;
-      const paeth = Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c) ? a : Math.abs(p - b) <= Math.abs(p - c) ? b : c;
+      const paeth =
+        Math.abs(p - a) <= Math.abs(p - b) && Math.abs(p - a) <= Math.abs(p - c)
+          ? a
+          : Math.abs(p - b) <= Math.abs(p - c)
+            ? b
+            : c;
       pixels[y * stride + i] = (x + [0, a, b, (a + b) >> 1, paeth][filter]) & 0xff;
     }
   }
@@ -147,11 +171,18 @@ describe('guardian reports', () => {
     await activityAt(kids[1], lessonIds, new Date('2026-11-20T05:00:00Z'));
 
     // Sunday evening in Viet Nam: nothing yet. Monday 09:00 (02:00 UTC): due.
-    await Promise.all([sendDueReports(t.app.deps, new Date('2026-11-22T12:00:00Z')), sendDueReports(second.app.deps, new Date('2026-11-22T12:00:00Z'))]);
+    await Promise.all([
+      sendDueReports(t.app.deps, new Date('2026-11-22T12:00:00Z')),
+      sendDueReports(second.app.deps, new Date('2026-11-22T12:00:00Z')),
+    ]);
     await settle();
     expect(to(guardian)).toHaveLength(0);
     const monday = new Date('2026-11-23T02:00:00Z');
-    await Promise.all([sendDueReports(t.app.deps, monday), sendDueReports(second.app.deps, monday), sendDueReports(t.app.deps, monday)]);
+    await Promise.all([
+      sendDueReports(t.app.deps, monday),
+      sendDueReports(second.app.deps, monday),
+      sendDueReports(t.app.deps, monday),
+    ]);
     await settle();
     const weekly = to(guardian);
     expect(weekly).toHaveLength(2);
@@ -176,20 +207,34 @@ describe('guardian reports', () => {
 
     const list = await t.http.get('/guardian/reports', { token: guardian.accessToken });
     expect(list.status).toBe(200);
-    expect(list.body.items.map((r: any) => `${r.kind}:${r.period}:${r.activityCount}`).sort()).toEqual(['weekly:2026-W47:4', 'weekly:2026-W47:4']);
-    const gql = await t.http.gql('{ guardianReports { edges { node { kind learnerId } } } }', undefined, guardian.accessToken);
+    expect(list.body.items.map((r: any) => `${r.kind}:${r.period}:${r.activityCount}`).sort()).toEqual([
+      'weekly:2026-W47:4',
+      'weekly:2026-W47:4',
+    ]);
+    const gql = await t.http.gql(
+      '{ guardianReports { edges { node { kind learnerId } } } }',
+      undefined,
+      guardian.accessToken,
+    );
     expect(gql.body.data.guardianReports.edges).toHaveLength(2);
     expect((await t.http.get('/guardian/reports', { token: kids[0].accessToken })).status).toBe(403);
     expect((await t.http.get('/guardian/reports')).status).toBe(401);
 
     // The unsubscribe link turns weekly mails off; a tampered one is refused.
     const link = new URL(/https?:\/\/\S+unsubscribe\S+/.exec(weekly[0].text!)![0]);
-    const tampered = await fetch(`${t.url}${link.pathname}?${link.searchParams.toString().replace('kind=weekly', 'kind=monthly')}`);
+    const tampered = await fetch(
+      `${t.url}${link.pathname}?${link.searchParams.toString().replace('kind=weekly', 'kind=monthly')}`,
+    );
     expect(tampered.status).toBe(403);
     expect((await fetch(`${t.url}${link.pathname}${link.search}`)).status).toBe(200);
     // The toggles live in the notification settings (docs/domain.md#privacy-operations); the old path is gone.
     const settings = await t.http.get('/notifications/settings', { token: guardian.accessToken });
-    expect(settings.body).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: true, inactivityAlert: true });
+    expect(settings.body).toEqual({
+      disabledTypes: [],
+      weeklyReport: false,
+      monthlyReport: true,
+      inactivityAlert: true,
+    });
     expect((await t.http.get('/guardian/reports/settings', { token: guardian.accessToken })).status).toBe(404);
     await sendDueReports(t.app.deps, new Date('2026-11-30T02:00:00Z'));
     await settle();
@@ -220,8 +265,16 @@ describe('guardian reports', () => {
       {},
       guardian.accessToken,
     );
-    expect(toggles.body.data.updateNotificationSettings).toEqual({ disabledTypes: [], weeklyReport: false, monthlyReport: false, inactivityAlert: true });
-    expect((await t.http.gql('{ notificationSettings { weeklyReport inactivityAlert } }', {}, guardian.accessToken)).body.data.notificationSettings).toEqual({
+    expect(toggles.body.data.updateNotificationSettings).toEqual({
+      disabledTypes: [],
+      weeklyReport: false,
+      monthlyReport: false,
+      inactivityAlert: true,
+    });
+    expect(
+      (await t.http.gql('{ notificationSettings { weeklyReport inactivityAlert } }', {}, guardian.accessToken)).body
+        .data.notificationSettings,
+    ).toEqual({
       weeklyReport: false,
       inactivityAlert: true,
     });
@@ -247,7 +300,9 @@ describe('guardian reports', () => {
     await settle();
     expect(to(guardian)).toHaveLength(2);
     // Turned off in the notification settings: the next spell brings no alert.
-    expect((await t.http.put('/notifications/settings', { inactivityAlert: false }, { token: guardian.accessToken })).status).toBe(200);
+    expect(
+      (await t.http.put('/notifications/settings', { inactivityAlert: false }, { token: guardian.accessToken })).status,
+    ).toBe(200);
     await activityAt(kids[0], lessonIds.slice(0, 1), at(17));
     await sendDueReports(t.app.deps, at(25));
     await settle();

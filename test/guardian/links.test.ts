@@ -4,7 +4,18 @@ import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
-import { adultSignup, bornYearsAgo, learnerSignup, type SignedIn, signInAdmin, signUp, signUpVerified, uniqueEmail, verifiedGuardian, verifiedLearnerOfAge } from '../support/users';
+import {
+  adultSignup,
+  bornYearsAgo,
+  learnerSignup,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  signUpVerified,
+  uniqueEmail,
+  verifiedGuardian,
+  verifiedLearnerOfAge,
+} from '../support/users';
 
 const ctx = withMailAndApp();
 let t: TestApp;
@@ -12,7 +23,8 @@ let smtp: SmtpServer;
 beforeAll(() => void ({ t, smtp } = ctx));
 
 const LINK = 'id status primary learnerEmail guardian { id displayName } learner { id } history { status actorId }';
-const declare = (guardian: SignedIn, learnerEmail: string) => t.http.post('/guardian/declare', { learnerEmail }, { token: guardian.accessToken });
+const declare = (guardian: SignedIn, learnerEmail: string) =>
+  t.http.post('/guardian/declare', { learnerEmail }, { token: guardian.accessToken });
 
 describe('declaring a learner by e-mail', () => {
   it('waits for the learner, who is mailed and notified, and approves', async () => {
@@ -20,26 +32,41 @@ describe('declaring a learner by e-mail', () => {
     const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const declared = await declare(guardian, learner.email.toUpperCase());
     expect(declared.status).toBe(201);
-    expect(declared.body).toMatchObject({ status: 'pending', primary: false, learnerEmail: learner.email, guardian: { id: guardian.id, displayName: 'Hoa Tran' }, learner: null });
+    expect(declared.body).toMatchObject({
+      status: 'pending',
+      primary: false,
+      learnerEmail: learner.email,
+      guardian: { id: guardian.id, displayName: 'Hoa Tran' },
+      learner: null,
+    });
 
     const mail = await smtp.waitFor(learner.email, /guardian/i);
     expect(mail.text).toContain('Hoa Tran');
     expect(tokenFrom(mail)).toBeTruthy();
     // The notification is another effect of the same job's commit, delivered on its own (maybe after the mail).
-    const guardianNotice = async () => (await t.http.get('/notifications', { token: learner.accessToken })).body.items.find((n: { type: string }) => n.type === 'guardian');
-    await expect.poll(guardianNotice, { timeout: 10_000 }).toMatchObject({ type: 'guardian', data: { linkId: declared.body.id } });
+    const guardianNotice = async () =>
+      (await t.http.get('/notifications', { token: learner.accessToken })).body.items.find(
+        (n: { type: string }) => n.type === 'guardian',
+      );
+    await expect
+      .poll(guardianNotice, { timeout: 10_000 })
+      .toMatchObject({ type: 'guardian', data: { linkId: declared.body.id } });
 
     const seen = await t.http.get('/guardian/me/links', { token: learner.accessToken });
     expect(seen.body.items.map((l: { id: string }) => l.id)).toEqual([declared.body.id]);
 
-    const approved = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: learner.accessToken });
+    const approved = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, {
+      token: learner.accessToken,
+    });
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({ status: 'active', primary: true, activatedAt: expect.any(String) });
     expect(approved.body.history.map((h: { status: string; actorId: string }) => [h.status, h.actorId])).toEqual([
       ['pending', guardian.id],
       ['active', learner.id],
     ]);
-    const twice = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: learner.accessToken });
+    const twice = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, {
+      token: learner.accessToken,
+    });
     expect(twice.status).toBe(409);
     expect(twice.body.error).toBe('conflict');
   });
@@ -47,15 +74,24 @@ describe('declaring a learner by e-mail', () => {
   it('in GraphQL, and confirmed by the mailed token', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const learner = await verifiedLearnerOfAge(t, smtp, 15);
-    const declared = await t.http.gql(`mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`, { input: { learnerEmail: learner.email } }, guardian.accessToken);
+    const declared = await t.http.gql(
+      `mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`,
+      { input: { learnerEmail: learner.email } },
+      guardian.accessToken,
+    );
     expect(declared.body.data.declareLearner.status).toBe('PENDING');
     const mail = await smtp.waitFor(learner.email, /guardian/i);
-    const confirmed = await t.http.gql(`mutation($input: ConfirmLinkInput!) { confirmGuardianLink(input: $input) { ${LINK} } }`, { input: { token: tokenFrom(mail) } });
+    const confirmed = await t.http.gql(
+      `mutation($input: ConfirmLinkInput!) { confirmGuardianLink(input: $input) { ${LINK} } }`,
+      { input: { token: tokenFrom(mail) } },
+    );
     expect(confirmed.body.data.confirmGuardianLink).toMatchObject({ status: 'ACTIVE', primary: true });
     const reused = await t.http.post('/guardian/links/confirm', { token: tokenFrom(mail) });
     expect(reused.status).toBe(400);
     const list = await t.http.gql('{ myGuardianLinks { edges { node { id status } } } }', {}, guardian.accessToken);
-    expect(list.body.data.myGuardianLinks.edges).toEqual([{ node: { id: declared.body.data.declareLearner.id, status: 'ACTIVE' } }]);
+    expect(list.body.data.myGuardianLinks.edges).toEqual([
+      { node: { id: declared.body.data.declareLearner.id, status: 'ACTIVE' } },
+    ]);
   });
 
   it('answers the same for an address without an account, and links once that learner signs up and verifies the address', async () => {
@@ -65,7 +101,9 @@ describe('declaring a learner by e-mail', () => {
     expect(declared.status).toBe(201);
     expect(declared.body).toMatchObject({ status: 'pending', learner: null, learnerEmail: email });
     const learner = await signUpVerified(t, smtp, learnerSignup(bornYearsAgo(14), { email }));
-    const approved = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: learner.accessToken });
+    const approved = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, {
+      token: learner.accessToken,
+    });
     expect(approved.status).toBe(200);
     expect(approved.body.learner.id).toBe(learner.id);
   });
@@ -74,7 +112,11 @@ describe('declaring a learner by e-mail', () => {
     const guardianEmail = uniqueEmail('parent');
     const child = await verifiedLearnerOfAge(t, smtp, 10, { guardianEmail });
     expect(child.user.status).toBe('pending_guardian');
-    const blocked = await t.http.post('/consent/grant', { consentTypeId: 'marketing_email' }, { token: child.accessToken });
+    const blocked = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'marketing_email' },
+      { token: child.accessToken },
+    );
     expect(blocked.status).toBe(403);
     expect(blocked.body.error).toBe('guardian_required');
 
@@ -104,7 +146,11 @@ describe('declaring a learner by e-mail', () => {
     const wrongRole = await declare(learner, uniqueEmail());
     expect(wrongRole.status).toBe(403);
     expect(wrongRole.body.error).toBe('forbidden');
-    const gql = await t.http.gql('mutation { declareLearner(input: { learnerEmail: "a@example.com" }) { id } }', {}, unverified.accessToken);
+    const gql = await t.http.gql(
+      'mutation { declareLearner(input: { learnerEmail: "a@example.com" }) { id } }',
+      {},
+      unverified.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('EMAIL_NOT_VERIFIED');
   });
 });
@@ -137,14 +183,18 @@ describe('limits', () => {
     const [a, b] = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
     const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const links = [(await declare(a, learner.email)).body.id, (await declare(b, learner.email)).body.id];
-    const approved = await Promise.all(links.map((id) => t.http.post(`/guardian/links/${id}/approve`, undefined, { token: learner.accessToken })));
+    const approved = await Promise.all(
+      links.map((id) => t.http.post(`/guardian/links/${id}/approve`, undefined, { token: learner.accessToken })),
+    );
     expect(approved.map((r) => r.status)).toEqual([200, 200]);
     expect(approved.filter((r) => r.body.primary)).toHaveLength(1);
     // Revoking the primary passes the role to the other guardian.
     const primary = approved.find((r) => r.body.primary)!;
     const primaryGuardian = primary.body.guardian.id === a.id ? a : b;
     await t.http.post(`/guardian/links/${primary.body.id}/revoke`, undefined, { token: primaryGuardian.accessToken });
-    const remaining = (await t.http.get('/guardian/me/links', { token: learner.accessToken })).body.items.filter((l: { status: string }) => l.status === 'active');
+    const remaining = (await t.http.get('/guardian/me/links', { token: learner.accessToken })).body.items.filter(
+      (l: { status: string }) => l.status === 'active',
+    );
     expect(remaining).toHaveLength(1);
     expect(remaining[0].primary).toBe(true);
   });
@@ -157,16 +207,24 @@ describe('who may approve and revoke', () => {
     const learner = await verifiedLearnerOfAge(t, smtp, 14);
     const link = (await declare(guardian, learner.email)).body;
     for (const action of ['approve', 'revoke']) {
-      const reply = await t.http.post(`/guardian/links/${link.id}/${action}`, undefined, { token: stranger.accessToken });
+      const reply = await t.http.post(`/guardian/links/${link.id}/${action}`, undefined, {
+        token: stranger.accessToken,
+      });
       expect(reply.status).toBe(404);
       expect(reply.body.error).toBe('not_found');
     }
-    expect((await t.http.post('/guardian/links/not-an-id/approve', undefined, { token: stranger.accessToken })).status).toBe(404);
+    expect(
+      (await t.http.post('/guardian/links/not-an-id/approve', undefined, { token: stranger.accessToken })).status,
+    ).toBe(404);
     expect((await t.http.post(`/guardian/links/${link.id}/approve`)).status).toBe(401);
     const self = await t.http.post(`/guardian/links/${link.id}/approve`, undefined, { token: guardian.accessToken });
     expect(self.status).toBe(403);
     const admin = await signInAdmin(t);
-    const byAdmin = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { status history { status actorId } } }', { id: link.id }, admin.accessToken);
+    const byAdmin = await t.http.gql(
+      'mutation($id: ID!) { approveGuardianLink(id: $id) { status history { status actorId } } }',
+      { id: link.id },
+      admin.accessToken,
+    );
     expect(byAdmin.body.data.approveGuardianLink.history.at(-1)).toEqual({ status: 'ACTIVE', actorId: admin.id });
   });
 
@@ -187,16 +245,26 @@ describe('who may approve and revoke', () => {
   it('revokes once: a second revoke is 409', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const link = (await declare(guardian, uniqueEmail())).body;
-    const revoked = await t.http.gql('mutation($id: ID!) { revokeGuardianLink(id: $id) { status revokedAt } }', { id: link.id }, guardian.accessToken);
+    const revoked = await t.http.gql(
+      'mutation($id: ID!) { revokeGuardianLink(id: $id) { status revokedAt } }',
+      { id: link.id },
+      guardian.accessToken,
+    );
     expect(revoked.body.data.revokeGuardianLink).toMatchObject({ status: 'REVOKED', revokedAt: expect.any(String) });
-    expect((await t.http.post(`/guardian/links/${link.id}/revoke`, undefined, { token: guardian.accessToken })).status).toBe(409);
+    expect(
+      (await t.http.post(`/guardian/links/${link.id}/revoke`, undefined, { token: guardian.accessToken })).status,
+    ).toBe(409);
   });
 });
 
 describe("children without an e-mail, and the guardian's view of a learner", () => {
   it('creates a managed child with an active link, shown to the guardian only', async () => {
     const guardian = await verifiedGuardian(t, smtp, { country: 'DE', locale: 'vi' });
-    const added = await t.http.post('/guardian/learners', { displayName: 'Bé Na', birthDate: '2018-05-01' }, { token: guardian.accessToken });
+    const added = await t.http.post(
+      '/guardian/learners',
+      { displayName: 'Bé Na', birthDate: '2018-05-01' },
+      { token: guardian.accessToken },
+    );
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ status: 'active', primary: true, learner: { id: expect.any(String) } });
     expect(added.body.learnerEmail).toMatch(/@placeholder\.invalid$/);
@@ -204,13 +272,26 @@ describe("children without an e-mail, and the guardian's view of a learner", () 
 
     const view = await t.http.get(`/guardian/learners/${childId}`, { token: guardian.accessToken });
     expect(view.status).toBe(200);
-    expect(view.body).toMatchObject({ id: childId, displayName: 'Bé Na', birthDate: '2018-05-01', country: 'DE', locale: 'vi', status: 'active' });
-    const gql = await t.http.gql('query($id: ID!) { linkedLearner(learnerId: $id) { displayName } }', { id: childId }, guardian.accessToken);
+    expect(view.body).toMatchObject({
+      id: childId,
+      displayName: 'Bé Na',
+      birthDate: '2018-05-01',
+      country: 'DE',
+      locale: 'vi',
+      status: 'active',
+    });
+    const gql = await t.http.gql(
+      'query($id: ID!) { linkedLearner(learnerId: $id) { displayName } }',
+      { id: childId },
+      guardian.accessToken,
+    );
     expect(gql.body.data.linkedLearner.displayName).toBe('Bé Na');
 
     const stranger = await verifiedGuardian(t, smtp);
     expect((await t.http.get(`/guardian/learners/${childId}`, { token: stranger.accessToken })).status).toBe(404);
-    expect((await t.http.get(`/guardian/learners/${childId}/ai-access`, { token: stranger.accessToken })).status).toBe(404);
+    expect((await t.http.get(`/guardian/learners/${childId}/ai-access`, { token: stranger.accessToken })).status).toBe(
+      404,
+    );
   });
 
   it('refuses a bad child profile with 400 and details', async () => {
@@ -229,10 +310,24 @@ describe("children without an e-mail, and the guardian's view of a learner", () 
 
   it('reads and restricts AI access of a linked learner, in REST and GraphQL', async () => {
     const guardian = await verifiedGuardian(t, smtp);
-    const childId = (await t.http.post('/guardian/learners', { displayName: 'Minh', birthDate: '2015-03-03' }, { token: guardian.accessToken })).body.learner.id;
+    const childId = (
+      await t.http.post(
+        '/guardian/learners',
+        { displayName: 'Minh', birthDate: '2015-03-03' },
+        { token: guardian.accessToken },
+      )
+    ).body.learner.id;
     const path = `/guardian/learners/${childId}/ai-access`;
-    expect((await t.http.get(path, { token: guardian.accessToken })).body).toEqual({ enabled: true, memoryEnabled: true, dailyMessageLimit: null });
-    const put = await t.http.put(path, { memoryEnabled: false, dailyMessageLimit: 10 }, { token: guardian.accessToken });
+    expect((await t.http.get(path, { token: guardian.accessToken })).body).toEqual({
+      enabled: true,
+      memoryEnabled: true,
+      dailyMessageLimit: null,
+    });
+    const put = await t.http.put(
+      path,
+      { memoryEnabled: false, dailyMessageLimit: 10 },
+      { token: guardian.accessToken },
+    );
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ enabled: true, memoryEnabled: false, dailyMessageLimit: 10 });
     const gql = await t.http.gql(
@@ -240,7 +335,11 @@ describe("children without an e-mail, and the guardian's view of a learner", () 
       { id: childId },
       guardian.accessToken,
     );
-    expect(gql.body.data.updateLearnerAiAccess).toEqual({ enabled: false, memoryEnabled: false, dailyMessageLimit: 10 });
+    expect(gql.body.data.updateLearnerAiAccess).toEqual({
+      enabled: false,
+      memoryEnabled: false,
+      dailyMessageLimit: 10,
+    });
     for (const body of [{ dailyMessageLimit: -1 }, { enabled: 'yes' }]) {
       const bad = await t.http.put(path, body, { token: guardian.accessToken });
       expect(bad.status).toBe(400);
@@ -260,14 +359,28 @@ describe("guardians hear of their learners' events", () => {
 
     const services = openUnit(t.app.deps).services;
     await services.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
-      learner: { title: { en: 'Lesson done', vi: 'Xong bài' }, body: { en: 'Well done!', vi: 'Giỏi lắm!' }, data: { lessonId: 'l1' } },
-      guardian: { title: { en: 'Your learner finished a lesson', vi: 'Con đã học xong một bài' }, body: { en: 'See the progress.', vi: 'Xem tiến độ.' }, data: { lessonId: 'l1' } },
+      learner: {
+        title: { en: 'Lesson done', vi: 'Xong bài' },
+        body: { en: 'Well done!', vi: 'Giỏi lắm!' },
+        data: { lessonId: 'l1' },
+      },
+      guardian: {
+        title: { en: 'Your learner finished a lesson', vi: 'Con đã học xong một bài' },
+        body: { en: 'See the progress.', vi: 'Xem tiến độ.' },
+        data: { lessonId: 'l1' },
+      },
     });
     // The pending guardian's request reaches the learner through a job, before or after this one.
-    const own = (await t.http.get('/notifications', { token: learner.accessToken })).body.items.find((n: { type: string }) => n.type === 'progress');
+    const own = (await t.http.get('/notifications', { token: learner.accessToken })).body.items.find(
+      (n: { type: string }) => n.type === 'progress',
+    );
     expect(own).toMatchObject({ type: 'progress', title: 'Lesson done', data: { lessonId: 'l1' } });
     const guardians = (await t.http.get('/notifications', { token: active.accessToken })).body.items;
-    expect(guardians[0]).toMatchObject({ type: 'progress', title: 'Your learner finished a lesson', data: { lessonId: 'l1', learnerId: learner.id } });
+    expect(guardians[0]).toMatchObject({
+      type: 'progress',
+      title: 'Your learner finished a lesson',
+      data: { lessonId: 'l1', learnerId: learner.id },
+    });
     expect((await t.http.get('/notifications', { token: pending.accessToken })).body.items).toEqual([]);
   });
 });

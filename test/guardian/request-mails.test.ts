@@ -38,7 +38,10 @@ async function jobsDone(): Promise<void> {
   for (;;) {
     // Done jobs are removed (removeOnComplete), and delivered outbox rows too.
     const { total: jobs } = await t.app.deps.jobs.agenda.queryJobs({ names: [ASK_LEARNER_JOB] });
-    const [{ n }] = await t.app.deps.sql.query<{ n: number }>(`select count(*)::int as n from outbox where kind in ('mail', 'job')`, []);
+    const [{ n }] = await t.app.deps.sql.query<{ n: number }>(
+      `select count(*)::int as n from outbox where kind in ('mail', 'job')`,
+      [],
+    );
     const total = jobs + n;
     if (!total) return;
     if (Date.now() > deadline) throw new Error(`${total} jobs still waiting`);
@@ -54,7 +57,8 @@ async function declareAndRevoke(app: TestApp, guardian: SignedIn, address: strin
   const declared = await app.http.post('/guardian/declare', { learnerEmail: address }, { token: guardian.accessToken });
   // The learner is asked by a job after the commit; a link revoked before it runs asks nothing.
   await jobsDone();
-  if (declared.status === 201) await app.http.post(`/guardian/links/${declared.body.id}/revoke`, undefined, { token: guardian.accessToken });
+  if (declared.status === 201)
+    await app.http.post(`/guardian/links/${declared.body.id}/revoke`, undefined, { token: guardian.accessToken });
   return declared.status;
 }
 
@@ -64,13 +68,17 @@ describe('guardian link requests to one address', () => {
     const guardians = [await verifiedGuardian(t, smtp), await verifiedGuardian(t, smtp)];
     const target = await learnerOfAge(t, 14);
     const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push(await declareAndRevoke(i % 2 ? other : t, guardians[i % 2], target.email));
+    for (let i = 0; i < 8; i++)
+      statuses.push(await declareAndRevoke(i % 2 ? other : t, guardians[i % 2], target.email));
     expect(statuses).toEqual(Array(8).fill(201));
     await jobsDone();
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(mailsTo(target.email)).toHaveLength(LIMIT);
     // Each request is in the app all the same: the learner sees every link's history (revoked ones included) in notifications.
-    const notified = async () => (await t.http.get('/notifications', { token: target.accessToken })).body.items.filter((n: { type: string }) => n.type === 'guardian').length;
+    const notified = async () =>
+      (await t.http.get('/notifications', { token: target.accessToken })).body.items.filter(
+        (n: { type: string }) => n.type === 'guardian',
+      ).length;
     for (let i = 0; i < 50 && (await notified()) < 8; i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(await notified()).toBe(8);
 
@@ -84,7 +92,9 @@ describe('guardian link requests to one address', () => {
     const name = 'URGENT: your account is locked, call +1 555 0100';
     const guardian = await verifiedGuardian(t, smtp, { displayName: name });
     const learner = await learnerOfAge(t, 14);
-    expect((await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken })).status).toBe(201);
+    expect(
+      (await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken })).status,
+    ).toBe(201);
     const mail = await smtp.waitFor(learner.email, /guardian/i, 10_000);
     expect(mail.subject).toBe('A guardian asks to link to your learning account');
     expect(mail.subject).not.toContain('URGENT');
@@ -99,13 +109,22 @@ describe('guardian link requests to one address', () => {
     // The caller's account is read once per instance, then kept until it changes: the guardians' sign-up
     // and verification announce their changes a moment later, and each such drop costs a read.
     const settled = async (guardian: SignedIn) => {
-      await expect.poll(async () => (await fewestStatements(t, () => t.http.get('/auth/me', { token: guardian.accessToken }))).count, { timeout: 10_000, interval: 100 }).toBe(0);
+      await expect
+        .poll(
+          async () => (await fewestStatements(t, () => t.http.get('/auth/me', { token: guardian.accessToken }))).count,
+          { timeout: 10_000, interval: 100 },
+        )
+        .toBe(0);
     };
     const declareEach = async (guardian: SignedIn, addresses: string[]) => {
       await settled(guardian);
       let n = 0;
       const { count } = await fewestStatements(t, async () => {
-        const reply = await t.http.post('/guardian/declare', { learnerEmail: addresses[n++] }, { token: guardian.accessToken });
+        const reply = await t.http.post(
+          '/guardian/declare',
+          { learnerEmail: addresses[n++] },
+          { token: guardian.accessToken },
+        );
         expect(reply.status).toBe(201);
       });
       return count;
@@ -115,7 +134,11 @@ describe('guardian link requests to one address', () => {
       learners.map((l) => l.email),
     );
     await jobsDone();
-    const missing = await declareEach(withoutAccounts, [uniqueEmail('nobody'), uniqueEmail('nobody'), uniqueEmail('nobody')]);
+    const missing = await declareEach(withoutAccounts, [
+      uniqueEmail('nobody'),
+      uniqueEmail('nobody'),
+      uniqueEmail('nobody'),
+    ]);
     expect(existing).toBeGreaterThan(0);
     expect(existing).toBe(missing);
   });
@@ -128,7 +151,8 @@ describe('purchase requests to a guardian', () => {
     const learner = await learnerOfAge(t, 15, { country: 'US', displayName: 'Click here: evil.example' });
     await linkFamily(t, guardian, learner);
     const requests = [];
-    for (let i = 0; i < LIMIT + 2; i++) requests.push(await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id }));
+    for (let i = 0; i < LIMIT + 2; i++)
+      requests.push(await checkout(t, learner, { productId: product.id, priceId: product.prices[0].id }));
     expect(requests.map((r) => r.status)).toEqual(Array(LIMIT + 2).fill(202));
     await jobsDone();
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -137,6 +161,8 @@ describe('purchase requests to a guardian', () => {
     expect(mails[0].subject).not.toContain('evil');
     expect(mails[0].text).toContain('“Click here: evil.example”');
     const listed = await t.http.get('/payments/requests', { token: guardian.accessToken });
-    expect(new Set(listed.body.items.map((r: { id: string }) => r.id)).size).toBeGreaterThanOrEqual(new Set(requests.map((r) => r.body.purchaseRequest.id)).size);
+    expect(new Set(listed.body.items.map((r: { id: string }) => r.id)).size).toBeGreaterThanOrEqual(
+      new Set(requests.map((r) => r.body.purchaseRequest.id)).size,
+    );
   });
 });

@@ -26,12 +26,18 @@ describe('GET /health', () => {
     const up = await t.http.get('/health');
     expect(up.status).toBe(200);
     expect(up.body).toEqual({ status: 'ok', database: 'up', latencyMs: expect.any(Number) });
-    expect((await t.http.gql('{ health { status database } }')).body.data).toEqual({ health: { status: 'ok', database: 'up' } });
+    expect((await t.http.gql('{ health { status database } }')).body.data).toEqual({
+      health: { status: 'ok', database: 'up' },
+    });
 
     await postgres.stop();
     const down = await t.http.get('/health');
     expect(down.status).toBe(503);
-    expect(down.body).toEqual({ error: 'upstream_unavailable', reason: 'database_unavailable', message: 'The database cannot be reached.' });
+    expect(down.body).toEqual({
+      error: 'upstream_unavailable',
+      reason: 'database_unavailable',
+      message: 'The database cannot be reached.',
+    });
     const gql = await t.http.gql('{ health { status } }');
     expect(gql.body.errors?.[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
     expect(JSON.stringify(gql.body)).not.toMatch(/ECONNREFUSED|127\.0\.0\.1|stack/);
@@ -42,14 +48,20 @@ describe('GET /health', () => {
     expect(live.body).toEqual({ status: 'ok' });
     const notReady = await t.http.get('/health/ready');
     expect(notReady.status).toBe(503);
-    expect(notReady.body).toEqual({ error: 'upstream_unavailable', reason: 'database_unavailable', message: 'The database cannot be reached.' });
+    expect(notReady.body).toEqual({
+      error: 'upstream_unavailable',
+      reason: 'database_unavailable',
+      message: 'The database cannot be reached.',
+    });
     const notReadyGql = await t.http.gql('{ readiness { status } }');
     expect(notReadyGql.body.errors?.[0].extensions.code).toBe('UPSTREAM_UNAVAILABLE');
     expect((await t.http.gql('{ liveness { status } }')).body.data).toEqual({ liveness: { status: 'ok' } });
 
     postgres = await startEmbeddedPostgres(dataDir, port);
     await expect.poll(async () => (await t.http.get('/health')).status, { timeout: 10_000, interval: 200 }).toBe(200);
-    await expect.poll(async () => (await t.http.get('/health/ready')).status, { timeout: 10_000, interval: 200 }).toBe(200);
+    await expect
+      .poll(async () => (await t.http.get('/health/ready')).status, { timeout: 10_000, interval: 200 })
+      .toBe(200);
     // Each answer while the database is down waits out its connection timeout.
   }, 60_000);
 });
@@ -71,22 +83,37 @@ describe('GET /health/live and /health/ready', () => {
     expect(ready.status).toBe(200);
     const expected = { status: 'ok', database: 'up', migrations: 'applied', outboxRelay: 'running' };
     expect(ready.body).toEqual(expected);
-    expect((await t.http.gql('{ readiness { status database migrations outboxRelay } }')).body.data).toEqual({ readiness: expected });
+    expect((await t.http.gql('{ readiness { status database migrations outboxRelay } }')).body.data).toEqual({
+      readiness: expected,
+    });
   });
 
   it('is not ready while a migration of this build is missing from the database', async () => {
     const connection = t.app.deps.orm.em.getConnection();
-    const [last] = await connection.execute<{ id: number; name: string; executed_at: Date }[]>('select id, name, executed_at from mikro_orm_migrations order by id desc limit 1');
+    const [last] = await connection.execute<{ id: number; name: string; executed_at: Date }[]>(
+      'select id, name, executed_at from mikro_orm_migrations order by id desc limit 1',
+    );
     await connection.execute('delete from mikro_orm_migrations where id = ?', [last.id]);
     try {
       const reply = await t.http.get('/health/ready');
       expect(reply.status).toBe(503);
-      expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'migrations_pending', message: 'Not ready: 1 database migration is not applied.' });
+      expect(reply.body).toEqual({
+        error: 'upstream_unavailable',
+        reason: 'migrations_pending',
+        message: 'Not ready: 1 database migration is not applied.',
+      });
       const gql = await t.http.gql('{ readiness { status } }');
-      expect(gql.body.errors?.[0]).toMatchObject({ message: 'Not ready: 1 database migration is not applied.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+      expect(gql.body.errors?.[0]).toMatchObject({
+        message: 'Not ready: 1 database migration is not applied.',
+        extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+      });
       expect((await t.http.get('/health/live')).status).toBe(200);
     } finally {
-      await connection.execute('insert into mikro_orm_migrations (id, name, executed_at) values (?, ?, ?)', [last.id, last.name, last.executed_at]);
+      await connection.execute('insert into mikro_orm_migrations (id, name, executed_at) values (?, ?, ?)', [
+        last.id,
+        last.name,
+        last.executed_at,
+      ]);
     }
     expect((await t.http.get('/health/ready')).status).toBe(200);
   });
@@ -95,9 +122,16 @@ describe('GET /health/live and /health/ready', () => {
     await t.app.relay.stop();
     const reply = await t.http.get('/health/ready');
     expect(reply.status).toBe(503);
-    expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'outbox_relay_stopped', message: 'Not ready: the outbox relay is not running.' });
+    expect(reply.body).toEqual({
+      error: 'upstream_unavailable',
+      reason: 'outbox_relay_stopped',
+      message: 'Not ready: the outbox relay is not running.',
+    });
     const gql = await t.http.gql('{ readiness { status } }');
-    expect(gql.body.errors?.[0]).toMatchObject({ message: 'Not ready: the outbox relay is not running.', extensions: { code: 'UPSTREAM_UNAVAILABLE' } });
+    expect(gql.body.errors?.[0]).toMatchObject({
+      message: 'Not ready: the outbox relay is not running.',
+      extensions: { code: 'UPSTREAM_UNAVAILABLE' },
+    });
     expect((await t.http.get('/health/live')).status).toBe(200);
     t.app.relay.start();
     expect((await t.http.get('/health/ready')).status).toBe(200);
@@ -111,7 +145,11 @@ describe('an instance that is stopping', () => {
     t.app.deps.leaving = true;
     const reply = await t.http.get('/health/ready');
     expect(reply.status).toBe(503);
-    expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'instance_stopping', message: 'Not ready: this instance is stopping.' });
+    expect(reply.body).toEqual({
+      error: 'upstream_unavailable',
+      reason: 'instance_stopping',
+      message: 'Not ready: this instance is stopping.',
+    });
     expect((await t.http.get('/health/live')).status).toBe(200);
     t.app.deps.leaving = false;
     const closing = t.close();
@@ -141,7 +179,11 @@ describe('GET /health/email', () => {
     cleanups.push(() => app.close());
     const reply = await app.http.get('/health/email');
     expect(reply.status).toBe(503);
-    expect(reply.body).toEqual({ error: 'upstream_unavailable', reason: 'mail_transport_down', message: 'The SMTP server is not working.' });
+    expect(reply.body).toEqual({
+      error: 'upstream_unavailable',
+      reason: 'mail_transport_down',
+      message: 'The SMTP server is not working.',
+    });
   });
 
   it('reports the file outbox when no SMTP server is set', async () => {

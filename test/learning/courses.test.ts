@@ -19,30 +19,62 @@ describe('content admins create, edit and publish courses', () => {
   it('creates an unpublished course with lessons and quizzes, publishes and unpublishes it', async () => {
     const created = await t.http.post('/courses', courseBody(), { token: editor.accessToken });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ title: { en: 'Python for beginners', vi: 'Python cho người mới bắt đầu' }, level: 'beginner', minAge: 10, maxAge: 14, published: false });
+    expect(created.body).toMatchObject({
+      title: { en: 'Python for beginners', vi: 'Python cho người mới bắt đầu' },
+      level: 'beginner',
+      minAge: 10,
+      maxAge: 14,
+      published: false,
+    });
     expect(created.body.lessons.map((l: { position: number }) => l.position)).toEqual([1, 2]);
     // Learners never see answers.
     expect(JSON.stringify(created.body.lessons)).not.toContain('answerIndex');
 
     const hidden = await t.http.get(`/courses/${created.body.id}`);
     expect(hidden.status).toBe(404);
-    const published = await t.http.post(`/courses/${created.body.id}/publish`, undefined, { token: editor.accessToken });
+    const published = await t.http.post(`/courses/${created.body.id}/publish`, undefined, {
+      token: editor.accessToken,
+    });
     expect(published.body.published).toBe(true);
     expect((await t.http.get(`/courses/${created.body.id}`)).status).toBe(200);
 
-    const edited = await t.http.put(`/courses/${created.body.id}`, { passMark: 80, title: { en: 'Python 1', vi: 'Python 1' } }, { token: editor.accessToken });
+    const edited = await t.http.put(
+      `/courses/${created.body.id}`,
+      { passMark: 80, title: { en: 'Python 1', vi: 'Python 1' } },
+      { token: editor.accessToken },
+    );
     expect(edited.body).toMatchObject({ passMark: 80, title: { en: 'Python 1' } });
-    const lesson = await t.http.post(`/courses/${created.body.id}/lessons`, courseBody().lessons[0], { token: editor.accessToken });
+    const lesson = await t.http.post(`/courses/${created.body.id}/lessons`, courseBody().lessons[0], {
+      token: editor.accessToken,
+    });
     expect(lesson.status).toBe(201);
     expect(lesson.body.position).toBe(3);
     const changedLesson = { ...courseBody().lessons[0], title: { en: 'Loops', vi: 'Vòng lặp' }, quiz: null };
-    const replaced = await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, { token: editor.accessToken });
+    const replaced = await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, {
+      token: editor.accessToken,
+    });
     expect(replaced.status).toBe(200);
     expect(replaced.body).toMatchObject({ id: lesson.body.id, position: 3, title: { en: 'Loops' }, quiz: null });
-    expect((await t.http.put(`/courses/${created.body.id}/lessons/00000000-0000-4000-8000-000000000000`, changedLesson, { token: editor.accessToken })).status).toBe(404);
+    expect(
+      (
+        await t.http.put(`/courses/${created.body.id}/lessons/00000000-0000-4000-8000-000000000000`, changedLesson, {
+          token: editor.accessToken,
+        })
+      ).status,
+    ).toBe(404);
     const learner = await withBasicData(t, await learnerOfAge(t, 13));
-    expect((await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, { token: learner.accessToken })).status).toBe(403);
-    const gql = await t.http.gql('mutation($id: ID!) { unpublishCourse(id: $id) { published } }', { id: created.body.id }, editor.accessToken);
+    expect(
+      (
+        await t.http.put(`/courses/${created.body.id}/lessons/${lesson.body.id}`, changedLesson, {
+          token: learner.accessToken,
+        })
+      ).status,
+    ).toBe(403);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { unpublishCourse(id: $id) { published } }',
+      { id: created.body.id },
+      editor.accessToken,
+    );
     expect(gql.body.data.unpublishCourse.published).toBe(false);
   });
 
@@ -79,7 +111,9 @@ describe('content admins create, edit and publish courses', () => {
         'answerIndex',
       ],
     ] as const) {
-      const reply = await t.http.post('/courses', courseBody(change as Record<string, unknown>), { token: editor.accessToken });
+      const reply = await t.http.post('/courses', courseBody(change as Record<string, unknown>), {
+        token: editor.accessToken,
+      });
       expect(reply.status, JSON.stringify(change)).toBe(400);
       expect(reply.body.details.map((d: { field: string }) => d.field).join(' ')).toContain(field);
     }
@@ -90,8 +124,17 @@ describe('the catalog', () => {
   it("shows published courses by level, language and words, fitting a learner's age by default, in pages", async () => {
     const marker = `Marker${Date.now()}`;
     await publishedCourse(t, editor, { title: { en: `${marker} kids`, vi: 'Trẻ em' }, minAge: 8, maxAge: 10 });
-    await publishedCourse(t, editor, { title: { en: `${marker} teens`, vi: 'Thiếu niên' }, minAge: 13, maxAge: 17, level: 'intermediate', language: 'en' });
-    const list = async (query: string, who?: SignedIn) => (await t.http.get(`/courses?q=${marker}&${query}`, { token: who?.accessToken })).body.items.map((c: { title: { en: string } }) => c.title.en);
+    await publishedCourse(t, editor, {
+      title: { en: `${marker} teens`, vi: 'Thiếu niên' },
+      minAge: 13,
+      maxAge: 17,
+      level: 'intermediate',
+      language: 'en',
+    });
+    const list = async (query: string, who?: SignedIn) =>
+      (await t.http.get(`/courses?q=${marker}&${query}`, { token: who?.accessToken })).body.items.map(
+        (c: { title: { en: string } }) => c.title.en,
+      );
     expect(await list('')).toEqual([`${marker} teens`, `${marker} kids`]);
     expect(await list('level=intermediate')).toEqual([`${marker} teens`]);
     expect(await list('language=vi')).toEqual([`${marker} kids`]);
@@ -103,15 +146,25 @@ describe('the catalog', () => {
     const adult = await withBasicData(t, await learnerOfAge(t, 30));
     expect(await list('', adult)).toEqual([`${marker} teens`, `${marker} kids`]);
     expect(await list('age=9', adult)).toEqual([`${marker} kids`]);
-    const adultGql = await t.http.gql(`{ courses(q: "${marker}") { edges { node { title { en } } } } }`, undefined, adult.accessToken);
-    expect(adultGql.body.data.courses.edges.map((e: { node: { title: { en: string } } }) => e.node.title.en)).toEqual([`${marker} teens`, `${marker} kids`]);
+    const adultGql = await t.http.gql(
+      `{ courses(q: "${marker}") { edges { node { title { en } } } } }`,
+      undefined,
+      adult.accessToken,
+    );
+    expect(adultGql.body.data.courses.edges.map((e: { node: { title: { en: string } } }) => e.node.title.en)).toEqual([
+      `${marker} teens`,
+      `${marker} kids`,
+    ]);
     const page = await t.http.get(`/courses?q=${marker}&limit=1`);
     expect(page.body.items).toHaveLength(1);
     const next = await t.http.get(`/courses?q=${marker}&limit=1&cursor=${page.body.nextCursor}`);
     expect(next.body.items[0].title.en).toBe(`${marker} kids`);
-    const gql = await t.http.gql(`{ courses(q: "${marker}", level: BEGINNER) { edges { node { title { en } lessons { position quiz { prompt { en } } } } } } }`);
+    const gql = await t.http.gql(
+      `{ courses(q: "${marker}", level: BEGINNER) { edges { node { title { en } lessons { position quiz { prompt { en } } } } } } }`,
+    );
     expect(gql.body.data.courses.edges[0].node.lessons[0].quiz[0].prompt.en).toBe('2 + 2?');
-    for (const query of ['level=expert', 'age=abc', 'language=fr', 'limit=0']) expect((await t.http.get(`/courses?${query}`)).status, query).toBe(400);
+    for (const query of ['level=expert', 'age=abc', 'language=fr', 'limit=0'])
+      expect((await t.http.get(`/courses?${query}`)).status, query).toBe(400);
   });
 });
 
@@ -122,14 +175,30 @@ describe('enrollment', () => {
     const enrolled = await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
     expect(enrolled.status).toBe(201);
     expect(enrolled.body).toMatchObject({ course: { id: course.id }, enrolledAt: expect.any(String) });
-    expect((await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })).status).toBe(409);
-    expect((await t.http.get('/courses/me', { token: learner.accessToken })).body.items.map((e: { course: { id: string } }) => e.course.id)).toEqual([course.id]);
+    expect(
+      (await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken })).status,
+    ).toBe(409);
+    expect(
+      (await t.http.get('/courses/me', { token: learner.accessToken })).body.items.map(
+        (e: { course: { id: string } }) => e.course.id,
+      ),
+    ).toEqual([course.id]);
     expect((await t.http.delete(`/courses/${course.id}/enrollment`, { token: learner.accessToken })).status).toBe(204);
     expect((await t.http.delete(`/courses/${course.id}/enrollment`, { token: learner.accessToken })).status).toBe(404);
-    const gql = await t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { course { id } } }', { id: course.id }, learner.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { enroll(courseId: $id) { course { id } } }',
+      { id: course.id },
+      learner.accessToken,
+    );
     expect(gql.body.data.enroll.course.id).toBe(course.id);
     expect((await t.http.post(`/courses/${course.id}/enrollment`)).status).toBe(401);
-    expect((await t.http.post('/courses/00000000-0000-4000-8000-000000000000/enrollment', undefined, { token: learner.accessToken })).status).toBe(404);
+    expect(
+      (
+        await t.http.post('/courses/00000000-0000-4000-8000-000000000000/enrollment', undefined, {
+          token: learner.accessToken,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('keeps a learner waiting for a guardian out (403 guardian_required)', async () => {

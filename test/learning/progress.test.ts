@@ -24,8 +24,13 @@ async function enrolledLearner(courseId: string, age = 14): Promise<SignedIn> {
 }
 
 const complete = (who: SignedIn, lessonId: string, seconds?: number) =>
-  t.http.post(`/progress/lessons/${lessonId}/complete`, seconds === undefined ? undefined : { timeSpentSeconds: seconds }, { token: who.accessToken });
-const quiz = (who: SignedIn, lessonId: string, answers: unknown) => t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers }, { token: who.accessToken });
+  t.http.post(
+    `/progress/lessons/${lessonId}/complete`,
+    seconds === undefined ? undefined : { timeSpentSeconds: seconds },
+    { token: who.accessToken },
+  );
+const quiz = (who: SignedIn, lessonId: string, answers: unknown) =>
+  t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers }, { token: who.accessToken });
 
 describe('lessons and quizzes', () => {
   it('completes a lesson once, however often it is sent, and tracks time and percent', async () => {
@@ -33,7 +38,14 @@ describe('lessons and quizzes', () => {
     const learner = await enrolledLearner(course.id);
     const first = await complete(learner, course.lessonIds[0], 300);
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ courseId: course.id, lessonsTotal: 4, lessonsCompleted: 1, percent: 25, timeSpentSeconds: 300, completed: false });
+    expect(first.body).toMatchObject({
+      courseId: course.id,
+      lessonsTotal: 4,
+      lessonsCompleted: 1,
+      percent: 25,
+      timeSpentSeconds: 300,
+      completed: false,
+    });
     const again = await complete(learner, course.lessonIds[0], 999);
     expect(again.body).toMatchObject({ lessonsCompleted: 1, timeSpentSeconds: 300 });
     const gql = await t.http.gql(
@@ -43,14 +55,29 @@ describe('lessons and quizzes', () => {
     );
     expect(gql.body.data.completeLesson).toEqual({ lessonsCompleted: 2, percent: 50 });
     const progress = await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken });
-    expect(progress.body).toMatchObject({ lessonsCompleted: 2, timeSpentSeconds: 360, lastActivityAt: expect.any(String) });
+    expect(progress.body).toMatchObject({
+      lessonsCompleted: 2,
+      timeSpentSeconds: 360,
+      lastActivityAt: expect.any(String),
+    });
     // Announced through the outbox: there once nothing is left to deliver, and only once.
     await settled(t);
-    const halfway = (await t.http.get('/notifications', { token: learner.accessToken })).body.items.filter((n: { data: { milestone?: string } }) => n.data.milestone === 'halfway');
+    const halfway = (await t.http.get('/notifications', { token: learner.accessToken })).body.items.filter(
+      (n: { data: { milestone?: string } }) => n.data.milestone === 'halfway',
+    );
     expect(halfway).toHaveLength(1);
-    expect(halfway[0]).toMatchObject({ type: 'progress', title: 'Halfway there!', data: { courseId: course.id, milestone: 'halfway' } });
+    expect(halfway[0]).toMatchObject({
+      type: 'progress',
+      title: 'Halfway there!',
+      data: { courseId: course.id, milestone: 'halfway' },
+    });
     const me = await t.http.get('/progress/me', { token: learner.accessToken });
-    expect(me.body).toMatchObject({ learnerId: learner.id, streakDays: 1, timeSpentSeconds: 360, courses: [{ courseId: course.id, percent: 50 }] });
+    expect(me.body).toMatchObject({
+      learnerId: learner.id,
+      streakDays: 1,
+      timeSpentSeconds: 360,
+      courses: [{ courseId: course.id, percent: 50 }],
+    });
   });
 
   it('scores quizzes on the server and keeps every attempt', async () => {
@@ -63,11 +90,18 @@ describe('lessons and quizzes', () => {
       { correct: true, explanation: { en: 'Two and two make four.', vi: 'Two and two make four. (vi)' } },
       { correct: false, explanation: expect.any(Object) },
     ]);
-    const full = await t.http.gql('mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1, 0] }) { score attempt } }', { id: course.lessonIds[0] }, learner.accessToken);
+    const full = await t.http.gql(
+      'mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1, 0] }) { score attempt } }',
+      { id: course.lessonIds[0] },
+      learner.accessToken,
+    );
     expect(full.body.data.submitQuiz).toEqual({ score: 100, attempt: 2 });
     // The best attempt counts.
-    expect((await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken })).body.averageScore).toBe(100);
-    for (const answers of [[1], [1, 0, 1], 'all', [1, 'x']]) expect((await quiz(learner, course.lessonIds[0], answers)).status, JSON.stringify(answers)).toBe(400);
+    expect((await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken })).body.averageScore).toBe(
+      100,
+    );
+    for (const answers of [[1], [1, 0, 1], 'all', [1, 'x']])
+      expect((await quiz(learner, course.lessonIds[0], answers)).status, JSON.stringify(answers)).toBe(400);
   });
 
   it('refuses lessons of courses the learner is not enrolled in (403), unknown ones (404), and callers without a token (401)', async () => {
@@ -85,7 +119,12 @@ describe('lessons and quizzes', () => {
 
 describe('certificates', () => {
   it('issues exactly one when the last two lessons complete at once, notifies, and makes a bilingual PDF', async () => {
-    const course = await publishedCourse(t, editor, { title: { en: 'Loops and lists', vi: 'Vòng lặp và danh sách' } }, 2);
+    const course = await publishedCourse(
+      t,
+      editor,
+      { title: { en: 'Loops and lists', vi: 'Vòng lặp và danh sách' } },
+      2,
+    );
     const learner = await enrolledLearner(course.id);
     await quiz(learner, course.lessonIds[0], [1, 0]);
     await quiz(learner, course.lessonIds[1], [1, 1]);
@@ -95,10 +134,23 @@ describe('certificates', () => {
     const list = await t.http.get('/certificates', { token: learner.accessToken });
     expect(list.body.items).toHaveLength(1);
     const certificate = list.body.items[0];
-    expect(certificate).toMatchObject({ courseId: course.id, learnerName: 'Lan Nguyen', averageScore: 75, code: expect.stringMatching(/^[0-9A-F]{12}$/) });
-    await expect.poll(async () => (await t.http.get('/notifications?limit=10', { token: learner.accessToken })).body.items.filter((n: { type: string }) => n.type === 'certificate')).toHaveLength(1);
+    expect(certificate).toMatchObject({
+      courseId: course.id,
+      learnerName: 'Lan Nguyen',
+      averageScore: 75,
+      code: expect.stringMatching(/^[0-9A-F]{12}$/),
+    });
+    await expect
+      .poll(async () =>
+        (await t.http.get('/notifications?limit=10', { token: learner.accessToken })).body.items.filter(
+          (n: { type: string }) => n.type === 'certificate',
+        ),
+      )
+      .toHaveLength(1);
 
-    const pdf = await fetch(`${t.url}/certificates/${certificate.id}/pdf`, { headers: { authorization: `Bearer ${learner.accessToken}` } });
+    const pdf = await fetch(`${t.url}/certificates/${certificate.id}/pdf`, {
+      headers: { authorization: `Bearer ${learner.accessToken}` },
+    });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
     const parsed = await new PDFParse({ data: new Uint8Array(await pdf.arrayBuffer()) }).getText();
@@ -109,7 +161,13 @@ describe('certificates', () => {
 
     const stranger = await withBasicData(t, await learnerOfAge(t, 15));
     expect((await t.http.get(`/certificates/${certificate.id}`, { token: stranger.accessToken })).status).toBe(404);
-    expect((await fetch(`${t.url}/certificates/${certificate.id}/pdf`, { headers: { authorization: `Bearer ${stranger.accessToken}` } })).status).toBe(404);
+    expect(
+      (
+        await fetch(`${t.url}/certificates/${certificate.id}/pdf`, {
+          headers: { authorization: `Bearer ${stranger.accessToken}` },
+        })
+      ).status,
+    ).toBe(404);
     expect((await fetch(`${t.url}/certificates/${certificate.id}/pdf`)).status).toBe(401);
   });
 
@@ -121,11 +179,18 @@ describe('certificates', () => {
     const [certificate] = (await t.http.get('/certificates', { token: learner.accessToken })).body.items;
     const check = await t.http.get(`/certificates/verify/${certificate.code}`);
     expect(check.status).toBe(200);
-    expect(check.body).toEqual({ code: certificate.code, learnerName: 'Lan Nguyen', courseTitle: { en: 'Python for beginners', vi: 'Python cho người mới bắt đầu' }, issuedAt: certificate.issuedAt });
+    expect(check.body).toEqual({
+      code: certificate.code,
+      learnerName: 'Lan Nguyen',
+      courseTitle: { en: 'Python for beginners', vi: 'Python cho người mới bắt đầu' },
+      issuedAt: certificate.issuedAt,
+    });
     expect(JSON.stringify(check.body)).not.toMatch(/@|learnerId|averageScore|birth/);
     expect((await t.http.get('/certificates/verify/FFFFFFFFFFFF')).status).toBe(404);
     expect((await t.http.get('/certificates/verify/not-a-code')).status).toBe(404);
-    const gql = await t.http.gql('query($c: String!) { verifyCertificate(code: $c) { learnerName } }', { c: certificate.code });
+    const gql = await t.http.gql('query($c: String!) { verifyCertificate(code: $c) { learnerName } }', {
+      c: certificate.code,
+    });
     expect(gql.body.data.verifyCertificate.learnerName).toBe('Lan Nguyen');
   });
 
@@ -149,29 +214,51 @@ describe('guardian views', () => {
     await complete(learner, course.lessonIds[0], 120);
 
     const progress = await t.http.get(`/guardian/learners/${learner.id}/progress`, { token: guardian.accessToken });
-    expect(progress.body).toMatchObject({ learnerId: learner.id, timeSpentSeconds: 120, courses: [{ courseId: course.id, percent: 100, averageScore: 100 }] });
-    expect((await t.http.get(`/guardian/learners/${learner.id}/courses`, { token: guardian.accessToken })).body.items[0].course.id).toBe(course.id);
-    expect((await t.http.get(`/guardian/learners/${learner.id}/certificates`, { token: guardian.accessToken })).body.items).toHaveLength(1);
+    expect(progress.body).toMatchObject({
+      learnerId: learner.id,
+      timeSpentSeconds: 120,
+      courses: [{ courseId: course.id, percent: 100, averageScore: 100 }],
+    });
+    expect(
+      (await t.http.get(`/guardian/learners/${learner.id}/courses`, { token: guardian.accessToken })).body.items[0]
+        .course.id,
+    ).toBe(course.id);
+    expect(
+      (await t.http.get(`/guardian/learners/${learner.id}/certificates`, { token: guardian.accessToken })).body.items,
+    ).toHaveLength(1);
     // The guardian heard of the certificate too.
     await expect
       .poll(async () =>
         (await t.http.get('/notifications', { token: guardian.accessToken })).body.items.some(
-          (n: { type: string; data: { learnerId: string } }) => n.type === 'certificate' && n.data.learnerId === learner.id,
+          (n: { type: string; data: { learnerId: string } }) =>
+            n.type === 'certificate' && n.data.learnerId === learner.id,
         ),
       )
       .toBe(true);
     // And of the finished course, as the learner did: each once, the guardian's naming the learner.
     await settled(t);
-    const progressOf = async (who: SignedIn) => (await t.http.get('/notifications', { token: who.accessToken })).body.items.filter((n: { type: string }) => n.type === 'progress');
-    expect(await progressOf(learner)).toEqual([expect.objectContaining({ title: 'Course finished!', data: { courseId: course.id } })]);
-    expect(await progressOf(guardian)).toEqual([expect.objectContaining({ title: 'Lan Nguyen finished a course', data: { courseId: course.id, learnerId: learner.id } })]);
+    const progressOf = async (who: SignedIn) =>
+      (await t.http.get('/notifications', { token: who.accessToken })).body.items.filter(
+        (n: { type: string }) => n.type === 'progress',
+      );
+    expect(await progressOf(learner)).toEqual([
+      expect.objectContaining({ title: 'Course finished!', data: { courseId: course.id } }),
+    ]);
+    expect(await progressOf(guardian)).toEqual([
+      expect.objectContaining({
+        title: 'Lan Nguyen finished a course',
+        data: { courseId: course.id, learnerId: learner.id },
+      }),
+    ]);
 
     const other = await verifiedGuardian(t, smtp);
     for (const part of ['progress', 'courses', 'certificates']) {
       const reply = await t.http.get(`/guardian/learners/${learner.id}/${part}`, { token: other.accessToken });
       expect(reply.status, part).toBe(404);
     }
-    expect((await t.http.get(`/guardian/learners/${learner.id}/progress`, { token: learner.accessToken })).status).toBe(403);
+    expect((await t.http.get(`/guardian/learners/${learner.id}/progress`, { token: learner.accessToken })).status).toBe(
+      403,
+    );
   });
 
   it('answer the dashboard in the same number of queries for one learner or three', async () => {
@@ -179,23 +266,34 @@ describe('guardian views', () => {
     async function familyOf(size: number) {
       const guardian = await verifiedGuardian(t, smtp);
       for (let i = 0; i < size; i++) {
-        const child = (await t.http.post('/guardian/learners', { displayName: `Child ${i}`, birthDate: '2014-02-02' }, { token: guardian.accessToken })).body.learner;
+        const child = (
+          await t.http.post(
+            '/guardian/learners',
+            { displayName: `Child ${i}`, birthDate: '2014-02-02' },
+            { token: guardian.accessToken },
+          )
+        ).body.learner;
         for (const course of courses) {
           // Seeded straight in the database: the dashboard's reading is what is measured.
-          await t.app.deps.orm.em.getConnection().execute('insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())', [child.id, course.id]);
           await t.app.deps.orm.em
             .getConnection()
-            .execute('insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, 60, now())', [
-              child.id,
-              course.lessonIds[0],
-              course.id,
-            ]);
+            .execute(
+              'insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())',
+              [child.id, course.id],
+            );
+          await t.app.deps.orm.em
+            .getConnection()
+            .execute(
+              'insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, 60, now())',
+              [child.id, course.lessonIds[0], course.id],
+            );
         }
       }
       return guardian;
     }
     const [small, large] = [await familyOf(1), await familyOf(3)];
-    const query = '{ guardianDashboard { learner { id displayName } progress { streakDays courses { percent lessonsTotal } } certificates { code } } }';
+    const query =
+      '{ guardianDashboard { learner { id displayName } progress { streakDays courses { percent lessonsTotal } } certificates { code } } }';
     await settled(t);
     const one = await fewestStatements(t, () => t.http.gql(query, {}, small.accessToken));
     const three = await fewestStatements(t, () => t.http.gql(query, {}, large.accessToken));
@@ -223,25 +321,55 @@ describe('the GraphQL twins', () => {
       { c: course.id },
       learner.accessToken,
     );
-    expect(mine.body.data).toMatchObject({ myCourses: [{ course: { id: course.id } }], courseProgress: { percent: 100 }, myProgress: { streakDays: 1, timeSpentSeconds: 30 } });
+    expect(mine.body.data).toMatchObject({
+      myCourses: [{ course: { id: course.id } }],
+      courseProgress: { percent: 100 },
+      myProgress: { streakDays: 1, timeSpentSeconds: 30 },
+    });
     const certificateId = mine.body.data.myCertificates[0].id;
-    expect((await t.http.gql('query($id: ID!) { certificate(id: $id) { averageScore } }', { id: certificateId }, learner.accessToken)).body.data.certificate.averageScore).toBe(100);
+    expect(
+      (
+        await t.http.gql(
+          'query($id: ID!) { certificate(id: $id) { averageScore } }',
+          { id: certificateId },
+          learner.accessToken,
+        )
+      ).body.data.certificate.averageScore,
+    ).toBe(100);
 
     const theirs = await t.http.gql(
       'query($l: ID!) { learnerProgress(learnerId: $l) { learnerId } learnerCourses(learnerId: $l) { course { id } } learnerCertificates(learnerId: $l) { id } }',
       { l: learner.id },
       guardian.accessToken,
     );
-    expect(theirs.body.data).toEqual({ learnerProgress: { learnerId: learner.id }, learnerCourses: [{ course: { id: course.id } }], learnerCertificates: [{ id: certificateId }] });
+    expect(theirs.body.data).toEqual({
+      learnerProgress: { learnerId: learner.id },
+      learnerCourses: [{ course: { id: course.id } }],
+      learnerCertificates: [{ id: certificateId }],
+    });
 
     const other = await verifiedGuardian(t, smtp);
-    const refused = await t.http.gql('query($l: ID!) { learnerProgress(learnerId: $l) { learnerId } }', { l: learner.id }, other.accessToken);
+    const refused = await t.http.gql(
+      'query($l: ID!) { learnerProgress(learnerId: $l) { learnerId } }',
+      { l: learner.id },
+      other.accessToken,
+    );
     expect(refused.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     const stranger = await withBasicData(t, await learnerOfAge(t, 14));
-    const notEnrolled = await t.http.gql('mutation($id: ID!) { completeLesson(lessonId: $id) { percent } }', { id: course.lessonIds[0] }, stranger.accessToken);
+    const notEnrolled = await t.http.gql(
+      'mutation($id: ID!) { completeLesson(lessonId: $id) { percent } }',
+      { id: course.lessonIds[0] },
+      stranger.accessToken,
+    );
     expect(notEnrolled.body.errors?.[0].extensions.code).toBe('FORBIDDEN');
-    expect((await t.http.gql('{ myProgress { streakDays } }')).body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
-    const bad = await t.http.gql('mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1] }) { score } }', { id: course.lessonIds[0] }, learner.accessToken);
+    expect((await t.http.gql('{ myProgress { streakDays } }')).body.errors?.[0].extensions.code).toBe(
+      'UNAUTHENTICATED',
+    );
+    const bad = await t.http.gql(
+      'mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1] }) { score } }',
+      { id: course.lessonIds[0] },
+      learner.accessToken,
+    );
     expect(bad.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -18,8 +18,18 @@ export function courseBody(overrides: Record<string, unknown> = {}, lessons = 2)
       objectives: { en: [`Objective ${i + 1}`], vi: [`Mục tiêu ${i + 1}`] },
       content: text(`Content ${i + 1}`),
       quiz: [
-        { prompt: text('2 + 2?'), options: [text('3'), text('4')], answerIndex: 1, explanation: text('Two and two make four.') },
-        { prompt: text('print is a...'), options: [text('function'), text('loop')], answerIndex: 0, explanation: text('print() is a function.') },
+        {
+          prompt: text('2 + 2?'),
+          options: [text('3'), text('4')],
+          answerIndex: 1,
+          explanation: text('Two and two make four.'),
+        },
+        {
+          prompt: text('print is a...'),
+          options: [text('function'), text('loop')],
+          answerIndex: 0,
+          explanation: text('print() is a function.'),
+        },
       ],
     })),
     ...overrides,
@@ -35,9 +45,17 @@ export async function contentAdmin(t: TestApp): Promise<SignedIn> {
 }
 
 /** A published course; returns its id and lesson ids. */
-export async function publishedCourse(t: TestApp, editor: SignedIn, overrides: Record<string, unknown> = {}, lessons = 2) {
+export async function publishedCourse(
+  t: TestApp,
+  editor: SignedIn,
+  overrides: Record<string, unknown> = {},
+  lessons = 2,
+) {
   const created = await t.http.post('/courses', courseBody(overrides, lessons), { token: editor.accessToken });
   if (created.status !== 201) throw new Error(`course not created: ${JSON.stringify(created.body)}`);
   await t.http.post(`/courses/${created.body.id}/publish`, undefined, { token: editor.accessToken });
-  return { id: created.body.id as string, lessonIds: created.body.lessons.map((l: { id: string }) => l.id) as string[] };
+  return {
+    id: created.body.id as string,
+    lessonIds: created.body.lessons.map((l: { id: string }) => l.id) as string[],
+  };
 }

@@ -25,7 +25,9 @@ describe('mail catalogs', () => {
       expect(en.length, namespace).toBeGreaterThan(0);
       expect([...new Set(catalogKeys(namespace, 'vi'))].sort(), namespace).toEqual(en);
     }
-    expect(catalogKeys('auth', 'en')).toEqual(expect.arrayContaining(['verification.subject', 'passwordReset.text', 'guardianInvitation.subject']));
+    expect(catalogKeys('auth', 'en')).toEqual(
+      expect.arrayContaining(['verification.subject', 'passwordReset.text', 'guardianInvitation.subject']),
+    );
     expect(catalogKeys('guardian', 'vi')).toEqual(expect.arrayContaining(['linkRequest.subject', 'linkRequest.text']));
   });
 
@@ -33,10 +35,22 @@ describe('mail catalogs', () => {
     for (const locale of ['vi', 'en']) {
       const name = `Người dùng ${locale}`;
       const user = await signUp(t, adultSignup({ locale, displayName: name }));
-      const verification = await smtp.waitFor(user.email, new RegExp(mailText('auth', locale, 'verification.subject')), 10_000);
-      expect(verification.text.startsWith(mailText('auth', locale, 'verification.text', { name, link: '@@' }).split('@@')[0])).toBe(true);
+      const verification = await smtp.waitFor(
+        user.email,
+        new RegExp(mailText('auth', locale, 'verification.subject')),
+        10_000,
+      );
+      expect(
+        verification.text.startsWith(
+          mailText('auth', locale, 'verification.text', { name, link: '@@' }).split('@@')[0],
+        ),
+      ).toBe(true);
       await t.http.post('/auth/forgot-password', { email: user.email });
-      const reset = await smtp.waitFor(user.email, new RegExp(mailText('auth', locale, 'passwordReset.subject')), 10_000);
+      const reset = await smtp.waitFor(
+        user.email,
+        new RegExp(mailText('auth', locale, 'passwordReset.subject')),
+        10_000,
+      );
       expect(reset.text).toContain(mailText('auth', locale, 'passwordReset.text', { name, link: '@@' }).split('@@')[0]);
     }
     expect(mailText('auth', 'vi', 'verification.subject')).toBe('Xác nhận địa chỉ e-mail của bạn');
@@ -52,7 +66,9 @@ describe('mail catalogs', () => {
 
     const guardian = await verifiedGuardian(t, smtp, { locale: 'en', displayName: 'Minh Tran' });
     const learner = await learnerOfAge(t, 15, { locale: 'vi' });
-    expect((await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken })).status).toBeLessThan(300);
+    expect(
+      (await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken })).status,
+    ).toBeLessThan(300);
     const request = await smtp.waitFor(learner.email, /giám hộ/, 10_000);
     expect(request.subject).toBe(mailText('guardian', 'vi', 'linkRequest.subject'));
     // The guardian's chosen name is in the text, quoted, never in the subject.

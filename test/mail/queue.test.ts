@@ -10,7 +10,13 @@ let t: TestApp;
 const env = () => ({ SMTP_URL: smtp.url, MAIL_RETRY_DELAY_MS: '300', MAIL_RETRIES: '8' });
 const resetMails = (to: string) => smtp.received.filter((m) => m.to.includes(to) && /reset|đặt lại/i.test(m.subject));
 const queued = async (app: TestApp, to: string) =>
-  ((await openUnit(app.app.deps).uow.em.getConnection().execute(`select count(*)::int as n from outbox where kind = 'mail' and payload->>'to' = ?`, [to])) as { n: number }[])[0].n;
+  (
+    (await openUnit(app.app.deps)
+      .uow.em.getConnection()
+      .execute(`select count(*)::int as n from outbox where kind = 'mail' and payload->>'to' = ?`, [to])) as {
+      n: number;
+    }[]
+  )[0].n;
 
 beforeAll(async () => {
   smtp = await startSmtpServer();
@@ -44,7 +50,8 @@ describe('the mail queue', () => {
     smtp.attempts.length = 0;
     smtp.refuseNext(1_000);
     expect((await t.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
-    for (let waited = 0; smtp.attempts.length < 2 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    for (let waited = 0; smtp.attempts.length < 2 && waited < 10_000; waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     expect(smtp.attempts.length).toBeGreaterThanOrEqual(2);
     const databaseUrl = t.databaseUrl;
     await t.close();
@@ -88,7 +95,10 @@ async function queuedIn(databaseUrl: string, to: string): Promise<number> {
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const { rows } = await client.query<{ n: number }>(`select count(*)::int as n from outbox where kind = 'mail' and payload->>'to' = $1`, [to]);
+    const { rows } = await client.query<{ n: number }>(
+      `select count(*)::int as n from outbox where kind = 'mail' and payload->>'to' = $1`,
+      [to],
+    );
     return rows[0].n;
   } finally {
     await client.end();

@@ -25,7 +25,11 @@ beforeAll(async () => {
 async function subscribers(app: TestApp, token: string, n: number) {
   const all = Array.from({ length: n }, () => {
     const client = connect(app.url, token, false);
-    return { client, closed: closeCodeOf(client), live: subscribe<{ notificationAdded: { id: string; title: string } }>(client, ADDED) };
+    return {
+      client,
+      closed: closeCodeOf(client),
+      live: subscribe<{ notificationAdded: { id: string; title: string } }>(client, ADDED),
+    };
   });
   await Promise.all(all.map((s) => s.live.ready));
   return all;
@@ -39,16 +43,23 @@ async function subscribers(app: TestApp, token: string, n: number) {
 async function everySubscriptionListens(userId: string, sockets: Awaited<ReturnType<typeof subscribers>>) {
   for (let round = 0; round < 40; round += 1) {
     await notify(second, userId, 'system');
-    const listening = await eventually(() => sockets.every((s) => delivered(s.live).length > 0), 'a first event', 500).then(
+    const listening = await eventually(
+      () => sockets.every((s) => delivered(s.live).length > 0),
+      'a first event',
+      500,
+    ).then(
       () => true,
       () => false,
     );
     if (listening) return;
   }
-  throw new Error(`${sockets.filter((s) => delivered(s.live).length === 0).length} of ${sockets.length} subscriptions never received an event`);
+  throw new Error(
+    `${sockets.filter((s) => delivered(s.live).length === 0).length} of ${sockets.length} subscriptions never received an event`,
+  );
 }
 
-const delivered = (live: Subscription<{ notificationAdded: { id: string } }>) => live.events.filter((e) => e.data).map((e) => e.data!.notificationAdded.id);
+const delivered = (live: Subscription<{ notificationAdded: { id: string } }>) =>
+  live.events.filter((e) => e.data).map((e) => e.data!.notificationAdded.id);
 
 describe('one event to many subscribers', () => {
   // As many subscribers as an account may hold sockets (more sockets of one token are refused).
@@ -61,7 +72,11 @@ describe('one event to many subscribers', () => {
       // Each run: one notification made on the other instance, until every subscriber has it.
       const { count } = await fewestStatements(first, async () => {
         const [created] = await notify(second, user.id, 'system');
-        await eventually(() => sockets.every((s) => delivered(s.live).includes(created!.id)), `the event at ${n} subscribers`, 10_000);
+        await eventually(
+          () => sockets.every((s) => delivered(s.live).includes(created!.id)),
+          `the event at ${n} subscribers`,
+          10_000,
+        );
       });
       counts.push(count);
       await Promise.all(sockets.map(async (s) => s.client.dispose()));
@@ -79,9 +94,14 @@ describe('one event to many subscribers', () => {
       const before = delivered(socket.live);
 
       const acting = where === 'the same instance' ? first : second;
-      expect((await acting.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status).toBe(200);
+      expect(
+        (await acting.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken }))
+          .status,
+      ).toBe(200);
       await notify(acting, user.id, 'system');
-      expect(await Promise.race([socket.closed, new Promise((resolve) => setTimeout(resolve, 3000, 'open'))])).toBe(4403);
+      expect(await Promise.race([socket.closed, new Promise((resolve) => setTimeout(resolve, 3000, 'open'))])).toBe(
+        4403,
+      );
       expect(delivered(socket.live)).toEqual(before);
       await socket.client.dispose();
     });
@@ -89,7 +109,9 @@ describe('one event to many subscribers', () => {
     it(`a logout on ${where} stops the very next event of that session, and only of that session`, async () => {
       const user = await signUp(first, adultSignup());
       const [ended] = await subscribers(first, user.accessToken, 1);
-      const other = (await second.http.post('/auth/login', { email: user.email, password: PASSWORD })).body as { accessToken: string };
+      const other = (await second.http.post('/auth/login', { email: user.email, password: PASSWORD })).body as {
+        accessToken: string;
+      };
       const [kept] = await subscribers(first, other.accessToken, 1);
       await everySubscriptionListens(user.id, [ended, kept]);
       const before = delivered(ended.live);
@@ -98,7 +120,9 @@ describe('one event to many subscribers', () => {
       expect((await acting.http.post('/auth/logout', { refreshToken: user.refreshToken })).status).toBe(204);
       const [after] = await notify(acting, user.id, 'system');
       await eventually(() => delivered(kept.live).includes(after!.id), 'the event on the other session');
-      expect(await Promise.race([ended.closed, new Promise((resolve) => setTimeout(resolve, 3000, 'open'))])).toBe(4401);
+      expect(await Promise.race([ended.closed, new Promise((resolve) => setTimeout(resolve, 3000, 'open'))])).toBe(
+        4401,
+      );
       expect(delivered(ended.live)).toEqual(before);
       await Promise.all([ended.client.dispose(), kept.client.dispose()]);
     });
@@ -121,7 +145,9 @@ describe('one event to many subscribers', () => {
     await everySubscriptionListens(user.id, [socket]);
     const before = socket.live.events.length;
 
-    await second.app.deps.orm.em.getConnection().execute(`update users set status = 'suspended' where id = ?`, [user.id]);
+    await second.app.deps.orm.em
+      .getConnection()
+      .execute(`update users set status = 'suspended' where id = ?`, [user.id]);
     await notify(second, user.id, 'system');
     await eventually(() => socket.live.events.length === before + 1, 'the refusal of the next event');
     expect(socket.live.events[before].errors?.[0].extensions?.code).toBe('ACCOUNT_SUSPENDED');

@@ -29,7 +29,9 @@ describe('live notifications', () => {
     const [created] = await notify(second, guardian.id, 'progress');
     await eventually(() => added.events.length === 1 && counts.events.length === 1, 'the events', 1000);
     expect(Date.now() - started).toBeLessThan(1000);
-    expect(added.events[0].data).toEqual({ notificationAdded: { id: created!.id, type: 'PROGRESS', title: 'Title 0', read: false } });
+    expect(added.events[0].data).toEqual({
+      notificationAdded: { id: created!.id, type: 'PROGRESS', title: 'Title 0', read: false },
+    });
     expect(counts.events[0].data).toEqual({ unreadCountChanged: { count: 1 } });
 
     // Reading it (on the second instance) changes the count the first instance pushes.
@@ -50,7 +52,10 @@ describe('live notifications', () => {
     for (let round = 0; round < 15; round += 1) {
       const added = subscribe(connect(first.url, learner.accessToken), ADDED);
       await added.ready;
-      first.app.deps.pubSub.local(`${NOTIFICATION_ADDED}:${learner.id}`, { userId: learner.id, notificationId: created!.id });
+      first.app.deps.pubSub.local(`${NOTIFICATION_ADDED}:${learner.id}`, {
+        userId: learner.id,
+        notificationId: created!.id,
+      });
       await eventually(() => added.events.length === 1, `the event of round ${round}`, 3000);
       expect(added.events[0].data?.notificationAdded.id).toBe(created!.id);
       await added.close();

@@ -36,7 +36,9 @@ describe('GET /notifications and { notifications }', () => {
       readAt: null,
       createdAt: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T.*Z$/),
     });
-    const rest = await t.http.get(`/notifications?limit=10&cursor=${first.body.nextCursor}`, { token: user.accessToken });
+    const rest = await t.http.get(`/notifications?limit=10&cursor=${first.body.nextCursor}`, {
+      token: user.accessToken,
+    });
     expect(rest.body.items.map((n: { title: string }) => n.title)).toEqual(['Tiêu đề 2', 'Tiêu đề 1', 'Tiêu đề 0']);
     expect(rest.body.nextCursor).toBeNull();
 
@@ -45,22 +47,38 @@ describe('GET /notifications and { notifications }', () => {
     const page1 = gql.body.data.notifications;
     expect(page1.edges).toHaveLength(3);
     expect(page1.totalCount).toBe(5);
-    expect(page1.pageInfo).toEqual({ hasNextPage: true, hasPreviousPage: false, startCursor: page1.edges[0].cursor, endCursor: page1.edges[2].cursor });
-    const page2 = (await t.http.gql(PAGE, { after: page1.pageInfo.endCursor }, user.accessToken)).body.data.notifications;
+    expect(page1.pageInfo).toEqual({
+      hasNextPage: true,
+      hasPreviousPage: false,
+      startCursor: page1.edges[0].cursor,
+      endCursor: page1.edges[2].cursor,
+    });
+    const page2 = (await t.http.gql(PAGE, { after: page1.pageInfo.endCursor }, user.accessToken)).body.data
+      .notifications;
     expect(page2.edges.map((e: { node: { title: string } }) => e.node.title)).toEqual(['Tiêu đề 1', 'Tiêu đề 0']);
     expect(page2.totalCount).toBe(5);
-    expect(page2.pageInfo).toEqual({ hasNextPage: false, hasPreviousPage: true, startCursor: page2.edges[0].cursor, endCursor: page2.edges[1].cursor });
+    expect(page2.pageInfo).toEqual({
+      hasNextPage: false,
+      hasPreviousPage: true,
+      startCursor: page2.edges[0].cursor,
+      endCursor: page2.edges[1].cursor,
+    });
   });
 
   it('filters unread, read and all', async () => {
     const user = await inbox(3);
     const [latest] = (await t.http.get('/notifications', { token: user.accessToken })).body.items;
     await t.http.post(`/notifications/${latest.id}/read`, undefined, { token: user.accessToken });
-    const count = async (filter: string) => (await t.http.get(`/notifications?filter=${filter}`, { token: user.accessToken })).body.items.length;
+    const count = async (filter: string) =>
+      (await t.http.get(`/notifications?filter=${filter}`, { token: user.accessToken })).body.items.length;
     expect(await count('unread')).toBe(2);
     expect(await count('read')).toBe(1);
     expect(await count('all')).toBe(3);
-    const gql = await t.http.gql('{ notifications(filter: READ) { totalCount edges { node { id read } } } }', {}, user.accessToken);
+    const gql = await t.http.gql(
+      '{ notifications(filter: READ) { totalCount edges { node { id read } } } }',
+      {},
+      user.accessToken,
+    );
     expect(gql.body.data.notifications).toEqual({ totalCount: 1, edges: [{ node: { id: latest.id, read: true } }] });
   });
 
@@ -117,10 +135,17 @@ describe('reading, counting and deleting', () => {
   it('does the same in GraphQL', async () => {
     const user = await inbox(3);
     const token = user.accessToken;
-    const count = async () => (await t.http.gql('{ unreadNotificationCount { count } }', {}, token)).body.data.unreadNotificationCount.count;
+    const count = async () =>
+      (await t.http.gql('{ unreadNotificationCount { count } }', {}, token)).body.data.unreadNotificationCount.count;
     expect(await count()).toBe(3);
-    const ids = (await t.http.gql('{ notifications { edges { node { id } } } }', {}, token)).body.data.notifications.edges.map((e: { node: { id: string } }) => e.node.id);
-    const read = await t.http.gql('mutation($id: ID!) { markNotificationRead(id: $id) { id read } }', { id: ids[0] }, token);
+    const ids = (
+      await t.http.gql('{ notifications { edges { node { id } } } }', {}, token)
+    ).body.data.notifications.edges.map((e: { node: { id: string } }) => e.node.id);
+    const read = await t.http.gql(
+      'mutation($id: ID!) { markNotificationRead(id: $id) { id read } }',
+      { id: ids[0] },
+      token,
+    );
     expect(read.body.data.markNotificationRead).toEqual({ id: ids[0], read: true });
     expect(await count()).toBe(2);
     const removed = await t.http.gql('mutation($id: ID!) { deleteNotification(id: $id) }', { id: ids[1] }, token);
@@ -140,7 +165,11 @@ describe('reading, counting and deleting', () => {
       expect(read.body.error).toBe('not_found');
       expect((await t.http.delete(`/notifications/${id}`, { token: stranger.accessToken })).status).toBe(404);
     }
-    const gql = await t.http.gql('mutation($id: ID!) { markNotificationRead(id: $id) { id } }', { id: theirs.id }, stranger.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { markNotificationRead(id: $id) { id } }',
+      { id: theirs.id },
+      stranger.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     // Still unread for its owner.
     expect((await t.http.get('/notifications/unread-count', { token: owner.accessToken })).body).toEqual({ count: 1 });
@@ -150,7 +179,9 @@ describe('reading, counting and deleting', () => {
     const user = await inbox(20);
     const items = (await t.http.get('/notifications?limit=20', { token: user.accessToken })).body.items;
     await Promise.all([
-      ...items.map((n: { id: string }) => t.http.post(`/notifications/${n.id}/read`, undefined, { token: user.accessToken })),
+      ...items.map((n: { id: string }) =>
+        t.http.post(`/notifications/${n.id}/read`, undefined, { token: user.accessToken }),
+      ),
       t.http.post('/notifications/read-all', undefined, { token: user.accessToken }),
     ]);
     expect((await t.http.get('/notifications/unread-count', { token: user.accessToken })).body).toEqual({ count: 0 });
@@ -163,12 +194,20 @@ describe('the unread count under concurrent changes', () => {
     const items = (await t.http.get('/notifications?limit=10', { token: user.accessToken })).body.items;
     await Promise.all([
       notify(t, user.id, 'system', 15),
-      ...items.slice(0, 4).map((n: { id: string }) => t.http.post(`/notifications/${n.id}/read`, undefined, { token: user.accessToken })),
-      ...items.slice(4, 7).map((n: { id: string }) => t.http.delete(`/notifications/${n.id}`, { token: user.accessToken })),
+      ...items
+        .slice(0, 4)
+        .map((n: { id: string }) => t.http.post(`/notifications/${n.id}/read`, undefined, { token: user.accessToken })),
+      ...items
+        .slice(4, 7)
+        .map((n: { id: string }) => t.http.delete(`/notifications/${n.id}`, { token: user.accessToken })),
     ]);
-    const [{ stored }] = await t.app.deps.orm.em.getConnection().execute('select count(*)::int as stored from notifications where user_id = ? and read_at is null', [user.id]);
+    const [{ stored }] = await t.app.deps.orm.em
+      .getConnection()
+      .execute('select count(*)::int as stored from notifications where user_id = ? and read_at is null', [user.id]);
     expect(stored).toBe(18);
-    expect((await t.http.get('/notifications/unread-count', { token: user.accessToken })).body).toEqual({ count: stored });
+    expect((await t.http.get('/notifications/unread-count', { token: user.accessToken })).body).toEqual({
+      count: stored,
+    });
   });
 });
 
@@ -178,21 +217,36 @@ describe('settings', () => {
     const token = user.accessToken;
     const everything = { weeklyReport: true, monthlyReport: true, inactivityAlert: true };
     expect((await t.http.get('/notifications/settings', { token })).body).toEqual({ disabledTypes: [], ...everything });
-    const put = await t.http.put('/notifications/settings', { disabledTypes: ['progress', 'system', 'progress'] }, { token });
+    const put = await t.http.put(
+      '/notifications/settings',
+      { disabledTypes: ['progress', 'system', 'progress'] },
+      { token },
+    );
     expect(put.status).toBe(200);
     expect(put.body).toEqual({ disabledTypes: ['progress', 'system'], ...everything });
     // Only what is given changes: a report toggle leaves the types as they are, and the other way round.
-    expect((await t.http.put('/notifications/settings', { inactivityAlert: false }, { token })).body).toEqual({ disabledTypes: ['progress', 'system'], ...everything, inactivityAlert: false });
+    expect((await t.http.put('/notifications/settings', { inactivityAlert: false }, { token })).body).toEqual({
+      disabledTypes: ['progress', 'system'],
+      ...everything,
+      inactivityAlert: false,
+    });
 
     expect(await notify(t, user.id, 'system')).toEqual([null]);
     await notify(t, user.id, 'certificate');
     const items = (await t.http.get('/notifications', { token })).body.items;
     expect(items.map((n: { type: string }) => n.type)).toEqual(['certificate']);
 
-    const gql = await t.http.gql('mutation { updateNotificationSettings(input: { disabledTypes: [] }) { disabledTypes } }', {}, token);
+    const gql = await t.http.gql(
+      'mutation { updateNotificationSettings(input: { disabledTypes: [] }) { disabledTypes } }',
+      {},
+      token,
+    );
     expect(gql.body.data.updateNotificationSettings.disabledTypes).toEqual([]);
     await notify(t, user.id, 'system');
-    expect((await t.http.gql('{ notificationSettings { disabledTypes } unreadNotificationCount { count } }', {}, token)).body.data).toEqual({
+    expect(
+      (await t.http.gql('{ notificationSettings { disabledTypes } unreadNotificationCount { count } }', {}, token)).body
+        .data,
+    ).toEqual({
       notificationSettings: { disabledTypes: [] },
       unreadNotificationCount: { count: 2 },
     });

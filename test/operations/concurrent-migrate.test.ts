@@ -20,7 +20,11 @@ describe('instances that start together on an empty database', () => {
     try {
       const results = await Promise.allSettled(instances.map((orm) => migrate(orm)));
       expect(results.map((result) => result.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled']);
-      const applied = await instances[0].em.getConnection().execute<{ name: string; times: string }[]>('select name, count(*) as times from mikro_orm_migrations group by name');
+      const applied = await instances[0].em
+        .getConnection()
+        .execute<{ name: string; times: string }[]>(
+          'select name, count(*) as times from mikro_orm_migrations group by name',
+        );
       expect(applied.length).toBeGreaterThan(10);
       expect(applied.filter((row) => Number(row.times) !== 1)).toEqual([]);
       expect(await instances[1].getMigrator().getPendingMigrations()).toEqual([]);

@@ -26,12 +26,19 @@ describe('npm run migration:create', () => {
     // The database as an older version left it: the contact area's entity has a column its table lacks.
     await asOwner(databaseUrl, 'alter table contact_messages drop column resolved_at');
 
-    const { stdout } = await run('node', [script], { cwd: project, env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: project, LOG_LEVEL: 'silent' } });
+    const { stdout } = await run('node', [script], {
+      cwd: project,
+      env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: project, LOG_LEVEL: 'silent' },
+    });
 
     const written = readdirSync(join(project, 'src', 'contact', 'migrations'));
     expect(written).toHaveLength(1);
-    expect(stdout).toContain(`Wrote src/contact/migrations/${written[0]}; add it to the migrations of src/contact/index.ts.`);
-    expect(readFileSync(join(project, 'src', 'contact', 'migrations', written[0]), 'utf8')).toMatch(/alter table "contact_messages" add column "resolved_at" timestamptz null/);
+    expect(stdout).toContain(
+      `Wrote src/contact/migrations/${written[0]}; add it to the migrations of src/contact/index.ts.`,
+    );
+    expect(readFileSync(join(project, 'src', 'contact', 'migrations', written[0]), 'utf8')).toMatch(
+      /alter table "contact_messages" add column "resolved_at" timestamptz null/,
+    );
     expect(readdirSync(join(project, 'src', 'db', 'migrations'))).toEqual([]);
   });
 });

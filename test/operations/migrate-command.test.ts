@@ -22,7 +22,8 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabase();
 });
 
-const migrate = (...args: string[]) => run('node', [script, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
+const migrate = (...args: string[]) =>
+  run('node', [script, ...args], { env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent' } });
 const failing = (...args: string[]) =>
   migrate(...args).then(
     () => ({ code: 0, stderr: '' }),
@@ -34,12 +35,13 @@ async function database(table: string, column?: string): Promise<{ applied: stri
   const client = new Client({ connectionString: databaseUrl });
   await client.connect();
   try {
-    const applied = (await client.query<{ name: string }>('select name from mikro_orm_migrations order by id')).rows.map((r) => r.name);
-    const found = await client.query('select 1 from information_schema.columns where table_schema = $1 and table_name = $2 and ($3::text is null or column_name = $3) limit 1', [
-      'public',
-      table,
-      column ?? null,
-    ]);
+    const applied = (
+      await client.query<{ name: string }>('select name from mikro_orm_migrations order by id')
+    ).rows.map((r) => r.name);
+    const found = await client.query(
+      'select 1 from information_schema.columns where table_schema = $1 and table_name = $2 and ($3::text is null or column_name = $3) limit 1',
+      ['public', table, column ?? null],
+    );
     return { applied, exists: found.rowCount === 1 };
   } finally {
     await client.end();
@@ -48,7 +50,9 @@ async function database(table: string, column?: string): Promise<{ applied: stri
 
 /** The `applied`/`pending` word `--status` prints for each migration. */
 function statusOf(stdout: string): Record<string, string> {
-  return Object.fromEntries([...stdout.matchAll(/^(applied|pending) +(\S+)/gm)].map(([, state, name]) => [name, state]));
+  return Object.fromEntries(
+    [...stdout.matchAll(/^(applied|pending) +(\S+)/gm)].map(([, state, name]) => [name, state]),
+  );
 }
 
 describe('npm run db:migrate', () => {
@@ -58,17 +62,21 @@ describe('npm run db:migrate', () => {
     expect(stdout).toContain('Up to date.');
   });
 
-  it('--down reverts the last migration only, --status shows it pending, and a plain run applies it again', SLOW, async () => {
-    const { stdout } = await migrate('--down');
-    expect(stdout).toContain(`reverted  ${last}`);
-    expect((await database('users')).applied).toEqual(names.slice(0, -1));
-    const status = statusOf((await migrate('--status')).stdout);
-    expect(status[last]).toBe('pending');
-    expect(Object.values(status).filter((s) => s === 'pending')).toHaveLength(1);
+  it(
+    '--down reverts the last migration only, --status shows it pending, and a plain run applies it again',
+    SLOW,
+    async () => {
+      const { stdout } = await migrate('--down');
+      expect(stdout).toContain(`reverted  ${last}`);
+      expect((await database('users')).applied).toEqual(names.slice(0, -1));
+      const status = statusOf((await migrate('--status')).stdout);
+      expect(status[last]).toBe('pending');
+      expect(Object.values(status).filter((s) => s === 'pending')).toHaveLength(1);
 
-    await migrate();
-    expect((await database('users')).applied).toEqual(names);
-  });
+      await migrate();
+      expect((await database('users')).applied).toEqual(names);
+    },
+  );
 
   it('--to <name> reverts every migration after it, leaving it applied', SLOW, async () => {
     // The migration after it adds entitlements.revoked_reason.
@@ -77,7 +85,10 @@ describe('npm run db:migrate', () => {
     const { stdout } = await migrate('--to', target);
     const after = names.slice(names.indexOf(target) + 1);
     expect(stdout.match(/^reverted {2}\S+/gm)).toEqual(after.reverse().map((n) => `reverted  ${n}`));
-    expect(await database('entitlements', 'revoked_reason')).toEqual({ applied: names.slice(0, names.indexOf(target) + 1), exists: false });
+    expect(await database('entitlements', 'revoked_reason')).toEqual({
+      applied: names.slice(0, names.indexOf(target) + 1),
+      exists: false,
+    });
 
     await migrate();
     expect(await database('entitlements', 'revoked_reason')).toEqual({ applied: names, exists: true });
@@ -122,7 +133,9 @@ describe('a migration without down()', () => {
       await orm.getMigrator().up();
       const error = await revertMigrations(orm, list, last).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(MigrationRefused);
-      expect((error as Error).message).toBe('Migration20991231000000_irreversible has no down(): it cannot be reverted, and nothing was reverted.');
+      expect((error as Error).message).toBe(
+        'Migration20991231000000_irreversible has no down(): it cannot be reverted, and nothing was reverted.',
+      );
       expect((await migrationStatus(orm, list)).every((s) => s.applied)).toBe(true);
       expect((await database('reversible_probe')).exists).toBe(true);
 

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, checkout, newKey, postSandbox, publishedProduct, sandboxEvents, subscriptionBody } from '../support/commerce';
+import {
+  buy,
+  checkout,
+  newKey,
+  postSandbox,
+  publishedProduct,
+  sandboxEvents,
+  subscriptionBody,
+} from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -30,13 +38,19 @@ describe('sandbox checkout end to end', () => {
     const me = await t.http.get('/auth/me', { token: buyer.accessToken });
     expect(me.body.user.tier).toBe('starter');
     const mine = await t.http.get('/entitlements/me', { token: buyer.accessToken });
-    expect(mine.body).toMatchObject({ tier: 'starter', items: [{ kind: 'tier', tier: 'starter', source: 'purchase', paymentId: started.body.id, status: 'active' }] });
+    expect(mine.body).toMatchObject({
+      tier: 'starter',
+      items: [{ kind: 'tier', tier: 'starter', source: 'purchase', paymentId: started.body.id, status: 'active' }],
+    });
     const payment = await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken });
     expect(payment.body).toMatchObject({ status: 'succeeded', amount: 199000, currency: 'VND' });
 
     const balances = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
     expect(balances.status).toBe(200);
-    const of = (account: string) => balances.body.items.find((b: { account: string; currency: string }) => b.account === account && b.currency === 'VND')?.balance;
+    const of = (account: string) =>
+      balances.body.items.find(
+        (b: { account: string; currency: string }) => b.account === account && b.currency === 'VND',
+      )?.balance;
     expect(of('provider:sandbox')).toBe(199000);
     expect(of(`customer:${buyer.id}`)).toBe(0);
     expect(of('revenue:platform')).toBeLessThanOrEqual(-199000);
@@ -60,7 +74,9 @@ describe('sandbox checkout end to end', () => {
     expect(payments.body.items).toHaveLength(1);
 
     // The key is a header only: the same word in the query string is no key (two payments, neither the keyed one).
-    const viaQuery = await Promise.all([1, 2].map(() => t.http.post(`/payments/checkout?idempotencyKey=${key}`, body, { token: buyer.accessToken })));
+    const viaQuery = await Promise.all(
+      [1, 2].map(() => t.http.post(`/payments/checkout?idempotencyKey=${key}`, body, { token: buyer.accessToken })),
+    );
     expect(viaQuery.map((a) => a.status)).toEqual([201, 201]);
     expect(new Set([ok[0].body.id, ...viaQuery.map((a) => a.body.id)]).size).toBe(3);
   });
@@ -72,15 +88,21 @@ describe('sandbox checkout end to end', () => {
     const forged = await postSandbox(t, { body: pay.body, signature: 'sha256=' + '0'.repeat(64) });
     expect(forged.status).toBe(400);
     expect(forged.body.error).toBe('invalid_signature');
-    const tampered = await postSandbox(t, { body: pay.body.replace('"amount":799', '"amount":1'), signature: pay.signature });
+    const tampered = await postSandbox(t, {
+      body: pay.body.replace('"amount":799', '"amount":1'),
+      signature: pay.signature,
+    });
     expect(tampered.status).toBe(400);
-    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('pending');
+    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe(
+      'pending',
+    );
 
     const before = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
     const deliveries = await Promise.all(Array.from({ length: 10 }, () => postSandbox(t, pay)));
     expect(deliveries.every((d) => d.status === 200)).toBe(true);
     const after = await t.http.get('/admin/ledger/balances', { token: admin.accessToken });
-    const usd = (body: any) => body.items.find((b: any) => b.account === 'provider:sandbox' && b.currency === 'USD')?.balance ?? 0;
+    const usd = (body: any) =>
+      body.items.find((b: any) => b.account === 'provider:sandbox' && b.currency === 'USD')?.balance ?? 0;
     expect(usd(after.body) - usd(before.body)).toBe(799);
     const mine = await t.http.get('/entitlements/me', { token: buyer.accessToken });
     expect(mine.body.items).toHaveLength(1);
@@ -92,21 +114,33 @@ describe('sandbox checkout end to end', () => {
     const { cancel } = await sandboxEvents(t, started.body.redirectUrl);
     expect((await postSandbox(t, cancel)).status).toBe(200);
     expect((await postSandbox(t, cancel)).status).toBe(200);
-    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('canceled');
+    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe(
+      'canceled',
+    );
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('free');
   });
 
   it('refuses checkouts: anonymous 401, unknown product 404, bad price 400, unoffered provider 400 naming provider', async () => {
     const buyer = await signUp(t, adultSignup());
-    expect((await t.http.post('/payments/checkout', { productId: product.id, priceId: product.prices[0].id })).status).toBe(401);
-    expect((await checkout(t, buyer, { productId: '00000000-0000-4000-8000-000000000000', priceId: 'x' })).status).toBe(404);
+    expect(
+      (await t.http.post('/payments/checkout', { productId: product.id, priceId: product.prices[0].id })).status,
+    ).toBe(401);
+    expect((await checkout(t, buyer, { productId: '00000000-0000-4000-8000-000000000000', priceId: 'x' })).status).toBe(
+      404,
+    );
     const badPrice = await checkout(t, buyer, { productId: product.id, priceId: 'nope' });
     expect(badPrice.status).toBe(400);
     expect(badPrice.body.details[0].field).toBe('priceId');
-    const stripe = await checkout(t, buyer, { productId: product.id, priceId: product.prices[0].id, provider: 'stripe' });
+    const stripe = await checkout(t, buyer, {
+      productId: product.id,
+      priceId: product.prices[0].id,
+      provider: 'stripe',
+    });
     expect(stripe.status).toBe(400);
     expect(stripe.body).toMatchObject({ error: 'validation_failed', details: [{ field: 'provider' }] });
-    const gql = await t.http.gql('mutation($input: CheckoutInput!) { checkout(input: $input) { payment { id } } }', { input: { productId: product.id, priceId: product.prices[0].id } });
+    const gql = await t.http.gql('mutation($input: CheckoutInput!) { checkout(input: $input) { payment { id } } }', {
+      input: { productId: product.id, priceId: product.prices[0].id },
+    });
     expect(gql.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
@@ -118,16 +152,30 @@ describe('sandbox checkout end to end', () => {
     expect((await t.http.get(`/payments/${paid.id}`)).status).toBe(401);
     expect((await t.http.get(`/payments/${paid.id}`, { token: admin.accessToken })).body.status).toBe('succeeded');
     expect((await t.http.get('/payments/me')).status).toBe(401);
-    const mine = await t.http.gql('{ myPayments(first: 5) { edges { node { id status payerId } } } }', {}, buyer.accessToken);
-    expect(mine.body.data.myPayments.edges).toEqual([{ node: { id: paid.id, status: 'SUCCEEDED', payerId: buyer.id } }]);
+    const mine = await t.http.gql(
+      '{ myPayments(first: 5) { edges { node { id status payerId } } } }',
+      {},
+      buyer.accessToken,
+    );
+    expect(mine.body.data.myPayments.edges).toEqual([
+      { node: { id: paid.id, status: 'SUCCEEDED', payerId: buyer.id } },
+    ]);
     const twin = await t.http.gql('query($id: ID!) { payment(id: $id) { id } }', { id: paid.id }, stranger.accessToken);
     expect(twin.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
     expect((await t.http.post('/payments/webhooks/paypal', { id: 'x' })).status).toBe(404);
     // The audit trail admins read (GET /admin/audit) has the checkout with its actor and the success by the provider.
-    const audit = await t.http.get(`/admin/audit?targetType=payment&targetId=${paid.id}&first=10`, { token: admin.accessToken });
+    const audit = await t.http.get(`/admin/audit?targetType=payment&targetId=${paid.id}&first=10`, {
+      token: admin.accessToken,
+    });
     expect(audit.status).toBe(200);
-    expect(audit.body.items.map((a: { action: string }) => a.action).reverse()).toEqual(['commerce.payment_created', 'commerce.payment_succeeded']);
-    expect(audit.body.items[1]).toMatchObject({ actorId: buyer.id, data: { amount: 199000, currency: 'VND', provider: 'sandbox' } });
+    expect(audit.body.items.map((a: { action: string }) => a.action).reverse()).toEqual([
+      'commerce.payment_created',
+      'commerce.payment_succeeded',
+    ]);
+    expect(audit.body.items[1]).toMatchObject({
+      actorId: buyer.id,
+      data: { amount: 199000, currency: 'VND', provider: 'sandbox' },
+    });
     expect(audit.body.items[0]).toMatchObject({ actorId: null, data: { amount: 199000, currency: 'VND' } });
   });
 
@@ -154,18 +202,29 @@ describe('sandbox checkout end to end', () => {
         [{ field: 'returnUrl', message: expect.stringContaining('https://web.example') }],
       ]);
       const gql = await t.http.gql(q, { input: input(returnUrl) }, buyer.accessToken);
-      expect(gql.body.errors?.[0].extensions, returnUrl).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'returnUrl' }] });
+      expect(gql.body.errors?.[0].extensions, returnUrl).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: [{ field: 'returnUrl' }],
+      });
     }
     expect((await t.http.get('/payments/me', { token: buyer.accessToken })).body.items).toEqual([]);
-    for (const returnUrl of ['https://web.example/paid?course=1#top', 'https://APP.example/paid', 'https://app.example:443/paid']) {
+    for (const returnUrl of [
+      'https://web.example/paid?course=1#top',
+      'https://APP.example/paid',
+      'https://app.example:443/paid',
+    ]) {
       expect((await checkout(t, buyer, input(returnUrl))).status, returnUrl).toBe(201);
     }
-    expect((await t.http.gql(q, { input: input('https://web.example/paid') }, buyer.accessToken)).body.data.checkout.payment.id).toEqual(expect.any(String));
+    expect(
+      (await t.http.gql(q, { input: input('https://web.example/paid') }, buyer.accessToken)).body.data.checkout.payment
+        .id,
+    ).toEqual(expect.any(String));
   });
 
   it('has a GraphQL twin of checkout with idempotencyKey', async () => {
     const buyer = await signUp(t, adultSignup());
-    const q = 'mutation($input: CheckoutInput!, $key: String) { checkout(input: $input, idempotencyKey: $key) { payment { id status amount currency provider } purchaseRequest { id } } }';
+    const q =
+      'mutation($input: CheckoutInput!, $key: String) { checkout(input: $input, idempotencyKey: $key) { payment { id status amount currency provider } purchaseRequest { id } } }';
     const input = { productId: product.id, priceId: product.prices[0].id };
     const first = await t.http.gql(q, { input, key: 'gql-1' }, buyer.accessToken);
     const second = await t.http.gql(q, { input, key: 'gql-1' }, buyer.accessToken);

@@ -29,10 +29,15 @@ describe('the ledger', () => {
         const [{ id }] = await tx.execute<{ id: string }[]>(
           `insert into ledger_transactions (id, kind, payment_id, created_at) values (gen_random_uuid(), 'payment', gen_random_uuid(), now()) returning id`,
         );
-        await tx.execute(`insert into ledger_entries (id, transaction_id, account, amount, currency, created_at) values (gen_random_uuid(), ?, 'revenue:platform', 5, 'USD', now())`, [id]);
+        await tx.execute(
+          `insert into ledger_entries (id, transaction_id, account, amount, currency, created_at) values (gen_random_uuid(), ?, 'revenue:platform', 5, 'USD', now())`,
+          [id],
+        );
       }),
     ).rejects.toThrow(/does not sum to zero/);
-    const unbalanced = await em.execute(`select transaction_id from ledger_entries group by transaction_id, currency having sum(amount) <> 0`);
+    const unbalanced = await em.execute(
+      `select transaction_id from ledger_entries group by transaction_id, currency having sum(amount) <> 0`,
+    );
     expect(unbalanced).toHaveLength(0);
   });
 

@@ -7,7 +7,14 @@ import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, postSandbox, publishedProduct, signedStripeEvent, waitFor } from '../support/commerce';
+import {
+  checkout,
+  deliverStripeEvent,
+  postSandbox,
+  publishedProduct,
+  signedStripeEvent,
+  waitFor,
+} from '../support/commerce';
 import { startProviderServer } from '../support/provider-server';
 
 const STRIPE_WEBHOOK_SECRET = 'whsec_test_secret_for_commerce';
@@ -44,11 +51,17 @@ afterAll(async () => {
 
 const VND = () => ({ productId: product.id, priceId: product.prices[0].id });
 const USD = () => ({ productId: product.id, priceId: product.prices[1].id });
-const status = async (buyer: SignedIn, id: string) => (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
-const sql = (query: string, params: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+const status = async (buyer: SignedIn, id: string) =>
+  (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
+const sql = (query: string, params: unknown[] = []) =>
+  openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
 
 describe('Stripe', () => {
-  const stripeEvent = (type: string, object: Record<string, unknown>, id = `evt_${Math.random().toString(36).slice(2)}`) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, type, object, id);
+  const stripeEvent = (
+    type: string,
+    object: Record<string, unknown>,
+    id = `evt_${Math.random().toString(36).slice(2)}`,
+  ) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, type, object, id);
   const deliver = (event: { payload: string; header: string }) => deliverStripeEvent(t, event);
 
   it('creates a Checkout Session through the SDK, applies a signed completion once, refuses a bad signature, refunds by webhook', async () => {
@@ -72,7 +85,10 @@ describe('Stripe', () => {
       currency: 'usd',
       metadata: { paymentId: started.body.id },
     });
-    const forged = await t.http.rest('POST', '/payments/webhooks/stripe', { raw: completed.payload, headers: { 'stripe-signature': 't=1,v1=deadbeef' } });
+    const forged = await t.http.rest('POST', '/payments/webhooks/stripe', {
+      raw: completed.payload,
+      headers: { 'stripe-signature': 't=1,v1=deadbeef' },
+    });
     expect(forged.status).toBe(400);
     expect(forged.body.error).toBe('invalid_signature');
     expect((await status(buyer, started.body.id)).status).toBe('pending');
@@ -81,13 +97,23 @@ describe('Stripe', () => {
     expect((await status(buyer, started.body.id)).status).toBe('succeeded');
     expect((await t.http.get('/entitlements/me', { token: buyer.accessToken })).body.items).toHaveLength(1);
 
-    const refund = await t.http.post('/refunds', { paymentId: started.body.id, amount: 300, reason: 'partly' }, { token: buyer.accessToken });
+    const refund = await t.http.post(
+      '/refunds',
+      { paymentId: started.body.id, amount: 300, reason: 'partly' },
+      { token: buyer.accessToken },
+    );
     const approved = await t.http.post(`/refunds/${refund.body.id}/approve`, undefined, { token: admin.accessToken });
     expect(approved.body.status).toBe('processing');
     const asked = new URLSearchParams(provider.seen.findLast((c) => c.path === '/v1/refunds')!.body);
     expect(asked.get('payment_intent')).toBe('pi_123');
     expect(asked.get('amount')).toBe('300');
-    const done = stripeEvent('refund.updated', { id: 're_1', object: 'refund', status: 'succeeded', amount: 300, metadata: { refundId: refund.body.id, paymentId: started.body.id } });
+    const done = stripeEvent('refund.updated', {
+      id: 're_1',
+      object: 'refund',
+      status: 'succeeded',
+      amount: 300,
+      metadata: { refundId: refund.body.id, paymentId: started.body.id },
+    });
     expect((await deliver(done)).status).toBe(200);
     expect(await status(buyer, started.body.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 300 });
   });
@@ -120,7 +146,9 @@ describe('VNPay', () => {
     expect(params.vnp_Amount).toBe('19900000');
     expect(params.vnp_SecureHash).toBe(vnpaySign(VNPAY_SECRET, vnpaySignData(params)));
 
-    const bad = await t.http.get(`/payments/webhooks/vnpay?${new URLSearchParams({ ...paid(started.body.id, 199000), vnp_SecureHash: 'ab'.repeat(64) })}`);
+    const bad = await t.http.get(
+      `/payments/webhooks/vnpay?${new URLSearchParams({ ...paid(started.body.id, 199000), vnp_SecureHash: 'ab'.repeat(64) })}`,
+    );
     expect(bad.body).toEqual({ RspCode: '97', Message: 'Invalid signature' });
     expect((await ipn(paid(started.body.id, 1000))).body.RspCode).toBe('04');
     expect((await ipn(paid('00000000-0000-4000-8000-000000000000', 199000))).body.RspCode).toBe('01');
@@ -131,13 +159,25 @@ describe('VNPay', () => {
     // The IPN may come by POST too; a refund asks VNPay's API, signed, and settles on its answer.
     const form = new URLSearchParams({ ...paid(started.body.id, 199000, { vnp_TransactionNo: '999' }) });
     form.set('vnp_SecureHash', vnpaySign(VNPAY_SECRET, vnpaySignData(Object.fromEntries(form))));
-    const posted = await t.http.rest('POST', '/payments/webhooks/vnpay', { raw: form.toString(), headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    const posted = await t.http.rest('POST', '/payments/webhooks/vnpay', {
+      raw: form.toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     expect(posted.body.RspCode).toBe('02');
-    const refund = await t.http.post('/refunds', { paymentId: started.body.id, reason: 'all of it' }, { token: buyer.accessToken });
+    const refund = await t.http.post(
+      '/refunds',
+      { paymentId: started.body.id, reason: 'all of it' },
+      { token: buyer.accessToken },
+    );
     const approved = await t.http.post(`/refunds/${refund.body.id}/approve`, undefined, { token: admin.accessToken });
     expect(approved.body.status).toBe('succeeded');
     const call = JSON.parse(provider.seen.findLast((c) => c.path === '/vnpay/api')!.body);
-    expect(call).toMatchObject({ vnp_Command: 'refund', vnp_TransactionType: '02', vnp_Amount: '19900000', vnp_TxnRef: started.body.id });
+    expect(call).toMatchObject({
+      vnp_Command: 'refund',
+      vnp_TransactionType: '02',
+      vnp_Amount: '19900000',
+      vnp_TxnRef: started.body.id,
+    });
     expect(await status(buyer, started.body.id)).toMatchObject({ status: 'refunded' });
   });
 
@@ -165,7 +205,10 @@ describe('MoMo', () => {
       responseTime: 1721720663942,
       extraData: '',
     };
-    const signature = momoSign(MOMO.secretKey, { accessKey: MOMO.accessKey, ...Object.fromEntries(MOMO_IPN_FIELDS.map((k) => [k, fields[k]])) });
+    const signature = momoSign(MOMO.secretKey, {
+      accessKey: MOMO.accessKey,
+      ...Object.fromEntries(MOMO_IPN_FIELDS.map((k) => [k, fields[k]])),
+    });
     return { ...fields, signature };
   };
   const deliver = (body: unknown) => t.http.rest('POST', '/payments/webhooks/momo', { raw: JSON.stringify(body) });
@@ -189,7 +232,11 @@ describe('MoMo', () => {
     expect((await status(buyer, started.body.id)).status).toBe('succeeded');
     expect((await t.http.get('/entitlements/me', { token: buyer.accessToken })).body.items).toHaveLength(1);
 
-    const refund = await t.http.post('/refunds', { paymentId: started.body.id, amount: 99000, reason: 'half' }, { token: buyer.accessToken });
+    const refund = await t.http.post(
+      '/refunds',
+      { paymentId: started.body.id, amount: 99000, reason: 'half' },
+      { token: buyer.accessToken },
+    );
     const approved = await t.http.post(`/refunds/${refund.body.id}/approve`, undefined, { token: admin.accessToken });
     expect(approved.body.status).toBe('succeeded');
     expect(await status(buyer, started.body.id)).toMatchObject({ status: 'partially_refunded', refundedAmount: 99000 });
@@ -204,13 +251,21 @@ describe('MoMo', () => {
       const refused = await checkout(t, buyer, { ...VND(), provider: 'momo' });
       expect(refused.status).toBe(502);
       expect(refused.body.error).toBe('upstream_error');
-      const refund = await t.http.post('/refunds', { paymentId: started.body.id, reason: 'all' }, { token: buyer.accessToken });
+      const refund = await t.http.post(
+        '/refunds',
+        { paymentId: started.body.id, reason: 'all' },
+        { token: buyer.accessToken },
+      );
       const approved = await t.http.post(`/refunds/${refund.body.id}/approve`, undefined, { token: admin.accessToken });
       expect(approved.body.status).toBe('failed');
     } finally {
       provider.state.refuse = false;
     }
-    const again = await t.http.post('/refunds', { paymentId: started.body.id, reason: 'all' }, { token: buyer.accessToken });
+    const again = await t.http.post(
+      '/refunds',
+      { paymentId: started.body.id, reason: 'all' },
+      { token: buyer.accessToken },
+    );
     expect(again.status).toBe(201);
     expect(again.body.amount).toBe(199000);
     const payments = await waitFor(
@@ -230,12 +285,27 @@ describe('every provider compares the currency as well as the amount', () => {
   it('Stripe: a signed amount_total 799 in JPY (or without a currency) does not complete a USD 799 payment', async () => {
     const buyer = await signUp(t, adultSignup());
     const started = await checkout(t, buyer, { ...USD(), provider: 'stripe' });
-    const session = (currency?: string) => ({ id: `cs_${currency}`, object: 'checkout.session', payment_status: 'paid', amount_total: 799, currency, metadata: { paymentId: started.body.id } });
-    const event = (currency?: string) => signedStripeEvent(STRIPE_WEBHOOK_SECRET, 'checkout.session.completed', session(currency), `evt_currency_${currency}_${started.body.id}`);
+    const session = (currency?: string) => ({
+      id: `cs_${currency}`,
+      object: 'checkout.session',
+      payment_status: 'paid',
+      amount_total: 799,
+      currency,
+      metadata: { paymentId: started.body.id },
+    });
+    const event = (currency?: string) =>
+      signedStripeEvent(
+        STRIPE_WEBHOOK_SECRET,
+        'checkout.session.completed',
+        session(currency),
+        `evt_currency_${currency}_${started.body.id}`,
+      );
     expect((await deliverStripeEvent(t, event('jpy'))).status).toBe(200);
     expect((await deliverStripeEvent(t, event(undefined))).status).toBe(200);
     expect(await status(buyer, started.body.id)).toMatchObject({ status: 'pending', currency: 'USD' });
-    expect((await sql(`select count(*)::int as n from webhook_events where payment_id = ?`, [started.body.id]))[0].n).toBe(0);
+    expect(
+      (await sql(`select count(*)::int as n from webhook_events where payment_id = ?`, [started.body.id]))[0].n,
+    ).toBe(0);
     expect((await deliverStripeEvent(t, event('usd'))).status).toBe(200);
     expect((await status(buyer, started.body.id)).status).toBe('succeeded');
   });
@@ -253,7 +323,10 @@ describe('every provider compares the currency as well as the amount', () => {
       vnp_TxnRef: started.body.id,
       ...extra,
     });
-    const ipn = (p: Record<string, string>) => t.http.get(`/payments/webhooks/vnpay?${new URLSearchParams({ ...p, vnp_SecureHash: vnpaySign(VNPAY_SECRET, vnpaySignData(p)) })}`);
+    const ipn = (p: Record<string, string>) =>
+      t.http.get(
+        `/payments/webhooks/vnpay?${new URLSearchParams({ ...p, vnp_SecureHash: vnpaySign(VNPAY_SECRET, vnpaySignData(p)) })}`,
+      );
     expect((await ipn(params({ vnp_CurrCode: 'USD' }))).body).toEqual({ RspCode: '04', Message: 'Invalid amount' });
     expect((await status(buyer, started.body.id)).status).toBe('pending');
     expect((await ipn(params({ vnp_CurrCode: 'VND' }))).body.RspCode).toBe('00');
@@ -279,8 +352,12 @@ describe('every provider compares the currency as well as the amount', () => {
       responseTime: 1721720663942,
       extraData: '',
     };
-    const signature = momoSign(MOMO.secretKey, { accessKey: MOMO.accessKey, ...Object.fromEntries(MOMO_IPN_FIELDS.map((k) => [k, fields[k]])) });
-    const deliver = () => t.http.rest('POST', '/payments/webhooks/momo', { raw: JSON.stringify({ ...fields, signature }) });
+    const signature = momoSign(MOMO.secretKey, {
+      accessKey: MOMO.accessKey,
+      ...Object.fromEntries(MOMO_IPN_FIELDS.map((k) => [k, fields[k]])),
+    });
+    const deliver = () =>
+      t.http.rest('POST', '/payments/webhooks/momo', { raw: JSON.stringify({ ...fields, signature }) });
     expect((await deliver()).status).toBe(204);
     expect((await status(buyer, started.body.id)).status).toBe('pending');
     await sql(`update payments set currency = 'VND' where id = ?`, [started.body.id]);
@@ -293,7 +370,13 @@ describe('every provider compares the currency as well as the amount', () => {
     const started = await checkout(t, buyer, { ...VND(), provider: 'sandbox' });
     const secret = sandboxSecretOf(t.app.deps.config);
     const pay = (extra: Record<string, unknown>) => {
-      const body = JSON.stringify({ id: `evt_pay_${JSON.stringify(extra)}_${started.body.id}`, type: 'payment.succeeded', paymentId: started.body.id, amount: 199000, ...extra });
+      const body = JSON.stringify({
+        id: `evt_pay_${JSON.stringify(extra)}_${started.body.id}`,
+        type: 'payment.succeeded',
+        paymentId: started.body.id,
+        amount: 199000,
+        ...extra,
+      });
       return postSandbox(t, { body, signature: signSandbox(secret, body) });
     };
     expect((await pay({ currency: 'USD' })).status).toBe(200);

@@ -45,7 +45,11 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
 
   async function open(returnUrl?: string, priceIndex = 0) {
     const buyer = await signUp(t, adultSignup());
-    const started = await checkout(t, buyer, { productId: product.id, priceId: product.prices[priceIndex].id, ...(returnUrl ? { returnUrl } : {}) });
+    const started = await checkout(t, buyer, {
+      productId: product.id,
+      priceId: product.prices[priceIndex].id,
+      ...(returnUrl ? { returnUrl } : {}),
+    });
     const page = await browser.newPage();
     const problems: string[] = [];
     page.on('pageerror', (error) => problems.push(error.message));
@@ -66,7 +70,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
     expect(problems).toEqual([]);
     await page.waitForURL(`${webOrigin}/paid?course=1`);
     expect(await page.textContent('p')).toBe('web-app');
-    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('succeeded');
+    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe(
+      'succeeded',
+    );
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('starter');
   });
 
@@ -83,11 +89,18 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
 
   it('sends no browser off WEB_ORIGIN and APP_ORIGIN: a checkout with another site is refused, and a payment that holds one (stored before the check) stays on the page after Pay', async () => {
     const buyer = await signUp(t, adultSignup());
-    const refused = await checkout(t, buyer, { productId: product.id, priceId: product.prices[0].id, returnUrl: `${elsewhereOrigin}/phish` });
+    const refused = await checkout(t, buyer, {
+      productId: product.id,
+      priceId: product.prices[0].id,
+      returnUrl: `${elsewhereOrigin}/phish`,
+    });
     expect([refused.status, refused.body.details?.[0].field]).toEqual([400, 'returnUrl']);
 
     const { started, page, problems } = await open(`${webOrigin}/paid`);
-    await asOwner(t, 'update payments set return_url = $1 where id = $2', [`${elsewhereOrigin}/phish`, started.body.id]);
+    await asOwner(t, 'update payments set return_url = $1 where id = $2', [
+      `${elsewhereOrigin}/phish`,
+      started.body.id,
+    ]);
     await page.reload();
     expect(await page.getAttribute('#actions', 'data-return')).toBe('');
     await page.click('#pay');
@@ -105,7 +118,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
     await page.click('#cancel');
     await page.locator('#result', { hasText: 'Canceled' }).waitFor();
     expect(problems).toEqual([]);
-    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe('canceled');
+    expect((await t.http.get(`/payments/${started.body.id}`, { token: buyer.accessToken })).body.status).toBe(
+      'canceled',
+    );
     const forged = await fetch(`${t.url}/payments/sandbox/${started.body.id}?t=forged`);
     expect(forged.status).toBe(404);
   });

@@ -10,12 +10,26 @@ import { checkout, publishedProduct } from '../support/commerce';
  * default) never offers it in production; `on` does (a staging deployment), `off` never.
  */
 const offered = (env: Record<string, string>) =>
-  [...createProviders(loadConfig({ DATABASE_URL: 'postgres://unused/unused', JWT_SECRET: 'a-secret-that-is-long-enough-for-hs256-signing', ...env }), () => {}).offered.keys()].sort();
+  [
+    ...createProviders(
+      loadConfig({
+        DATABASE_URL: 'postgres://unused/unused',
+        JWT_SECRET: 'a-secret-that-is-long-enough-for-hs256-signing',
+        ...env,
+      }),
+      () => {},
+    ).offered.keys(),
+  ].sort();
 const stripe = { STRIPE_SECRET_KEY: 'sk_test_setting', STRIPE_WEBHOOK_SECRET: 'whsec_setting' };
 
 describe('PAYMENTS_SANDBOX', () => {
   it('auto offers the sandbox outside production when no provider is configured; on and off do what they say in every environment', () => {
-    expect(loadConfig({ DATABASE_URL: 'postgres://unused/unused', JWT_SECRET: 'a-secret-that-is-long-enough-for-hs256-signing' }).PAYMENTS_SANDBOX).toBe('auto');
+    expect(
+      loadConfig({
+        DATABASE_URL: 'postgres://unused/unused',
+        JWT_SECRET: 'a-secret-that-is-long-enough-for-hs256-signing',
+      }).PAYMENTS_SANDBOX,
+    ).toBe('auto');
     for (const NODE_ENV of ['development', 'test']) {
       expect(offered({ NODE_ENV }), NODE_ENV).toEqual(['sandbox']);
       expect(offered({ NODE_ENV, ...stripe }), NODE_ENV).toEqual(['stripe']);
@@ -45,7 +59,10 @@ describe('PAYMENTS_SANDBOX', () => {
       expect(refused.status).toBe(400);
       expect(refused.body).toMatchObject({ error: 'validation_failed', details: [{ field: 'provider' }] });
       expect((await t.http.get('/payments/me', { token: buyer.accessToken })).body.items).toEqual([]);
-      const webhook = await t.http.rest('POST', '/payments/webhooks/sandbox', { raw: '{}', headers: { 'x-sandbox-signature': 'sha256=00' } });
+      const webhook = await t.http.rest('POST', '/payments/webhooks/sandbox', {
+        raw: '{}',
+        headers: { 'x-sandbox-signature': 'sha256=00' },
+      });
       expect(webhook.status).toBe(404);
       expect(webhook.body.error).toBe('not_found');
       const gql = await t.http.gql('{ paymentProviders }', {}, buyer.accessToken);

@@ -64,7 +64,9 @@ describe('the cost of a payment webhook (bench:commerce measures its rate)', () 
         status: payment.body.status,
         balances: balances.body.items,
         entitlements: entitlements.body.items.map((e: { id: string }) => e.id),
-        received: notifications.body.items.filter((n: { data: { paymentId?: string } }) => n.data.paymentId === started.body.id).length,
+        received: notifications.body.items.filter(
+          (n: { data: { paymentId?: string } }) => n.data.paymentId === started.body.id,
+        ).length,
         sales: listed.body.sales as number,
       };
     };
@@ -93,8 +95,16 @@ describe('the cost of a payment webhook (bench:commerce measures its rate)', () 
     let seen = { sales, received: 0 };
     while (Date.now() < deadline && (seen.sales === sales || !seen.received)) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const [listed, notifications] = await Promise.all([t.http.get(`/products/${product.id}`, { token: admin.accessToken }), t.http.get('/notifications?limit=50', { token: buyer.accessToken })]);
-      seen = { sales: listed.body.sales, received: notifications.body.items.filter((n: { data: { paymentId?: string } }) => n.data.paymentId === started.body.id).length };
+      const [listed, notifications] = await Promise.all([
+        t.http.get(`/products/${product.id}`, { token: admin.accessToken }),
+        t.http.get('/notifications?limit=50', { token: buyer.accessToken }),
+      ]);
+      seen = {
+        sales: listed.body.sales,
+        received: notifications.body.items.filter(
+          (n: { data: { paymentId?: string } }) => n.data.paymentId === started.body.id,
+        ).length,
+      };
     }
     expect(seen).toEqual({ sales: sales + 1, received: 1 });
   });

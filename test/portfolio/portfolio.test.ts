@@ -24,14 +24,29 @@ describe('portfolio and the under-18 rule', () => {
     const adult = await signUp(t, adultSignup({ role: 'creator' }));
     const project = await t.http.post(
       '/projects',
-      { title: 'Public work', language: 'javascript', files: [{ path: 'main.js', content: 'console.log(1)' }], visibility: 'public' },
+      {
+        title: 'Public work',
+        language: 'javascript',
+        files: [{ path: 'main.js', content: 'console.log(1)' }],
+        visibility: 'public',
+      },
       { token: adult.accessToken },
     );
-    const hiddenProject = await t.http.post('/projects', { title: 'Private work', language: 'javascript', files: [{ path: 'main.js', content: '' }] }, { token: adult.accessToken });
+    const hiddenProject = await t.http.post(
+      '/projects',
+      { title: 'Private work', language: 'javascript', files: [{ path: 'main.js', content: '' }] },
+      { token: adult.accessToken },
+    );
     const handle = `lan-${adult.id.slice(0, 6)}`;
     const put = await t.http.put(
       '/portfolio/me',
-      { handle, headline: 'Young coder', bio: 'I like loops', projectIds: [project.body.id, hiddenProject.body.id], visibility: 'public' },
+      {
+        handle,
+        headline: 'Young coder',
+        bio: 'I like loops',
+        projectIds: [project.body.id, hiddenProject.body.id],
+        visibility: 'public',
+      },
       { token: adult.accessToken },
     );
     expect(put.status).toBe(200);
@@ -50,9 +65,16 @@ describe('portfolio and the under-18 rule', () => {
     const bad = await t.http.put('/portfolio/me', { handle: 'No Spaces!' }, { token: learner.accessToken });
     expect(bad.status).toBe(400);
     expect(bad.body.details[0].field).toBe('handle');
-    const notMine = await t.http.put('/portfolio/me', { handle: `x-${learner.id.slice(0, 6)}`, projectIds: [project.body.id] }, { token: learner.accessToken });
+    const notMine = await t.http.put(
+      '/portfolio/me',
+      { handle: `x-${learner.id.slice(0, 6)}`, projectIds: [project.body.id] },
+      { token: learner.accessToken },
+    );
     expect(notMine.status).toBe(400);
-    expect((await t.http.get('/portfolio/me', { token: learner.accessToken })).body).toMatchObject({ handle: null, visibility: 'private' });
+    expect((await t.http.get('/portfolio/me', { token: learner.accessToken })).body).toMatchObject({
+      handle: null,
+      visibility: 'private',
+    });
     expect((await t.http.get('/portfolio/nobody-here')).status).toBe(404);
   });
 
@@ -60,7 +82,11 @@ describe('portfolio and the under-18 rule', () => {
     const guardian = await verifiedGuardian(t, smtp);
     const teen = await withBasicData(t, await learnerOfAge(t, 15));
     await linkFamily(t, guardian, teen);
-    const project = await t.http.post('/projects', { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] }, { token: teen.accessToken });
+    const project = await t.http.post(
+      '/projects',
+      { title: 'Game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] },
+      { token: teen.accessToken },
+    );
     // The guardian sees the private project; a stranger does not.
     expect((await t.http.get(`/projects/${project.body.id}`, { token: guardian.accessToken })).status).toBe(200);
 
@@ -72,9 +98,15 @@ describe('portfolio and the under-18 rule', () => {
     expect(refused.status).toBe(403);
     expect(refused.body.error).toBe('guardian_consent_required');
     const handle = `teen-${teen.id.slice(0, 6)}`;
-    expect((await t.http.put('/portfolio/me', { handle, visibility: 'public' }, { token: teen.accessToken })).status).toBe(403);
+    expect(
+      (await t.http.put('/portfolio/me', { handle, visibility: 'public' }, { token: teen.accessToken })).status,
+    ).toBe(403);
 
-    const grant = await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken });
+    const grant = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'progress_sharing', learnerId: teen.id },
+      { token: guardian.accessToken },
+    );
     expect(grant.status).toBe(200);
     // In Viet Nam a learner from 7 gives their own consent too.
     await t.http.post('/consent/grant', { consentTypeId: 'progress_sharing' }, { token: teen.accessToken });
@@ -84,11 +116,23 @@ describe('portfolio and the under-18 rule', () => {
       { token: teen.accessToken },
     );
     expect(made.body.visibility).toBe('public');
-    expect((await t.http.put('/portfolio/me', { handle, projectIds: [project.body.id], visibility: 'public' }, { token: teen.accessToken })).status).toBe(200);
+    expect(
+      (
+        await t.http.put(
+          '/portfolio/me',
+          { handle, projectIds: [project.body.id], visibility: 'public' },
+          { token: teen.accessToken },
+        )
+      ).status,
+    ).toBe(200);
     expect((await t.http.get(`/portfolio/${handle}`)).body.projects).toHaveLength(1);
     expect((await t.http.get(`/projects/${project.body.id}`, { token: stranger.accessToken })).status).toBe(200);
 
-    const revoke = await t.http.post('/consent/revoke', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken });
+    const revoke = await t.http.post(
+      '/consent/revoke',
+      { consentTypeId: 'progress_sharing', learnerId: teen.id },
+      { token: guardian.accessToken },
+    );
     expect(revoke.status).toBe(200);
     // At once by the read-time check, and stored as private by the reaction to the revocation.
     expect((await t.http.get(`/portfolio/${handle}`)).status).toBe(404);

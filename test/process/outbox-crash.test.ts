@@ -48,38 +48,77 @@ describe('an effect committed by a process killed before delivering it', () => {
       secondGuardian = await verifiedGuardian(setup, smtp);
       teen = await withBasicData(setup, await learnerOfAge(setup, 15));
       await linkFamily(setup, guardian, teen);
-      await setup.http.post('/consent/grant', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken });
+      await setup.http.post(
+        '/consent/grant',
+        { consentTypeId: 'progress_sharing', learnerId: teen.id },
+        { token: guardian.accessToken },
+      );
       await setup.http.post('/consent/grant', { consentTypeId: 'progress_sharing' }, { token: teen.accessToken });
       const files = [{ path: 'main.py', content: 'print(1)' }];
-      projectId = (await setup.http.post('/projects', { title: 'Game', language: 'python', files, visibility: 'public' }, { token: teen.accessToken })).body.id;
+      projectId = (
+        await setup.http.post(
+          '/projects',
+          { title: 'Game', language: 'python', files, visibility: 'public' },
+          { token: teen.accessToken },
+        )
+      ).body.id;
       const exercises = await setup.http.get('/codelab/exercises?limit=100', { token: teen.accessToken });
-      exerciseId = (exercises.body.items as { id: string; language: string }[]).find((e) => e.language === 'javascript')!.id;
+      exerciseId = (exercises.body.items as { id: string; language: string }[]).find(
+        (e) => e.language === 'javascript',
+      )!.id;
     } finally {
       await setup.close();
     }
-    expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');
+    expect(
+      (await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0]
+        .visibility,
+    ).toBe('public');
   }, 120_000);
 
   /** The guardian's notices asking for the teen's progress_sharing consent. */
   const consentAsks = async () => {
     const where = `user_id = $1 and type = 'consent' and data->>'learnerId' = $2 and data->>'consentTypeId' = 'progress_sharing'`;
-    return (await sql<{ n: number }>(`select count(*)::int as n from notifications where ${where}`, [guardian.id, teen.id]))[0].n;
+    return (
+      await sql<{ n: number }>(`select count(*)::int as n from notifications where ${where}`, [guardian.id, teen.id])
+    )[0].n;
   };
 
   it('happens exactly once after a restart: mail, export job, consent reaction, judge job, the link request (mail and notification), a consent request notice', async () => {
-    await sql(`create function hold_outbox() returns trigger language plpgsql as $$ begin raise exception 'outbox held by the test'; end $$`);
+    await sql(
+      `create function hold_outbox() returns trigger language plpgsql as $$ begin raise exception 'outbox held by the test'; end $$`,
+    );
     await sql(`create trigger hold_outbox before update on outbox for each row execute function hold_outbox()`);
     const first = await startService();
     const adult = await signUp({ http: first.http } as TestApp, adultSignup());
     const exportRequest = await first.http.post('/gdpr/export', {}, { token: guardian.accessToken });
     expect(exportRequest.status).toBe(202);
-    expect((await first.http.post('/consent/revoke', { consentTypeId: 'progress_sharing', learnerId: teen.id }, { token: guardian.accessToken })).status).toBe(200);
+    expect(
+      (
+        await first.http.post(
+          '/consent/revoke',
+          { consentTypeId: 'progress_sharing', learnerId: teen.id },
+          { token: guardian.accessToken },
+        )
+      ).status,
+    ).toBe(200);
     // The teen asks again: refused, and the guardian's notice is announced in the consent's transaction.
-    const asked = await first.http.post('/consent/grant', { consentTypeId: 'progress_sharing' }, { token: teen.accessToken });
+    const asked = await first.http.post(
+      '/consent/grant',
+      { consentTypeId: 'progress_sharing' },
+      { token: teen.accessToken },
+    );
     expect([asked.status, asked.body.error]).toEqual([403, 'guardian_consent_required']);
-    const submission = await first.http.post(`/codelab/exercises/${exerciseId}/submissions`, { code: 'console.log(1)' }, { token: teen.accessToken });
+    const submission = await first.http.post(
+      `/codelab/exercises/${exerciseId}/submissions`,
+      { code: 'console.log(1)' },
+      { token: teen.accessToken },
+    );
     expect(submission.status).toBe(202);
-    const declared = await first.http.post('/guardian/declare', { learnerEmail: teen.email }, { token: secondGuardian.accessToken });
+    const declared = await first.http.post(
+      '/guardian/declare',
+      { learnerEmail: teen.email },
+      { token: secondGuardian.accessToken },
+    );
     expect(declared.status).toBe(201);
 
     // Committed, not delivered: every row is there and none of the effects happened.
@@ -93,7 +132,10 @@ describe('an effect committed by a process killed before delivering it', () => {
     expect(rows).toContainEqual({ kind: 'event', name: 'notifications' });
     expect(await consentAsks()).toBe(0);
     expect(smtp.received.filter((m) => m.to.includes(adult.email))).toHaveLength(0);
-    expect((await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0].visibility).toBe('public');
+    expect(
+      (await sql<{ visibility: string }>('select visibility from codelab_projects where id = $1', [projectId]))[0]
+        .visibility,
+    ).toBe('public');
     await kill(first.child);
     await sql('drop trigger hold_outbox on outbox');
 
@@ -123,9 +165,16 @@ describe('an effect committed by a process killed before delivering it', () => {
       );
       // Once: nothing more arrives after the outbox is empty.
       await new Promise((r) => setTimeout(r, 1500));
-      expect(smtp.received.filter((m) => m.to.includes(adult.email) && /confirm|xác nhận/i.test(m.subject))).toHaveLength(1);
-      expect(smtp.received.filter((m) => m.to.includes(guardian.email) && /export|xuất/i.test(m.subject))).toHaveLength(1);
-      const notes = await sql<{ n: number }>(`select count(*)::int as n from notifications where user_id = $1 and data->>'linkId' = $2`, [teen.id, declared.body.id]);
+      expect(
+        smtp.received.filter((m) => m.to.includes(adult.email) && /confirm|xác nhận/i.test(m.subject)),
+      ).toHaveLength(1);
+      expect(smtp.received.filter((m) => m.to.includes(guardian.email) && /export|xuất/i.test(m.subject))).toHaveLength(
+        1,
+      );
+      const notes = await sql<{ n: number }>(
+        `select count(*)::int as n from notifications where user_id = $1 and data->>'linkId' = $2`,
+        [teen.id, declared.body.id],
+      );
       expect(notes[0].n).toBe(1);
       expect(await consentAsks()).toBe(1);
     } finally {
@@ -143,7 +192,12 @@ describe('a transaction that rolls back', () => {
       await expect(
         uow.transaction(async () => {
           await uow.enqueue({ kind: 'job', name: EXPORT_JOB, payload: { requestId: 'never' } });
-          await uow.raise({ type: 'notification.requested', recipients: [], notificationType: 'system' as never, message: { title: { en: '', vi: '' }, body: { en: '', vi: '' } } });
+          await uow.raise({
+            type: 'notification.requested',
+            recipients: [],
+            notificationType: 'system' as never,
+            message: { title: { en: '', vi: '' }, body: { en: '', vi: '' } },
+          });
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');

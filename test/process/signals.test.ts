@@ -52,7 +52,13 @@ async function npmStart(pgPort: number): Promise<{ npm: ChildProcess; output: ()
   const npm = spawn('npm', ['start'], {
     cwd: root,
     detached: true,
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort) },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   started.push(npm);
@@ -64,7 +70,10 @@ async function npmStart(pgPort: number): Promise<{ npm: ChildProcess; output: ()
     await new Promise((r) => setTimeout(r, 50));
   }
   if (!output.includes('Listening')) throw new Error(`npm start ended:\n${output}`);
-  const postmaster = Number.parseInt(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0], 10);
+  const postmaster = Number.parseInt(
+    readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0],
+    10,
+  );
   return { npm, output: () => output, postmaster };
 }
 
@@ -95,7 +104,10 @@ describe('signals to npm start', () => {
       const exited = new Promise<number | null>((resolve) => npm.once('exit', (code) => resolve(code)));
       if (target === 'npm') npm.kill(signal);
       else signalGroup(group, signal);
-      const took = await allGone(() => [...members(group), ...(groupOf(postmaster) === null ? [] : [postmaster])], GRACE_MS);
+      const took = await allGone(
+        () => [...members(group), ...(groupOf(postmaster) === null ? [] : [postmaster])],
+        GRACE_MS,
+      );
       console.log(`${signal} to ${target}: every process gone after ${took} ms`);
       expect(took, `still running: ${members(group).join(', ')}\n${output()}`).not.toBeNull();
       expect(await exited).toBe(0);

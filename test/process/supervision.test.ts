@@ -36,7 +36,15 @@ async function startService(env: Record<string, string> = {}): Promise<Service> 
   let output = '';
   const child = spawn(process.execPath, [main], {
     // CodeLab warms only where a test asks for it: a warm-up costs a dozen seconds of CPU on a shared machine.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), CODELAB_PREWARM: 'false', ...env },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      CODELAB_PREWARM: 'false',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);
@@ -63,7 +71,14 @@ async function until(done: () => boolean | Promise<boolean>, ms: number, what: (
 /** A statement on the embedded server as its superuser (the password the service generated). */
 async function sql(service: Service, text: string): Promise<unknown[]> {
   const password = readFileSync(join(service.dataDir, 'postgres-password'), 'utf8').trim();
-  const client = new Client({ host: '127.0.0.1', port: service.pgPort, user: 'postgres', password, database: 'learning_platform', connectionTimeoutMillis: 2000 });
+  const client = new Client({
+    host: '127.0.0.1',
+    port: service.pgPort,
+    user: 'postgres',
+    password,
+    database: 'learning_platform',
+    connectionTimeoutMillis: 2000,
+  });
   await client.connect();
   try {
     return (await client.query(text)).rows;
@@ -72,7 +87,8 @@ async function sql(service: Service, text: string): Promise<unknown[]> {
   }
 }
 
-const postmasterPid = (service: Service) => Number.parseInt(readFileSync(join(service.dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0], 10);
+const postmasterPid = (service: Service) =>
+  Number.parseInt(readFileSync(join(service.dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0], 10);
 const healthy = async (service: Service) => (await fetch(`${service.base}/health`).catch(() => null))?.status === 200;
 
 describe('the embedded database under npm start', () => {
@@ -117,7 +133,13 @@ describe('the embedded database under npm start', () => {
     const signup = await fetch(`${service.base}/auth/signup`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `back-${Date.now()}@example.com`, password: 'a long enough passphrase', displayName: 'Back', role: 'guardian', country: 'US' }),
+      body: JSON.stringify({
+        email: `back-${Date.now()}@example.com`,
+        password: 'a long enough passphrase',
+        displayName: 'Back',
+        role: 'guardian',
+        country: 'US',
+      }),
     });
     expect(signup.status).toBe(201);
     service.child.kill('SIGTERM');

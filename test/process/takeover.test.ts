@@ -89,13 +89,20 @@ describe('an instance killed (-9) in the middle of delivering what it committed'
   }, 120_000);
 
   it('has the other instance deliver each exactly once when its lease ends', async () => {
-    await sql(`create function refuse_survivor() returns trigger language plpgsql as $$ begin raise exception 'held for the doomed instance by the test'; end $$`);
+    await sql(
+      `create function refuse_survivor() returns trigger language plpgsql as $$ begin raise exception 'held for the doomed instance by the test'; end $$`,
+    );
     for (const table of ['outbox', 'agenda_jobs']) {
-      await sql(`create trigger hold_survivor before update on ${table} for each row when (current_setting('application_name') = 'survivor') execute function refuse_survivor()`);
+      await sql(
+        `create trigger hold_survivor before update on ${table} for each row when (current_setting('application_name') = 'survivor') execute function refuse_survivor()`,
+      );
     }
     models.state.delayMs = 60_000;
     models.state.chat = () => ({
-      content: JSON.stringify({ summary: { en: 'Loops', vi: 'Vòng lặp' }, concepts: [{ name: { en: 'loops', vi: 'vòng lặp' }, explanation: { en: 'repeat', vi: 'lặp lại' } }] }),
+      content: JSON.stringify({
+        summary: { en: 'Loops', vi: 'Vòng lặp' },
+        concepts: [{ name: { en: 'loops', vi: 'vòng lặp' }, explanation: { en: 'repeat', vi: 'lặp lại' } }],
+      }),
     });
 
     const doomed = await service('doomed', `smtp://127.0.0.1:${(silent.address() as { port: number }).port}`);
@@ -110,18 +117,34 @@ describe('an instance killed (-9) in the middle of delivering what it committed'
       expect((await doomed.http.post('/auth/forgot-password', { email: owner.email })).status).toBe(202);
       const exported = await doomed.http.post('/gdpr/export', {}, { token: owner.accessToken });
       expect(exported.status).toBe(202);
-      const generation = await doomed.http.post('/factory/generate', { topic: 'Loops', level: 'beginner', ageRange: '9-12', lessonCount: 1 }, { token: editor.accessToken });
+      const generation = await doomed.http.post(
+        '/factory/generate',
+        { topic: 'Loops', level: 'beginner', ageRange: '9-12', lessonCount: 1 },
+        { token: editor.accessToken },
+      );
       expect(generation.status).toBe(202);
-      const paid = await doomed.http.rest('POST', '/payments/webhooks/sandbox', { raw: pay.body, headers: { 'x-sandbox-signature': pay.signature } });
+      const paid = await doomed.http.rest('POST', '/payments/webhooks/sandbox', {
+        raw: pay.body,
+        headers: { 'x-sandbox-signature': pay.signature },
+      });
       expect(paid.status).toBe(200);
 
       // Each is claimed by the doomed instance and stuck in its delivery.
       const claimed = await until(
         async () => ({
           mailSending: held.length > 0,
-          exportRunning: (await sql<{ status: string }>('select status from gdpr_requests where id = $1', [exported.body.id]))[0]?.status === 'running',
-          researching: (await sql(`select 1 from generation_stages where generation_id = $1 and name = 'research' and status = 'running'`, [generation.body.id])).length === 1,
-          reactionClaimed: (await sql(`select 1 from outbox where kind = 'event' and name = 'catalog' and attempts > 0`)).length === 1,
+          exportRunning:
+            (await sql<{ status: string }>('select status from gdpr_requests where id = $1', [exported.body.id]))[0]
+              ?.status === 'running',
+          researching:
+            (
+              await sql(
+                `select 1 from generation_stages where generation_id = $1 and name = 'research' and status = 'running'`,
+                [generation.body.id],
+              )
+            ).length === 1,
+          reactionClaimed:
+            (await sql(`select 1 from outbox where kind = 'event' and name = 'catalog' and attempts > 0`)).length === 1,
         }),
         (state) => Object.values(state).every(Boolean),
         30_000,
@@ -147,8 +170,15 @@ describe('an instance killed (-9) in the middle of delivering what it committed'
       const [mail, exportMail, course, sale] = await Promise.all([
         after(async () => smtp.received.some((m) => m.to.includes(owner.email) && resetSubject.test(m.subject))),
         after(async () => smtp.received.some((m) => m.to.includes(owner.email) && exportSubject.test(m.subject))),
-        after(async () => (await survivor.http.get(`/factory/generations/${generation.body.id}`, { token: editor.accessToken })).body.status === 'awaiting_approval'),
-        after(async () => (await sql<{ sales: number }>('select sales from products where id = $1', [product.id]))[0].sales === 1),
+        after(
+          async () =>
+            (await survivor.http.get(`/factory/generations/${generation.body.id}`, { token: editor.accessToken })).body
+              .status === 'awaiting_approval',
+        ),
+        after(
+          async () =>
+            (await sql<{ sales: number }>('select sales from products where id = $1', [product.id]))[0].sales === 1,
+        ),
       ]);
       console.log(
         `after the kill, delivered by the other instance in: mail ${mail} ms, export (and its mail) ${exportMail} ms, course generation ${course} ms, the webhook's reaction ${sale} ms (lease ${LEASE_MS} ms)`,
@@ -165,13 +195,18 @@ describe('an instance killed (-9) in the middle of delivering what it committed'
         (rows) => rows.length === 0,
       );
       await new Promise((r) => setTimeout(r, LEASE_MS));
-      const to = (subject: RegExp) => smtp.received.filter((m) => m.to.includes(owner.email) && subject.test(m.subject));
+      const to = (subject: RegExp) =>
+        smtp.received.filter((m) => m.to.includes(owner.email) && subject.test(m.subject));
       expect(to(resetSubject)).toHaveLength(1);
       expect(to(exportSubject)).toHaveLength(1);
       expect((await sql<{ sales: number }>('select sales from products where id = $1', [product.id]))[0].sales).toBe(1);
-      const stages = (await survivor.http.get(`/factory/generations/${generation.body.id}`, { token: editor.accessToken })).body.stages as { name: string; status: string }[];
+      const stages = (
+        await survivor.http.get(`/factory/generations/${generation.body.id}`, { token: editor.accessToken })
+      ).body.stages as { name: string; status: string }[];
       expect(stages.every((s) => s.status === 'done')).toBe(true);
-      expect((await survivor.http.get(`/gdpr/requests/${exported.body.id}`, { token: owner.accessToken })).body.status).toBe('ready');
+      expect(
+        (await survivor.http.get(`/gdpr/requests/${exported.body.id}`, { token: owner.accessToken })).body.status,
+      ).toBe('ready');
     } finally {
       await holder.end().catch(() => {});
       await killHard(survivor.child);

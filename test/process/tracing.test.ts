@@ -28,7 +28,10 @@ interface Span {
   scope: string;
 }
 interface Export {
-  resourceSpans: { resource: { attributes: Span['attributes'] }; scopeSpans: { scope: { name: string }; spans: Omit<Span, 'scope'>[] }[] }[];
+  resourceSpans: {
+    resource: { attributes: Span['attributes'] };
+    scopeSpans: { scope: { name: string }; spans: Omit<Span, 'scope'>[] }[];
+  }[];
 }
 
 /** The collector: a real HTTP server taking OTLP/HTTP exports, as an OpenTelemetry collector would; it keeps every byte it was sent. */
@@ -54,7 +57,9 @@ async function startCollector() {
     /** Every span received, with the name of the instrumentation that made it. */
     spans(): Span[] {
       const resources = bodies.flatMap((body) => (JSON.parse(body.toString('utf8')) as Export).resourceSpans);
-      return resources.flatMap((r) => r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ ...span, scope: s.scope.name }))));
+      return resources.flatMap((r) =>
+        r.scopeSpans.flatMap((s) => s.spans.map((span) => ({ ...span, scope: s.scope.name }))),
+      );
     },
     resources: () => bodies.flatMap((body) => (JSON.parse(body.toString('utf8')) as Export).resourceSpans),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -86,7 +91,9 @@ async function startTracedService(collector: string, env: Record<string, string>
   child.stdout!.on('data', (chunk) => (output += chunk));
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise((resolve) => child.once('exit', resolve));
-  await expect.poll(() => output.includes('Listening') || child.exitCode !== null, { timeout: 45_000, interval: 50 }).toBe(true);
+  await expect
+    .poll(() => output.includes('Listening') || child.exitCode !== null, { timeout: 45_000, interval: 50 })
+    .toBe(true);
   expect(child.exitCode, output).toBeNull();
   return {
     base: `http://127.0.0.1:${port}`,
@@ -135,41 +142,72 @@ describe('tracing', () => {
     expect(collector.contentTypes.every((type) => type.startsWith('application/json'))).toBe(true);
 
     const resources = collector.resources();
-    expect(resources.every((r) => r.resource.attributes.some((a) => a.key === 'service.name' && a.value.stringValue === 'lp-tracing-test'))).toBe(true);
+    expect(
+      resources.every((r) =>
+        r.resource.attributes.some((a) => a.key === 'service.name' && a.value.stringValue === 'lp-tracing-test'),
+      ),
+    ).toBe(true);
     const ours = collector.spans().filter((span) => span.traceId.toLowerCase() === traceId);
     const server = ours.find(isServer);
     expect(server, JSON.stringify(ours.map((s) => [s.scope, s.name]))).toBeDefined();
-    expect(attribute(server!, 'http.response.status_code') ?? attribute(server!, 'http.status_code')).toEqual({ intValue: expect.anything() });
+    expect(attribute(server!, 'http.response.status_code') ?? attribute(server!, 'http.status_code')).toEqual({
+      intValue: expect.anything(),
+    });
     expect(server!.parentSpanId).toBe('00f067aa0ba902b7');
-    const graphql = ours.filter((span) => span.scope === '@opentelemetry/instrumentation-graphql').map((span) => span.name);
+    const graphql = ours
+      .filter((span) => span.scope === '@opentelemetry/instrumentation-graphql')
+      .map((span) => span.name);
     expect(graphql).toEqual(expect.arrayContaining(['graphql.parse', 'graphql.validate']));
     expect(graphql.some((name) => name.startsWith('query TracedProbe'))).toBe(true);
-    expect(ours.some((span) => span.scope === '@opentelemetry/instrumentation-pg' && (attribute(span, 'db.system.name') ?? attribute(span, 'db.system'))?.stringValue === 'postgresql')).toBe(true);
+    expect(
+      ours.some(
+        (span) =>
+          span.scope === '@opentelemetry/instrumentation-pg' &&
+          (attribute(span, 'db.system.name') ?? attribute(span, 'db.system'))?.stringValue === 'postgresql',
+      ),
+    ).toBe(true);
   }, 120_000);
 
   it('exports a sign-up, a log-in and `me` with nothing that was signed up with, and nothing while the service idles', async () => {
     const collector = await startCollector();
     const smtp = await startSmtpServer();
     // Pollers that run often: an idle service that traced them would export spans within the quiet seconds below.
-    const service = await startTracedService(collector.url, { SMTP_URL: smtp.url, JOBS_PROCESS_EVERY_MS: '200', OUTBOX_SWEEP_MS: '200' });
+    const service = await startTracedService(collector.url, {
+      SMTP_URL: smtp.url,
+      JOBS_PROCESS_EVERY_MS: '200',
+      OUTBOX_SWEEP_MS: '200',
+    });
     const unique = randomUUID().slice(0, 8);
     const email = `tracy-${unique}@example.com`;
     const password = `quiet ${unique} passphrase`;
     const displayName = `Tracy Tran${unique}`;
     const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-      fetch(service.base + path, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+      fetch(service.base + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify(body),
+      });
 
-    const signedUp = await json(await post('/auth/signup', { email, password, displayName, role: 'guardian', country: 'VN', locale: 'en' }));
+    const signedUp = await json(
+      await post('/auth/signup', { email, password, displayName, role: 'guardian', country: 'VN', locale: 'en' }),
+    );
     const token = tokenFrom(await smtp.waitFor(email, /confirm/i, 15_000));
     await json(await post('/auth/verify-email', { token }));
     // The log-in as the least careful client writes it: the address and password inline in the document.
-    const loggedIn = await json(await post('/graphql', { query: `mutation { login(input: { email: "${email}", password: "${password}" }) { accessToken refreshToken } }` }));
+    const loggedIn = await json(
+      await post('/graphql', {
+        query: `mutation { login(input: { email: "${email}", password: "${password}" }) { accessToken refreshToken } }`,
+      }),
+    );
     const accessToken: string = loggedIn.data.login.accessToken;
     // `me` asked by GET, the address in the URL (as an unused variable): the query string is not traced.
     const me = await json(
-      await fetch(`${service.base}/graphql?query=${encodeURIComponent('query Me { me { email displayName } }')}&variables=${encodeURIComponent(JSON.stringify({ probe: email }))}`, {
-        headers: { authorization: `Bearer ${accessToken}`, 'apollo-require-preflight': 'true' },
-      }),
+      await fetch(
+        `${service.base}/graphql?query=${encodeURIComponent('query Me { me { email displayName } }')}&variables=${encodeURIComponent(JSON.stringify({ probe: email }))}`,
+        {
+          headers: { authorization: `Bearer ${accessToken}`, 'apollo-require-preflight': 'true' },
+        },
+      ),
     );
     expect(me.data.me).toEqual({ email, displayName });
     // A path that holds a code: the span has the route's template, not the path.
@@ -190,19 +228,40 @@ describe('tracing', () => {
     await smtp.close();
 
     const exported = Buffer.concat(collector.bodies).toString('utf8');
-    const secrets = { email, password, displayName, hash: '$argon2', token, code, accessToken, refreshToken: signedUp.refreshToken, loginRefreshToken: loggedIn.data.login.refreshToken };
-    for (const [what, secret] of Object.entries(secrets)) expect(exported.includes(secret), `the ${what} is in the exported spans`).toBe(false);
+    const secrets = {
+      email,
+      password,
+      displayName,
+      hash: '$argon2',
+      token,
+      code,
+      accessToken,
+      refreshToken: signedUp.refreshToken,
+      loginRefreshToken: loggedIn.data.login.refreshToken,
+    };
+    for (const [what, secret] of Object.entries(secrets))
+      expect(exported.includes(secret), `the ${what} is in the exported spans`).toBe(false);
 
     const spans = collector.spans();
     const names = JSON.stringify(spans.map((s) => [s.scope, s.name]));
     // Spans still arrive: the server's, named by the route template, and SQL with placeholders.
-    const signup = spans.find((span) => isServer(span) && attribute(span, 'http.route')?.stringValue === '/auth/signup');
+    const signup = spans.find(
+      (span) => isServer(span) && attribute(span, 'http.route')?.stringValue === '/auth/signup',
+    );
     expect(signup?.name, names).toBe('POST /auth/signup');
     const get = spans.find((span) => isServer(span) && span.name.startsWith('GET'));
-    expect(get && { name: get.name, route: attribute(get, 'http.route')?.stringValue }, names).toEqual({ name: 'GET /graphql', route: '/graphql' });
-    expect(spans.find((span) => isServer(span) && span.name.startsWith('GET /certificates'))?.name, names).toBe('GET /certificates/verify/:code');
+    expect(get && { name: get.name, route: attribute(get, 'http.route')?.stringValue }, names).toEqual({
+      name: 'GET /graphql',
+      route: '/graphql',
+    });
+    expect(spans.find((span) => isServer(span) && span.name.startsWith('GET /certificates'))?.name, names).toBe(
+      'GET /certificates/verify/:code',
+    );
     const overSocket = spans.find((span) => span.name === 'query MeOverSocket');
-    expect(overSocket && spans.some((span) => span.traceId === overSocket.traceId && span.name === 'graphql.resolve me'), names).toBe(true);
+    expect(
+      overSocket && spans.some((span) => span.traceId === overSocket.traceId && span.name === 'graphql.resolve me'),
+      names,
+    ).toBe(true);
     const statements = spans.flatMap((span) => statementOf(span) ?? []);
     expect(
       statements.some((sql) => /insert into "users" .*\$1/i.test(sql)),
@@ -213,7 +272,9 @@ describe('tracing', () => {
       JSON.stringify(statements),
     ).toBe(true);
     // Nothing while idle: no span of the pollers started in the quiet seconds.
-    const quiet = spans.filter((span) => BigInt(span.startTimeUnixNano) >= quietFrom && BigInt(span.startTimeUnixNano) <= quietTo);
+    const quiet = spans.filter(
+      (span) => BigInt(span.startTimeUnixNano) >= quietFrom && BigInt(span.startTimeUnixNano) <= quietTo,
+    );
     expect(quiet.map((span) => `${span.scope} ${span.name} ${statementOf(span) ?? ''}`)).toEqual([]);
   }, 120_000);
 

@@ -56,10 +56,14 @@ describe('forgot-password and resend-verification', () => {
       await pg.query('begin');
       await pg.query('lock table users, account_tokens in access exclusive mode');
       for (const path of ['/auth/forgot-password', '/auth/resend-verification']) {
-        for (const email of [known, unknown]) expect((await t.http.post(path, { email })).status, `${path} ${email}`).toBe(202);
+        for (const email of [known, unknown])
+          expect((await t.http.post(path, { email })).status, `${path} ${email}`).toBe(202);
       }
       // A relay holding a row in its transaction leaves it in sight of others until that commits.
-      const { rows } = await reader.query(`select payload->>'email' as email, payload->>'purpose' as purpose from outbox where payload->>'email' = any($1) order by id`, [[known, unknown]]);
+      const { rows } = await reader.query(
+        `select payload->>'email' as email, payload->>'purpose' as purpose from outbox where payload->>'email' = any($1) order by id`,
+        [[known, unknown]],
+      );
       expect(rows).toEqual([
         { email: known, purpose: 'reset_password' },
         { email: unknown, purpose: 'reset_password' },
@@ -72,10 +76,15 @@ describe('forgot-password and resend-verification', () => {
     }
     // Then each is sent once: the sign-up's confirmation and the one asked again, and the reset link.
     await smtp.waitFor(known, /reset|đặt lại/i, 10_000);
-    const confirmations = () => smtp.received.filter((m) => m.to.includes(known) && /confirm|xác nhận/i.test(m.subject)).length;
-    for (let waited = 0; confirmations() < 2 && waited < 10_000; waited += 50) await new Promise((r) => setTimeout(r, 50));
+    const confirmations = () =>
+      smtp.received.filter((m) => m.to.includes(known) && /confirm|xác nhận/i.test(m.subject)).length;
+    for (let waited = 0; confirmations() < 2 && waited < 10_000; waited += 50)
+      await new Promise((r) => setTimeout(r, 50));
     await new Promise((r) => setTimeout(r, 500));
-    expect([confirmations(), smtp.received.filter((m) => m.to.includes(known) && /reset|đặt lại/i.test(m.subject)).length]).toEqual([2, 1]);
+    expect([
+      confirmations(),
+      smtp.received.filter((m) => m.to.includes(known) && /reset|đặt lại/i.test(m.subject)).length,
+    ]).toEqual([2, 1]);
     expect(smtp.received.filter((m) => m.to.includes(unknown))).toHaveLength(0);
   });
 
@@ -86,7 +95,9 @@ describe('forgot-password and resend-verification', () => {
         ['existing', account.email],
         ['missing', uniqueEmail('nobody')],
       ] as const) {
-        samples[kind].push((await timed(() => t.http.post(i % 2 ? '/auth/forgot-password' : '/auth/resend-verification', { email }))).ms);
+        samples[kind].push(
+          (await timed(() => t.http.post(i % 2 ? '/auth/forgot-password' : '/auth/resend-verification', { email }))).ms,
+        );
       }
     }
     const [existing, missing] = [median(samples.existing), median(samples.missing)];

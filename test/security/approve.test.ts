@@ -27,7 +27,11 @@ describe('approving a generation twice', () => {
     const second = await http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken });
     expect(second.status).toBe(409);
     expect(second.body.error).toBe('conflict');
-    const gql = await http.gql('mutation($id: ID!) { approveGeneration(id: $id) { id } }', { id: done.id }, editor.accessToken);
+    const gql = await http.gql(
+      'mutation($id: ID!) { approveGeneration(id: $id) { id } }',
+      { id: done.id },
+      editor.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('CONFLICT');
   });
 
@@ -35,9 +39,15 @@ describe('approving a generation twice', () => {
     const { http } = ctx.t;
     const editor = await contentAdmin(ctx.t);
     const done = await generated(http, editor.accessToken, { topic: 'Approve at once', lessonCount: 2 });
-    const replies = await Promise.all(Array.from({ length: 5 }, () => http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken })));
+    const replies = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        http.post(`/factory/generations/${done.id}/approve`, undefined, { token: editor.accessToken }),
+      ),
+    );
     expect(replies.map((r) => r.status).sort()).toEqual([200, 409, 409, 409, 409]);
-    expect(await count(`select count(*) from courses where title->>'en' = $1`, ['Approve at once: a beginner course'])).toBe(1);
+    expect(
+      await count(`select count(*) from courses where title->>'en' = $1`, ['Approve at once: a beginner course']),
+    ).toBe(1);
     // The requester is told through the outbox: once nothing is left to deliver, exactly one notice.
     await settled(ctx.t);
     expect(await count(`select count(*) from notifications where data->>'generationId' = $1`, [done.id])).toBe(1);

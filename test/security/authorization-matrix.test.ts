@@ -208,12 +208,23 @@ const owned: Record<string, string> = {};
 beforeAll(async () => {
   smtp = await startSmtpServer();
   backend = await startAiBackend();
-  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-the-matrix' });
+  t = await startTestApp({
+    SMTP_URL: smtp.url,
+    AI_BACKEND_URL: backend.url,
+    AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-the-matrix',
+  });
   const admin = await signInAdmin(t);
   const editor = await contentAdmin(t);
   const adult = (role: string) => signUpVerified(t, smtp, adultSignup({ role, email: uniqueEmail(role) }));
-  const learner = () => signUpVerified(t, smtp, adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('learner') }));
-  const [plainLearner, guardian, creator, owner, stranger] = await Promise.all([learner(), verifiedGuardian(t, smtp), adult('creator'), learner(), learner()]);
+  const learner = () =>
+    signUpVerified(t, smtp, adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('learner') }));
+  const [plainLearner, guardian, creator, owner, stranger] = await Promise.all([
+    learner(),
+    verifiedGuardian(t, smtp),
+    adult('creator'),
+    learner(),
+    learner(),
+  ]);
   Object.assign(tokens, {
     learner: plainLearner.accessToken,
     guardian: guardian.accessToken,
@@ -231,8 +242,12 @@ beforeAll(async () => {
   await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: owner.accessToken });
   const project = await t.http.post('/projects', PROJECT, { token: owner.accessToken });
   const request = await t.http.post('/gdpr/export', {}, { token: owner.accessToken });
-  const certificates = await waitFor(async () => (await t.http.get('/certificates', { token: owner.accessToken })).body?.items?.[0]);
-  const notification = await waitFor(async () => (await t.http.get('/notifications', { token: owner.accessToken })).body?.items?.[0]);
+  const certificates = await waitFor(
+    async () => (await t.http.get('/certificates', { token: owner.accessToken })).body?.items?.[0],
+  );
+  const notification = await waitFor(
+    async () => (await t.http.get('/notifications', { token: owner.accessToken })).body?.items?.[0],
+  );
   Object.assign(owned, {
     course: course.id,
     lesson: course.lessonIds[0],
@@ -276,7 +291,8 @@ function pathValue(route: RestRoute, name: string): string {
   if (name === 'id' && path.startsWith('/certificates/')) return owned.certificate;
   if (name === 'code') return owned.code;
   // Editors change (unpublish) a course of their own, not the one the owner learns in.
-  if (name === 'id' && path.startsWith('/courses/')) return path.endsWith('/enrollment') ? owned.course : owned.editorCourse;
+  if (name === 'id' && path.startsWith('/courses/'))
+    return path.endsWith('/enrollment') ? owned.course : owned.editorCourse;
   if (name === 'lessonId' && path.startsWith('/courses/')) return owned.editorLesson;
   if (name === 'lessonId') return owned.lesson;
   if (name === 'courseId') return owned.course;
@@ -290,18 +306,29 @@ function pathValue(route: RestRoute, name: string): string {
 
 /** A request with plausible values for the route's operation: its required query parameters, its body. */
 function requestOf(route: RestRoute): { path: string; body?: unknown } {
-  const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const operation = parse(route.operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const variables = (operation.variableDefinitions ?? [])
     .filter((v) => !pathNames.includes(v.variable.name.value))
-    .map((v) => ({ name: v.variable.name.value, required: v.type.kind === Kind.NON_NULL_TYPE, type: typeFromAST(schema, v.type as never) as GraphQLInputType }));
+    .map((v) => ({
+      name: v.variable.name.value,
+      required: v.type.kind === Kind.NON_NULL_TYPE,
+      type: typeFromAST(schema, v.type as never) as GraphQLInputType,
+    }));
   const path = route.path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(pathValue(route, name)));
   if (key(route) in bodies) return { path, body: bodies[key(route)] };
   if (route.method === 'get') {
-    const query = variables.filter((v) => v.required).map((v) => `${v.name}=${encodeURIComponent(String(sample(v.type, v.name)))}`);
+    const query = variables
+      .filter((v) => v.required)
+      .map((v) => `${v.name}=${encodeURIComponent(String(sample(v.type, v.name)))}`);
     return { path: query.length ? `${path}?${query.join('&')}` : path };
   }
-  const body = variables.length === 1 && variables[0].name === 'input' ? sample(variables[0].type, 'input') : Object.fromEntries(variables.map((v) => [v.name, sample(v.type, v.name)]));
+  const body =
+    variables.length === 1 && variables[0].name === 'input'
+      ? sample(variables[0].type, 'input')
+      : Object.fromEntries(variables.map((v) => [v.name, sample(v.type, v.name)]));
   return { path, body };
 }
 
@@ -324,81 +351,124 @@ const LAST = ['POST /auth/logout', 'DELETE /projects/:id', 'DELETE /notification
 
 /** Routes whose 403 to these callers depends on the thing the input names (whose learner, which lesson's course): decided once the input is read. */
 // Refused for the courses, learners or lessons the body names: without a valid body there is nothing to refuse yet.
-const REFUSED_BY_ARGUMENT = new Set(['POST /gdpr/export', 'POST /progress/lessons/:lessonId/complete', 'POST /progress/lessons/:lessonId/quiz', 'POST /marketplace/listings']);
+const REFUSED_BY_ARGUMENT = new Set([
+  'POST /gdpr/export',
+  'POST /progress/lessons/:lessonId/complete',
+  'POST /progress/lessons/:lessonId/quiz',
+  'POST /marketplace/listings',
+]);
 
 describe('the authorization matrix of the REST route table', () => {
-  it('refuses callers without the right before reading the body: U and F stay so with an empty or wrongly typed body', { timeout: 600_000 }, async () => {
-    const roleCallers = CALLERS.filter((caller) => caller !== 'owner' && caller !== 'stranger');
-    // Sign-in operations (/auth) answer 401 for the credentials sent: there the body is what is judged.
-    const withBody = routes.filter((route) => (route.method === 'post' || route.method === 'put') && !LAST.includes(key(route)) && !route.path.startsWith('/auth/'));
-    const leaks: string[] = [];
-    for (const route of withBody) {
-      const { path } = requestOf(route);
-      await Promise.all(
-        roleCallers.map(async (caller, i) => {
-          const letterOf = expected[key(route)]?.[CALLERS.indexOf(caller)];
-          if (letterOf !== 'U' && !(letterOf === 'F' && !REFUSED_BY_ARGUMENT.has(key(route)))) return;
-          // (A body that is not a JSON object or array is invalid_json before anything: it says nothing of the operation.)
-          for (const raw of ['{}', '[]', '{"input": 12}', '{"id": [1], "learnerId": {}}']) {
-            const reply = await t.http.rest(route.method.toUpperCase(), path, { token: tokens[caller], raw });
-            if (letter(reply.status) !== letterOf || reply.body?.details) leaks.push(`${key(route)} as ${CALLERS[i]} with ${raw}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`);
-          }
-        }),
+  it(
+    'refuses callers without the right before reading the body: U and F stay so with an empty or wrongly typed body',
+    { timeout: 600_000 },
+    async () => {
+      const roleCallers = CALLERS.filter((caller) => caller !== 'owner' && caller !== 'stranger');
+      // Sign-in operations (/auth) answer 401 for the credentials sent: there the body is what is judged.
+      const withBody = routes.filter(
+        (route) =>
+          (route.method === 'post' || route.method === 'put') &&
+          !LAST.includes(key(route)) &&
+          !route.path.startsWith('/auth/'),
       );
-    }
-    expect(leaks).toEqual([]);
-  });
-
-  it('has an expectation for every path, and every path answers each kind of caller as expected', { timeout: 600_000 }, async () => {
-    const ordered = [...routes].sort((a, b) => LAST.indexOf(key(a)) - LAST.indexOf(key(b)));
-    const actual: Record<string, string> = {};
-    const failures: string[] = [];
-    for (const route of ordered) {
-      const { path, body } = requestOf(route);
-      const call = (caller: Caller) => t.http.rest(route.method.toUpperCase(), path, { token: tokens[caller], body });
-      // The owner last: what they change (delete, cancel) must not decide the others' answers.
-      const others = await Promise.all(CALLERS.filter((c) => c !== 'owner').map(async (caller) => [caller, await call(caller)] as const));
-      const replies = new Map([...others, ['owner', await call('owner')] as const]);
-      actual[key(route)] = CALLERS.map((caller) => letter(replies.get(caller)!.status)).join('');
-      for (const caller of CALLERS) {
-        const reply = replies.get(caller)!;
-        if (reply.status >= 500) failures.push(`${key(route)} as ${caller}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
+      const leaks: string[] = [];
+      for (const route of withBody) {
+        const { path } = requestOf(route);
+        await Promise.all(
+          roleCallers.map(async (caller, i) => {
+            const letterOf = expected[key(route)]?.[CALLERS.indexOf(caller)];
+            if (letterOf !== 'U' && !(letterOf === 'F' && !REFUSED_BY_ARGUMENT.has(key(route)))) return;
+            // (A body that is not a JSON object or array is invalid_json before anything: it says nothing of the operation.)
+            for (const raw of ['{}', '[]', '{"input": 12}', '{"id": [1], "learnerId": {}}']) {
+              const reply = await t.http.rest(route.method.toUpperCase(), path, { token: tokens[caller], raw });
+              if (letter(reply.status) !== letterOf || reply.body?.details)
+                leaks.push(
+                  `${key(route)} as ${CALLERS[i]} with ${raw}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`,
+                );
+            }
+          }),
+        );
       }
-    }
-    const table = routes.map((route) => `  '${key(route)}': '${actual[key(route)]}',`).join('\n');
-    if (process.env.MATRIX_PRINT) console.log(`const expected = {\n${table}\n};`);
-    const missing = routes.map(key).filter((k) => !(k in expected));
-    const stale = Object.keys(expected).filter((k) => !routes.some((route) => key(route) === k));
-    const differing = routes
-      .map(key)
-      .filter((k) => k in expected && expected[k] !== actual[k])
-      .map((k) => `${k}: expected ${expected[k]}, got ${actual[k]}`);
-    const paths = new Set(routes.map((route) => route.path)).size;
-    console.log(`authorization matrix: ${routes.length} routes (${paths} paths) x ${CALLERS.length} callers = ${routes.length * CALLERS.length} requests`);
-    expect(failures, 'server errors').toEqual([]);
-    expect(missing, 'paths without an expectation: add a row to `expected`').toEqual([]);
-    expect(stale, 'rows of paths that are gone').toEqual([]);
-    expect(differing).toEqual([]);
-  });
+      expect(leaks).toEqual([]);
+    },
+  );
+
+  it(
+    'has an expectation for every path, and every path answers each kind of caller as expected',
+    { timeout: 600_000 },
+    async () => {
+      const ordered = [...routes].sort((a, b) => LAST.indexOf(key(a)) - LAST.indexOf(key(b)));
+      const actual: Record<string, string> = {};
+      const failures: string[] = [];
+      for (const route of ordered) {
+        const { path, body } = requestOf(route);
+        const call = (caller: Caller) => t.http.rest(route.method.toUpperCase(), path, { token: tokens[caller], body });
+        // The owner last: what they change (delete, cancel) must not decide the others' answers.
+        const others = await Promise.all(
+          CALLERS.filter((c) => c !== 'owner').map(async (caller) => [caller, await call(caller)] as const),
+        );
+        const replies = new Map([...others, ['owner', await call('owner')] as const]);
+        actual[key(route)] = CALLERS.map((caller) => letter(replies.get(caller)!.status)).join('');
+        for (const caller of CALLERS) {
+          const reply = replies.get(caller)!;
+          if (reply.status >= 500)
+            failures.push(`${key(route)} as ${caller}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 200)}`);
+        }
+      }
+      const table = routes.map((route) => `  '${key(route)}': '${actual[key(route)]}',`).join('\n');
+      if (process.env.MATRIX_PRINT) console.log(`const expected = {\n${table}\n};`);
+      const missing = routes.map(key).filter((k) => !(k in expected));
+      const stale = Object.keys(expected).filter((k) => !routes.some((route) => key(route) === k));
+      const differing = routes
+        .map(key)
+        .filter((k) => k in expected && expected[k] !== actual[k])
+        .map((k) => `${k}: expected ${expected[k]}, got ${actual[k]}`);
+      const paths = new Set(routes.map((route) => route.path)).size;
+      console.log(
+        `authorization matrix: ${routes.length} routes (${paths} paths) x ${CALLERS.length} callers = ${routes.length * CALLERS.length} requests`,
+      );
+      expect(failures, 'server errors').toEqual([]);
+      expect(missing, 'paths without an expectation: add a row to `expected`').toEqual([]);
+      expect(stale, 'rows of paths that are gone').toEqual([]);
+      expect(differing).toEqual([]);
+    },
+  );
 });
 
 /** What an account whose erasure is pending may still call (docs/domain.md#privacy-operations). */
-const WHILE_PENDING = new Set(['GET /auth/me', 'GET /gdpr/requests', 'GET /gdpr/requests/:id', 'POST /gdpr/requests/:id/cancel']);
+const WHILE_PENDING = new Set([
+  'GET /auth/me',
+  'GET /gdpr/requests',
+  'GET /gdpr/requests/:id',
+  'POST /gdpr/requests/:id/cancel',
+]);
 
 describe('an account whose erasure is pending (docs/domain.md#privacy-operations)', () => {
-  it('is refused with 403 account_deletion_pending on every path but itself, its privacy requests and cancel: every read, public ones included', { timeout: 600_000 }, async () => {
-    const learner = await signUpVerified(t, smtp, adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('pending') }));
-    expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken })).status).toBe(202);
-    const token = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body.accessToken as string;
-    const wrong: string[] = [];
-    for (const route of routes) {
-      const { path, body } = requestOf(route);
-      const reply = await t.http.rest(route.method.toUpperCase(), path, { token, body });
-      const refused = reply.status === 403 && reply.body?.error === 'account_deletion_pending';
-      // A write that answers every caller alike (log-in, sign-up, refresh...) acts on what is sent, not on the caller: it only must not fail.
-      const acting = route.method !== 'get' && new Set(expected[key(route)]).size === 1;
-      if (reply.status >= 500 || (WHILE_PENDING.has(key(route)) ? refused : !refused && !acting)) wrong.push(`${key(route)}: ${reply.status} ${reply.body?.error ?? ''}`);
-    }
-    expect(wrong.join('\n')).toBe('');
-  });
+  it(
+    'is refused with 403 account_deletion_pending on every path but itself, its privacy requests and cancel: every read, public ones included',
+    { timeout: 600_000 },
+    async () => {
+      const learner = await signUpVerified(
+        t,
+        smtp,
+        adultSignup({ role: 'learner', birthDate: '2000-01-01', email: uniqueEmail('pending') }),
+      );
+      expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken })).status).toBe(
+        202,
+      );
+      const token = (await t.http.post('/auth/login', { email: learner.email, password: PASSWORD })).body
+        .accessToken as string;
+      const wrong: string[] = [];
+      for (const route of routes) {
+        const { path, body } = requestOf(route);
+        const reply = await t.http.rest(route.method.toUpperCase(), path, { token, body });
+        const refused = reply.status === 403 && reply.body?.error === 'account_deletion_pending';
+        // A write that answers every caller alike (log-in, sign-up, refresh...) acts on what is sent, not on the caller: it only must not fail.
+        const acting = route.method !== 'get' && new Set(expected[key(route)]).size === 1;
+        if (reply.status >= 500 || (WHILE_PENDING.has(key(route)) ? refused : !refused && !acting))
+          wrong.push(`${key(route)}: ${reply.status} ${reply.body?.error ?? ''}`);
+      }
+      expect(wrong.join('\n')).toBe('');
+    },
+  );
 });

@@ -4,7 +4,16 @@ import { linkFamily } from '../support/family';
 import type { Reply } from '../support/http';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
-import { adultSignup, learnerOfAge, learnerSignup, type SignedIn, signInAdmin, uniqueEmail, verifiedGuardian, PASSWORD } from '../support/users';
+import {
+  adultSignup,
+  learnerOfAge,
+  learnerSignup,
+  type SignedIn,
+  signInAdmin,
+  uniqueEmail,
+  verifiedGuardian,
+  PASSWORD,
+} from '../support/users';
 import { courseBody } from '../learning/support';
 
 const ctx = withMailAndApp();
@@ -37,7 +46,8 @@ describe('every bad input answers 4xx', () => {
       '%00',
     ];
     for (const path of ['/courses', '/notifications', '/admin/users', '/guardian/me/links', '/factory/generations']) {
-      for (const c of bad) expectInvalid(await t.http.get(`${path}?cursor=${c}`, { token: admin.accessToken }), 'cursor');
+      for (const c of bad)
+        expectInvalid(await t.http.get(`${path}?cursor=${c}`, { token: admin.accessToken }), 'cursor');
     }
     const good = cursor('2026-01-01T00:00:00.000Z|00000000-0000-4000-8000-000000000000');
     expect((await t.http.get(`/courses?cursor=${good}`)).status).toBe(200);
@@ -45,14 +55,30 @@ describe('every bad input answers 4xx', () => {
 
   it('a NUL byte in query parameters and text fields is 400 naming the field', async () => {
     expectInvalid(await t.http.get(`/courses?q=${encodeURIComponent(NUL)}`), 'q');
-    expectInvalid(await t.http.get(`/admin/users?email=${encodeURIComponent(NUL)}`, { token: admin.accessToken }), 'email');
+    expectInvalid(
+      await t.http.get(`/admin/users?email=${encodeURIComponent(NUL)}`, { token: admin.accessToken }),
+      'email',
+    );
     expectInvalid(await t.http.post('/auth/signup', adultSignup({ displayName: NUL })), 'displayName');
     const course = courseBody();
-    expectInvalid(await t.http.post('/courses', { ...course, title: { en: NUL, vi: 'x' } }, { token: admin.accessToken }), 'title.en');
+    expectInvalid(
+      await t.http.post('/courses', { ...course, title: { en: NUL, vi: 'x' } }, { token: admin.accessToken }),
+      'title.en',
+    );
     const lessons = structuredClone(course.lessons);
     lessons[1].quiz[0].explanation.vi = NUL;
-    expectInvalid(await t.http.post('/courses', { ...course, lessons }, { token: admin.accessToken }), 'lessons.1.quiz.0.explanation.vi');
-    expectInvalid(await t.http.post('/factory/generate', { topic: NUL, level: 'beginner', ageRange: '9-12', lessonCount: 3 }, { token: admin.accessToken }), 'topic');
+    expectInvalid(
+      await t.http.post('/courses', { ...course, lessons }, { token: admin.accessToken }),
+      'lessons.1.quiz.0.explanation.vi',
+    );
+    expectInvalid(
+      await t.http.post(
+        '/factory/generate',
+        { topic: NUL, level: 'beginner', ageRange: '9-12', lessonCount: 3 },
+        { token: admin.accessToken },
+      ),
+      'topic',
+    );
     // The same over GraphQL, as a variable and as a literal in the document.
     const gql = await t.http.gql('query($q: String) { courses(q: $q) { edges { cursor } } }', { q: NUL });
     expect(gql.status).toBe(400);
@@ -68,7 +94,10 @@ describe('every bad input answers 4xx', () => {
     expectInvalid(await t.http.post('/auth/forgot-password', { email }), 'email');
     expectInvalid(await t.http.post('/auth/resend-verification', { email }), 'email');
     const guardian = await verifiedGuardian(t, smtp);
-    expectInvalid(await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken }), 'learnerEmail');
+    expectInvalid(
+      await t.http.post('/guardian/declare', { learnerEmail: email }, { token: guardian.accessToken }),
+      'learnerEmail',
+    );
     // A surrogate pair (an emoji) is text; a lone low surrogate is not.
     expect((await t.http.post('/auth/signup', adultSignup({ displayName: 'Lan 🎈' }))).status).toBe(201);
     expectInvalid(await t.http.post('/auth/signup', adultSignup({ displayName: 'Lan \udc00' })), 'displayName');
@@ -85,14 +114,26 @@ describe('every bad input answers 4xx', () => {
   });
 
   it('two operations without operationName and an unknown persisted query are 400', async () => {
-    const two = await t.http.rest('POST', '/graphql', { body: { query: 'query A { __typename } query B { __typename }' } });
+    const two = await t.http.rest('POST', '/graphql', {
+      body: { query: 'query A { __typename } query B { __typename }' },
+    });
     expect(two.status).toBe(400);
-    expect(two.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'operationName' }] });
-    const named = await t.http.rest('POST', '/graphql', { body: { query: 'query A { __typename } query B { __typename }', operationName: 'B' } });
+    expect(two.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'operationName' }],
+    });
+    const named = await t.http.rest('POST', '/graphql', {
+      body: { query: 'query A { __typename } query B { __typename }', operationName: 'B' },
+    });
     expect(named.status).toBe(200);
-    const unknown = await t.http.rest('POST', '/graphql', { body: { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } } });
+    const unknown = await t.http.rest('POST', '/graphql', {
+      body: { extensions: { persistedQuery: { version: 1, sha256Hash: 'a'.repeat(64) } } },
+    });
     expect(unknown.status).toBe(400);
-    expect(unknown.body.errors[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'extensions.persistedQuery' }] });
+    expect(unknown.body.errors[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'extensions.persistedQuery' }],
+    });
   });
 
   it('__proto__ and constructor keys give details whose field is a string', async () => {

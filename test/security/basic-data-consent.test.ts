@@ -21,11 +21,15 @@ beforeAll(async () => {
   course = await publishedCourse(t, await contentAdmin(t));
 });
 
-const enroll = (who: SignedIn) => t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: who.accessToken });
+const enroll = (who: SignedIn) =>
+  t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: who.accessToken });
 const consentNotices = async (guardian: SignedIn) =>
-  ((await t.http.get('/notifications', { token: guardian.accessToken })).body.items as { type: string; data: Record<string, string> }[]).filter(
-    (n) => n.type === 'consent' && n.data.consentTypeId === 'basic_data',
-  );
+  (
+    (await t.http.get('/notifications', { token: guardian.accessToken })).body.items as {
+      type: string;
+      data: Record<string, string>;
+    }[]
+  ).filter((n) => n.type === 'consent' && n.data.consentTypeId === 'basic_data');
 
 /** Each data-storing operation of the learner, over REST and GraphQL; each must be refused. */
 function storingOperations(learner: SignedIn) {
@@ -35,15 +39,29 @@ function storingOperations(learner: SignedIn) {
     'REST enroll': () => enroll(learner),
     'REST complete lesson': () => t.http.post(`/progress/lessons/${lessonId}/complete`, undefined, { token }),
     'REST submit quiz': () => t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers: [1, 0] }, { token }),
-    'REST create project': () => t.http.post('/projects', { title: 'My game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] }, { token }),
-    'GraphQL enroll': () => t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { course { id } } }', { id: course.id }, token),
-    'GraphQL completeLesson': () => t.http.gql('mutation($id: ID!) { completeLesson(lessonId: $id) { percent } }', { id: lessonId }, token),
-    'GraphQL submitQuiz': () => t.http.gql('mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1, 0] }) { score } }', { id: lessonId }, token),
+    'REST create project': () =>
+      t.http.post(
+        '/projects',
+        { title: 'My game', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }] },
+        { token },
+      ),
+    'GraphQL enroll': () =>
+      t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { course { id } } }', { id: course.id }, token),
+    'GraphQL completeLesson': () =>
+      t.http.gql('mutation($id: ID!) { completeLesson(lessonId: $id) { percent } }', { id: lessonId }, token),
+    'GraphQL submitQuiz': () =>
+      t.http.gql(
+        'mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1, 0] }) { score } }',
+        { id: lessonId },
+        token,
+      ),
   };
 }
 
 async function codeOf(reply: Awaited<ReturnType<typeof enroll>>): Promise<string> {
-  return reply.body?.errors ? `${reply.status} ${reply.body.errors[0].extensions.code}` : `${reply.status} ${reply.body?.error}`;
+  return reply.body?.errors
+    ? `${reply.status} ${reply.body.errors[0].extensions.code}`
+    : `${reply.status} ${reply.body?.error}`;
 }
 
 describe('basic_data under the consent age', () => {
@@ -53,7 +71,11 @@ describe('basic_data under the consent age', () => {
     await linkFamily(t, guardian, learner);
 
     const consents = await t.http.get('/consent/me', { token: learner.accessToken });
-    expect(consents.body.items ?? consents.body).toEqual(expect.arrayContaining([expect.objectContaining({ consentTypeId: 'basic_data', needsGuardian: true, granted: false })]));
+    expect(consents.body.items ?? consents.body).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ consentTypeId: 'basic_data', needsGuardian: true, granted: false }),
+      ]),
+    );
 
     const refused: Record<string, string> = {};
     for (const [name, send] of Object.entries(storingOperations(learner))) refused[name] = await codeOf(await send());
@@ -67,7 +89,11 @@ describe('basic_data under the consent age', () => {
       'GraphQL submitQuiz': '200 GUARDIAN_CONSENT_REQUIRED',
     });
     const refusal = await enroll(learner);
-    expect(refusal.body).toEqual({ error: 'guardian_consent_required', reason: 'guardian_asked', message: expect.any(String) });
+    expect(refusal.body).toEqual({
+      error: 'guardian_consent_required',
+      reason: 'guardian_asked',
+      message: expect.any(String),
+    });
 
     // Nothing was stored; reading, the account and the consents still work.
     expect((await t.http.get('/courses/me', { token: learner.accessToken })).body.items).toEqual([]);
@@ -82,15 +108,35 @@ describe('basic_data under the consent age', () => {
     expect(notices).toHaveLength(1);
     expect(notices[0].data).toEqual({ learnerId: learner.id, consentTypeId: 'basic_data' });
 
-    const granted = await t.http.post('/consent/grant', { consentTypeId: 'basic_data', learnerId: learner.id }, { token: guardian.accessToken });
+    const granted = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'basic_data', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
     expect(granted.status).toBe(200);
     expect((await enroll(learner)).status).toBe(201);
-    expect((await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, { token: learner.accessToken })).status).toBe(200);
+    expect(
+      (
+        await t.http.post(`/progress/lessons/${course.lessonIds[0]}/complete`, undefined, {
+          token: learner.accessToken,
+        })
+      ).status,
+    ).toBe(200);
     expect((await t.http.get('/courses/me', { token: learner.accessToken })).body.items).toHaveLength(1);
 
     // Revoked, storing stops again.
-    await t.http.post('/consent/revoke', { consentTypeId: 'basic_data', learnerId: learner.id }, { token: guardian.accessToken });
-    expect((await t.http.post(`/progress/lessons/${course.lessonIds[1]}/complete`, undefined, { token: learner.accessToken })).body.error).toBe('guardian_consent_required');
+    await t.http.post(
+      '/consent/revoke',
+      { consentTypeId: 'basic_data', learnerId: learner.id },
+      { token: guardian.accessToken },
+    );
+    expect(
+      (
+        await t.http.post(`/progress/lessons/${course.lessonIds[1]}/complete`, undefined, {
+          token: learner.accessToken,
+        })
+      ).body.error,
+    ).toBe('guardian_consent_required');
   });
 
   it('lets learners at or over their country’s consent age store their data without a guardian', async () => {
@@ -113,8 +159,10 @@ describe('basic_data under the consent age', () => {
 });
 
 describe('what a learner waiting for a guardian’s consent is told', () => {
-  const notificationCount = async () => (await t.app.deps.sql.unlogged<{ n: number }>('select count(*)::int as n from notifications', []))[0].n;
-  const gqlEnroll = (who: SignedIn) => t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { course { id } } }', { id: course.id }, who.accessToken);
+  const notificationCount = async () =>
+    (await t.app.deps.sql.unlogged<{ n: number }>('select count(*)::int as n from notifications', []))[0].n;
+  const gqlEnroll = (who: SignedIn) =>
+    t.http.gql('mutation($id: ID!) { enroll(courseId: $id) { course { id } } }', { id: course.id }, who.accessToken);
 
   it('tells a 15-year-old with no guardian that nobody was asked and how a guardian links, and sends nothing', async () => {
     const learner = await learnerOfAge(t, 15, { country: 'DE' });
@@ -126,11 +174,17 @@ describe('what a learner waiting for a guardian’s consent is told', () => {
     const gql = await gqlEnroll(learner);
     expect(gql.body.errors?.[0].message).toBe(rest.body.message);
     // Asking for a consent (the learner's own grant) and using a feature behind one say the same.
-    const grant = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
+    const grant = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'ai_conversation' },
+      { token: learner.accessToken },
+    );
     const ai = await t.http.get('/ai/conversations', { token: learner.accessToken });
     for (const reply of [rest, grant, ai]) {
       expect([reply.status, reply.body.error]).toEqual([403, 'guardian_consent_required']);
-      expect(reply.body.message).toMatch(/no guardian is linked to your account, so nobody was asked\. Ask a parent or guardian to sign up as a guardian and link to your account/);
+      expect(reply.body.message).toMatch(
+        /no guardian is linked to your account, so nobody was asked\. Ask a parent or guardian to sign up as a guardian and link to your account/,
+      );
       expect(reply.body.message).not.toMatch(/has been asked/);
     }
     await settled(t);
@@ -144,18 +198,33 @@ describe('what a learner waiting for a guardian’s consent is told', () => {
 
     const refused = await enroll(learner);
     expect([refused.status, refused.body.error]).toEqual([403, 'guardian_consent_required']);
-    expect(refused.body.message).toBe('This needs the basic_data consent of a guardian: your guardian has been asked to grant it.');
+    expect(refused.body.message).toBe(
+      'This needs the basic_data consent of a guardian: your guardian has been asked to grant it.',
+    );
     await settled(t);
     expect(await consentNotices(guardian)).toHaveLength(1);
 
     // Using the AI tutor asks nobody: the learner is told how to ask.
     const ai = await t.http.get('/ai/conversations', { token: learner.accessToken });
     expect([ai.status, ai.body.error]).toEqual([403, 'guardian_consent_required']);
-    expect(ai.body.message).toMatch(/your guardian has not granted it yet\. Ask for it by granting this consent from your account, and they are notified\./);
-    const asking = await t.http.post('/consent/grant', { consentTypeId: 'ai_conversation' }, { token: learner.accessToken });
-    expect(asking.body.message).toBe('This needs the ai_conversation consent of a guardian: your guardian has been asked to grant it.');
+    expect(ai.body.message).toMatch(
+      /your guardian has not granted it yet\. Ask for it by granting this consent from your account, and they are notified\./,
+    );
+    const asking = await t.http.post(
+      '/consent/grant',
+      { consentTypeId: 'ai_conversation' },
+      { token: learner.accessToken },
+    );
+    expect(asking.body.message).toBe(
+      'This needs the ai_conversation consent of a guardian: your guardian has been asked to grant it.',
+    );
     await settled(t);
-    const asks = ((await t.http.get('/notifications', { token: guardian.accessToken })).body.items as { type: string; data: Record<string, string> }[]).filter((n) => n.type === 'consent');
+    const asks = (
+      (await t.http.get('/notifications', { token: guardian.accessToken })).body.items as {
+        type: string;
+        data: Record<string, string>;
+      }[]
+    ).filter((n) => n.type === 'consent');
     expect(asks.map((n) => n.data.consentTypeId).sort()).toEqual(['ai_conversation', 'basic_data']);
   });
 });

@@ -30,7 +30,16 @@ import { sample } from '../support/samples';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { checkout, publishedProduct, text } from '../support/commerce';
 import { linkedFamily } from '../support/family';
-import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, signUpVerified, uniqueEmail, verifiedGuardian } from '../support/users';
+import {
+  adultSignup,
+  learnerOfAge,
+  type SignedIn,
+  signInAdmin,
+  signUp,
+  signUpVerified,
+  uniqueEmail,
+  verifiedGuardian,
+} from '../support/users';
 
 /**
  * docs/errors.md, order of checks: who may call is answered before what was sent.
@@ -52,7 +61,11 @@ const who: Partial<Record<Caller, SignedIn>> = {};
 beforeAll(async () => {
   smtp = await startSmtpServer();
   backend = await startAiBackend();
-  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-caller-first' });
+  t = await startTestApp({
+    SMTP_URL: smtp.url,
+    AI_BACKEND_URL: backend.url,
+    AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-caller-first',
+  });
   const adult = (role: string) => signUpVerified(t, smtp, adultSignup({ role, email: uniqueEmail(role) }));
   const [admin, editor, learner, guardian, creator] = await Promise.all([
     signInAdmin(t),
@@ -62,7 +75,13 @@ beforeAll(async () => {
     adult('creator'),
   ]);
   Object.assign(who, { admin, content_admin: editor, learner, guardian, creator });
-  Object.assign(tokens, { admin: admin.accessToken, content_admin: editor.accessToken, learner: learner.accessToken, guardian: guardian.accessToken, creator: creator.accessToken });
+  Object.assign(tokens, {
+    admin: admin.accessToken,
+    content_admin: editor.accessToken,
+    learner: learner.accessToken,
+    guardian: guardian.accessToken,
+    creator: creator.accessToken,
+  });
 }, 120_000);
 afterAll(async () => {
   await t?.close();
@@ -81,7 +100,12 @@ const isPublic = (name: string) => {
 
 /** Refusals that depend on an argument (ownership of the learner, course or request it names), to callers who have the role. */
 // Ownership of what the input names (the learner, the listed courses): a caller with the role is refused only for a valid input.
-const decidedByArguments = new Set(['POST /gdpr/export', 'Mutation.requestDataExport', 'POST /marketplace/listings', 'Mutation.submitListing']);
+const decidedByArguments = new Set([
+  'POST /gdpr/export',
+  'Mutation.requestDataExport',
+  'POST /marketplace/listings',
+  'Mutation.submitListing',
+]);
 
 /** The callers' own erasure would leave them only `account_deletion_pending` for everything after it. */
 const changesTheCaller = new Set(['POST /gdpr/delete', 'Mutation.requestAccountDeletion']);
@@ -95,7 +119,10 @@ interface Probe {
 }
 
 const variablesOf = (operation: string) =>
-  (parse(operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!.variableDefinitions ?? []).map((v) => ({
+  (
+    parse(operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!
+      .variableDefinitions ?? []
+  ).map((v) => ({
     name: v.variable.name.value,
     type: typeFromAST(schema, v.type as never) as GraphQLInputType,
   }));
@@ -103,7 +130,11 @@ const variablesOf = (operation: string) =>
 /** Each REST row with a body: the plausible body, an empty one, wrong JSON types, and a NUL byte in every text. */
 function restProbes(): Probe[] {
   return routes
-    .filter((route) => (route.method === 'post' || route.method === 'put') && !changesTheCaller.has(`${route.method.toUpperCase()} ${route.path}`))
+    .filter(
+      (route) =>
+        (route.method === 'post' || route.method === 'put') &&
+        !changesTheCaller.has(`${route.method.toUpperCase()} ${route.path}`),
+    )
     .filter((route) => variablesOf(route.operation).some((v) => !route.path.includes(`:${v.name}`)))
     .map((route) => restProbe(route));
 }
@@ -113,9 +144,17 @@ function restProbe(route: RestRoute, ids: Record<string, string> = {}): Probe {
   const variables = variablesOf(route.operation);
   const inPath = (name: string) => route.path.includes(`:${name}`);
   const argumentOf = argumentsByVariable(route.operation);
-  const good = Object.fromEntries(variables.map((v) => [v.name, inPath(v.name) ? (ids[argumentOf.get(v.name)!] ?? randomUUID()) : sample(v.type, v.name)]));
+  const good = Object.fromEntries(
+    variables.map((v) => [
+      v.name,
+      inPath(v.name) ? (ids[argumentOf.get(v.name)!] ?? randomUUID()) : sample(v.type, v.name),
+    ]),
+  );
   const bodyVars = variables.filter((v) => !inPath(v.name));
-  const body = bodyVars.length === 1 && bodyVars[0].name === 'input' ? good.input : Object.fromEntries(bodyVars.map((v) => [v.name, good[v.name]]));
+  const body =
+    bodyVars.length === 1 && bodyVars[0].name === 'input'
+      ? good.input
+      : Object.fromEntries(bodyVars.map((v) => [v.name, good[v.name]]));
   const path = route.path.replace(/:(\w+)/g, (_, name: string) => String(good[name]));
   const wrongTypes = Object.fromEntries(Object.keys(body as object).map((k) => [k, [k]]));
   return {
@@ -146,18 +185,30 @@ function mutationProbe(field: GraphQLField<unknown, unknown>, ids: Record<string
   const literal = `mutation { ${field.name}(${field.args.map((a) => `${a.name}: ${ids[a.name] ? JSON.stringify(ids[a.name]) : '[1]'}`).join(', ')})${selection} }`;
   const wrong = { ...Object.fromEntries(field.args.map((a) => [a.name, ['wrong']])), ...ids };
   const nul = Object.keys(ids).length ? [{ ...(nulText(good) as object), ...ids }] : [];
-  return { name: `Mutation.${field.name}`, field: `Mutation.${field.name}`, graphql: { query, good, bad: [{ ...ids }, wrong, { literal } as never, ...nul] } };
+  return {
+    name: `Mutation.${field.name}`,
+    field: `Mutation.${field.name}`,
+    graphql: { query, good, bad: [{ ...ids }, wrong, { literal } as never, ...nul] },
+  };
 }
 
 /** The root field's argument that each variable of an operation gives (`$id` is `schoolId`). */
 function argumentsByVariable(operation: string): Map<string, string> {
-  const definition = parse(operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const definition = parse(operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const root = definition.selectionSet.selections.find((sel): sel is FieldNode => sel.kind === Kind.FIELD)!;
-  return new Map((root.arguments ?? []).flatMap((a) => (a.value.kind === Kind.VARIABLE ? [[a.value.name.value, a.name.value] as const] : [])));
+  return new Map(
+    (root.arguments ?? []).flatMap((a) =>
+      a.value.kind === Kind.VARIABLE ? [[a.value.name.value, a.name.value] as const] : [],
+    ),
+  );
 }
 
 function rootFieldOf(operation: string): string {
-  const definition = parse(operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+  const definition = parse(operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
   const first = definition.selectionSet.selections.find((sel) => sel.kind === Kind.FIELD)!;
   return `${definition.operation === 'query' ? 'Query' : 'Mutation'}.${first.kind === Kind.FIELD ? first.name.value : ''}`;
 }
@@ -165,7 +216,8 @@ function rootFieldOf(operation: string): string {
 function nulText(value: unknown): unknown {
   if (typeof value === 'string') return `${value}\u0000`;
   if (Array.isArray(value)) return value.map(nulText);
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nulText(v)]));
+  if (value && typeof value === 'object')
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, nulText(v)]));
   return value;
 }
 
@@ -190,52 +242,64 @@ async function graphql(query: string, variables: Record<string, unknown>, token?
 }
 
 describe('who may call is decided before what they sent is checked', () => {
-  it('refuses a caller without the right as such, whatever the body or variables, on REST and GraphQL', { timeout: 600_000 }, async () => {
-    const probes = [...restProbes(), ...mutationProbes()].filter((probe) => !isPublic(probe.field));
-    const failures: string[] = [];
-    let refusals = 0;
-    for (const probe of probes) {
-      await Promise.all(
-        CALLERS.map(async (caller) => {
-          const token = tokens[caller];
-          if (probe.rest) {
-            const { method, path, good, bad } = probe.rest;
-            const plausible = await t.http.rest(method, path, { token, body: good });
-            if (plausible.status >= 500) failures.push(`${probe.name} as ${caller}: ${plausible.status}`);
-            if (!refusedOnlyAfterInput(plausible.status)) {
-              refusals++;
-              for (const body of bad) {
-                const reply = await t.http.rest(method, path, { token, body });
-                if (leaksInput(reply.status, reply.body?.details, plausible.status, probe.name)) {
-                  failures.push(
-                    `REST ${probe.name} as ${caller} with ${JSON.stringify(body).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}, not ${plausible.status} ${plausible.body.error}`,
-                  );
+  it(
+    'refuses a caller without the right as such, whatever the body or variables, on REST and GraphQL',
+    { timeout: 600_000 },
+    async () => {
+      const probes = [...restProbes(), ...mutationProbes()].filter((probe) => !isPublic(probe.field));
+      const failures: string[] = [];
+      let refusals = 0;
+      for (const probe of probes) {
+        await Promise.all(
+          CALLERS.map(async (caller) => {
+            const token = tokens[caller];
+            if (probe.rest) {
+              const { method, path, good, bad } = probe.rest;
+              const plausible = await t.http.rest(method, path, { token, body: good });
+              if (plausible.status >= 500) failures.push(`${probe.name} as ${caller}: ${plausible.status}`);
+              if (!refusedOnlyAfterInput(plausible.status)) {
+                refusals++;
+                for (const body of bad) {
+                  const reply = await t.http.rest(method, path, { token, body });
+                  if (leaksInput(reply.status, reply.body?.details, plausible.status, probe.name)) {
+                    failures.push(
+                      `REST ${probe.name} as ${caller} with ${JSON.stringify(body).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}, not ${plausible.status} ${plausible.body.error}`,
+                    );
+                  }
                 }
               }
             }
-          }
-          const { query, good, bad } = probe.graphql;
-          const plausible = await graphql(query, good, token);
-          const status = gqlStatus(plausible);
-          if (status >= 500) failures.push(`GraphQL ${probe.name} as ${caller}: ${JSON.stringify(plausible.body).slice(0, 160)}`);
-          if (refusedOnlyAfterInput(status)) return;
-          refusals++;
-          const code = plausible.body.errors[0].extensions.code;
-          for (const variables of bad) {
-            const reply = await graphql(query, variables, token);
-            const error = reply.body?.errors?.[0];
-            if (leaksInput(gqlStatus(reply), error?.extensions?.details, status, probe.name) || (reply.status >= 400 && reply.status !== gqlStatus(reply))) {
-              failures.push(`GraphQL ${probe.name} as ${caller} with ${JSON.stringify(variables).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}, not ${status} ${code}`);
+            const { query, good, bad } = probe.graphql;
+            const plausible = await graphql(query, good, token);
+            const status = gqlStatus(plausible);
+            if (status >= 500)
+              failures.push(`GraphQL ${probe.name} as ${caller}: ${JSON.stringify(plausible.body).slice(0, 160)}`);
+            if (refusedOnlyAfterInput(status)) return;
+            refusals++;
+            const code = plausible.body.errors[0].extensions.code;
+            for (const variables of bad) {
+              const reply = await graphql(query, variables, token);
+              const error = reply.body?.errors?.[0];
+              if (
+                leaksInput(gqlStatus(reply), error?.extensions?.details, status, probe.name) ||
+                (reply.status >= 400 && reply.status !== gqlStatus(reply))
+              ) {
+                failures.push(
+                  `GraphQL ${probe.name} as ${caller} with ${JSON.stringify(variables).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}, not ${status} ${code}`,
+                );
+              }
             }
-          }
-        }),
+          }),
+        );
+      }
+      console.log(
+        `caller first: ${probes.length} operations x ${CALLERS.length} callers, ${refusals} refusals checked with bad input`,
       );
-    }
-    console.log(`caller first: ${probes.length} operations x ${CALLERS.length} callers, ${refusals} refusals checked with bad input`);
-    expect(failures).toEqual([]);
-    // Each kind of refusal is met: anonymous callers (401) and callers without the role (403).
-    expect(refusals).toBeGreaterThan(probes.length);
-  });
+      expect(failures).toEqual([]);
+      // Each kind of refusal is met: anonymous callers (401) and callers without the role (403).
+      expect(refusals).toBeGreaterThan(probes.length);
+    },
+  );
 
   it('answers the probe’s repros: a guardian’s POST /products {} and a learner’s POST /creator/courses {} are 403, their GraphQL twins FORBIDDEN', async () => {
     const products = await t.http.post('/products', {}, { token: tokens.guardian });
@@ -248,7 +312,11 @@ describe('who may call is decided before what they sent is checked', () => {
     expect(anonymous.status).toBe(401);
     expect(anonymous.body.error).toBe('unauthenticated');
 
-    const twin = await t.http.gql('mutation($input: ProductInput!) { createProduct(input: $input) { id } }', { input: {} }, tokens.guardian);
+    const twin = await t.http.gql(
+      'mutation($input: ProductInput!) { createProduct(input: $input) { id } }',
+      { input: {} },
+      tokens.guardian,
+    );
     expect(twin.status).toBe(403);
     expect(twin.body.errors?.[0].extensions).toEqual({ code: 'FORBIDDEN' });
     expect(JSON.stringify(twin.body)).not.toMatch(/title|price/i);
@@ -260,9 +328,28 @@ describe('who may call is decided before what they sent is checked', () => {
 });
 
 /** The people of the table below: the wrong caller of each row, and who may make the call. */
-type Person = 'learner' | 'guardian' | 'creator' | 'teacher' | 'school admin' | 'project owner' | 'course creator' | "learner's guardian";
+type Person =
+  | 'learner'
+  | 'guardian'
+  | 'creator'
+  | 'teacher'
+  | 'school admin'
+  | 'project owner'
+  | 'course creator'
+  | "learner's guardian";
 /** The resources they are called on, made before the table runs. */
-type Thing = 'school' | 'unknown school' | 'class' | 'private project' | 'public project' | 'draft' | 'unknown lesson' | 'family learner' | 'purchase request' | 'paid lesson' | 'paid exercise';
+type Thing =
+  | 'school'
+  | 'unknown school'
+  | 'class'
+  | 'private project'
+  | 'public project'
+  | 'draft'
+  | 'unknown lesson'
+  | 'family learner'
+  | 'purchase request'
+  | 'paid lesson'
+  | 'paid exercise';
 
 interface OnSomeoneElses {
   field: string;
@@ -286,13 +373,49 @@ const ON_SOMEONE_ELSES: OnSomeoneElses[] = [
   { field: 'updateProject', caller: 'learner', ids: { id: 'private project' }, status: 404, rightful: 'project owner' },
   { field: 'updateProject', caller: 'learner', ids: { id: 'public project' }, status: 403, rightful: 'project owner' },
   { field: 'runProject', caller: 'learner', ids: { id: 'private project' }, status: 404, rightful: 'project owner' },
-  { field: 'updateCreatorCourse', caller: 'creator', ids: { courseId: 'draft' }, status: 403, rightful: 'course creator' },
+  {
+    field: 'updateCreatorCourse',
+    caller: 'creator',
+    ids: { courseId: 'draft' },
+    status: 403,
+    rightful: 'course creator',
+  },
   { field: 'addCreatorLesson', caller: 'creator', ids: { courseId: 'draft' }, status: 403, rightful: 'course creator' },
-  { field: 'updateCreatorLesson', caller: 'creator', ids: { courseId: 'draft', lessonId: 'unknown lesson' }, status: 403, rightful: 'course creator' },
-  { field: 'messageCreatorLearners', caller: 'creator', ids: { courseId: 'draft' }, status: 403, rightful: 'course creator' },
-  { field: 'assistCreatorCourse', caller: 'creator', ids: { courseId: 'draft' }, status: 403, rightful: 'course creator' },
-  { field: 'updateLearnerAiAccess', caller: 'guardian', ids: { learnerId: 'family learner' }, status: 404, rightful: "learner's guardian" },
-  { field: 'approvePurchaseRequest', caller: 'guardian', ids: { id: 'purchase request' }, status: 404, rightful: "learner's guardian" },
+  {
+    field: 'updateCreatorLesson',
+    caller: 'creator',
+    ids: { courseId: 'draft', lessonId: 'unknown lesson' },
+    status: 403,
+    rightful: 'course creator',
+  },
+  {
+    field: 'messageCreatorLearners',
+    caller: 'creator',
+    ids: { courseId: 'draft' },
+    status: 403,
+    rightful: 'course creator',
+  },
+  {
+    field: 'assistCreatorCourse',
+    caller: 'creator',
+    ids: { courseId: 'draft' },
+    status: 403,
+    rightful: 'course creator',
+  },
+  {
+    field: 'updateLearnerAiAccess',
+    caller: 'guardian',
+    ids: { learnerId: 'family learner' },
+    status: 404,
+    rightful: "learner's guardian",
+  },
+  {
+    field: 'approvePurchaseRequest',
+    caller: 'guardian',
+    ids: { id: 'purchase request' },
+    status: 404,
+    rightful: "learner's guardian",
+  },
   { field: 'completeLesson', caller: 'learner', ids: { lessonId: 'paid lesson' }, status: 403 },
   { field: 'submitQuiz', caller: 'learner', ids: { lessonId: 'paid lesson' }, status: 403 },
   { field: 'submitSolution', caller: 'learner', ids: { id: 'paid exercise' }, status: 403 },
@@ -328,13 +451,36 @@ describe("who may touch someone else's resource is decided before what was sent"
     await t.http.post(`/school/${school}/members`, { email: schoolAdmin.email, role: 'school_admin' }, as(admin));
     await t.http.post(`/school/${school}/members`, { email: teacher.email, role: 'teacher' }, as(admin));
     const project = async (visibility: string) =>
-      (await t.http.post('/projects', { title: 'Greeter', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility }, as(owner))).body.id;
-    const draft = await t.http.post('/creator/courses', { title: text('Drafted'), description: text('Not yet'), level: 'beginner', minAge: 8, maxAge: 14 }, as(courseCreator));
+      (
+        await t.http.post(
+          '/projects',
+          { title: 'Greeter', language: 'python', files: [{ path: 'main.py', content: 'print(1)' }], visibility },
+          as(owner),
+        )
+      ).body.id;
+    const draft = await t.http.post(
+      '/creator/courses',
+      { title: text('Drafted'), description: text('Not yet'), level: 'beginner', minAge: 8, maxAge: 14 },
+      as(courseCreator),
+    );
     const paid = await publishedCourse(t, editor);
-    await publishedProduct(t, admin, { kind: 'course', title: text('Sold'), description: text('Paid'), prices: [{ currency: 'VND', amount: 99000 }], courseIds: [paid.id] });
+    await publishedProduct(t, admin, {
+      kind: 'course',
+      title: text('Sold'),
+      description: text('Paid'),
+      prices: [{ currency: 'VND', amount: 99000 }],
+      courseIds: [paid.id],
+    });
     const exercise = await t.http.post(
       '/codelab/exercises',
-      { title: text('Echo'), prompt: text('Print it'), language: 'python', difficulty: 'easy', courseId: paid.id, tests: [{ name: 'one', hidden: false, input: '1\n', expected: '1\n' }] },
+      {
+        title: text('Echo'),
+        prompt: text('Print it'),
+        language: 'python',
+        difficulty: 'easy',
+        courseId: paid.id,
+        tests: [{ name: 'one', hidden: false, input: '1\n', expected: '1\n' }],
+      },
       as(editor),
     );
     const subscription = await publishedProduct(t, admin);
@@ -360,7 +506,9 @@ describe("who may touch someone else's resource is decided before what was sent"
     const naming = Object.values(schema.getMutationType()!.getFields())
       .filter((field) => field.args.length > 1 && field.args.some((a) => getNamedType(a.type).name === 'ID'))
       .filter((field) => !staffOnly.has(ruleMap.Mutation[field.name]));
-    expect(naming.map((field) => field.name).filter((name) => !ON_SOMEONE_ELSES.some((row) => row.field === name))).toEqual([]);
+    expect(
+      naming.map((field) => field.name).filter((name) => !ON_SOMEONE_ELSES.some((row) => row.field === name)),
+    ).toEqual([]);
   });
 
   it('refuses the wrong caller 403 or 404 whatever the body or variables, on REST and GraphQL; the rightful one hears of the input', async () => {
@@ -368,28 +516,43 @@ describe("who may touch someone else's resource is decided before what was sent"
     for (const row of ON_SOMEONE_ELSES) {
       const ids = Object.fromEntries(Object.entries(row.ids).map(([argument, thing]) => [argument, things[thing]]));
       const label = `${row.field} as ${row.caller} on ${Object.values(row.ids).join(', ')}`;
-      const rests = routes.filter((route) => rootFieldOf(route.operation) === `Mutation.${row.field}`).map((route) => restProbe(route, ids).rest!);
+      const rests = routes
+        .filter((route) => rootFieldOf(route.operation) === `Mutation.${row.field}`)
+        .map((route) => restProbe(route, ids).rest!);
       for (const { method, path, good, bad } of rests) {
         for (const body of [good, ...bad]) {
           const reply = await t.http.rest(method, path, { token: people[row.caller], body });
-          if (reply.status !== row.status || reply.body?.details) failures.push(`REST ${label} with ${JSON.stringify(body).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`);
+          if (reply.status !== row.status || reply.body?.details)
+            failures.push(
+              `REST ${label} with ${JSON.stringify(body).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`,
+            );
         }
         if (row.rightful) {
           const reply = await t.http.rest(method, path, { token: people[row.rightful], body: bad[1] });
-          if (reply.status !== 400) failures.push(`REST ${row.field} as ${row.rightful} with a wrong body: ${reply.status}, not 400`);
+          if (reply.status !== 400)
+            failures.push(`REST ${row.field} as ${row.rightful} with a wrong body: ${reply.status}, not 400`);
         }
       }
       const { query, good, bad } = mutationProbe(schema.getMutationType()!.getFields()[row.field], ids).graphql;
       for (const variables of [good, ...bad]) {
         const reply = await graphql(query, variables, people[row.caller]);
         const error = reply.body?.errors?.[0];
-        if (gqlStatus(reply) !== row.status || error?.extensions?.details || (reply.status >= 400 && reply.status !== row.status)) {
-          failures.push(`GraphQL ${label} with ${JSON.stringify(variables).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`);
+        if (
+          gqlStatus(reply) !== row.status ||
+          error?.extensions?.details ||
+          (reply.status >= 400 && reply.status !== row.status)
+        ) {
+          failures.push(
+            `GraphQL ${label} with ${JSON.stringify(variables).slice(0, 60)}: ${reply.status} ${JSON.stringify(reply.body).slice(0, 160)}`,
+          );
         }
       }
       if (row.rightful) {
         const reply = await graphql(query, bad[1], people[row.rightful]);
-        if (gqlStatus(reply) !== 400) failures.push(`GraphQL ${row.field} as ${row.rightful} with wrong variables: ${JSON.stringify(reply.body).slice(0, 160)}`);
+        if (gqlStatus(reply) !== 400)
+          failures.push(
+            `GraphQL ${row.field} as ${row.rightful} with wrong variables: ${JSON.stringify(reply.body).slice(0, 160)}`,
+          );
       }
     }
     expect(failures).toEqual([]);
@@ -402,9 +565,15 @@ describe("who may touch someone else's resource is decided before what was sent"
     const classes = await t.http.post(`/school/${things['unknown school']}/classes`, {}, { token: people.learner });
     expect(classes.status).toBe(404);
     expect(classes.body.error).toBe('not_found');
-    expect((await t.http.put(`/projects/${things['private project']}`, {}, { token: people.learner })).status).toBe(404);
-    expect((await t.http.post(`/creator/courses/${things.draft}/messages`, {}, { token: people.creator })).body.error).toBe('forbidden');
-    expect((await t.http.post(`/creator/courses/${things.draft}/assist`, {}, { token: people.creator })).body.error).toBe('forbidden');
+    expect((await t.http.put(`/projects/${things['private project']}`, {}, { token: people.learner })).status).toBe(
+      404,
+    );
+    expect(
+      (await t.http.post(`/creator/courses/${things.draft}/messages`, {}, { token: people.creator })).body.error,
+    ).toBe('forbidden');
+    expect(
+      (await t.http.post(`/creator/courses/${things.draft}/assist`, {}, { token: people.creator })).body.error,
+    ).toBe('forbidden');
     // The rightful caller still hears what is wrong with the input.
     const named = await t.http.post(`/school/${things.school}/classes`, {}, { token: people.teacher });
     expect(named.status).toBe(400);

@@ -33,7 +33,11 @@ function databaseProxy(target: URL) {
       for (const s of sockets) s.destroy();
       server!.close(() => resolve());
     });
-  return { up, down, url: (database: string) => `postgres://${target.username}:${target.password}@127.0.0.1:${port}/${database}` };
+  return {
+    up,
+    down,
+    url: (database: string) => `postgres://${target.username}:${target.password}@127.0.0.1:${port}/${database}`,
+  };
 }
 
 let t: TestApp;

@@ -22,9 +22,13 @@ afterAll(async () => {
 
 describe('the database role the service runs as', () => {
   it('is its own role, no superuser, and owns no table', async () => {
-    const [me] = (await asService('select current_user as name, (select rolsuper from pg_roles where rolname = current_user) as superuser')) as { name: string; superuser: boolean }[];
+    const [me] = (await asService(
+      'select current_user as name, (select rolsuper from pg_roles where rolname = current_user) as superuser',
+    )) as { name: string; superuser: boolean }[];
     expect(me).toEqual({ name: APP_ROLE, superuser: false });
-    const owned = await asService(`select tablename from pg_tables where schemaname = 'public' and tableowner = current_user`);
+    const owned = await asService(
+      `select tablename from pg_tables where schemaname = 'public' and tableowner = current_user`,
+    );
     expect(owned).toEqual([]);
   });
 
@@ -40,25 +44,41 @@ describe('the database role the service runs as', () => {
       'create table stolen (x int)',
       'set role postgres',
     ]) {
-      await expect(asService(statement), statement).rejects.toThrow(/permission denied|must be owner|must be superuser|does not exist/);
+      await expect(asService(statement), statement).rejects.toThrow(
+        /permission denied|must be owner|must be superuser|does not exist/,
+      );
     }
   });
 
   it('keeps the audit trail append-only: an entry can be neither changed nor deleted', async () => {
-    await asOwner(t, `insert into audit_entries (id, action, target_type, target_id, data, created_at) values (gen_random_uuid(), 'test.kept', 'user', 'someone', '{}', now())`);
-    await expect(asService(`update audit_entries set action = 'test.changed' where action = 'test.kept'`)).rejects.toThrow(/append-only/);
+    await asOwner(
+      t,
+      `insert into audit_entries (id, action, target_type, target_id, data, created_at) values (gen_random_uuid(), 'test.kept', 'user', 'someone', '{}', now())`,
+    );
+    await expect(
+      asService(`update audit_entries set action = 'test.changed' where action = 'test.kept'`),
+    ).rejects.toThrow(/append-only/);
     await expect(asService(`delete from audit_entries where action = 'test.kept'`)).rejects.toThrow(/append-only/);
-    expect(await asService(`select action from audit_entries where action like 'test.%'`)).toEqual([{ action: 'test.kept' }]);
+    expect(await asService(`select action from audit_entries where action like 'test.%'`)).toEqual([
+      { action: 'test.kept' },
+    ]);
   });
 
   it("lets erasure's function replace one account's id in the audit trail, with a pseudonym, and nothing else", async () => {
     const [person, other] = await Promise.all([signUp(t), signUp(t)]);
     const entry = (action: string, targetId: string, data: object) =>
-      asOwner(t, `insert into audit_entries (id, action, target_type, target_id, data, created_at) values (gen_random_uuid(), $1, 'user', $2, $3, now())`, [action, targetId, JSON.stringify(data)]);
+      asOwner(
+        t,
+        `insert into audit_entries (id, action, target_type, target_id, data, created_at) values (gen_random_uuid(), $1, 'user', $2, $3, now())`,
+        [action, targetId, JSON.stringify(data)],
+      );
     await entry('test.pseudonym.granted', person.id, { role: 'admin' });
     await entry('test.pseudonym.granted', other.id, { role: 'admin', by: person.id });
     await entry('test.pseudonym.paid', other.id, { beneficiaryId: person.id, note: `for ${person.id}` });
-    const trail = () => asService(`select target_id, data from audit_entries where action like 'test.pseudonym.%' order by action, data::text`);
+    const trail = () =>
+      asService(
+        `select target_id, data from audit_entries where action like 'test.pseudonym.%' order by action, data::text`,
+      );
     const before = await trail();
 
     // As the service: arbitrary text, an id that is no account's, a pseudonym that is an account's id, the old signature.

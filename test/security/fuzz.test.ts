@@ -1,7 +1,18 @@
 import { type ErrorCode, errorStatus } from '../../src/kernel/errors';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { buildSchema, getNamedType, type GraphQLInputType, isInterfaceType, isObjectType, isUnionType, Kind, type OperationDefinitionNode, parse, typeFromAST } from 'graphql';
+import {
+  buildSchema,
+  getNamedType,
+  type GraphQLInputType,
+  isInterfaceType,
+  isObjectType,
+  isUnionType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  typeFromAST,
+} from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../../src/server/platform';
 import type { RestRoute } from '../../src/kernel/rest-route';
@@ -28,7 +39,11 @@ let admin: SignedIn;
 beforeAll(async () => {
   smtp = await startSmtpServer();
   backend = await startAiBackend();
-  t = await startTestApp({ SMTP_URL: smtp.url, AI_BACKEND_URL: backend.url, AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-the-fuzz-test' });
+  t = await startTestApp({
+    SMTP_URL: smtp.url,
+    AI_BACKEND_URL: backend.url,
+    AI_BACKEND_SECRET: 'a-secret-for-the-ai-backend-of-the-fuzz-test',
+  });
   admin = await signInAdmin(t);
   await t.http.post(`/admin/users/${admin.id}/roles`, { role: 'content_admin' }, { token: admin.accessToken });
 });
@@ -73,7 +88,17 @@ const rawBodies = [
 ];
 
 const queryValues = ['%00', 'a%00b', '%ED%A0%80', '%F0%9F', LONG.slice(0, 4000), '', '-1', '1e309'];
-const pathValues = ['%00', 'a%00b', '%ED%A0%80', 'x'.repeat(3000), '__proto__', 'constructor', '..%2F..%2Fetc', '00000000-0000-0000-0000-000000000000', '%20'];
+const pathValues = [
+  '%00',
+  'a%00b',
+  '%ED%A0%80',
+  'x'.repeat(3000),
+  '__proto__',
+  'constructor',
+  '..%2F..%2Fetc',
+  '00000000-0000-0000-0000-000000000000',
+  '%20',
+];
 
 /** encodeURIComponent, except that a lone surrogate becomes the three bytes a careless encoder sends (%ED%A0%80). */
 function encode(text: string): string {
@@ -81,7 +106,11 @@ function encode(text: string): string {
   for (const ch of text) {
     const c = ch.charCodeAt(0);
     out +=
-      ch.length === 1 && c >= 0xd800 && c <= 0xdfff ? [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)].map((b) => `%${b.toString(16).toUpperCase()}`).join('') : encodeURIComponent(ch);
+      ch.length === 1 && c >= 0xd800 && c <= 0xdfff
+        ? [0xe0 | (c >> 12), 0x80 | ((c >> 6) & 0x3f), 0x80 | (c & 0x3f)]
+            .map((b) => `%${b.toString(16).toUpperCase()}`)
+            .join('')
+        : encodeURIComponent(ch);
   }
   return out;
 }
@@ -120,8 +149,13 @@ interface Case {
 }
 
 function casesOf(route: RestRoute): Case[] {
-  const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-  const variables = (operation.variableDefinitions ?? []).map((v) => ({ name: v.variable.name.value, type: typeFromAST(schema, v.type as never) as GraphQLInputType }));
+  const operation = parse(route.operation).definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  )!;
+  const variables = (operation.variableDefinitions ?? []).map((v) => ({
+    name: v.variable.name.value,
+    type: typeFromAST(schema, v.type as never) as GraphQLInputType,
+  }));
   const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]);
   const base: Record<string, unknown> = Object.fromEntries(variables.map((v) => [v.name, sample(v.type, v.name)]));
   const bodyVariables = route.method === 'get' ? [] : variables.filter((v) => !pathNames.includes(v.name));
@@ -129,13 +163,20 @@ function casesOf(route: RestRoute): Case[] {
   const restName = (name: string) => ({ first: 'limit', after: 'cursor' })[name] ?? name;
 
   const pathOf = (vars: Record<string, unknown>, override?: [string, string]) =>
-    route.path.replace(/:(\w+)/g, (_, name: string) => (override?.[0] === name ? override[1] : encode(String(vars[name]))));
+    route.path.replace(/:(\w+)/g, (_, name: string) =>
+      override?.[0] === name ? override[1] : encode(String(vars[name])),
+    );
   const bodyOf = (vars: Record<string, unknown>): unknown =>
-    bodyVariables.length === 1 && bodyVariables[0].name === 'input' ? vars.input : Object.fromEntries(bodyVariables.map((v) => [v.name, vars[v.name]]));
+    bodyVariables.length === 1 && bodyVariables[0].name === 'input'
+      ? vars.input
+      : Object.fromEntries(bodyVariables.map((v) => [v.name, vars[v.name]]));
   const queryOf = (vars: Record<string, unknown>) =>
     queryVariables
       .filter((v) => vars[v.name] !== undefined && vars[v.name] !== null)
-      .map((v) => `${restName(v.name)}=${encode(typeof vars[v.name] === 'object' ? JSON.stringify(vars[v.name]) : String(vars[v.name]))}`)
+      .map(
+        (v) =>
+          `${restName(v.name)}=${encode(typeof vars[v.name] === 'object' ? JSON.stringify(vars[v.name]) : String(vars[v.name]))}`,
+      )
       .join('&');
 
   const cases: Case[] = [];
@@ -157,26 +198,62 @@ function casesOf(route: RestRoute): Case[] {
   for (const v of bodyVariables) {
     for (const leaf of leaves(base[v.name])) {
       for (const { label, value, mustRefuse } of fieldValues) {
-        push(`body ${[v.name, ...leaf].join('.')} = ${label}`, mustRefuse, { ...base, [v.name]: withValue(base[v.name], leaf, value) });
+        push(`body ${[v.name, ...leaf].join('.')} = ${label}`, mustRefuse, {
+          ...base,
+          [v.name]: withValue(base[v.name], leaf, value),
+        });
       }
     }
   }
   if (route.method !== 'get') {
-    for (const raw of rawBodies) cases.push({ route, label: `body ${raw.slice(0, 30)}`, mustRefuse: false, method: route.method.toUpperCase(), path: pathOf(base), raw });
+    for (const raw of rawBodies)
+      cases.push({
+        route,
+        label: `body ${raw.slice(0, 30)}`,
+        mustRefuse: false,
+        method: route.method.toUpperCase(),
+        path: pathOf(base),
+        raw,
+      });
   }
   // Query parameters, as a client may write them (REST only).
   for (const v of queryVariables) {
     const others = queryOf(Object.fromEntries(Object.entries(base).filter(([name]) => name !== v.name)));
     for (const value of queryValues) {
       const mustRefuse = value.includes('%00');
-      cases.push({ route, label: `query ${v.name}=${value.slice(0, 20)}`, mustRefuse, method: 'GET', path: `${pathOf(base)}?${[others, `${restName(v.name)}=${value}`].filter(Boolean).join('&')}` });
+      cases.push({
+        route,
+        label: `query ${v.name}=${value.slice(0, 20)}`,
+        mustRefuse,
+        method: 'GET',
+        path: `${pathOf(base)}?${[others, `${restName(v.name)}=${value}`].filter(Boolean).join('&')}`,
+      });
     }
-    cases.push({ route, label: `query ${v.name} twice`, mustRefuse: false, method: 'GET', path: `${pathOf(base)}?${restName(v.name)}=a&${restName(v.name)}=b` });
-    cases.push({ route, label: `query ${v.name}[k]`, mustRefuse: false, method: 'GET', path: `${pathOf(base)}?${restName(v.name)}[k]=a` });
-    for (const { label, value, mustRefuse } of fieldValues.filter((f) => f.mustRefuse)) push(`variable ${v.name} = ${label}`, mustRefuse, { ...base, [v.name]: value });
+    cases.push({
+      route,
+      label: `query ${v.name} twice`,
+      mustRefuse: false,
+      method: 'GET',
+      path: `${pathOf(base)}?${restName(v.name)}=a&${restName(v.name)}=b`,
+    });
+    cases.push({
+      route,
+      label: `query ${v.name}[k]`,
+      mustRefuse: false,
+      method: 'GET',
+      path: `${pathOf(base)}?${restName(v.name)}[k]=a`,
+    });
+    for (const { label, value, mustRefuse } of fieldValues.filter((f) => f.mustRefuse))
+      push(`variable ${v.name} = ${label}`, mustRefuse, { ...base, [v.name]: value });
   }
   if (route.method === 'get') {
-    cases.push({ route, label: 'query __proto__', mustRefuse: false, method: 'GET', path: `${pathOf(base)}?__proto__=1&constructor=2&__proto__[x]=1` });
+    cases.push({
+      route,
+      label: 'query __proto__',
+      mustRefuse: false,
+      method: 'GET',
+      path: `${pathOf(base)}?__proto__=1&constructor=2&__proto__[x]=1`,
+    });
   }
   // Null for each variable, where a default may stand behind it (`first: Int! = 20`): never an internal error.
   for (const v of variables) push(`variable ${v.name} = null`, false, { ...base, [v.name]: null });
@@ -192,7 +269,8 @@ function casesOf(route: RestRoute): Case[] {
         raw: route.method === 'get' ? undefined : JSON.stringify(bodyOf(base)),
       });
     }
-    for (const { label, value, mustRefuse } of fieldValues.filter((f) => f.mustRefuse)) push(`variable ${name} = ${label}`, mustRefuse, { ...base, [name]: value });
+    for (const { label, value, mustRefuse } of fieldValues.filter((f) => f.mustRefuse))
+      push(`variable ${name} = ${label}`, mustRefuse, { ...base, [name]: value });
   }
   return cases;
 }
@@ -212,10 +290,18 @@ async function send(kase: Case): Promise<Outcome[]> {
     outcomes.push({ kase, via: 'rest', status: rest.status, body: rest.body });
   }
   if (kase.variables) {
-    const gql: Reply = await t.http.rest('POST', '/graphql', { token, body: { query: kase.route.operation, variables: kase.variables } });
+    const gql: Reply = await t.http.rest('POST', '/graphql', {
+      token,
+      body: { query: kase.route.operation, variables: kase.variables },
+    });
     const code = gql.body?.errors?.[0]?.extensions?.code as string | undefined;
     // A GraphQL answer's status is 200 for errors met while executing: its code says what it was.
-    outcomes.push({ kase, via: 'graphql', status: code && gql.status === 200 ? statusOf(code) : gql.status, body: gql.body });
+    outcomes.push({
+      kase,
+      via: 'graphql',
+      status: code && gql.status === 200 ? statusOf(code) : gql.status,
+      body: gql.body,
+    });
   }
   return outcomes;
 }
@@ -224,7 +310,10 @@ async function send(kase: Case): Promise<Outcome[]> {
 const statusOf = (code: string) => errorStatus[code.toLowerCase() as ErrorCode] ?? 500;
 
 function fieldsOf(outcome: Outcome): unknown[] {
-  const body = outcome.body as { details?: { field: unknown }[]; errors?: { extensions?: { details?: { field: unknown }[] } }[] };
+  const body = outcome.body as {
+    details?: { field: unknown }[];
+    errors?: { extensions?: { details?: { field: unknown }[] } }[];
+  };
   const details = outcome.via === 'rest' ? body?.details : body?.errors?.[0]?.extensions?.details;
   return (details ?? []).map((d) => d.field);
 }
@@ -238,7 +327,12 @@ function graphqlOnlyRoutes(): RestRoute[] {
     routes.flatMap((route) =>
       parse(route.operation)
         .definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
-        .flatMap((d) => d.selectionSet.selections.map((sel) => `${d.operation === 'query' ? 'Query' : 'Mutation'}.${sel.kind === Kind.FIELD ? sel.name.value : ''}`)),
+        .flatMap((d) =>
+          d.selectionSet.selections.map(
+            (sel) =>
+              `${d.operation === 'query' ? 'Query' : 'Mutation'}.${sel.kind === Kind.FIELD ? sel.name.value : ''}`,
+          ),
+        ),
     ),
   );
   const out: RestRoute[] = [];
@@ -264,41 +358,49 @@ function graphqlCasesOf(route: RestRoute): Case[] {
 }
 
 describe('fuzzing the route table', () => {
-  it('answers 4xx, never 5xx, to malformed bodies, query parameters, paths and variables', { timeout: 600_000 }, async () => {
-    const onlyGraphql = graphqlOnlyRoutes();
-    const cases = [...routes.flatMap(casesOf), ...onlyGraphql.flatMap(graphqlCasesOf)];
-    const outcomes: Outcome[] = [];
-    // A few at a time: the point is the answers, not the load.
-    for (let i = 0; i < cases.length; i += 8) outcomes.push(...(await Promise.all(cases.slice(i, i + 8).map(send))).flat());
+  it(
+    'answers 4xx, never 5xx, to malformed bodies, query parameters, paths and variables',
+    { timeout: 600_000 },
+    async () => {
+      const onlyGraphql = graphqlOnlyRoutes();
+      const cases = [...routes.flatMap(casesOf), ...onlyGraphql.flatMap(graphqlCasesOf)];
+      const outcomes: Outcome[] = [];
+      // A few at a time: the point is the answers, not the load.
+      for (let i = 0; i < cases.length; i += 8)
+        outcomes.push(...(await Promise.all(cases.slice(i, i + 8).map(send))).flat());
 
-    const serverErrors = outcomes.filter((o) => o.status >= 500);
-    const accepted = outcomes.filter((o) => o.kase.mustRefuse && o.status < 400);
-    const badFields = outcomes.filter((o) => fieldsOf(o).some((f) => typeof f !== 'string'));
-    const count = (from: number, to: number) => outcomes.filter((o) => o.status >= from && o.status < to).length;
-    const counts = {
-      routes: routes.length,
-      graphqlOnlyFields: onlyGraphql.map((route) => route.path.replace('(graphql) ', '')),
-      cases: cases.length,
-      requests: outcomes.length,
-      rest: outcomes.filter((o) => o.via === 'rest').length,
-      graphql: outcomes.filter((o) => o.via === 'graphql').length,
-      '2xx': count(200, 300),
-      '4xx': count(400, 500),
-      '5xx': count(500, 600),
-    };
-    // Recorded beside vitest's own report.
-    mkdirSync(join(__dirname, '../../reports'), { recursive: true });
-    writeFileSync(join(__dirname, '../../reports/fuzz.json'), `${JSON.stringify(counts, null, 2)}\n`);
-    console.log(
-      `fuzz: ${routes.length} routes + ${onlyGraphql.length} GraphQL-only fields, ${cases.length} cases, ${outcomes.length} requests (${outcomes.filter((o) => o.via === 'rest').length} REST, ${outcomes.filter((o) => o.via === 'graphql').length} GraphQL): ` +
-        `2xx ${count(200, 300)}, 4xx ${count(400, 500)}, 5xx ${count(500, 600)}`,
-    );
-    const show = (list: Outcome[]) =>
-      [...new Map(list.map((o) => [`${o.via} ${o.kase.route.path} ${o.kase.label.split(' = ')[0]}`, o])).values()]
-        .slice(0, 60)
-        .map((o) => `${o.via} ${o.kase.method} ${o.kase.route.path} [${o.kase.label}] -> ${o.status} ${JSON.stringify(o.body).slice(0, 160)}`);
-    expect(show(serverErrors)).toEqual([]);
-    expect(show(accepted)).toEqual([]);
-    expect(show(badFields)).toEqual([]);
-  });
+      const serverErrors = outcomes.filter((o) => o.status >= 500);
+      const accepted = outcomes.filter((o) => o.kase.mustRefuse && o.status < 400);
+      const badFields = outcomes.filter((o) => fieldsOf(o).some((f) => typeof f !== 'string'));
+      const count = (from: number, to: number) => outcomes.filter((o) => o.status >= from && o.status < to).length;
+      const counts = {
+        routes: routes.length,
+        graphqlOnlyFields: onlyGraphql.map((route) => route.path.replace('(graphql) ', '')),
+        cases: cases.length,
+        requests: outcomes.length,
+        rest: outcomes.filter((o) => o.via === 'rest').length,
+        graphql: outcomes.filter((o) => o.via === 'graphql').length,
+        '2xx': count(200, 300),
+        '4xx': count(400, 500),
+        '5xx': count(500, 600),
+      };
+      // Recorded beside vitest's own report.
+      mkdirSync(join(__dirname, '../../reports'), { recursive: true });
+      writeFileSync(join(__dirname, '../../reports/fuzz.json'), `${JSON.stringify(counts, null, 2)}\n`);
+      console.log(
+        `fuzz: ${routes.length} routes + ${onlyGraphql.length} GraphQL-only fields, ${cases.length} cases, ${outcomes.length} requests (${outcomes.filter((o) => o.via === 'rest').length} REST, ${outcomes.filter((o) => o.via === 'graphql').length} GraphQL): ` +
+          `2xx ${count(200, 300)}, 4xx ${count(400, 500)}, 5xx ${count(500, 600)}`,
+      );
+      const show = (list: Outcome[]) =>
+        [...new Map(list.map((o) => [`${o.via} ${o.kase.route.path} ${o.kase.label.split(' = ')[0]}`, o])).values()]
+          .slice(0, 60)
+          .map(
+            (o) =>
+              `${o.via} ${o.kase.method} ${o.kase.route.path} [${o.kase.label}] -> ${o.status} ${JSON.stringify(o.body).slice(0, 160)}`,
+          );
+      expect(show(serverErrors)).toEqual([]);
+      expect(show(accepted)).toEqual([]);
+      expect(show(badFields)).toEqual([]);
+    },
+  );
 });

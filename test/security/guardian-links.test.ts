@@ -2,7 +2,15 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
-import { bornYearsAgo, learnerOfAge, learnerSignup, signUp, uniqueEmail, verifiedGuardian, verifiedLearnerOfAge } from '../support/users';
+import {
+  bornYearsAgo,
+  learnerOfAge,
+  learnerSignup,
+  signUp,
+  uniqueEmail,
+  verifiedGuardian,
+  verifiedLearnerOfAge,
+} from '../support/users';
 
 const ctx = withMailAndApp();
 let t: TestApp;
@@ -11,20 +19,36 @@ beforeAll(() => void ({ t, smtp } = ctx));
 
 const LINK = 'id status learner { id displayName email } learnerEmail guardian { id }';
 /** A link as seen by its guardian, without what differs between any two links (ids, times, the address). */
-const shape = (link: Record<string, unknown>) => ({ ...link, id: undefined, learnerEmail: undefined, createdAt: undefined, history: (link.history as { status: string }[]).map((h) => h.status) });
+const shape = (link: Record<string, unknown>) => ({
+  ...link,
+  id: undefined,
+  learnerEmail: undefined,
+  createdAt: undefined,
+  history: (link.history as { status: string }[]).map((h) => h.status),
+});
 
 describe('declaring a learner', () => {
   it('answers and lists a pending link the same whether or not the address has an account', async () => {
     const guardian = await verifiedGuardian(t, smtp);
     const existing = await verifiedLearnerOfAge(t, smtp, 14);
-    const withAccount = await t.http.post('/guardian/declare', { learnerEmail: existing.email }, { token: guardian.accessToken });
-    const without = await t.http.post('/guardian/declare', { learnerEmail: uniqueEmail('nobody') }, { token: guardian.accessToken });
+    const withAccount = await t.http.post(
+      '/guardian/declare',
+      { learnerEmail: existing.email },
+      { token: guardian.accessToken },
+    );
+    const without = await t.http.post(
+      '/guardian/declare',
+      { learnerEmail: uniqueEmail('nobody') },
+      { token: guardian.accessToken },
+    );
     expect([withAccount.status, without.status]).toEqual([201, 201]);
     expect(withAccount.body.learner).toBeNull();
     expect(shape(withAccount.body)).toEqual(shape(without.body));
 
     const listed = await t.http.get('/guardian/me/links', { token: guardian.accessToken });
-    const [a, b] = [withAccount.body.id, without.body.id].map((id) => listed.body.items.find((l: { id: string }) => l.id === id));
+    const [a, b] = [withAccount.body.id, without.body.id].map((id) =>
+      listed.body.items.find((l: { id: string }) => l.id === id),
+    );
     expect(shape(a)).toEqual(shape(b));
     const gql = await t.http.gql(
       `mutation($input: DeclareLearnerInput!) { declareLearner(input: $input) { ${LINK} } }`,
@@ -34,7 +58,9 @@ describe('declaring a learner', () => {
     expect(gql.body.data.declareLearner.learner).toBeNull();
 
     // Once active, the learner appears.
-    const approved = await t.http.post(`/guardian/links/${withAccount.body.id}/approve`, undefined, { token: existing.accessToken });
+    const approved = await t.http.post(`/guardian/links/${withAccount.body.id}/approve`, undefined, {
+      token: existing.accessToken,
+    });
     expect(approved.body.learner).toMatchObject({ id: existing.id, email: existing.email });
   });
 
@@ -49,18 +75,30 @@ describe('declaring a learner', () => {
     expect(JSON.stringify(seen.body)).not.toContain('Private Guardian');
     expect(JSON.stringify(seen.body)).not.toContain(guardian.email);
     // An unverified account approves no link at all: refused before any link is looked at.
-    const approve = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken });
+    const approve = await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, {
+      token: squatter.accessToken,
+    });
     expect([approve.status, approve.body.error]).toEqual([403, 'email_not_verified']);
-    const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id } }', { id: declared.body.id }, squatter.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { approveGuardianLink(id: $id) { id } }',
+      { id: declared.body.id },
+      squatter.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('EMAIL_NOT_VERIFIED');
-    expect((await t.http.post(`/guardian/links/${declared.body.id}/revoke`, undefined, { token: squatter.accessToken })).status).toBe(404);
+    expect(
+      (await t.http.post(`/guardian/links/${declared.body.id}/revoke`, undefined, { token: squatter.accessToken }))
+        .status,
+    ).toBe(404);
 
     // Whoever holds the mailbox proves it: by verifying the address ...
     const verification = await smtp.waitFor(email, /confirm|xác nhận/i);
     await t.http.post('/auth/verify-email', { token: tokenFrom(verification) });
     const now = await t.http.get('/guardian/me/links', { token: squatter.accessToken });
     expect(now.body.items.map((l: { id: string }) => l.id)).toContain(declared.body.id);
-    expect((await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken })).status).toBe(200);
+    expect(
+      (await t.http.post(`/guardian/links/${declared.body.id}/approve`, undefined, { token: squatter.accessToken }))
+        .status,
+    ).toBe(200);
   });
 
   it('... or by the token mailed with the request, once the account of the address is verified', async () => {
@@ -91,15 +129,26 @@ describe('an unverified sign-up with a child’s address cannot take the child�
     expect(declared.body.status).toBe('pending');
     await smtp.waitFor(email, /guardian|giám hộ/i);
     // The notification is delivered on its own after the job's commit, maybe after the mail.
-    const notifiedLink = async () => (await t.http.get('/notifications', { token: squatter.accessToken })).body.items.find((n: { type: string }) => n.type === 'guardian')?.data.linkId;
+    const notifiedLink = async () =>
+      (await t.http.get('/notifications', { token: squatter.accessToken })).body.items.find(
+        (n: { type: string }) => n.type === 'guardian',
+      )?.data.linkId;
     await expect.poll(notifiedLink, { timeout: 10_000 }).toBe(declared.body.id);
     const linkId = declared.body.id;
 
     // The squatter is the link's learner, and sees it, but not the guardian's address: REST and GraphQL.
     const listed = await t.http.get('/guardian/me/links', { token: squatter.accessToken });
-    expect(listed.body.items.find((l: { id: string }) => l.id === linkId)?.guardian).toEqual({ id: guardian.id, displayName: 'Real Parent', email: null });
+    expect(listed.body.items.find((l: { id: string }) => l.id === linkId)?.guardian).toEqual({
+      id: guardian.id,
+      displayName: 'Real Parent',
+      email: null,
+    });
     expect(JSON.stringify(listed.body)).not.toContain(guardian.email);
-    const graph = await t.http.gql('{ myGuardianLinks(first: 10) { nodes { id guardian { email } } } viewer { guardianLinks(first: 10) { nodes { guardian { email } } } } }', {}, squatter.accessToken);
+    const graph = await t.http.gql(
+      '{ myGuardianLinks(first: 10) { nodes { id guardian { email } } } viewer { guardianLinks(first: 10) { nodes { guardian { email } } } } }',
+      {},
+      squatter.accessToken,
+    );
     expect(graph.body.errors).toBeUndefined();
     expect(graph.body.data.myGuardianLinks.nodes).toEqual([{ id: linkId, guardian: { email: null } }]);
     expect(graph.body.data.viewer.guardianLinks.nodes).toEqual([{ guardian: { email: null } }]);
@@ -107,10 +156,17 @@ describe('an unverified sign-up with a child’s address cannot take the child�
 
     const rest = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: squatter.accessToken });
     expect([rest.status, rest.body.error]).toEqual([403, 'email_not_verified']);
-    const gql = await t.http.gql('mutation($id: ID!) { approveGuardianLink(id: $id) { id status } }', { id: linkId }, squatter.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { approveGuardianLink(id: $id) { id status } }',
+      { id: linkId },
+      squatter.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('EMAIL_NOT_VERIFIED');
     const asGuardian = await t.http.get('/guardian/me/links', { token: guardian.accessToken });
-    expect(asGuardian.body.items.find((l: { id: string }) => l.id === linkId)).toMatchObject({ status: 'pending', primary: false });
+    expect(asGuardian.body.items.find((l: { id: string }) => l.id === linkId)).toMatchObject({
+      status: 'pending',
+      primary: false,
+    });
 
     // The real owner of the address: sign-up answers 409 (the address has an account, the contract)...
     const signup = await t.http.post('/auth/signup', learnerSignup(bornYearsAgo(14), { email }));
@@ -118,13 +174,22 @@ describe('an unverified sign-up with a child’s address cannot take the child�
     // ... so they set a password through the mailbox: that proves the address and ends the squatter's sessions.
     expect((await t.http.post('/auth/forgot-password', { email })).status).toBe(202);
     const reset = await smtp.waitFor(email, /reset|đặt lại/i);
-    expect((await t.http.post('/auth/reset-password', { token: tokenFrom(reset), password: 'the real owner passphrase' })).status).toBe(204);
+    expect(
+      (await t.http.post('/auth/reset-password', { token: tokenFrom(reset), password: 'the real owner passphrase' }))
+        .status,
+    ).toBe(204);
     expect((await t.http.get('/auth/me', { token: squatter.accessToken })).status).toBe(401);
     const owner = await t.http.post('/auth/login', { email, password: 'the real owner passphrase' });
     expect(owner.body.user.emailVerified).toBe(true);
-    const approved = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, { token: owner.body.accessToken });
+    const approved = await t.http.post(`/guardian/links/${linkId}/approve`, undefined, {
+      token: owner.body.accessToken,
+    });
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ status: 'active', primary: true, guardian: { id: guardian.id, email: guardian.email } });
+    expect(approved.body).toMatchObject({
+      status: 'active',
+      primary: true,
+      guardian: { id: guardian.id, email: guardian.email },
+    });
   });
 
   it('a child under 13 who named the guardian is linked at once only once the address is verified', async () => {

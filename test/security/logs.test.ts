@@ -30,7 +30,13 @@ beforeAll(async () => {
   await pg.query(`alter table users add constraint test_refuses_domain check (email not like '%@refused.example')`);
   await pg.end();
   dataDir = makeDataDir('lp-logs-');
-  const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing', LOG_LEVEL: 'trace' });
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    LOG_LEVEL: 'trace',
+  });
   app = await createApp(config, createLogger('trace', capture));
   const address = await app.listen(0, '127.0.0.1');
   http = new Client(`http://127.0.0.1:${address.port}`);
@@ -45,7 +51,9 @@ describe('logs', () => {
     const body = learnerSignup('2011-04-17', { email: 'secret-person@refused.example', displayName: 'Zebulon Quux' });
     const rest = await http.post('/auth/signup', body);
     expect(rest.status).toBe(500);
-    const gql = await http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', { input: signupInput(body) });
+    const gql = await http.gql('mutation($input: SignupInput!) { signup(input: $input) { accessToken } }', {
+      input: signupInput(body),
+    });
     expect(gql.body.errors?.[0].extensions.code).toBe('INTERNAL_ERROR');
     await new Promise((resolve) => setTimeout(resolve, 200));
 
@@ -54,14 +62,25 @@ describe('logs', () => {
     // The failure is still useful: what kind, which table and constraint.
     expect(failures.some((line) => line.includes('"code":"23514"') && line.includes('test_refuses_domain'))).toBe(true);
     const all = lines.join('\n');
-    for (const secret of ['secret-person', '2011-04-17', 'Zebulon', PASSWORD, '$argon2', 'insert into', 'Failing row']) {
+    for (const secret of [
+      'secret-person',
+      '2011-04-17',
+      'Zebulon',
+      PASSWORD,
+      '$argon2',
+      'insert into',
+      'Failing row',
+    ]) {
       expect(all, `the log holds ${secret}`).not.toContain(secret);
     }
   });
 
   it('redacts personal fields and credentials wherever they are in a logged object', () => {
     const own: string[] = [];
-    const log = createLogger('info', new Writable({ write: (chunk, _e, done) => void (own.push(String(chunk)), done()) }));
+    const log = createLogger(
+      'info',
+      new Writable({ write: (chunk, _e, done) => void (own.push(String(chunk)), done()) }),
+    );
     log.info(
       {
         email: 'a@example.com',
@@ -72,7 +91,17 @@ describe('logs', () => {
       'something happened',
     );
     const text = own.join('');
-    for (const secret of ['a@example.com', 'b@example.com', '2010-01-01', 'pw-1', 'c@example.com', 'tok-1', 'Bearer abc', 'sid=1']) expect(text).not.toContain(secret);
+    for (const secret of [
+      'a@example.com',
+      'b@example.com',
+      '2010-01-01',
+      'pw-1',
+      'c@example.com',
+      'tok-1',
+      'Bearer abc',
+      'sid=1',
+    ])
+      expect(text).not.toContain(secret);
     expect(text).toContain('[redacted]');
   });
 });

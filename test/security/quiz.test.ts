@@ -19,7 +19,8 @@ async function enrolled(courseId: string): Promise<SignedIn> {
   return learner;
 }
 
-const quiz = (who: SignedIn, lessonId: string, answers: number[]) => t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers }, { token: who.accessToken });
+const quiz = (who: SignedIn, lessonId: string, answers: number[]) =>
+  t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers }, { token: who.accessToken });
 
 describe('quiz answers', () => {
   it('says right or wrong and why, never the right option (REST and GraphQL)', async () => {
@@ -33,7 +34,11 @@ describe('quiz answers', () => {
       expect(result.correct).toBe(false);
     }
     expect(JSON.stringify(reply.body)).not.toContain('correctIndex');
-    const gql = await t.http.gql('mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [0, 1] }) { results { correctIndex } } }', { id: course.lessonIds[0] }, learner.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [0, 1] }) { results { correctIndex } } }',
+      { id: course.lessonIds[0] },
+      learner.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('VALIDATION_FAILED');
     expect(gql.body.errors?.[0].message).toMatch(/correctIndex/);
   });
@@ -45,10 +50,16 @@ describe('quiz answers', () => {
     const fourth = await quiz(learner, course.lessonIds[0], [1, 0]);
     expect(fourth.status).toBe(409);
     expect(fourth.body.error).toBe('limit_reached');
-    const gql = await t.http.gql('mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1, 0] }) { score } }', { id: course.lessonIds[0] }, learner.accessToken);
+    const gql = await t.http.gql(
+      'mutation($id: ID!) { submitQuiz(lessonId: $id, input: { answers: [1, 0] }) { score } }',
+      { id: course.lessonIds[0] },
+      learner.accessToken,
+    );
     expect(gql.body.errors?.[0].extensions.code).toBe('LIMIT_REACHED');
     // The best of the allowed attempts counts; the refused one scored nothing.
-    expect((await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken })).body.averageScore).toBe(0);
+    expect((await t.http.get(`/progress/courses/${course.id}`, { token: learner.accessToken })).body.averageScore).toBe(
+      0,
+    );
 
     const other = await enrolled(course.id);
     const together = await Promise.all(Array.from({ length: 8 }, () => quiz(other, course.lessonIds[1], [1, 0])));

@@ -35,7 +35,11 @@ async function start(env: Record<string, string>, databaseUrl?: string): Promise
 async function spread(apps: TestApp[], total: number): Promise<Reply[]> {
   const replies: Reply[] = [];
   for (let i = 0; i < total; i += 20) {
-    replies.push(...(await Promise.all(Array.from({ length: Math.min(20, total - i) }, (_, j) => apps[(i + j) % apps.length].http.get('/nowhere')))));
+    replies.push(
+      ...(await Promise.all(
+        Array.from({ length: Math.min(20, total - i) }, (_, j) => apps[(i + j) % apps.length].http.get('/nowhere')),
+      )),
+    );
   }
   return replies;
 }
@@ -50,53 +54,82 @@ async function counterKeys(app: TestApp): Promise<string[]> {
   }
 }
 
-const statuses = (replies: Reply[]) => replies.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
+const statuses = (replies: Reply[]) =>
+  replies.reduce<Record<number, number>>((n, r) => ({ ...n, [r.status]: (n[r.status] ?? 0) + 1 }), {});
 
 describe('rate limits shared through the database (the default)', () => {
-  it('two instances on one database find one limit: 300 requests a window across both', { timeout: 60_000 }, async () => {
-    const first = await start({ RATE_LIMIT_DEFAULT: '300' });
-    const second = await start({ RATE_LIMIT_DEFAULT: '300' }, first.databaseUrl);
-    expect([first.app.deps.limits.store, second.app.deps.limits.store]).toEqual(['postgres', 'postgres']);
-    const replies = await spread([first, second], 400);
-    expect(statuses(replies)).toEqual({ 404: 300, 429: 100 });
-    // Each instance let some through and refused some: neither kept a count of its own.
-    for (const app of [first, second]) {
-      const own = (await Promise.all([app.http.get('/health'), app.http.get('/health')])).map((r) => r.status);
-      expect(own).toEqual([429, 429]);
-    }
-    const refused = replies.find((r) => r.status === 429)!;
-    expect(refused.body).toEqual({ error: 'rate_limited', message: expect.any(String), retryAfter: expect.any(Number) });
-    expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
-  });
+  it(
+    'two instances on one database find one limit: 300 requests a window across both',
+    { timeout: 60_000 },
+    async () => {
+      const first = await start({ RATE_LIMIT_DEFAULT: '300' });
+      const second = await start({ RATE_LIMIT_DEFAULT: '300' }, first.databaseUrl);
+      expect([first.app.deps.limits.store, second.app.deps.limits.store]).toEqual(['postgres', 'postgres']);
+      const replies = await spread([first, second], 400);
+      expect(statuses(replies)).toEqual({ 404: 300, 429: 100 });
+      // Each instance let some through and refused some: neither kept a count of its own.
+      for (const app of [first, second]) {
+        const own = (await Promise.all([app.http.get('/health'), app.http.get('/health')])).map((r) => r.status);
+        expect(own).toEqual([429, 429]);
+      }
+      const refused = replies.find((r) => r.status === 429)!;
+      expect(refused.body).toEqual({
+        error: 'rate_limited',
+        message: expect.any(String),
+        retryAfter: expect.any(Number),
+      });
+      expect(refused.headers.get('x-ratelimit-remaining')).toBe('0');
+    },
+  );
 
   it('without a database or Redis the limits are one process’s, in memory', () => {
-    const config = loadConfig({ NODE_ENV: 'test', DATA_DIR: tmpdir(), JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATA_DIR: tmpdir(),
+      JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
+    });
     expect(createRateLimits(config).store).toBe('memory');
   });
 });
 
 describe('log-in failures', () => {
-  it('verifies at most RATE_LIMIT_LOGIN_FAILURES of 28 concurrent wrong passwords, the others 429', { timeout: 60_000 }, async () => {
-    const app = await start({ RATE_LIMIT_LOGIN_FAILURES: '10' });
-    const account = await signUp(app, adultSignup());
-    const replies = await Promise.all(Array.from({ length: 28 }, () => app.http.post('/auth/login', { email: account.email, password: 'a wrong password, guessed' })));
-    // A 401 is a password that was verified; a 429 was refused before.
-    expect(statuses(replies)).toEqual({ 401: 10, 429: 18 });
-    expect((await app.http.post('/auth/login', { email: account.email, password: PASSWORD })).status).toBe(429);
-    // The shared table holds digests, not the e-mail address, the user id or the IP.
-    const keys = await counterKeys(app);
-    expect(keys.length).toBeGreaterThan(0);
-    expect(keys.filter((k) => [account.email, account.id, '127.0.0.1'].some((personal) => k.includes(personal)))).toEqual([]);
-  });
+  it(
+    'verifies at most RATE_LIMIT_LOGIN_FAILURES of 28 concurrent wrong passwords, the others 429',
+    { timeout: 60_000 },
+    async () => {
+      const app = await start({ RATE_LIMIT_LOGIN_FAILURES: '10' });
+      const account = await signUp(app, adultSignup());
+      const replies = await Promise.all(
+        Array.from({ length: 28 }, () =>
+          app.http.post('/auth/login', { email: account.email, password: 'a wrong password, guessed' }),
+        ),
+      );
+      // A 401 is a password that was verified; a 429 was refused before.
+      expect(statuses(replies)).toEqual({ 401: 10, 429: 18 });
+      expect((await app.http.post('/auth/login', { email: account.email, password: PASSWORD })).status).toBe(429);
+      // The shared table holds digests, not the e-mail address, the user id or the IP.
+      const keys = await counterKeys(app);
+      expect(keys.length).toBeGreaterThan(0);
+      expect(
+        keys.filter((k) => [account.email, account.id, '127.0.0.1'].some((personal) => k.includes(personal))),
+      ).toEqual([]);
+    },
+  );
 
-  it('gives a successful log-in its point back: the per-IP failure limit counts only failures', { timeout: 60_000 }, async () => {
-    const app = await start({ RATE_LIMIT_LOGIN_FAILURES_IP: '3' });
-    const accounts = await Promise.all(Array.from({ length: 5 }, () => signUp(app, adultSignup())));
-    for (const account of accounts) expect((await app.http.post('/auth/login', { email: account.email, password: PASSWORD })).status).toBe(200);
-    const failures = [];
-    for (const account of accounts.slice(0, 4)) failures.push((await app.http.post('/auth/login', { email: account.email, password: 'wrong guess' })).status);
-    expect(failures).toEqual([401, 401, 401, 429]);
-  });
+  it(
+    'gives a successful log-in its point back: the per-IP failure limit counts only failures',
+    { timeout: 60_000 },
+    async () => {
+      const app = await start({ RATE_LIMIT_LOGIN_FAILURES_IP: '3' });
+      const accounts = await Promise.all(Array.from({ length: 5 }, () => signUp(app, adultSignup())));
+      for (const account of accounts)
+        expect((await app.http.post('/auth/login', { email: account.email, password: PASSWORD })).status).toBe(200);
+      const failures = [];
+      for (const account of accounts.slice(0, 4))
+        failures.push((await app.http.post('/auth/login', { email: account.email, password: 'wrong guess' })).status);
+      expect(failures).toEqual([401, 401, 401, 429]);
+    },
+  );
 });
 
 /** Debian's redis-server (.ci/run installs it); the Redis tests are skipped where it is missing. */
@@ -111,7 +144,11 @@ const redisBinary = (() => {
 async function startRedis(): Promise<{ url: string; stop(): void }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'lp-redis-'));
-  const child: ChildProcess = spawn(redisBinary!, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir], { stdio: 'ignore' });
+  const child: ChildProcess = spawn(
+    redisBinary!,
+    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dir],
+    { stdio: 'ignore' },
+  );
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => {
       const socket = createConnection(port, '127.0.0.1', () => (socket.end(), resolve(true)));

@@ -33,7 +33,15 @@ async function start(pgPort: string) {
   let output = '';
   const child = spawn(process.execPath, [main], {
     // No CodeLab warm-up: the database's start is what this test watches, and a warm-up costs a dozen seconds of CPU.
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: pgPort, LOG_LEVEL: 'debug', CODELAB_PREWARM: 'false' },
+    env: {
+      PATH: process.env.PATH,
+      HOME: process.env.HOME,
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: pgPort,
+      LOG_LEVEL: 'debug',
+      CODELAB_PREWARM: 'false',
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   running.push(child);

@@ -18,7 +18,17 @@ beforeAll(async () => {
 /** A token signed with the real secret, issuer and audience, with whatever claims a forger picks. */
 function forge(payload: Record<string, unknown>, withExp = true): string {
   const now = Math.floor(Date.now() / 1000);
-  return jwt.sign({ iss: 'learning-platform-api', aud: 'learning-platform', iat: now, ...(withExp ? { exp: now + 600 } : {}), ...payload }, SECRET, { algorithm: 'HS256' });
+  return jwt.sign(
+    {
+      iss: 'learning-platform-api',
+      aud: 'learning-platform',
+      iat: now,
+      ...(withExp ? { exp: now + 600 } : {}),
+      ...payload,
+    },
+    SECRET,
+    { algorithm: 'HS256' },
+  );
 }
 
 describe('access tokens', () => {
@@ -42,11 +52,14 @@ describe('access tokens', () => {
     expect(gql.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
   });
 
-  it.each([['not-a-uuid'], [''], ['12345'], [`${'a'.repeat(8)}-aaaa-aaaa-aaaa-${'a'.repeat(11)}`]])('answers 401 for sub %j', async (sub) => {
-    const reply = await t.http.get('/auth/me', { token: forge({ sub, roles: [] }) });
-    expect(reply.status).toBe(401);
-    expect(reply.body.error).toBe('unauthenticated');
-  });
+  it.each([['not-a-uuid'], [''], ['12345'], [`${'a'.repeat(8)}-aaaa-aaaa-aaaa-${'a'.repeat(11)}`]])(
+    'answers 401 for sub %j',
+    async (sub) => {
+      const reply = await t.http.get('/auth/me', { token: forge({ sub, roles: [] }) });
+      expect(reply.status).toBe(401);
+      expect(reply.body.error).toBe('unauthenticated');
+    },
+  );
 
   it('refuses roles that are not a list of strings', async () => {
     const reply = await t.http.get('/auth/me', { token: forge({ sub: learner.id, roles: 'admin' }) });

@@ -19,11 +19,18 @@ afterAll(async () => {
 });
 
 /** Connects with `token` (none when undefined) and subscribes: how the socket was closed, and whether anything was answered. */
-async function refusedConnection(token: string | undefined): Promise<{ code: number; reason: string; answered: boolean }> {
+async function refusedConnection(
+  token: string | undefined,
+): Promise<{ code: number; reason: string; answered: boolean }> {
   const client = connect(t.url, token, false);
   let answered = false;
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => client.on('closed', (event) => resolve(event as { code: number; reason: string })));
-  client.subscribe({ query: '{ __typename }' }, { next: () => (answered = true), error: () => undefined, complete: () => undefined });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    client.on('closed', (event) => resolve(event as { code: number; reason: string })),
+  );
+  client.subscribe(
+    { query: '{ __typename }' },
+    { next: () => (answered = true), error: () => undefined, complete: () => undefined },
+  );
   const { code, reason } = await closed;
   await client.dispose();
   return { code, reason, answered };
@@ -36,8 +43,16 @@ describe('WebSocket close codes at connection', () => {
     const tokens: [string, string | undefined, RegExp][] = [
       ['no token', undefined, /access token is missing, invalid or expired/],
       ['not a token', 'not-a-token', /access token is missing, invalid or expired/],
-      ['another signer', jwt.sign(claims, 'another-secret-that-is-long-enough-for-hs256', { algorithm: 'HS256' }), /access token is missing, invalid or expired/],
-      ['expired', jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 5 }, SECRET, { algorithm: 'HS256' }), /access token has expired/],
+      [
+        'another signer',
+        jwt.sign(claims, 'another-secret-that-is-long-enough-for-hs256', { algorithm: 'HS256' }),
+        /access token is missing, invalid or expired/,
+      ],
+      [
+        'expired',
+        jwt.sign({ ...claims, exp: Math.floor(Date.now() / 1000) - 5 }, SECRET, { algorithm: 'HS256' }),
+        /access token has expired/,
+      ],
     ];
     for (const [what, token, reason] of tokens) {
       const closed = await refusedConnection(token);
@@ -59,7 +74,9 @@ describe('WebSocket close codes at connection', () => {
 
   it('closes with 4403 when the account is suspended: the client is not to refresh and retry', async () => {
     const [user, admin] = await Promise.all([signUp(t, adultSignup()), signInAdmin(t)]);
-    expect((await t.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status).toBe(200);
+    expect(
+      (await t.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken })).status,
+    ).toBe(200);
     const closed = await refusedConnection(user.accessToken);
     expect(closed).toEqual({ code: 4403, reason: expect.stringMatching(/suspended/), answered: false });
   });
@@ -77,14 +94,18 @@ describe('WebSocket close codes at connection', () => {
     await client.dispose();
   });
 
-  it('closes with 4408 a socket that sends no connection_init within 10 seconds, and not before', { timeout: 20_000 }, async () => {
-    const socket = new WebSocket(`${t.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
-    const opened = Date.now();
-    const code = await new Promise<number>((resolve) => socket.once('close', resolve));
-    const waited = Date.now() - opened;
-    expect(code).toBe(4408);
-    expect(waited).toBeGreaterThanOrEqual(9_900);
-    expect(waited).toBeLessThan(12_000);
-  });
+  it(
+    'closes with 4408 a socket that sends no connection_init within 10 seconds, and not before',
+    { timeout: 20_000 },
+    async () => {
+      const socket = new WebSocket(`${t.url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+      await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+      const opened = Date.now();
+      const code = await new Promise<number>((resolve) => socket.once('close', resolve));
+      const waited = Date.now() - opened;
+      expect(code).toBe(4408);
+      expect(waited).toBeGreaterThanOrEqual(9_900);
+      expect(waited).toBeLessThan(12_000);
+    },
+  );
 });

@@ -71,14 +71,24 @@ describe('GraphQL over WebSocket', () => {
       ],
       ['introspection', '{ __schema { types { name } } }'],
       ['a variable of a query', NOTIFICATIONS, { filter: 'unred' }],
-      ['a variable of a subscription', 'subscription($id: ID!) { submissionUpdated(id: $id) { id } }', { id: { not: 'an id' } }],
+      [
+        'a variable of a subscription',
+        'subscription($id: ID!) { submissionUpdated(id: $id) { id } }',
+        { id: { not: 'an id' } },
+      ],
       // Who may call is answered before what was sent (caller-first.ts): forbidden, not the input's fields.
-      ['bad input to a mutation the caller may not call', 'mutation($id: ID!) { suspendUser(userId: $id) { id } }', { id: { not: 'an id' } }],
+      [
+        'bad input to a mutation the caller may not call',
+        'mutation($id: ID!) { suspendUser(userId: $id) { id } }',
+        { id: { not: 'an id' } },
+      ],
     ];
     for (const [what, query, variables] of refusals) {
       const http = await t.http.gql(query, variables, user.accessToken);
       expect(http.status, what).toBeGreaterThanOrEqual(400);
-      expect(http.body.errors?.[0].extensions?.code, what).toBe(what.startsWith('bad input') ? 'FORBIDDEN' : 'VALIDATION_FAILED');
+      expect(http.body.errors?.[0].extensions?.code, what).toBe(
+        what.startsWith('bad input') ? 'FORBIDDEN' : 'VALIDATION_FAILED',
+      );
       const ws = await operate(client, query, variables);
       expect(ws.data, what).toBeUndefined();
       expect(ws.errors, what).toEqual(http.body.errors);

@@ -42,7 +42,9 @@ describe('role changes reach open subscriptions', () => {
     expect(live.events[refusal].errors![0].extensions?.code).toBe('FORBIDDEN');
     expect(live.events[refusal].data ?? null).toBeNull();
     // The generation goes on producing events; none reaches the former content admin.
-    const progressSeen = Math.max(...live.events.filter((e) => e.data).map((e) => e.data.generationStatusChanged.progress as number));
+    const progressSeen = Math.max(
+      ...live.events.filter((e) => e.data).map((e) => e.data.generationStatusChanged.progress as number),
+    );
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const now = await a.http.get(`/factory/generations/${started.body.id}`, { token: admin.accessToken });
     expect(now.body.progress).toBeGreaterThan(progressSeen);
@@ -56,8 +58,14 @@ describe('role changes reach open subscriptions', () => {
     const started = await a.http.post('/factory/generate', request({ lessonCount: 2 }), { token: editor.accessToken });
     const mine = subscribe(connect(b.url, admin.accessToken, false), SUBSCRIPTION, { id: started.body.id });
     await mine.ready;
-    expect((await a.http.delete(`/admin/users/${editor.id}/roles/content_admin`, { token: admin.accessToken })).status).toBe(200);
-    await eventually(() => mine.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'), 'the end of the pipeline', 30_000);
+    expect(
+      (await a.http.delete(`/admin/users/${editor.id}/roles/content_admin`, { token: admin.accessToken })).status,
+    ).toBe(200);
+    await eventually(
+      () => mine.events.some((e) => e.data?.generationStatusChanged.status === 'AWAITING_APPROVAL'),
+      'the end of the pipeline',
+      30_000,
+    );
     expect(mine.events.some((e) => e.errors)).toBe(false);
     await mine.close();
   });

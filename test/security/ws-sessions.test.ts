@@ -34,7 +34,10 @@ async function liveSocket(app: TestApp, token: string) {
 }
 
 function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  return Promise.race([promise, new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms))]);
+  return Promise.race([
+    promise,
+    new Promise<T>((_, reject) => setTimeout(() => reject(new Error(`not within ${ms} ms: ${what}`)), ms)),
+  ]);
 }
 
 async function login(email: string, password = PASSWORD) {
@@ -74,15 +77,24 @@ describe('a WebSocket holds no more than its token', () => {
     const sockets = [await liveSocket(b, user.accessToken), await liveSocket(a, other.accessToken)];
     expect((await a.http.post('/auth/forgot-password', { email: user.email })).status).toBe(202);
     const mail = await ctx.smtp.waitFor(user.email, /reset/i);
-    expect((await a.http.post('/auth/reset-password', { token: tokenFrom(mail), password: 'a brand new passphrase' })).status).toBe(204);
-    expect(await within(Promise.all(sockets.map((s) => s.closed)), 3000, 'the closes after the reset')).toEqual([4401, 4401]);
+    expect(
+      (await a.http.post('/auth/reset-password', { token: tokenFrom(mail), password: 'a brand new passphrase' }))
+        .status,
+    ).toBe(204);
+    expect(await within(Promise.all(sockets.map((s) => s.closed)), 3000, 'the closes after the reset')).toEqual([
+      4401, 4401,
+    ]);
     await Promise.all(sockets.map(async (s) => s.client.dispose()));
   });
 
   it('suspension ends a live subscription with 4403 at once, on another instance', async () => {
     const user = await signUp(a, adultSignup());
     const { client, closed, live } = await liveSocket(b, user.accessToken);
-    const suspended = await a.http.post(`/admin/users/${user.id}/suspend`, { reason: 'abuse' }, { token: admin.accessToken });
+    const suspended = await a.http.post(
+      `/admin/users/${user.id}/suspend`,
+      { reason: 'abuse' },
+      { token: admin.accessToken },
+    );
     expect(suspended.status).toBe(200);
     expect(await within(closed, 3000, 'the close after suspension')).toBe(4403);
     // No event of the account reached the suspended subscriber, and a new socket is closed as it connects.
@@ -107,7 +119,9 @@ describe('a WebSocket holds no more than its token', () => {
     const { client, closed } = await liveSocket(b, user.accessToken);
     expect((await operate(client, '{ me { id } }')).data).toEqual({ me: { id: user.id } });
     // Sessions end behind the service's back: nothing is published.
-    await b.app.deps.orm.em.getConnection().execute('update refresh_tokens set revoked_at = now() where user_id = ?', [user.id]);
+    await b.app.deps.orm.em
+      .getConnection()
+      .execute('update refresh_tokens set revoked_at = now() where user_id = ?', [user.id]);
     const refused = await operate(client, 'mutation { markAllNotificationsRead { updated } }');
     expect(refused.errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
     expect(await within(closed, 3000, 'the close after the refused operation')).toBe(4401);
@@ -135,10 +149,17 @@ describe('a WebSocket holds no more than its token', () => {
   it('answers a variable that does not fit with VALIDATION_FAILED and details, not an internal error', async () => {
     const user = await signUp(a, adultSignup());
     const client = connect(b.url, user.accessToken, false);
-    const reply = await operate(client, 'query($filter: NotificationFilter) { notifications(filter: $filter) { edges { node { id } } } }', { filter: 'unred' });
+    const reply = await operate(
+      client,
+      'query($filter: NotificationFilter) { notifications(filter: $filter) { edges { node { id } } } }',
+      { filter: 'unred' },
+    );
     expect(reply.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'filter' }] });
     const twoOperations = await operate(client, 'query A { me { id } } query B { me { email } }');
-    expect(twoOperations.errors?.[0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', details: [{ field: 'operationName' }] });
+    expect(twoOperations.errors?.[0].extensions).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: [{ field: 'operationName' }],
+    });
     await client.dispose();
   });
 

@@ -20,7 +20,8 @@ afterAll(async () => {
 });
 
 const SIGNUP = 'mutation($input: SignupInput!) { signup(input: $input) { accessToken } }';
-const CHECKOUT = 'mutation($input: CheckoutInput!, $key: String) { checkout(input: $input, idempotencyKey: $key) { payment { id } } }';
+const CHECKOUT =
+  'mutation($input: CheckoutInput!, $key: String) { checkout(input: $input, idempotencyKey: $key) { payment { id } } }';
 
 describe('an error names its reason beside its kind', () => {
   it('answers a sign-up with a taken e-mail 409 conflict, reason email_taken, over REST and GraphQL', async () => {
@@ -29,11 +30,20 @@ describe('an error names its reason beside its kind', () => {
 
     const rest = await t.http.post('/auth/signup', { ...body, displayName: 'Someone else' });
     expect(rest.status).toBe(409);
-    expect(rest.body).toEqual({ error: 'conflict', reason: 'email_taken', message: 'An account with this e-mail address exists already.' });
+    expect(rest.body).toEqual({
+      error: 'conflict',
+      reason: 'email_taken',
+      message: 'An account with this e-mail address exists already.',
+    });
 
     const gql = await t.http.gql(SIGNUP, { input: signupInput({ ...body, displayName: 'Someone else' }) });
     expect(gql.body.data).toBeNull();
-    expect(gql.body.errors).toEqual([expect.objectContaining({ message: 'An account with this e-mail address exists already.', extensions: { code: 'CONFLICT', reason: 'email_taken' } })]);
+    expect(gql.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'An account with this e-mail address exists already.',
+        extensions: { code: 'CONFLICT', reason: 'email_taken' },
+      }),
+    ]);
   });
 
   it('answers an idempotency key reused with another body 409 conflict, reason idempotency_key_reused, over REST, GraphQL and its WebSocket', async () => {
@@ -45,14 +55,28 @@ describe('an error names its reason beside its kind', () => {
 
     const rest = await checkout(t, buyer, { productId: product.id, priceId: second.id }, key);
     expect(rest.status).toBe(409);
-    expect(rest.body).toEqual({ error: 'conflict', reason: 'idempotency_key_reused', message: 'This Idempotency-Key was used with another request.' });
+    expect(rest.body).toEqual({
+      error: 'conflict',
+      reason: 'idempotency_key_reused',
+      message: 'This Idempotency-Key was used with another request.',
+    });
 
-    const gql = await t.http.gql(CHECKOUT, { input: { productId: product.id, priceId: second.id }, key }, buyer.accessToken);
-    expect(gql.body.errors?.[0]).toMatchObject({ message: 'This Idempotency-Key was used with another request.', extensions: { code: 'CONFLICT', reason: 'idempotency_key_reused' } });
+    const gql = await t.http.gql(
+      CHECKOUT,
+      { input: { productId: product.id, priceId: second.id }, key },
+      buyer.accessToken,
+    );
+    expect(gql.body.errors?.[0]).toMatchObject({
+      message: 'This Idempotency-Key was used with another request.',
+      extensions: { code: 'CONFLICT', reason: 'idempotency_key_reused' },
+    });
     const client = connect(t.url, buyer.accessToken);
     try {
       const ws = await operate(client, CHECKOUT, { input: { productId: product.id, priceId: second.id }, key });
-      expect(ws.errors?.[0]).toMatchObject({ message: 'This Idempotency-Key was used with another request.', extensions: { code: 'CONFLICT', reason: 'idempotency_key_reused' } });
+      expect(ws.errors?.[0]).toMatchObject({
+        message: 'This Idempotency-Key was used with another request.',
+        extensions: { code: 'CONFLICT', reason: 'idempotency_key_reused' },
+      });
     } finally {
       await client.dispose();
     }
@@ -62,21 +86,37 @@ describe('an error names its reason beside its kind', () => {
   it('keeps the reason of a refusal raised before the operation runs: an expired token, over REST and GraphQL', async () => {
     const account = await signUp(t, adultSignup());
     const { config } = t.app.deps;
-    const expired = jwt.sign({ sub: account.id, roles: ['guardian'], iss: config.JWT_ISSUER, aud: config.JWT_AUDIENCE, exp: Math.floor(Date.now() / 1000) - 60 }, config.JWT_SECRET);
+    const expired = jwt.sign(
+      {
+        sub: account.id,
+        roles: ['guardian'],
+        iss: config.JWT_ISSUER,
+        aud: config.JWT_AUDIENCE,
+        exp: Math.floor(Date.now() / 1000) - 60,
+      },
+      config.JWT_SECRET,
+    );
     const said = 'The access token has expired; refresh it.';
     const rest = await t.http.get('/auth/me', { token: expired });
     expect(rest.status).toBe(401);
     expect(rest.body).toEqual({ error: 'unauthenticated', reason: 'access_token_expired', message: said });
     const gql = await t.http.gql('{ me { id } }', {}, expired);
-    expect(gql.body.errors?.[0]).toMatchObject({ message: said, extensions: { code: 'UNAUTHENTICATED', reason: 'access_token_expired' } });
+    expect(gql.body.errors?.[0]).toMatchObject({
+      message: said,
+      extensions: { code: 'UNAUTHENTICATED', reason: 'access_token_expired' },
+    });
   });
 });
 
 /** The areas' folders whose `*.errors.ts` declare reasons, and the name each declares them under. */
 function declaringFiles(): { file: string; area: string }[] {
   const src = join(__dirname, '../../src');
-  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.errors.ts') || file === join('kernel', 'errors.ts'));
-  return files.flatMap((file) => [...readFileSync(join(src, file), 'utf8').matchAll(/reasons\('([a-z-]+)'/g)].map((m) => ({ file, area: m[1] })));
+  const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.errors.ts') || file === join('kernel', 'errors.ts'),
+  );
+  return files.flatMap((file) =>
+    [...readFileSync(join(src, file), 'utf8').matchAll(/reasons\('([a-z-]+)'/g)].map((m) => ({ file, area: m[1] })),
+  );
 }
 
 describe('the declared reasons', () => {
@@ -101,7 +141,9 @@ describe('the declared reasons', () => {
   });
 
   it('are unique across the service: a name declared twice, or not snake_case, fails as its module loads', () => {
-    expect(() => reasons('contact', { email_taken: 'conflict' })).toThrow('The reason email_taken of contact is declared by auth already.');
+    expect(() => reasons('contact', { email_taken: 'conflict' })).toThrow(
+      'The reason email_taken of contact is declared by auth already.',
+    );
     expect(() => reasons('contact', { emailTaken: 'conflict' })).toThrow('not snake_case');
     expect(() => reasons('contact', { message_lost: 'lost' as never })).toThrow('no known kind');
     expect(declaredReasons.has('message_lost')).toBe(false);
@@ -129,8 +171,15 @@ describe('the OpenAPI document', () => {
     expect(reasonsAt('/auth/signup', 'post', 409)).toEqual(['email_taken']);
     expect(reasonsAt('/payments/checkout', 'post', 409)).toContain('idempotency_key_reused');
     expect(reasonsAt('/payments/checkout', 'post', 409)).not.toContain('email_taken');
-    expect(reasonsAt('/payments/checkout', 'post', 401)).toEqual(['access_token_expired', 'account_gone', 'malformed_authorization', 'session_ended']);
-    expect(document.paths['/auth/signup'].post.responses[409].content['application/json'].examples.conflict.value).toEqual({
+    expect(reasonsAt('/payments/checkout', 'post', 401)).toEqual([
+      'access_token_expired',
+      'account_gone',
+      'malformed_authorization',
+      'session_ended',
+    ]);
+    expect(
+      document.paths['/auth/signup'].post.responses[409].content['application/json'].examples.conflict.value,
+    ).toEqual({
       error: 'conflict',
       message: 'An account with this e-mail address exists already.',
       reason: 'email_taken',

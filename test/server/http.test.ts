@@ -29,7 +29,11 @@ describe('CORS', () => {
   it.each(['https://web.example', 'https://app.example'])('allows %s, preflight included', async (origin) => {
     const preflight = await fetch(`${t.url}/auth/login`, {
       method: 'OPTIONS',
-      headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,authorization' },
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type,authorization',
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
@@ -41,7 +45,10 @@ describe('CORS', () => {
 
   it('gives any other origin no Access-Control-Allow-Origin', async () => {
     const origin = 'https://evil.example';
-    const preflight = await fetch(`${t.url}/auth/login`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    const preflight = await fetch(`${t.url}/auth/login`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'POST' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const reply = await t.http.get('/health', { headers: { origin } });
     expect(reply.headers.get('access-control-allow-origin')).toBeNull();
@@ -63,7 +70,9 @@ describe('malformed requests', () => {
     const rest = await t.http.post('/auth/login', big);
     expect(rest.status).toBe(413);
     expect(rest.body).toEqual({ error: 'payload_too_large', message: expect.any(String) });
-    const gql = await t.http.rest('POST', '/graphql', { body: { query: `{ health { status } } # ${'x'.repeat(4000)}` } });
+    const gql = await t.http.rest('POST', '/graphql', {
+      body: { query: `{ health { status } } # ${'x'.repeat(4000)}` },
+    });
     expect(gql.status).toBe(413);
     expect(gql.body.error).toBe('payload_too_large');
   });
@@ -173,7 +182,10 @@ describe('query limits on HTTP and WebSocket', () => {
   it.each(refused)('refuses a query with %s over WebSocket', async (_name, query, message) => {
     const client = connect(limited.url, token);
     const errors = await new Promise<unknown>((resolve) => {
-      client.subscribe({ query }, { next: (value) => resolve(value.errors), error: resolve, complete: () => resolve('completed') });
+      client.subscribe(
+        { query },
+        { next: (value) => resolve(value.errors), error: resolve, complete: () => resolve('completed') },
+      );
     });
     await client.dispose();
     expect(JSON.stringify(errors)).toMatch(message);

@@ -66,9 +66,12 @@ function lintFindings(text: string): string[] {
   }
   for (const [name, { help, type }] of families) {
     if (!help) findings.push(`${name}: no help text`);
-    if (type === 'counter' && !name.endsWith('_total')) findings.push(`${name}: counter metrics should have "_total" suffix`);
-    if (type !== 'counter' && name.endsWith('_total')) findings.push(`${name}: non-counter metrics should not have "_total" suffix`);
-    if (type !== 'histogram' && type !== 'summary' && /_(bucket|count|sum)$/.test(name)) findings.push(`${name}: non-histogram and non-summary metrics should not have a reserved suffix`);
+    if (type === 'counter' && !name.endsWith('_total'))
+      findings.push(`${name}: counter metrics should have "_total" suffix`);
+    if (type !== 'counter' && name.endsWith('_total'))
+      findings.push(`${name}: non-counter metrics should not have "_total" suffix`);
+    if (type !== 'histogram' && type !== 'summary' && /_(bucket|count|sum)$/.test(name))
+      findings.push(`${name}: non-histogram and non-summary metrics should not have a reserved suffix`);
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) findings.push(`${name}: metric names should be written in snake_case`);
   }
   return findings;
@@ -87,21 +90,31 @@ describe('GET /metrics', () => {
     // A path nothing serves is one series, whatever the path.
     expect((await t.http.get('/no/such/path/42')).status).toBe(404);
     const after = await scrape();
-    expect(valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: 'unmatched', status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
     expect(after).not.toContain('/no/such/path');
     // Routes express serves carry their template too.
-    expect(valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: '/metrics', status: '200' })).toBeGreaterThanOrEqual(2);
+    expect(
+      valueOf(after, 'http_request_duration_seconds_count', { method: 'GET', route: '/metrics', status: '200' }),
+    ).toBeGreaterThanOrEqual(2);
     // GraphQL asked by GET goes through express (the explorer's route passes it on to /graphql's): one route still.
     const graphqlByGet = { method: 'GET', route: '/graphql', status: '200' };
-    const asked = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ health { status } }')}`, { headers: { 'apollo-require-preflight': 'true' } });
+    const asked = await fetch(`${t.url}/graphql?query=${encodeURIComponent('{ health { status } }')}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
     expect(await asked.json()).toEqual({ data: { health: { status: 'ok' } } });
     const last = await scrape();
-    expect(valueOf(last, 'http_request_duration_seconds_count', graphqlByGet)).toBe((valueOf(after, 'http_request_duration_seconds_count', graphqlByGet) ?? 0) + 1);
+    expect(valueOf(last, 'http_request_duration_seconds_count', graphqlByGet)).toBe(
+      (valueOf(after, 'http_request_duration_seconds_count', graphqlByGet) ?? 0) + 1,
+    );
     expect(last).not.toContain('/graphql/graphql');
   });
 
   it('passes the lint of promtool check metrics: HELP for each, `_total` for counters and only them, snake_case, no name declared twice', async () => {
-    expect(lintFindings('# HELP up_total x\n# TYPE up_total gauge\nup_total 1\n# TYPE noHelp counter\nnoHelp 1\n')).toEqual([
+    expect(
+      lintFindings('# HELP up_total x\n# TYPE up_total gauge\nup_total 1\n# TYPE noHelp counter\nnoHelp 1\n'),
+    ).toEqual([
       'up_total: non-counter metrics should not have "_total" suffix',
       'noHelp: no help text',
       'noHelp: counter metrics should have "_total" suffix',
@@ -120,16 +133,29 @@ describe('GET /metrics', () => {
     const ok = { operation_type: 'query', operation_name: 'MetricsProbe' };
     const failing = { operation_type: 'mutation', operation_name: 'MetricsLogin' };
     const before = await scrape();
-    expect((await t.http.gql('query MetricsProbe { health { status } }')).body.data).toEqual({ health: { status: 'ok' } });
-    const login = await t.http.gql('mutation MetricsLogin($input: LoginInput!) { login(input: $input) { accessToken } }', {
-      input: { email: 'nobody@example.com', password: 'not the password at all' },
+    expect((await t.http.gql('query MetricsProbe { health { status } }')).body.data).toEqual({
+      health: { status: 'ok' },
     });
+    const login = await t.http.gql(
+      'mutation MetricsLogin($input: LoginInput!) { login(input: $input) { accessToken } }',
+      {
+        input: { email: 'nobody@example.com', password: 'not the password at all' },
+      },
+    );
     expect(login.body.errors?.[0].extensions.code).toBe('UNAUTHENTICATED');
     const after = await scrape();
-    expect(valueOf(after, 'graphql_operations_total', ok)).toBe((valueOf(before, 'graphql_operations_total', ok) ?? 0) + 1);
-    expect(valueOf(after, 'graphql_operation_errors_total', ok) ?? 0).toBe(valueOf(before, 'graphql_operation_errors_total', ok) ?? 0);
-    expect(valueOf(after, 'graphql_operations_total', failing)).toBe((valueOf(before, 'graphql_operations_total', failing) ?? 0) + 1);
-    expect(valueOf(after, 'graphql_operation_errors_total', failing)).toBe((valueOf(before, 'graphql_operation_errors_total', failing) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operations_total', ok)).toBe(
+      (valueOf(before, 'graphql_operations_total', ok) ?? 0) + 1,
+    );
+    expect(valueOf(after, 'graphql_operation_errors_total', ok) ?? 0).toBe(
+      valueOf(before, 'graphql_operation_errors_total', ok) ?? 0,
+    );
+    expect(valueOf(after, 'graphql_operations_total', failing)).toBe(
+      (valueOf(before, 'graphql_operations_total', failing) ?? 0) + 1,
+    );
+    expect(valueOf(after, 'graphql_operation_errors_total', failing)).toBe(
+      (valueOf(before, 'graphql_operation_errors_total', failing) ?? 0) + 1,
+    );
     expect(valueOf(after, 'graphql_operation_duration_seconds_count', ok)).toBeGreaterThanOrEqual(1);
   });
 
@@ -141,27 +167,49 @@ describe('GET /metrics', () => {
     const client = connect(t.url, learner.accessToken);
     const live = subscribe(client, 'subscription MetricsSocketFeed { unreadCountChanged { count } }');
     await live.ready;
-    expect(await operate(client, 'query MetricsSocketProbe { health { status } }')).toEqual({ data: { health: { status: 'ok' } } });
+    expect(await operate(client, 'query MetricsSocketProbe { health { status } }')).toEqual({
+      data: { health: { status: 'ok' } },
+    });
     const refused = await operate(client, 'query MetricsSocketProbe { health { statuss } }');
     expect(refused.errors?.[0].extensions?.code).toBe('VALIDATION_FAILED');
     const after = await scrape();
     await live.close();
-    expect(valueOf(after, 'graphql_operations_total', query)).toBe((valueOf(before, 'graphql_operations_total', query) ?? 0) + 1);
-    expect(valueOf(after, 'graphql_operation_errors_total', query) ?? 0).toBe(valueOf(before, 'graphql_operation_errors_total', query) ?? 0);
-    expect(valueOf(after, 'graphql_operations_total', subscription)).toBe((valueOf(before, 'graphql_operations_total', subscription) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operations_total', query)).toBe(
+      (valueOf(before, 'graphql_operations_total', query) ?? 0) + 1,
+    );
+    expect(valueOf(after, 'graphql_operation_errors_total', query) ?? 0).toBe(
+      valueOf(before, 'graphql_operation_errors_total', query) ?? 0,
+    );
+    expect(valueOf(after, 'graphql_operations_total', subscription)).toBe(
+      (valueOf(before, 'graphql_operations_total', subscription) ?? 0) + 1,
+    );
     // A document that does not validate names no operation Apollo resolved: counted, as over HTTP, as unknown and failed.
     const unknown = { operation_type: 'unknown', operation_name: 'unknown' };
-    expect(valueOf(after, 'graphql_operation_errors_total', unknown)).toBe((valueOf(before, 'graphql_operation_errors_total', unknown) ?? 0) + 1);
+    expect(valueOf(after, 'graphql_operation_errors_total', unknown)).toBe(
+      (valueOf(before, 'graphql_operation_errors_total', unknown) ?? 0) + 1,
+    );
   });
 
   it('reports the job queue and the outbox lag as stored', async () => {
     // Three jobs due that no instance defines (none takes them), an outbox row due in an hour but
     // written ten minutes ago (the relay leaves it), and one set aside as failed.
-    await asOwner(t, `insert into agenda_jobs (name, next_run_at) select 'metrics-probe', now() - interval '1 minute' from generate_series(1, 3)`);
+    await asOwner(
+      t,
+      `insert into agenda_jobs (name, next_run_at) select 'metrics-probe', now() - interval '1 minute' from generate_series(1, 3)`,
+    );
     // A job another instance holds: locked, and not to run here.
-    await asOwner(t, `insert into agenda_jobs (name, next_run_at, locked_at) values ('metrics-probe-held', now() + interval '1 hour', now())`);
-    await asOwner(t, `insert into outbox (kind, name, payload, available_at, created_at) values ('job', 'metrics-probe', '{}', now() + interval '1 hour', now() - interval '10 minutes')`);
-    await asOwner(t, `insert into outbox (kind, name, payload, failed_at) values ('job', 'metrics-probe', '{}', now())`);
+    await asOwner(
+      t,
+      `insert into agenda_jobs (name, next_run_at, locked_at) values ('metrics-probe-held', now() + interval '1 hour', now())`,
+    );
+    await asOwner(
+      t,
+      `insert into outbox (kind, name, payload, available_at, created_at) values ('job', 'metrics-probe', '{}', now() + interval '1 hour', now() - interval '10 minutes')`,
+    );
+    await asOwner(
+      t,
+      `insert into outbox (kind, name, payload, failed_at) values ('job', 'metrics-probe', '{}', now())`,
+    );
     const text = await scrape();
     expect(valueOf(text, 'job_queue', { state: 'due' })).toBeGreaterThanOrEqual(3);
     expect(valueOf(text, 'job_queue', { state: 'running' })).toBeGreaterThanOrEqual(1);
@@ -185,7 +233,9 @@ describe('GET /metrics', () => {
     expect(valueOf(text, 'websocket_connections')).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, 'graphql_subscriptions')).toBeGreaterThanOrEqual(1);
     for (const pool of ['orm', 'plain_sql', 'jobs']) {
-      const open = (valueOf(text, 'db_pool_connections', { pool, state: 'used' }) ?? -1) + (valueOf(text, 'db_pool_connections', { pool, state: 'idle' }) ?? -1);
+      const open =
+        (valueOf(text, 'db_pool_connections', { pool, state: 'used' }) ?? -1) +
+        (valueOf(text, 'db_pool_connections', { pool, state: 'idle' }) ?? -1);
       expect(open, pool).toBeGreaterThanOrEqual(1);
       expect(valueOf(text, 'db_pool_connections', { pool, state: 'waiting' }), pool).toBe(0);
     }

@@ -43,9 +43,12 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-const hasDefault = (arg: { type: GraphQLInputType; defaultValue: unknown }) => isNonNullType(arg.type) && arg.defaultValue !== undefined;
-const callable = (field: GraphQLField<unknown, unknown>) => field.args.every((arg) => !isNonNullType(arg.type) || arg.defaultValue !== undefined);
-const selectionOf = (field: GraphQLField<unknown, unknown>) => (isObjectType(getNamedType(field.type)) ? ' { __typename }' : '');
+const hasDefault = (arg: { type: GraphQLInputType; defaultValue: unknown }) =>
+  isNonNullType(arg.type) && arg.defaultValue !== undefined;
+const callable = (field: GraphQLField<unknown, unknown>) =>
+  field.args.every((arg) => !isNonNullType(arg.type) || arg.defaultValue !== undefined);
+const selectionOf = (field: GraphQLField<unknown, unknown>) =>
+  isObjectType(getNamedType(field.type)) ? ' { __typename }' : '';
 
 /** The shortest path of fields without required arguments from Query to each object type: `viewer { ...}`, `x { nodes { ... } }`. */
 function pathsFromQuery(): Map<string, string[]> {
@@ -68,14 +71,23 @@ function argumentPositions(): { position: string; query: string }[] {
   const paths = pathsFromQuery();
   const out: { position: string; query: string }[] = [];
   for (const type of Object.values(schema.getTypeMap())) {
-    if (!isObjectType(type) || type.name.startsWith('__') || type === schema.getMutationType() || type === schema.getSubscriptionType()) continue;
+    if (
+      !isObjectType(type) ||
+      type.name.startsWith('__') ||
+      type === schema.getMutationType() ||
+      type === schema.getSubscriptionType()
+    )
+      continue;
     const path = paths.get(type.name);
     for (const field of Object.values(type.getFields())) {
       for (const arg of field.args.filter(hasDefault)) {
         const named = getNamedType(arg.type).name;
         const inner = `${field.name}(${arg.name}: $v)${selectionOf(field)}`;
         const body = (path ?? ['?']).reduceRight((acc, name) => `${name} { ${acc} }`, inner);
-        out.push({ position: `${type.name}.${field.name}(${arg.name})`, query: path ? `query Probe($v: ${named}) { ${body} }` : '' });
+        out.push({
+          position: `${type.name}.${field.name}(${arg.name})`,
+          query: path ? `query Probe($v: ${named}) { ${body} }` : '',
+        });
       }
     }
   }
@@ -83,17 +95,28 @@ function argumentPositions(): { position: string; query: string }[] {
 }
 
 /** Each input field with a default, with a REST row whose `$input` has its type. */
-function inputFieldPositions(): { position: string; type: GraphQLInputObjectType; field: string; route: (typeof routes)[number] }[] {
+function inputFieldPositions(): {
+  position: string;
+  type: GraphQLInputObjectType;
+  field: string;
+  route: (typeof routes)[number];
+}[] {
   const out = [];
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isInputObjectType(type)) continue;
     for (const field of Object.values(type.getFields()).filter(hasDefault)) {
       const route = routes.find((r) => {
-        const operation = parse(r.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
+        const operation = parse(r.operation).definitions.find(
+          (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+        )!;
         const input = operation.variableDefinitions?.find((v) => v.variable.name.value === 'input');
         const inputType = input && getNamedType(typeFromAST(schema, input.type as never) as GraphQLInputType);
         // The type itself, or the type of a list of it inside (ExerciseTestInput in ExerciseInput.tests).
-        return inputType && isInputObjectType(inputType) && (inputType === type || Object.values(inputType.getFields()).some((f) => getNamedType(f.type) === type));
+        return (
+          inputType &&
+          isInputObjectType(inputType) &&
+          (inputType === type || Object.values(inputType.getFields()).some((f) => getNamedType(f.type) === type))
+        );
       });
       out.push({ position: `${type.name}.${field.name}`, type, field: field.name, route: route! });
     }
@@ -137,20 +160,31 @@ describe('null where the schema has a default', () => {
     const differing: string[] = [];
     for (const { position, type, field, route } of positions) {
       expect(route, `a REST row takes ${type.name}`).toBeDefined();
-      const operation = parse(route.operation).definitions.find((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)!;
-      const inputType = typeFromAST(schema, operation.variableDefinitions!.find((v) => v.variable.name.value === 'input')!.type as never) as GraphQLInputType;
+      const operation = parse(route.operation).definitions.find(
+        (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+      )!;
+      const inputType = typeFromAST(
+        schema,
+        operation.variableDefinitions!.find((v) => v.variable.name.value === 'input')!.type as never,
+      ) as GraphQLInputType;
       const base = sample(inputType, 'input') as Record<string, unknown>;
       // The field set to null where it sits (in the input, or in each item of its list of `type`), and left out.
       const variant = (change: (item: Record<string, unknown>) => void) => {
         const copy = structuredClone(base);
-        const holder = getNamedType(inputType) === type ? [copy] : Object.values(copy).find((v) => Array.isArray(v) && v.length && typeof v[0] === 'object');
+        const holder =
+          getNamedType(inputType) === type
+            ? [copy]
+            : Object.values(copy).find((v) => Array.isArray(v) && v.length && typeof v[0] === 'object');
         for (const item of holder as Record<string, unknown>[]) change(item);
         return copy;
       };
       const withNull = variant((item) => (item[field] = null));
       const without = variant((item) => delete item[field]);
       const send = async (input: unknown) => {
-        const rest = await t.http.rest(route.method.toUpperCase(), route.path, { token: admin.accessToken, body: input });
+        const rest = await t.http.rest(route.method.toUpperCase(), route.path, {
+          token: admin.accessToken,
+          body: input,
+        });
         const gql = await t.http.gql(route.operation, { input }, admin.accessToken);
         return {
           status: rest.status,
@@ -163,8 +197,16 @@ describe('null where the schema has a default', () => {
       const [given, omitted] = [await send(withNull), await send(without)];
       // Samples are not always valid bodies: what matters is that null and leaving out answer alike, and no detail names the field.
       const named = JSON.stringify([given.details, given.gqlDetails]).includes(`"${field}`);
-      if (named || given.status >= 500 || given.codes.includes('INTERNAL_ERROR') || given.status !== omitted.status || JSON.stringify(given.codes) !== JSON.stringify(omitted.codes)) {
-        differing.push(`${position} via ${route.method.toUpperCase()} ${route.path}: null ${JSON.stringify(given).slice(0, 200)}, left out ${JSON.stringify(omitted).slice(0, 120)}`);
+      if (
+        named ||
+        given.status >= 500 ||
+        given.codes.includes('INTERNAL_ERROR') ||
+        given.status !== omitted.status ||
+        JSON.stringify(given.codes) !== JSON.stringify(omitted.codes)
+      ) {
+        differing.push(
+          `${position} via ${route.method.toUpperCase()} ${route.path}: null ${JSON.stringify(given).slice(0, 200)}, left out ${JSON.stringify(omitted).slice(0, 120)}`,
+        );
       }
     }
     expect(differing).toEqual([]);
@@ -173,7 +215,13 @@ describe('null where the schema has a default', () => {
   it('stores the default for an input field sent as null: a project without description nor visibility', async () => {
     const project = await t.http.post(
       '/projects',
-      { title: 'Nulls', language: 'python', description: null, visibility: null, files: [{ path: 'main.py', content: 'print(1)' }] },
+      {
+        title: 'Nulls',
+        language: 'python',
+        description: null,
+        visibility: null,
+        files: [{ path: 'main.py', content: 'print(1)' }],
+      },
       { token: admin.accessToken },
     );
     expect(project.status).toBe(201);

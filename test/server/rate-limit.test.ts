@@ -41,7 +41,9 @@ describe('the default limit', () => {
   it('counts a signed-in user on their own, lets exactly the limit through under concurrency, then answers 429', () =>
     withApp({ RATE_LIMIT_DEFAULT: '8' }, async (app) => {
       const account = await signUp(app, adultSignup());
-      const replies = await Promise.all(Array.from({ length: 14 }, () => app.http.get('/health', { token: account.accessToken })));
+      const replies = await Promise.all(
+        Array.from({ length: 14 }, () => app.http.get('/health', { token: account.accessToken })),
+      );
       expect(replies.filter((r) => r.status === 200)).toHaveLength(8);
       for (const reply of replies) expectHeaders(reply, 8);
       expectRateLimited(replies.find((r) => r.status === 429)!);
@@ -55,9 +57,12 @@ describe('the default limit', () => {
     withApp({ RATE_LIMIT_DEFAULT: '8' }, async (app) => {
       const account = await signUp(app, adultSignup());
       const replies: Reply[] = [];
-      for (let i = 0; i < 9; i++) replies.push(await app.http.gql(i === 3 ? '{ nope }' : '{ me { id } }', {}, account.accessToken));
+      for (let i = 0; i < 9; i++)
+        replies.push(await app.http.gql(i === 3 ? '{ nope }' : '{ me { id } }', {}, account.accessToken));
       for (const reply of replies.slice(0, 8)) expectHeaders(reply, 8);
-      expect(replies.slice(0, 8).map((r) => Number(r.headers.get('x-ratelimit-remaining')))).toEqual([7, 6, 5, 4, 3, 2, 1, 0]);
+      expect(replies.slice(0, 8).map((r) => Number(r.headers.get('x-ratelimit-remaining')))).toEqual([
+        7, 6, 5, 4, 3, 2, 1, 0,
+      ]);
       expect(replies[3].body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
       const refused = replies[8];
       expect(refused.status).toBe(429);
@@ -69,7 +74,9 @@ describe('the default limit', () => {
 describe('the /auth limit', () => {
   /** Nine requests for a new password at once, with RATE_LIMIT_AUTH at 5: five through with the /auth bucket's headers, the rest refused. */
   async function expectFiveOfNineThrough(app: TestApp, path: string) {
-    const replies = await Promise.all(Array.from({ length: 9 }, () => app.http.post(path, { email: 'someone@example.com' })));
+    const replies = await Promise.all(
+      Array.from({ length: 9 }, () => app.http.post(path, { email: 'someone@example.com' })),
+    );
     expect(replies.filter((r) => r.status === 202)).toHaveLength(5);
     expectHeaders(
       replies.find((r) => r.status === 202)!,
@@ -90,11 +97,15 @@ describe('the /auth limit', () => {
   it('counts reading the account (GET /auth/me) in the default bucket only, REST and GraphQL alike', () =>
     withApp({ RATE_LIMIT_AUTH: '5' }, async (app) => {
       const account = await signUp(app, adultSignup());
-      const reads = await Promise.all(Array.from({ length: 9 }, () => app.http.get('/auth/me', { token: account.accessToken })));
+      const reads = await Promise.all(
+        Array.from({ length: 9 }, () => app.http.get('/auth/me', { token: account.accessToken })),
+      );
       expect(reads.map((r) => r.status)).toEqual(Array(9).fill(200));
       for (const reply of reads) expectHeaders(reply, 100000);
       // With the sign-in bucket used up (the sign-up took one of its five), the account is still read, over REST and GraphQL.
-      const signIns = await Promise.all(Array.from({ length: 5 }, () => app.http.post('/auth/forgot-password', { email: account.email })));
+      const signIns = await Promise.all(
+        Array.from({ length: 5 }, () => app.http.post('/auth/forgot-password', { email: account.email })),
+      );
       expect(signIns.map((r) => r.status).sort()).toEqual([202, 202, 202, 202, 429]);
       const me = await app.http.get('/auth/me', { token: account.accessToken });
       expect(me.status).toBe(200);
@@ -110,10 +121,16 @@ describe('the /auth limit', () => {
   it('limits log-in failures per e-mail address: then even the right password waits', () =>
     withApp({ RATE_LIMIT_LOGIN_FAILURES: '3' }, async (app) => {
       const account = await signUp(app, adultSignup());
-      const failures = await Promise.all(Array.from({ length: 3 }, () => app.http.post('/auth/login', { email: account.email, password: 'a wrong password' })));
+      const failures = await Promise.all(
+        Array.from({ length: 3 }, () =>
+          app.http.post('/auth/login', { email: account.email, password: 'a wrong password' }),
+        ),
+      );
       expect(failures.map((r) => r.status)).toEqual([401, 401, 401]);
       expectRateLimited(await app.http.post('/auth/login', { email: account.email, password: PASSWORD }), false);
-      const gql = await app.http.gql('mutation($input: LoginInput!) { login(input: $input) { accessToken } }', { input: { email: account.email, password: PASSWORD } });
+      const gql = await app.http.gql('mutation($input: LoginInput!) { login(input: $input) { accessToken } }', {
+        input: { email: account.email, password: PASSWORD },
+      });
       expect(gql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
       // Another address from the same IP is not held back.
       const other = await signUp(app, adultSignup());

@@ -20,9 +20,14 @@ describe('statements in spans', () => {
     );
     fc.assert(
       fc.property(value, value, (a, b) => {
-        const sql = platform.formatQuery('select "u0".* from "users" as "u0" where "u0"."email" = ? and "u0"."display_name" = ? limit 1', [a, b]);
+        const sql = platform.formatQuery(
+          'select "u0".* from "users" as "u0" where "u0"."email" = ? and "u0"."display_name" = ? limit 1',
+          [a, b],
+        );
         // MikroORM writes a space before an E'' string.
-        expect(placeholderStatement(sql).replace(/ {2}/g, ' ')).toBe('select "u0".* from "users" as "u0" where "u0"."email" = $1 and "u0"."display_name" = $2 limit $3');
+        expect(placeholderStatement(sql).replace(/ {2}/g, ' ')).toBe(
+          'select "u0".* from "users" as "u0" where "u0"."email" = $1 and "u0"."display_name" = $2 limit $3',
+        );
       }),
       { numRuns: 500 },
     );
@@ -32,11 +37,17 @@ describe('statements in spans', () => {
     expect(placeholderStatement(`update "t1" set a = $2, b = 'x', c = NULL, d = true where id = $1 -- it's done`)).toBe(
       `update "t1" set a = $2, b = $3, c = NULL, d = true where id = $1 -- it's done`,
     );
-    expect(placeholderStatement(`select "it's ""quoted""", u0.x from t /* 'no' */ where v = 3.5e-2`)).toBe(`select "it's ""quoted""", u0.x from t /* 'no' */ where v = $1`);
+    expect(placeholderStatement(`select "it's ""quoted""", u0.x from t /* 'no' */ where v = 3.5e-2`)).toBe(
+      `select "it's ""quoted""", u0.x from t /* 'no' */ where v = $1`,
+    );
   });
 
   it('replace the other spellings of constants: escaped, bit, Unicode and dollar-quoted', () => {
-    expect(placeholderStatement(`select E'a\\'b''c', B'0101', X'ff', U&'d\\0061t', $$secret$$, $body$it's $$ here$body$, n'x'`)).toBe('select $1, $2, $3, $4, $5, $6, $7');
+    expect(
+      placeholderStatement(
+        `select E'a\\'b''c', B'0101', X'ff', U&'d\\0061t', $$secret$$, $body$it's $$ here$body$, n'x'`,
+      ),
+    ).toBe('select $1, $2, $3, $4, $5, $6, $7');
   });
 
   it('replace a constant that does not end, to the end of the text', () => {
@@ -47,7 +58,9 @@ describe('statements in spans', () => {
 describe('spans as exported', () => {
   it('keep only what names the work: no path, query string, client address, document, parameters, messages', async () => {
     const exported = new InMemorySpanExporter();
-    const provider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: new RedactingExporter(exported) })] });
+    const provider = new TracerProvider({
+      spanProcessors: [new SimpleSpanProcessor({ exporter: new RedactingExporter(exported) })],
+    });
     const span = provider.getTracer('probe').startSpan('POST /graphql', {
       attributes: {
         'http.request.method': 'POST',
@@ -75,7 +88,9 @@ describe('spans as exported', () => {
       'url.full': 'https://api.example/v1/send',
       'db.query.text': 'select $1 from users where email = $2',
     });
-    expect(sent.events.map((event) => [event.name, event.attributes])).toEqual([['exception', { 'exception.type': 'Error' }]]);
+    expect(sent.events.map((event) => [event.name, event.attributes])).toEqual([
+      ['exception', { 'exception.type': 'Error' }],
+    ]);
     expect(sent.status).toEqual({ code: SpanStatusCode.ERROR });
     expect(sent.spanContext()).toEqual(span.spanContext());
     await provider.shutdown();

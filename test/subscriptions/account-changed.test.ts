@@ -24,7 +24,11 @@ describe('subscriptions', () => {
     await Promise.all([lanEvents.ready, minhEvents.ready]);
 
     // The role is granted through the second instance; the subscribers are on the first.
-    const granted = await second.http.post(`/admin/users/${lan.id}/roles`, { role: 'creator' }, { token: admin.accessToken });
+    const granted = await second.http.post(
+      `/admin/users/${lan.id}/roles`,
+      { role: 'creator' },
+      { token: admin.accessToken },
+    );
     expect(granted.status).toBe(200);
     await eventually(() => lanEvents.events.length > 0, 'the event on the first instance', 3000);
     expect(lanEvents.events[0].data).toEqual({ accountChanged: { id: lan.id, roles: ['GUARDIAN', 'CREATOR'] } });
@@ -38,7 +42,10 @@ describe('subscriptions', () => {
     for (const token of [undefined, 'not-a-token']) {
       const client = connect(first.url, token);
       const outcome = await new Promise<unknown>((resolve) => {
-        client.subscribe({ query: ACCOUNT_CHANGED }, { next: resolve, error: resolve, complete: () => resolve('completed') });
+        client.subscribe(
+          { query: ACCOUNT_CHANGED },
+          { next: resolve, error: resolve, complete: () => resolve('completed') },
+        );
       });
       expect((outcome as { code?: number }).code, String(token)).toBe(4401);
       await client.dispose();

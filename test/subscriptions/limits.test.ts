@@ -41,13 +41,18 @@ describe('WebSocket limits', () => {
     expect((await operate(sockets[9].client, '{ me { id } }')).data).toEqual({ me: { id: user.id } });
     // Another account connects as usual.
     const other = await signUp(t, adultSignup());
-    expect((await operate((await socket(other.accessToken)).client, '{ me { id } }')).data).toEqual({ me: { id: other.id } });
+    expect((await operate((await socket(other.accessToken)).client, '{ me { id } }')).data).toEqual({
+      me: { id: other.id },
+    });
 
     await sockets[0].client.dispose();
     await sockets[0].closed;
     let again: Awaited<ReturnType<typeof socket>> | undefined;
     // The server hears of the close a moment after the client.
-    for (let i = 0; i < 20 && !again; i++) again = await socket(user.accessToken).catch(() => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)));
+    for (let i = 0; i < 20 && !again; i++)
+      again = await socket(user.accessToken).catch(
+        () => new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 50)),
+      );
     expect(again).toBeDefined();
     expect((await operate(again!.client, '{ me { id } }')).data).toEqual({ me: { id: user.id } });
   });
@@ -56,9 +61,15 @@ describe('WebSocket limits', () => {
     const user = await signUp(t, adultSignup());
     const { client } = await socket(user.accessToken);
     /** Subscribes; resolves with its stop function once the server took it, or with the errors it was refused with. */
-    const start = async (): Promise<{ stop: () => void; errors?: { extensions?: Record<string, unknown>; message: string }[] }> => {
+    const start = async (): Promise<{
+      stop: () => void;
+      errors?: { extensions?: Record<string, unknown>; message: string }[];
+    }> => {
       let errors: { extensions?: Record<string, unknown>; message: string }[] | undefined;
-      const stop = client.subscribe({ query: ACCOUNT_CHANGED }, { next: () => undefined, error: (e) => void (errors = e as never), complete: () => undefined });
+      const stop = client.subscribe(
+        { query: ACCOUNT_CHANGED },
+        { next: () => undefined, error: (e) => void (errors = e as never), complete: () => undefined },
+      );
       // The server answers a refusal at once; a query sent after it returns once the subscription was handled.
       await operate(client, '{ __typename }');
       await new Promise((resolve) => setTimeout(resolve, 20));

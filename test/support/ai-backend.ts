@@ -21,11 +21,18 @@ export async function startAiBackend(port = 0) {
       seen.push({ method: req.method!, path: req.url!, headers: req.headers, body });
       if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
       if (state.behaviour === 'fail') return res.writeHead(500).end('{"oops":true}');
-      if (state.behaviour === 'refuse') return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"nope"}');
-      const json = (value: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      if (state.behaviour === 'refuse')
+        return res.writeHead(404, { 'content-type': 'application/json' }).end('{"error":"nope"}');
+      const json = (value: unknown, status = 200) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.method === 'POST' && req.url === '/chat') {
         const { message, conversationId } = JSON.parse(body) as { message: string; conversationId?: string };
-        if (!req.headers.accept?.includes('text/event-stream')) return json({ conversationId: conversationId ?? 'conv-1', reply: `You said: ${message}`, usage: { totalTokens: 42 } });
+        if (!req.headers.accept?.includes('text/event-stream'))
+          return json({
+            conversationId: conversationId ?? 'conv-1',
+            reply: `You said: ${message}`,
+            usage: { totalTokens: 42 },
+          });
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.on('close', () => {
           if (!res.writableFinished) state.streamAborted = true;
@@ -35,10 +42,14 @@ export async function startAiBackend(port = 0) {
           res.write(`data: ${JSON.stringify({ delta: `part ${i} ` })}\n\n`);
           await new Promise((resolve) => setTimeout(resolve, state.chunkDelayMs));
         }
-        return res.end(`event: done\ndata: ${JSON.stringify({ conversationId: 'conv-1', usage: { totalTokens: 7 } })}\n\n`);
+        return res.end(
+          `event: done\ndata: ${JSON.stringify({ conversationId: 'conv-1', usage: { totalTokens: 7 } })}\n\n`,
+        );
       }
-      if (req.method === 'GET' && req.url === '/conversations') return json({ items: [{ id: 'conv-1', title: 'Loops', updatedAt: '2026-11-01T10:00:00Z' }] });
-      if (req.method === 'GET' && req.url === '/memory') return json({ items: [{ id: 'mem-1', content: 'Likes Python', createdAt: '2026-11-01T10:00:00Z' }] });
+      if (req.method === 'GET' && req.url === '/conversations')
+        return json({ items: [{ id: 'conv-1', title: 'Loops', updatedAt: '2026-11-01T10:00:00Z' }] });
+      if (req.method === 'GET' && req.url === '/memory')
+        return json({ items: [{ id: 'mem-1', content: 'Likes Python', createdAt: '2026-11-01T10:00:00Z' }] });
       if (req.method === 'DELETE' && req.url === '/memory') return res.writeHead(204).end();
       json({ error: 'unknown' }, 404);
     });

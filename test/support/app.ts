@@ -59,7 +59,10 @@ export const TEST_SETTINGS = {
 };
 
 /** The real service on a loopback port with a real database. */
-export async function startTestApp(env: Record<string, string | undefined> = {}, databaseUrl?: string): Promise<TestApp> {
+export async function startTestApp(
+  env: Record<string, string | undefined> = {},
+  databaseUrl?: string,
+): Promise<TestApp> {
   const dataDir = mkdtempSync(join(tmpdir(), 'lp-test-data-'));
   const url = databaseUrl ?? (await createTestDatabase());
   const config = loadConfig({

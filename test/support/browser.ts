@@ -16,7 +16,15 @@ export function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     // Chromium's background connections would be refused by the closed network, many at a time.
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -27,7 +35,11 @@ export const WIDTHS = [1280, 390] as const;
  * The page at each width: `check` asserts what a reader must see there, then a full-page screenshot
  * is taken and the page must not scroll sideways (nothing wider than the window).
  */
-export async function atEveryWidth(page: Page, name: string, check: (width: number) => Promise<void> = async () => {}): Promise<void> {
+export async function atEveryWidth(
+  page: Page,
+  name: string,
+  check: (width: number) => Promise<void> = async () => {},
+): Promise<void> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
@@ -53,9 +65,19 @@ export async function accessibilityViolations(page: Page, exclude: string[] = []
   await page.evaluate(axe.source);
   const violations = await page.evaluate<{ id: string; help: string; targets: string[] }[], string[]>(
     (excluded) =>
-      (globalThis as unknown as { axe: { run: (context: unknown) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }> } }).axe
+      (
+        globalThis as unknown as {
+          axe: {
+            run: (
+              context: unknown,
+            ) => Promise<{ violations: { id: string; help: string; nodes: { target: string[] }[] }[] }>;
+          };
+        }
+      ).axe
         .run({ exclude: excluded.map((selector) => [selector]) })
-        .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) }))),
+        .then((r) =>
+          r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })),
+        ),
     exclude,
   );
   return violations.map((v) => `${v.id} (${v.help}): ${v.targets.join(', ')}`);

@@ -21,11 +21,18 @@ export function subscriptionBody(overrides: Record<string, unknown> = {}) {
 }
 
 /** A published product made by an admin; answers the product. */
-export async function publishedProduct(t: TestApp, admin: SignedIn, body: Record<string, unknown> = subscriptionBody()) {
+export async function publishedProduct(
+  t: TestApp,
+  admin: SignedIn,
+  body: Record<string, unknown> = subscriptionBody(),
+) {
   const created = await t.http.post('/products', body, { token: admin.accessToken });
   if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
   const published = await t.http.post(`/products/${created.body.id}/publish`, undefined, { token: admin.accessToken });
-  return published.body as { id: string; prices: { id: string; currency: string; amount: number }[] } & Record<string, any>;
+  return published.body as { id: string; prices: { id: string; currency: string; amount: number }[] } & Record<
+    string,
+    any
+  >;
 }
 
 export async function creatorAccount(t: TestApp): Promise<SignedIn> {
@@ -40,12 +47,23 @@ export async function contentAdmin(t: TestApp, admin: SignedIn): Promise<SignedI
 
 /** A course the creator wrote: their draft with one lesson, submitted and published by a content admin; answers its id. */
 export async function creatorCourse(t: TestApp, creator: SignedIn, editor: SignedIn): Promise<string> {
-  const draft = await t.http.post('/creator/courses', { title: text('Scratch games'), description: text('Make a game'), level: 'beginner', minAge: 8, maxAge: 14 }, { token: creator.accessToken });
+  const draft = await t.http.post(
+    '/creator/courses',
+    { title: text('Scratch games'), description: text('Make a game'), level: 'beginner', minAge: 8, maxAge: 14 },
+    { token: creator.accessToken },
+  );
   const lesson = {
     title: text('Sprites'),
     objectives: { en: ['Move a sprite'], vi: ['Di chuyển nhân vật'] },
     content: text('Sprites move with blocks.'),
-    quiz: [{ prompt: text('Which block moves?'), options: [text('move'), text('say')], answerIndex: 0, explanation: text('move moves.') }],
+    quiz: [
+      {
+        prompt: text('Which block moves?'),
+        options: [text('move'), text('say')],
+        answerIndex: 0,
+        explanation: text('move moves.'),
+      },
+    ],
   };
   await t.http.post(`/creator/courses/${draft.body.id}/lessons`, lesson, { token: creator.accessToken });
   await t.http.post(`/creator/courses/${draft.body.id}/submit`, undefined, { token: creator.accessToken });
@@ -80,11 +98,20 @@ export async function sandboxEvents(t: TestApp, redirectUrl: string) {
 }
 
 export function postSandbox(t: TestApp, event: { body: string; signature: string }) {
-  return t.http.rest('POST', '/payments/webhooks/sandbox', { raw: event.body, headers: { 'x-sandbox-signature': event.signature } });
+  return t.http.rest('POST', '/payments/webhooks/sandbox', {
+    raw: event.body,
+    headers: { 'x-sandbox-signature': event.signature },
+  });
 }
 
 /** Checkout and click Pay: a succeeded payment. */
-export async function buy(t: TestApp, who: SignedIn, product: { id: string; prices: { id: string }[] }, extra: Record<string, unknown> = {}, priceIndex = 0) {
+export async function buy(
+  t: TestApp,
+  who: SignedIn,
+  product: { id: string; prices: { id: string }[] },
+  extra: Record<string, unknown> = {},
+  priceIndex = 0,
+) {
   const started = await checkout(t, who, { productId: product.id, priceId: product.prices[priceIndex].id, ...extra });
   if (started.status !== 201) throw new Error(`checkout failed: ${started.status} ${JSON.stringify(started.body)}`);
   const { pay } = await sandboxEvents(t, started.body.redirectUrl);
@@ -114,7 +141,10 @@ export function signedStripeEvent(secret: string, type: string, object: Record<s
 
 /** Posts a signed event to the Stripe webhook, raw, as Stripe does. */
 export function deliverStripeEvent(t: TestApp, event: { payload: string; header: string }) {
-  return t.http.rest('POST', '/payments/webhooks/stripe', { raw: event.payload, headers: { 'stripe-signature': event.header } });
+  return t.http.rest('POST', '/payments/webhooks/stripe', {
+    raw: event.payload,
+    headers: { 'stripe-signature': event.header },
+  });
 }
 
 export interface StripeFixture {
@@ -123,7 +153,12 @@ export interface StripeFixture {
   provider: Awaited<ReturnType<typeof startProviderServer>>;
   product: Awaited<ReturnType<typeof publishedProduct>>;
   /** A Stripe event signed with the app's webhook secret (or `secret`), with a fresh id unless given. */
-  stripeEvent(type: string, object: Record<string, unknown>, id?: string, secret?: string): { payload: string; header: string };
+  stripeEvent(
+    type: string,
+    object: Record<string, unknown>,
+    id?: string,
+    secret?: string,
+  ): { payload: string; header: string };
 }
 
 /**
@@ -134,11 +169,21 @@ export function withStripeProvider(name: string): StripeFixture {
   const webhookSecret = `whsec_test_secret_for_${name}`;
   let n = 0;
   const fixture = {
-    stripeEvent: (type: string, object: Record<string, unknown>, id = `evt_${name}_${Date.now()}_${++n}`, secret = webhookSecret) => signedStripeEvent(secret, type, object, id),
+    stripeEvent: (
+      type: string,
+      object: Record<string, unknown>,
+      id = `evt_${name}_${Date.now()}_${++n}`,
+      secret = webhookSecret,
+    ) => signedStripeEvent(secret, type, object, id),
   } as StripeFixture;
   beforeAll(async () => {
     fixture.provider = await startProviderServer();
-    fixture.t = await startTestApp({ PAYMENTS_SANDBOX: 'on', STRIPE_SECRET_KEY: `sk_test_${name}`, STRIPE_WEBHOOK_SECRET: webhookSecret, STRIPE_API_URL: fixture.provider.url });
+    fixture.t = await startTestApp({
+      PAYMENTS_SANDBOX: 'on',
+      STRIPE_SECRET_KEY: `sk_test_${name}`,
+      STRIPE_WEBHOOK_SECRET: webhookSecret,
+      STRIPE_API_URL: fixture.provider.url,
+    });
     fixture.admin = await signInAdmin(fixture.t);
     fixture.product = await publishedProduct(fixture.t, fixture.admin);
   });

@@ -8,14 +8,22 @@ import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';
 export async function linkFamily(t: TestApp, guardian: SignedIn, learner: SignedIn): Promise<string> {
   // Only a verified account approves a link: as if the learner had followed the
   // verification mail, which test/auth and test/guardian follow for real.
-  await t.app.deps.orm.em.getConnection().execute('update users set email_verified_at = coalesce(email_verified_at, now()) where id = ?', [learner.id]);
+  await t.app.deps.orm.em
+    .getConnection()
+    .execute('update users set email_verified_at = coalesce(email_verified_at, now()) where id = ?', [learner.id]);
   const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
-  if (link.body.status === 'pending') await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
+  if (link.body.status === 'pending')
+    await t.http.post(`/guardian/links/${link.body.id}/approve`, undefined, { token: learner.accessToken });
   return link.body.id;
 }
 
 /** A verified guardian and a learner of `age` in `country`, their link active (under 13, the learner names the guardian at sign-up). */
-export async function linkedFamily(t: TestApp, smtp: SmtpServer, age: number, country: string): Promise<{ guardian: SignedIn; learner: SignedIn }> {
+export async function linkedFamily(
+  t: TestApp,
+  smtp: SmtpServer,
+  age: number,
+  country: string,
+): Promise<{ guardian: SignedIn; learner: SignedIn }> {
   const guardian = await verifiedGuardian(t, smtp, { country });
   const learner = await learnerOfAge(t, age, { country, ...(age < 13 ? { guardianEmail: guardian.email } : {}) });
   await linkFamily(t, guardian, learner);
@@ -32,7 +40,14 @@ export async function withBasicData<T extends { id: string }>(t: TestApp, learne
   const em = t.app.deps.orm.em.fork();
   await em.upsert(
     Consent,
-    { id: randomUUID(), subject: learner.id, type: ConsentType.basic_data, guardianGrantedAt: new Date(), policyVersion: 1, updatedAt: new Date() },
+    {
+      id: randomUUID(),
+      subject: learner.id,
+      type: ConsentType.basic_data,
+      guardianGrantedAt: new Date(),
+      policyVersion: 1,
+      updatedAt: new Date(),
+    },
     { onConflictFields: ['subject', 'type'], onConflictAction: 'merge', onConflictMergeFields: ['guardianGrantedAt'] },
   );
   return learner;

@@ -44,7 +44,8 @@ export function withFleet(options: { redis: boolean; instances?: number; env?: R
       },
       // Only what goes wrong: the service's errors and nginx's own failures (not an upstream refusing
       // a connection, which a restart causes and nginx answers by trying another).
-      onOutput: (name, line) => (/"level":(50|60)|\[(emerg|alert|crit)\]/.test(line) ? console.error(`${name} | ${line}`) : undefined),
+      onOutput: (name, line) =>
+        /"level":(50|60)|\[(emerg|alert|crit)\]/.test(line) ? console.error(`${name} | ${line}`) : undefined,
     });
     try {
       await ctx.fleet.start();

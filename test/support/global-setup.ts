@@ -49,7 +49,8 @@ async function forTests(adminUrl: string): Promise<void> {
   const client = new Client({ connectionString: adminUrl });
   await client.connect();
   try {
-    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes']) await client.query(`alter system set ${setting} = off`);
+    for (const setting of ['fsync', 'synchronous_commit', 'full_page_writes'])
+      await client.query(`alter system set ${setting} = off`);
     // Two test files at once, each with up to a few applications of a dozen connections, and the
     // spawned services of the process tests: PostgreSQL's 100 ran out in a run.
     await client.query('alter system set max_connections = 300');

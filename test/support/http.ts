@@ -34,12 +34,18 @@ export class Client {
   }
 
   get = <T = any>(path: string, options?: CallOptions) => this.rest<T>('GET', path, options);
-  post = <T = any>(path: string, body?: unknown, options?: CallOptions) => this.rest<T>('POST', path, { ...options, body });
-  put = <T = any>(path: string, body?: unknown, options?: CallOptions) => this.rest<T>('PUT', path, { ...options, body });
+  post = <T = any>(path: string, body?: unknown, options?: CallOptions) =>
+    this.rest<T>('POST', path, { ...options, body });
+  put = <T = any>(path: string, body?: unknown, options?: CallOptions) =>
+    this.rest<T>('PUT', path, { ...options, body });
   delete = <T = any>(path: string, options?: CallOptions) => this.rest<T>('DELETE', path, options);
 
   /** A GraphQL operation over HTTP: `{ data, errors }` as the server sent it. */
-  async gql<T = any>(query: string, variables?: Record<string, unknown>, token?: string): Promise<Reply<{ data: T; errors?: GqlError[] }>> {
+  async gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+    token?: string,
+  ): Promise<Reply<{ data: T; errors?: GqlError[] }>> {
     return this.rest('POST', '/graphql', { token, body: { query, variables } });
   }
 }

@@ -31,7 +31,8 @@ export async function startModelServer() {
     req.on('data', (chunk) => (body += chunk));
     req.on('end', async () => {
       if (state.delayMs) await new Promise((resolve) => setTimeout(resolve, state.delayMs));
-      const json = (value: unknown, status = 200) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+      const json = (value: unknown, status = 200) =>
+        res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
       if (req.method === 'POST' && req.url === '/v1/chat/completions') {
         const request = { ...JSON.parse(body), headers: req.headers, at: Date.now() } as ChatRequest;
         chats.push(request);

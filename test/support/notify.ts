@@ -3,7 +3,13 @@ import { openUnit } from '../../src/server/platform';
 import type { TestApp } from './app';
 
 /** What another area does when something happens to a user: the notifications service's notify(). */
-export async function notify(t: TestApp, userId: string, type: NotificationType | string, n = 1, data: Record<string, unknown> = {}) {
+export async function notify(
+  t: TestApp,
+  userId: string,
+  type: NotificationType | string,
+  n = 1,
+  data: Record<string, unknown> = {},
+) {
   const services = openUnit(t.app.deps).services;
   const created = [];
   for (let i = 0; i < n; i++) {

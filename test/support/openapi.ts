@@ -22,7 +22,9 @@ const DOCUMENT_ID = 'https://learning-platform.test/openapi.json';
  * that are no operation of it (/graphql, /health pages, files) are not its business.
  */
 class OpenApiCheck {
-  private readonly document: Json = JSON.parse(readFileSync(join(__dirname, '..', '..', 'schema', 'openapi.json'), 'utf8'));
+  private readonly document: Json = JSON.parse(
+    readFileSync(join(__dirname, '..', '..', 'schema', 'openapi.json'), 'utf8'),
+  );
   private readonly ajv = new Ajv2020({ strict: false, allErrors: true });
   private readonly validators = new Map<string, ValidateFunction>();
   private readonly templates: Template[];
@@ -53,15 +55,22 @@ class OpenApiCheck {
     if (!template) return this.checkOtherMethod(matching[0], status, headers, text, what);
     const pointer = `#/paths/${escape(template.path)}/${verb}/responses/${status}`;
     const response = template.operations[verb].responses[status];
-    if (!response) throw new Error(`${what}: ${status} is not declared for ${verb.toUpperCase()} ${template.path} (declared: ${Object.keys(template.operations[verb].responses).join(', ')})`);
+    if (!response)
+      throw new Error(
+        `${what}: ${status} is not declared for ${verb.toUpperCase()} ${template.path} (declared: ${Object.keys(template.operations[verb].responses).join(', ')})`,
+      );
     this.checkHeaders(response, headers, what);
     if (!response.content) {
       if (text !== '') throw new Error(`${what}: ${status} declares no body`);
       return;
     }
     const type = (headers.get('content-type') ?? '').split(';')[0].trim();
-    if (!response.content[type]) throw new Error(`${what}: Content-Type ${type} is not declared (declared: ${Object.keys(response.content).join(', ')})`);
-    if (type === 'application/json') this.validate(`${pointer}/content/application~1json/schema`, JSON.parse(text), what);
+    if (!response.content[type])
+      throw new Error(
+        `${what}: Content-Type ${type} is not declared (declared: ${Object.keys(response.content).join(', ')})`,
+      );
+    if (type === 'application/json')
+      this.validate(`${pointer}/content/application~1json/schema`, JSON.parse(text), what);
   }
 
   /**
@@ -71,13 +80,17 @@ class OpenApiCheck {
    */
   private checkOtherMethod(template: Template, status: number, headers: Headers, text: string, what: string): void {
     if (status === 404) return this.validate('#/components/schemas/Error', JSON.parse(text), what);
-    if (status !== 405) throw new Error(`${what}: no such operation at ${template.path}, so only 404 or 405 may answer`);
+    if (status !== 405)
+      throw new Error(`${what}: no such operation at ${template.path}, so only 404 or 405 may answer`);
     const response = this.document.components.responses.MethodNotAllowed;
     this.checkHeaders(response, headers, what);
     const allowed = (headers.get('allow') ?? '').split(/,\s*/);
     const declared = Object.keys(template.operations).map((verb) => verb.toUpperCase());
     for (const verb of declared.includes('GET') ? [...declared, 'HEAD'] : declared) {
-      if (!allowed.includes(verb)) throw new Error(`${what}: Allow (${allowed.join(', ')}) does not name ${verb}, an operation of ${template.path}`);
+      if (!allowed.includes(verb))
+        throw new Error(
+          `${what}: Allow (${allowed.join(', ')}) does not name ${verb}, an operation of ${template.path}`,
+        );
     }
     this.validate('#/components/responses/MethodNotAllowed/content/application~1json/schema', JSON.parse(text), what);
   }
@@ -88,7 +101,8 @@ class OpenApiCheck {
       const declared = header.$ref ? this.document.components.headers[String(header.$ref).split('/').at(-1)!] : header;
       const value = headers.get(name);
       if (declared.required && value === null) throw new Error(`${what}: header ${name} is required`);
-      if (value !== null && declared.schema?.type === 'integer' && !/^\d+$/.test(value)) throw new Error(`${what}: header ${name} is not an integer: ${value}`);
+      if (value !== null && declared.schema?.type === 'integer' && !/^\d+$/.test(value))
+        throw new Error(`${what}: header ${name} is not an integer: ${value}`);
     }
   }
 
@@ -98,7 +112,10 @@ class OpenApiCheck {
       validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}${pointer}` });
       this.validators.set(pointer, validate);
     }
-    if (!validate(body)) throw new Error(`${what}: the body is not of its schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`);
+    if (!validate(body))
+      throw new Error(
+        `${what}: the body is not of its schema: ${this.ajv.errorsText(validate.errors, { separator: '; ' })}`,
+      );
   }
 }
 

@@ -26,7 +26,11 @@ export async function until<T>(read: () => Promise<T>, done: (value: T) => boole
 }
 
 /** One statement on the database, with a connection of its own. */
-export async function sqlOn<T = Record<string, unknown>>(databaseUrl: string, text: string, params: unknown[] = []): Promise<T[]> {
+export async function sqlOn<T = Record<string, unknown>>(
+  databaseUrl: string,
+  text: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const client = new Pg({ connectionString: databaseUrl });
   await client.connect();
   try {
@@ -37,7 +41,11 @@ export async function sqlOn<T = Record<string, unknown>>(databaseUrl: string, te
 }
 
 /** The built service (npm run build) as a child process on `databaseUrl`, its output kept; `env` adds or overrides settings. */
-export async function startServiceProcess(databaseUrl: string, env: Record<string, string>, children: ChildProcess[]): Promise<ServiceProcess> {
+export async function startServiceProcess(
+  databaseUrl: string,
+  env: Record<string, string>,
+  children: ChildProcess[],
+): Promise<ServiceProcess> {
   const port = await freePort();
   let output = '';
   const child = spawn(process.execPath, [main], {
@@ -70,4 +78,8 @@ export async function startServiceProcess(databaseUrl: string, env: Record<strin
 
 /** kill -9, resolved once the process is gone. */
 export const killHard = (child: ChildProcess) =>
-  new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : (child.once('exit', () => resolve()), child.kill('SIGKILL'))));
+  new Promise<void>((resolve) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? resolve()
+      : (child.once('exit', () => resolve()), child.kill('SIGKILL')),
+  );

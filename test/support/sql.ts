@@ -4,7 +4,11 @@ import type { TestApp } from './app';
  * The SQL statements the service sends while `run` runs: those of the run that sent the fewest of
  * `runs`, since the service's own jobs (sweeps, reports, the outbox) may add theirs to any one of them.
  */
-export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>, runs = 3): Promise<{ result: T; count: number; statements: string[] }> {
+export async function fewestStatements<T>(
+  t: TestApp,
+  run: () => Promise<T>,
+  runs = 3,
+): Promise<{ result: T; count: number; statements: string[] }> {
   const logger = t.app.deps.orm.config.getLogger();
   const original = logger.logQuery.bind(logger);
   let best: { result: T; count: number; statements: string[] } | undefined;
@@ -25,7 +29,11 @@ export async function fewestStatements<T>(t: TestApp, run: () => Promise<T>, run
  * A statement as the database's owner (the URL the test gave the service), not as the role the
  * service runs as: fault-injecting triggers and functions are DDL, which that role may not run.
  */
-export async function asOwner(t: Pick<TestApp, 'databaseUrl'>, text: string, params: unknown[] = []): Promise<unknown[]> {
+export async function asOwner(
+  t: Pick<TestApp, 'databaseUrl'>,
+  text: string,
+  params: unknown[] = [],
+): Promise<unknown[]> {
   const { Client } = await import('pg');
   const client = new Client({ connectionString: t.databaseUrl });
   await client.connect();

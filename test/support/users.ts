@@ -19,7 +19,15 @@ export function uniqueEmail(prefix = 'user'): string {
 }
 
 export function adultSignup(overrides: Record<string, unknown> = {}) {
-  return { email: uniqueEmail(), password: PASSWORD, displayName: 'Lan Nguyen', role: 'guardian', country: 'VN', locale: 'en', ...overrides };
+  return {
+    email: uniqueEmail(),
+    password: PASSWORD,
+    displayName: 'Lan Nguyen',
+    role: 'guardian',
+    country: 'VN',
+    locale: 'en',
+    ...overrides,
+  };
 }
 
 /** A sign-up body as GraphQL's SignupInput takes it: the same, with its enums named in ALL_CAPS (`GUARDIAN`, `EN`). */
@@ -33,14 +41,27 @@ export function learnerSignup(birthDate: string, overrides: Record<string, unkno
 }
 
 /** Signs up through REST, as a person would. */
-export async function signUp(t: Pick<TestApp, 'http'>, body: Record<string, unknown> = adultSignup()): Promise<SignedIn> {
+export async function signUp(
+  t: Pick<TestApp, 'http'>,
+  body: Record<string, unknown> = adultSignup(),
+): Promise<SignedIn> {
   const reply = await t.http.post('/auth/signup', body);
   if (reply.status !== 201) throw new Error(`sign-up failed: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return { id: reply.body.user.id, email: reply.body.user.email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
+  return {
+    id: reply.body.user.id,
+    email: reply.body.user.email,
+    accessToken: reply.body.accessToken,
+    refreshToken: reply.body.refreshToken,
+    user: reply.body.user,
+  };
 }
 
 /** Signs up and follows the verification mail the SMTP server received. */
-export async function signUpVerified(t: TestApp, smtp: SmtpServer, body: Record<string, unknown> = adultSignup()): Promise<SignedIn> {
+export async function signUpVerified(
+  t: TestApp,
+  smtp: SmtpServer,
+  body: Record<string, unknown> = adultSignup(),
+): Promise<SignedIn> {
   const account = await signUp(t, body);
   const mail = await smtp.waitFor(account.email, /confirm|xác nhận/i);
   const reply = await t.http.post('/auth/verify-email', { token: tokenFrom(mail) });
@@ -54,7 +75,13 @@ export async function signInAdmin(t: TestApp): Promise<SignedIn> {
   await openUnit(t.app.deps).services.admin.ensureAdmin(email, PASSWORD);
   const reply = await t.http.post('/auth/login', { email, password: PASSWORD });
   if (reply.status !== 200) throw new Error(`the admin's log-in failed: ${reply.status} ${JSON.stringify(reply.body)}`);
-  return { id: reply.body.user.id, email, accessToken: reply.body.accessToken, refreshToken: reply.body.refreshToken, user: reply.body.user };
+  return {
+    id: reply.body.user.id,
+    email,
+    accessToken: reply.body.accessToken,
+    refreshToken: reply.body.refreshToken,
+    user: reply.body.user,
+  };
 }
 
 /** A birth date that makes a person exactly `years` old today. */
@@ -65,18 +92,38 @@ export function bornYearsAgo(years: number): string {
 }
 
 /** A verified guardian, signed in. */
-export function verifiedGuardian(t: TestApp, smtp: SmtpServer, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+export function verifiedGuardian(
+  t: TestApp,
+  smtp: SmtpServer,
+  overrides: Record<string, unknown> = {},
+): Promise<SignedIn> {
   return signUpVerified(t, smtp, adultSignup({ role: 'guardian', email: uniqueEmail('guardian'), ...overrides }));
 }
 
 /** A learner of the given age who followed the verification mail: only such an account approves a guardian's link. */
-export function verifiedLearnerOfAge(t: TestApp, smtp: SmtpServer, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+export function verifiedLearnerOfAge(
+  t: TestApp,
+  smtp: SmtpServer,
+  years: number,
+  overrides: Record<string, unknown> = {},
+): Promise<SignedIn> {
   const guardianEmail = years < 13 ? { guardianEmail: uniqueEmail('parent') } : {};
-  return signUpVerified(t, smtp, learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }));
+  return signUpVerified(
+    t,
+    smtp,
+    learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }),
+  );
 }
 
 /** A learner of the given age; under 13 they name `guardianEmail` (a fresh address unless given). */
-export function learnerOfAge(t: Pick<TestApp, 'http'>, years: number, overrides: Record<string, unknown> = {}): Promise<SignedIn> {
+export function learnerOfAge(
+  t: Pick<TestApp, 'http'>,
+  years: number,
+  overrides: Record<string, unknown> = {},
+): Promise<SignedIn> {
   const guardianEmail = years < 13 ? { guardianEmail: uniqueEmail('parent') } : {};
-  return signUp(t, learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }));
+  return signUp(
+    t,
+    learnerSignup(bornYearsAgo(years), { email: uniqueEmail('learner'), ...guardianEmail, ...overrides }),
+  );
 }

@@ -30,7 +30,11 @@ export function connect(baseUrl: string, token?: string, lazy = true): Client {
  * readiness is the answer of a query sent over the same socket after it: the service runs an
  * operation only once the subscriptions sent before it on the socket listen.
  */
-export function subscribe<T = any>(client: Client, query: string, variables?: Record<string, unknown>): Subscription<T> {
+export function subscribe<T = any>(
+  client: Client,
+  query: string,
+  variables?: Record<string, unknown>,
+): Subscription<T> {
   const events: Subscription<T>['events'] = [];
   let failed: unknown;
   const stop = client.subscribe<T>(
@@ -44,7 +48,10 @@ export function subscribe<T = any>(client: Client, query: string, variables?: Re
     },
   );
   const ready = new Promise<void>((resolve, reject) => {
-    client.subscribe({ query: '{ __typename }' }, { next: () => undefined, error: reject, complete: () => (failed ? reject(failed) : resolve()) });
+    client.subscribe(
+      { query: '{ __typename }' },
+      { next: () => undefined, error: reject, complete: () => (failed ? reject(failed) : resolve()) },
+    );
   });
   return {
     events,
@@ -71,7 +78,11 @@ export function closeCodeOf(client: Client): Promise<number> {
 }
 
 /** Runs one query or mutation over the socket: its result, or the errors it was refused with. */
-export function operate<T = any>(client: Client, query: string, variables?: Record<string, unknown>): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
+export function operate<T = any>(
+  client: Client,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<{ data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] }> {
   return new Promise((resolve) => {
     let result: { data?: T; errors?: { message: string; extensions?: Record<string, unknown> }[] } = {};
     client.subscribe<T>(
@@ -82,7 +93,14 @@ export function operate<T = any>(client: Client, query: string, variables?: Reco
           resolve(
             Array.isArray(error)
               ? { errors: error as never }
-              : { errors: [{ message: String((error as { reason?: string }).reason ?? error), extensions: { closeCode: (error as { code?: number }).code } }] },
+              : {
+                  errors: [
+                    {
+                      message: String((error as { reason?: string }).reason ?? error),
+                      extensions: { closeCode: (error as { code?: number }).code },
+                    },
+                  ],
+                },
           ),
         complete: () => resolve(result),
       },

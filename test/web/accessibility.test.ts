@@ -26,7 +26,10 @@ describe.skipIf(!existsSync(CHROMIUM))('axe-core in Chromium finds nothing wrong
   /** A page in a tab of its own; axe's findings in each state `visit` leaves it in. */
   async function audit(
     path: string,
-    states: (page: Page, check: (state: string, exclude?: string[]) => Promise<void>) => Promise<void> = async (_page, check) => check(''),
+    states: (page: Page, check: (state: string, exclude?: string[]) => Promise<void>) => Promise<void> = async (
+      _page,
+      check,
+    ) => check(''),
   ): Promise<Record<string, string[]>> {
     const page = await browser.newPage();
     const found: Record<string, string[]> = {};
@@ -54,8 +57,17 @@ describe.skipIf(!existsSync(CHROMIUM))('axe-core in Chromium finds nothing wrong
   it('the admin console, signed out and on every tab signed in', async () => {
     const admin = await signInAdmin(ctx.t);
     await signUp(ctx.t, adultSignup({ role: 'creator' }));
-    await ctx.t.http.put('/admin/features/a11y_flag', { enabled: true, description: 'A flag to list', rules: [] }, { token: admin.accessToken });
-    await ctx.t.http.post('/contact', { name: 'Parent', email: 'parent@example.org', subject: 'A question', message: 'How do refunds work here?' });
+    await ctx.t.http.put(
+      '/admin/features/a11y_flag',
+      { enabled: true, description: 'A flag to list', rules: [] },
+      { token: admin.accessToken },
+    );
+    await ctx.t.http.post('/contact', {
+      name: 'Parent',
+      email: 'parent@example.org',
+      subject: 'A question',
+      message: 'How do refunds work here?',
+    });
     const found = await audit('/admin', async (page, check) => {
       await page.waitForSelector('#login-view:not([hidden])');
       await check('signed out');
@@ -73,9 +85,19 @@ describe.skipIf(!existsSync(CHROMIUM))('axe-core in Chromium finds nothing wrong
 
   it('the course factory, signed out, with its generations and one opened', async () => {
     const editor = await contentAdmin(ctx.t);
-    const started = await ctx.t.http.post('/factory/generate', { topic: 'Loops for beginners', level: 'beginner', ageRange: '9-12', lessonCount: 2 }, { token: editor.accessToken });
+    const started = await ctx.t.http.post(
+      '/factory/generate',
+      { topic: 'Loops for beginners', level: 'beginner', ageRange: '9-12', lessonCount: 2 },
+      { token: editor.accessToken },
+    );
     expect(started.status).toBe(202);
-    await expect.poll(async () => (await ctx.t.http.get(`/factory/generations/${started.body.id}`, { token: editor.accessToken })).body.status, { timeout: 20_000 }).toBe('awaiting_approval');
+    await expect
+      .poll(
+        async () =>
+          (await ctx.t.http.get(`/factory/generations/${started.body.id}`, { token: editor.accessToken })).body.status,
+        { timeout: 20_000 },
+      )
+      .toBe('awaiting_approval');
     const found = await audit('/admin/factory', async (page, check) => {
       await page.waitForSelector('#login-view:not([hidden])');
       await check('signed out');
@@ -91,13 +113,20 @@ describe.skipIf(!existsSync(CHROMIUM))('axe-core in Chromium finds nothing wrong
 
   it('the mail links’ pages, in English and Vietnamese, before and after their action', async () => {
     const found = {};
-    for (const path of ['/pages/verify-email?token=not-a-token', '/pages/reset-password?token=not-a-token&lang=vi', '/pages/guardian/confirm?token=not-a-token', '/pages/verify-email']) {
+    for (const path of [
+      '/pages/verify-email?token=not-a-token',
+      '/pages/reset-password?token=not-a-token&lang=vi',
+      '/pages/guardian/confirm?token=not-a-token',
+      '/pages/verify-email',
+    ]) {
       Object.assign(
         found,
         await audit(path, async (page, check) => {
           await check('');
           if (await page.isHidden('#action-form')) return;
-          for (const name of ['password', 'repeat']) if (await page.isVisible(`input[name=${name}]`)) await page.fill(`input[name=${name}]`, 'a long enough passphrase');
+          for (const name of ['password', 'repeat'])
+            if (await page.isVisible(`input[name=${name}]`))
+              await page.fill(`input[name=${name}]`, 'a long enough passphrase');
           await page.click('#action');
           await page.waitForSelector('#error:not([hidden])');
           await check('refused');
@@ -122,7 +151,10 @@ describe.skipIf(!existsSync(CHROMIUM))('axe-core in Chromium finds nothing wrong
 
   it('the sandbox payment page, open, paid, and not found', async () => {
     const product = await publishedProduct(ctx.t, await signInAdmin(ctx.t));
-    const started = await checkout(ctx.t, await signUp(ctx.t, adultSignup()), { productId: product.id, priceId: product.prices[0].id });
+    const started = await checkout(ctx.t, await signUp(ctx.t, adultSignup()), {
+      productId: product.id,
+      priceId: product.prices[0].id,
+    });
     const url = new URL(started.body.redirectUrl);
     const found = {
       ...(await audit(`${url.pathname}${url.search}`, async (page, check) => {

@@ -79,7 +79,10 @@ async function loadStats(): Promise<void> {
     [noun(stats.enrollments, 'enrollment'), stats.enrollments],
     [noun(stats.certificates, 'certificate'), stats.certificates],
     [`AI ${noun(stats.aiMessagesToday, 'message')} today`, stats.aiMessagesToday],
-    ...stats.revenueThisMonth.map((r): [string, string] => [`revenue this month (${r.currency})`, formatMoney(r.amount, r.currency, document.documentElement.lang)]),
+    ...stats.revenueThisMonth.map((r): [string, string] => [
+      `revenue this month (${r.currency})`,
+      formatMoney(r.amount, r.currency, document.documentElement.lang),
+    ]),
   ];
   $('#stats').replaceChildren(
     ...cards.map(([label, value]) => {
@@ -93,7 +96,10 @@ async function loadStats(): Promise<void> {
 /** Suspend or Reactivate: what the API allows for someone else's account in its status. */
 function userAction(user: User): HTMLElement {
   const suspended = user.status === 'suspended';
-  const action = el('button', suspended ? 'Reactivate' : 'Suspend', { class: suspended ? 'secondary' : 'danger', 'data-user': user.email });
+  const action = el('button', suspended ? 'Reactivate' : 'Suspend', {
+    class: suspended ? 'secondary' : 'danger',
+    'data-user': user.email,
+  });
   action.addEventListener('click', () =>
     guarded(async () => {
       await api('POST', `/admin/users/${user.id}/${suspended ? 'reactivate' : 'suspend'}`, {});
@@ -111,7 +117,13 @@ async function loadUsers(): Promise<void> {
   fill(
     '#users',
     items.map((user) => {
-      const tr = row([user.email, user.displayName, user.roles.map(words).join(', '), words(user.status), user.id === meId ? '' : userAction(user)]);
+      const tr = row([
+        user.email,
+        user.displayName,
+        user.roles.map(words).join(', '),
+        words(user.status),
+        user.id === meId ? '' : userAction(user),
+      ]);
       tr.dataset.email = user.email;
       return tr;
     }),
@@ -119,35 +131,66 @@ async function loadUsers(): Promise<void> {
 }
 
 async function loadAudit(): Promise<void> {
-  const { items } = await api<{ items: { createdAt: string; actorEmail: string | null; action: string; targetType: string | null; targetId: string | null; data: unknown }[] }>(
-    'GET',
-    '/admin/audit?limit=100',
-  );
+  const { items } = await api<{
+    items: {
+      createdAt: string;
+      actorEmail: string | null;
+      action: string;
+      targetType: string | null;
+      targetId: string | null;
+      data: unknown;
+    }[];
+  }>('GET', '/admin/audit?limit=100');
   fill(
     '#audit',
-    items.map((e) => row([new Date(e.createdAt).toLocaleString(), e.actorEmail ?? 'system', e.action, `${e.targetType ?? ''} ${e.targetId ?? ''}`.trim(), el('pre', JSON.stringify(e.data))])),
+    items.map((e) =>
+      row([
+        new Date(e.createdAt).toLocaleString(),
+        e.actorEmail ?? 'system',
+        e.action,
+        `${e.targetType ?? ''} ${e.targetId ?? ''}`.trim(),
+        el('pre', JSON.stringify(e.data)),
+      ]),
+    ),
   );
 }
 
 async function loadFlags(): Promise<void> {
-  const { items } = await api<{ items: { key: string; description: string; enabled: boolean; rules: unknown[] }[] }>('GET', '/admin/features');
+  const { items } = await api<{ items: { key: string; description: string; enabled: boolean; rules: unknown[] }[] }>(
+    'GET',
+    '/admin/features',
+  );
   fill(
     '#flags',
     items.map((flag) => {
-      const toggle = el('button', flag.enabled ? 'Turn off' : 'Turn on', { class: flag.enabled ? 'danger' : 'secondary' });
+      const toggle = el('button', flag.enabled ? 'Turn off' : 'Turn on', {
+        class: flag.enabled ? 'danger' : 'secondary',
+      });
       toggle.addEventListener('click', () =>
         guarded(async () => {
-          await api('PUT', `/admin/features/${encodeURIComponent(flag.key)}`, { enabled: !flag.enabled, description: flag.description, rules: flag.rules });
+          await api('PUT', `/admin/features/${encodeURIComponent(flag.key)}`, {
+            enabled: !flag.enabled,
+            description: flag.description,
+            rules: flag.rules,
+          });
           await loadFlags();
         }),
       );
-      return row([flag.key, flag.description, flag.enabled ? 'on' : 'off', el('pre', JSON.stringify(flag.rules)), toggle]);
+      return row([
+        flag.key,
+        flag.description,
+        flag.enabled ? 'on' : 'off',
+        el('pre', JSON.stringify(flag.rules)),
+        toggle,
+      ]);
     }),
   );
 }
 
 async function loadContact(): Promise<void> {
-  const { items } = await api<{ items: { id: string; createdAt: string; name: string; email: string; subject: string; status: string }[] }>('GET', '/contact/messages?limit=100');
+  const { items } = await api<{
+    items: { id: string; createdAt: string; name: string; email: string; subject: string; status: string }[];
+  }>('GET', '/contact/messages?limit=100');
   fill(
     '#contact',
     items.map((m) => {
@@ -159,16 +202,30 @@ async function loadContact(): Promise<void> {
           await loadContact();
         }),
       );
-      return row([new Date(m.createdAt).toLocaleString(), `${m.name} <${m.email}>`, m.subject, words(m.status), resolve]);
+      return row([
+        new Date(m.createdAt).toLocaleString(),
+        `${m.name} <${m.email}>`,
+        m.subject,
+        words(m.status),
+        resolve,
+      ]);
     }),
   );
 }
 
-const loaders: Record<string, () => Promise<void>> = { stats: loadStats, users: loadUsers, audit: loadAudit, flags: loadFlags, contact: loadContact };
+const loaders: Record<string, () => Promise<void>> = {
+  stats: loadStats,
+  users: loadUsers,
+  audit: loadAudit,
+  flags: loadFlags,
+  contact: loadContact,
+};
 
 function showTab(tab: string): void {
-  for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) button.classList.toggle('active', button.dataset.tab === tab);
-  for (const panel of document.querySelectorAll<HTMLElement>('[data-panel]')) panel.hidden = panel.dataset.panel !== tab;
+  for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
+    button.classList.toggle('active', button.dataset.tab === tab);
+  for (const panel of document.querySelectorAll<HTMLElement>('[data-panel]'))
+    panel.hidden = panel.dataset.panel !== tab;
   void guarded(loaders[tab]);
 }
 
@@ -204,7 +261,8 @@ $('#user-search').addEventListener('submit', (event) => {
   void guarded(loadUsers);
 });
 
-for (const button of document.querySelectorAll<HTMLButtonElement>('nav button')) button.addEventListener('click', () => showTab(button.dataset.tab!));
+for (const button of document.querySelectorAll<HTMLButtonElement>('nav button'))
+  button.addEventListener('click', () => showTab(button.dataset.tab!));
 
 if (signedIn()) void enter();
 else showLogin();

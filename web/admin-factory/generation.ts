@@ -29,7 +29,9 @@ export interface GeneratedLesson {
   position: number;
   title: { en: string; vi: string };
   content: { en: string; vi: string } | null;
-  quiz: { questions: { prompt: { en: string; vi: string }; options: { en: string; vi: string }[]; answerIndex: number }[] } | null;
+  quiz: {
+    questions: { prompt: { en: string; vi: string }; options: { en: string; vi: string }[]; answerIndex: number }[];
+  } | null;
   findings: { category: string; source: string; field: string; excerpt: string }[];
   flagged: boolean;
 }

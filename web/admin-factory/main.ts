@@ -56,7 +56,10 @@ async function enter(): Promise<void> {
     return;
   }
   $('#who').textContent = me.user.email;
-  live = createClient({ url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`, connectionParams: async () => ({ authorization: `Bearer ${await accessToken()}` }) });
+  live = createClient({
+    url: `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`,
+    connectionParams: async () => ({ authorization: `Bearer ${await accessToken()}` }),
+  });
   show('factory');
   await refresh();
 }
@@ -99,14 +102,30 @@ function render(): void {
   const newestFirst = [...generations.values()].sort((a, b) => b.createdAt.localeCompare(a.createdAt));
   const rows = newestFirst.map((g) => {
     const stages = el('div', null, { class: 'stages' });
-    stages.append(...g.stages.map((s) => el('span', null, { class: `stage ${s.status}`, title: `${s.name}: ${words(s.status)}` })));
+    stages.append(
+      ...g.stages.map((s) => el('span', null, { class: `stage ${s.status}`, title: `${s.name}: ${words(s.status)}` })),
+    );
     const fill = el('div');
     // Set through the DOM: the page's CSP refuses inline style attributes.
     fill.style.width = `${g.progress}%`;
-    const bar = el('div', null, { class: 'bar', role: 'progressbar', 'aria-label': `Progress of “${g.topic}”`, 'aria-valuenow': String(g.progress), 'aria-valuemin': '0', 'aria-valuemax': '100' });
+    const bar = el('div', null, {
+      class: 'bar',
+      role: 'progressbar',
+      'aria-label': `Progress of “${g.topic}”`,
+      'aria-valuenow': String(g.progress),
+      'aria-valuemin': '0',
+      'aria-valuemax': '100',
+    });
     bar.append(fill);
     const row = el('tr', null, { 'data-id': g.id });
-    for (const cell of [g.topic, g.level, g.ageRange, el('span', words(g.status), { class: 'status', 'data-status': g.status }), stages, bar]) {
+    for (const cell of [
+      g.topic,
+      g.level,
+      g.ageRange,
+      el('span', words(g.status), { class: 'status', 'data-status': g.status }),
+      stages,
+      bar,
+    ]) {
       const td = el('td');
       td.append(cell);
       row.append(td);
@@ -144,10 +163,20 @@ async function openDetail(id: string): Promise<void> {
   }
   for (const lesson of g.lessons ?? []) {
     const block = el('details', null, { class: 'lesson' });
-    block.append(el('summary', `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`));
-    for (const finding of lesson.findings) block.append(paragraph(`${finding.category} (${finding.source}) in ${finding.field}: ${finding.excerpt}`, 'finding'));
+    block.append(
+      el(
+        'summary',
+        `Lesson ${lesson.position}: ${lesson.title.en} / ${lesson.title.vi}${lesson.flagged ? ' — flagged' : ''}`,
+      ),
+    );
+    for (const finding of lesson.findings)
+      block.append(
+        paragraph(`${finding.category} (${finding.source}) in ${finding.field}: ${finding.excerpt}`, 'finding'),
+      );
     const pre = document.createElement('pre');
-    pre.textContent = [lesson.content?.en, lesson.content?.vi, lesson.quiz ? JSON.stringify(lesson.quiz, null, 2) : ''].filter(Boolean).join('\n\n---\n\n');
+    pre.textContent = [lesson.content?.en, lesson.content?.vi, lesson.quiz ? JSON.stringify(lesson.quiz, null, 2) : '']
+      .filter(Boolean)
+      .join('\n\n---\n\n');
     block.append(pre);
     detail.append(block);
   }

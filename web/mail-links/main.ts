@@ -14,7 +14,23 @@ interface Texts {
   done: string;
 }
 
-const texts: Record<Lang, Record<Action, Texts> & Record<'badLink' | 'usedLink' | 'password' | 'repeat' | 'mismatch' | 'rejected' | 'verifyFirst' | 'busy' | 'failed' | 'notFound', string>> = {
+const texts: Record<
+  Lang,
+  Record<Action, Texts> &
+    Record<
+      | 'badLink'
+      | 'usedLink'
+      | 'password'
+      | 'repeat'
+      | 'mismatch'
+      | 'rejected'
+      | 'verifyFirst'
+      | 'busy'
+      | 'failed'
+      | 'notFound',
+      string
+    >
+> = {
   en: {
     verify: {
       title: 'Verify your e-mail address',
@@ -80,13 +96,22 @@ const texts: Record<Lang, Record<Action, Texts> & Record<'badLink' | 'usedLink' 
 /** Which page this is, from its path, and the REST call its button makes. */
 const actions: Record<string, { action: Action; call: (token: string, password: string) => Promise<unknown> }> = {
   '/pages/verify-email': { action: 'verify', call: (token) => api('POST', '/auth/verify-email', null, { token }) },
-  '/pages/reset-password': { action: 'reset', call: (token, password) => api('POST', '/auth/reset-password', null, { token, password }) },
-  '/pages/guardian/confirm': { action: 'confirm', call: (token) => api('POST', '/guardian/links/confirm', null, { token }) },
+  '/pages/reset-password': {
+    action: 'reset',
+    call: (token, password) => api('POST', '/auth/reset-password', null, { token, password }),
+  },
+  '/pages/guardian/confirm': {
+    action: 'confirm',
+    call: (token) => api('POST', '/guardian/links/confirm', null, { token }),
+  },
 };
 
 const params = new URLSearchParams(location.search);
 // The mail's language rides in its link; a link without one follows the browser.
-const lang: Lang = params.get('lang') === 'vi' || (!params.get('lang') && navigator.language.toLowerCase().startsWith('vi')) ? 'vi' : 'en';
+const lang: Lang =
+  params.get('lang') === 'vi' || (!params.get('lang') && navigator.language.toLowerCase().startsWith('vi'))
+    ? 'vi'
+    : 'en';
 const t = texts[lang];
 const token = params.get('token');
 const page = actions[location.pathname.replace(/\/$/, '')];
@@ -103,7 +128,8 @@ function show(id: 'result' | 'error', message: string) {
 function explain(error: unknown): string {
   if (!(error instanceof ApiFailure)) return `${t.failed} ${error instanceof Error ? error.message : String(error)}`;
   const fields = error.body.details?.map((d) => d.field) ?? [];
-  if (error.body.error === 'validation_failed' && fields.includes('password')) return `${t.rejected} ${error.body.details!.map((d) => d.message).join('; ')}`;
+  if (error.body.error === 'validation_failed' && fields.includes('password'))
+    return `${t.rejected} ${error.body.details!.map((d) => d.message).join('; ')}`;
   if (error.body.reason === 'learner_not_signed_up') return error.message;
   if (error.body.error === 'validation_failed' && fields.includes('token')) return t.usedLink;
   if (error.body.error === 'email_not_verified') return t.verifyFirst;

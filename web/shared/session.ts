@@ -39,7 +39,11 @@ function read(): Stored | null {
 }
 
 function keep(payload: AuthPayload): void {
-  const stored: Stored = { accessToken: payload.accessToken, refreshToken: payload.refreshToken, expiresAt: Date.now() + payload.expiresIn * 1000 };
+  const stored: Stored = {
+    accessToken: payload.accessToken,
+    refreshToken: payload.refreshToken,
+    expiresAt: Date.now() + payload.expiresIn * 1000,
+  };
   sessionStorage.setItem(KEY, JSON.stringify(stored));
 }
 

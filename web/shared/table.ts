@@ -4,5 +4,6 @@
  */
 export function labelCells(table: HTMLTableElement): void {
   const names = [...table.tHead!.rows[0].cells].map((th) => th.textContent!.trim());
-  for (const body of table.tBodies) for (const tr of body.rows) for (const td of tr.cells) td.dataset.label = names[td.cellIndex] ?? '';
+  for (const body of table.tBodies)
+    for (const tr of body.rows) for (const td of tr.cells) td.dataset.label = names[td.cellIndex] ?? '';
 }

@@ -2,7 +2,11 @@ import { Migration } from '@mikro-orm/migrations';
 
 const channel = 'learning_platform_events';
 /** Each table whose rows decide what a person may do with the AI tutor, and the column naming the person (none: everybody). */
-const watched: { table: string; person?: string }[] = [{ table: 'consents', person: 'subject_id' }, { table: 'learner_ai_access', person: 'learner_id' }, { table: 'country_policies' }];
+const watched: { table: string; person?: string }[] = [
+  { table: 'consents', person: 'subject_id' },
+  { table: 'learner_ai_access', person: 'learner_id' },
+  { table: 'country_policies' },
+];
 /** The account's columns that the AI checks read (status, tier, roles, age, country, locale, verification). */
 const userColumns = ['roles', 'birth_date', 'country', 'locale', 'tier', 'status', 'email_verified_at'];
 
@@ -22,11 +26,17 @@ export class Migration20261124100000_ai_access_events extends Migration {
         return null;
       end $$;`);
     for (const { table, person } of watched) {
-      this.addSql(`create trigger access_changed_notify after insert or update or delete on "${table}" for each row execute function access_changed_notify(${person ? `'${person}'` : ''});`);
+      this.addSql(
+        `create trigger access_changed_notify after insert or update or delete on "${table}" for each row execute function access_changed_notify(${person ? `'${person}'` : ''});`,
+      );
     }
     const distinct = `(${userColumns.map((c) => `old."${c}"`).join(', ')}) is distinct from (${userColumns.map((c) => `new."${c}"`).join(', ')})`;
-    this.addSql(`create trigger access_changed_notify after update on "users" for each row when (${distinct}) execute function access_changed_notify('id');`);
-    this.addSql(`create trigger access_changed_notify_delete after delete on "users" for each row execute function access_changed_notify('id');`);
+    this.addSql(
+      `create trigger access_changed_notify after update on "users" for each row when (${distinct}) execute function access_changed_notify('id');`,
+    );
+    this.addSql(
+      `create trigger access_changed_notify_delete after delete on "users" for each row execute function access_changed_notify('id');`,
+    );
   }
 
   override async down(): Promise<void> {

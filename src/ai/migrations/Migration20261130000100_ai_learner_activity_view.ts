@@ -6,7 +6,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261130000100_ai_learner_activity_view extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create view ai_learner_activity as select user_id as learner_id, day from ai_usage where messages > 0;`);
+    this.addSql(
+      `create view ai_learner_activity as select user_id as learner_id, day from ai_usage where messages > 0;`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -11,7 +11,9 @@ export class Migration20261125100000_audit_append_only extends Migration {
     this.addSql(
       `create function audit_refuse_change() returns trigger language plpgsql as $$ begin if current_user = session_user then raise exception 'the audit trail is append-only: % on % refused', tg_op, tg_table_name; end if; return case when tg_op = 'DELETE' then old else new end; end $$;`,
     );
-    this.addSql(`create trigger "audit_entries_append_only" before update or delete on "audit_entries" for each row execute function audit_refuse_change();`);
+    this.addSql(
+      `create trigger "audit_entries_append_only" before update or delete on "audit_entries" for each row execute function audit_refuse_change();`,
+    );
     this.addSql(
       `create function audit_pseudonymise(person text, pseudonym text) returns void language sql security definer set search_path = public as $$ update audit_entries set target_id = pseudonym where target_id = person; update audit_entries set data = replace(data::text, person, pseudonym)::jsonb where strpos(data::text, person) > 0; $$;`,
     );

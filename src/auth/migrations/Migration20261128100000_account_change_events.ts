@@ -14,7 +14,9 @@ export class Migration20261128100000_account_change_events extends Migration {
         perform pg_notify('learning_platform_events', json_build_object('type', 'accessChanged', 'detail', old.id)::text);
         return null;
       end $$;`);
-    this.addSql(`create trigger account_changed_notify after update on "users" for each row when (old.* is distinct from new.*) execute function account_changed_notify();`);
+    this.addSql(
+      `create trigger account_changed_notify after update on "users" for each row when (old.* is distinct from new.*) execute function account_changed_notify();`,
+    );
   }
 
   override async down(): Promise<void> {

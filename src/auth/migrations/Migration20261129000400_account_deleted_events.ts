@@ -12,13 +12,19 @@ export class Migration20261129000400_account_deleted_events extends Migration {
   override async up(): Promise<void> {
     this.addSql(`drop trigger if exists access_changed_notify on "users";`);
     this.addSql(`drop trigger if exists access_changed_notify_delete on "users";`);
-    this.addSql(`create trigger account_deleted_notify after delete on "users" for each row execute function access_changed_notify('id');`);
+    this.addSql(
+      `create trigger account_deleted_notify after delete on "users" for each row execute function access_changed_notify('id');`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop trigger if exists account_deleted_notify on "users";`);
     const distinct = `(${userColumns.map((c) => `old."${c}"`).join(', ')}) is distinct from (${userColumns.map((c) => `new."${c}"`).join(', ')})`;
-    this.addSql(`create trigger access_changed_notify after update on "users" for each row when (${distinct}) execute function access_changed_notify('id');`);
-    this.addSql(`create trigger access_changed_notify_delete after delete on "users" for each row execute function access_changed_notify('id');`);
+    this.addSql(
+      `create trigger access_changed_notify after update on "users" for each row when (${distinct}) execute function access_changed_notify('id');`,
+    );
+    this.addSql(
+      `create trigger access_changed_notify_delete after delete on "users" for each row execute function access_changed_notify('id');`,
+    );
   }
 }

@@ -10,7 +10,9 @@ export class Migration20261201000100_codelab_verdict_release extends Migration {
     this.addSql(`alter table "codelab_submissions" add column "release_at" timestamptz null;`);
     this.addSql(`update "codelab_submissions" set "release_at" = coalesce("finished_at", "created_at");`);
     this.addSql(`alter table "codelab_submissions" alter column "release_at" set not null;`);
-    this.addSql(`insert into "outbox" ("kind", "name", "payload") select 'job', 'codelab-release', jsonb_build_object('submissionId', "id") from "codelab_submissions" where "status" <> 'completed';`);
+    this.addSql(
+      `insert into "outbox" ("kind", "name", "payload") select 'job', 'codelab-release', jsonb_build_object('submissionId', "id") from "codelab_submissions" where "status" <> 'completed';`,
+    );
   }
 
   override async down(): Promise<void> {

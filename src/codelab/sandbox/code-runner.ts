@@ -5,7 +5,16 @@ import { z } from 'zod';
 import { invalidRunRequest } from '../codelab.errors';
 import { JavaScriptPool } from './javascript-pool';
 import { type PythonLayers, PythonPool } from './python-pool';
-import { type Job, type Language, languages, type PoolStats, type RunRequest, type RunResult, type SandboxLogger, silentLogger } from './types';
+import {
+  type Job,
+  type Language,
+  languages,
+  type PoolStats,
+  type RunRequest,
+  type RunResult,
+  type SandboxLogger,
+  silentLogger,
+} from './types';
 
 export interface CodeRunnerOptions {
   /** Runs at once per language (CODELAB_WORKERS); default: the number of cores. */
@@ -61,7 +70,13 @@ export class CodeRunner {
     };
     const o = this.options;
     this.pools = {
-      python: new PythonPool({ workers: o.workers, spares: o.pythonSpares, memoryLimitMb: o.memoryLimitMb, logger: o.logger, layers: o.pythonLayers }),
+      python: new PythonPool({
+        workers: o.workers,
+        spares: o.pythonSpares,
+        memoryLimitMb: o.memoryLimitMb,
+        logger: o.logger,
+        layers: o.pythonLayers,
+      }),
       javascript: new JavaScriptPool({ workers: o.workers, memoryLimitMb: o.memoryLimitMb, logger: o.logger }),
     };
     this.request = z.object({
@@ -89,7 +104,9 @@ export class CodeRunner {
   async runCode(request: RunRequest): Promise<RunResult> {
     const parsed = this.request.safeParse(request);
     if (!parsed.success) {
-      throw invalidRunRequest(parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message })));
+      throw invalidRunRequest(
+        parsed.error.issues.map((i) => ({ field: i.path.join('.') || 'request', message: i.message })),
+      );
     }
     const r = parsed.data;
     const o = this.options;
@@ -117,7 +134,10 @@ export class CodeRunner {
     const mode = statSync(dir).mode & 0o777;
     if (mode & 0o077) {
       chmodSync(dir, mode & 0o700);
-      this.options.logger.warn({ dir, was: mode.toString(8) }, 'CodeLab: made a private directory unreadable to other users');
+      this.options.logger.warn(
+        { dir, was: mode.toString(8) },
+        'CodeLab: made a private directory unreadable to other users',
+      );
     }
   }
 }

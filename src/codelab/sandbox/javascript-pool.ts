@@ -43,7 +43,9 @@ class QuickJsThread {
     });
     this.worker.unref();
     this.ready = new Promise<void>((resolve, reject) => {
-      this.worker.once('message', (m: { t?: string }) => (m?.t === 'ready' ? resolve() : reject(new Error('unexpected first message'))));
+      this.worker.once('message', (m: { t?: string }) =>
+        m?.t === 'ready' ? resolve() : reject(new Error('unexpected first message')),
+      );
       this.worker.once('error', reject);
     });
     this.worker.on('message', (m: Done) => {
@@ -64,7 +66,12 @@ class QuickJsThread {
         this.settle = null;
         void this.worker.terminate();
         resolve({
-          result: { status: 'time_limit_exceeded', stdout: '', stderr: `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`, timeMs: job.timeLimitMs },
+          result: {
+            status: 'time_limit_exceeded',
+            stdout: '',
+            stderr: `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`,
+            timeMs: job.timeLimitMs,
+          },
           replace: true,
         });
       }, hardStopMs(job.timeLimitMs));
@@ -144,7 +151,15 @@ export class JavaScriptPool implements Pool {
   }
 
   stats(): PoolStats {
-    return { workers: this.threads.size, ready: this.idle.length, busy: this.busy, queued: this.queue.length, runs: this.runs, replaced: this.replaced, spawned: this.spawned };
+    return {
+      workers: this.threads.size,
+      ready: this.idle.length,
+      busy: this.busy,
+      queued: this.queue.length,
+      runs: this.runs,
+      replaced: this.replaced,
+      spawned: this.spawned,
+    };
   }
 
   private spawn(): Promise<void> {

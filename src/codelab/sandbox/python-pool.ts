@@ -7,7 +7,15 @@ import { pythonDriverSource } from './python-driver.source';
 import { pythonWorkerSource } from './python-worker.source';
 import { type IsolationMode, isolationMode, spawnSandboxed } from './sandbox-process';
 import { SnapshotFile } from './snapshot-file';
-import { type Job, type Pool, type PoolStats, type RunResult, type RunStatus, runStatuses, type SandboxLogger } from './types';
+import {
+  type Job,
+  type Pool,
+  type PoolStats,
+  type RunResult,
+  type RunStatus,
+  runStatuses,
+  type SandboxLogger,
+} from './types';
 
 /**
  * The layers inside a Python worker process, all on by default. Turning one off is for tests
@@ -24,7 +32,12 @@ export interface PythonLayers {
   permissionModel: boolean;
 }
 
-export const allPythonLayers: PythonLayers = { importGuard: true, emptyJsGlobals: true, noCodeGeneration: true, permissionModel: true };
+export const allPythonLayers: PythonLayers = {
+  importGuard: true,
+  emptyJsGlobals: true,
+  noCodeGeneration: true,
+  permissionModel: true,
+};
 
 export interface PythonPoolOptions {
   /** Runs at once. */
@@ -83,7 +96,8 @@ class PythonWorker {
     child.stdin!.on('error', () => {});
     // Workers never keep the service's event loop alive; they exit when their stdin closes.
     child.unref();
-    for (const stream of [child.stdin, child.stdout, child.stderr]) (stream as unknown as { unref?: () => void } | null)?.unref?.();
+    for (const stream of [child.stdin, child.stdout, child.stderr])
+      (stream as unknown as { unref?: () => void } | null)?.unref?.();
     child.stdout!.setEncoding('utf8');
     child.stdout!.on('data', (chunk: string) => this.receive(chunk));
     child.stderr!.setEncoding('utf8');
@@ -105,7 +119,11 @@ class PythonWorker {
       };
       this.onExit = (code, signal) => {
         clearTimeout(timer);
-        reject(new Error(`the Python worker exited before it was ready (${signal ?? code}): ${this.stderrTail.trim().slice(-500)}`));
+        reject(
+          new Error(
+            `the Python worker exited before it was ready (${signal ?? code}): ${this.stderrTail.trim().slice(-500)}`,
+          ),
+        );
       };
     });
     let markGone: () => void = () => {};
@@ -144,7 +162,8 @@ class PythonWorker {
 
   /** The sandboxed node's pid as the host sees it (under unshare it is unshare's child). */
   private hostPid(): number | null {
-    if (this.nodePid === undefined) this.nodePid = this.isolated ? firstChildPid(this.child.pid!) : (this.child.pid ?? null);
+    if (this.nodePid === undefined)
+      this.nodePid = this.isolated ? firstChildPid(this.child.pid!) : (this.child.pid ?? null);
     return this.nodePid;
   }
 
@@ -177,9 +196,19 @@ class PythonWorker {
         clearInterval(watch);
         this.kill();
         if (note) err.push(Buffer.from(note));
-        resolve({ status, stdout: Buffer.concat(out).toString('utf8'), stderr: Buffer.concat(err).toString('utf8'), timeMs });
+        resolve({
+          status,
+          stdout: Buffer.concat(out).toString('utf8'),
+          stderr: Buffer.concat(err).toString('utf8'),
+          timeMs,
+        });
       };
-      const timeLimitExceeded = () => settle('time_limit_exceeded', job.timeLimitMs, `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`);
+      const timeLimitExceeded = () =>
+        settle(
+          'time_limit_exceeded',
+          job.timeLimitMs,
+          `Time limit exceeded: the program ran longer than ${job.timeLimitMs} ms.\n`,
+        );
       this.onMessage = (m) => {
         if (settled) return;
         if ((m.t === 'o' || m.t === 'e') && typeof m.d === 'string') {
@@ -198,8 +227,12 @@ class PythonWorker {
       this.onExit = (code, signal) => {
         const tail = this.stderrTail;
         const used = elapsed();
-        const outOfMemory = /out of memory|heap limit|allocation failed|Cannot enlarge memory|RangeError: Array buffer allocation/i.test(tail);
-        if (outOfMemory) settle('memory_limit_exceeded', used, 'MemoryError: the program used more memory than allowed\n');
+        const outOfMemory =
+          /out of memory|heap limit|allocation failed|Cannot enlarge memory|RangeError: Array buffer allocation/i.test(
+            tail,
+          );
+        if (outOfMemory)
+          settle('memory_limit_exceeded', used, 'MemoryError: the program used more memory than allowed\n');
         else settle('runtime_error', used, `The program crashed the interpreter (${signal ?? `exit ${code}`}).\n`);
       };
       // The limit is CPU time; the wall-clock backstop catches a program that blocks without using any.
@@ -273,14 +306,21 @@ export class PythonPool implements Pool {
       }
       this.snapshot = await snapshot;
     } catch (error) {
-      if (!this.stopped) this.options.logger.warn({ err: String(error) }, 'CodeLab: no Pyodide snapshot; Python workers load from scratch (about 3 s each)');
+      if (!this.stopped)
+        this.options.logger.warn(
+          { err: String(error) },
+          'CodeLab: no Pyodide snapshot; Python workers load from scratch (about 3 s each)',
+        );
     }
     // Stopped while the snapshot was built: no workers for a pool that is gone.
     if (this.stopped) return;
     const first: Promise<void>[] = [];
     while (this.warm < this.target) first.push(this.spawnWorker());
     await Promise.allSettled(first);
-    this.options.logger.info({ ms: Date.now() - started, workers: this.idle.length, isolation: this.mode }, 'CodeLab Python workers warm');
+    this.options.logger.info(
+      { ms: Date.now() - started, workers: this.idle.length, isolation: this.mode },
+      'CodeLab Python workers warm',
+    );
   }
 
   run(job: Job): Promise<RunResult> {
@@ -301,7 +341,16 @@ export class PythonPool implements Pool {
 
   stats(): PoolStats {
     const startCpuMs = this.startCpuCount ? Math.round(this.startCpuTotal / this.startCpuCount) : undefined;
-    return { workers: this.alive, ready: this.idle.length, busy: this.busy, queued: this.queue.length, runs: this.runs, replaced: this.replaced, spawned: this.spawned, startCpuMs };
+    return {
+      workers: this.alive,
+      ready: this.idle.length,
+      busy: this.busy,
+      queued: this.queue.length,
+      runs: this.runs,
+      replaced: this.replaced,
+      spawned: this.spawned,
+      startCpuMs,
+    };
   }
 
   private get alive(): number {
@@ -415,7 +464,10 @@ export class PythonPool implements Pool {
         this.starting--;
         this.everyone.delete(worker);
         this.failures++;
-        this.options.logger.error({ err: error.message, failures: this.failures }, 'CodeLab: a Python worker failed to start');
+        this.options.logger.error(
+          { err: error.message, failures: this.failures },
+          'CodeLab: a Python worker failed to start',
+        );
         if (this.failures >= 3 && this.idle.length === 0 && this.starting === 0) {
           for (const waiting of this.queue.splice(0)) waiting.reject(new Error('Python workers cannot start'));
         }

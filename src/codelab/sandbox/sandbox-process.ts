@@ -75,11 +75,28 @@ export function isolationMode(logger: SandboxLogger): IsolationMode {
 export function spawnSandboxed(nodeArgs: string[], mode: IsolationMode, keep: string, input?: number): ChildProcess {
   const stdio: ('pipe' | number)[] = input === undefined ? ['pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe', input];
   if (mode === 'namespaces') {
-    return spawn(UNSHARE, ['--net', '--pid', '--fork', '--kill-child', '--mount-proc', '--', '/bin/sh', '-c', ISOLATE_SCRIPT, 'sh', process.execPath, ...nodeArgs], {
-      env: { KEEP: keep, NODE_DIR: dirname(process.execPath) },
-      cwd: '/',
-      stdio,
-    });
+    return spawn(
+      UNSHARE,
+      [
+        '--net',
+        '--pid',
+        '--fork',
+        '--kill-child',
+        '--mount-proc',
+        '--',
+        '/bin/sh',
+        '-c',
+        ISOLATE_SCRIPT,
+        'sh',
+        process.execPath,
+        ...nodeArgs,
+      ],
+      {
+        env: { KEEP: keep, NODE_DIR: dirname(process.execPath) },
+        cwd: '/',
+        stdio,
+      },
+    );
   }
   const scratch = mkdtempSync(join(tmpdir(), 'codelab-'));
   const child = spawn(process.execPath, nodeArgs, { env: {}, cwd: scratch, stdio });

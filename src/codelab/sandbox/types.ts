@@ -1,5 +1,12 @@
 /** What a run of learner code can end as (docs/codelab.md). */
-export const runStatuses = ['ok', 'runtime_error', 'syntax_error', 'time_limit_exceeded', 'memory_limit_exceeded', 'output_limit_exceeded'] as const;
+export const runStatuses = [
+  'ok',
+  'runtime_error',
+  'syntax_error',
+  'time_limit_exceeded',
+  'memory_limit_exceeded',
+  'output_limit_exceeded',
+] as const;
 export type RunStatus = (typeof runStatuses)[number];
 
 export const languages = ['python', 'javascript'] as const;

@@ -9,11 +9,15 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261129000100_consent_access_events extends Migration {
   override async up(): Promise<void> {
     this.addSql(`drop trigger if exists access_changed_notify on "consents";`);
-    this.addSql(`create trigger consent_access_changed after insert or update or delete on "consents" for each row execute function access_changed_notify('subject_id');`);
+    this.addSql(
+      `create trigger consent_access_changed after insert or update or delete on "consents" for each row execute function access_changed_notify('subject_id');`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop trigger if exists consent_access_changed on "consents";`);
-    this.addSql(`create trigger access_changed_notify after insert or update or delete on "consents" for each row execute function access_changed_notify('subject_id');`);
+    this.addSql(
+      `create trigger access_changed_notify after insert or update or delete on "consents" for each row execute function access_changed_notify('subject_id');`,
+    );
   }
 }

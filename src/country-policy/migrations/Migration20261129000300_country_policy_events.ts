@@ -9,11 +9,15 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261129000300_country_policy_events extends Migration {
   override async up(): Promise<void> {
     this.addSql(`drop trigger if exists access_changed_notify on "country_policies";`);
-    this.addSql(`create trigger country_policy_changed after insert or update or delete on "country_policies" for each row execute function access_changed_notify();`);
+    this.addSql(
+      `create trigger country_policy_changed after insert or update or delete on "country_policies" for each row execute function access_changed_notify();`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop trigger if exists country_policy_changed on "country_policies";`);
-    this.addSql(`create trigger access_changed_notify after insert or update or delete on "country_policies" for each row execute function access_changed_notify();`);
+    this.addSql(
+      `create trigger access_changed_notify after insert or update or delete on "country_policies" for each row execute function access_changed_notify();`,
+    );
   }
 }

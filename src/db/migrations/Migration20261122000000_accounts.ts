@@ -18,20 +18,32 @@ export class Migration20261122000000_accounts extends Migration {
     );
     this.addSql(`create index "refresh_tokens_user_id_index" on "refresh_tokens" ("user_id");`);
     this.addSql(`create index "refresh_tokens_family_id_index" on "refresh_tokens" ("family_id");`);
-    this.addSql(`alter table "refresh_tokens" add constraint "refresh_tokens_token_hash_unique" unique ("token_hash");`);
+    this.addSql(
+      `alter table "refresh_tokens" add constraint "refresh_tokens_token_hash_unique" unique ("token_hash");`,
+    );
 
     this.addSql(
       `create table "account_tokens" ("id" uuid not null, "user_id" uuid not null, "purpose" text check ("purpose" in ('verify_email', 'reset_password')) not null, "token_hash" text not null, "expires_at" timestamptz not null, "used_at" timestamptz null, "created_at" timestamptz not null, constraint "account_tokens_pkey" primary key ("id"));`,
     );
     this.addSql(`create index "account_tokens_user_id_index" on "account_tokens" ("user_id");`);
-    this.addSql(`alter table "account_tokens" add constraint "account_tokens_token_hash_unique" unique ("token_hash");`);
+    this.addSql(
+      `alter table "account_tokens" add constraint "account_tokens_token_hash_unique" unique ("token_hash");`,
+    );
 
-    this.addSql(`alter table "role_changes" add constraint "role_changes_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`);
-    this.addSql(`alter table "role_changes" add constraint "role_changes_actor_id_foreign" foreign key ("actor_id") references "users" ("id") on update cascade on delete set null;`);
+    this.addSql(
+      `alter table "role_changes" add constraint "role_changes_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`,
+    );
+    this.addSql(
+      `alter table "role_changes" add constraint "role_changes_actor_id_foreign" foreign key ("actor_id") references "users" ("id") on update cascade on delete set null;`,
+    );
 
-    this.addSql(`alter table "refresh_tokens" add constraint "refresh_tokens_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`);
+    this.addSql(
+      `alter table "refresh_tokens" add constraint "refresh_tokens_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`,
+    );
 
-    this.addSql(`alter table "account_tokens" add constraint "account_tokens_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`);
+    this.addSql(
+      `alter table "account_tokens" add constraint "account_tokens_user_id_foreign" foreign key ("user_id") references "users" ("id") on update cascade on delete cascade;`,
+    );
   }
 
   override async down(): Promise<void> {

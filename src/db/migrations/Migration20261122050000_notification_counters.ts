@@ -20,8 +20,12 @@ export class Migration20261122050000_notification_counters extends Migration {
         end if;
         return null;
       end $$;`);
-    this.addSql(`create trigger notification_counters_apply after insert or update of read_at or delete on "notifications" for each row execute function notification_counters_apply();`);
-    this.addSql(`insert into notification_counters (user_id, unread) select user_id, count(*) from notifications where read_at is null group by user_id;`);
+    this.addSql(
+      `create trigger notification_counters_apply after insert or update of read_at or delete on "notifications" for each row execute function notification_counters_apply();`,
+    );
+    this.addSql(
+      `insert into notification_counters (user_id, unread) select user_id, count(*) from notifications where read_at is null group by user_id;`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -23,5 +23,8 @@ export const migrations: MigrationObject[] = [
   { name: 'Migration20261123100000_schema_as_declared', class: Migration20261123100000_schema_as_declared },
   { name: 'Migration20261125000000_outbox', class: Migration20261125000000_outbox },
   { name: 'Migration20261129000000_access_changed_function', class: Migration20261129000000_access_changed_function },
-  { name: 'Migration20261129000500_outbox_reactions_readdressed', class: Migration20261129000500_outbox_reactions_readdressed },
+  {
+    name: 'Migration20261129000500_outbox_reactions_readdressed',
+    class: Migration20261129000500_outbox_reactions_readdressed,
+  },
 ];

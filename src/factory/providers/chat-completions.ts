@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import type { Quiz } from '../../courses';
-import { type CourseBrief, type CourseModel, type LessonBrief, type Outline, ProviderError, type Research } from './model';
+import {
+  type CourseBrief,
+  type CourseModel,
+  type LessonBrief,
+  type Outline,
+  ProviderError,
+  type Research,
+} from './model';
 import type { Localized } from '../../kernel/localized';
 
 export interface ModelEndpoint {
@@ -24,15 +31,27 @@ const researchSchema = z.object({
     .min(1)
     .max(40),
 });
-const lessonPlan = z.object({ title: text, objectives: z.object({ en: z.array(z.string().min(1)).min(1), vi: z.array(z.string().min(1)).min(1) }) });
-const outlineSchema = (count: number) => z.object({ title: text, description: text, lessons: z.array(lessonPlan).length(count) });
+const lessonPlan = z.object({
+  title: text,
+  objectives: z.object({ en: z.array(z.string().min(1)).min(1), vi: z.array(z.string().min(1)).min(1) }),
+});
+const outlineSchema = (count: number) =>
+  z.object({ title: text, description: text, lessons: z.array(lessonPlan).length(count) });
 const contentSchema = z.object({ content: text });
 const quizSchema = z.object({
   questions: z
     .array(
       z
-        .object({ prompt: text, options: z.array(text).min(2).max(6), answerIndex: z.number().int().min(0), explanation: text })
-        .refine((q) => q.answerIndex < q.options.length, { message: 'answerIndex must name one of the options', path: ['answerIndex'] }),
+        .object({
+          prompt: text,
+          options: z.array(text).min(2).max(6),
+          answerIndex: z.number().int().min(0),
+          explanation: text,
+        })
+        .refine((q) => q.answerIndex < q.options.length, {
+          message: 'answerIndex must name one of the options',
+          path: ['answerIndex'],
+        }),
     )
     .min(1)
     .max(10),
@@ -93,9 +112,16 @@ export class ChatCompletionsModel implements CourseModel {
     );
   }
 
-  async translate(brief: CourseBrief, texts: Record<string, string>, from: 'en' | 'vi', to: 'en' | 'vi'): Promise<Record<string, string>> {
+  async translate(
+    brief: CourseBrief,
+    texts: Record<string, string>,
+    from: 'en' | 'vi',
+    to: 'en' | 'vi',
+  ): Promise<Record<string, string>> {
     const keys = Object.keys(texts);
-    const schema = z.object(Object.fromEntries(keys.map((key) => [key, z.string().min(1)]))) as unknown as z.ZodType<Record<string, string>>;
+    const schema = z.object(Object.fromEntries(keys.map((key) => [key, z.string().min(1)]))) as unknown as z.ZodType<
+      Record<string, string>
+    >;
     const language = { en: 'English', vi: 'Vietnamese' };
     return this.ask(
       schema,
@@ -116,18 +142,31 @@ export class ChatCompletionsModel implements CourseModel {
       const answer = await this.complete(messages);
       const problem = check(schema, answer);
       if (problem.ok) return problem.value;
-      if (attempt >= this.options.malformedRetries) throw new ProviderError(`${this.name} gave malformed output ${attempt + 1} times: ${problem.error}`);
-      messages.push({ role: 'assistant', content: answer }, { role: 'user', content: `That answer is not valid: ${problem.error}. Answer again with the JSON object only.` });
+      if (attempt >= this.options.malformedRetries)
+        throw new ProviderError(`${this.name} gave malformed output ${attempt + 1} times: ${problem.error}`);
+      messages.push(
+        { role: 'assistant', content: answer },
+        {
+          role: 'user',
+          content: `That answer is not valid: ${problem.error}. Answer again with the JSON object only.`,
+        },
+      );
     }
   }
 
   private async complete(messages: { role: string; content: string }[]): Promise<string> {
-    const body = await postJson<{ choices?: { message?: { content?: unknown } }[] }>(this.endpoint, '/chat/completions', this.name, this.options.timeoutMs, {
-      model: this.endpoint.model,
-      messages,
-      temperature: 0.4,
-      response_format: { type: 'json_object' },
-    });
+    const body = await postJson<{ choices?: { message?: { content?: unknown } }[] }>(
+      this.endpoint,
+      '/chat/completions',
+      this.name,
+      this.options.timeoutMs,
+      {
+        model: this.endpoint.model,
+        messages,
+        temperature: 0.4,
+        response_format: { type: 'json_object' },
+      },
+    );
     const content = body?.choices?.[0]?.message?.content;
     if (typeof content !== 'string') throw new ProviderError(`${this.name} answered without a message`);
     return content;
@@ -135,17 +174,28 @@ export class ChatCompletionsModel implements CourseModel {
 }
 
 /** POSTs JSON to an OpenAI-compatible endpoint; any failure to get a JSON answer is a ProviderError. */
-export async function postJson<T>(endpoint: ModelEndpoint, path: string, name: string, timeoutMs: number, payload: unknown): Promise<T | null> {
+export async function postJson<T>(
+  endpoint: ModelEndpoint,
+  path: string,
+  name: string,
+  timeoutMs: number,
+  payload: unknown,
+): Promise<T | null> {
   let response: Response;
   try {
     response = await fetch(`${endpoint.url.replace(/\/+$/, '')}${path}`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        ...(endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {}),
+      },
       body: JSON.stringify(payload),
       signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
-    throw new ProviderError(`${name} is unreachable: ${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`);
+    throw new ProviderError(
+      `${name} is unreachable: ${(error as Error).name === 'TimeoutError' ? 'timed out' : (error as Error).message}`,
+    );
   }
   if (!response.ok) throw new ProviderError(`${name} answered HTTP ${response.status}`);
   return (await response.json().catch(() => null)) as T | null;

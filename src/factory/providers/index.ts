@@ -14,14 +14,36 @@ export function createFactoryModels(config: Config): FactoryModels {
   const chat = { timeoutMs: config.LLM_TIMEOUT_MS, malformedRetries: config.LLM_MALFORMED_RETRIES };
   const models: Record<ProviderKind, () => CourseModel> = {
     offline: () => new OfflineCourseModel(config.FACTORY_OFFLINE_DELAY_MS),
-    open_weight: () => new ChatCompletionsModel({ url: config.OPEN_WEIGHT_LLM_URL!, model: config.OPEN_WEIGHT_LLM_MODEL, apiKey: config.OPEN_WEIGHT_LLM_API_KEY }, chat),
-    commercial: () => new ChatCompletionsModel({ url: config.COMMERCIAL_LLM_URL!, model: config.COMMERCIAL_LLM_MODEL, apiKey: config.COMMERCIAL_LLM_API_KEY }, chat),
+    open_weight: () =>
+      new ChatCompletionsModel(
+        {
+          url: config.OPEN_WEIGHT_LLM_URL!,
+          model: config.OPEN_WEIGHT_LLM_MODEL,
+          apiKey: config.OPEN_WEIGHT_LLM_API_KEY,
+        },
+        chat,
+      ),
+    commercial: () =>
+      new ChatCompletionsModel(
+        { url: config.COMMERCIAL_LLM_URL!, model: config.COMMERCIAL_LLM_MODEL, apiKey: config.COMMERCIAL_LLM_API_KEY },
+        chat,
+      ),
   };
   const made = new Map<ProviderKind, CourseModel>();
   const model = (kind: ProviderKind) => made.get(kind) ?? made.set(kind, models[kind]()).get(kind)!;
   const chosen = factoryProviders(config);
   return {
-    byStage: { research: model(chosen.research), outline: model(chosen.outline), content: model(chosen.content), quiz: model(chosen.quiz) },
-    moderation: config.MODERATION_URL ? new ModerationClient({ url: config.MODERATION_URL, model: config.MODERATION_MODEL, apiKey: config.MODERATION_API_KEY }, config.LLM_TIMEOUT_MS) : undefined,
+    byStage: {
+      research: model(chosen.research),
+      outline: model(chosen.outline),
+      content: model(chosen.content),
+      quiz: model(chosen.quiz),
+    },
+    moderation: config.MODERATION_URL
+      ? new ModerationClient(
+          { url: config.MODERATION_URL, model: config.MODERATION_MODEL, apiKey: config.MODERATION_API_KEY },
+          config.LLM_TIMEOUT_MS,
+        )
+      : undefined,
   };
 }

@@ -49,7 +49,12 @@ export interface CourseModel {
   lessonContent(brief: CourseBrief, research: Research, lesson: LessonBrief): Promise<Localized>;
   quiz(brief: CourseBrief, lesson: LessonBrief): Promise<Quiz>;
   /** Each text (keyed by field) in the other language of the course, for learners of the brief's ages. */
-  translate(brief: CourseBrief, texts: Record<string, string>, from: 'en' | 'vi', to: 'en' | 'vi'): Promise<Record<string, string>>;
+  translate(
+    brief: CourseBrief,
+    texts: Record<string, string>,
+    from: 'en' | 'vi',
+    to: 'en' | 'vi',
+  ): Promise<Record<string, string>>;
 }
 
 /** A provider that could not answer; the stage is tried again with backoff. */

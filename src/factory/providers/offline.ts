@@ -31,7 +31,10 @@ export class OfflineCourseModel implements CourseModel {
     await this.think();
     const concepts = plan(brief);
     return {
-      title: { en: `${brief.topic}: a ${LEVEL_NAME[brief.level].en} course`, vi: `${brief.topic}: khóa học ${LEVEL_NAME[brief.level].vi}` },
+      title: {
+        en: `${brief.topic}: a ${LEVEL_NAME[brief.level].en} course`,
+        vi: `${brief.topic}: khóa học ${LEVEL_NAME[brief.level].vi}`,
+      },
       description: {
         en: `${brief.lessonCount} lessons for ages ${brief.minAge}-${brief.maxAge}, from ${concepts[0].name.en.toLowerCase()} to ${concepts.at(-1)!.name.en.toLowerCase()}, each with an example, an exercise and a quiz.`,
         vi: `${brief.lessonCount} bài học cho lứa tuổi ${brief.minAge}-${brief.maxAge}, từ ${concepts[0].name.vi.toLowerCase()} đến ${concepts.at(-1)!.name.vi.toLowerCase()}, mỗi bài có ví dụ, bài tập và câu hỏi trắc nghiệm.`,
@@ -40,11 +43,22 @@ export class OfflineCourseModel implements CourseModel {
         const project = index >= CONCEPTS.length;
         return {
           title: project
-            ? { en: `Project ${index + 1 - CONCEPTS.length}: ${concept.name.en} in practice`, vi: `Dự án ${index + 1 - CONCEPTS.length}: thực hành ${concept.name.vi.toLowerCase()}` }
+            ? {
+                en: `Project ${index + 1 - CONCEPTS.length}: ${concept.name.en} in practice`,
+                vi: `Dự án ${index + 1 - CONCEPTS.length}: thực hành ${concept.name.vi.toLowerCase()}`,
+              }
             : concept.name,
           objectives: {
-            en: [`Explain ${concept.name.en.toLowerCase()} in your own words`, `Read and run an example in ${codeLanguage(brief).label}`, 'Solve the exercise on your own'],
-            vi: [`Giải thích ${concept.name.vi.toLowerCase()} bằng lời của em`, `Đọc và chạy một ví dụ bằng ${codeLanguage(brief).label}`, 'Tự giải bài tập'],
+            en: [
+              `Explain ${concept.name.en.toLowerCase()} in your own words`,
+              `Read and run an example in ${codeLanguage(brief).label}`,
+              'Solve the exercise on your own',
+            ],
+            vi: [
+              `Giải thích ${concept.name.vi.toLowerCase()} bằng lời của em`,
+              `Đọc và chạy một ví dụ bằng ${codeLanguage(brief).label}`,
+              'Tự giải bài tập',
+            ],
           },
         };
       }),
@@ -95,14 +109,23 @@ export class OfflineCourseModel implements CourseModel {
   async quiz(brief: CourseBrief, lesson: LessonBrief): Promise<Quiz> {
     await this.think();
     const concept = plan(brief)[lesson.position - 1];
-    return { questions: concept.questions.map((q, i) => shuffled(q.answer, q.wrong, lesson.position + i, q.prompt, q.explanation)) };
+    return {
+      questions: concept.questions.map((q, i) =>
+        shuffled(q.answer, q.wrong, lesson.position + i, q.prompt, q.explanation),
+      ),
+    };
   }
 
   /**
    * The built-in generator has no translator: it hands each text back marked with the target
    * language, for a creator (or a demo) to rewrite; a model provider translates for real.
    */
-  async translate(_brief: CourseBrief, texts: Record<string, string>, _from: 'en' | 'vi', to: 'en' | 'vi'): Promise<Record<string, string>> {
+  async translate(
+    _brief: CourseBrief,
+    texts: Record<string, string>,
+    _from: 'en' | 'vi',
+    to: 'en' | 'vi',
+  ): Promise<Record<string, string>> {
     await this.think();
     return Object.fromEntries(Object.entries(texts).map(([key, text]) => [key, `[${to}] ${text}`]));
   }
@@ -119,11 +142,19 @@ function plan(brief: CourseBrief): Concept[] {
 }
 
 function codeLanguage(brief: CourseBrief): { key: 'python' | 'javascript'; label: string } {
-  return /javascript|\bjs\b|node|web|html|typescript/i.test(brief.topic) ? { key: 'javascript', label: 'JavaScript' } : { key: 'python', label: 'Python' };
+  return /javascript|\bjs\b|node|web|html|typescript/i.test(brief.topic)
+    ? { key: 'javascript', label: 'JavaScript' }
+    : { key: 'python', label: 'Python' };
 }
 
 /** The right answer at a place that varies from question to question, the same every time. */
-function shuffled(answer: Localized, wrong: Localized[], seed: number, prompt: Localized, explanation: Localized): QuizQuestion {
+function shuffled(
+  answer: Localized,
+  wrong: Localized[],
+  seed: number,
+  prompt: Localized,
+  explanation: Localized,
+): QuizQuestion {
   const answerIndex = seed % (wrong.length + 1);
   const options = [...wrong];
   options.splice(answerIndex, 0, answer);

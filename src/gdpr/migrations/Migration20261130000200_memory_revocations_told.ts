@@ -7,7 +7,8 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261130000200_memory_revocations_told extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`insert into ai_memory_deletions (ledger_entry_id, subject_id, status, attempts, next_attempt_at, created_at)
+    this
+      .addSql(`insert into ai_memory_deletions (ledger_entry_id, subject_id, status, attempts, next_attempt_at, created_at)
       select l.id, l.subject_id, 'pending', 0, l.created_at, now() from consent_ledger l
        where l.type = 'ai_memory' and l.action = 'revoked'
       on conflict do nothing;`);

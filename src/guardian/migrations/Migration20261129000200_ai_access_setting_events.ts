@@ -9,11 +9,15 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261129000200_ai_access_setting_events extends Migration {
   override async up(): Promise<void> {
     this.addSql(`drop trigger if exists access_changed_notify on "learner_ai_access";`);
-    this.addSql(`create trigger ai_access_setting_changed after insert or update or delete on "learner_ai_access" for each row execute function access_changed_notify('learner_id');`);
+    this.addSql(
+      `create trigger ai_access_setting_changed after insert or update or delete on "learner_ai_access" for each row execute function access_changed_notify('learner_id');`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop trigger if exists ai_access_setting_changed on "learner_ai_access";`);
-    this.addSql(`create trigger access_changed_notify after insert or update or delete on "learner_ai_access" for each row execute function access_changed_notify('learner_id');`);
+    this.addSql(
+      `create trigger access_changed_notify after insert or update or delete on "learner_ai_access" for each row execute function access_changed_notify('learner_id');`,
+    );
   }
 }

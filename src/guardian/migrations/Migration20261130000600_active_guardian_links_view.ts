@@ -5,7 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261130000600_active_guardian_links_view extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create view active_guardian_links as select guardian_id, learner_id, activated_at from guardian_links where status = 'active';`);
+    this.addSql(
+      `create view active_guardian_links as select guardian_id, learner_id, activated_at from guardian_links where status = 'active';`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -18,6 +18,8 @@ export class Migration20261123150000_report_toggles extends Migration {
   }
 
   override async down(): Promise<void> {
-    this.addSql(`alter table "notification_settings" drop column "weekly_report", drop column "monthly_report", drop column "inactivity_alert";`);
+    this.addSql(
+      `alter table "notification_settings" drop column "weekly_report", drop column "monthly_report", drop column "inactivity_alert";`,
+    );
   }
 }

@@ -5,7 +5,9 @@ import { Migration } from '@mikro-orm/migrations';
  */
 export class Migration20261130000700_report_toggles_view extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`create view report_toggles as select user_id, weekly_report, monthly_report, inactivity_alert from notification_settings;`);
+    this.addSql(
+      `create view report_toggles as select user_id, weekly_report, monthly_report, inactivity_alert from notification_settings;`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -12,7 +12,9 @@ export class Migration20261125000000_commerce_review extends Migration {
        from "commerce_audit" a left join "users" u on u."id" = a."actor_id";`,
     );
     this.addSql(`drop table "commerce_audit";`);
-    this.addSql(`create index "payments_provider_provider_charge_index" on "payments" ("provider", "provider_charge");`);
+    this.addSql(
+      `create index "payments_provider_provider_charge_index" on "payments" ("provider", "provider_charge");`,
+    );
   }
 
   override async down(): Promise<void> {

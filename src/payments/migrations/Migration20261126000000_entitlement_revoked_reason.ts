@@ -17,7 +17,9 @@ export const BACKFILL_REVOKED_REASON_SQL = `update "entitlements" e set "revoked
  */
 export class Migration20261126000000_entitlement_revoked_reason extends Migration {
   override async up(): Promise<void> {
-    this.addSql(`alter table "entitlements" add column "revoked_reason" text check ("revoked_reason" in ('refund', 'chargeback', 'admin')) null;`);
+    this.addSql(
+      `alter table "entitlements" add column "revoked_reason" text check ("revoked_reason" in ('refund', 'chargeback', 'admin')) null;`,
+    );
     this.addSql(BACKFILL_REVOKED_REASON_SQL);
   }
 

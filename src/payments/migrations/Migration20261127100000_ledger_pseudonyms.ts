@@ -27,12 +27,16 @@ export class Migration20261127100000_ledger_pseudonyms extends Migration {
         raise exception 'the ledger is append-only: % on % refused', tg_op, tg_table_name;
       end $$;`);
     this.addSql(`drop trigger "ledger_entries_append_only" on "ledger_entries";`);
-    this.addSql(`create trigger "ledger_entries_append_only" before update or delete on "ledger_entries" for each row execute function ledger_entries_refuse_change();`);
+    this.addSql(
+      `create trigger "ledger_entries_append_only" before update or delete on "ledger_entries" for each row execute function ledger_entries_refuse_change();`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`drop trigger "ledger_entries_append_only" on "ledger_entries";`);
-    this.addSql(`create trigger "ledger_entries_append_only" before update or delete on "ledger_entries" for each row execute function ledger_refuse_change();`);
+    this.addSql(
+      `create trigger "ledger_entries_append_only" before update or delete on "ledger_entries" for each row execute function ledger_refuse_change();`,
+    );
     this.addSql(`drop function ledger_entries_refuse_change();`);
   }
 }

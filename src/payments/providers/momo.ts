@@ -21,14 +21,33 @@ export const momoSign = (secret: string, fields: Record<string, string | number>
     .digest('hex');
 
 /** The fields of an IPN that MoMo signs (with accessKey), in its order (alphabetical). */
-export const MOMO_IPN_FIELDS = ['amount', 'extraData', 'message', 'orderId', 'orderInfo', 'orderType', 'partnerCode', 'payType', 'requestId', 'responseTime', 'resultCode', 'transId'] as const;
+export const MOMO_IPN_FIELDS = [
+  'amount',
+  'extraData',
+  'message',
+  'orderId',
+  'orderInfo',
+  'orderType',
+  'partnerCode',
+  'payType',
+  'requestId',
+  'responseTime',
+  'resultCode',
+  'transId',
+] as const;
 
 /** MoMo's wallet: create (captureWallet) and IPN, HMAC-SHA256 signatures, IPN answered 204; refunds by its API. */
 export function momoProvider(settings: MomoSettings): PaymentProvider {
   const post = async (path: string, body: Record<string, unknown>) => {
-    const response = await fetch(`${settings.apiUrl}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
+    const response = await fetch(`${settings.apiUrl}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(20_000),
+    });
     const answer = (await response.json().catch(() => ({}))) as Record<string, unknown>;
-    if (!response.ok || answer.resultCode !== 0) throw new Error(`MoMo refused (${String(answer.resultCode ?? response.status)})`);
+    if (!response.ok || answer.resultCode !== 0)
+      throw new Error(`MoMo refused (${String(answer.resultCode ?? response.status)})`);
     return answer;
   };
   return {
@@ -48,7 +67,11 @@ export function momoProvider(settings: MomoSettings): PaymentProvider {
         requestType: 'captureWallet',
       };
       const { accessKey: _omit, ...body } = fields;
-      const answer = await post('/v2/gateway/api/create', { ...body, lang: 'vi', signature: momoSign(settings.secretKey, fields) });
+      const answer = await post('/v2/gateway/api/create', {
+        ...body,
+        lang: 'vi',
+        signature: momoSign(settings.secretKey, fields),
+      });
       return { redirectUrl: String(answer.payUrl), providerRef: payment.id };
     },
     async refund(payment, refund) {
@@ -62,7 +85,11 @@ export function momoProvider(settings: MomoSettings): PaymentProvider {
         transId: payment.providerCharge ?? '',
       };
       const { accessKey: _omit, ...body } = fields;
-      const answer = await post('/v2/gateway/api/refund', { ...body, lang: 'vi', signature: momoSign(settings.secretKey, fields) });
+      const answer = await post('/v2/gateway/api/refund', {
+        ...body,
+        lang: 'vi',
+        signature: momoSign(settings.secretKey, fields),
+      });
       return { providerRef: answer.transId === undefined ? null : String(answer.transId), completed: true };
     },
     verify(request: WebhookRequest): ProviderEvent {
@@ -74,7 +101,8 @@ export function momoProvider(settings: MomoSettings): PaymentProvider {
       }
       const fields: Record<string, string | number> = { accessKey: settings.accessKey };
       for (const key of MOMO_IPN_FIELDS) fields[key] = ipn[key] ?? '';
-      if (typeof ipn.signature !== 'string' || !sameText(ipn.signature, momoSign(settings.secretKey, fields))) throw new InvalidSignature();
+      if (typeof ipn.signature !== 'string' || !sameText(ipn.signature, momoSign(settings.secretKey, fields)))
+        throw new InvalidSignature();
       const paid = Number(ipn.resultCode) === 0 || Number(ipn.resultCode) === 9000;
       return {
         eventId: `${ipn.orderId}:${ipn.transId}:${ipn.resultCode}`,

@@ -1,5 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { header, InvalidSignature, type PaymentProvider, type ProviderEvent, type ProviderPayment, type WebhookRequest } from './types';
+import {
+  header,
+  InvalidSignature,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderPayment,
+  type WebhookRequest,
+} from './types';
 
 export const SANDBOX_SIGNATURE_HEADER = 'x-sandbox-signature';
 
@@ -53,9 +60,17 @@ export function sandboxProvider(secret: string, baseUrl: string, deliver: (body:
     },
     verify(request: WebhookRequest): ProviderEvent {
       const given = header(request, SANDBOX_SIGNATURE_HEADER);
-      if (!given || !sameText(given, signSandbox(secret, request.rawBody.toString('utf8')))) throw new InvalidSignature();
+      if (!given || !sameText(given, signSandbox(secret, request.rawBody.toString('utf8'))))
+        throw new InvalidSignature();
       const body = JSON.parse(request.rawBody.toString('utf8')) as SandboxEventBody;
-      const kind = body.type === 'payment.succeeded' ? 'payment_succeeded' : body.type === 'payment.canceled' ? 'payment_canceled' : body.type === 'refund.succeeded' ? 'refund_succeeded' : 'ignored';
+      const kind =
+        body.type === 'payment.succeeded'
+          ? 'payment_succeeded'
+          : body.type === 'payment.canceled'
+            ? 'payment_canceled'
+            : body.type === 'refund.succeeded'
+              ? 'refund_succeeded'
+              : 'ignored';
       return {
         eventId: String(body.id),
         kind,

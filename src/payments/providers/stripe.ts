@@ -15,8 +15,14 @@ const idOf = (value: unknown): string | undefined => {
 export function invoiceCharge(invoice: Stripe.Invoice): { intent?: string; charge?: string } {
   const legacy = invoice as unknown as { payment_intent?: unknown; charge?: unknown };
   const payments = invoice.payments?.data ?? [];
-  const paid = payments.find((p) => p.status === 'paid' && p.is_default) ?? payments.find((p) => p.status === 'paid') ?? payments.find((p) => p.is_default);
-  return { intent: idOf(legacy.payment_intent) ?? idOf(paid?.payment.payment_intent), charge: idOf(legacy.charge) ?? idOf(paid?.payment.charge) };
+  const paid =
+    payments.find((p) => p.status === 'paid' && p.is_default) ??
+    payments.find((p) => p.status === 'paid') ??
+    payments.find((p) => p.is_default);
+  return {
+    intent: idOf(legacy.payment_intent) ?? idOf(paid?.payment.payment_intent),
+    charge: idOf(legacy.charge) ?? idOf(paid?.payment.charge),
+  };
 }
 
 /** Our payment's id on a subscription's invoice: the subscription's metadata (under `parent` since API 2025-03-31). */
@@ -46,7 +52,11 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     name: 'stripe',
     async start(payment) {
       const back = payment.returnUrl ?? `${settings.baseUrl}/payments/${payment.id}`;
-      const price = { currency: payment.currency.toLowerCase(), unit_amount: payment.amount, product_data: { name: payment.description } };
+      const price = {
+        currency: payment.currency.toLowerCase(),
+        unit_amount: payment.amount,
+        product_data: { name: payment.description },
+      };
       // A subscription is a Stripe subscription: Stripe bills each period and its invoice.paid renews the entitlement.
       const mode = payment.interval
         ? {
@@ -54,7 +64,11 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
             line_items: [{ quantity: 1, price_data: { ...price, recurring: { interval: payment.interval } } }],
             subscription_data: { metadata: { paymentId: payment.id } },
           }
-        : { mode: 'payment' as const, line_items: [{ quantity: 1, price_data: price }], payment_intent_data: { metadata: { paymentId: payment.id } } };
+        : {
+            mode: 'payment' as const,
+            line_items: [{ quantity: 1, price_data: price }],
+            payment_intent_data: { metadata: { paymentId: payment.id } },
+          };
       const session = await stripe.checkout.sessions.create(
         {
           ...mode,
@@ -73,13 +87,20 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
       const charge = payment.providerCharge;
       if (!charge) throw new Error(`the Stripe charge of payment ${payment.id} is not known yet`);
       const against = charge.startsWith('ch_') ? { charge } : { payment_intent: charge };
-      const created = await stripe.refunds.create({ ...against, amount: refund.amount, metadata: { refundId: refund.id, paymentId: payment.id } }, { idempotencyKey: `refund_${refund.id}` });
+      const created = await stripe.refunds.create(
+        { ...against, amount: refund.amount, metadata: { refundId: refund.id, paymentId: payment.id } },
+        { idempotencyKey: `refund_${refund.id}` },
+      );
       return { providerRef: created.id, completed: false };
     },
     verify(request: WebhookRequest): ProviderEvent {
       let event: Stripe.Event;
       try {
-        event = stripe.webhooks.constructEvent(request.rawBody, header(request, 'stripe-signature') ?? '', settings.webhookSecret);
+        event = stripe.webhooks.constructEvent(
+          request.rawBody,
+          header(request, 'stripe-signature') ?? '',
+          settings.webhookSecret,
+        );
       } catch {
         throw new InvalidSignature();
       }
@@ -89,7 +110,8 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
         case 'checkout.session.async_payment_succeeded': {
           const session = event.data.object;
           if (session.payment_status !== 'paid') return { ...base, kind: 'ignored' };
-          const intent = typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
+          const intent =
+            typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id;
           return {
             ...base,
             kind: 'payment_succeeded',
@@ -101,14 +123,36 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           };
         }
         case 'checkout.session.async_payment_failed':
-          return { ...base, kind: 'payment_failed', paymentId: event.data.object.metadata?.paymentId, providerRef: event.data.object.id };
+          return {
+            ...base,
+            kind: 'payment_failed',
+            paymentId: event.data.object.metadata?.paymentId,
+            providerRef: event.data.object.id,
+          };
         case 'checkout.session.expired':
-          return { ...base, kind: 'payment_canceled', paymentId: event.data.object.metadata?.paymentId, providerRef: event.data.object.id };
+          return {
+            ...base,
+            kind: 'payment_canceled',
+            paymentId: event.data.object.metadata?.paymentId,
+            providerRef: event.data.object.id,
+          };
         case 'refund.created':
         case 'refund.updated': {
           const refund = event.data.object;
-          const kind = refund.status === 'succeeded' ? 'refund_succeeded' : refund.status === 'failed' || refund.status === 'canceled' ? 'refund_failed' : 'ignored';
-          return { ...base, kind, paymentId: refund.metadata?.paymentId, refundId: refund.metadata?.refundId, amount: refund.amount, currency: refund.currency?.toUpperCase() };
+          const kind =
+            refund.status === 'succeeded'
+              ? 'refund_succeeded'
+              : refund.status === 'failed' || refund.status === 'canceled'
+                ? 'refund_failed'
+                : 'ignored';
+          return {
+            ...base,
+            kind,
+            paymentId: refund.metadata?.paymentId,
+            refundId: refund.metadata?.refundId,
+            amount: refund.amount,
+            currency: refund.currency?.toUpperCase(),
+          };
         }
         case 'invoice.paid': {
           // The first invoice is the checkout's own payment (checkout.session.completed applies it, without a
@@ -118,8 +162,23 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           if (!paymentId || !invoice.id) return { ...base, kind: 'ignored' };
           const { intent, charge } = invoiceCharge(invoice);
           // Without either (API versions from 2025-03-31 send the invoice without its payments), complete() asks Stripe for them.
-          if (invoice.billing_reason === 'subscription_create') return { ...base, kind: 'charge_identified', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge };
-          return { ...base, kind: 'renewal_succeeded', paymentId, providerRef: invoice.id, providerCharge: intent ?? charge, amount: invoice.amount_paid, currency: invoice.currency?.toUpperCase() };
+          if (invoice.billing_reason === 'subscription_create')
+            return {
+              ...base,
+              kind: 'charge_identified',
+              paymentId,
+              providerRef: invoice.id,
+              providerCharge: intent ?? charge,
+            };
+          return {
+            ...base,
+            kind: 'renewal_succeeded',
+            paymentId,
+            providerRef: invoice.id,
+            providerCharge: intent ?? charge,
+            amount: invoice.amount_paid,
+            currency: invoice.currency?.toUpperCase(),
+          };
         }
         case 'charge.dispute.created':
         case 'charge.dispute.closed': {
@@ -127,7 +186,14 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
           const dispute = event.data.object;
           const intent = idOf(dispute.payment_intent);
           const charge = idOf(dispute.charge);
-          const kind = event.type === 'charge.dispute.created' ? 'chargeback' : dispute.status === 'won' ? 'chargeback_reversed' : dispute.status === 'lost' ? 'chargeback_lost' : 'ignored';
+          const kind =
+            event.type === 'charge.dispute.created'
+              ? 'chargeback'
+              : dispute.status === 'won'
+                ? 'chargeback_reversed'
+                : dispute.status === 'lost'
+                  ? 'chargeback_lost'
+                  : 'ignored';
           const providerCharge = intent ?? charge;
           if (!providerCharge) return { ...base, kind: 'ignored' };
           return {
@@ -146,7 +212,12 @@ export function stripeProvider(settings: StripeSettings): PaymentProvider {
     },
     async complete(event) {
       // An invoice (first or renewal) sent without what paid it: Stripe's invoice payments name it.
-      if ((event.kind !== 'charge_identified' && event.kind !== 'renewal_succeeded') || event.providerCharge || !event.providerRef) return event;
+      if (
+        (event.kind !== 'charge_identified' && event.kind !== 'renewal_succeeded') ||
+        event.providerCharge ||
+        !event.providerRef
+      )
+        return event;
       const payments = await stripe.invoicePayments.list({ invoice: event.providerRef, status: 'paid', limit: 10 });
       const paid = payments.data.find((p) => p.is_default) ?? payments.data[0];
       const providerCharge = idOf(paid?.payment.payment_intent) ?? idOf(paid?.payment.charge);

@@ -1,5 +1,11 @@
 import { createHmac, randomUUID } from 'node:crypto';
-import { InvalidSignature, type PaymentProvider, type ProviderEvent, type WebhookOutcome, type WebhookRequest } from './types';
+import {
+  InvalidSignature,
+  type PaymentProvider,
+  type ProviderEvent,
+  type WebhookOutcome,
+  type WebhookRequest,
+} from './types';
 import { sameText } from './sandbox';
 
 export interface VnpaySettings {
@@ -22,7 +28,8 @@ export function vnpaySignData(params: Record<string, string>): string {
     .join('&');
 }
 
-export const vnpaySign = (secret: string, data: string) => createHmac('sha512', secret).update(Buffer.from(data, 'utf8')).digest('hex');
+export const vnpaySign = (secret: string, data: string) =>
+  createHmac('sha512', secret).update(Buffer.from(data, 'utf8')).digest('hex');
 
 /** yyyyMMddHHmmss in Viet Nam's time (GMT+7), as VNPay writes dates. */
 export function vnpayDate(date: Date): string {
@@ -59,7 +66,10 @@ export function vnpayProvider(settings: VnpaySettings): PaymentProvider {
         vnp_ExpireDate: vnpayDate(payment.expiresAt),
       };
       const data = vnpaySignData(params);
-      return { redirectUrl: `${settings.paymentUrl}?${data}&vnp_SecureHash=${vnpaySign(settings.hashSecret, data)}`, providerRef: payment.id };
+      return {
+        redirectUrl: `${settings.paymentUrl}?${data}&vnp_SecureHash=${vnpaySign(settings.hashSecret, data)}`,
+        providerRef: payment.id,
+      };
     },
     async refund(payment, refund) {
       const body: Record<string, string> = {
@@ -93,15 +103,28 @@ export function vnpayProvider(settings: VnpaySettings): PaymentProvider {
         'vnp_OrderInfo',
       ];
       body.vnp_SecureHash = vnpaySign(settings.hashSecret, order.map((key) => body[key]).join('|'));
-      const response = await fetch(settings.apiUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal: AbortSignal.timeout(20_000) });
-      const answer = (await response.json().catch(() => ({}))) as { vnp_ResponseCode?: string; vnp_TransactionNo?: string };
-      if (!response.ok || answer.vnp_ResponseCode !== '00') throw new Error(`VNPay refused the refund (${answer.vnp_ResponseCode ?? response.status})`);
+      const response = await fetch(settings.apiUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(20_000),
+      });
+      const answer = (await response.json().catch(() => ({}))) as {
+        vnp_ResponseCode?: string;
+        vnp_TransactionNo?: string;
+      };
+      if (!response.ok || answer.vnp_ResponseCode !== '00')
+        throw new Error(`VNPay refused the refund (${answer.vnp_ResponseCode ?? response.status})`);
       return { providerRef: answer.vnp_TransactionNo ?? null, completed: true };
     },
     verify(request: WebhookRequest): ProviderEvent {
-      const params: Record<string, string> = request.method === 'GET' ? request.query : Object.fromEntries(new URLSearchParams(request.rawBody.toString('utf8')));
+      const params: Record<string, string> =
+        request.method === 'GET'
+          ? request.query
+          : Object.fromEntries(new URLSearchParams(request.rawBody.toString('utf8')));
       const given = params.vnp_SecureHash ?? '';
-      if (!sameText(given.toLowerCase(), vnpaySign(settings.hashSecret, vnpaySignData(params)))) throw new InvalidSignature();
+      if (!sameText(given.toLowerCase(), vnpaySign(settings.hashSecret, vnpaySignData(params))))
+        throw new InvalidSignature();
       const paid = params.vnp_ResponseCode === '00' && (params.vnp_TransactionStatus ?? '00') === '00';
       return {
         eventId: `${params.vnp_TxnRef}:${params.vnp_TransactionNo ?? ''}:${params.vnp_ResponseCode}`,

@@ -61,7 +61,13 @@ export class Instance {
   /** Starts it and waits until it says it is ready (database, migrations, outbox relay). */
   async start(): Promise<void> {
     const main = join(repositoryRoot(), 'dist', 'src', 'main.js');
-    const member = spawnMember(this.name, process.execPath, [main], { ...this.env, PORT: String(this.port) }, this.onOutput);
+    const member = spawnMember(
+      this.name,
+      process.execPath,
+      [main],
+      { ...this.env, PORT: String(this.port) },
+      this.onOutput,
+    );
     this.member = member;
     await waitUntil(
       async () => (await fetch(`${this.url}/health/ready`)).status === 200,
@@ -104,8 +110,10 @@ export class Fleet {
   }
 
   async start(): Promise<void> {
-    if (!existsSync(nginxProgram())) throw new Error('nginx is not installed (apt-get install nginx): the fleet puts it in front of the instances');
-    if (this.options.redis && !onPath('redis-server')) throw new Error('redis-server is not installed (apt-get install redis-server)');
+    if (!existsSync(nginxProgram()))
+      throw new Error('nginx is not installed (apt-get install nginx): the fleet puts it in front of the instances');
+    if (this.options.redis && !onPath('redis-server'))
+      throw new Error('redis-server is not installed (apt-get install redis-server)');
     mkdirSync(this.options.dataDir, { recursive: true, mode: 0o711 });
     this.databaseUrl = this.options.databaseUrl ?? (await this.startPostgres());
     if (this.options.redis ?? onPath('redis-server') !== undefined) this.redisUrl = await this.startRedis();
@@ -117,7 +125,8 @@ export class Fleet {
       // One secret, so that every instance accepts the tokens of the others.
       JWT_SECRET: this.options.env?.JWT_SECRET ?? loadConfig({ DATA_DIR: this.options.dataDir }).JWT_SECRET,
     };
-    for (let i = 1; i <= (this.options.instances ?? 3); i++) this.instances.push(new Instance(`api-${i}`, await freePort(), env, this.onOutput));
+    for (let i = 1; i <= (this.options.instances ?? 3); i++)
+      this.instances.push(new Instance(`api-${i}`, await freePort(), env, this.onOutput));
     // The first applies the migrations alone; the others start once it is ready, together.
     await this.step(() => this.instances[0].start());
     await this.step(() => Promise.all(this.instances.slice(1).map((instance) => instance.start())));
@@ -170,8 +179,12 @@ export class Fleet {
     let url = '';
     const script = join(repositoryRoot(), 'dist', 'src', 'scripts', 'fleet', 'postgres.js');
     // Its first line gives the connection string, with the password: kept, not shown.
-    const member = spawnMember('postgres', process.execPath, [script, this.options.dataDir, String(await freePort())], { PATH: process.env.PATH, HOME: process.env.HOME }, (name, line) =>
-      line.startsWith('url ') ? (url = line.slice(4)) : this.onOutput(name, line),
+    const member = spawnMember(
+      'postgres',
+      process.execPath,
+      [script, this.options.dataDir, String(await freePort())],
+      { PATH: process.env.PATH, HOME: process.env.HOME },
+      (name, line) => (line.startsWith('url ') ? (url = line.slice(4)) : this.onOutput(name, line)),
     );
     this.postgres = member;
     await waitUntil(
@@ -186,7 +199,13 @@ export class Fleet {
   private async startRedis(): Promise<string> {
     const port = await freePort();
     // Counters only: nothing is written to disk.
-    const member = spawnMember('redis', 'redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { PATH: process.env.PATH }, this.onOutput);
+    const member = spawnMember(
+      'redis',
+      'redis-server',
+      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
+      { PATH: process.env.PATH },
+      this.onOutput,
+    );
     this.redisServer = member;
     await waitUntil(
       () => Promise.resolve(member.recent().includes('Ready to accept connections')),
@@ -206,7 +225,13 @@ export class Fleet {
       listen,
     );
     const { prefix, conf } = nginxPrefix(site);
-    const member = spawnMember('nginx', nginxProgram(), ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'], { PATH: process.env.PATH }, this.onOutput);
+    const member = spawnMember(
+      'nginx',
+      nginxProgram(),
+      ['-p', prefix, '-c', conf, '-e', 'stderr', '-g', 'daemon off;'],
+      { PATH: process.env.PATH },
+      this.onOutput,
+    );
     this.nginx = { member, prefix, template, listen };
     this.proxyUrl = `http://127.0.0.1:${listen}`;
     await waitUntil(

@@ -9,19 +9,30 @@ import { join } from 'node:path';
  * `listenPort` of 127.0.0.1. Everything else is the file as deployed, so the fleet tests what an
  * operator runs.
  */
-export function renderSite(template: string, upstreamPorts: number[], listenPort: number, downPorts: number[] = []): string {
+export function renderSite(
+  template: string,
+  upstreamPorts: number[],
+  listenPort: number,
+  downPorts: number[] = [],
+): string {
   const upstream = /upstream api \{\n([\s\S]*?)\n\}/.exec(template);
   const servers = upstream?.[1].split('\n').filter((line) => /^\s*server\s/.test(line)) ?? [];
   const options = /^\s*server\s+\S+(.*);$/.exec(servers[0] ?? '')?.[1];
   if (!upstream || options === undefined || !/^\s*listen 80;$/m.test(template)) {
-    throw new Error('deploy/nginx.conf no longer has `upstream api { server host:port ...; }` and `listen 80;`: the fleet cannot place its ports in it');
+    throw new Error(
+      'deploy/nginx.conf no longer has `upstream api { server host:port ...; }` and `listen 80;`: the fleet cannot place its ports in it',
+    );
   }
-  const ours = upstreamPorts.map((port) => `    server 127.0.0.1:${port}${options}${downPorts.includes(port) ? ' down' : ''};`).join('\n');
+  const ours = upstreamPorts
+    .map((port) => `    server 127.0.0.1:${port}${options}${downPorts.includes(port) ? ' down' : ''};`)
+    .join('\n');
   const others = upstream[1]
     .split('\n')
     .filter((line) => !/^\s*server\s/.test(line))
     .join('\n');
-  return template.replace(upstream[0], `upstream api {\n${others ? `${others}\n` : ''}${ours}\n}`).replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listenPort};`);
+  return template
+    .replace(upstream[0], `upstream api {\n${others ? `${others}\n` : ''}${ours}\n}`)
+    .replace(/^(\s*)listen 80;$/m, `$1listen 127.0.0.1:${listenPort};`);
 }
 
 /**
@@ -43,7 +54,9 @@ export function nginxPrefix(site: string): { prefix: string; conf: string } {
       'events { worker_connections 1024; }',
       'http {',
       '    access_log off;',
-      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((kind) => `    ${kind}_temp_path ${join(prefix, `${kind}_temp`)};`),
+      ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map(
+        (kind) => `    ${kind}_temp_path ${join(prefix, `${kind}_temp`)};`,
+      ),
       `    include ${siteFile(prefix)};`,
       '}',
       '',
@@ -75,7 +88,11 @@ const RELOAD_WAIT_MS = 15_000;
 
 function workersOf(master: number): number[] {
   try {
-    return readFileSync(`/proc/${master}/task/${master}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    return readFileSync(`/proc/${master}/task/${master}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
   } catch {
     return [];
   }

@@ -31,7 +31,13 @@ const RECENT_LINES = 60;
  * Starts a program in a process group of its own: a terminal's Ctrl-C (SIGINT to the foreground
  * group) reaches the fleet alone, which then stops each member in order, the database last.
  */
-export function spawnMember(name: string, command: string, args: string[], env: NodeJS.ProcessEnv, onOutput: OutputSink): Member {
+export function spawnMember(
+  name: string,
+  command: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  onOutput: OutputSink,
+): Member {
   const child = spawn(command, args, { env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const exit = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -80,7 +86,12 @@ export function killGroup(member: Member, signal: NodeJS.Signals): void {
 }
 
 /** Polls `check` every 100 ms until it holds; fails with `failure()` after `timeoutMs` or when `member` exits. */
-export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number, member: Member, failure: () => string): Promise<void> {
+export async function waitUntil(
+  check: () => Promise<boolean>,
+  timeoutMs: number,
+  member: Member,
+  failure: () => string,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check().catch(() => false))) {
     if (!isRunning(member) || Date.now() > deadline) throw new Error(failure());

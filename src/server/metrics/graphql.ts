@@ -27,10 +27,15 @@ export function graphqlMetricsPlugin(deps: Deps): ApolloServerPlugin<Context> {
         async willSendResponse({ operation, errors, response }) {
           // No operation: the document did not parse or validate, or named none of its operations.
           const type = operation?.operation ?? 'unknown';
-          const labels = { operation_type: type, operation_name: operation ? label(type, operation.name?.value) : 'unknown' };
+          const labels = {
+            operation_type: type,
+            operation_name: operation ? label(type, operation.name?.value) : 'unknown',
+          };
           metrics.graphqlOperations.inc(labels);
           metrics.graphqlDuration.observe(labels, (performance.now() - started) / 1000);
-          const failed = Boolean(errors?.length) || (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
+          const failed =
+            Boolean(errors?.length) ||
+            (response.body.kind === 'single' && Boolean(response.body.singleResult.errors?.length));
           if (failed) metrics.graphqlErrors.inc(labels);
         },
       };

@@ -11,6 +11,9 @@ export function observeRequest(deps: Deps, req: IncomingMessage, res: ServerResp
   const { httpDuration } = metricsOf(deps);
   const started = performance.now();
   res.once('finish', () => {
-    httpDuration.observe({ method: req.method ?? 'GET', route: routeOf(), status: String(res.statusCode) }, (performance.now() - started) / 1000);
+    httpDuration.observe(
+      { method: req.method ?? 'GET', route: routeOf(), status: String(res.statusCode) },
+      (performance.now() - started) / 1000,
+    );
   });
 }

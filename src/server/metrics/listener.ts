@@ -9,7 +9,10 @@ import { scraper } from './endpoint';
  * who may reach it is the network's decision (in Kubernetes, a NetworkPolicy that admits only the
  * monitoring namespace to this port). It carries no personal data, only the instance's counters.
  */
-export function metricsListener(deps: Deps): { listen(port: number, host?: string): Promise<AddressInfo>; close(): Promise<void> } {
+export function metricsListener(deps: Deps): {
+  listen(port: number, host?: string): Promise<AddressInfo>;
+  close(): Promise<void>;
+} {
   const scrape = scraper(deps);
   const server: Server = createServer((req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');

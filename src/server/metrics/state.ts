@@ -40,7 +40,11 @@ export function watchState(deps: Deps, webSockets: () => WebSocketStats): void {
 }
 
 function watchPools(deps: Deps, metrics: Metrics): void {
-  const connections = metrics.gauge('db_pool_connections', 'Database connections of each pool: used (lent out), idle (open, free), waiting (callers queued for one)', ['pool', 'state']);
+  const connections = metrics.gauge(
+    'db_pool_connections',
+    'Database connections of each pool: used (lent out), idle (open, free), waiting (callers queued for one)',
+    ['pool', 'state'],
+  );
   const knex = deps.orm.em.getConnection().getKnex() as Knex & { client: { pool?: TarnPool } };
   const pools: Record<string, () => PoolStats | undefined> = {
     orm: () => {
@@ -54,7 +58,8 @@ function watchPools(deps: Deps, metrics: Metrics): void {
     connections.reset();
     for (const [pool, read] of Object.entries(pools)) {
       const stats = read();
-      if (stats) for (const state of ['used', 'idle', 'waiting'] as const) connections.set({ pool, state }, stats[state]);
+      if (stats)
+        for (const state of ['used', 'idle', 'waiting'] as const) connections.set({ pool, state }, stats[state]);
     }
   });
 }
@@ -67,14 +72,28 @@ interface TarnPool {
 }
 
 function watchQueues(deps: Deps, metrics: Metrics): void {
-  const jobs = metrics.gauge('job_queue', `Agenda jobs by state: due (their time has come, not taken) and running (locked by an instance); counted up to ${COUNT_CAP}`, ['state']);
-  const outboxRows = metrics.gauge('outbox_rows', `Outbox rows by state: pending (to deliver or retry) and failed (set aside); counted up to ${COUNT_CAP}`, ['state']);
-  const outboxAge = metrics.gauge('outbox_oldest_pending_age_seconds', 'Age of the oldest pending outbox row: how far delivery lags behind commits (0 when none)');
+  const jobs = metrics.gauge(
+    'job_queue',
+    `Agenda jobs by state: due (their time has come, not taken) and running (locked by an instance); counted up to ${COUNT_CAP}`,
+    ['state'],
+  );
+  const outboxRows = metrics.gauge(
+    'outbox_rows',
+    `Outbox rows by state: pending (to deliver or retry) and failed (set aside); counted up to ${COUNT_CAP}`,
+    ['state'],
+  );
+  const outboxAge = metrics.gauge(
+    'outbox_oldest_pending_age_seconds',
+    'Age of the oldest pending outbox row: how far delivery lags behind commits (0 when none)',
+  );
   const read = async <T>(sql: string): Promise<T | undefined> => {
     try {
       return (await deps.sql.unlogged<T>(sql, [COUNT_CAP, COUNT_CAP]))[0];
     } catch (error) {
-      deps.log.warn({ err: { message: (error as Error).message } }, 'metrics: the job queue or outbox could not be read');
+      deps.log.warn(
+        { err: { message: (error as Error).message } },
+        'metrics: the job queue or outbox could not be read',
+      );
       return undefined;
     }
   };
