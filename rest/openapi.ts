@@ -146,14 +146,12 @@ function operationOf(schema: GraphQLSchema, route: RestRoute, rules: RuleMap, sh
         required: inPath(v) || v.required,
         schema: shapes.nonNullInput(v.type),
       })),
-    ...variables
-      .filter(inHeader)
-      .map((v) => ({
-        ...headerVariables[v.name],
-        in: 'header',
-        required: false,
-        schema: { type: 'string', minLength: 1, maxLength: 255 },
-      })),
+    ...variables.filter(inHeader).map((v) => ({
+      ...headerVariables[v.name],
+      in: 'header',
+      required: false,
+      schema: { type: 'string', minLength: 1, maxLength: 255 },
+    })),
   ];
   const bodyVariables = route.method === 'get' ? [] : variables.filter((v) => !inPath(v) && !inHeader(v));
   const requestBody = bodyVariables.length

@@ -128,15 +128,13 @@ export function learningBaseline(
     for (const r of exerciseRows) {
       const k = key(r.learner_id, r.course_id);
       if (!exercises.has(k)) exercises.set(k, []);
-      exercises
-        .get(k)!
-        .push({
-          exerciseId: r.exercise_id,
-          lessonId: r.lesson_id,
-          bestScore: Number(r.best_score),
-          accepted: r.accepted,
-          updatedAt: r.updated_at,
-        });
+      exercises.get(k)!.push({
+        exerciseId: r.exercise_id,
+        lessonId: r.lesson_id,
+        bestScore: Number(r.best_score),
+        accepted: r.accepted,
+        updatedAt: r.updated_at,
+      });
     }
     const items = learners.map((l) => {
       const courses = enrollments

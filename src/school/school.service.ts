@@ -371,9 +371,7 @@ export class SchoolService {
   }
 
   /** The caller's schools (staff), classes (learners) and their learners' classes (guardians). */
-  async me(
-    viewer: User,
-  ): Promise<{
+  async me(viewer: User): Promise<{
     staff: SchoolMember[];
     classes: ClassMembership[];
     children: { learner: User; classes: ClassMembership[] }[];
