@@ -1,6 +1,10 @@
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../kernel/deps';
+import { methodNotAllowed } from '../../kernel/http.errors';
+import { unknownPath } from '../server.errors';
+import { answerError } from '../steps';
 import { scraper } from './endpoint';
 
 /**
@@ -17,12 +21,13 @@ export function metricsListener(deps: Deps): {
   const server: Server = createServer((req, res) => {
     res.setHeader('X-Content-Type-Options', 'nosniff');
     const path = (req.url ?? '/').split('?')[0];
-    if (path !== '/metrics') return answer(res, 404, 'not_found', 'This port answers only GET /metrics');
+    const refuse = (error: unknown) => answerError(deps.log, randomUUID(), res, error);
+    if (path !== '/metrics') return refuse(unknownPath());
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.setHeader('Allow', 'GET, HEAD');
-      return answer(res, 405, 'method_not_allowed', 'GET /metrics only');
+      return refuse(methodNotAllowed());
     }
-    scrape(res).catch(() => answer(res, 500, 'internal_error', 'The metrics could not be read'));
+    scrape(res).catch(refuse);
   });
   return {
     listen: (port, host) =>
@@ -32,9 +37,4 @@ export function metricsListener(deps: Deps): {
       }),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
-}
-
-function answer(res: ServerResponse, status: number, error: string, message: string): void {
-  if (res.headersSent) return void res.end();
-  res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify({ error, message }));
 }
