@@ -3,6 +3,7 @@ import type { TestApp } from './app';
 /**
  * The SQL statements the service sends while `run` runs: those of the run that sent the fewest of
  * `runs`, since the service's own jobs (sweeps, reports, the outbox) may add theirs to any one of them.
+ * Each run starts once what earlier requests set going is done, so their reactions are not counted.
  */
 export async function fewestStatements<T>(
   t: TestApp,
@@ -14,6 +15,8 @@ export async function fewestStatements<T>(
   let best: { result: T; count: number; statements: string[] } | undefined;
   try {
     for (let i = 0; i < runs; i++) {
+      logger.logQuery = original;
+      await settled(t);
       const statements: string[] = [];
       logger.logQuery = (context: { query: string }) => void statements.push(context.query);
       const result = await run();
