@@ -112,11 +112,14 @@ export interface Judgement {
 }
 
 /**
- * Runs every test (the runner queues them on its pool) and gives the verdict of the first failing
- * visible test in the exercise's order; when only hidden tests fail, `wrong_answer`, whatever they
- * ended as (their kind would be the oracle that their results hide); else accepted. A syntax error
- * fails every test at once without running them again, and is the verdict whichever tests there
- * are: it comes from the code alone, before any input is read.
+ * Runs every test and gives the verdict of the first failing visible test in the exercise's order;
+ * when only hidden tests fail, `wrong_answer`, whatever they ended as (their kind would be the
+ * oracle that their results hide); else accepted. A syntax error is the verdict whichever tests
+ * there are: it comes from the code alone, before any input is read.
+ *
+ * The tests are one person's code, so they run one after another in one interpreter no one else's
+ * code touched (CodeRunner.runAll), visible tests first: a program can keep what it saw of earlier
+ * tests' inputs, and what a visible test prints is shown, so no hidden input may come before it.
  */
 export async function judge(
   runner: CodeRunner,
@@ -125,24 +128,20 @@ export async function judge(
   tests: ExerciseTest[],
 ): Promise<Judgement> {
   const marker = `@@codelab-${randomBytes(8).toString('hex')}@@`;
-  const first = await runner.runCode({ language, ...programFor(language, code, tests[0], marker) });
-  let outcomes: Outcome[];
-  if (first.status === 'syntax_error') {
-    outcomes = tests.map((test) => judgeTest(test, first, marker));
-  } else {
-    const rest = await Promise.all(
-      tests.slice(1).map((test) => runner.runCode({ language, ...programFor(language, code, test, marker) })),
-    );
-    outcomes = [first, ...rest].map((run, i) => judgeTest(tests[i], run, marker));
-  }
+  const order = tests.map((_, i) => i).sort((a, b) => Number(tests[a].hidden) - Number(tests[b].hidden));
+  const ran = await runner.runAll(
+    language,
+    order.map((i) => programFor(language, code, tests[i], marker)),
+  );
+  const runs: RunResult[] = [];
+  order.forEach((testIndex, at) => (runs[testIndex] = ran[at]));
+  const syntaxError = runs[0].status === 'syntax_error' ? runs[0] : undefined;
+  const outcomes = tests.map((test, i) => judgeTest(test, syntaxError ?? runs[i], marker));
   const passed = outcomes.filter((o) => o.result.passed).length;
   const visibleFailure = outcomes.find((o) => o.failure && !o.result.hidden)?.failure;
   const hiddenFailure = outcomes.some((o) => o.failure && o.result.hidden);
   return {
-    verdict:
-      first.status === 'syntax_error'
-        ? 'syntax_error'
-        : (visibleFailure ?? (hiddenFailure ? 'wrong_answer' : 'accepted')),
+    verdict: syntaxError ? 'syntax_error' : (visibleFailure ?? (hiddenFailure ? 'wrong_answer' : 'accepted')),
     score: Math.round((100 * passed) / tests.length),
     results: outcomes.map((o) => o.result),
   };

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { judge } from '../../src/codelab/codelab.judge';
 import { CodeRunner, codeRunnerSettings } from '../../src/codelab/sandbox';
 
 /**
@@ -63,5 +64,66 @@ describe('a class pressing Run together', () => {
     expect(spawnedAtAnswer.slice(0, 2)).toEqual([4, 4]);
     await until(() => runner.stats().python.ready === 4);
     expect(runner.stats().python).toMatchObject({ workers: 4, ready: 4, runs: 3, spawned: 7 });
+  });
+});
+
+describe("a submission's tests: one fresh process for one person's code", () => {
+  const MARK = 'import sys\nsys.codelab_mark = getattr(sys, "codelab_mark", []) + [input()]\n';
+
+  it('runs them one after another in one process, each in a fresh namespace, each seeing its own input only', async () => {
+    await until(() => runner.stats().python.ready === 4);
+    const before = runner.stats().python;
+    const results = await runner.runAll('python', [
+      { code: `${MARK}kept = 1\nprint(repr(sys.stdin.read()))`, stdin: 'first\n' },
+      { code: `${MARK}print("kept" in globals(), sys.codelab_mark)`, stdin: 'second\n' },
+      { code: `${MARK}print(sys.codelab_mark)`, stdin: 'third\n' },
+    ]);
+    expect(results.map((r) => [r.status, r.stdout])).toEqual([
+      ['ok', "''\n"],
+      ['ok', "False ['first', 'second']\n"],
+      ['ok', "['first', 'second', 'third']\n"],
+    ]);
+    const after = runner.stats().python;
+    expect([after.runs - before.runs, after.replaced - before.replaced]).toEqual([3, 1]);
+  });
+
+  it('a program over the time limit ends its process, and the rest run in another fresh one', async () => {
+    await until(() => runner.stats().python.ready === 4);
+    const before = runner.stats().python;
+    const results = await runner.runAll('python', [
+      { code: `${MARK}print(sys.codelab_mark)`, stdin: 'first\n' },
+      { code: `${MARK}while True: pass`, stdin: 'second\n' },
+      { code: `${MARK}print(sys.codelab_mark)`, stdin: 'third\n' },
+    ]);
+    expect(results.map((r) => [r.status, r.stdout])).toEqual([
+      ['ok', "['first']\n"],
+      ['time_limit_exceeded', ''],
+      ['ok', "['third']\n"],
+    ]);
+    expect(runner.stats().python.replaced - before.replaced).toBe(2);
+  });
+
+  it("judging runs the visible tests first: what a program keeps of a hidden input never shows in a visible test's message", async () => {
+    const tests = [
+      { name: 'secret', hidden: true, input: 'S3CR3T\n', expected: 'x', call: null },
+      { name: 'shown', hidden: false, input: 'open\n', expected: 'x', call: null },
+      { name: 'secret-call', hidden: true, input: '["K3PT"]', expected: '"x"', call: 'keep' },
+    ];
+    const code =
+      'import sys\nsys.seen = getattr(sys, "seen", []) + [sys.stdin.read().strip()]\nprint(sys.seen)\n' +
+      'def keep(word):\n    sys.seen.append(word)\n    return "x"';
+    const judgement = await judge(runner, 'python', code, tests);
+    expect(judgement.verdict).toBe('wrong_answer');
+    expect(judgement.results).toEqual([
+      { name: 'secret', hidden: true, passed: false, message: null, timeMs: null },
+      {
+        name: 'shown',
+        hidden: false,
+        passed: false,
+        message: `Wrong answer: expected "x", got "['open']"`,
+        timeMs: expect.any(Number),
+      },
+      { name: 'secret-call', hidden: true, passed: true, message: null, timeMs: null },
+    ]);
   });
 });

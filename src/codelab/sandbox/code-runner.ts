@@ -102,6 +102,24 @@ export class CodeRunner {
 
   /** Throws validation_failed for a bad request; every outcome of the program itself is a status. */
   async runCode(request: RunRequest): Promise<RunResult> {
+    const job = this.job(request);
+    await this.start();
+    return this.pools[request.language].run(job);
+  }
+
+  /**
+   * The tests of one submission: one person's programs, in the order given, answered in that
+   * order. In Python they share one fresh process, each program in a fresh namespace and seeing
+   * its own input only when its turn comes (python-pool.ts); a program that ends over a limit
+   * leaves the rest to another fresh process.
+   */
+  async runAll(language: Language, programs: { code: string; stdin: string }[]): Promise<RunResult[]> {
+    const jobs = programs.map((program) => this.job({ language, ...program }));
+    await this.start();
+    return this.pools[language].runAll(jobs);
+  }
+
+  private job(request: RunRequest): Job {
     const parsed = this.request.safeParse(request);
     if (!parsed.success) {
       throw invalidRunRequest(
@@ -110,15 +128,13 @@ export class CodeRunner {
     }
     const r = parsed.data;
     const o = this.options;
-    const job: Job = {
+    return {
       code: r.code,
       stdin: r.stdin ?? '',
       timeLimitMs: Math.min(r.timeLimitMs ?? o.timeLimitMs, o.timeLimitMs),
       memoryLimitBytes: Math.min(r.memoryLimitMb ?? o.memoryLimitMb, o.memoryLimitMb) * 1024 * 1024,
       outputLimitBytes: o.outputLimitBytes,
     };
-    await this.start();
-    return this.pools[r.language].run(job);
   }
 
   async stop(): Promise<void> {

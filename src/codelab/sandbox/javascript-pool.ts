@@ -144,6 +144,11 @@ export class JavaScriptPool implements Pool {
     });
   }
 
+  /** Each program in a context of its own, as a run: a fresh QuickJS context costs next to nothing. */
+  runAll(jobs: Job[]): Promise<RunResult[]> {
+    return Promise.all(jobs.map((job) => this.run(job)));
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     for (const thread of this.threads) thread.terminate();

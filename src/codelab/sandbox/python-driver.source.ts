@@ -5,8 +5,10 @@
  * Everything `run` uses is bound at setup, so a program that replaces builtins or module attributes
  * does not change what the driver calls. It lives in a namespace of its own, never in __main__.
  *
- * The process serves one run and is then killed, so nothing here puts the interpreter back after
- * a run: what a program changes (codecs, streams, the heap) dies with it.
+ * The process serves one person's one piece of code (a run, or the tests of one submission) and
+ * is then killed. Each program gets a fresh namespace and the standard streams back; what else it
+ * changes (codecs, modules, the heap) is seen only by the later tests of the same submission, and
+ * dies with the process.
  */
 export const pythonDriverSource = String.raw`
 import sys, io, os, builtins, traceback, warnings
@@ -90,6 +92,8 @@ def _codelab_setup(blocked, preload):
     type_name = type.__dict__['__name__'].__get__
     tb_of = BaseException.__dict__['__traceback__'].__get__
     sys_ = sys
+    # What an earlier test of the same submission may have changed, put back before each program.
+    stdout_, stderr_, recursion_limit = sys.stdout, sys.stderr, sys.getrecursionlimit()
     PRIMITIVE = frozenset_((str_, int_, float_, bool_, bytes_, type_(None)))
     FRAMES = frozenset_(('tb_frame', 'gi_frame', 'cr_frame', 'ag_frame', 'f_back', 'f_locals', 'f_globals', 'f_builtins'))
 
@@ -153,6 +157,8 @@ def _codelab_setup(blocked, preload):
         sys_.stderr.write(''.join(out))
 
     def run(code, stdin_text):
+        sys_.stdout, sys_.stderr = stdout_, stderr_
+        sys_.setrecursionlimit(recursion_limit)
         sys_.stdin = TextIOWrapper(BytesIO(stdin_text.encode('utf-8', 'replace')), encoding='utf-8')
         status = 'ok'
         try:

@@ -53,20 +53,23 @@ export function pyodideDir(): string {
 /** Memory snapshots of a loaded interpreter, by whether its `js` module is empty. */
 const snapshots = new Map<string, Promise<SnapshotFile>>();
 
+/** One person's programs, run one after another in one process; `results` holds those done. */
 interface Waiting {
-  job: Job;
-  resolve: (r: RunResult) => void;
+  jobs: Job[];
+  results: RunResult[];
+  resolve: (r: RunResult[]) => void;
   reject: (e: Error) => void;
 }
 
 /**
  * Warm Python processes, loaded from a memory snapshot made once at start-up (about 1.7 s of CPU
  * each on the two-core test machines).
- * Every run gets a process that has run nothing before and is killed after it: an interpreter
- * holds state no reset can vouch for (codec registries, reconfigured streams, the wasm heap with
- * earlier programs' data), so none is ever handed on. Speed comes from the processes started
- * ahead: the pool keeps `workers + spares` of them ready (refilled in the background, at a lower
- * priority than runs) and at most `workers` runs go at once; the rest queue.
+ * Every run, and every submission's tests together, get a process that has run nothing before and
+ * is killed after them: an interpreter holds state no reset can vouch for (codec registries,
+ * reconfigured streams, the wasm heap with earlier programs' data), so none is ever handed to
+ * another person's code. Speed comes from the processes started ahead: the pool keeps
+ * `workers + spares` of them ready (refilled in the background, at a lower priority than runs)
+ * and at most `workers` processes serve at once; the rest queue.
  */
 export class PythonPool implements Pool {
   private readonly layers: PythonLayers;
@@ -123,10 +126,21 @@ export class PythonPool implements Pool {
     );
   }
 
-  run(job: Job): Promise<RunResult> {
+  async run(job: Job): Promise<RunResult> {
+    const [result] = await this.runAll([job]);
+    return result;
+  }
+
+  /**
+   * The programs of one person's one piece of code (the tests of a submission), one after another
+   * in one process that nothing else ran in: each in a fresh namespace, with only its own input
+   * sent when its turn comes. A program that ends over a limit or crashes ends the process; the
+   * rest go on in another fresh one.
+   */
+  runAll(jobs: Job[]): Promise<RunResult[]> {
     if (this.stopped) return Promise.reject(new Error('the Python pool is stopped'));
-    return new Promise<RunResult>((resolve, reject) => {
-      this.queue.push({ job, resolve, reject });
+    return new Promise<RunResult[]>((resolve, reject) => {
+      this.queue.push({ jobs, results: [], resolve, reject });
       this.dispatch();
     });
   }
@@ -298,19 +312,27 @@ export class PythonPool implements Pool {
     while (this.queue.length && this.busy < this.options.workers) {
       const worker = this.takeIdle();
       if (!worker) break;
-      const waiting = this.queue.shift()!;
       this.busy++;
-      void worker.run(waiting.job).then((result) => {
-        this.busy--;
-        this.runs++;
-        this.replaced++;
-        worker.kill();
-        this.everyone.delete(worker);
-        waiting.resolve(result);
-        this.dispatch();
-      });
+      void this.serve(worker, this.queue.shift()!);
     }
     if (this.failures === 0) this.refill();
+  }
+
+  /** Runs the waiting programs in the worker while it stays open; the rest wait at the head of the queue. */
+  private async serve(worker: PythonWorker, waiting: Waiting): Promise<void> {
+    const { jobs, results } = waiting;
+    while (results.length < jobs.length && worker.open) {
+      results.push(await worker.run(jobs[results.length]));
+      this.runs++;
+    }
+    this.busy--;
+    this.replaced++;
+    worker.kill();
+    this.everyone.delete(worker);
+    if (results.length === jobs.length) waiting.resolve(results);
+    else if (this.stopped) waiting.reject(new Error('the Python pool is stopped'));
+    else this.queue.unshift(waiting);
+    this.dispatch();
   }
 
   private takeIdle(): PythonWorker | undefined {

@@ -11,9 +11,11 @@
  *   snapshot of that interpreter to stdout (raw bytes) and exit. The pool does this once at start-up.
  * - `run`: load Pyodide from the snapshot file open on fd 3 (about 1.7 s of CPU here), cut the
  *   interpreter off from Pyodide's JavaScript side (python-driver.source.ts), say `{"t":"ready"}`,
- *   then wait for one job on stdin: stream its output as `{"t":"o"|"e","d":<base64>}` lines, end it
- *   with `{"t":"done",...}` and exit. A process runs one program, never a second: nothing a program
- *   does to the interpreter (codecs, streams, caches, the heap) can reach anyone else's.
+ *   then wait for a job on stdin: stream its output as `{"t":"o"|"e","d":<base64>}` lines and end it
+ *   with `{"t":"done",...}`. A process serves one person's one piece of code: a run, or the tests
+ *   of one submission one after another (each program in a fresh namespace); the pool kills it
+ *   after the last, and nothing a program does to the interpreter (codecs, streams, caches, the
+ *   heap) can reach anyone else's.
  *
  * The parent trusts none of these messages beyond the run they belong to: a program that escapes
  * to JavaScript can write anything to stdout, so the parent caps sizes, enforces the time limit by
@@ -51,6 +53,9 @@ const BLOCKED = ['js', 'pyodide_js', 'pyodide', '_pyodide', '_pyodide_core', 'mi
 
 // What most programs import, loaded into the snapshot: importing it in a run costs nothing.
 const PRELOAD = ['math', 'random', 'string', 'itertools', 'functools', 'operator', 'collections', 'collections.abc', 'heapq', 'bisect', 're', 'json', 'time', 'datetime', '_strptime', 'statistics', 'fractions', 'decimal', 'textwrap', 'copy', 'dataclasses', 'enum', 'typing', 'array', 'unicodedata', 'struct', 'abc', 'numbers', 'keyword', 'calendar', 'pprint', 'encodings.ascii', 'encodings.latin_1'];
+
+// How a program may end and leave the interpreter to the next test of the same submission.
+const CLEAN = ['ok', 'runtime_error', 'syntax_error'];
 
 // python-driver.source.ts, given in the settings: run(), made by _codelab_setup in a namespace of its own.
 const DRIVER = settings.driver;
@@ -110,14 +115,11 @@ async function main() {
   const baseHeap = memory();
 
   let input = '';
-  process.stdin.setEncoding('utf8');
-  // The service went away: nothing more to do.
-  process.stdin.on('end', () => process.exit(0));
-  process.stdin.on('data', (chunk) => {
-    input += chunk;
-    const nl = input.indexOf('\n');
-    if (nl < 0 || job) return;
-    job = JSON.parse(input.slice(0, nl));
+  // One job a line. After a clean end (the program returned or raised) the process says
+  // {"t":"done","next":true} and waits for another job of the same submission; the pool sends one
+  // only when it has one, so a run of its own still ends with the kill.
+  const runJob = (line) => {
+    job = JSON.parse(line);
     written = 0;
     started = performance.now();
     let status;
@@ -131,8 +133,22 @@ async function main() {
       stopHere(status);
     }
     if (status === 'ok' && memory() - baseHeap > job.memoryLimitBytes) status = 'memory_limit_exceeded';
-    // One program per process: it ends here, and the pool starts another for the next run.
-    stopHere(status);
+    // A program that ran out of memory leaves an interpreter in no state to trust: it ends here.
+    if (!CLEAN.includes(status)) stopHere(status);
+    send({ t: 'done', status, timeMs: Math.round(performance.now() - started), next: true });
+    job = null;
+  };
+  process.stdin.setEncoding('utf8');
+  // The service went away: nothing more to do.
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('data', (chunk) => {
+    input += chunk;
+    let nl;
+    while (!job && (nl = input.indexOf('\n')) >= 0) {
+      const line = input.slice(0, nl);
+      input = input.slice(nl + 1);
+      runJob(line);
+    }
   });
   send({ t: 'ready' });
 }

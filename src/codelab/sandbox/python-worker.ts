@@ -24,9 +24,10 @@ interface Message {
   d?: unknown;
   status?: unknown;
   timeMs?: unknown;
+  next?: unknown;
 }
 
-/** One process, one run. Speaks the line protocol of python-worker.source.ts. */
+/** One process, one person's code. Speaks the line protocol of python-worker.source.ts. */
 export class PythonWorker {
   readonly ready: Promise<void>;
   /** Settles when the process has exited, for whatever reason. */
@@ -36,6 +37,7 @@ export class PythonWorker {
   private pending = '';
   private stderrTail = '';
   exited = false;
+  private killed = false;
   private nodePid: number | null | undefined;
   /** CPU time the process took to get ready, all its threads; null where /proc does not answer. */
   startCpuMs: number | null = null;
@@ -118,7 +120,15 @@ export class PythonWorker {
     return this.nodePid;
   }
 
-  /** The process's one run; it is killed when the run ends, however it ends. */
+  /** Whether the process can take another program: it is alive and ended the last one cleanly. */
+  get open(): boolean {
+    return !this.killed && !this.exited;
+  }
+
+  /**
+   * One program. The process is killed when the program ends any way but cleanly (over a limit,
+   * crashed); after a clean end it stays for the next program of the same person, or for kill().
+   */
   run(job: Job): Promise<RunResult> {
     return new Promise<RunResult>((resolve) => {
       const out: Buffer[] = [];
@@ -141,11 +151,12 @@ export class PythonWorker {
         const now = pid && cpuAtStart !== null ? threadCpuMs(pid) : null;
         return now !== null && cpuAtStart !== null ? now - cpuAtStart : Math.round(performance.now() - started);
       };
-      const settle = (status: RunStatus, timeMs: number, note?: string) => {
+      /** `next`: the process ended the program cleanly and waits for another of the same person's. */
+      const settle = (status: RunStatus, timeMs: number, note?: string, next = false) => {
         if (settled) return;
         settled = true;
         clearInterval(watch);
-        this.kill();
+        if (!next) this.kill();
         if (note) err.push(Buffer.from(note));
         resolve({
           status,
@@ -172,7 +183,7 @@ export class PythonWorker {
           const status = runStatuses.includes(m.status as RunStatus) ? (m.status as RunStatus) : 'runtime_error';
           const used = elapsed();
           if (used > job.timeLimitMs) timeLimitExceeded();
-          else settle(status, used);
+          else settle(status, used, undefined, m.next === true);
         }
       };
       this.onExit = (code, signal) => {
@@ -197,6 +208,7 @@ export class PythonWorker {
 
   /** SIGKILL to unshare: --kill-child takes the sandboxed node with it, and the PID namespace everything it started. */
   kill(): void {
+    this.killed = true;
     if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
   }
 }

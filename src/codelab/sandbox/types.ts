@@ -56,6 +56,8 @@ export interface PoolStats {
 export interface Pool {
   start(): Promise<void>;
   run(job: Job): Promise<RunResult>;
+  /** One person's programs (a submission's tests), in order; what may be shared between them is the pool's to say. */
+  runAll(jobs: Job[]): Promise<RunResult[]>;
   stop(): Promise<void>;
   stats(): PoolStats;
 }
