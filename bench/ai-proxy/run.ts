@@ -168,7 +168,7 @@ async function main() {
     `\nadded latency p50: ${(proxied.latency.p50 - direct.latency.p50).toFixed(1)} ms over direct, bare proxy ${(bare.latency.p50 - direct.latency.p50).toFixed(1)} ms, Portkey ${(peer.latency.p50 - direct.latency.p50).toFixed(1)} ms`,
   );
   console.log(
-    `throughput through the proxy: ${percent(proxied.requests.average, bare.requests.average)} of the bare proxy (aim >= 70%), ${percent(proxied.requests.average, direct.requests.average)} of direct`,
+    `throughput through the proxy: ${percent(proxied.requests.average, bare.requests.average)} of the bare proxy (aim >= 80%), ${percent(proxied.requests.average, direct.requests.average)} of direct`,
   );
   console.log(
     `against Portkey: ${percent(proxied.requests.average, peer.requests.average)} of its req/s (aim >= 150%), p99 ${proxied.latency.p99.toFixed(1)} ms against its ${peer.latency.p99.toFixed(1)} ms (aim: lower)`,
@@ -180,8 +180,10 @@ async function main() {
   const fewBare = await load('bare proxy (JWT + undici)', `${bareProxy.url}/ai/chat`, { tokens, connections: FEW });
   const fewProxied = await load('through the proxy', `${service.url}/ai/chat`, { tokens, connections: FEW });
   const fewPeer = await load('Portkey gateway (OpenAI)', `${portkey.url}${OPENAI_PATH}`, viaPortkey(FEW));
+  // autocannon's percentiles are whole milliseconds; its mean is not, so the aim is on the mean.
+  const added = (r: typeof fewDirect) => (r.latency.mean - fewDirect.latency.mean).toFixed(2);
   console.log(
-    `added latency p50 at ${FEW} connections: ${(fewProxied.latency.p50 - fewDirect.latency.p50).toFixed(1)} ms over direct (aim < 3 ms, LiteLLM documents 3.25 ms), bare proxy ${(fewBare.latency.p50 - fewDirect.latency.p50).toFixed(1)} ms, Portkey ${(fewPeer.latency.p50 - fewDirect.latency.p50).toFixed(1)} ms`,
+    `added latency at ${FEW} connections, mean: ${added(fewProxied)} ms over direct (aim < 2 ms, LiteLLM documents 3.25 ms), bare proxy ${added(fewBare)} ms, Portkey ${added(fewPeer)} ms; p50 ${(fewProxied.latency.p50 - fewDirect.latency.p50).toFixed(1)} ms`,
   );
 
   const ttfbDirect = await timeToFirstByte(`${backend}/chat`, {});

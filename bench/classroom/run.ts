@@ -11,8 +11,9 @@ import { CodeRunner, type Language } from '../../src/codelab/sandbox';
  * last answer. Beside it, in the same run, the same number of native `python3` processes started at
  * once without any sandbox: what the machine needs to start that many interpreters, the reference
  * the class's last Python answer is compared with. Then the class in JavaScript, and the class
- * submitting an exercise with five hidden tests (each test a run of its own, as the service judges),
- * timed to the last verdict; judging's own completion, without the job queue or any release delay.
+ * submitting an exercise with five hidden tests (judged as the service judges: a submission's tests
+ * one after another in one fresh Python process), timed to the last verdict; judging's own
+ * completion, without the job queue or any release delay.
  *
  * The pool is the service's, set up for a class: CODELAB_WORKERS runs at once (default: cores) and
  * CODELAB_PYTHON_SPARES loaded processes beyond them (default here: one per learner; the service's
