@@ -354,7 +354,7 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
   CODELAB_PYTHON_SPARES: {
     group: 'CodeLab',
     meaning:
-      'Python processes kept loaded beyond `CODELAB_WORKERS`, each used for one run: runs that find one ready answer at once, the others wait for a process to load (0.4 s of CPU each). Each costs about 150 MB of memory while it waits; set it to the size of a class that presses Run together',
+      'Python processes kept loaded beyond `CODELAB_WORKERS`, each used for one run or for the tests of one submission: runs that find one ready answer at once, the others wait for a process to load (0.4 s of CPU each). Each costs about 150 MB of memory while it waits; set it to the size of a class that presses Run together',
     unset: 'as many as `CODELAB_WORKERS`',
   },
   CODELAB_TIME_LIMIT_MS: {
