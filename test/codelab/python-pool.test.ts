@@ -87,20 +87,22 @@ describe("a submission's tests: one fresh process for one person's code", () => 
     expect([after.runs - before.runs, after.replaced - before.replaced]).toEqual([3, 1]);
   });
 
-  it('a program over the time limit ends its process, and the rest run in another fresh one', async () => {
+  it('a program over the time limit ends its process, and each of the rest runs in a fresh one of its own', async () => {
     await until(() => runner.stats().python.ready === 4);
     const before = runner.stats().python;
     const results = await runner.runAll('python', [
       { code: `${MARK}print(sys.codelab_mark)`, stdin: 'first\n' },
       { code: `${MARK}while True: pass`, stdin: 'second\n' },
       { code: `${MARK}print(sys.codelab_mark)`, stdin: 'third\n' },
+      { code: `${MARK}print(sys.codelab_mark)`, stdin: 'fourth\n' },
     ]);
     expect(results.map((r) => [r.status, r.stdout])).toEqual([
       ['ok', "['first']\n"],
       ['time_limit_exceeded', ''],
       ['ok', "['third']\n"],
+      ['ok', "['fourth']\n"],
     ]);
-    expect(runner.stats().python.replaced - before.replaced).toBe(2);
+    expect(runner.stats().python.replaced - before.replaced).toBe(3);
   });
 
   it("judging runs the visible tests first: what a program keeps of a hidden input never shows in a visible test's message", async () => {

@@ -111,7 +111,7 @@ export class CodeRunner {
    * The tests of one submission: one person's programs, in the order given, answered in that
    * order. In Python they share one fresh process, each program in a fresh namespace and seeing
    * its own input only when its turn comes (python-pool.ts); a program that ends over a limit
-   * leaves the rest to another fresh process.
+   * leaves each of the rest to a fresh process of its own.
    */
   async runAll(language: Language, programs: { code: string; stdin: string }[]): Promise<RunResult[]> {
     const jobs = programs.map((program) => this.job({ language, ...program }));

@@ -53,10 +53,19 @@ export function pyodideDir(): string {
 /** Memory snapshots of a loaded interpreter, by whether its `js` module is empty. */
 const snapshots = new Map<string, Promise<SnapshotFile>>();
 
-/** One person's programs, run one after another in one process; `results` holds those done. */
+/**
+ * One person's programs, run one after another in one process. Once a program has ended a process
+ * (over a limit, crashed), the rest are `spread`: each gets a fresh process of its own, so a
+ * submission whose every test loops forever waits for its time limits side by side, as separate
+ * runs would, not one after another.
+ */
 interface Waiting {
   jobs: Job[];
   results: RunResult[];
+  /** Programs handed to a process so far, and answered. */
+  taken: number;
+  done: number;
+  spread: boolean;
   resolve: (r: RunResult[]) => void;
   reject: (e: Error) => void;
 }
@@ -134,13 +143,13 @@ export class PythonPool implements Pool {
   /**
    * The programs of one person's one piece of code (the tests of a submission), one after another
    * in one process that nothing else ran in: each in a fresh namespace, with only its own input
-   * sent when its turn comes. A program that ends over a limit or crashes ends the process; the
-   * rest go on in another fresh one.
+   * sent when its turn comes. A program that ends over a limit or crashes ends the process; each
+   * of the rest then runs in a fresh process of its own.
    */
   runAll(jobs: Job[]): Promise<RunResult[]> {
     if (this.stopped) return Promise.reject(new Error('the Python pool is stopped'));
     return new Promise<RunResult[]>((resolve, reject) => {
-      this.queue.push({ jobs, results: [], resolve, reject });
+      this.queue.push({ jobs, results: [], taken: 0, done: 0, spread: false, resolve, reject });
       this.dispatch();
     });
   }
@@ -176,6 +185,13 @@ export class PythonPool implements Pool {
     return this.idle.length + this.starting;
   }
 
+  /** Processes the queue asks for: one per entry, one per program left of a spread one. */
+  private get processesAsked(): number {
+    let asked = 0;
+    for (const waiting of this.queue) asked += waiting.spread ? waiting.jobs.length - waiting.taken : 1;
+    return asked;
+  }
+
   private get target(): number {
     return this.options.workers + this.options.spares;
   }
@@ -187,7 +203,7 @@ export class PythonPool implements Pool {
    */
   private get wanted(): number {
     if (this.busy === 0 && this.queue.length === 0) return this.target;
-    return Math.min(this.target, Math.max(this.options.workers, this.queue.length));
+    return Math.min(this.target, Math.max(this.options.workers, this.processesAsked));
   }
 
   private nodeArgs(settings: object, heapBytes: number): string[] {
@@ -312,26 +328,36 @@ export class PythonPool implements Pool {
     while (this.queue.length && this.busy < this.options.workers) {
       const worker = this.takeIdle();
       if (!worker) break;
+      const waiting = this.queue[0];
+      // A spread entry stays at the head until its last program has a process.
+      if (!waiting.spread || waiting.taken + 1 >= waiting.jobs.length) this.queue.shift();
       this.busy++;
-      void this.serve(worker, this.queue.shift()!);
+      void this.serve(worker, waiting);
     }
     if (this.failures === 0) this.refill();
   }
 
-  /** Runs the waiting programs in the worker while it stays open; the rest wait at the head of the queue. */
+  /** Runs the waiting programs in the worker while it stays open (one only, once they are spread). */
   private async serve(worker: PythonWorker, waiting: Waiting): Promise<void> {
     const { jobs, results } = waiting;
-    while (results.length < jobs.length && worker.open) {
-      results.push(await worker.run(jobs[results.length]));
+    const one = waiting.spread;
+    while (waiting.taken < jobs.length && worker.open) {
+      const at = waiting.taken++;
+      results[at] = await worker.run(jobs[at]);
+      waiting.done++;
       this.runs++;
+      if (one) break;
     }
     this.busy--;
     this.replaced++;
     worker.kill();
     this.everyone.delete(worker);
-    if (results.length === jobs.length) waiting.resolve(results);
+    if (waiting.done === jobs.length) waiting.resolve(results);
     else if (this.stopped) waiting.reject(new Error('the Python pool is stopped'));
-    else this.queue.unshift(waiting);
+    else if (!waiting.spread && waiting.taken < jobs.length) {
+      waiting.spread = true;
+      this.queue.unshift(waiting);
+    }
     this.dispatch();
   }
 
