@@ -87,6 +87,18 @@ describe("a submission's tests: one fresh process for one person's code", () => 
     expect([after.runs - before.runs, after.replaced - before.replaced]).toEqual([3, 1]);
   });
 
+  it("an earlier program's memory does not count against a later one's limit", async () => {
+    const keep40Mb = 'def cycle():\n    pass\ndata = bytearray(40 << 20)\nprint(len(data) >> 20)';
+    const results = await runner.runAll('python', [
+      { code: keep40Mb, stdin: '' },
+      { code: keep40Mb, stdin: '' },
+    ]);
+    expect(results.map((r) => [r.status, r.stdout])).toEqual([
+      ['ok', '40\n'],
+      ['ok', '40\n'],
+    ]);
+  });
+
   it('a program over the time limit ends its process, and each of the rest runs in a fresh one of its own', async () => {
     await until(() => runner.stats().python.ready === 4);
     const before = runner.stats().python;

@@ -11,7 +11,7 @@
  * dies with the process.
  */
 export const pythonDriverSource = String.raw`
-import sys, io, os, builtins, traceback, warnings
+import sys, io, os, builtins, traceback, warnings, gc
 
 # The environment a program sees: Pyodide's virtual defaults, nothing of the host's.
 ENVIRONMENT = ('HOME', 'PATH', 'PWD', 'LANG', 'USER', 'LOGNAME')
@@ -89,6 +89,8 @@ def _codelab_setup(blocked, preload):
     compile_, exec_ = compile, exec
     TextIOWrapper, BytesIO = io.TextIOWrapper, io.BytesIO
     print_exception = traceback.print_exception
+    collect = gc.collect
+    ran = [False]
     type_name = type.__dict__['__name__'].__get__
     tb_of = BaseException.__dict__['__traceback__'].__get__
     sys_ = sys
@@ -157,6 +159,11 @@ def _codelab_setup(blocked, preload):
         sys_.stderr.write(''.join(out))
 
     def run(code, stdin_text):
+        # An earlier program's namespace is a cycle (its functions hold it) that only a full
+        # collection frees: left alone, its memory counted against this program's limit.
+        if ran[0]:
+            collect()
+        ran[0] = True
         sys_.stdout, sys_.stderr = stdout_, stderr_
         sys_.setrecursionlimit(recursion_limit)
         sys_.stdin = TextIOWrapper(BytesIO(stdin_text.encode('utf-8', 'replace')), encoding='utf-8')
