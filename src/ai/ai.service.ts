@@ -52,15 +52,19 @@ export class AiService {
     private readonly uow: UnitOfWork,
     private readonly deps: Deps,
     private readonly backend: AiBackend,
-    private readonly consent: ConsentService,
-    private readonly guardian: GuardianService,
+    /**
+     * The consent and guardian services, reached only when a person's terms are decided: a chat
+     * whose terms are kept needs neither, and making them (with the services they use) for every
+     * chat was CPU the proxy spent for nothing.
+     */
+    private readonly services: { readonly consent: ConsentService; readonly guardian: GuardianService },
     private readonly usage: UsageRecorder,
     private readonly reserver: QuotaReserver,
   ) {}
 
   /** The terms of a person's chats as stored now (the AI proxy keeps them per person until they change). */
   async terms(user: User): Promise<ChatTerms> {
-    const access = await this.guardian.aiAccessOf(user.id);
+    const access = await this.services.guardian.aiAccessOf(user.id);
     return {
       roles: user.roles,
       tier: user.tier,
@@ -130,7 +134,7 @@ export class AiService {
   }
 
   async quota(user: User): Promise<Quota> {
-    const limit = this.dailyLimit(user, await this.guardian.aiAccessOf(user.id));
+    const limit = this.dailyLimit(user, await this.services.guardian.aiAccessOf(user.id));
     const used = await usedToday(this.uow, user.id);
     return { tier: user.tier, period: 'day', limit, used, remaining: Math.max(0, limit - used), resetsAt: nextReset() };
   }
@@ -144,7 +148,7 @@ export class AiService {
   }
 
   async conversations(user: User, requestId: string): Promise<unknown[]> {
-    const access = await this.guardian.aiAccessOf(user.id);
+    const access = await this.services.guardian.aiAccessOf(user.id);
     return this.items(user, 'GET', '/conversations', requestId, await this.memoryAllowed(user, access));
   }
 
@@ -178,7 +182,7 @@ export class AiService {
   /** The memory flag sent to the backend with a chat: what the mayUseMemory rule would allow. */
   private async memoryAllowed(user: User, access: AiAccess): Promise<boolean> {
     if (!includesTier(user.tier, Tier.starter) || !access.memoryEnabled) return false;
-    return this.consent.assertConsent(user.id, ConsentType.ai_memory).then(
+    return this.services.consent.assertConsent(user.id, ConsentType.ai_memory).then(
       () => true,
       (error) => (error instanceof AppError && error.status === 403 ? false : Promise.reject(error)),
     );
