@@ -22,7 +22,11 @@ export type FieldRules = Record<string, ShieldRule>;
 /** An area's rules: per type, one rule for every field, or a rule per field. */
 export type AreaRules = Record<string, ShieldRule | FieldRules>;
 
-/** Everything of a user's that an area holds, for export and erasure (filled by privacy operations). */
+/**
+ * Everything of a user's that an area holds, for export and erasure (filled by privacy operations).
+ * Like the area's event handlers and jobs, its handlers get the area's view of the services: its
+ * own and those of the areas in its `uses`.
+ */
 export interface PersonalDataHandler {
   /** The entities whose rows belong to a user, directly or through another entity. */
   entities: EntityClass<any>[];
