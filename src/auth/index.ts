@@ -6,6 +6,7 @@ import { AuthResolver } from './auth.resolver';
 import { authRoutes } from './auth.routes';
 import { authRules } from './auth.rules';
 import { AuthService } from './auth.service';
+import { AccountsService } from './accounts.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
@@ -17,11 +18,12 @@ export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
 
 export { UserConnection, UserView } from './auth.types';
-export { normaliseEmail } from './auth.service';
+export { normaliseEmail } from './account-input';
 export { ageOn } from './age';
 
 export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
 export type { AuthService } from './auth.service';
+export type { AccountFilter, AccountsService, RoleChangeOutcome } from './accounts.service';
 export { accountsOf } from './account-cache';
 export { raiseTierCte, setTier } from './tier';
 export { accountsAmong } from './accounts-among';
@@ -30,6 +32,7 @@ export type { Account } from './account-cache';
 declare module '../kernel/services' {
   interface Services {
     auth: AuthService;
+    accounts: AccountsService;
   }
 }
 
@@ -59,7 +62,10 @@ export const authArea = defineArea({
     { name: 'Migration20261130000400_account_profiles_view', class: Migration20261130000400_account_profiles_view },
   ],
   routes: authRoutes,
-  services: { auth: (uow) => new AuthService(uow, uow.deps) },
+  services: {
+    auth: (uow) => new AuthService(uow, uow.deps),
+    accounts: (uow, services) => new AccountsService(uow, services.auth),
+  },
   // The area hears its own event: the answer waits for the row's commit, not for the lookup and the mail.
   on: { accountMailAsked: (event, services) => services.auth.accountMail(event) },
   // From here on, this instance's writes of an account drop its cached copy.

@@ -104,6 +104,16 @@ export class CatalogService {
     return toPage(rows, first, after, () => this.em.count(Product, where));
   }
 
+  /** The product if it is on sale now (published), else null: what a checkout buys. */
+  async productForSale(id: string): Promise<Product | null> {
+    return isId(id) ? this.em.findOne(Product, { id, status: ProductStatus.published }) : null;
+  }
+
+  /** Reads the product again as stored now, into the entity this unit of work holds. */
+  async reloadProduct(id: string): Promise<void> {
+    await this.em.findOne(Product, { id }, { refresh: true });
+  }
+
   /** A published product for everyone; any for admins and content admins, its own for a seller. */
   async product(viewer: User | null, id: string): Promise<Product> {
     const product = isId(id) ? await this.em.findOne(Product, { id }, { populate: ['seller'] }) : null;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { auditEntryCte } from '../audit';
-import { type Price, PriceInterval, Product, ProductKind, saleProductJoin } from '../catalog';
+import { type Price, PriceInterval, ProductKind, saleProductJoin } from '../catalog';
 import type { Tier } from '../auth';
 import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
 import type { Deps } from '../kernel/deps';
@@ -65,7 +65,7 @@ export class PaymentEvents {
         return (await this.succeed(em, claimed.sale, event)) ? 'applied' : 'already_final';
       }
       const payment = (await em.findOne(Payment, { id: claimed.sale.id }, { refresh: true }))!;
-      await em.findOne(Product, { id: payment.product.id }, { refresh: true });
+      await this.services.catalog.reloadProduct(payment.product.id);
       switch (event.kind) {
         case 'payment_failed':
         case 'payment_canceled':

@@ -3,7 +3,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ageOn } from '../auth';
 import { type NotificationMessage, NotificationType } from '../notifications';
-import { User } from '../auth';
+import type { User } from '../auth';
 import type { Deps } from '../kernel/deps';
 import { Role } from '../kernel/domain';
 import { isId } from '../kernel/ids';
@@ -11,7 +11,7 @@ import { publicLink, sendRequestMail } from '../mail/deliver';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { type Price, Product, ProductStatus } from '../catalog';
+import { type Price, type Product } from '../catalog';
 import { IdempotencyKey, Payment, PaymentStatus, PurchaseRequest, PurchaseRequestStatus } from './payments.entity';
 import { purchaseRequestMail } from './payments.mails';
 import { PaymentEvents } from './payment-events';
@@ -214,9 +214,7 @@ export class PaymentsService {
 
   private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
     const em = this.em;
-    const product = isId(input.productId)
-      ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published })
-      : null;
+    const product = await this.services.catalog.productForSale(input.productId);
     if (!product) throw productNotForSale();
     const price = product.prices.find((p) => p.id === input.priceId);
     if (!price) throw notAPriceOfProduct();
@@ -224,7 +222,7 @@ export class PaymentsService {
     if (input.learnerId && input.learnerId !== viewer.id) {
       if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId)))
         throw learnerNotFound();
-      beneficiary = (await em.findOne(User, { id: input.learnerId }))!;
+      beneficiary = (await this.services.auth.findUser(input.learnerId))!;
     } else if (isMinor(viewer)) {
       return { payment: null, purchaseRequest: await this.requestPurchase(viewer, product, price) };
     }
@@ -366,7 +364,7 @@ export class PaymentsService {
     const guardians = await this.services.guardian.activeGuardianIdsOf(learner.id);
     // Each guardian hears of it in the app and by e-mail (once the request is committed).
     const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
-    for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
+    for (const guardian of await this.services.auth.findUsers(guardians)) {
       if (guardian.email)
         await sendRequestMail(
           this.uow,

@@ -29,7 +29,9 @@ export const progressArea = defineArea({
   resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],
   rules: progressRules,
   routes: progressRoutes,
-  services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates) },
+  services: {
+    progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.auth),
+  },
   on: {
     // A judged CodeLab submission: its best score joins the learner's progress, and an accepted
     // exercise linked to a lesson completes that lesson.
