@@ -14,14 +14,15 @@ import { Migration20261129000400_account_deleted_events } from './migrations/Mig
 import { type Account, accountsOf } from './account-cache';
 import { Migration20261130000400_account_profiles_view } from './migrations/Migration20261130000400_account_profiles_view';
 
-export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
 
 export { UserConnection, UserView } from './auth.types';
 export { normaliseEmail } from './account-input';
 export { ageOn } from './age';
 
-export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
+export { AccountStatus, Locale, Role, Tier } from './user.entity';
+// The account's type, not its class: other areas read and change accounts through the accounts service.
+export type { User } from './user.entity';
 export type { AuthService } from './auth.service';
 export type { AccountFilter, AccountsService, RoleChangeOutcome } from './accounts.service';
 export { accountsOf } from './account-cache';

@@ -7,7 +7,7 @@ import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
 import { ConsentService } from './consent.service';
 
-export { Consent } from './consent.entity';
+export type { Consent } from './consent.entity';
 
 export { ConsentType } from './consent.entity';
 export type { ConsentService } from './consent.service';

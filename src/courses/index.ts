@@ -8,7 +8,7 @@ import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 import { Migration20261130000500_course_titles_view } from './migrations/Migration20261130000500_course_titles_view';
 
-export { Enrollment } from './course.entity';
+export type { Enrollment } from './course.entity';
 export {
   CourseDescriptionChangeInput,
   CourseDescriptionInput,
@@ -18,7 +18,7 @@ export {
   presentLessonBody,
 } from './courses.types';
 
-export { Course, Lesson } from './course.entity';
+export type { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
 export { assertQuiz, LessonBody, lessonBodyOf } from './lesson-body';
 export type { LessonObjectives, NewLesson, Quiz, QuizQuestion } from './lesson-body';
