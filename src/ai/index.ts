@@ -15,6 +15,7 @@ import { UsageRecorder } from './ai.usage';
 import { QuotaReserver } from './ai.quota';
 import { Migration20261124100000_ai_access_events } from './migrations/Migration20261124100000_ai_access_events';
 import { Migration20261130000100_ai_learner_activity_view } from './migrations/Migration20261130000100_ai_learner_activity_view';
+import { Migration20261122030000_ai_usage } from './migrations/Migration20261122030000_ai_usage';
 
 export { mayConverse } from './ai.rules';
 export type { AiService } from './ai.service';
@@ -50,6 +51,7 @@ export const aiArea = defineArea({
   rules: aiRules,
   routes: aiRoutes,
   migrations: [
+    { name: 'Migration20261122030000_ai_usage', class: Migration20261122030000_ai_usage },
     { name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events },
     {
       name: 'Migration20261130000100_ai_learner_activity_view',

@@ -7,6 +7,7 @@ import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 import { Migration20261130000500_course_titles_view } from './migrations/Migration20261130000500_course_titles_view';
+import { Migration20261122040000_learning } from './migrations/Migration20261122040000_learning';
 
 export type { Enrollment } from './course.entity';
 export {
@@ -38,6 +39,7 @@ export const coursesArea = defineArea({
   uses: ['auth', 'consent', 'entitlements', 'guardian'],
   entities: [Course, Lesson, Enrollment],
   migrations: [
+    { name: 'Migration20261122040000_learning', class: Migration20261122040000_learning },
     { name: 'Migration20261130000500_course_titles_view', class: Migration20261130000500_course_titles_view },
   ],
   resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],

@@ -10,6 +10,7 @@ import { guardianRoutes } from './guardian.routes';
 import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
 import { Migration20261130000600_active_guardian_links_view } from './migrations/Migration20261130000600_active_guardian_links_view';
+import { Migration20261122020000_guardians_consent } from './migrations/Migration20261122020000_guardians_consent';
 
 export type { AiAccess, GuardianService } from './guardian.service';
 export { callerLearnerIds, isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from './guardian.rules';
@@ -32,6 +33,7 @@ export const guardianArea = defineArea({
   name: 'guardian',
   uses: ['auth'],
   migrations: [
+    { name: 'Migration20261122020000_guardians_consent', class: Migration20261122020000_guardians_consent },
     {
       name: 'Migration20261129000200_ai_access_setting_events',
       class: Migration20261129000200_ai_access_setting_events,
