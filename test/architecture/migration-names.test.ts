@@ -23,7 +23,7 @@ const recordedBefore = [
 const names = model.migrations.map((migration) => migration.name);
 const splitParts = names.filter((name) => recordedBefore.some((old) => name.startsWith(`${old}_`)));
 
-/** The schema as the database describes it: columns, constraints, indexes, triggers and functions. */
+/** The schema as the database describes it: columns, constraints, indexes, triggers, functions and views. */
 async function schemaOf(orm: MikroORM): Promise<string[]> {
   const rows = await orm.em.getConnection().execute<{ line: string }[]>(`
     select concat_ws(' ', table_name, column_name, data_type, is_nullable, column_default, ordinal_position) as line
@@ -34,6 +34,7 @@ async function schemaOf(orm: MikroORM): Promise<string[]> {
     union all select concat_ws(' ', event_object_table, trigger_name, event_manipulation, action_statement)
       from information_schema.triggers where trigger_schema = 'public'
     union all select concat_ws(' ', proname, md5(prosrc)) from pg_proc where pronamespace = 'public'::regnamespace
+    union all select concat_ws(' ', viewname, md5(definition)) from pg_views where schemaname = 'public'
     order by 1`);
   return rows.map((row) => row.line);
 }
