@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
-import { sendJson } from '../../rest/adapter';
-import { restDetail } from '../../rest/details';
 import type { JsonRoute } from '../kernel/area';
+import { sendJson } from '../kernel/json-answer';
+import { restDetail } from '../kernel/rest-details';
 import type { Context } from '../kernel/context';
 import { AppError, databaseUnavailable, forbidden, validationFailed } from '../kernel/errors';
 import { badVariable, coercionDetails, validateInput } from '../kernel/validation';

@@ -6,6 +6,7 @@ import type { Localized } from '../kernel/localized';
 import { afterCursor, offsetCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
+import { push } from '../kernel/sql-params';
 import { type NotificationMessage, NotificationType } from '../notifications';
 import { type Price, type PriceInterval, Product, ProductKind, ProductStatus } from './catalog.entity';
 import {
@@ -50,12 +51,6 @@ export interface MarketplaceFilter {
 const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
 const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin) || user.hasRole(Role.content_admin)));
 const CURRENCY = /^[A-Z]{3}$/;
-
-/** Placeholders are positional: `push` adds a value and answers its placeholder, in the order the SQL reads. */
-function push(params: unknown[], value: unknown): string {
-  params.push(value);
-  return '?';
-}
 
 /** What the platform and its creators sell: products, the marketplace's listings and their review. */
 export class CatalogService {

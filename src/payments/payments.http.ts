@@ -2,7 +2,7 @@ import express, { type Request, type Response } from 'express';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { DeclaringRouter } from '../kernel/http-router';
-import { formatMoney } from '../../web/shared/money';
+import { formatMoney } from '../kernel/money';
 import { PaymentStatus } from './payments.entity';
 import { isOwnReturnUrl } from './return-url';
 import {
