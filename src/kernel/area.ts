@@ -6,10 +6,12 @@ import type { and } from 'graphql-shield';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { NonEmptyArray } from 'type-graphql';
+import type { AccessCache } from './access-cache';
 import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
+import type { AppError } from './errors';
 import type { DeclaringRouter } from './http-router';
 import { type NodeSource, registerNodes } from './node';
 import type { RateLimitRule } from './rate-limit';
@@ -32,11 +34,33 @@ export interface PersonalDataHandler {
   erase?(userId: string, pseudonym: string, services: Services, uow: UnitOfWork): Promise<void>;
 }
 
+/** A root field of the schema, by its type: what a route that GraphQL does not run stands for. */
+export type RootField = `${'Query' | 'Mutation' | 'Subscription'}.${string}`;
+
+/**
+ * What a route that GraphQL does not run declares: the rule of the root field it stands for, with
+ * the limits that rule declares. The request chain counts those limits and applies the rule before
+ * the route's handler runs, as it does for the operations of GraphQL and the route table.
+ */
+export interface RouteRule {
+  rule: ShieldRule;
+  field: RootField;
+  /** Verdicts kept per person until their access changes (a refusal of the person too), for a route called often. */
+  verdicts?: AccessCache<true | AppError>;
+}
+
+/**
+ * A request's context from the chain: without a rule, the caller as identified (a route that
+ * decides itself, a webhook that is signed, a page); with one, once the rule (given the named
+ * arguments) has let the caller through.
+ */
+export type RouteContext = (req: Request, rule?: RouteRule, args?: Record<string, unknown>) => Promise<Context>;
+
 /**
  * Serves the area's paths that the route table cannot (files, streams, pages) or that answer
  * without a GraphQL round trip; the schema is there to check inputs as GraphQL would.
  */
-export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema: GraphQLSchema) => DeclaringRouter;
+export type HttpRoutes = (deps: Deps, context: RouteContext, schema: GraphQLSchema) => DeclaringRouter;
 
 /**
  * A `POST` path with a JSON body that an area answers itself, on node's own request and response:
@@ -46,6 +70,8 @@ export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema
  */
 export interface JsonRoute {
   path: string;
+  /** The rule the chain applies (and whose limits it counts) before `handle`. */
+  rule?: RouteRule;
   handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 

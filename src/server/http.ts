@@ -19,7 +19,8 @@ import { graphqlEndpoint } from './graphql-endpoint';
 import { metricsEndpoint } from './metrics/endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { unknownPath } from './server.errors';
-import { answerError, answerGraphqlError, jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
+import { answerError, answerGraphqlError } from './chain/errors';
+import { jsonBodyOf, requestContext, requestSteps, routeContextOf, splitUrl } from './steps';
 
 /**
  * Every request's way in: `/graphql`, the REST table and the areas' JSON routes are served before
@@ -35,7 +36,8 @@ export function httpPipeline(
   const graphql = graphqlEndpoint(deps, apollo);
   const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema);
   const areaRoutes = new DeclaringRouter();
-  for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, (req) => requestContext(deps, req), schema));
+  const routeContext = routeContextOf(deps);
+  for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, routeContext, schema));
   const app = createExpressApp(deps, { graphql, json, rest, areaRoutes }, schema);
   return {
     listener: withDirectRoutes(
@@ -65,8 +67,11 @@ function createExpressApp(
   app.use(...requestSteps(deps));
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
+  const routeContext = routeContextOf(deps);
   for (const route of served.json)
-    routes.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
+    routes.post(route.path, ...parseJson, async (req, res) =>
+      route.handle(await routeContext(req, route.rule), req.body, req, res),
+    );
   // The areas' own routes first: pages, files and webhooks owe nothing to the index, the docs, GraphQL or REST below.
   routes.mount(served.areaRoutes).mount(apiIndex()).mount(serveDocs(schema)).mount(graphExplorer(config));
   const { graphql } = served;
