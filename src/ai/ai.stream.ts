@@ -1,18 +1,14 @@
 import type { ServerResponse } from 'node:http';
-import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
 import { sendJson } from '../../rest/adapter';
-import { restDetail } from '../../rest/details';
 import type { JsonRoute } from '../kernel/area';
 import type { Context } from '../kernel/context';
-import { type AppError, validationFailed } from '../kernel/errors';
-import { badVariable, coercionDetails, validateInput } from '../kernel/validation';
+import type { AppError } from '../kernel/errors';
 import type { BackendResponse } from './ai.backend';
 import type { AccessCache } from '../kernel/access-cache';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import type { ChatRequest, ChatTerms } from './ai.service';
 import { AiChatInput, CONVERSATION_ID_MAX_LENGTH } from './ai.types';
-import { invalidChatInput } from './ai.errors';
 
 /**
  * What the route keeps per person until their account, consents, guardian's settings or country
@@ -25,27 +21,21 @@ export interface AiKept {
 
 /**
  * `POST /ai/chat`, JSON or `Accept: text/event-stream`, answered here without a GraphQL round trip,
- * in the order the route table's `AiChat` would: the request chain counts the limits of
- * `Mutation.aiChat`'s rules and applies them (the route declares them), then text no request may
- * carry (input-guard), the body coerced to `AiChatInput!` as GraphQL coerces the variable (same
- * details), the input's class-validator checks (a plain body is taken as the two would leave it),
- * the service's limits, then one statement for the quota. Streams pass the backend's events
- * through as they arrive and stop it when the client leaves.
+ * in the order the route table's `AiChat` would: the route declares the rule of `Mutation.aiChat`
+ * and the input of the row's operation, and the request chain applies them (the rule with its
+ * limits, then the body as GraphQL checks `$input`); then the service's limits, then one statement
+ * for the quota. Streams pass the backend's events through as they arrive and stop it when the
+ * client leaves.
  */
-export function aiChatRoute(schema: GraphQLSchema, kept: AiKept): JsonRoute {
+export function aiChatRoute(kept: AiKept): JsonRoute {
   const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;
-  const operation = parse(route.operation).definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  )!;
-  const variables = operation.variableDefinitions ?? [];
   return {
     path: '/ai/chat',
     rule: { rule: aiRules.Mutation.aiChat, field: 'Mutation.aiChat', verdicts: kept.verdicts },
-    async handle(ctx, requestBody, req, res) {
+    input: { operation: route.operation, type: AiChatInput, plain: plainChat },
+    async handle(ctx, input, req, res) {
       const userId = ctx.auth.userId!;
-      const bad = badVariable({ input: requestBody });
-      if (bad) throw validationFailed([bad]);
-      const body = plainChat(requestBody) ?? (await validateInput(AiChatInput, coerce(schema, variables, requestBody)));
+      const body = input as ChatRequest;
       const terms = await kept.terms.get(userId, () => termsOf(ctx));
       const prepared = await ctx.services.ai.prepareWith(userId, terms, body, ctx.requestId);
       if (!req.headers.accept?.includes('text/event-stream')) {
@@ -75,19 +65,6 @@ function plainChat(body: unknown): ChatRequest | undefined {
   return typeof conversationId === 'string' && conversationId.length <= CONVERSATION_ID_MAX_LENGTH
     ? { message, conversationId }
     : undefined;
-}
-
-/** `$input` as GraphQL coerces it: what a client sends to the route table's operation is refused with the same details. */
-function coerce(
-  schema: GraphQLSchema,
-  variables: OperationDefinitionNode['variableDefinitions'] & object,
-  body: unknown,
-): unknown {
-  const result = getVariableValues(schema, variables, { input: body });
-  if (!result.errors) return result.coerced.input;
-  const { message } = result.errors[0];
-  const details = coercionDetails(message).map(restDetail);
-  throw invalidChatInput(details, message);
 }
 
 /** The terms of the caller's chats, once the rules have let them through. */

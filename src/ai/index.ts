@@ -62,7 +62,7 @@ export const aiArea = defineArea({
       class: Migration20261130000100_ai_learner_activity_view,
     },
   ],
-  jsonRoutes: (deps, schema) => [aiChatRoute(schema, runtimeOf(deps).kept)],
+  jsonRoutes: (deps) => [aiChatRoute(runtimeOf(deps).kept)],
   services: {
     ai: (uow, services) =>
       new AiService(

@@ -49,6 +49,16 @@ export interface RouteRule {
   verdicts?: AccessCache<true | AppError>;
 }
 
+/** What the body of a JSON route is: the `$input` of a route-table row's operation. */
+export interface RouteInput {
+  /** The row's operation, whose `$input` the body is checked as. */
+  operation: string;
+  /** The input's class, whose own checks (class-validator) follow the coercion. */
+  type: new () => object;
+  /** The body taken as it is, when the checks would hand it back unchanged (a hot route's common case); else undefined. */
+  plain?(body: unknown): object | undefined;
+}
+
 /**
  * A request's context from the chain: without a rule, the caller as identified (a route that
  * decides itself, a webhook that is signed, a page); with one, once the rule (given the named
@@ -72,6 +82,8 @@ export interface JsonRoute {
   path: string;
   /** The rule the chain applies (and whose limits it counts) before `handle`. */
   rule?: RouteRule;
+  /** The body's checks, which the chain makes after the rule: `handle` gets the checked input. */
+  input?: RouteInput;
   handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 

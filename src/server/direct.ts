@@ -4,7 +4,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response } from 'e
 import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { answerError } from './chain/errors';
-import { jsonBodyOf, requestSteps, routeContextOf, splitUrl } from './steps';
+import { jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
 
 /**
  * Serves `/graphql`, the REST table and the areas' JSON routes (the AI tutor's chat) before express:
@@ -17,7 +17,6 @@ import { jsonBodyOf, requestSteps, routeContextOf, splitUrl } from './steps';
 export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express): RequestListener {
   const find = routeFinder(routes);
   const steps = requestSteps(deps);
-  const context = routeContextOf(deps);
   const jsonBody = jsonBodyOf(deps.config);
   const readers = new Map(routes.map((route) => [route, route.readBody ?? jsonBody]));
   return (req, res) => {
@@ -33,7 +32,7 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
       request.query = search ? parseQuery(search.slice(1)) : {};
       request.params = params;
       await run(readers.get(route)!, req, res);
-      await route.handle(await context(request, route.rule), request.body, req, res);
+      await route.handle(requestContext(deps, request), request.body, req, res);
     })().catch((error: unknown) => (route.answerError ?? answerError)(deps.log, request.id, res, error));
   };
 }

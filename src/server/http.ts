@@ -11,7 +11,7 @@ import { type DeclaredRoute, DeclaringRouter } from '../kernel/http-router';
 import { pathMatcher } from '../kernel/path-match';
 import { answerOtherMethods } from './allowed-methods';
 import { apiIndex } from './api-index';
-import { trustOf } from './client-address';
+import { trustOf } from './chain/caller';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
@@ -19,6 +19,7 @@ import { graphqlEndpoint } from './graphql-endpoint';
 import { metricsEndpoint } from './metrics/endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { unknownPath } from './server.errors';
+import { behindChain } from './chain/admit';
 import { answerError, answerGraphqlError } from './chain/errors';
 import { jsonBodyOf, requestContext, requestSteps, routeContextOf, splitUrl } from './steps';
 
@@ -31,9 +32,10 @@ export function httpPipeline(
   deps: Deps,
   apollo: ApolloServer<Context>,
   schema: GraphQLSchema,
-  json: JsonRoute[],
+  areaJson: JsonRoute[],
 ): { listener: RequestListener; express: Express } {
   const graphql = graphqlEndpoint(deps, apollo);
+  const json = areaJson.map((route) => behindChain(route, schema));
   const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema);
   const areaRoutes = new DeclaringRouter();
   const routeContext = routeContextOf(deps);
@@ -67,11 +69,8 @@ function createExpressApp(
   app.use(...requestSteps(deps));
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
-  const routeContext = routeContextOf(deps);
   for (const route of served.json)
-    routes.post(route.path, ...parseJson, async (req, res) =>
-      route.handle(await routeContext(req, route.rule), req.body, req, res),
-    );
+    routes.post(route.path, ...parseJson, (req, res) => route.handle(context(req), req.body, req, res));
   // The areas' own routes first: pages, files and webhooks owe nothing to the index, the docs, GraphQL or REST below.
   routes.mount(served.areaRoutes).mount(apiIndex()).mount(serveDocs(schema)).mount(graphExplorer(config));
   const { graphql } = served;

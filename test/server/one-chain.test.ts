@@ -223,6 +223,20 @@ describe('the limits, each decided once for every way in', () => {
     return call();
   };
 
+  /** The same over one socket: its operations until the limit is spent, then the next one's code. */
+  const pastOnSocket =
+    (allowed: number, token: string, query: string, variables?: Record<string, unknown>, address?: string) =>
+    async (): Promise<Outcome> => {
+      const client = socket(limited, token, address);
+      try {
+        for (let i = 0; i < allowed; i++) expect((await operate(client, query, variables)).errors).toBeUndefined();
+        const refused = await operate(client, query, variables);
+        return { code: String(refused.errors?.[0]?.extensions?.code).toLowerCase() };
+      } finally {
+        await client.dispose();
+      }
+    };
+
   it('the default limit, per user (per address when anonymous): 429 rate_limited with Retry-After', async () => {
     const [rest, graphql, stream, file, sockets] = await Promise.all(
       Array.from({ length: 5 }, () => learnerOfAge(t, 20)),
@@ -241,19 +255,7 @@ describe('the limits, each decided once for every way in', () => {
           past(allowed, async () => fromHttp(await limited.http.get('/auth/me', { token: rest.accessToken }))),
         ],
         graphql: ['graphql', past(allowed, async () => fromGraphql(await gql(limited, ME, graphql)))],
-        socket: [
-          'socket',
-          async () => {
-            const client = socket(limited, sockets.accessToken);
-            try {
-              for (let i = 0; i < allowed; i++) expect((await operate(client, ME)).errors).toBeUndefined();
-              const refused = await operate(client, ME);
-              return { code: String(refused.errors?.[0]?.extensions?.code).toLowerCase() };
-            } finally {
-              await client.dispose();
-            }
-          },
-        ],
+        socket: ['socket', pastOnSocket(allowed, sockets.accessToken, ME)],
         aiStream: ['http', past(allowed, async () => fromHttp(await ai(limited, stream)))],
         certificatePdf: ['http', past(allowed, async () => fromHttp(await pdf(limited, file)))],
         webhook: ['http', past(allowed, async () => fromHttp(await webhook()))],
@@ -278,19 +280,7 @@ describe('the limits, each decided once for every way in', () => {
           'graphql',
           past(allowed, async () => fromGraphql(await gql(limited, AI_CHAT, graphql, { input: { message: 'Hi' } }))),
         ],
-        socket: [
-          'socket',
-          async () => {
-            const client = socket(limited, sockets.accessToken);
-            try {
-              for (let i = 0; i < allowed; i++) expect((await operate(client, quota)).errors).toBeUndefined();
-              const refused = await operate(client, quota);
-              return { code: String(refused.errors?.[0]?.extensions?.code).toLowerCase() };
-            } finally {
-              await client.dispose();
-            }
-          },
-        ],
+        socket: ['socket', pastOnSocket(allowed, sockets.accessToken, quota)],
         aiStream: ['http', past(allowed, async () => fromHttp(await ai(limited, stream)))],
       },
     );
@@ -322,19 +312,7 @@ describe('the limits, each decided once for every way in', () => {
             ),
           ),
         ],
-        socket: [
-          'socket',
-          async () => {
-            const client = socket(limited, account.accessToken, '203.0.113.33');
-            try {
-              for (let i = 0; i < allowed; i++) expect((await operate(client, forgot, input)).errors).toBeUndefined();
-              const refused = await operate(client, forgot, input);
-              return { code: String(refused.errors?.[0]?.extensions?.code).toLowerCase() };
-            } finally {
-              await client.dispose();
-            }
-          },
-        ],
+        socket: ['socket', pastOnSocket(allowed, account.accessToken, forgot, input, '203.0.113.33')],
       },
     );
   });

@@ -1,9 +1,24 @@
-import type { RouteRule } from '../../kernel/area';
+import type { GraphQLSchema } from 'graphql';
+import type { JsonRoute, RouteRule } from '../../kernel/area';
 import type { Context } from '../../kernel/context';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { AppError, databaseUnavailable, forbidden } from '../../kernel/errors';
 import { evaluateRule } from '../../permissions/enforce';
+import { inputOf } from './input';
 import { countDeclared } from './limits';
+
+/** An area's JSON route behind the links it declares: its rule (with the rule's limits), then its input. */
+export function behindChain(route: JsonRoute, schema: GraphQLSchema): JsonRoute {
+  const { rule } = route;
+  const input = route.input && inputOf(schema, route.input);
+  return {
+    path: route.path,
+    async handle(ctx, body, req, res) {
+      if (rule) await admit(ctx, rule);
+      await route.handle(ctx, input ? await input(body) : body, req, res);
+    },
+  };
+}
 
 /**
  * The rule link for the routes that GraphQL does not run (an area's file or page, the AI tutor's

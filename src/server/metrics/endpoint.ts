@@ -4,7 +4,7 @@ import type { Deps } from '../../kernel/deps';
 import { Role } from '../../kernel/domain';
 import type { RouteRule } from '../../kernel/area';
 import { hasRole } from '../../permissions/rules';
-import { isDirectFromLoopback } from '../client-address';
+import { isDirectFromLoopback } from '../chain/caller';
 import { routeContextOf } from '../steps';
 import { metricsOf } from './registry';
 
