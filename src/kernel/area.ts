@@ -6,7 +6,6 @@ import type { and } from 'graphql-shield';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { NonEmptyArray } from 'type-graphql';
-import type { AccessCache } from './access-cache';
 import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
@@ -45,8 +44,11 @@ export type RootField = `${'Query' | 'Mutation' | 'Subscription'}.${string}`;
 export interface RouteRule {
   rule: ShieldRule;
   field: RootField;
-  /** Verdicts kept per person until their access changes (a refusal of the person too), for a route called often. */
-  verdicts?: AccessCache<true | AppError>;
+  /**
+   * Verdicts kept per person until their access changes (a refusal of the person too), for a route
+   * called often: a kernel AccessCache, of which the chain needs only `get`.
+   */
+  verdicts?: { get(personId: string, make: () => Promise<true | AppError>): Promise<true | AppError> };
 }
 
 /** What the body of a JSON route is: the `$input` of a route-table row's operation. */
