@@ -6,6 +6,7 @@ import { CountryPolicyResolver } from './country-policy.resolver';
 import { countryPolicyRoutes } from './country-policy.routes';
 import { countryPolicyRules } from './country-policy.rules';
 import { CountryPolicyService } from './country-policy.service';
+import { Migration20261122020000_guardians_consent_country_policy } from './migrations/Migration20261122020000_guardians_consent_country_policy';
 
 export type { PolicyValues } from './country-policy.defaults';
 export type { CountryPolicyService } from './country-policy.service';
@@ -20,6 +21,10 @@ export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
   migrations: [
+    {
+      name: 'Migration20261122020000_guardians_consent_country_policy',
+      class: Migration20261122020000_guardians_consent_country_policy,
+    },
     { name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events },
   ],
   entities: [CountryPolicyOverride, CountryPolicyChange],
