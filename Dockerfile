@@ -12,11 +12,16 @@ COPY . .
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
+# MALLOC_ARENA_MAX: glibc gives each thread that allocates (the V8 helpers, libuv's pool, the
+# CodeLab threads) an arena of its own, and freed memory in the middle of an arena is not returned:
+# under a steady load the arenas of the default (up to 16 on two cores) grew by tens of MiB an
+# hour, while the second of two stayed the same size (docs/operations.md, Memory).
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
     DATA_DIR=/data \
-    LOG_FORMAT=json
+    LOG_FORMAT=json \
+    MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules

@@ -6,6 +6,9 @@ export interface Life {
   pid: number;
   started: number;
   samples: { at: number; kb: number }[];
+  /** The main thread's JavaScript heap in use and its Buffers' memory (`/metrics`), in KiB: RSS growing while these stay flat is native memory. */
+  heap: { at: number; usedKb: number; externalKb: number }[];
+  url?: string;
 }
 
 /** The growth per hour that fails the soak: what a service that runs for weeks cannot afford. */
@@ -28,9 +31,9 @@ export class MemorySampler {
     this.timer = setInterval(() => this.sample(), everyMs);
   }
 
-  /** Starts following a process (an instance just started, or started again). */
-  follow(instance: string, pid: number): void {
-    this.lives.push({ instance, pid, started: Date.now(), samples: [] });
+  /** Starts following a process (an instance just started, or started again), and its `/metrics` at `url`. */
+  follow(instance: string, pid: number, url?: string): void {
+    this.lives.push({ instance, pid, started: Date.now(), samples: [], heap: [], url });
   }
 
   stop(): void {
@@ -40,8 +43,22 @@ export class MemorySampler {
   private sample(): void {
     for (const life of this.lives) {
       const kb = residentKb(life.pid);
-      if (kb !== undefined) life.samples.push({ at: Date.now(), kb });
+      if (kb !== undefined) {
+        life.samples.push({ at: Date.now(), kb });
+        if (life.url) void heapOf(life.url).then((heap) => heap && life.heap.push({ at: Date.now(), ...heap }));
+      }
     }
+  }
+}
+
+/** The heap figures of an instance's Prometheus text, or undefined when it did not answer. */
+async function heapOf(url: string): Promise<{ usedKb: number; externalKb: number } | undefined> {
+  try {
+    const text = await (await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(5000) })).text();
+    const gauge = (name: string) => Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(text)?.[1]) / 1024;
+    return { usedKb: gauge('nodejs_heap_size_used_bytes'), externalKb: gauge('nodejs_external_memory_bytes') };
+  } catch {
+    return undefined;
   }
 }
 
@@ -100,10 +117,10 @@ function slope(points: [number, number][]): number {
   return sxx === 0 ? 0 : sxy / sxx;
 }
 
-/** The lowest sample of each minute of a life (MiB), for the eye. */
-export function rssByMinute(life: Life): number[] {
+/** The lowest of each minute of a life (MiB), for the eye: RSS by default, or another series of it. */
+export function byMinute(life: Life, series: { at: number; kb: number }[] = life.samples): number[] {
   const minutes: number[] = [];
-  for (const s of life.samples) {
+  for (const s of series) {
     const minute = Math.floor((s.at - life.started) / 60_000);
     minutes[minute] = Math.min(minutes[minute] ?? Infinity, Math.round(s.kb / 1024));
   }

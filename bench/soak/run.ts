@@ -8,7 +8,7 @@ import { makeDataDir } from '../../test/support/data-dir';
 import { startSmtpServer } from '../../test/support/smtp';
 import { run } from '../support';
 import { drain, Ledger, pause } from './effects';
-import { GROWTH_LIMIT_MIB_PER_HOUR, growthOf, MemorySampler, rssByMinute } from './memory';
+import { byMinute, GROWTH_LIMIT_MIB_PER_HOUR, growthOf, MemorySampler } from './memory';
 
 /**
  * The soak run: the built service as a fleet (`--instances`, 1 by default) on one embedded
@@ -18,7 +18,8 @@ import { GROWTH_LIMIT_MIB_PER_HOUR, growthOf, MemorySampler, rssByMinute } from 
  * refusing for a minute, the AI backend down for a minute. Then it waits for the outbox to drain
  * and reports, per kind of effect, what was committed, delivered, delivered twice and lost; the
  * resident memory of each instance per hour after warm-up (SOAK_WARMUP_MINUTES, a third of the run
- * up to 10); the answers by
+ * up to 10), and each minute beside its JavaScript heap and Buffers (read from `/metrics`: RSS that
+ * grows while they stay flat is native memory); the answers by
  * status and the p99 around each fault. It exits non-zero when anything was lost or an instance
  * grew GROWTH_LIMIT_MIB_PER_HOUR or more. SOAK_NODE_OPTIONS is the instances' NODE_OPTIONS. Not a
  * test: a figure to read.
@@ -78,7 +79,7 @@ async function soak(): Promise<void> {
   const memory = new MemorySampler();
   try {
     await fleet.start();
-    for (const instance of fleet.instances) memory.follow(instance.name, instance.member!.child.pid!);
+    for (const instance of fleet.instances) memory.follow(instance.name, instance.member!.child.pid!, instance.url);
     const report = await load(fleet, dataDir, smtp, ai, memory);
     const owedAfter = await drain(fleet.databaseUrl, report.ledger.exportIds, smtp.received, DRAIN_MS);
     memory.stop();
@@ -105,7 +106,20 @@ async function soak(): Promise<void> {
           : `| ${g.instance} (${g.pid}) | ${g.fromMiB.toFixed(0)} MiB | ${g.toMiB.toFixed(0)} MiB | ${g.measuredMinutes.toFixed(1)} min | ${g.perHour === undefined ? 'too short to tell' : `${g.perHour.toFixed(1)} MiB/hour`} |`,
       );
     for (const life of memory.lives)
-      console.log(`${life.instance} (${life.pid}) RSS each minute, MiB: ${rssByMinute(life).join(' ')}`);
+      console.log(
+        [
+          `${life.instance} (${life.pid}), lowest of each minute, MiB`,
+          `  RSS: ${byMinute(life).join(' ')}`,
+          `  JavaScript heap used: ${byMinute(
+            life,
+            life.heap.map((h) => ({ at: h.at, kb: h.usedKb })),
+          ).join(' ')}`,
+          `  external (Buffers): ${byMinute(
+            life,
+            life.heap.map((h) => ({ at: h.at, kb: h.externalKb })),
+          ).join(' ')}`,
+        ].join('\n'),
+      );
     console.log('');
     for (const f of report.faults)
       console.log(
@@ -265,7 +279,7 @@ async function killAndRestart(instance: Instance, memory: MemorySampler): Promis
   killGroup(instance.member!, 'SIGKILL');
   await instance.member!.exited();
   await instance.start();
-  memory.follow(instance.name, instance.member!.child.pid!);
+  memory.follow(instance.name, instance.member!.child.pid!, instance.url);
 }
 
 function answersByStatus(samples: Sample[]): string {

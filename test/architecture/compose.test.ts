@@ -29,6 +29,9 @@ const operator = {
   WEB_ORIGIN: 'https://web.example',
 };
 
+/** Read by the C library as the process starts, not by the service: glibc's malloc arenas (docs/operations.md, Memory). */
+const RUNTIME = { MALLOC_ARENA_MAX: '2' };
+
 const instances = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
 
 describe('compose.yaml', () => {
@@ -107,7 +110,7 @@ describe('Dockerfile', () => {
   it('sets only settings the service reads, checks liveness and exposes the port it listens on', () => {
     const env = Object.fromEntries(
       [...dockerfile.matchAll(/(\w+)=(\S+)/g)]
-        .filter(([, key]) => /^[A-Z_]+$/.test(key))
+        .filter(([, key]) => /^[A-Z_]+$/.test(key) && !(key in RUNTIME))
         .map(([, key, value]) => [key, value]),
     );
     expect(Object.keys(env)).toEqual(expect.arrayContaining(['NODE_ENV', 'PORT', 'DATA_DIR']));
@@ -116,5 +119,10 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/^HEALTHCHECK[\s\S]*\/health\/live/m);
     expect(dockerfile).toMatch(new RegExp(`^EXPOSE ${String(config.PORT)}$`, 'm'));
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
+  });
+
+  it('runs the service with two malloc arenas', () => {
+    const env = /^ENV\s+((?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1] ?? '';
+    for (const [key, value] of Object.entries(RUNTIME)) expect(env).toMatch(new RegExp(`\\b${key}=${value}\\b`));
   });
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { withFleet } from '../support/fleet';
 import { asOwner } from '../support/sql';
@@ -9,6 +10,15 @@ import { uniqueEmail } from '../support/users';
 const t = withFleet({ redis: false, env: { RATE_LIMIT_AUTH: '30', RATE_LIMIT_LOGIN_FAILURES: '5' } });
 
 const failedLogin = { password: 'not the password at all' };
+
+describe('the fleet', () => {
+  it('runs each instance with two malloc arenas, as the image and npm start do', () => {
+    for (const instance of t.fleet.instances) {
+      const environ = readFileSync(`/proc/${instance.member!.child.pid!}/environ`, 'utf8').split('\0');
+      expect(environ, instance.name).toContain('MALLOC_ARENA_MAX=2');
+    }
+  });
+});
 
 describe('a client of the fleet through nginx', () => {
   it('cannot read /metrics without a token, whatever X-Forwarded-For it writes', async () => {

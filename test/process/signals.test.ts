@@ -87,6 +87,30 @@ async function allGone(pids: () => number[], ms: number): Promise<number | null>
   return null;
 }
 
+/** The environment a live process was started with, from /proc. */
+function environmentOf(pid: number): Record<string, string> {
+  return Object.fromEntries(
+    readFileSync(`/proc/${pid}/environ`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]),
+  );
+}
+
+describe('npm start', () => {
+  it('runs the service with two malloc arenas, as the image does', async () => {
+    const { npm } = await npmStart(await freePort());
+    const service = members(npm.pid!).find((pid) =>
+      readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/src/main.js'),
+    );
+    expect(service).toBeDefined();
+    expect(environmentOf(service!).MALLOC_ARENA_MAX).toBe('2');
+    const exited = new Promise((resolve) => npm.once('exit', resolve));
+    npm.kill('SIGTERM');
+    await exited;
+  }, 240_000);
+});
+
 describe('signals to npm start', () => {
   it.each([
     ['SIGTERM to the npm process', 'SIGTERM', 'npm'],

@@ -39,6 +39,9 @@ export async function startSmtpServer() {
         .catch(callback);
     },
   });
+  // A client that dies mid-conversation (an instance killed with SIGKILL) resets its connection:
+  // the server goes on serving the others, as a real one does. Unheard, the error ended the process.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as { port: number };
   return {

@@ -118,6 +118,8 @@ export class Fleet {
     this.databaseUrl = this.options.databaseUrl ?? (await this.startPostgres());
     if (this.options.redis ?? onPath('redis-server') !== undefined) this.redisUrl = await this.startRedis();
     const env: NodeJS.ProcessEnv = {
+      // As the image and `npm start` run the service (docs/operations.md, Memory).
+      MALLOC_ARENA_MAX: '2',
       ...this.options.env,
       DATA_DIR: this.options.dataDir,
       DATABASE_URL: this.databaseUrl,
