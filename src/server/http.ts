@@ -20,7 +20,7 @@ import { metricsEndpoint } from './metrics/endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { unknownPath } from './server.errors';
 import { behindChain } from './chain/admit';
-import { answerError, answerGraphqlError } from './chain/errors';
+import { answerError, answerGraphqlError, restErrorBodyOf } from './chain/errors';
 import { asOneStep, jsonBodyOf, requestContext, requestSteps, routeContextOf, splitUrl } from './steps';
 
 /**
@@ -36,7 +36,7 @@ export function httpPipeline(
 ): { listener: RequestListener; express: Express } {
   const graphql = graphqlEndpoint(deps, apollo);
   const json = areaJson.map((route) => behindChain(route, schema));
-  const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema);
+  const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema, restErrorBodyOf);
   const areaRoutes = new DeclaringRouter();
   const routeContext = routeContextOf(deps);
   for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, routeContext, schema));
