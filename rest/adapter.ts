@@ -13,19 +13,9 @@ import {
 } from 'graphql';
 import { type BodyLimits, operationBodyLimit } from '../src/kernel/body-limit';
 import type { Context } from '../src/kernel/context';
-import {
-  type ErrorBody,
-  type ErrorCode,
-  errorStatus,
-  type FieldError,
-  internalErrorBody,
-  isErrorCode,
-  validationFailed,
-} from '../src/kernel/errors';
-import { MAX_PAGE_SIZE } from '../src/kernel/pagination';
+import { type ErrorBody, errorStatus } from '../src/kernel/errors';
 import { jsonOnly } from '../src/kernel/json-body';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
-import { restDetail } from '../src/kernel/rest-details';
 import { sendJson } from '../src/kernel/json-answer';
 import type { DirectRoute } from '../src/kernel/area';
 import { DeclaringRouter } from '../src/kernel/http-router';
@@ -48,6 +38,12 @@ export interface RestEndpoint extends DirectRoute {
 }
 
 /**
+ * The REST error object of an operation's failure, given its first GraphQL error as Apollo formatted
+ * it and the operation's variables: the request chain's one mapping of errors (server/chain/).
+ */
+export type OperationErrorBody = (error: GraphQLFormattedError, variables: Record<string, unknown>) => ErrorBody;
+
+/**
  * Every route of the table, executing its operation through Apollo. Each row's operation is parsed
  * once here. That every row validates against the schema is test/architecture/operations.test.ts's
  * to say: validating them all again at each start cost every start (and every test file) a second.
@@ -58,6 +54,7 @@ export function restEndpoints(
   bodyLimit: number,
   bodyLimits: BodyLimits,
   schema: GraphQLSchema,
+  errorBodyOf: OperationErrorBody,
 ): RestEndpoint[] {
   return routes.map(prepare).map((route) => {
     const enums = enumSpelling(schema, route.document);
@@ -171,22 +168,6 @@ function fromQueryString(value: string, type: string): unknown {
   if (type === 'Int' && /^-?\d+$/.test(value)) return Number(value);
   if (type === 'Boolean' && (value === 'true' || value === 'false')) return value === 'true';
   return value;
-}
-
-export function errorBodyOf(error: GraphQLFormattedError, variables: Record<string, unknown> = {}): ErrorBody {
-  const extensions = error.extensions ?? {};
-  const code = String(extensions.code ?? '').toLowerCase();
-  if (!isErrorCode(code)) return internalErrorBody;
-  // A page larger than PageArgs allows is priced (server/query-cost.ts) before its arguments are
-  // checked, and refused as a query too expensive: over REST, it is the `limit` that is too large.
-  if (code === 'validation_failed' && typeof variables.first === 'number' && variables.first > MAX_PAGE_SIZE) {
-    return validationFailed([{ field: 'limit', message: `must not be greater than ${MAX_PAGE_SIZE}` }]).toBody();
-  }
-  const body: ErrorBody = { error: code as ErrorCode, message: error.message };
-  if (typeof extensions.reason === 'string') body.reason = extensions.reason;
-  if (typeof extensions.retryAfter === 'number') body.retryAfter = extensions.retryAfter;
-  if (Array.isArray(extensions.details)) body.details = (extensions.details as FieldError[]).map(restDetail);
-  return body;
 }
 
 export function sendError(res: ServerResponse, body: ErrorBody): void {

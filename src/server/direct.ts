@@ -1,22 +1,26 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import type { RequestListener } from 'node:http';
 import { parse as parseQuery } from 'node:querystring';
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
+import type { Express, Request, RequestHandler } from 'express';
 import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { answerError } from './chain/errors';
-import { jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
+import { jsonBodyOf, requestContext, runSteps, splitUrl } from './steps';
 
 /**
  * Serves `/graphql`, the REST table and the areas' JSON routes (the AI tutor's chat) before express:
- * a request that one of them names goes through the steps every request takes (server/steps.ts
- * `requestSteps`, which express mounts too), then its query, parameters and body, and is answered
+ * a request that one of them names goes through the steps every request takes (`steps`, the list
+ * express runs too, with the same runner), then its query, parameters and body, and is answered
  * by the route; every other request goes to `app`, which also serves these routes when spelled
  * otherwise. What express added to each request (its router's layers, its request and response
  * set-up) was a third of the AI proxy's CPU time.
  */
-export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express): RequestListener {
+export function withDirectRoutes(
+  deps: Deps,
+  steps: RequestHandler[],
+  routes: DirectRoute[],
+  app: Express,
+): RequestListener {
   const find = routeFinder(routes);
-  const steps = requestSteps(deps);
   const jsonBody = jsonBodyOf(deps.config);
   const readers = new Map(routes.map((route) => [route, route.readBody ?? jsonBody]));
   return (req, res) => {
@@ -28,10 +32,10 @@ export function withDirectRoutes(deps: Deps, routes: DirectRoute[], app: Express
     const request = req as Request;
     request.directRoute = route.path;
     void (async () => {
-      await run(steps, req, res);
+      await runSteps(steps, req, res);
       request.query = search ? parseQuery(search.slice(1)) : {};
       request.params = params;
-      await run(readers.get(route)!, req, res);
+      await runSteps(readers.get(route)!, req, res);
       await route.handle(requestContext(deps, request), request.body, req, res);
     })().catch((error: unknown) => (route.answerError ?? answerError)(deps.log, request.id, res, error));
   };
@@ -65,24 +69,4 @@ function routeFinder(
     }
     return undefined;
   };
-}
-
-/**
- * Express middleware in turn, as express would run them: each goes on when it calls `next()`, and
- * one that passes an error ends the run with it. Most call `next()` before they return, and the
- * next one runs at once, without waiting for a promise.
- */
-async function run(middleware: RequestHandler[], req: IncomingMessage, res: ServerResponse): Promise<void> {
-  for (const handler of middleware) {
-    let settled: { error?: unknown } | undefined;
-    let resume: ((outcome: { error?: unknown }) => void) | undefined;
-    const next: NextFunction = (error?: unknown) => {
-      const outcome = { error };
-      if (resume) resume(outcome);
-      else settled = outcome;
-    };
-    void handler(req as Request, res as Response, next);
-    const outcome = settled ?? (await new Promise<{ error?: unknown }>((resolve) => (resume = resolve)));
-    if (outcome.error) throw outcome.error;
-  }
 }

@@ -2,8 +2,10 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { ArgumentValidationError } from 'type-graphql';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { AppError, databaseUnavailable, type FieldError, isErrorCode } from '../kernel/errors';
+import { AppError, type ErrorExtra, type FieldError, isErrorCode, validationFailed } from '../kernel/errors';
 import { coercionDetails, validationDetails } from '../kernel/validation';
+import { graphqlErrorOf } from './chain/errors';
+import { errorOfCode, invalidRequest, operationDatabaseUnavailable } from './server.errors';
 
 /** Apollo's own codes for a request that is not a valid operation, or whose variables do not fit. */
 const requestErrorCodes = new Set([
@@ -37,8 +39,10 @@ function withoutSuggestions(message: string): string {
 /**
  * Gives every GraphQL error one of our codes (docs/errors.md) and nothing else: anything we did not
  * raise on purpose is logged and answered as INTERNAL_ERROR, so no stack, SQL or driver text leaves.
- * With `hideSchema` (production) the suggestions of graphql-js leave no message, not even a
- * variable's (Apollo strips them from validation errors only).
+ * What is not internal is told as an error of ours, shaped by the request chain (chain/errors.ts),
+ * which also makes the REST body of a stored operation from it. With `hideSchema` (production) the
+ * suggestions of graphql-js leave no message, not even a variable's (Apollo strips them from
+ * validation errors only).
  */
 export function formatGraphQLError(
   formatted: GraphQLFormattedError,
@@ -46,51 +50,50 @@ export function formatGraphQLError(
   log: ErrorLogger,
   hideSchema = false,
 ): GraphQLFormattedError {
-  // A refusal before execution (server/caller-first.ts) has no path, so Apollo's unwrapping leaves it wrapped.
+  const ours = asOurError(formatted, error, hideSchema);
+  if (ours) return graphqlErrorOf(ours, formatted);
+  log(originalOf(error));
+  return {
+    message: 'Something went wrong on our side. Try again later.',
+    path: formatted.path,
+    extensions: { code: 'INTERNAL_ERROR' },
+  };
+}
+
+/** The error under Apollo's wrapping: a refusal before execution (server/caller-first.ts) has no path, so Apollo's unwrapping leaves it wrapped. */
+function originalOf(error: unknown): unknown {
   const wrapped = error instanceof GraphQLError && !error.path ? error.originalError : undefined;
-  const original = wrapped instanceof AppError ? wrapped : unwrapResolverError(error);
-  const base = { message: formatted.message, locations: formatted.locations, path: formatted.path };
-  if (original instanceof AppError) {
-    return { ...base, message: original.message, extensions: { code: original.code.toUpperCase(), ...original.extra } };
-  }
-  if (original instanceof ArgumentValidationError) {
-    return {
-      ...base,
-      message: 'The request is invalid.',
-      extensions: { code: 'VALIDATION_FAILED', details: validationDetails(original.extensions.validationErrors) },
-    };
-  }
+  return wrapped instanceof AppError ? wrapped : unwrapResolverError(error);
+}
+
+/** A GraphQL failure as the error of ours it is: raised by us, an invalid argument or request, the database away; none when internal. */
+function asOurError(formatted: GraphQLFormattedError, error: unknown, hideSchema: boolean): AppError | undefined {
+  const original = originalOf(error);
+  if (original instanceof AppError) return original;
+  if (original instanceof ArgumentValidationError)
+    return validationFailed(validationDetails(original.extensions.validationErrors));
   const code = formatted.extensions?.code;
   if (typeof code === 'string' && Object.hasOwn(requestRefusals, code)) {
-    return { ...base, extensions: { code: 'VALIDATION_FAILED', details: [requestRefusals[code]] } };
+    return invalidRequest(formatted.message, [requestRefusals[code]]);
   }
   if (typeof code === 'string' && requestErrorCodes.has(code)) {
     const said = hideSchema ? withoutSuggestions(formatted.message) : formatted.message;
     const details = /operation name/i.test(said) ? [{ field: 'operationName', message: said }] : coercionDetails(said);
     // A variable that does not fit is bad input, said by `details`; a bad query keeps graphql's words.
     const message = code === 'BAD_USER_INPUT' && details.length ? 'The request is invalid.' : said;
-    return { ...base, message, extensions: { code: 'VALIDATION_FAILED', details } };
+    return invalidRequest(message, details);
   }
-  if (typeof code === 'string' && isErrorCode(code.toLowerCase()) && code !== 'INTERNAL_SERVER_ERROR') {
-    const { reason, retryAfter, details } = formatted.extensions ?? {};
-    return {
-      ...base,
-      extensions: {
-        code,
-        ...(reason ? { reason } : {}),
-        ...(retryAfter ? { retryAfter } : {}),
-        ...(details ? { details } : {}),
-      },
-    };
+  // A GraphQL error made with one of our codes (AppError.toGraphQLError), its error not kept beside it.
+  const lower = typeof code === 'string' ? code.toLowerCase() : undefined;
+  if (isErrorCode(lower)) {
+    const { reason, retryAfter, details } = formatted.extensions as ErrorExtra;
+    return errorOfCode(lower, formatted.message, {
+      ...(reason ? { reason } : {}),
+      ...(retryAfter ? { retryAfter } : {}),
+      ...(details ? { details } : {}),
+    });
   }
-  if (isDatabaseUnavailable(original)) {
-    const unavailable = databaseUnavailable();
-    return { ...base, message: unavailable.message, extensions: { code: 'UPSTREAM_UNAVAILABLE' } };
-  }
-  log(original);
-  return {
-    message: 'Something went wrong on our side. Try again later.',
-    path: formatted.path,
-    extensions: { code: 'INTERNAL_ERROR' },
-  };
+  // Without the reason: the GraphQL and REST answers of an operation said none.
+  if (isDatabaseUnavailable(original)) return operationDatabaseUnavailable();
+  return undefined;
 }

@@ -1,6 +1,6 @@
 import type { RequestListener } from 'node:http';
 import type { ApolloServer } from '@apollo/server';
-import express, { type ErrorRequestHandler, type Express, type Request } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { type RestEndpoint, restEndpoints, restRouter } from '../../rest/adapter';
 import type { DirectRoute, JsonRoute } from '../kernel/area';
@@ -20,13 +20,13 @@ import { metricsEndpoint } from './metrics/endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { unknownPath } from './server.errors';
 import { behindChain } from './chain/admit';
-import { answerError, answerGraphqlError } from './chain/errors';
-import { jsonBodyOf, requestContext, requestSteps, routeContextOf, splitUrl } from './steps';
+import { answerError, answerGraphqlError, restErrorBodyOf } from './chain/errors';
+import { asOneStep, jsonBodyOf, requestContext, requestSteps, routeContextOf, splitUrl } from './steps';
 
 /**
  * Every request's way in: `/graphql`, the REST table and the areas' JSON routes are served before
  * express when their URL names them as the table does (server/direct.ts); express has the rest.
- * Both take the same steps first (server/steps.ts `requestSteps`).
+ * Both take the same steps first (server/steps.ts `requestSteps`), one list run by one runner (`runSteps`).
  */
 export function httpPipeline(
   deps: Deps,
@@ -36,14 +36,16 @@ export function httpPipeline(
 ): { listener: RequestListener; express: Express } {
   const graphql = graphqlEndpoint(deps, apollo);
   const json = areaJson.map((route) => behindChain(route, schema));
-  const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema);
+  const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema, restErrorBodyOf);
   const areaRoutes = new DeclaringRouter();
   const routeContext = routeContextOf(deps);
   for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, routeContext, schema));
-  const app = createExpressApp(deps, { graphql, json, rest, areaRoutes }, schema);
+  const steps = requestSteps(deps);
+  const app = createExpressApp(deps, steps, { graphql, json, rest, areaRoutes }, schema);
   return {
     listener: withDirectRoutes(
       deps,
+      steps,
       [graphql, ...json, ...rest.filter((endpoint) => !seenFirstBy(areaRoutes.declared, endpoint))],
       app,
     ),
@@ -54,6 +56,7 @@ export function httpPipeline(
 /** The express application: one pipeline for GraphQL, REST, health and docs. */
 function createExpressApp(
   deps: Deps,
+  steps: RequestHandler[],
   served: { graphql: DirectRoute; json: JsonRoute[]; rest: RestEndpoint[]; areaRoutes: DeclaringRouter },
   schema: GraphQLSchema,
 ): Express {
@@ -66,7 +69,7 @@ function createExpressApp(
   app.set('etag', false);
   // The hops TRUST_PROXY names, for what express derives from them (req.protocol, req.hostname).
   app.set('trust proxy', trustOf(config));
-  app.use(...requestSteps(deps));
+  app.use(asOneStep(steps));
   const routes = new DeclaringRouter().get('/metrics', metricsEndpoint(deps));
   const parseJson = jsonBodyOf(config);
   for (const route of served.json)

@@ -1,6 +1,9 @@
 import {
   accessTokenExpired,
   AppError,
+  databaseUnavailable,
+  type ErrorCode,
+  type ErrorExtra,
   type FieldError,
   notFound,
   reasons,
@@ -25,3 +28,17 @@ export const subscriptionLimitReached = (max: number) =>
 export const connectionSessionEnded = () => sessionEnded('The session of this connection has ended; sign in again.');
 export const connectionTokenExpired = () =>
   accessTokenExpired('The access token has expired; refresh it and connect again.');
+
+/** A request GraphQL refused (not an operation, a variable that does not fit): graphql's words or ours, and the fields at fault. */
+export const invalidRequest = (message: string, details: FieldError[]) =>
+  new AppError('validation_failed', message, { details });
+
+/** A GraphQL error made with one of our codes, as the error it stands for. */
+export const errorOfCode = (code: ErrorCode, message: string, extra: ErrorExtra) => new AppError(code, message, extra);
+
+/** The database away during an operation, as GraphQL and REST have answered it: without the reason. */
+export const operationDatabaseUnavailable = () => new AppError('upstream_unavailable', databaseUnavailable().message);
+
+/** A REST page over the largest: PageArgs's refusal of `first`, named by the REST parameter. */
+export const pageTooLarge = (max: number) =>
+  validationFailed([{ field: 'limit', message: `must not be greater than ${max}` }]);

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import compression from 'compression';
 import cors from 'cors';
-import express, { type Request, type RequestHandler } from 'express';
+import express, { type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { RouteContext } from '../kernel/area';
@@ -28,7 +28,7 @@ import { countCaller, limitHeadersOn } from './chain/limits';
  * route served before it, the AI tutor's chat among them): its request id, log line and timing;
  * the headers of every answer; compression; CORS; the client's address; the token and its session; the rate limits; a
  * well-encoded query. Each way then reads its route's parameters and body. Written as express
- * middleware, which express mounts as they are and the routes served before it run in turn.
+ * middleware, and run by `runSteps` whichever way: a step added here runs for every request.
  */
 export function requestSteps(deps: Deps): RequestHandler[] {
   const caller = callerSteps(deps);
@@ -60,6 +60,34 @@ export function requestSteps(deps: Deps): RequestHandler[] {
     wellEncodedQuery,
   ];
 }
+
+/**
+ * The one runner of a list of steps, over node's request and response (express mounts the list as
+ * one step run by it, and the routes served before express call it): each step goes on when it
+ * calls `next()`, and one that passes an error ends the run with it. Most call `next()` before they
+ * return, and the next one runs at once, without waiting for a promise. A step that answers without
+ * going on (a CORS preflight) leaves the run pending, as express leaves its chain.
+ */
+export async function runSteps(steps: RequestHandler[], req: IncomingMessage, res: ServerResponse): Promise<void> {
+  for (const step of steps) {
+    let settled: { error?: unknown } | undefined;
+    let resume: ((outcome: { error?: unknown }) => void) | undefined;
+    const next: NextFunction = (error?: unknown) => {
+      const outcome = { error };
+      if (resume) resume(outcome);
+      else settled = outcome;
+    };
+    void step(req as Request, res as Response, next);
+    const outcome = settled ?? (await new Promise<{ error?: unknown }>((resolve) => (resume = resolve)));
+    if (outcome.error) throw outcome.error;
+  }
+}
+
+/** A list of steps as one express middleware, run by `runSteps`: express has no loop of its own over them. */
+export const asOneStep =
+  (steps: RequestHandler[]): RequestHandler =>
+  (req, res, next) =>
+    void runSteps(steps, req, res).then(() => next(), next);
 
 const REQUEST_ID = /^[\w.-]{1,64}$/;
 

@@ -1,16 +1,20 @@
 import type { ServerResponse } from 'node:http';
 import { HeaderMap } from '@apollo/server';
-import { GraphQLError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { CloseCode } from 'graphql-ws';
 import type { Logger } from 'pino';
 import { challenge, sendError } from '../../../rest/adapter';
 import { sendJson } from '../../kernel/json-answer';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody } from '../../kernel/errors';
+import { MAX_PAGE_SIZE } from '../../kernel/pagination';
+import { restDetail } from '../../kernel/rest-details';
+import { pageTooLarge } from '../server.errors';
 
 /*
  * The error link of the chain: one mapping of a failure to what each transport answers, the REST
- * error object, the GraphQL error of a refusal before execution, a socket's close code. Internal
+ * error object, an area's error as GraphQL answers it (and, from that same error, the REST body of a
+ * stored operation), the GraphQL error of a refusal before execution, a socket's close code. Internal
  * failures are logged with the request id and answered as internal_error: nothing internal leaves.
  */
 
@@ -55,6 +59,49 @@ export function answerGraphqlError(log: Logger, requestId: string, res: ServerRe
     ...body,
     errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }],
   });
+}
+
+/**
+ * The error each GraphQL error was formatted from (graphqlErrorOf), by the formatted object Apollo
+ * hands back: the REST adapter's body of a failed operation is made from the error itself, not
+ * parsed back from the code and extensions GraphQL clients read.
+ */
+const formattedFrom = new WeakMap<GraphQLFormattedError, AppError>();
+
+/** An error of ours as GraphQL answers it: its message, its code in capitals, its reason, retry time and details. */
+export function graphqlErrorOf(
+  error: AppError,
+  at: Pick<GraphQLFormattedError, 'locations' | 'path'> = {},
+): GraphQLFormattedError {
+  const formatted = {
+    message: error.message,
+    locations: at.locations,
+    path: at.path,
+    extensions: { code: error.code.toUpperCase(), ...error.extra },
+  };
+  formattedFrom.set(formatted, error);
+  return formatted;
+}
+
+/**
+ * The REST error object of a stored operation's failure, from the error its GraphQL error was
+ * formatted from: details named by the REST parameter or body field. Anything else was answered
+ * as an internal error, and is one here too.
+ */
+export function restErrorBodyOf(formatted: GraphQLFormattedError, variables: Record<string, unknown>): ErrorBody {
+  const error = formattedFrom.get(formatted);
+  if (!error) return internalErrorBody;
+  // A page larger than PageArgs allows is priced (server/query-cost.ts) before its arguments are
+  // checked, and refused as a query too expensive: over REST, it is the `limit` that is too large.
+  if (error.code === 'validation_failed' && typeof variables.first === 'number' && variables.first > MAX_PAGE_SIZE) {
+    return pageTooLarge(MAX_PAGE_SIZE).toBody();
+  }
+  const { reason, retryAfter, details } = error.extra;
+  const body: ErrorBody = { error: error.code, message: error.message };
+  if (typeof reason === 'string') body.reason = reason;
+  if (typeof retryAfter === 'number') body.retryAfter = retryAfter;
+  if (details) body.details = details.map(restDetail);
+  return body;
 }
 
 /**
