@@ -6,6 +6,7 @@ import { CountryPolicyResolver } from './country-policy.resolver';
 import { countryPolicyRoutes } from './country-policy.routes';
 import { countryPolicyRules } from './country-policy.rules';
 import { CountryPolicyService } from './country-policy.service';
+import { residencyRegions } from './country-policy.defaults';
 
 export type { PolicyValues } from './country-policy.defaults';
 export type { CountryPolicyService } from './country-policy.service';
@@ -19,6 +20,7 @@ declare module '../kernel/services' {
 export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
+  regions: residencyRegions(),
   migrations: [
     { name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events },
   ],

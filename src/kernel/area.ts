@@ -99,6 +99,11 @@ export interface Area {
   jsonRoutes?: (deps: Deps, schema: GraphQLSchema) => JsonRoute[];
   /** Rate-limit buckets of the area's own, counted in the shared store like the kernel's (by name, per key). */
   rateLimits?: (config: Config) => Record<string, RateLimitRule>;
+  /**
+   * Regions (`vn`) whose law keeps the personal data of their accounts in the country: each has a
+   * database of its own beside global's (docs/residency.md).
+   */
+  regions?: string[];
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];
   services?: ServiceFactories;

@@ -3,8 +3,8 @@ import { rmSync } from 'node:fs';
 import { Client } from 'pg';
 import type { TestProject } from 'vitest/node' with { 'resolution-mode': 'import' };
 import { ensureDatabase, startEmbeddedPostgres } from '../../src/db/embedded';
-import { migrate } from '../../src/db/orm';
-import { openAppDatabase } from '../../src/server/platform';
+import { besideGlobal, databaseOf } from '../../src/db/regions';
+import { migrateRegions, regions } from '../../src/server/regions';
 import { freePort } from './ports';
 
 export const TEMPLATE_DATABASE = 'lp_template';
@@ -17,8 +17,8 @@ declare module 'vitest' {
 }
 
 /**
- * One real PostgreSQL for the whole run (the embedded one), with a migrated template database;
- * every test file copies the template into a database of its own.
+ * One real PostgreSQL for the whole run (the embedded one), with a migrated template database for
+ * each region; every test file copies them into databases of its own.
  */
 export default async function setup(project: TestProject) {
   const dataDir = makeDataDir('lp-test-pg-');
@@ -28,10 +28,10 @@ export default async function setup(project: TestProject) {
   // Started again: max_connections is read only at start.
   await first.stop();
   const postgres = await startEmbeddedPostgres(dataDir, port);
-  await ensureDatabase(postgres.url('postgres'), TEMPLATE_DATABASE);
-  const orm = await openAppDatabase(postgres.url(TEMPLATE_DATABASE));
-  await migrate(orm);
-  await orm.close();
+  const templateOf = (region: string) => besideGlobal(postgres.url(TEMPLATE_DATABASE), region);
+  // A template for every region's database too (lp_template_vn), named as the service names them.
+  for (const region of regions) await ensureDatabase(postgres.url('postgres'), databaseOf(templateOf(region)));
+  await migrateRegions(new Map(regions.map((region) => [region, templateOf(region)])), () => {});
   project.provide('postgresAdminUrl', postgres.url('postgres'));
   project.provide('postgresUrlOf', postgres.url('DATABASE'));
   return async () => {
