@@ -20,6 +20,7 @@ declare module '../kernel/services' {
 export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
+  sharedTables: ['country_policies'],
   regions: residencyRegions(),
   migrations: [
     { name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events },

@@ -36,6 +36,7 @@ declare module '../kernel/services' {
 export const coursesArea = defineArea({
   name: 'courses',
   uses: ['auth', 'consent', 'entitlements', 'guardian'],
+  sharedTables: ['courses', 'lessons'],
   entities: [Course, Lesson, Enrollment],
   migrations: [
     { name: 'Migration20261130000500_course_titles_view', class: Migration20261130000500_course_titles_view },

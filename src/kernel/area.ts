@@ -104,6 +104,12 @@ export interface Area {
    * database of its own beside global's (docs/residency.md).
    */
   regions?: string[];
+  /**
+   * The area's tables of shared data (courses, products...): written in global's database only, and
+   * copied read-only into every region's by PostgreSQL's logical replication (docs/residency.md).
+   * Each needs a primary key; a migration writes their rows in global's database only.
+   */
+  sharedTables?: string[];
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];
   services?: ServiceFactories;

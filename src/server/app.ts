@@ -12,7 +12,7 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres, type Supervision } from '../db/embedded';
-import { prepareAppRole } from '../db/app-role';
+import { prepareAppRole, readOnlyForService } from '../db/app-role';
 import { GLOBAL_REGION } from '../db/regions';
 import { RATE_LIMIT_TABLE_DDL } from '../kernel/rate-limit-stores';
 import type { Context } from '../kernel/context';
@@ -32,7 +32,7 @@ import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
 import { createOutboxRelay, defineJobs, jsonRoutes, ruleMap } from './platform';
-import { migrateRegions, openRegions, regionUrls } from './regions';
+import { migrateRegions, openRegions, regionUrls, replicateSharedData, sharedTables } from './regions';
 import { attachWebSocketServer } from './ws';
 import { socketOperationsPlugin } from './ws-operations';
 
@@ -82,14 +82,17 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const ormLog = (message: string) => log.debug({ orm: message });
   const ownerUrls = await regionUrls(config, config.DATABASE_URL ?? embedded!.url());
   await migrateRegions(ownerUrls, ormLog);
-  // The service itself runs as a role that owns no table (src/db/app-role.ts).
+  await replicateSharedData(ownerUrls);
+  // The service itself runs as a role that owns no table (src/db/app-role.ts), and only reads a
+  // region's copies of the shared tables.
   const appUrls = new Map<string, string>();
   for (const [region, ownerUrl] of ownerUrls) {
-    const global = region === GLOBAL_REGION;
-    appUrls.set(
-      region,
-      (global && config.DATABASE_APP_URL) || (await prepareAppRole(ownerUrl, global ? [RATE_LIMIT_TABLE_DDL] : [])),
-    );
+    if (region === GLOBAL_REGION) {
+      appUrls.set(region, config.DATABASE_APP_URL ?? (await prepareAppRole(ownerUrl, [RATE_LIMIT_TABLE_DDL])));
+      continue;
+    }
+    appUrls.set(region, await prepareAppRole(ownerUrl));
+    await readOnlyForService(ownerUrl, sharedTables);
   }
   const regionOrms = await openRegions(appUrls, ormLog);
   const orm = regionOrms.get(GLOBAL_REGION)!;

@@ -2,11 +2,15 @@ import { areas } from '../areas';
 import { type Config, ConfigError } from '../config';
 import { ensureDatabase } from '../db/embedded';
 import { migrate, type Orm } from '../db/orm';
+import { publishSharedTables, subscribeRegion } from '../db/replication';
 import { besideGlobal, databaseOf, GLOBAL_REGION, regionUrlSetting } from '../db/regions';
 import { openAppDatabase } from './platform';
 
 /** Every region of the service: global first, then those the areas name (docs/residency.md). */
 export const regions: readonly string[] = [GLOBAL_REGION, ...new Set(areas.flatMap((area) => area.regions ?? []))];
+
+/** The tables of shared data, copied from global's database into every region's. */
+export const sharedTables: readonly string[] = areas.flatMap((area) => area.sharedTables ?? []);
 
 /** Each region's database, by its owner's connection string (who migrates it), global's first. */
 export type RegionUrls = ReadonlyMap<string, string>;
@@ -67,4 +71,16 @@ export async function openRegions(
   const orms = new Map<string, Orm>();
   for (const [region, url] of appUrls) orms.set(region, await openAppDatabase(url, log));
   return orms;
+}
+
+/**
+ * Global publishes the shared tables and each region subscribes to them (src/db/replication.ts), so
+ * that a region's queries join courses and products in its own database. Each step is idempotent and
+ * taken under a lock: every instance of a fleet runs it at start-up.
+ */
+export async function replicateSharedData(urls: RegionUrls): Promise<void> {
+  if (urls.size < 2) return;
+  const globalUrl = urls.get(GLOBAL_REGION)!;
+  await publishSharedTables(globalUrl, sharedTables);
+  for (const [region, url] of urls) if (region !== GLOBAL_REGION) await subscribeRegion(globalUrl, url, sharedTables);
 }

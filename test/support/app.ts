@@ -8,7 +8,8 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { type App, createApp } from '../../src/server/app';
-import { regionDatabaseName } from '../../src/db/regions';
+import { unsubscribeRegion } from '../../src/db/replication';
+import { besideGlobal, regionDatabaseName } from '../../src/db/regions';
 import { regions } from '../../src/server/regions';
 import { TEMPLATE_DATABASE } from './global-setup';
 import { Client, type Http } from './http';
@@ -93,6 +94,9 @@ export async function startTestApp(
     http: new Client(base),
     async close() {
       await app.close();
+      // Its databases are left behind, not their replication: a subscription keeps two processes of
+      // the test cluster running, and its slot keeps WAL, until it is dropped.
+      if (!databaseUrl) for (const region of regions.slice(1)) await unsubscribeRegion(besideGlobal(url, region));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

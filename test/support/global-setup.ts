@@ -25,7 +25,7 @@ export default async function setup(project: TestProject) {
   const port = await freePort();
   const first = await startEmbeddedPostgres(dataDir, port);
   await forTests(first.url('postgres'));
-  // Started again: max_connections is read only at start.
+  // Started again: max_connections and the replication settings are read only at start.
   await first.stop();
   const postgres = await startEmbeddedPostgres(dataDir, port);
   const templateOf = (region: string) => besideGlobal(postgres.url(TEMPLATE_DATABASE), region);
@@ -54,6 +54,15 @@ async function forTests(adminUrl: string): Promise<void> {
     // Two test files at once, each with up to a few applications of a dozen connections, and the
     // spawned services of the process tests: PostgreSQL's 100 ran out in a run.
     await client.query('alter system set max_connections = 300');
+    // Each application subscribes its regions' databases to its global one (a slot, a sender and an
+    // apply worker while it runs, dropped when it closes): PostgreSQL's defaults allow four at once.
+    for (const [setting, value] of [
+      ['max_replication_slots', 100],
+      ['max_wal_senders', 100],
+      ['max_logical_replication_workers', 64],
+      ['max_worker_processes', 96],
+    ] as const)
+      await client.query(`alter system set ${setting} = ${value}`);
     await client.query('select pg_reload_conf()');
   } finally {
     await client.end();
