@@ -6,7 +6,8 @@ import { CountryPolicyResolver } from './country-policy.resolver';
 import { countryPolicyRoutes } from './country-policy.routes';
 import { countryPolicyRules } from './country-policy.rules';
 import { CountryPolicyService } from './country-policy.service';
-import { residencyRegions } from './country-policy.defaults';
+import { defaultPolicy, residencyRegions } from './country-policy.defaults';
+import { residencyRegion } from '../db/regions';
 
 export type { PolicyValues } from './country-policy.defaults';
 export type { CountryPolicyService } from './country-policy.service';
@@ -21,7 +22,10 @@ export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
   sharedTables: ['country_policies'],
-  regions: residencyRegions(),
+  residency: {
+    regions: residencyRegions(),
+    regionOf: (country) => residencyRegion(defaultPolicy(country.toUpperCase()).dataResidency),
+  },
   migrations: [
     { name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events },
   ],

@@ -27,6 +27,7 @@ import {
   onlyLearnerOrAdminApproves,
   onlyPendingLinkApproved,
   ownAddressAsLearner,
+  regionMismatch,
   unknownLearner,
   unknownLink,
 } from './guardian.errors';
@@ -359,6 +360,9 @@ export class GuardianService {
    */
   private async activate(em: EntityManager, link: GuardianLink, actor: User): Promise<void> {
     const learner = await em.findOneOrFail(User, { id: link.learner!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    // From the identity map: the guardian's row is loaded (locked or read) by every path that gets here.
+    const guardian = await em.findOneOrFail(User, { id: link.guardian.id });
+    if (guardian.region !== learner.region) throw regionMismatch();
     const existing = await em.findOne(GuardianLink, {
       learner,
       guardian: link.guardian,

@@ -18,6 +18,8 @@ export interface Deps {
   regionOrms: ReadonlyMap<string, Orm>;
   /** The hottest statements outside transactions, without the ORM (`uow.query`). */
   sql: PlainSql;
+  /** The home region of an account of this country (`vn` for VN, else `global`): the region whose database keeps its personal data. */
+  homeRegionOf(country: string): string;
   mailer: Mailer;
   pubSub: EventPubSub;
   limits: RateLimits;

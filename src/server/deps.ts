@@ -5,6 +5,7 @@ import { openPlainSql } from '../db/plain-sql';
 import type { Config } from '../config';
 import type { Orm } from '../db/orm';
 import { GLOBAL_REGION } from '../db/regions';
+import { homeRegionOf } from './regions';
 import { createJobs } from '../jobs/agenda';
 import type { Deps } from '../kernel/deps';
 import { createPostgresPubSub } from '../kernel/pubsub';
@@ -31,6 +32,7 @@ export async function createDeps(
     log,
     orm,
     regionOrms,
+    homeRegionOf,
     sql,
     mailer: createMailer({
       smtpUrl: config.SMTP_URL,

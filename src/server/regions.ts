@@ -7,7 +7,14 @@ import { besideGlobal, databaseOf, GLOBAL_REGION, regionUrlSetting } from '../db
 import { openAppDatabase } from './platform';
 
 /** Every region of the service: global first, then those the areas name (docs/residency.md). */
-export const regions: readonly string[] = [GLOBAL_REGION, ...new Set(areas.flatMap((area) => area.regions ?? []))];
+export const regions: readonly string[] = [
+  GLOBAL_REGION,
+  ...new Set(areas.flatMap((area) => area.residency?.regions ?? [])),
+];
+
+/** An account's home region from its country: the first region an area's rules give it, else global. */
+export const homeRegionOf = (country: string): string =>
+  areas.map((area) => area.residency?.regionOf(country)).find((region) => region != null) ?? GLOBAL_REGION;
 
 /** The tables of shared data, copied from global's database into every region's. */
 export const sharedTables: readonly string[] = areas.flatMap((area) => area.sharedTables ?? []);
