@@ -6,6 +6,9 @@ import { asOwner } from '../support/sql';
 import {
   adultSignup,
   bornYearsAgo,
+  learnerOfAge,
+  type SignedIn,
+  signInAdmin,
   signupInput,
   signUp,
   uniqueEmail,
@@ -96,5 +99,49 @@ describe('a family lives in one region', () => {
     expect(added.status).toBe(201);
     expect(added.body).toMatchObject({ status: 'active' });
     expect(await regionStored(added.body.learner.id)).toBe('vn');
+  });
+});
+
+describe("a school is in its country's region, and so are its members", () => {
+  let admin: SignedIn;
+  let germanSchool: string;
+  beforeAll(async () => {
+    admin = await signInAdmin(t);
+    germanSchool = (
+      await t.http.post('/school', { name: `Schule ${uniqueEmail()}`, country: 'DE' }, { token: admin.accessToken })
+    ).body.id;
+  });
+
+  it('refuses a Vietnamese account as staff of a German school, and a Vietnamese learner in its class, but takes a German one', async () => {
+    const vnTeacher = await signUp(t, adultSignup({ country: 'VN' }));
+    const refused = await t.http.post(
+      `/school/${germanSchool}/members`,
+      { email: vnTeacher.email, role: 'teacher' },
+      { token: admin.accessToken },
+    );
+    expect(refused.status).toBe(409);
+    expect(refused.body).toMatchObject({ error: 'conflict', reason: 'school_region_mismatch' });
+    expect(await asOwner(t, 'select 1 from school_members where user_id = $1', [vnTeacher.id])).toEqual([]);
+
+    const teacher = await signUp(t, adultSignup({ country: 'DE' }));
+    const added = await t.http.post(
+      `/school/${germanSchool}/members`,
+      { email: teacher.email, role: 'teacher' },
+      { token: admin.accessToken },
+    );
+    expect(added.status).toBe(201);
+    const created = await t.http.post(
+      `/school/${germanSchool}/classes`,
+      { name: '7A' },
+      { token: teacher.accessToken },
+    );
+    const vnLearner = await learnerOfAge(t, 19, { country: 'VN' });
+    const joined = await t.http.post('/school/join', { code: created.body.joinCode }, { token: vnLearner.accessToken });
+    expect(joined.status).toBe(409);
+    expect(joined.body).toMatchObject({ error: 'conflict', reason: 'school_region_mismatch' });
+    const deLearner = await learnerOfAge(t, 19, { country: 'DE' });
+    expect(
+      (await t.http.post('/school/join', { code: created.body.joinCode }, { token: deLearner.accessToken })).status,
+    ).toBe(201);
   });
 });
