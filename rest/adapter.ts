@@ -25,14 +25,14 @@ import {
 import { MAX_PAGE_SIZE } from '../src/kernel/pagination';
 import { jsonOnly } from '../src/kernel/json-body';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
-import { restDetail } from './details';
+import { restDetail } from '../src/kernel/rest-details';
+import { sendJson } from '../src/kernel/json-answer';
 import type { DirectRoute } from '../src/kernel/area';
 import { DeclaringRouter } from '../src/kernel/http-router';
 import { enumSpelling } from './enums';
 
 /** The GraphQL variables of the REST list parameters. */
 const queryAliases: Record<string, string> = { limit: 'first', cursor: 'after' };
-export { restNames } from './details';
 
 interface PreparedRoute extends RestRoute {
   /** The operation parsed, once. */
@@ -203,14 +203,4 @@ export function sendError(res: ServerResponse, body: ErrorBody): void {
 export function challenge(res: ServerResponse): void {
   const auth = (res.req as { auth?: { error?: unknown } } | undefined)?.auth;
   res.setHeader('WWW-Authenticate', auth?.error ? 'Bearer error="invalid_token"' : 'Bearer');
-}
-
-/** What express's `res.status(status).json(body)` sends, on node's own response (no ETag: nothing here is cached). */
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.statusCode = status;
-  res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  // Named, as express does: compression (which drops it when it compresses) writes the head before the body.
-  res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text);
 }

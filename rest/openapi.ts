@@ -11,7 +11,7 @@ import {
 } from 'graphql';
 import { isPublicOperation, type RuleMap } from '../src/permissions';
 import type { AnswerOfField, BodyMapping, RestRoute } from '../src/kernel/rest-route';
-import { restNames } from './adapter';
+import { restNames } from '../src/kernel/rest-details';
 import { API_LINKS, apiPackage } from '../src/kernel/api-links';
 import {
   errorResponses,

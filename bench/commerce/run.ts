@@ -1,7 +1,7 @@
 import '../production';
 import autocannon from 'autocannon';
 import pg from 'pg';
-import { BALANCES_SQL } from '../../src/payments/payments.service';
+import { BALANCES_SQL } from '../../src/payments/ledger';
 import { sandboxSecretOf } from '../../src/payments/providers';
 import { type SandboxEventBody, signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';

@@ -1,10 +1,9 @@
-import { type FilterQuery, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Services } from '../kernel/services';
-import { AccountStatus, normaliseEmail, Role, User } from '../auth';
+import { type AccountFilter, AccountStatus, Role, type User } from '../auth';
 import { isId } from '../kernel/ids';
-import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import type { Page } from '../kernel/pagination';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
 import { alreadySuspended, cannotSuspendSelf, lastAdmin, notSuspended, unknownUser } from './admin.errors';
 
@@ -17,13 +16,6 @@ export interface PlatformStats {
   certificates: number;
   aiMessagesToday: number;
   revenueThisMonth: { currency: string; amount: number }[];
-}
-
-export interface UserFilter {
-  role?: Role | null;
-  status?: AccountStatus | null;
-  /** Part of the address, case-insensitive. */
-  email?: string | null;
 }
 
 export class AdminService {
@@ -44,17 +36,8 @@ export class AdminService {
     return this.uow.em;
   }
 
-  async listUsers(filter: UserFilter, first: number, after?: string | null): Promise<Page<User>> {
-    const where: FilterQuery<User> = {};
-    if (filter.role) where.roles = { $contains: [filter.role] };
-    if (filter.status) where.status = filter.status;
-    if (filter.email) where.email = { $like: `%${escapeLike(normaliseEmail(filter.email))}%` };
-    const rows = await this.em.find(
-      User,
-      { ...where, ...afterCursor(after) },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
-    );
-    return toPage(rows, first, after, () => this.em.count(User, where));
+  listUsers(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
+    return this.services.accounts.list(filter, first, after);
   }
 
   async grantRole(actor: User | null, userId: string, role: Role): Promise<User> {
@@ -106,13 +89,11 @@ export class AdminService {
   async suspend(actor: User | null, userId: string, request: SuspensionRequest = {}): Promise<User> {
     if (!isId(userId)) throw unknownUser();
     if (actor?.id === userId) throw cannotSuspendSelf();
-    const user = await this.uow.transaction(async (em) => {
-      const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    return this.uow.transaction(async () => {
+      const target = await this.services.accounts.lockAccount(userId);
       if (!target) throw unknownUser();
       if (target.status === AccountStatus.suspended) throw alreadySuspended();
-      const previousStatus = target.status;
-      target.status = AccountStatus.suspended;
-      await this.auth.endSessions(em, target.id, { suspended: true });
+      const previousStatus = await this.services.accounts.suspend(target);
       await this.audit.record({
         actor,
         action: 'admin.user_suspended',
@@ -121,21 +102,21 @@ export class AdminService {
       });
       return target;
     });
-    this.auth.publishAccountChanged(user.id);
-    return user;
   }
 
   /** Lifts a suspension, back to the status the account had before it (active or pending_guardian). */
   async reactivate(actor: User | null, userId: string): Promise<User> {
     if (!isId(userId)) throw unknownUser();
-    const user = await this.uow.transaction(async (em) => {
-      const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const user = await this.uow.transaction(async () => {
+      const target = await this.services.accounts.lockAccount(userId);
       if (!target) throw unknownUser();
       if (target.status !== AccountStatus.suspended) throw notSuspended();
       const suspension = await this.audit.latest('admin.user_suspended', target.id);
       const previous = suspension?.data.previousStatus;
-      target.status =
-        previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active;
+      this.services.accounts.restore(
+        target,
+        previous === AccountStatus.pending_guardian ? AccountStatus.pending_guardian : AccountStatus.active,
+      );
       await this.audit.record({
         actor,
         action: 'admin.user_reactivated',
@@ -144,7 +125,6 @@ export class AdminService {
       });
       return target;
     });
-    this.auth.publishAccountChanged(user.id);
     this.auth.publishSuspensionLifted(user.id);
     return user;
   }
@@ -189,41 +169,24 @@ export class AdminService {
    */
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
     if (!isId(userId)) throw unknownUser();
-    const user = await this.uow.transaction(async (em) => {
-      if (role === Role.admin && action === RoleChangeAction.removed)
-        await em.execute('lock table users in share row exclusive mode');
-      const target = await em.findOne(User, { id: userId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (!target) throw unknownUser();
-      const has = target.hasRole(role);
-      if ((action === RoleChangeAction.granted) === has) return target;
-      if (
-        role === Role.admin &&
-        action === RoleChangeAction.removed &&
-        (await em.count(User, { roles: { $contains: [Role.admin] } })) <= 1
-      ) {
-        throw lastAdmin();
-      }
-      target.roles =
-        action === RoleChangeAction.granted ? [...target.roles, role] : target.roles.filter((r) => r !== role);
-      em.create(RoleChange, { user: target, actor: actor ? em.getReference(User, actor.id) : null, role, action });
+    return this.uow.transaction(async (em) => {
+      const outcome = await this.services.accounts.changeRole(userId, role, action === RoleChangeAction.granted);
+      if ('refused' in outcome) throw outcome.refused === 'last_admin' ? lastAdmin() : unknownUser();
+      const { user, changed } = outcome;
+      if (!changed) return user;
+      em.create(RoleChange, { user, actor: actor?.id ?? null, role, action });
       await this.audit.record({
         actor,
         action: `admin.role_${action}`,
-        target: { type: 'user', id: target.id },
+        target: { type: 'user', id: user.id },
         data: { role },
       });
-      return target;
+      return user;
     });
-    this.auth.publishAccountChanged(user.id);
-    return user;
   }
 }
 
 /** Suspension and reactivation, recorded in the audit trail. */
 export interface SuspensionRequest {
   reason?: string | null;
-}
-
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }

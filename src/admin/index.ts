@@ -7,6 +7,7 @@ import { adminRules } from './admin.rules';
 import { AdminService } from './admin.service';
 import { Migration20261123100000_audit_suspension } from './migrations/Migration20261123100000_audit_suspension';
 import { RoleChange } from './role-change.entity';
+import { Migration20261122000000_accounts_role_changes } from './migrations/Migration20261122000000_accounts_role_changes';
 
 declare module '../kernel/services' {
   interface Services {
@@ -24,7 +25,10 @@ export const adminArea = defineArea({
   routes: adminRoutes,
   // The console: stats, users, audit, flags and contact messages through the admin API.
   http: () => webPage({ name: 'admin-console', paths: ['/admin', '/admin/'], assets: '/admin/console' }),
-  migrations: [{ name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension }],
+  migrations: [
+    { name: 'Migration20261122000000_accounts_role_changes', class: Migration20261122000000_accounts_role_changes },
+    { name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension },
+  ],
   services: { admin: (uow, services) => new AdminService(uow, services) },
   personalData: {
     entities: [RoleChange],

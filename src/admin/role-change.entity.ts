@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, PrimaryKey, Property, OptionalProps } from '@mikro-orm/core';
-import { Role, User } from '../auth';
+import { Role, type User } from '../auth';
 
 export enum RoleChangeAction {
   granted = 'granted',
@@ -16,11 +16,11 @@ export class RoleChange {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   user!: User;
 
   /** Null when the change came from the command line (`admin:create`). */
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   actor: User | null = null;
 
   @Enum({ items: () => Role })

@@ -1,4 +1,4 @@
-import { AppError, type ErrorCode, type FieldError, reasons, validationFailed } from '../kernel/errors';
+import { AppError, type ErrorCode, reasons, validationFailed } from '../kernel/errors';
 
 /** The refusals of the AI tutor and its proxy (docs/errors.md), in the words of the specification. */
 
@@ -23,10 +23,6 @@ export const quotaExceeded = (limit: number, retryAfter: number) =>
   new AppError('quota_exceeded', `Today's AI messages are used up (${limit}). They come back at midnight UTC.`, {
     retryAfter,
   });
-
-/** A chat body refused as GraphQL coerces `$input`: with the details found, else GraphQL's own message and none. */
-export const invalidChatInput = (details: FieldError[], message: string) =>
-  details.length ? validationFailed(details) : new AppError('validation_failed', message, { details: [] });
 
 // What the AI backend's answers become.
 export const aiNotConfigured = () =>

@@ -1,49 +1,43 @@
 import type { ServerResponse } from 'node:http';
-import { getVariableValues, type GraphQLSchema, Kind, type OperationDefinitionNode, parse } from 'graphql';
-import { sendJson } from '../../rest/adapter';
-import { restDetail } from '../../rest/details';
 import type { JsonRoute } from '../kernel/area';
+import { sendJson } from '../kernel/json-answer';
 import type { Context } from '../kernel/context';
-import { AppError, databaseUnavailable, forbidden, validationFailed } from '../kernel/errors';
-import { badVariable, coercionDetails, validateInput } from '../kernel/validation';
-import { evaluateRule } from '../permissions/enforce';
-import { isDatabaseUnavailable } from '../db/unavailable';
+import type { AppError } from '../kernel/errors';
 import type { BackendResponse } from './ai.backend';
 import type { AccessCache } from '../kernel/access-cache';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import type { ChatRequest, ChatTerms } from './ai.service';
 import { AiChatInput, CONVERSATION_ID_MAX_LENGTH } from './ai.types';
-import { invalidChatInput } from './ai.errors';
 
-/** What the rules answered for a person (a refusal is kept like a pass: it too lasts until something changes). */
-export type AiDecision = { refusal: AppError; terms?: undefined } | { refusal?: undefined; terms: ChatTerms };
+/**
+ * What the route keeps per person until their account, consents, guardian's settings or country
+ * policy change: the verdict of the rules (a refusal is kept like a pass), and the terms of a chat.
+ */
+export interface AiKept {
+  verdicts: AccessCache<true | AppError>;
+  terms: AccessCache<ChatTerms>;
+}
 
 /**
  * `POST /ai/chat`, JSON or `Accept: text/event-stream`, answered here without a GraphQL round trip,
- * in the order the route table's `AiChat` would: the rules of `Mutation.aiChat` as `enforce` reads them (decided
- * once per person and kept until their account, consents, guardian's settings or country policy
- * change), text no request may carry (input-guard), the body coerced to `AiChatInput!` as GraphQL
- * coerces the variable (same details), the input's class-validator checks (a plain body is taken as
- * the two would leave it), the service's limits, then one statement for the quota. Streams pass the backend's events through as they arrive and stop it when the client leaves.
+ * in the order the route table's `AiChat` would: the route declares the rule of `Mutation.aiChat`
+ * and the input of the row's operation, and the request chain applies them (the rule with its
+ * limits, then the body as GraphQL checks `$input`); then the service's limits, then one statement
+ * for the quota. Streams pass the backend's events through as they arrive and stop it when the
+ * client leaves.
  */
-export function aiChatRoute(schema: GraphQLSchema, decisions: AccessCache<AiDecision>): JsonRoute {
+export function aiChatRoute(kept: AiKept): JsonRoute {
   const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;
-  const operation = parse(route.operation).definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  )!;
-  const variables = operation.variableDefinitions ?? [];
   return {
     path: '/ai/chat',
-    async handle(ctx, requestBody, req, res) {
-      // Who may call before what was sent (docs/errors.md): a refused caller learns nothing of the input.
-      const userId = ctx.auth.error ? undefined : ctx.auth.userId;
-      const decision = userId ? await decisions.get(userId, () => decide(ctx)) : await decide(ctx);
-      if (decision.refusal) throw decision.refusal;
-      const bad = badVariable({ input: requestBody });
-      if (bad) throw validationFailed([bad]);
-      const body = plainChat(requestBody) ?? (await validateInput(AiChatInput, coerce(schema, variables, requestBody)));
-      const prepared = await ctx.services.ai.prepareWith(userId!, decision.terms, body, ctx.requestId);
+    rule: { rule: aiRules.Mutation.aiChat, field: 'Mutation.aiChat', verdicts: kept.verdicts },
+    input: { operation: route.operation, type: AiChatInput, plain: plainChat },
+    async handle(ctx, input, req, res) {
+      const userId = ctx.auth.userId!;
+      const body = input as ChatRequest;
+      const terms = await kept.terms.get(userId, () => termsOf(ctx));
+      const prepared = await ctx.services.ai.prepareWith(userId, terms, body, ctx.requestId);
       if (!req.headers.accept?.includes('text/event-stream')) {
         sendJson(res, route.status, await ctx.services.ai.complete(prepared));
         return;
@@ -73,33 +67,10 @@ function plainChat(body: unknown): ChatRequest | undefined {
     : undefined;
 }
 
-/** `$input` as GraphQL coerces it: what a client sends to the route table's operation is refused with the same details. */
-function coerce(
-  schema: GraphQLSchema,
-  variables: OperationDefinitionNode['variableDefinitions'] & object,
-  body: unknown,
-): unknown {
-  const result = getVariableValues(schema, variables, { input: body });
-  if (!result.errors) return result.coerced.input;
-  const { message } = result.errors[0];
-  const details = coercionDetails(message).map(restDetail);
-  throw invalidChatInput(details, message);
-}
-
-/**
- * The rules of `Mutation.aiChat` for the caller; a refusal of the person (401, 403) is a decision
- * too. A rule that failed rather than decided (the database timing out) is answered as GraphQL
- * answers it (503 when the database is down, else 403) and nothing is kept; so is a rate limit.
- */
-async function decide(ctx: Context): Promise<AiDecision> {
-  const result = await evaluateRule(aiRules.Mutation.aiChat, ctx, 'Mutation.aiChat');
-  if (result === false) throw isDatabaseUnavailable(ctx.failure()) ? databaseUnavailable() : forbidden();
-  if (result instanceof Error) {
-    if (result instanceof AppError && (result.status === 401 || result.status === 403)) return { refusal: result };
-    throw result;
-  }
+/** The terms of the caller's chats, once the rules have let them through. */
+async function termsOf(ctx: Context): Promise<ChatTerms> {
   const user = (await ctx.viewer()) as Parameters<Context['services']['ai']['terms']>[0];
-  return { terms: await ctx.services.ai.terms(user) };
+  return ctx.services.ai.terms(user);
 }
 
 /** Writes each chunk as it comes; the `done` event's usage is recorded once the stream ends. */

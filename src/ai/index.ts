@@ -8,13 +8,15 @@ import { AiResolver, AiUserEdges } from './ai.resolver';
 import { aiRoutes } from './ai.routes';
 import { aiRules } from './ai.rules';
 import { AiService } from './ai.service';
-import { aiChatRoute, type AiDecision } from './ai.stream';
+import { aiChatRoute } from './ai.stream';
+import type { ChatTerms } from './ai.service';
 import { AccessCache } from '../kernel/access-cache';
 import { nextReset } from './ai.quota';
 import { UsageRecorder } from './ai.usage';
 import { QuotaReserver } from './ai.quota';
 import { Migration20261124100000_ai_access_events } from './migrations/Migration20261124100000_ai_access_events';
 import { Migration20261130000100_ai_learner_activity_view } from './migrations/Migration20261130000100_ai_learner_activity_view';
+import { Migration20261122030000_ai_usage } from './migrations/Migration20261122030000_ai_usage';
 
 export { mayConverse } from './ai.rules';
 export type { AiService } from './ai.service';
@@ -25,18 +27,23 @@ declare module '../kernel/services' {
   }
 }
 
+/** Ages and quotas count UTC days: nothing outlives the day it was decided on. */
+const decisionOptions = (deps: Deps) => ({
+  ttlMs: deps.config.AI_DECISION_TTL_MS,
+  maxEntries: 100_000,
+  until: () => nextReset().getTime(),
+});
+
 /**
  * What the AI area keeps per process: one backend client (its circuit breaker sees every request,
  * its keep-alive pool serves them all), the per-person decisions, and the token usage waiting to be written.
  */
 const runtimeOf = perProcess((deps) => ({
   backend: new AiBackend(deps.config, deps.log),
-  // Ages and quotas count UTC days: nothing outlives the day it was decided on.
-  decisions: new AccessCache<AiDecision>(deps.pubSub, {
-    ttlMs: deps.config.AI_DECISION_TTL_MS,
-    maxEntries: 100_000,
-    until: () => nextReset().getTime(),
-  }),
+  kept: {
+    verdicts: new AccessCache<true | AppError>(deps.pubSub, decisionOptions(deps)),
+    terms: new AccessCache<ChatTerms>(deps.pubSub, decisionOptions(deps)),
+  },
   usage: new UsageRecorder(deps.sql, deps.log, deps.config.AI_USAGE_FLUSH_MS),
   quota: new QuotaReserver(deps.sql),
 }));
@@ -50,13 +57,14 @@ export const aiArea = defineArea({
   rules: aiRules,
   routes: aiRoutes,
   migrations: [
+    { name: 'Migration20261122030000_ai_usage', class: Migration20261122030000_ai_usage },
     { name: 'Migration20261124100000_ai_access_events', class: Migration20261124100000_ai_access_events },
     {
       name: 'Migration20261130000100_ai_learner_activity_view',
       class: Migration20261130000100_ai_learner_activity_view,
     },
   ],
-  jsonRoutes: (deps, schema) => [aiChatRoute(schema, runtimeOf(deps).decisions)],
+  jsonRoutes: (deps) => [aiChatRoute(runtimeOf(deps).kept)],
   services: {
     ai: (uow, services) =>
       new AiService(
@@ -71,7 +79,8 @@ export const aiArea = defineArea({
   },
   close: async (deps) => {
     const runtime = runtimeOf(deps);
-    runtime.decisions.close();
+    runtime.kept.verdicts.close();
+    runtime.kept.terms.close();
     await runtime.usage.close();
     await runtime.backend.close();
   },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 /**
  * One privileged action: who did what to which thing, with what, and when. Written by the area
@@ -18,7 +18,7 @@ export class AuditEntry {
   id: string = randomUUID();
 
   /** Null when the action came from the command line or the system; kept (null) when the actor is erased. */
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   actor: User | null = null;
 
   /** `<area>.<verb>`, e.g. `admin.role_granted`, `admin.user_suspended`, `features.flag_changed`. */

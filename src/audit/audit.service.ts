@@ -1,6 +1,5 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { User } from '../auth';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -39,7 +38,7 @@ export class AuditService {
     const actorId = typeof entry.actor === 'string' ? entry.actor : (entry.actor?.id ?? null);
     return this.uow.transaction(async (em) => {
       const row = em.create(AuditEntry, {
-        actor: actorId ? em.getReference(User, actorId) : null,
+        actor: actorId,
         action: entry.action,
         targetType: entry.target?.type ?? null,
         targetId: entry.target?.id ?? null,

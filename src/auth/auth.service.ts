@@ -10,8 +10,8 @@ import { sendMail } from '../mail/queue';
 import type { Mail } from '../mail/mailer';
 import type { Deps } from '../kernel/deps';
 import type { DomainEvents } from '../kernel/events';
-import { accountSuspended, type FieldError, validationFailed } from '../kernel/errors';
-import { ADULT_AGE, ageOn, isPastCalendarDate, MAX_AGE, MIN_AGE_WITHOUT_GUARDIAN } from './age';
+import { accountSuspended } from '../kernel/errors';
+import { ageOn, MIN_AGE_WITHOUT_GUARDIAN } from './age';
 import { AccountToken, AccountTokenPurpose } from './account-token.entity';
 import { guardianInvitationMail, passwordResetMail, verificationMail } from './auth.mails';
 import { RefreshToken } from './refresh-token.entity';
@@ -25,6 +25,7 @@ import {
   type SessionState,
 } from '../kernel/sessions';
 import { AccountStatus, Locale, Role, User } from './user.entity';
+import { assertValid, managedLearnerProblems, normaliseEmail, passwordProblems, signupProblems } from './account-input';
 import { type Account, accountsOf } from './account-cache';
 import { emailTaken, invalidRefreshToken, invalidToken, refreshTokenReused, wrongCredentials } from './auth.errors';
 
@@ -52,10 +53,6 @@ export const ACCOUNT_CHANGED = 'ACCOUNT_CHANGED';
 
 /** A hash to verify against when the e-mail is unknown, so both answers take the same time: one per hashing cost. */
 const decoyHashes = new Map<number, Promise<string>>();
-
-export function normaliseEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
 
 export class AuthService {
   constructor(
@@ -491,59 +488,4 @@ function decoy(hashing: Options): Promise<string> {
   const cost = hashing.memoryCost!;
   if (!decoyHashes.has(cost)) decoyHashes.set(cost, hash(randomUUID(), hashing));
   return decoyHashes.get(cost)!;
-}
-
-function assertValid(problems: FieldError[]): void {
-  if (problems.length) throw validationFailed(problems);
-}
-
-function passwordProblems(password: string, email: string): FieldError[] {
-  if (password.length < 10 || password.length > 128)
-    return [{ field: 'password', message: 'must be 10 to 128 characters long' }];
-  const lower = password.toLowerCase();
-  if (lower === email || lower === email.split('@')[0]) {
-    return [{ field: 'password', message: 'The password must not be the e-mail address.' }];
-  }
-  return [];
-}
-
-function managedLearnerProblems(displayName: string, birthDate: string): FieldError[] {
-  const problems: FieldError[] = [];
-  if (!displayName.trim()) problems.push({ field: 'displayName', message: 'The display name must not be blank.' });
-  if (!isPastCalendarDate(birthDate) || ageOn(birthDate) > MAX_AGE) {
-    problems.push({ field: 'birthDate', message: 'The birth date must be a real past date (YYYY-MM-DD).' });
-  } else if (ageOn(birthDate) >= ADULT_AGE) {
-    problems.push({ field: 'birthDate', message: 'A learner managed by a guardian must be under 18.' });
-  }
-  return problems;
-}
-
-function signupProblems(request: SignupRequest, age: number | undefined): FieldError[] {
-  const problems = passwordProblems(request.password, request.email);
-  if (!request.displayName.trim())
-    problems.push({ field: 'displayName', message: 'The display name must not be blank.' });
-  if (request.birthDate && (!isPastCalendarDate(request.birthDate) || age! > MAX_AGE)) {
-    problems.push({ field: 'birthDate', message: 'The birth date must be a real past date (YYYY-MM-DD).' });
-    return problems;
-  }
-  if (request.role === Role.learner && !request.birthDate) {
-    problems.push({ field: 'birthDate', message: 'Learners must give their birth date.' });
-  }
-  if (request.role === Role.guardian && age !== undefined && age < ADULT_AGE) {
-    problems.push({ field: 'birthDate', message: 'A guardian must be an adult.' });
-  }
-  if (request.role === Role.learner && age !== undefined && age < MIN_AGE_WITHOUT_GUARDIAN) {
-    if (!request.guardianEmail) {
-      problems.push({
-        field: 'guardianEmail',
-        message: 'Learners under 13 must give the e-mail address of a parent or guardian.',
-      });
-    } else if (normaliseEmail(request.guardianEmail) === request.email) {
-      problems.push({
-        field: 'guardianEmail',
-        message: "The guardian's e-mail address must not be the learner's own.",
-      });
-    }
-  }
-  return problems;
 }

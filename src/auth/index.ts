@@ -6,6 +6,7 @@ import { AuthResolver } from './auth.resolver';
 import { authRoutes } from './auth.routes';
 import { authRules } from './auth.rules';
 import { AuthService } from './auth.service';
+import { AccountsService } from './accounts.service';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
@@ -13,16 +14,19 @@ import { Migration20261129000400_account_deleted_events } from './migrations/Mig
 import { type Account, accountsOf } from './account-cache';
 import { Migration20261130000400_account_profiles_view } from './migrations/Migration20261130000400_account_profiles_view';
 import { Migration20261202000000_account_regions } from './migrations/Migration20261202000000_account_regions';
+import { Migration20261122000000_accounts } from './migrations/Migration20261122000000_accounts';
 
-export { RefreshToken } from './refresh-token.entity';
 export { ADULT_AGE } from './age';
 
 export { UserConnection, UserView } from './auth.types';
-export { normaliseEmail } from './auth.service';
+export { normaliseEmail } from './account-input';
 export { ageOn } from './age';
 
-export { AccountStatus, Locale, Role, Tier, User } from './user.entity';
+export { AccountStatus, Locale, Role, Tier } from './user.entity';
+// The account's type, not its class: other areas read and change accounts through the accounts service.
+export type { User } from './user.entity';
 export type { AuthService } from './auth.service';
+export type { AccountFilter, AccountsService, RoleChangeOutcome } from './accounts.service';
 export { accountsOf } from './account-cache';
 export { raiseTierCte, setTier } from './tier';
 export { accountsAmong } from './accounts-among';
@@ -31,6 +35,7 @@ export type { Account } from './account-cache';
 declare module '../kernel/services' {
   interface Services {
     auth: AuthService;
+    accounts: AccountsService;
   }
 }
 
@@ -55,13 +60,17 @@ export const authArea = defineArea({
   resolvers: [AuthResolver],
   rules: authRules,
   migrations: [
+    { name: 'Migration20261122000000_accounts', class: Migration20261122000000_accounts },
     { name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events },
     { name: 'Migration20261129000400_account_deleted_events', class: Migration20261129000400_account_deleted_events },
     { name: 'Migration20261130000400_account_profiles_view', class: Migration20261130000400_account_profiles_view },
     { name: 'Migration20261202000000_account_regions', class: Migration20261202000000_account_regions },
   ],
   routes: authRoutes,
-  services: { auth: (uow) => new AuthService(uow, uow.deps) },
+  services: {
+    auth: (uow) => new AuthService(uow, uow.deps),
+    accounts: (uow, services) => new AccountsService(uow, services.auth),
+  },
   // The area hears its own event: the answer waits for the row's commit, not for the lookup and the mail.
   on: { accountMailAsked: (event, services) => services.auth.accountMail(event) },
   // From here on, this instance's writes of an account drop its cached copy.

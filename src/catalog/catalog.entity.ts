@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import { Tier } from '../kernel/domain';
 import type { Localized } from '../kernel/localized';
 
@@ -59,7 +59,7 @@ export class Product {
   courseIds: string[] = [];
 
   /** Null: the platform sells it; otherwise a creator's listing. */
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   seller: User | null = null;
 
   @Enum({ items: () => ProductStatus })

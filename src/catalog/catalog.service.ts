@@ -6,6 +6,7 @@ import type { Localized } from '../kernel/localized';
 import { afterCursor, offsetCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
+import { push } from '../kernel/sql-params';
 import { type NotificationMessage, NotificationType } from '../notifications';
 import { type Price, type PriceInterval, Product, ProductKind, ProductStatus } from './catalog.entity';
 import {
@@ -50,12 +51,6 @@ export interface MarketplaceFilter {
 const isAdmin = (user: User | null) => Boolean(user?.hasRole(Role.admin));
 const isEditor = (user: User | null) => Boolean(user && (user.hasRole(Role.admin) || user.hasRole(Role.content_admin)));
 const CURRENCY = /^[A-Z]{3}$/;
-
-/** Placeholders are positional: `push` adds a value and answers its placeholder, in the order the SQL reads. */
-function push(params: unknown[], value: unknown): string {
-  params.push(value);
-  return '?';
-}
 
 /** What the platform and its creators sell: products, the marketplace's listings and their review. */
 export class CatalogService {
@@ -102,6 +97,16 @@ export class CatalogService {
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['seller'] },
     );
     return toPage(rows, first, after, () => this.em.count(Product, where));
+  }
+
+  /** The product if it is on sale now (published), else null: what a checkout buys. */
+  async productForSale(id: string): Promise<Product | null> {
+    return isId(id) ? this.em.findOne(Product, { id, status: ProductStatus.published }) : null;
+  }
+
+  /** Reads the product again as stored now, into the entity this unit of work holds. */
+  async reloadProduct(id: string): Promise<void> {
+    await this.em.findOne(Product, { id }, { refresh: true });
   }
 
   /** A published product for everyone; any for admins and content admins, its own for a seller. */

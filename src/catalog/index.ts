@@ -7,7 +7,7 @@ import { catalogRules } from './catalog.rules';
 import { CatalogService } from './catalog.service';
 
 export type { CatalogService } from './catalog.service';
-export { type Price, PriceInterval, Product, ProductKind, ProductStatus } from './catalog.entity';
+export { type Price, PriceInterval, type Product, ProductKind, ProductStatus } from './catalog.entity';
 export { AMOUNT } from './catalog.types';
 export { saleProductJoin } from './product-join';
 

@@ -1,15 +1,15 @@
-import type { Request } from 'express';
+import type { RouteContext, RouteRule } from '../kernel/area';
 import { DeclaringRouter } from '../kernel/http-router';
-import type { Context } from '../kernel/context';
-import { enforce } from '../permissions/enforce';
 import { certificatesRules } from './certificates.rules';
 
+/** The file is the certificate's: whoever may read the certificate (its learner) may have it. */
+const readsCertificate: RouteRule = { rule: certificatesRules.Query.certificate, field: 'Query.certificate' };
+
 /** `GET /certificates/:id/pdf`: a file, which the route table (JSON from GraphQL) cannot send. */
-export function certificatePdfRouter(context: (req: Request) => Context): DeclaringRouter {
+export function certificatePdfRouter(context: RouteContext): DeclaringRouter {
   const router = new DeclaringRouter();
   router.get('/certificates/:id/pdf', async (req, res) => {
-    const ctx = context(req);
-    await enforce(certificatesRules.Query.certificate, ctx, 'Query.certificate', { id: req.params.id });
+    const ctx = await context(req, readsCertificate, { id: req.params.id });
     const pdf = await ctx.services.certificates.pdf(ctx.auth.userId!, req.params.id);
     res
       .status(200)

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
-import { Course } from '../courses';
+import type { User } from '../auth';
+import type { Course } from '../courses';
 
 /** Issued once per learner and course (the database holds it); checked by anyone by its code. */
 @Entity({ tableName: 'certificates' })
@@ -12,10 +12,10 @@ export class Certificate {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
-  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  @ManyToOne('Course', { deleteRule: 'cascade' })
   course!: Course;
 
   @Property({ type: 'text', unique: true })

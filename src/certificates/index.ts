@@ -5,6 +5,7 @@ import { CertificatesResolver, CertificatesUserEdges, certificatesNodes } from '
 import { certificatesRoutes } from './certificates.routes';
 import { certificatesRules } from './certificates.rules';
 import { CertificatesService } from './certificates.service';
+import { Migration20261122040000_learning_certificates } from './migrations/Migration20261122040000_learning_certificates';
 
 export { presentCertificate } from './certificates.resolver';
 export { CertificateView } from './certificates.types';
@@ -33,6 +34,9 @@ declare module '../kernel/services' {
 export const certificatesArea = defineArea({
   name: 'certificates',
   uses: ['auth', 'courses', 'guardian'],
+  migrations: [
+    { name: 'Migration20261122040000_learning_certificates', class: Migration20261122040000_learning_certificates },
+  ],
   entities: [Certificate],
   resolvers: [CertificatesResolver, CertificatesUserEdges],
   nodes: certificatesNodes,

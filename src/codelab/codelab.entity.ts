@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import type { Language, RunStatus } from './sandbox';
 import type { Localized } from '../kernel/localized';
 
@@ -85,7 +85,7 @@ export class Submission {
   @ManyToOne(() => Exercise, { deleteRule: 'cascade' })
   exercise!: Exercise;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   user!: User;
 
   @Property({ type: 'text' })

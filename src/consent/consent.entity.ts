@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 /** The consent types of docs/domain.md. */
 export enum ConsentType {
@@ -23,13 +23,13 @@ export class Consent {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   subject!: User;
 
   @Enum({ items: () => ConsentType })
   type!: ConsentType;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   guardianGrantedBy: User | null = null;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -64,7 +64,7 @@ export class ConsentLedgerEntry {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   subject!: User;
 
   @Enum({ items: () => ConsentType })
@@ -73,7 +73,7 @@ export class ConsentLedgerEntry {
   @Enum({ items: () => ConsentAction })
   action!: ConsentAction;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   actor!: User | null;
 
   @Enum({ items: () => ConsentActorRole })

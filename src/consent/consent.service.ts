@@ -4,7 +4,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
 import type { AuthService } from '../auth';
 import { ageOn } from '../auth';
-import { Role, User } from '../auth';
+import { Role, type User } from '../auth';
 import type { CountryPolicyService } from '../country-policy';
 import type { GuardianService } from '../guardian';
 import { AppError } from '../kernel/errors';
@@ -128,6 +128,17 @@ export class ConsentService {
     throw guardianConsentRequired(type, await this.askGuardians(subject, type, { unlessAskedAlready: true }));
   }
 
+  /** Those of the subjects whose guardian has granted the consent, in one statement whatever their number. */
+  async guardianGrantedAmong(subjectIds: string[], type: ConsentType): Promise<Set<string>> {
+    if (!subjectIds.length) return new Set();
+    const rows = await this.em.find(
+      Consent,
+      { subject: { $in: subjectIds }, type, guardianGrantedAt: { $ne: null } },
+      { fields: ['subject'] },
+    );
+    return new Set(rows.map((row) => row.subject.id));
+  }
+
   async hasConsent(subjectId: string, type: ConsentType): Promise<boolean> {
     return this.assertConsent(subjectId, type).then(
       () => true,
@@ -191,10 +202,10 @@ export class ConsentService {
         action === ConsentAction.revoked
       ) {
         entry = em.create(ConsentLedgerEntry, {
-          subject: em.getReference(User, subject.id),
+          subject: subject.id,
           type,
           action,
-          actor: em.getReference(User, caller.id),
+          actor: caller.id,
           actorRole: asGuardian ? ConsentActorRole.guardian : ConsentActorRole.self,
           country: subject.country,
           policyVersion: policy.version,

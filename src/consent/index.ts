@@ -6,8 +6,9 @@ import { ConsentResolver, ConsentUserEdges, consentNodes } from './consent.resol
 import { consentRoutes } from './consent.routes';
 import { consentRules } from './consent.rules';
 import { ConsentService } from './consent.service';
+import { Migration20261122020000_guardians_consent_consent } from './migrations/Migration20261122020000_guardians_consent_consent';
 
-export { Consent } from './consent.entity';
+export type { Consent } from './consent.entity';
 
 export { ConsentType } from './consent.entity';
 export type { ConsentService } from './consent.service';
@@ -30,6 +31,10 @@ export const consentArea = defineArea({
   name: 'consent',
   uses: ['auth', 'country-policy', 'guardian'],
   migrations: [
+    {
+      name: 'Migration20261122020000_guardians_consent_consent',
+      class: Migration20261122020000_guardians_consent_consent,
+    },
     { name: 'Migration20261129000100_consent_access_events', class: Migration20261129000100_consent_access_events },
   ],
   entities: [Consent, ConsentLedgerEntry],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { Locale, User } from '../auth';
+import { Locale, type User } from '../auth';
 
 export enum ContactStatus {
   open = 'open',
@@ -35,7 +35,7 @@ export class ContactMessage {
   @Enum({ items: () => ContactStatus })
   status: ContactStatus = ContactStatus.open;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   resolvedBy: User | null = null;
 
   @Property({ type: 'timestamptz', nullable: true })

@@ -3,7 +3,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
-import { Locale, User } from '../auth';
+import { Locale, type User } from '../auth';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -80,7 +80,7 @@ export class ContactService {
       if (message.status === ContactStatus.resolved) throw messageAlreadyResolved();
       message.status = ContactStatus.resolved;
       message.resolvedAt = new Date();
-      message.resolvedBy = actor ? em.getReference(User, actor.id) : null;
+      em.assign(message, { resolvedBy: actor?.id ?? null });
       await this.audit.record({
         actor,
         action: 'contact.message_resolved',

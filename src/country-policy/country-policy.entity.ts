@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import type { PolicyValues, Region } from './country-policy.defaults';
 
 /** An admin's values for one country, replacing the defaults; `version` counts the changes. */
@@ -48,7 +48,7 @@ export class CountryPolicyChange {
   @Property({ type: 'character', length: 2 })
   country!: string;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   author!: User | null;
 
   @Property({ type: 'jsonb' })

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { isISO31661Alpha2 } from 'class-validator';
 import type { AuditService } from '../audit';
-import { User } from '../auth';
+import type { User } from '../auth';
 import { defaultPolicy, POLICY_VERSION_OF_DEFAULTS, type PolicyValues } from './country-policy.defaults';
 import { CountryPolicyChange, CountryPolicyOverride } from './country-policy.entity';
 import { childAgeNotBelowGuardianAge, invalidCountry, requiredValuesNull } from './country-policy.errors';
@@ -54,7 +54,7 @@ export class CountryPolicyService {
       em.persist(
         em.create(CountryPolicyChange, {
           country: code,
-          author: author ? em.getReference(User, author.id) : null,
+          author: author?.id ?? null,
           before,
           after,
           version,

@@ -8,6 +8,7 @@ import { countryPolicyRules } from './country-policy.rules';
 import { CountryPolicyService } from './country-policy.service';
 import { defaultPolicy, residencyRegions } from './country-policy.defaults';
 import { residencyRegion } from '../db/regions';
+import { Migration20261122020000_guardians_consent_country_policy } from './migrations/Migration20261122020000_guardians_consent_country_policy';
 
 export type { PolicyValues } from './country-policy.defaults';
 export type { CountryPolicyService } from './country-policy.service';
@@ -27,6 +28,10 @@ export const countryPolicyArea = defineArea({
     regionOf: (country) => residencyRegion(defaultPolicy(country.toUpperCase()).dataResidency),
   },
   migrations: [
+    {
+      name: 'Migration20261122020000_guardians_consent_country_policy',
+      class: Migration20261122020000_guardians_consent_country_policy,
+    },
     { name: 'Migration20261129000300_country_policy_events', class: Migration20261129000300_country_policy_events },
   ],
   entities: [CountryPolicyOverride, CountryPolicyChange],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import type { Localized } from '../kernel/localized';
 import { LessonBody } from './lesson-body';
 
@@ -48,7 +48,7 @@ export class Course {
   @Property({ type: 'boolean' })
   published: boolean = false;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
 
   @Property({ type: 'timestamptz' })
@@ -76,7 +76,7 @@ export class Enrollment {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
   @ManyToOne(() => Course, { deleteRule: 'cascade' })

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { AGE } from '../kernel/limits';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ageOn } from '../auth';
-import { Role, User } from '../auth';
+import { Role, type User } from '../auth';
 import { validationFailed } from '../kernel/errors';
 import { isId } from '../kernel/ids';
 import { decodeCursor, type Page, toPage } from '../kernel/pagination';
@@ -194,7 +194,7 @@ export class CoursesService {
         language: input.language,
         passMark: input.passMark ?? 70,
         published: input.published ?? false,
-        createdBy: authorId ? em.getReference(User, authorId) : null,
+        createdBy: authorId ?? null,
       });
       input.lessons.forEach((lesson, index) =>
         em.create(Lesson, { ...lessonBodyOf(lesson), course, position: index + 1 }),
@@ -294,6 +294,12 @@ export class CoursesService {
   /** Enrollments on the platform, for its figures. */
   enrollmentCount(): Promise<number> {
     return this.em.count(Enrollment, {});
+  }
+
+  /** The learners enrolled in a course, by id. */
+  async learnerIdsOf(courseId: string): Promise<string[]> {
+    const rows = await this.em.find(Enrollment, { course: courseId }, { fields: ['learner'] });
+    return rows.map((row) => row.learner.id);
   }
 
   async isEnrolled(learnerId: string, courseId: string): Promise<boolean> {

@@ -7,8 +7,9 @@ import { coursesRoutes } from './courses.routes';
 import { coursesRules } from './courses.rules';
 import { CoursesService } from './courses.service';
 import { Migration20261130000500_course_titles_view } from './migrations/Migration20261130000500_course_titles_view';
+import { Migration20261122040000_learning } from './migrations/Migration20261122040000_learning';
 
-export { Enrollment } from './course.entity';
+export type { Enrollment } from './course.entity';
 export {
   CourseDescriptionChangeInput,
   CourseDescriptionInput,
@@ -18,7 +19,7 @@ export {
   presentLessonBody,
 } from './courses.types';
 
-export { Course, Lesson } from './course.entity';
+export type { Course, Lesson } from './course.entity';
 export { CourseLevel } from './course.entity';
 export { assertQuiz, LessonBody, lessonBodyOf } from './lesson-body';
 export type { LessonObjectives, NewLesson, Quiz, QuizQuestion } from './lesson-body';
@@ -39,6 +40,7 @@ export const coursesArea = defineArea({
   sharedTables: ['courses', 'lessons'],
   entities: [Course, Lesson, Enrollment],
   migrations: [
+    { name: 'Migration20261122040000_learning', class: Migration20261122040000_learning },
     { name: 'Migration20261130000500_course_titles_view', class: Migration20261130000500_course_titles_view },
   ],
   resolvers: [CoursesResolver, CoursesUserEdges, CourseEdges],

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import { CourseLevel, LessonBody } from '../courses';
 import type { SafetyFinding } from '../factory';
 import type { Localized } from '../kernel/localized';
@@ -32,7 +32,7 @@ export class CreatorCourse {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   creator!: User;
 
   @Property({ type: 'jsonb' })
@@ -63,7 +63,7 @@ export class CreatorCourse {
   @Property({ type: 'text', nullable: true })
   reviewReason: string | null = null;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   reviewedBy: User | null = null;
 
   @Property({ type: 'timestamptz', nullable: true })
@@ -101,7 +101,7 @@ export class CreatorMessage {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   creator!: User;
 
   @ManyToOne(() => CreatorCourse, { deleteRule: 'cascade' })

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
-import { Role, User } from '../auth';
+import { Role, type User } from '../auth';
 import type { FilterQuery } from '@mikro-orm/core';
 import type { CourseLevel, NewLesson } from '../courses';
-import { assertQuiz, Enrollment, lessonBodyOf } from '../courses';
+import { assertQuiz, lessonBodyOf } from '../courses';
 import type { CoursesService } from '../courses';
 import { classify, type LessonText, lessonTexts, localizedTexts } from '../factory';
 import { isId } from '../kernel/ids';
@@ -95,7 +95,7 @@ export class CreatorService {
   async create(creator: User, input: DraftInput): Promise<CreatorCourse> {
     assertAges(input.minAge, input.maxAge);
     const draft = this.em.create(CreatorCourse, {
-      creator: this.em.getReference(User, creator.id),
+      creator: creator.id,
       ...input,
       language: input.language ?? 'vi',
     });
@@ -185,11 +185,11 @@ export class CreatorService {
         row.creator.id,
       );
       await em.flush();
-      Object.assign(row, {
+      em.assign(row, {
         status: DraftStatus.published,
         courseId: course.id,
         reviewReason: reason ?? null,
-        reviewedBy: em.getReference(User, reviewer.id),
+        reviewedBy: reviewer.id,
         reviewedAt: new Date(),
       });
       await em.flush();
@@ -215,10 +215,10 @@ export class CreatorService {
   async reject(reviewer: User, id: string, reason: string): Promise<CreatorCourse> {
     const draft = await this.uow.transaction(async (em) => {
       const row = await this.inReview(id);
-      Object.assign(row, {
+      em.assign(row, {
         status: DraftStatus.rejected,
         reviewReason: reason.trim(),
-        reviewedBy: em.getReference(User, reviewer.id),
+        reviewedBy: reviewer.id,
         reviewedAt: new Date(),
       });
       await em.flush();
@@ -246,17 +246,16 @@ export class CreatorService {
     const draft = await this.findDraft(id);
     if (!draft) throw unknownCourse();
     if (draft.status !== DraftStatus.published || !draft.courseId) throw onlyPublishedCourseHasLearners();
-    const enrollments = await this.em.find(Enrollment, { course: draft.courseId }, { fields: ['learner'] });
     let recipients = 0;
-    for (const enrollment of enrollments) {
-      const sent = await this.notifications.notify(enrollment.learner.id, NotificationType.creator_message, {
+    for (const learnerId of await this.courses.learnerIdsOf(draft.courseId)) {
+      const sent = await this.notifications.notify(learnerId, NotificationType.creator_message, {
         title: { en: title, vi: title },
         body: { en: body, vi: body },
         data: { courseId: draft.courseId, creatorId: creator.id },
       });
       if (sent) recipients++;
     }
-    this.em.create(CreatorMessage, { creator: this.em.getReference(User, creator.id), draft, title, body, recipients });
+    this.em.create(CreatorMessage, { creator: creator.id, draft, title, body, recipients });
     await this.em.flush();
     return { recipients };
   }

@@ -1,5 +1,5 @@
 import { Entity, Index, ManyToOne, PrimaryKey, PrimaryKeyProp } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 /**
  * A course that a published product sells, with the course's author (who opens it while it is
@@ -17,6 +17,6 @@ export class CourseOnSale {
   @PrimaryKey({ type: 'uuid' })
   productId!: string;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   author: User | null = null;
 }

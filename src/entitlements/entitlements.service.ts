@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { raiseTierCte, setTier, User } from '../auth';
+import { raiseTierCte, setTier, type User } from '../auth';
 import { includesTier, Role, Tier } from '../kernel/domain';
 import { isId } from '../kernel/ids';
 import type { Services } from '../kernel/services';
@@ -198,7 +198,7 @@ export class EntitlementsService {
     if (input.endsAt && input.endsAt <= new Date())
       problems.push({ field: 'endsAt', message: 'must be in the future' });
     if (problems.length) throw grantInvalid(problems);
-    const user = isId(input.userId) ? await this.em.findOne(User, { id: input.userId }) : null;
+    const user = isId(input.userId) ? await this.services.auth.findUser(input.userId) : null;
     if (!user) throw grantedUserNotFound();
     return this.uow.transaction(async (em) => {
       const entitlement = em.create(Entitlement, {

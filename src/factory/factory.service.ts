@@ -1,7 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { User } from '../auth';
 import type { CourseLevel, NewLesson } from '../courses';
 import type { CoursesService } from '../courses';
 import type { AuditService } from '../audit';
@@ -81,7 +80,7 @@ export class FactoryService {
         minAge,
         maxAge,
         lessonCount,
-        requestedBy: em.getReference(User, requesterId),
+        requestedBy: requesterId,
       });
       STAGE_ORDER.forEach((name, index) => em.create(GenerationStage, { generation, name, position: index + 1 }));
       return generation;
@@ -139,10 +138,10 @@ export class FactoryService {
         throw generationNotAwaitingApproval(generation.status);
       }
       const course = await this.courses.createCourse(await this.courseOf(em, generation), generation.requestedBy.id);
-      Object.assign(generation, {
+      em.assign(generation, {
         status: GenerationStatus.approved,
         courseId: course.id,
-        decidedBy: em.getReference(User, approverId),
+        decidedBy: approverId,
         decidedAt: new Date(),
       });
       await this.audit.record({
@@ -163,7 +162,7 @@ export class FactoryService {
       [GenerationStatus.awaiting_approval, GenerationStatus.flagged, GenerationStatus.failed],
       GenerationStatus.rejected,
       async (generation, em) => {
-        generation.decidedBy = em.getReference(User, deciderId);
+        em.assign(generation, { decidedBy: deciderId });
         generation.decidedAt = new Date();
         await this.audit.record({
           actor: deciderId,

@@ -12,7 +12,7 @@ import {
   Property,
   Unique,
 } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import { LessonBody } from '../courses';
 import type { Localized } from '../kernel/localized';
 
@@ -115,11 +115,11 @@ export class CourseGeneration {
   @Property({ type: 'text', nullable: true })
   error: string | null = null;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   requestedBy!: User;
 
   /** The approver or rejecter, and when. */
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   decidedBy: User | null = null;
 
   @Property({ type: 'timestamptz', nullable: true })

@@ -9,6 +9,7 @@ import { factoryRules } from './factory.rules';
 import { FactoryService } from './factory.service';
 import { CourseGeneration, GenerationLesson, GenerationStage } from './generation.entity';
 import { createFactoryModels } from './providers';
+import { Migration20261123000000_course_factory } from './migrations/Migration20261123000000_course_factory';
 
 export type { SafetyFinding } from './generation.entity';
 export { ProviderError } from './providers/model';
@@ -29,6 +30,7 @@ export const factoryModelsOf = perProcess((deps) => createFactoryModels(deps.con
 export const factoryArea = defineArea({
   name: 'factory',
   uses: ['audit', 'auth', 'courses'],
+  migrations: [{ name: 'Migration20261123000000_course_factory', class: Migration20261123000000_course_factory }],
   entities: [CourseGeneration, GenerationStage, GenerationLesson],
   resolvers: [FactoryResolver],
   rules: factoryRules,

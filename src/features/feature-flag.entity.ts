@@ -1,5 +1,5 @@
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import type { FlagRule } from './evaluate';
 
 /** A feature flag: off for everybody, or on for whoever one of its rules matches (everybody without rules). */
@@ -19,7 +19,7 @@ export class FeatureFlag {
   @Property({ type: 'jsonb', default: "'[]'" })
   rules: FlagRule[] = [];
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   updatedBy: User | null = null;
 
   @Property({ type: 'timestamptz' })

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
 import { ageOn } from '../auth';
-import { User } from '../auth';
+import type { User } from '../auth';
 import { perProcess } from '../kernel/deps';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { evaluateFlag, type FlagRule, type FlagSubject } from './evaluate';
@@ -79,7 +79,7 @@ export class FeaturesService {
       row.description = change.description?.trim() ?? row.description;
       row.enabled = change.enabled;
       row.rules = rules;
-      row.updatedBy = actor ? em.getReference(User, actor.id) : null;
+      em.assign(row, { updatedBy: actor?.id ?? null });
       await em.flush();
       await this.audit.record({
         actor,

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 export enum GdprRequestKind {
   export = 'export',
@@ -65,10 +65,10 @@ export class GdprRequest {
   @Enum({ items: () => GdprRequestStatus })
   status: GdprRequestStatus = GdprRequestStatus.queued;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   subject!: User;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   requester: User | null = null;
 
   /** Erasure: when it runs (the end of the grace period). */

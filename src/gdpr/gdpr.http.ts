@@ -1,10 +1,8 @@
 import { createReadStream, existsSync } from 'node:fs';
-import type { Request } from 'express';
+import type { RouteContext, RouteRule } from '../kernel/area';
 import { DeclaringRouter } from '../kernel/http-router';
-import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
 import { isId } from '../kernel/ids';
-import { enforce } from '../permissions/enforce';
 import { isAuthenticated } from '../permissions/rules';
 import { GdprRequest, GdprRequestKind, GdprRequestStatus } from './gdpr-request.entity';
 import { checkDownload } from './gdpr.links';
@@ -16,14 +14,17 @@ import { expiredDownloadLink, invalidDownloadLink, unknownExport } from './gdpr.
  * the export's subject or its requester (a guardian who asked for a learner's), signed in: a
  * forwarded or leaked link alone opens nothing (401 without a token, 404 for anyone else's).
  */
-export function gdprDownloadRouter(deps: Deps, context: (req: Request) => Context): DeclaringRouter {
+/**
+ * Signed in as the rules judge it (session, account, suspension); reading one's own privacy
+ * request is allowed while an erasure is pending, and so is its download.
+ */
+const readsOwnRequest: RouteRule = { rule: isAuthenticated, field: 'Query.gdprRequest' };
+
+export function gdprDownloadRouter(deps: Deps, context: RouteContext): DeclaringRouter {
   const router = new DeclaringRouter();
   router.get('/gdpr/requests/:id/download', async (req, res) => {
     const id = req.params.id;
-    const ctx = context(req);
-    // Signed in as the rules judge it (session, account, suspension); reading one's own privacy
-    // request is allowed while an erasure is pending, and so is its download.
-    await enforce(isAuthenticated, ctx, 'Query.gdprRequest');
+    const ctx = await context(req, readsOwnRequest);
     const viewerId = ctx.auth.userId!;
     const check = checkDownload(deps.config.JWT_SECRET, id, req.query.expires, req.query.signature);
     if (check === 'invalid') throw invalidDownloadLink();

@@ -3,7 +3,7 @@ import { sendMail } from '../mail/queue';
 import type { Area } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { whileLeased } from '../kernel/lease';
-import type { Services } from '../kernel/services';
+import { type Services, servicesOfArea } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { ExportArchive } from './gdpr.archive';
 import { downloadUrl } from './gdpr.links';
@@ -106,7 +106,7 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
         if (!eraseArea || done[area.name] === 'done') continue;
         await inUnit((services, uow) =>
           uow.transaction(async () => {
-            await eraseArea(subjectId, pseudonym, services, uow);
+            await eraseArea(subjectId, pseudonym, servicesOfArea(services, area.name), uow);
             await services.gdpr.markAreaErased(requestId, area.name);
           }),
         );
@@ -153,7 +153,7 @@ async function buildExport(
       const exportArea = area.personalData?.export;
       if (!exportArea) continue;
       await inUnit(async (services, uow) => {
-        await archive.json(`${area.name}.json`, await exportArea(subjectId, services, uow));
+        await archive.json(`${area.name}.json`, await exportArea(subjectId, servicesOfArea(services, area.name), uow));
       });
     }
     await inUnit(async (services) => {

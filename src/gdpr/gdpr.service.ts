@@ -2,8 +2,7 @@ import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { verify } from '@node-rs/argon2';
-import { AccountStatus, User } from '../auth';
+import { AccountStatus, type User } from '../auth';
 import { isId } from '../kernel/ids';
 import { ClaimHeld, leaseEnd } from '../kernel/lease';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
@@ -91,7 +90,7 @@ export class GdprService {
     if (learnerId && learnerId !== viewerId) {
       if (!(await this.services.guardian.isActiveGuardianOf(viewerId, learnerId))) throw onlyActiveGuardianAsks();
     }
-    const subject = await this.em.findOne(User, { id: learnerId ?? viewerId });
+    const subject = await this.services.auth.findUser(learnerId ?? viewerId);
     if (!subject) throw unknownAccount();
     return subject;
   }
@@ -100,7 +99,7 @@ export class GdprService {
     const subject = await this.subjectFor(viewerId, learnerId);
     return this.uow.transaction(async (em) => {
       // One export at a time per account: asked twice at once, the second waits for the lock and sees the first.
-      await em.findOne(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      await this.services.accounts.lockAccount(subject.id);
       const running = await em.count(GdprRequest, {
         subject,
         kind: GdprRequestKind.export,
@@ -110,7 +109,7 @@ export class GdprService {
       const request = em.create(GdprRequest, {
         kind: GdprRequestKind.export,
         subject,
-        requester: em.getReference(User, viewerId),
+        requester: viewerId,
       });
       await em.flush();
       await this.uow.enqueue({ kind: 'job', name: EXPORT_JOB, payload: { requestId: request.id } });
@@ -119,11 +118,12 @@ export class GdprService {
   }
 
   async requestDeletion(viewerId: string, learnerId: string | null, password: string): Promise<GdprRequest> {
-    const requester = await this.em.findOneOrFail(User, { id: viewerId });
-    if (!(await verify(requester.passwordHash, password))) throw wrongPassword();
+    const requester = await this.services.auth.findUser(viewerId);
+    if (!requester || !(await this.services.accounts.passwordMatches(requester, password))) throw wrongPassword();
     const subject = await this.subjectFor(viewerId, learnerId);
     const request = await this.uow.transaction(async (em) => {
-      const locked = await em.findOneOrFail(User, { id: subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+      const locked = await this.services.accounts.lockAccount(subject.id);
+      if (!locked) throw unknownAccount();
       if (locked.status === AccountStatus.deletion_pending || locked.status === AccountStatus.erased)
         throw erasureAlreadyScheduled();
       const dueAt = new Date(Date.now() + this.config.GDPR_DELETION_GRACE_DAYS * 86_400_000);
@@ -131,11 +131,11 @@ export class GdprService {
         kind: GdprRequestKind.deletion,
         status: GdprRequestStatus.scheduled,
         subject: locked,
-        requester: em.getReference(User, viewerId),
+        requester: viewerId,
         dueAt,
         previousStatus: locked.status,
       });
-      locked.status = AccountStatus.deletion_pending;
+      this.services.accounts.markForErasure(locked);
       try {
         await em.flush();
       } catch (error) {
@@ -201,12 +201,12 @@ export class GdprService {
         throw onlyScheduledErasureCancels();
       found.status = GdprRequestStatus.canceled;
       found.canceledAt = new Date();
-      const subject = await em.findOneOrFail(User, { id: found.subject.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      subject.status = (found.previousStatus as AccountStatus | null) ?? AccountStatus.active;
+      const subject = await this.services.accounts.lockAccount(found.subject.id);
+      if (subject)
+        this.services.accounts.restore(subject, (found.previousStatus as AccountStatus | null) ?? AccountStatus.active);
       await em.flush();
       return found;
     });
-    this.services.auth.publishAccountChanged(request.subject.id);
     return request;
   }
 

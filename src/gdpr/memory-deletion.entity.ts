@@ -1,5 +1,5 @@
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 export enum MemoryDeletionStatus {
   pending = 'pending',
@@ -20,7 +20,7 @@ export class AiMemoryDeletion {
   @PrimaryKey({ type: 'uuid' })
   ledgerEntryId!: string;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   subject!: User;
 
   @Enum({ items: () => MemoryDeletionStatus })

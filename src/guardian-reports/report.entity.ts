@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 export enum ReportKind {
   weekly = 'weekly',
@@ -22,10 +22,10 @@ export class GuardianReport {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   guardian!: User;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
   @Enum({ items: () => ReportKind })

@@ -1,12 +1,12 @@
 import { Entity, ManyToOne, OneToOne, OptionalProps, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 /** A guardian's restrictions on a learner's AI use, obeyed by the AI proxy; no row: no restriction. */
 @Entity({ tableName: 'learner_ai_access' })
 export class LearnerAiAccess {
   [OptionalProps]?: 'enabled' | 'memoryEnabled' | 'dailyMessageLimit' | 'updatedAt';
 
-  @OneToOne(() => User, { primary: true, deleteRule: 'cascade' })
+  @OneToOne('User', { primary: true, deleteRule: 'cascade' })
   learner!: User;
 
   @Property({ type: 'boolean' })
@@ -18,7 +18,7 @@ export class LearnerAiAccess {
   @Property({ type: 'integer', nullable: true })
   dailyMessageLimit: number | null = null;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   updatedBy!: User | null;
 
   @Property({ type: 'timestamptz' })

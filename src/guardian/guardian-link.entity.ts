@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 export enum LinkStatus {
   pending = 'pending',
@@ -32,10 +32,10 @@ export class GuardianLink {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   guardian!: User;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'cascade' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'cascade' })
   learner: User | null = null;
 
   @Property({ type: 'text' })
@@ -76,7 +76,7 @@ export class GuardianLinkTransition {
   @Enum({ items: () => LinkStatus })
   status!: LinkStatus;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   actor!: User | null;
 
   @Property({ type: 'timestamptz' })

@@ -3,9 +3,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
 import { accountsAmong, ageOn } from '../auth';
-import { type AuthService, normaliseEmail } from '../auth';
+import { type AccountsService, type AuthService, normaliseEmail } from '../auth';
 import { hashToken, randomToken } from '../kernel/tokens';
-import { AccountStatus, type Locale, Role, User } from '../auth';
+import { AccountStatus, type Locale, Role, type User } from '../auth';
 import { publicLink, sendRequestMail } from '../mail/deliver';
 import type { Deps } from '../kernel/deps';
 import { isId } from '../kernel/ids';
@@ -54,6 +54,7 @@ export class GuardianService {
     private readonly uow: UnitOfWork,
     private readonly deps: Deps,
     private readonly auth: AuthService,
+    private readonly accounts: AccountsService,
   ) {}
 
   private get em(): EntityManager {
@@ -70,10 +71,9 @@ export class GuardianService {
     if (learnerEmail === guardian.email) throw ownAddressAsLearner();
     const confirm = randomToken();
     const link = await this.withGuardianLock(guardian, async (em) => {
-      const found = await em.findOne(User, { email: learnerEmail });
-      const learner = found?.hasRole(Role.learner) ? found : null;
+      const learner = await this.learnerByEmail(learnerEmail);
       const link = em.create(GuardianLink, {
-        guardian: em.getReference(User, guardian.id),
+        guardian: guardian.id,
         learner,
         learnerEmail,
         confirmTokenHash: confirm.hash,
@@ -104,7 +104,7 @@ export class GuardianService {
         locale: profile.locale ?? guardian.locale,
       });
       const link = em.create(GuardianLink, {
-        guardian: em.getReference(User, guardian.id),
+        guardian: guardian.id,
         learner: child,
         learnerEmail: child.email,
       });
@@ -122,7 +122,7 @@ export class GuardianService {
       const link = await this.visibleLink(em, actor, linkId);
       if (!this.isLearnerOf(actor, link) && !actor.hasRole(Role.admin)) throw onlyLearnerOrAdminApproves();
       if (link.status !== LinkStatus.pending) throw onlyPendingLinkApproved(link.status);
-      link.learner ??= em.getReference(User, actor.id);
+      link.learner ??= actor;
       await this.activate(em, link, actor);
       return link;
     });
@@ -139,8 +139,7 @@ export class GuardianService {
         { lockMode: LockMode.PESSIMISTIC_WRITE },
       );
       if (!link) throw invalidLinkToken();
-      const learner =
-        link.learner ?? (await em.findOne(User, { email: link.learnerEmail, roles: { $contains: [Role.learner] } }));
+      const learner = link.learner ?? (await this.learnerByEmail(link.learnerEmail));
       if (!learner) throw learnerNotSignedUp();
       // The token proves the mailbox, not that whoever signed up with the address holds it: that account verifies first.
       if (!learner.emailVerified) throw learnerEmailNotVerified();
@@ -167,9 +166,7 @@ export class GuardianService {
         throw learnerTooYoungToRevoke(MIN_AGE_TO_REVOKE);
       }
       if (link.status === LinkStatus.revoked) throw linkAlreadyRevoked();
-      const learner = link.learner
-        ? await em.findOneOrFail(User, { id: link.learner.id }, { lockMode: LockMode.PESSIMISTIC_WRITE })
-        : null;
+      const learner = link.learner ? await this.accounts.lockAccount(link.learner.id) : null;
       const wasPrimary = link.primary;
       link.status = LinkStatus.revoked;
       link.primary = false;
@@ -267,7 +264,9 @@ export class GuardianService {
   /** A linked learner's account, for their active guardian; anybody else's is not found. */
   async learnerFor(guardian: User, learnerId: string): Promise<User> {
     if (!(await this.isActiveGuardianOf(guardian.id, learnerId))) throw unknownLearner();
-    return this.em.findOneOrFail(User, { id: learnerId });
+    const learner = await this.auth.findUser(learnerId);
+    if (!learner) throw unknownLearner();
+    return learner;
   }
 
   /** One of the caller's links (as guardian or learner), for `node(id:)`; anybody else's is not found. */
@@ -341,7 +340,7 @@ export class GuardianService {
   ): Promise<GuardianLink> {
     try {
       return await this.uow.transaction(async (em) => {
-        await em.findOneOrFail(User, { id: guardian.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        await this.accounts.lockAccount(guardian.id);
         const open = await em.count(GuardianLink, { guardian: guardian.id, status: { $ne: LinkStatus.revoked } });
         if (open >= MAX_LINKS_PER_GUARDIAN) throw linkLimitReached(MAX_LINKS_PER_GUARDIAN);
         const link = await work(em);
@@ -359,10 +358,10 @@ export class GuardianService {
    * one, and of two guardians activated at once exactly one is (a partial unique index agrees).
    */
   private async activate(em: EntityManager, link: GuardianLink, actor: User): Promise<void> {
-    const learner = await em.findOneOrFail(User, { id: link.learner!.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    // From the identity map: the guardian's row is loaded (locked or read) by every path that gets here.
-    const guardian = await em.findOneOrFail(User, { id: link.guardian.id });
-    if (guardian.region !== learner.region) throw regionMismatch();
+    const learner = (await this.accounts.lockAccount(link.learner!.id))!;
+    // The guardian's account from this unit's identity map or the instance's cache of accounts.
+    const guardian = await this.auth.findUser(link.guardian.id);
+    if (guardian?.region !== learner.region) throw regionMismatch();
     const existing = await em.findOne(GuardianLink, {
       learner,
       guardian: link.guardian,
@@ -384,7 +383,8 @@ export class GuardianService {
 
   /** Under 13, a learner is active exactly while a verified guardian's link is. */
   private async updateLearnerStatus(learnerId: string): Promise<void> {
-    const learner = await this.em.findOneOrFail(User, { id: learnerId }, { refresh: true });
+    const learner = await this.accounts.freshAccount(learnerId);
+    if (!learner) return;
     if (!learner.birthDate || ageOn(learner.birthDate) >= MIN_AGE_WITHOUT_GUARDIAN) return;
     // A link decides only between waiting for a guardian and active: a suspension is an admin's to lift.
     if (learner.status !== AccountStatus.active && learner.status !== AccountStatus.pending_guardian) return;
@@ -446,6 +446,11 @@ export class GuardianService {
     return link;
   }
 
+  private async learnerByEmail(email: string): Promise<User | null> {
+    const found = await this.accounts.findByEmail(email);
+    return found?.hasRole(Role.learner) ? found : null;
+  }
+
   private isLearnerOf(user: User, link: GuardianLink): boolean {
     // A link declared before the address had an account belongs to whoever proves the address: a
     // verified account (or the mailed token, see confirm), not the first to sign up with it.
@@ -455,6 +460,6 @@ export class GuardianService {
   }
 
   private transition(em: EntityManager, link: GuardianLink, status: LinkStatus, actor: User): void {
-    em.create(GuardianLinkTransition, { link, status, actor: em.getReference(User, actor.id) });
+    em.create(GuardianLinkTransition, { link, status, actor: actor.id });
   }
 }

@@ -1,4 +1,3 @@
-import { User } from '../auth';
 import { allRowsOf, plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { Migration20261129000200_ai_access_setting_events } from './migrations/Migration20261129000200_ai_access_setting_events';
@@ -11,6 +10,7 @@ import { guardianRoutes } from './guardian.routes';
 import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
 import { Migration20261130000600_active_guardian_links_view } from './migrations/Migration20261130000600_active_guardian_links_view';
+import { Migration20261122020000_guardians_consent } from './migrations/Migration20261122020000_guardians_consent';
 
 export type { AiAccess, GuardianService } from './guardian.service';
 export { callerLearnerIds, isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from './guardian.rules';
@@ -33,6 +33,7 @@ export const guardianArea = defineArea({
   name: 'guardian',
   uses: ['auth'],
   migrations: [
+    { name: 'Migration20261122020000_guardians_consent', class: Migration20261122020000_guardians_consent },
     {
       name: 'Migration20261129000200_ai_access_setting_events',
       class: Migration20261129000200_ai_access_setting_events,
@@ -47,7 +48,9 @@ export const guardianArea = defineArea({
   nodes: guardianNodes,
   rules: guardianRules,
   routes: guardianRoutes,
-  services: { guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth) },
+  services: {
+    guardian: (uow, services) => new GuardianService(uow, uow.deps, services.auth, services.accounts),
+  },
   jobs: defineGuardianJobs,
   personalData: {
     entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],
@@ -67,10 +70,10 @@ export const guardianArea = defineArea({
       };
     },
     // Links on either side go (with their history), and invitations sent to the person's address.
-    erase: async (userId, _pseudonym, _services, uow) => {
-      const user = await uow.em.findOne(User, { id: userId });
+    erase: async (userId, _pseudonym, services, uow) => {
+      const email = await services.auth.emailOf(userId);
       await uow.em.nativeDelete(GuardianLink, {
-        $or: [{ learner: userId }, { guardian: userId }, ...(user ? [{ learnerEmail: user.email }] : [])],
+        $or: [{ learner: userId }, { guardian: userId }, ...(email ? [{ learnerEmail: email }] : [])],
       });
       await uow.em.nativeDelete(LearnerAiAccess, { learner: userId });
       await uow.em.nativeUpdate(LearnerAiAccess, { updatedBy: userId }, { updatedBy: null });

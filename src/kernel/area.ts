@@ -10,6 +10,7 @@ import type { BodyLimits } from './body-limit';
 import type { Context } from './context';
 import type { Deps } from './deps';
 import type { EventHandlers } from './events';
+import type { AppError } from './errors';
 import type { DeclaringRouter } from './http-router';
 import { type NodeSource, registerNodes } from './node';
 import type { RateLimitRule } from './rate-limit';
@@ -22,7 +23,11 @@ export type FieldRules = Record<string, ShieldRule>;
 /** An area's rules: per type, one rule for every field, or a rule per field. */
 export type AreaRules = Record<string, ShieldRule | FieldRules>;
 
-/** Everything of a user's that an area holds, for export and erasure (filled by privacy operations). */
+/**
+ * Everything of a user's that an area holds, for export and erasure (filled by privacy operations).
+ * Like the area's event handlers and jobs, its handlers get the area's view of the services: its
+ * own and those of the areas in its `uses`.
+ */
 export interface PersonalDataHandler {
   /** The entities whose rows belong to a user, directly or through another entity. */
   entities: EntityClass<any>[];
@@ -32,11 +37,46 @@ export interface PersonalDataHandler {
   erase?(userId: string, pseudonym: string, services: Services, uow: UnitOfWork): Promise<void>;
 }
 
+/** A root field of the schema, by its type: what a route that GraphQL does not run stands for. */
+export type RootField = `${'Query' | 'Mutation' | 'Subscription'}.${string}`;
+
+/**
+ * What a route that GraphQL does not run declares: the rule of the root field it stands for, with
+ * the limits that rule declares. The request chain counts those limits and applies the rule before
+ * the route's handler runs, as it does for the operations of GraphQL and the route table.
+ */
+export interface RouteRule {
+  rule: ShieldRule;
+  field: RootField;
+  /**
+   * Verdicts kept per person until their access changes (a refusal of the person too), for a route
+   * called often: a kernel AccessCache, of which the chain needs only `get`.
+   */
+  verdicts?: { get(personId: string, make: () => Promise<true | AppError>): Promise<true | AppError> };
+}
+
+/** What the body of a JSON route is: the `$input` of a route-table row's operation. */
+export interface RouteInput {
+  /** The row's operation, whose `$input` the body is checked as. */
+  operation: string;
+  /** The input's class, whose own checks (class-validator) follow the coercion. */
+  type: new () => object;
+  /** The body taken as it is, when the checks would hand it back unchanged (a hot route's common case); else undefined. */
+  plain?(body: unknown): object | undefined;
+}
+
+/**
+ * A request's context from the chain: without a rule, the caller as identified (a route that
+ * decides itself, a webhook that is signed, a page); with one, once the rule (given the named
+ * arguments) has let the caller through.
+ */
+export type RouteContext = (req: Request, rule?: RouteRule, args?: Record<string, unknown>) => Promise<Context>;
+
 /**
  * Serves the area's paths that the route table cannot (files, streams, pages) or that answer
  * without a GraphQL round trip; the schema is there to check inputs as GraphQL would.
  */
-export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema: GraphQLSchema) => DeclaringRouter;
+export type HttpRoutes = (deps: Deps, context: RouteContext, schema: GraphQLSchema) => DeclaringRouter;
 
 /**
  * A `POST` path with a JSON body that an area answers itself, on node's own request and response:
@@ -46,6 +86,10 @@ export type HttpRoutes = (deps: Deps, context: (req: Request) => Context, schema
  */
 export interface JsonRoute {
   path: string;
+  /** The rule the chain applies (and whose limits it counts) before `handle`. */
+  rule?: RouteRule;
+  /** The body's checks, which the chain makes after the rule: `handle` gets the checked input. */
+  input?: RouteInput;
   handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
 }
 

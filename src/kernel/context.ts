@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Bucket, RateLimits } from './rate-limit';
+import type { RateLimits, RateLimitState } from './rate-limit';
 import type { Services } from './services';
 import type { RequestAuth } from './tokens';
 import type { UnitOfWork } from './unit-of-work';
@@ -22,8 +22,8 @@ export interface Context {
   requestId: string;
   ip: string;
   auth: RequestAuth;
-  /** Buckets the HTTP layer already counted this request in (REST paths under /auth, /ai). */
-  countedBuckets: Set<Bucket>;
+  /** Shows a limit the request was counted in to the caller (an HTTP answer's X-RateLimit-* headers; a socket shows none). */
+  showLimit(state: RateLimitState): void;
   uow: UnitOfWork;
   /** The unit of work's entity manager (its transaction's, inside one). */
   readonly em: EntityManager;

@@ -21,6 +21,17 @@ interface Bag {
   uow: UnitOfWork;
   made: Map<string, unknown>;
   views: Map<string, Services>;
+  viewOf(areaName: string): Services;
+}
+
+/**
+ * The services one area may reach in the unit of work that `services` belongs to (the whole bag or
+ * any area's view of it): what its event handlers, jobs and personal-data handlers are handed, as
+ * its service factories are.
+ */
+export function servicesOfArea(services: Services, areaName: string): Services {
+  const bag = ((services as { bag?: Bag }).bag ?? services) as Bag;
+  return bag.viewOf(areaName);
 }
 
 /**
@@ -55,6 +66,7 @@ export function serviceRegistry(providers: ServiceProvider[]): (uow: UnitOfWork)
     }
   }
   const viewOf = (bag: Bag, areaName: string): Services => {
+    if (!viewPrototypes.has(areaName)) throw new Error(`No area is named ${areaName}`);
     let view = bag.views.get(areaName);
     if (!view)
       bag.views.set(
@@ -63,6 +75,11 @@ export function serviceRegistry(providers: ServiceProvider[]): (uow: UnitOfWork)
       );
     return view;
   };
+  Object.defineProperty(prototype, 'viewOf', {
+    value(this: Bag, areaName: string) {
+      return viewOf(this, areaName);
+    },
+  });
   return (uow) =>
     Object.assign(Object.create(prototype) as object, {
       uow,

@@ -10,6 +10,9 @@ import { notificationsRules } from './notifications.rules';
 import { type NotificationMessage, NotificationsService } from './notifications.service';
 import { Migration20261123150000_report_toggles } from './migrations/Migration20261123150000_report_toggles';
 import { Migration20261130000700_report_toggles_view } from './migrations/Migration20261130000700_report_toggles_view';
+import { Migration20261122010000_notifications } from './migrations/Migration20261122010000_notifications';
+import { Migration20261122050000_notification_counters } from './migrations/Migration20261122050000_notification_counters';
+import { Migration20261123100000_schema_as_declared } from './migrations/Migration20261123100000_schema_as_declared';
 
 export { NotificationType } from './notification.entity';
 export type { NotificationMessage, NotificationsService } from './notifications.service';
@@ -56,6 +59,9 @@ export const notificationsArea = defineArea({
   rules: notificationsRules,
   routes: notificationsRoutes,
   migrations: [
+    { name: 'Migration20261122010000_notifications', class: Migration20261122010000_notifications },
+    { name: 'Migration20261122050000_notification_counters', class: Migration20261122050000_notification_counters },
+    { name: 'Migration20261123100000_schema_as_declared', class: Migration20261123100000_schema_as_declared },
     { name: 'Migration20261123150000_report_toggles', class: Migration20261123150000_report_toggles },
     { name: 'Migration20261130000700_report_toggles_view', class: Migration20261130000700_report_toggles_view },
   ],

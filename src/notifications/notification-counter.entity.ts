@@ -1,5 +1,5 @@
 import { Check, Entity, OneToOne, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 /**
  * A user's unread count, kept by a trigger on notifications (migration notification_counters):
@@ -8,7 +8,7 @@ import { User } from '../auth';
 @Entity({ tableName: 'notification_counters' })
 @Check({ name: 'notification_counters_unread_check', expression: '"unread" >= 0' })
 export class NotificationCounter {
-  @OneToOne({ entity: () => User, primary: true, deleteRule: 'cascade', fieldName: 'user_id' })
+  @OneToOne({ entity: 'User', primary: true, deleteRule: 'cascade', fieldName: 'user_id' })
   user!: User;
 
   @Property({ type: 'integer', default: 0 })

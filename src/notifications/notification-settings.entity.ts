@@ -1,5 +1,5 @@
 import { Entity, Enum, OneToOne, OptionalProps, Property } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 import { NotificationType } from './notification.entity';
 
 /**
@@ -11,7 +11,7 @@ import { NotificationType } from './notification.entity';
 export class NotificationSettings {
   [OptionalProps]?: 'disabledTypes' | 'weeklyReport' | 'monthlyReport' | 'inactivityAlert' | 'updatedAt';
 
-  @OneToOne(() => User, { primary: true, deleteRule: 'cascade' })
+  @OneToOne('User', { primary: true, deleteRule: 'cascade' })
   user!: User;
 
   @Enum({ items: () => NotificationType, array: true })

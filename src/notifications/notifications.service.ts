@@ -2,7 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { type Locale, User } from '../auth';
+import type { Locale } from '../auth';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { Notification, type NotificationType } from './notification.entity';
@@ -68,7 +68,7 @@ export class NotificationsService {
    * (then nothing is stored and null is returned). Subscribers on every instance hear of it.
    */
   async notify(userId: string, type: NotificationType, message: NotificationMessage): Promise<Notification | null> {
-    const user = await this.em.findOne(User, { id: userId });
+    const user = await this.services.auth.findUser(userId);
     if (!user || (await this.disabledTypes(userId)).includes(type)) return null;
     const notification = this.em.create(Notification, {
       user,

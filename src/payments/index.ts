@@ -21,7 +21,7 @@ import { PaymentViewFields } from './payment-view.resolver';
 import { PaymentsService } from './payments.service';
 
 export type { PaymentsService } from './payments.service';
-export { Payment, PaymentStatus } from './payments.entity';
+export { type Payment, PaymentStatus } from './payments.entity';
 export { paymentNotFound } from './payments.errors';
 export { type RefundSettlement, settleRefundsThrough } from './refund-settlement';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';

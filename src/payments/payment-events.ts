@@ -1,21 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { auditEntryCte } from '../audit';
-import { type Price, PriceInterval, Product, ProductKind, saleProductJoin } from '../catalog';
-import type { Tier } from '../auth';
+import { PriceInterval, ProductKind } from '../catalog';
 import { EntitlementRevokedReason, purchaseGrantCtes } from '../entitlements';
 import type { Deps } from '../kernel/deps';
 import { isId } from '../kernel/ids';
+import { push } from '../kernel/sql-params';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import type { Localized } from '../kernel/localized';
-import { type NotificationMessage, NotificationType } from '../notifications';
+import { NotificationType } from '../notifications';
+import { feeSplit, ledgerCtes, platformFee, post, shareOf } from './ledger';
+import { notify } from './notify';
 import { LedgerKind, Payment, PaymentStatus } from './payments.entity';
 import type { ProviderEvent, WebhookOutcome } from './providers/types';
 import { refundSettlement } from './refund-settlement';
+import { claim, type Sale, saleOf } from './webhook-claim';
 import { sameCurrency, sameMoney } from './webhook-money';
-
-/** The cumulative share of `part` of `total` that `fee` is, so partial refunds add up to the whole fee exactly. */
-const shareOf = (fee: number, amount: number, part: number) => Math.floor((part * fee) / amount);
 
 /**
  * What the providers tell us, applied in one transaction each: payments succeeding, failing and
@@ -32,15 +31,9 @@ export class PaymentEvents {
     return this.uow.deps;
   }
 
-  /** The audit trail, in the webhook's transaction: `payment.succeeded` is recorded as `commerce.payment_succeeded`; `target` is `<type>:<id>`. */
-  private async audit(
-    _em: EntityManager,
-    actorId: string | null,
-    action: string,
-    target: string,
-    data: Record<string, unknown> = {},
-  ): Promise<void> {
-    await this.services.audit.recordSellingAction(actorId, action, target, data);
+  /** The platform's fee on a payment of `amount`: all of it for the platform's own products (no seller). */
+  private feeOf(amount: number, sellerId: string | null): number {
+    return platformFee(this.deps.config.MARKETPLACE_FEE_PERCENT, amount, sellerId);
   }
 
   async apply(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
@@ -55,7 +48,7 @@ export class PaymentEvents {
   /** An event we cannot apply (no such payment, another amount) is not kept: the provider may send it again, corrected. */
   private async applyEventOnce(provider: string, event: ProviderEvent): Promise<WebhookOutcome> {
     return this.uow.transaction(async (em) => {
-      const claimed = await this.claim(em, provider, event);
+      const claimed = await claim(em, provider, event);
       if (!claimed) return 'replayed';
       if (event.kind === 'ignored') return 'applied';
       if (!claimed.sale) throw new NotApplied('unknown_payment');
@@ -65,13 +58,15 @@ export class PaymentEvents {
         return (await this.succeed(em, claimed.sale, event)) ? 'applied' : 'already_final';
       }
       const payment = (await em.findOne(Payment, { id: claimed.sale.id }, { refresh: true }))!;
-      await em.findOne(Product, { id: payment.product.id }, { refresh: true });
+      await this.services.catalog.reloadProduct(payment.product.id);
       switch (event.kind) {
         case 'payment_failed':
         case 'payment_canceled':
           if (payment.status !== PaymentStatus.pending) return 'already_final';
           payment.status = event.kind === 'payment_failed' ? PaymentStatus.failed : PaymentStatus.canceled;
-          await this.audit(em, null, `payment.${payment.status}`, `payment:${payment.id}`, { eventId: event.eventId });
+          await this.services.audit.recordSellingAction(null, `payment.${payment.status}`, `payment:${payment.id}`, {
+            eventId: event.eventId,
+          });
           await em.flush();
           return 'applied';
         case 'refund_succeeded':
@@ -88,7 +83,7 @@ export class PaymentEvents {
         case 'chargeback_reversed':
           return (await this.reverseChargeback(em, payment, event)) ? 'applied' : 'already_final';
         case 'chargeback_lost':
-          await this.audit(em, null, 'payment.chargeback_lost', `payment:${payment.id}`, {
+          await this.services.audit.recordSellingAction(null, 'payment.chargeback_lost', `payment:${payment.id}`, {
             eventId: event.eventId,
             disputeId: event.disputeId ?? null,
           });
@@ -97,71 +92,6 @@ export class PaymentEvents {
           return 'applied';
       }
     });
-  }
-
-  /**
-   * The event stored in the inbox and the payment it names, its row locked, with its product: one
-   * round trip, where the ORM took three (the webhook is the hot path, and its answer waits for each).
-   * Null when the event was stored before (a replay: nothing is locked then); `sale` null when no
-   * payment is named or found. Only the payment's row is locked: every sale of a product shares its row.
-   */
-  private async claim(
-    em: EntityManager,
-    provider: string,
-    event: ProviderEvent,
-  ): Promise<{ sale: Sale | null } | null> {
-    const params: unknown[] = [
-      provider,
-      event.eventId,
-      event.kind,
-      event.paymentId && isId(event.paymentId) ? event.paymentId : null,
-      JSON.stringify(event.raw ?? {}),
-    ];
-    const where =
-      event.kind === 'ignored'
-        ? null
-        : event.paymentId && isId(event.paymentId)
-          ? `p.id = ${push(params, event.paymentId)}`
-          : event.providerRef
-            ? `p.provider_ref = ${push(params, event.providerRef)}`
-            : event.providerCharge
-              ? `p.provider_charge in (${[event.providerCharge, ...(event.providerChargeAliases ?? [])].map((charge) => push(params, charge)).join(', ')})`
-              : null;
-    const product = saleProductJoin('p.product_id');
-    const locked = where
-      ? `select p.id, p.status, p.amount, p.currency, p.provider, p.price_id, p.payer_id, p.beneficiary_id, p.product_id, ${product.columns}
-         from "payments" p ${product.join}
-         where ${where} and p.provider = ${push(params, provider)} and exists (select 1 from stored) for update of p`
-      : `select null::uuid as id where false`;
-    const [row] = await em.execute<SaleRow[]>(
-      `with stored as (insert into webhook_events (id, provider, event_id, type, payment_id, payload, received_at) values (gen_random_uuid(), ?, ?, ?, ?, ?, now())
-         on conflict (provider, event_id) do nothing returning id)
-       select (select count(*) from stored)::int as stored, s.* from (select 1) one left join (${locked}) s on true`,
-      params,
-    );
-    if (!row.stored) return null;
-    if (!row.id) return { sale: null };
-    return {
-      sale: {
-        id: row.id,
-        status: row.status,
-        amount: Number(row.amount),
-        currency: row.currency,
-        provider: row.provider,
-        priceId: row.price_id,
-        payerId: row.payer_id,
-        beneficiaryId: row.beneficiary_id,
-        product: {
-          id: row.product_id,
-          kind: row.kind,
-          tier: row.tier,
-          prices: row.prices,
-          courseIds: row.course_ids,
-          sellerId: row.seller_id,
-          title: row.title,
-        },
-      },
-    };
   }
 
   /**
@@ -202,7 +132,7 @@ export class PaymentEvents {
             [`customer:${payerId}`, -payment.amount],
           ],
         ],
-        [LedgerKind.fee_split, split(payerId, product.sellerId, payment.amount, fee, 1)],
+        [LedgerKind.fee_split, feeSplit(payerId, product.sellerId, payment.amount, fee, 1)],
       ]),
     );
     // Its audit entry in the same statement: the webhook's answer waits for every round trip.
@@ -220,7 +150,7 @@ export class PaymentEvents {
     // The sales count only sorts the marketplace (its hot row is not locked by the webhook), and the
     // notifications are the people's: both follow the commit, once each, off the answer's path.
     await this.uow.raise({ type: 'payment.succeeded', paymentId: payment.id, productId: product.id });
-    await this.notify([payerId, beneficiaryId], NotificationType.system, {
+    await notify(this.uow, [payerId, beneficiaryId], NotificationType.system, {
       title: { en: 'Payment received', vi: 'Đã nhận thanh toán' },
       body: { en: `${product.title.en} is yours.`, vi: `${product.title.vi} đã sẵn sàng.` },
       data: { paymentId: payment.id },
@@ -238,15 +168,6 @@ export class PaymentEvents {
     payment.providerCharge = event.providerCharge;
     await em.flush();
     return true;
-  }
-
-  /** A notification written with the change (the notifications area delivers it after commit). */
-  private notify(
-    recipients: string[],
-    notificationType: NotificationType,
-    message: NotificationMessage,
-  ): Promise<void> {
-    return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
   }
 
   /**
@@ -295,7 +216,7 @@ export class PaymentEvents {
       ['revenue:platform', feeBack],
     ];
     if (seller) entries.push([`payable:creator:${seller.id}`, amount - feeBack]);
-    await this.post(em, LedgerKind.chargeback, payment.id, null, entries, payment.currency);
+    await post(em, LedgerKind.chargeback, payment.id, null, entries, payment.currency);
     payment.refundedAmount = before + amount;
     payment.status =
       payment.refundedAmount >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
@@ -307,7 +228,7 @@ export class PaymentEvents {
         EntitlementRevokedReason.chargeback,
       );
     }
-    await this.audit(em, null, 'payment.charged_back', `payment:${payment.id}`, {
+    await this.services.audit.recordSellingAction(null, 'payment.charged_back', `payment:${payment.id}`, {
       amount,
       currency: payment.currency,
       disputeId: event.disputeId ?? null,
@@ -330,7 +251,7 @@ export class PaymentEvents {
     );
     const taken = -Number(held.find((row) => row.account === `provider:${payment.provider}`)?.amount ?? 0);
     if (taken <= 0) return false;
-    await this.post(
+    await post(
       em,
       LedgerKind.chargeback,
       payment.id,
@@ -342,7 +263,7 @@ export class PaymentEvents {
     payment.refundedAmount -= taken;
     payment.status = payment.refundedAmount > 0 ? PaymentStatus.partially_refunded : PaymentStatus.succeeded;
     if (wasRefunded) await this.services.entitlements.restoreAfterChargeback(payment.id, payment.beneficiary.id);
-    await this.audit(em, null, 'payment.chargeback_reversed', `payment:${payment.id}`, {
+    await this.services.audit.recordSellingAction(null, 'payment.chargeback_reversed', `payment:${payment.id}`, {
       amount: taken,
       currency: payment.currency,
       disputeId: event.disputeId ?? null,
@@ -350,25 +271,6 @@ export class PaymentEvents {
     });
     await em.flush();
     return true;
-  }
-
-  /** The platform's fee on a payment of `amount`: all of it for the platform's own products (no seller). */
-  private feeOf(amount: number, sellerId: string | null): number {
-    return sellerId ? Math.floor((amount * this.deps.config.MARKETPLACE_FEE_PERCENT) / 100) : amount;
-  }
-
-  /** One balanced ledger transaction; entries go in account order, so concurrent postings lock balances in one order. */
-  private async post(
-    em: EntityManager,
-    kind: LedgerKind,
-    paymentId: string,
-    refundId: string | null,
-    entries: [string, number][],
-    currency: string,
-  ): Promise<void> {
-    const params: unknown[] = [];
-    const ctes = ledgerCtes(params, paymentId, refundId, currency, [[kind, entries]]);
-    if (ctes.length) await em.execute(`with ${ctes.join(',\n')} select 1`, params);
   }
 
   /**
@@ -389,7 +291,7 @@ export class PaymentEvents {
     if (succeeded && payment.refundedAmount + refund.amount > payment.amount) succeeded = false;
     if (!succeeded) {
       await settlement.settled(this.uow, refund.id, false);
-      await this.audit(em, null, 'refund.failed', `refund:${refund.id}`);
+      await this.services.audit.recordSellingAction(null, 'refund.failed', `refund:${refund.id}`);
       await em.flush();
       return true;
     }
@@ -401,7 +303,7 @@ export class PaymentEvents {
     payment.refundedAmount = after;
     payment.status = after >= payment.amount ? PaymentStatus.refunded : PaymentStatus.partially_refunded;
     await em.flush();
-    await this.post(
+    await post(
       em,
       LedgerKind.refund,
       payment.id,
@@ -412,12 +314,12 @@ export class PaymentEvents {
       ],
       payment.currency,
     );
-    await this.post(
+    await post(
       em,
       LedgerKind.fee_split,
       payment.id,
       refund.id,
-      split(payment.payer.id, payment.product.seller?.id ?? null, refund.amount, feeBack, -1),
+      feeSplit(payment.payer.id, payment.product.seller?.id ?? null, refund.amount, feeBack, -1),
       payment.currency,
     );
     if (payment.status === PaymentStatus.refunded) {
@@ -427,7 +329,7 @@ export class PaymentEvents {
         EntitlementRevokedReason.refund,
       );
     }
-    await this.audit(em, null, 'refund.succeeded', `refund:${refund.id}`, {
+    await this.services.audit.recordSellingAction(null, 'refund.succeeded', `refund:${refund.id}`, {
       paymentId: payment.id,
       amount: refund.amount,
       currency: payment.currency,
@@ -437,134 +339,8 @@ export class PaymentEvents {
   }
 }
 
-/** The split of `amount` (sign: 1 for a payment, -1 for a refund) between revenue and the seller. */
-function split(
-  payerId: string,
-  sellerId: string | null,
-  amount: number,
-  fee: number,
-  sign: 1 | -1,
-): [string, number][] {
-  const entries: [string, number][] = [
-    [`customer:${payerId}`, sign * amount],
-    ['revenue:platform', -sign * fee],
-  ];
-  if (sellerId && amount - fee !== 0) entries.push([`payable:creator:${sellerId}`, -sign * (amount - fee)]);
-  return entries.filter(([, value]) => value !== 0);
-}
-
-/** What a payment's success reads of it and its product. */
-interface Sale {
-  id: string;
-  status: PaymentStatus;
-  amount: number;
-  currency: string;
-  provider: string;
-  priceId: string;
-  payerId: string;
-  beneficiaryId: string;
-  product: {
-    id: string;
-    kind: ProductKind;
-    tier: Tier | null;
-    prices: Price[];
-    courseIds: string[];
-    sellerId: string | null;
-    title: Localized;
-  };
-}
-
-/** The row `claim` reads: `stored` 0 for a replay, the payment's columns null when none was found. */
-interface SaleRow {
-  stored: number;
-  id: string | null;
-  status: PaymentStatus;
-  amount: string;
-  currency: string;
-  provider: string;
-  price_id: string;
-  payer_id: string;
-  beneficiary_id: string;
-  product_id: string;
-  kind: ProductKind;
-  tier: Tier | null;
-  prices: Price[];
-  course_ids: string[];
-  seller_id: string | null;
-  title: Localized;
-}
-
-/** A payment entity (a renewal just written, its product loaded) as a sale. */
-function saleOf(payment: Payment): Sale {
-  const { product } = payment;
-  return {
-    id: payment.id,
-    status: payment.status,
-    amount: payment.amount,
-    currency: payment.currency,
-    provider: payment.provider,
-    priceId: payment.priceId,
-    payerId: payment.payer.id,
-    beneficiaryId: payment.beneficiary.id,
-    product: {
-      id: product.id,
-      kind: product.kind,
-      tier: product.tier,
-      prices: product.prices,
-      courseIds: product.courseIds,
-      sellerId: product.seller?.id ?? null,
-      title: product.title,
-    },
-  };
-}
-
 class NotApplied extends Error {
   constructor(readonly outcome: WebhookOutcome) {
     super(outcome);
   }
-}
-
-function push(params: unknown[], value: unknown): string {
-  params.push(value);
-  return '?';
-}
-
-/**
- * Common table expressions that write balanced ledger transactions (one per item) and their
- * entries in one statement. The entries of all of them go in account order, so concurrent postings
- * take the balances' rows in one order.
- */
-function ledgerCtes(
-  params: unknown[],
-  paymentId: string,
-  refundId: string | null,
-  currency: string,
-  transactions: [LedgerKind, [string, number][]][],
-): string[] {
-  const ctes: string[] = [];
-  // Placeholders are positional: the transactions' values first, then the currency, then the entries', as the SQL reads.
-  const kept = transactions.map(([kind, entries]) => {
-    if (entries.reduce((sum, [, amount]) => sum + amount, 0) !== 0)
-      throw new Error(`unbalanced ${kind} for payment ${paymentId}`);
-    return [kind, entries.filter(([, amount]) => amount !== 0)] as const;
-  });
-  kept.forEach(([kind, entries], i) => {
-    if (entries.length)
-      ctes.push(
-        `lt${i} as (insert into ledger_transactions (id, kind, payment_id, refund_id, created_at) values (gen_random_uuid(), ${push(params, kind)}, ${push(params, paymentId)}, ${push(params, refundId)}, now()) returning id)`,
-      );
-  });
-  if (!ctes.length) return [];
-  const currencyAt = push(params, currency);
-  const rows = kept.flatMap(([, entries], i) =>
-    entries.map(
-      ([account, amount]) =>
-        `select lt${i}.id as tx, ${push(params, account)}::text as account, ${push(params, amount)}::bigint as amount from lt${i}`,
-    ),
-  );
-  ctes.push(
-    `le as (insert into ledger_entries (id, transaction_id, account, amount, currency, created_at)
-      select gen_random_uuid(), x.tx, x.account, x.amount, ${currencyAt}, now() from (${rows.join(' union all ')}) x order by x.account returning 1)`,
-  );
-  return ctes;
 }

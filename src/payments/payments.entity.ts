@@ -11,8 +11,8 @@ import {
   Property,
   Unique,
 } from '@mikro-orm/core';
-import { User } from '../auth';
-import { Product } from '../catalog';
+import type { User } from '../auth';
+import type { Product } from '../catalog';
 
 /** Amounts are integers in minor units (VND has none, USD cents); never floating point. */
 const money = () => new BigIntType('number');
@@ -57,14 +57,14 @@ export class Payment {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   payer!: User;
 
   /** Who gets what was bought: the payer, or the learner a guardian paid for. */
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   beneficiary!: User;
 
-  @ManyToOne(() => Product, { deleteRule: 'restrict' })
+  @ManyToOne('Product', { deleteRule: 'restrict' })
   product!: Product;
 
   @Property({ type: 'text' })
@@ -232,10 +232,10 @@ export class PurchaseRequest {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
-  @ManyToOne(() => Product, { deleteRule: 'cascade' })
+  @ManyToOne('Product', { deleteRule: 'cascade' })
   product!: Product;
 
   @Property({ type: 'text' })

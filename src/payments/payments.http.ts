@@ -1,8 +1,8 @@
 import express, { type Request, type Response } from 'express';
-import type { Context } from '../kernel/context';
+import type { RouteContext } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { DeclaringRouter } from '../kernel/http-router';
-import { formatMoney } from '../../web/shared/money';
+import { formatMoney } from '../kernel/money';
 import { PaymentStatus } from './payments.entity';
 import { isOwnReturnUrl } from './return-url';
 import {
@@ -26,18 +26,14 @@ const refusal = (title: string, text: string) =>
  * Payments' own paths: webhooks read the raw body (its signature is over the bytes), and the
  * sandbox's payment page.
  */
-export function paymentsHttp(
-  deps: Deps,
-  context: (req: Request) => Context,
-  sandboxSecret: () => string,
-): DeclaringRouter {
+export function paymentsHttp(deps: Deps, context: RouteContext, sandboxSecret: () => string): DeclaringRouter {
   const router = new DeclaringRouter();
   // Checked again on the page: a payment stored before the check, or under other origins, sends no browser off them.
   const returnTo = (url: string | null) => (url && isOwnReturnUrl(deps.config, url) ? url : '');
 
   // The webhook: raw bytes first, the signature checked before anything is read or stored.
   const webhook = async (req: Request, res: Response) => {
-    const ctx = context(req);
+    const ctx = await context(req);
     const rawBody = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const query = Object.fromEntries(Object.entries(req.query).filter(([, v]) => typeof v === 'string')) as Record<
       string,
@@ -79,13 +75,14 @@ export function paymentsHttp(
       .set('Cache-Control', 'no-store');
     const secret = sandboxSecret();
     const token = typeof req.query.t === 'string' ? req.query.t : '';
+    const ctx = await context(req);
     const payment =
       token && sameText(token, sandboxPageToken(secret, req.params.id))
-        ? await context(req).services.payments.sandboxPayment(req.params.id)
+        ? await ctx.services.payments.sandboxPayment(req.params.id)
         : null;
     if (!payment) return res.status(404).type('html').send(refusal('Not found', 'No such payment.'));
     // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.
-    const caller = context(req).auth.userId;
+    const caller = ctx.auth.userId;
     if (caller && caller !== payment.payer.id)
       return res.status(403).type('html').send(refusal('Forbidden', 'Only the payer pays this payment.'));
     const event = (type: SandboxEventBody['type']) => {

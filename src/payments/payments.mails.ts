@@ -1,7 +1,7 @@
 import type { Locale } from '../auth';
 import { quotedName } from '../mail/deliver';
 import type { Mail } from '../mail/mailer';
-import { formatMoney as formatIn } from '../../web/shared/money';
+import { formatMoney as formatIn } from '../kernel/money';
 import type { Localized } from '../kernel/localized';
 
 /** Minor units as people read them (199000 VND is 199.000 ₫, 799 USD is $7.99), as the pages write them. */

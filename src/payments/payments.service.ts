@@ -2,19 +2,24 @@ import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ageOn } from '../auth';
-import { type NotificationMessage, NotificationType } from '../notifications';
-import { User } from '../auth';
+import type { User } from '../auth';
 import type { Deps } from '../kernel/deps';
 import { Role } from '../kernel/domain';
 import { isId } from '../kernel/ids';
-import { publicLink, sendRequestMail } from '../mail/deliver';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { type Price, Product, ProductStatus } from '../catalog';
-import { IdempotencyKey, Payment, PaymentStatus, PurchaseRequest, PurchaseRequestStatus } from './payments.entity';
-import { purchaseRequestMail } from './payments.mails';
+import type { Product } from '../catalog';
+import { balances, revenueSince } from './ledger';
+import {
+  IdempotencyKey,
+  Payment,
+  PaymentStatus,
+  type PurchaseRequest,
+  type PurchaseRequestStatus,
+} from './payments.entity';
 import { PaymentEvents } from './payment-events';
+import { PurchaseRequests } from './purchase-requests';
 import {
   badIdempotencyKey,
   badReturnUrl,
@@ -28,8 +33,6 @@ import {
   providerCurrency,
   providerNotFound,
   providerNotOffered,
-  purchaseRequestDecided,
-  purchaseRequestNotFound,
   webhookNotCompleted,
 } from './payments.errors';
 import type { Providers } from './providers';
@@ -78,13 +81,20 @@ const isMinor = (user: User) => user.hasRole(Role.learner) && user.birthDate !==
  * payment's success (or its refund) moves money on the ledger and grants (or takes back)
  * entitlements in one transaction. Products are the catalog's; entitlements are written through
  * their area; refunds are the refunds area's, which asks payments for the provider's refund.
+ * This service is the area's one way in; the providers' events (payment-events.ts), the purchase
+ * requests (purchase-requests.ts) and the ledger's postings (ledger.ts) are written beside it. Every
+ * audit entry is written in the acting transaction, so an action that rolls back leaves none.
  */
 export class PaymentsService {
+  private readonly requests: PurchaseRequests;
+
   constructor(
     private readonly uow: UnitOfWork,
     private readonly services: Services,
     private readonly providers: Providers,
-  ) {}
+  ) {
+    this.requests = new PurchaseRequests(uow, services);
+  }
 
   private get em(): EntityManager {
     return this.uow.em;
@@ -92,30 +102,6 @@ export class PaymentsService {
 
   private get deps(): Deps {
     return this.uow.deps;
-  }
-
-  /**
-   * The audit trail of the admin area (`GET /admin/audit`), written in the acting transaction: an
-   * action that rolls back leaves no entry. `action` is `payment.succeeded`, recorded as
-   * `commerce.payment_succeeded`; `target` is `<type>:<id>`.
-   */
-  private async audit(
-    _em: EntityManager,
-    actorId: string | null,
-    action: string,
-    target: string,
-    data: Record<string, unknown> = {},
-  ): Promise<void> {
-    await this.services.audit.recordSellingAction(actorId, action, target, data);
-  }
-
-  /** A notification written with the change (the notifications area delivers it after commit). */
-  private notify(
-    recipients: string[],
-    notificationType: NotificationType,
-    message: NotificationMessage,
-  ): Promise<void> {
-    return this.uow.raise({ type: 'notification.requested', recipients, notificationType, message });
   }
 
   /** A creator's sales: each successful payment of their listings, and what they earn after the platform's fee. */
@@ -214,9 +200,7 @@ export class PaymentsService {
 
   private async startCheckout(viewer: User, input: CheckoutInput): Promise<CheckoutAnswer> {
     const em = this.em;
-    const product = isId(input.productId)
-      ? await em.findOne(Product, { id: input.productId, status: ProductStatus.published })
-      : null;
+    const product = await this.services.catalog.productForSale(input.productId);
     if (!product) throw productNotForSale();
     const price = product.prices.find((p) => p.id === input.priceId);
     if (!price) throw notAPriceOfProduct();
@@ -224,9 +208,9 @@ export class PaymentsService {
     if (input.learnerId && input.learnerId !== viewer.id) {
       if (!isId(input.learnerId) || !(await this.services.guardian.isActiveGuardianOf(viewer.id, input.learnerId)))
         throw learnerNotFound();
-      beneficiary = (await em.findOne(User, { id: input.learnerId }))!;
+      beneficiary = (await this.services.auth.findUser(input.learnerId))!;
     } else if (isMinor(viewer)) {
-      return { payment: null, purchaseRequest: await this.requestPurchase(viewer, product, price) };
+      return { payment: null, purchaseRequest: await this.requests.create(viewer, product, price) };
     }
     const provider = this.provider(input.provider);
     if (provider.currencies && !provider.currencies.includes(price.currency)) {
@@ -253,7 +237,7 @@ export class PaymentsService {
     }
     payment.redirectUrl = started.redirectUrl;
     payment.providerRef = started.providerRef;
-    await this.audit(em, viewer.id, 'payment.created', `payment:${payment.id}`, {
+    await this.services.audit.recordSellingAction(viewer.id, 'payment.created', `payment:${payment.id}`, {
       amount: payment.amount,
       currency: payment.currency,
       provider: provider.name,
@@ -355,83 +339,18 @@ export class PaymentsService {
 
   // ---- purchase requests ---------------------------------------------------------------------
 
-  private async requestPurchase(learner: User, product: Product, price: Price) {
-    const request = this.em.create(PurchaseRequest, { learner, product, priceId: price.id });
-    await this.audit(this.em, learner.id, 'purchase_request.created', `purchase_request:${request.id}`, {
-      productId: product.id,
-      amount: price.amount,
-      currency: price.currency,
-    });
-    await this.em.flush();
-    const guardians = await this.services.guardian.activeGuardianIdsOf(learner.id);
-    // Each guardian hears of it in the app and by e-mail (once the request is committed).
-    const link = publicLink(this.deps.config.PUBLIC_URL, 'payments/requests', undefined, { id: request.id });
-    for (const guardian of guardians.length ? await this.em.find(User, { id: { $in: guardians } }) : []) {
-      if (guardian.email)
-        await sendRequestMail(
-          this.uow,
-          purchaseRequestMail(
-            guardian.email,
-            guardian.locale,
-            learner.displayName,
-            product.title,
-            price.amount,
-            price.currency,
-            link,
-          ),
-        );
-    }
-    await this.notify(guardians, NotificationType.guardian, {
-      title: { en: `${learner.displayName} asks to buy`, vi: `${learner.displayName} xin mua` },
-      body: {
-        en: `${product.title.en}: approve or decline in your purchase requests.`,
-        vi: `${product.title.vi}: hãy duyệt hoặc từ chối yêu cầu mua.`,
-      },
-      data: { purchaseRequestId: request.id, learnerId: learner.id, productId: product.id },
-    });
-    return { id: request.id, status: request.status, productId: product.id };
-  }
-
-  async purchaseRequests(viewer: User, first: number, after?: string | null): Promise<Page<PurchaseRequest>> {
-    const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
-    const rows = await this.em.find(
-      PurchaseRequest,
-      { learner: { $in: [viewer.id, ...learners] }, ...afterCursor(after) },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1, populate: ['product', 'learner'] },
-    );
-    return toPage(rows, first, after, () =>
-      this.em.count(PurchaseRequest, { learner: { $in: [viewer.id, ...learners] } }),
-    );
+  purchaseRequests(viewer: User, first: number, after?: string | null): Promise<Page<PurchaseRequest>> {
+    return this.requests.list(viewer, first, after);
   }
 
   /** The requests among these ids that `purchaseRequests` lists to the viewer (their own, a guardian's learners'). */
-  async purchaseRequestsByIds(viewer: User, ids: string[]): Promise<PurchaseRequest[]> {
-    const learners = viewer.hasRole(Role.guardian) ? await this.services.guardian.activeLearnerIdsOf(viewer.id) : [];
-    return this.em.find(
-      PurchaseRequest,
-      { id: { $in: ids.filter(isId) }, learner: { $in: [viewer.id, ...learners] } },
-      { populate: ['product', 'learner'] },
-    );
+  purchaseRequestsByIds(viewer: User, ids: string[]): Promise<PurchaseRequest[]> {
+    return this.requests.byIds(viewer, ids);
   }
 
   /** Whether the request is of a learner the guardian is an active guardian of: whom it is for to decide. */
-  async guardsRequest(guardianId: string, id: string): Promise<boolean> {
-    const learners = isId(id) ? await this.services.guardian.activeLearnerIdsOf(guardianId) : [];
-    return learners.length > 0 && (await this.em.count(PurchaseRequest, { id, learner: { $in: learners } })) > 0;
-  }
-
-  private async requestForGuardian(em: EntityManager, guardian: User, id: string): Promise<PurchaseRequest> {
-    const request = isId(id)
-      ? await em.findOne(
-          PurchaseRequest,
-          { id },
-          { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['product', 'learner'] },
-        )
-      : null;
-    if (!request || !(await this.services.guardian.isActiveGuardianOf(guardian.id, request.learner.id)))
-      throw purchaseRequestNotFound();
-    if (request.status !== PurchaseRequestStatus.pending) throw purchaseRequestDecided(request.status);
-    return request;
+  guardsRequest(guardianId: string, id: string): Promise<boolean> {
+    return this.requests.guards(guardianId, id);
   }
 
   /** The guardian approves: the answer is a checkout for the guardian to pay, the learner its beneficiary. */
@@ -443,7 +362,7 @@ export class PaymentsService {
   ): Promise<CheckoutAnswer> {
     this.checkReturnUrl(returnUrl);
     return this.uow.transaction(async (em) => {
-      const request = await this.requestForGuardian(em, guardian, id);
+      const request = await this.requests.pendingFor(em, guardian, id);
       const answer = await this.startCheckout(guardian, {
         productId: request.product.id,
         priceId: request.priceId,
@@ -451,35 +370,13 @@ export class PaymentsService {
         returnUrl,
         learnerId: request.learner.id,
       });
-      request.status = PurchaseRequestStatus.approved;
-      request.decidedBy = guardian.id;
-      request.decidedAt = new Date();
-      request.paymentId = answer.payment!.id;
-      await this.audit(em, guardian.id, 'purchase_request.approved', `purchase_request:${request.id}`, {
-        paymentId: request.paymentId,
-      });
-      await em.flush();
+      await this.requests.approved(em, request, guardian, answer.payment!.id);
       return answer;
     });
   }
 
-  async declineRequest(guardian: User, id: string): Promise<PurchaseRequest> {
-    return this.uow.transaction(async (em) => {
-      const request = await this.requestForGuardian(em, guardian, id);
-      request.status = PurchaseRequestStatus.declined;
-      request.decidedBy = guardian.id;
-      request.decidedAt = new Date();
-      await this.audit(em, guardian.id, 'purchase_request.declined', `purchase_request:${request.id}`);
-      await em.flush();
-      const learnerId = request.learner.id;
-      const title = request.product.title;
-      await this.notify([learnerId], NotificationType.guardian, {
-        title: { en: 'Purchase declined', vi: 'Yêu cầu mua bị từ chối' },
-        body: { en: title.en, vi: title.vi },
-        data: { purchaseRequestId: request.id },
-      });
-      return request;
-    });
+  declineRequest(guardian: User, id: string): Promise<PurchaseRequest> {
+    return this.requests.decline(guardian, id);
   }
 
   /** The job: subscriptions past endsAt expire (tiers drop), pending payments past expiresAt expire. */
@@ -490,7 +387,8 @@ export class PaymentsService {
         `update payments set status = 'expired', updated_at = now() where status = 'pending' and expires_at <= ? returning id`,
         [now],
       );
-      for (const row of expired) await this.audit(em, null, 'payment.expired', `payment:${row.id}`);
+      for (const row of expired)
+        await this.services.audit.recordSellingAction(null, 'payment.expired', `payment:${row.id}`);
       await em.flush();
       return { entitlements, payments: expired.length };
     });
@@ -544,33 +442,12 @@ export class PaymentsService {
 
   // ---- ledger --------------------------------------------------------------------------------
 
-  /**
-   * Money taken per currency in ledger transactions booked since `since`: what the platform's revenue
-   * and the creators' payables were credited, less what refunds and chargebacks took back (partial
-   * ones included).
-   */
-  async revenueSince(since: Date): Promise<{ currency: string; amount: number }[]> {
-    const rows = await this.em.execute<{ currency: string; amount: string }[]>(
-      `select e.currency, -sum(e.amount)::bigint as amount from ledger_entries e join ledger_transactions t on t.id = e.transaction_id
-       where t.created_at >= ? and (e.account = 'revenue:platform' or e.account like 'payable:creator:%')
-       group by e.currency having sum(e.amount) <> 0 order by e.currency`,
-      [since],
-    );
-    return rows.map((r) => ({ currency: r.currency.trim(), amount: Number(r.amount) }));
+  /** Money taken per currency in ledger transactions booked since `since`, refunds and chargebacks deducted. */
+  revenueSince(since: Date): Promise<{ currency: string; amount: number }[]> {
+    return revenueSince(this.em, since);
   }
 
-  /** Balances per account and currency, kept by the database as entries arrive. */
-  async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
-    const rows =
-      await this.em.execute<{ account: string; currency: string; balance: string; entries: string }[]>(BALANCES_SQL);
-    return rows.map((r) => ({
-      account: r.account,
-      currency: r.currency,
-      balance: Number(r.balance),
-      entries: Number(r.entries),
-    }));
+  balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
+    return balances(this.em);
   }
 }
-
-export const BALANCES_SQL =
-  'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';

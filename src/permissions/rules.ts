@@ -5,7 +5,7 @@ import type { Context } from '../kernel/context';
 import { accountSuspended, AppError, forbidden, unauthenticated } from '../kernel/errors';
 export { accountSuspended };
 
-import { type Bucket, RateLimitedError } from '../kernel/rate-limit';
+import type { Bucket } from '../kernel/rate-limit';
 import { accountGone, deletionPending, emailNotVerified, onlyTheAccount, tierRequired } from './permissions.errors';
 
 // Rules read the caller from a context built for each request and operation, so no decision is
@@ -179,22 +179,31 @@ export const isVerified = and(
 const callerKey = (bucket: Bucket, ctx: Context) =>
   bucket === 'auth' ? `ip:${ctx.ip}` : `user:${ctx.auth.userId ?? ctx.ip}`;
 
+/** A limit a rule declares: its bucket, and whom a call counts against. */
+export interface DeclaredLimit {
+  bucket: Bucket;
+  keyOf(ctx: Context): string;
+}
+
+const declaredLimits = new WeakMap<object, DeclaredLimit>();
+
 /**
- * Counts a GraphQL call in a stricter bucket, unless its REST path was counted there already; by
- * the caller (the IP for sign-in), or by what `keyOf` says.
+ * Declares that a field's calls count in a stricter bucket, by the caller (the IP for sign-in) or by
+ * what `keyOf` says. The rule itself decides nothing: the request chain counts every limit a root
+ * field's rule declares (`limitsDeclaredBy`) before the rule runs, whichever way the call came in, so
+ * a call is counted once and in one place.
  */
 export const throttled = (bucket: Bucket, keyOf: (ctx: Context) => string = (ctx) => callerKey(bucket, ctx)) =>
-  namedRule(`throttled(${bucket})`, () =>
-    countsOnly(
-      rule(`throttled(${bucket})`, { cache: 'no_cache' })(async (_parent, _args, ctx: Context) => {
-        if (ctx.countedBuckets.has(bucket)) return true;
-        try {
-          await ctx.limits.consume(bucket, keyOf(ctx));
-          return true;
-        } catch (error) {
-          if (error instanceof RateLimitedError) return error;
-          throw error;
-        }
-      }),
-    ),
-  );
+  namedRule(`throttled(${bucket})`, () => {
+    const declared = countsOnly(rule(`throttled(${bucket})`, { cache: 'no_cache' })(async () => true));
+    declaredLimits.set(declared as object, { bucket, keyOf });
+    return declared;
+  });
+
+/** The limits a rule declares, in it or in the rules it combines (and, or, chain), in their order. */
+export function limitsDeclaredBy(shieldRule: ShieldRule): DeclaredLimit[] {
+  const own = declaredLimits.get(shieldRule as object);
+  if (own) return [own];
+  const parts = (shieldRule as { getRules?: () => ShieldRule[] }).getRules?.() ?? [];
+  return parts.flatMap(limitsDeclaredBy);
+}

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
+import type { User } from '../auth';
 
 /** Its table keeps the name CodeLab's migration gave it, when portfolios were part of CodeLab. */
 @Entity({ tableName: 'codelab_portfolios' })
@@ -10,7 +10,7 @@ export class Portfolio {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade', unique: true })
+  @ManyToOne('User', { deleteRule: 'cascade', unique: true })
   user!: User;
 
   @Property({ type: 'text' })

@@ -8,6 +8,7 @@ import { ProgressResolver } from './progress.resolver';
 import { progressRoutes } from './progress.routes';
 import { progressRules } from './progress.rules';
 import { ProgressService } from './progress.service';
+import { Migration20261122040000_learning_progress } from './migrations/Migration20261122040000_learning_progress';
 
 export type { CourseProgress, ProgressService } from './progress.service';
 export { CourseProgressView, LearnerOverviewView } from './progress.types';
@@ -23,13 +24,16 @@ export const progressArea = defineArea({
   uses: ['auth', 'certificates', 'consent', 'courses', 'entitlements', 'guardian'],
   entities: [LessonCompletion, QuizAttempt, ExerciseResult],
   migrations: [
+    { name: 'Migration20261122040000_learning_progress', class: Migration20261122040000_learning_progress },
     { name: 'Migration20261123160000_exercise_results', class: Migration20261123160000_exercise_results },
     { name: 'Migration20261130000000_learner_activity_view', class: Migration20261130000000_learner_activity_view },
   ],
   resolvers: [ProgressResolver, ProgressUserEdges, EnrollmentEdges, CourseProgressEdges],
   rules: progressRules,
   routes: progressRoutes,
-  services: { progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates) },
+  services: {
+    progress: (uow, services) => new ProgressService(uow, services.courses, services.certificates, services.auth),
+  },
   on: {
     // A judged CodeLab submission: its best score joins the learner's progress, and an accepted
     // exercise linked to a lesson completes that lesson.

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
-import { Course, Lesson } from '../courses';
+import type { User } from '../auth';
+import type { Course, Lesson } from '../courses';
 
 /** A lesson a learner finished; finishing it again changes nothing. */
 @Entity({ tableName: 'lesson_completions' })
@@ -13,13 +13,13 @@ export class LessonCompletion {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
-  @ManyToOne(() => Lesson, { deleteRule: 'cascade' })
+  @ManyToOne('Lesson', { deleteRule: 'cascade' })
   lesson!: Lesson;
 
-  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  @ManyToOne('Course', { deleteRule: 'cascade' })
   course!: Course;
 
   @Property({ type: 'integer' })
@@ -38,13 +38,13 @@ export class QuizAttempt {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
-  @ManyToOne(() => Lesson, { deleteRule: 'cascade' })
+  @ManyToOne('Lesson', { deleteRule: 'cascade' })
   lesson!: Lesson;
 
-  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  @ManyToOne('Course', { deleteRule: 'cascade' })
   course!: Course;
 
   @Property({ type: 'jsonb' })
@@ -78,7 +78,7 @@ export class ExerciseResult {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
   @Property({ type: 'uuid' })

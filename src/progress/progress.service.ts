@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
-import { User } from '../auth';
+import type { AuthService, User } from '../auth';
 import type { CertificatesService } from '../certificates';
 import type { Course, Lesson } from '../courses';
 import type { CoursesService } from '../courses';
@@ -71,6 +71,7 @@ export class ProgressService {
     private readonly uow: UnitOfWork,
     private readonly courses: CoursesService,
     private readonly certificates: CertificatesService,
+    private readonly auth: AuthService,
   ) {}
 
   private get em(): EntityManager {
@@ -147,7 +148,7 @@ export class ProgressService {
       [event.learnerId, event.exerciseId, event.courseId, event.lessonId, score, event.accepted],
     );
     if (!event.accepted || !event.lessonId) return;
-    const learner = await this.em.findOne(User, { id: event.learnerId });
+    const learner = await this.auth.findUser(event.learnerId);
     const lesson = await this.courses.lesson(event.lessonId).catch((error: unknown) => {
       if (error instanceof AppError && error.code === 'not_found') return null;
       throw error;

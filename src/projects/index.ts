@@ -39,7 +39,8 @@ export const projectsArea = defineArea({
     runProject: jsonRoomFor(codeRunnerDefaults.stdinLimitBytes, 16 * 1024),
   },
   services: {
-    projects: (uow, services) => new ProjectsService(uow, services.consent, services.guardian, services.codelab),
+    projects: (uow, services) =>
+      new ProjectsService(uow, services.consent, services.guardian, services.codelab, services.auth),
   },
   on: {
     consentRevoked: (event, services) => services.projects.consentRevoked(event.subjectId, event.consentType),

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ADULT_AGE, ageOn, User } from '../auth';
+import { ADULT_AGE, ageOn, type AuthService, type User } from '../auth';
 import type { CodeLabService, Language, RunResult } from '../codelab';
 import { ConsentType, type ConsentService } from '../consent';
 import type { GuardianService } from '../guardian';
@@ -32,6 +32,7 @@ export class ProjectsService {
     private readonly consent: ConsentService,
     private readonly guardian: GuardianService,
     private readonly codelab: CodeLabService,
+    private readonly auth: AuthService,
   ) {}
 
   private get em(): EntityManager {
@@ -179,7 +180,7 @@ export class ProjectsService {
 
   /** Whether the owner's public things may show now: adults always, minors while the consent stands. */
   async publicAllowed(ownerId: string): Promise<boolean> {
-    const owner = await this.em.findOne(User, { id: ownerId });
+    const owner = await this.auth.findUser(ownerId);
     if (!owner || !isMinor(owner)) return Boolean(owner);
     return this.consent.hasConsent(owner.id, ConsentType.progress_sharing);
   }

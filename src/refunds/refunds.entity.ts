@@ -10,8 +10,8 @@ import {
   PrimaryKey,
   Property,
 } from '@mikro-orm/core';
-import { User } from '../auth';
-import { Payment } from '../payments';
+import type { User } from '../auth';
+import type { Payment } from '../payments';
 
 export enum RefundStatus {
   requested = 'requested',
@@ -32,10 +32,10 @@ export class Refund {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  @ManyToOne(() => Payment, { deleteRule: 'restrict' })
+  @ManyToOne('Payment', { deleteRule: 'restrict' })
   payment!: Payment;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   requestedBy!: User;
 
   /** Minor units, as the payment's amount: never floating point. */

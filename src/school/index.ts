@@ -24,7 +24,15 @@ export const schoolArea = defineArea({
   migrations: [{ name: 'Migration20261123130000_schools', class: Migration20261123130000_schools }],
   services: {
     school: (uow, services) =>
-      new SchoolService(uow, services.auth, services.courses, services.progress, services.guardian, services.audit),
+      new SchoolService(
+        uow,
+        services.auth,
+        services.courses,
+        services.progress,
+        services.guardian,
+        services.audit,
+        services.consent,
+      ),
   },
   personalData: {
     entities: [SchoolMember, ClassMember, School, SchoolClass, ClassCourse],

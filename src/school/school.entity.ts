@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, ManyToOne, OptionalProps, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { User } from '../auth';
-import { Course } from '../courses';
+import type { User } from '../auth';
+import type { Course } from '../courses';
 
 /** A person's role in one school (not a global role). */
 export enum SchoolRole {
@@ -22,7 +22,7 @@ export class School {
   @Property({ type: 'string', columnType: 'char(2)' })
   country!: string;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
 
   @Property({ type: 'timestamptz' })
@@ -42,7 +42,7 @@ export class SchoolMember {
   @ManyToOne(() => School, { deleteRule: 'cascade' })
   school!: School;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   user!: User;
 
   @Enum({ items: () => SchoolRole })
@@ -70,7 +70,7 @@ export class SchoolClass {
   @Property({ type: 'text', unique: true })
   joinCode!: string;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   createdBy: User | null = null;
 
   @Property({ type: 'timestamptz' })
@@ -96,7 +96,7 @@ export class ClassMember {
   @ManyToOne(() => SchoolClass, { deleteRule: 'cascade' })
   schoolClass!: SchoolClass;
 
-  @ManyToOne(() => User, { deleteRule: 'cascade' })
+  @ManyToOne('User', { deleteRule: 'cascade' })
   learner!: User;
 
   @Property({ type: 'timestamptz' })
@@ -115,10 +115,10 @@ export class ClassCourse {
   @ManyToOne(() => SchoolClass, { deleteRule: 'cascade' })
   schoolClass!: SchoolClass;
 
-  @ManyToOne(() => Course, { deleteRule: 'cascade' })
+  @ManyToOne('Course', { deleteRule: 'cascade' })
   course!: Course;
 
-  @ManyToOne(() => User, { nullable: true, deleteRule: 'set null' })
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   assignedBy: User | null = null;
 
   @Property({ type: 'timestamptz' })

@@ -4,8 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
 import { ADULT_AGE, ageOn } from '../auth';
 import type { AuthService } from '../auth';
-import { Role, User } from '../auth';
-import { Consent, ConsentType } from '../consent';
+import { Role, type User } from '../auth';
+import { type ConsentService, ConsentType } from '../consent';
 import type { Course } from '../courses';
 import type { CoursesService } from '../courses';
 import type { GuardianService } from '../guardian';
@@ -70,6 +70,7 @@ export class SchoolService {
     private readonly progress: ProgressService,
     private readonly guardians: GuardianService,
     private readonly audit: AuditService,
+    private readonly consent: ConsentService,
   ) {}
 
   private get em(): EntityManager {
@@ -114,7 +115,7 @@ export class SchoolService {
       const school = em.create(School, {
         name: name.trim(),
         country: country.toUpperCase(),
-        createdBy: em.getReference(User, actor.id),
+        createdBy: actor.id,
       });
       await em.flush();
       await this.audit.record({
@@ -164,7 +165,7 @@ export class SchoolService {
             school,
             name: name.trim(),
             joinCode: newJoinCode(),
-            createdBy: em.getReference(User, actor.id),
+            createdBy: actor.id,
           });
           await em.flush();
           return schoolClass;
@@ -209,7 +210,7 @@ export class SchoolService {
     let member: ClassMember;
     try {
       member = await this.uow.transaction(async (em) => {
-        const row = em.create(ClassMember, { schoolClass, learner: em.getReference(User, learner.id) });
+        const row = em.create(ClassMember, { schoolClass, learner: learner.id });
         await em.flush();
         return row;
       });
@@ -228,17 +229,7 @@ export class SchoolService {
    */
   async statusesOf(learners: User[]): Promise<Map<string, MembershipStatus>> {
     const minors = learners.filter((l) => !l.birthDate || ageOn(l.birthDate) < ADULT_AGE).map((l) => l.id);
-    const consented = minors.length
-      ? new Set(
-          (
-            await this.em.find(
-              Consent,
-              { subject: { $in: minors }, type: ConsentType.progress_sharing, guardianGrantedAt: { $ne: null } },
-              { fields: ['subject'] },
-            )
-          ).map((c) => c.subject.id),
-        )
-      : new Set<string>();
+    const consented = await this.consent.guardianGrantedAmong(minors, ConsentType.progress_sharing);
     return new Map(
       learners.map((l) => [
         l.id,
@@ -299,7 +290,7 @@ export class SchoolService {
     const course: Course = await this.courses.course(actor, courseId);
     try {
       return await this.uow.transaction(async (em) => {
-        const row = em.create(ClassCourse, { schoolClass, course, assignedBy: em.getReference(User, actor.id) });
+        const row = em.create(ClassCourse, { schoolClass, course, assignedBy: actor.id });
         await em.flush();
         return row;
       });

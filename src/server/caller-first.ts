@@ -1,4 +1,3 @@
-import { HeaderMap } from '@apollo/server';
 import {
   coerceInputValue,
   type DocumentNode,
@@ -7,7 +6,6 @@ import {
   type GraphQLField,
   type GraphQLInputType,
   type GraphQLSchema,
-  GraphQLError,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -79,7 +77,7 @@ async function verdictOf(
 }
 
 /** The root fields an operation selects (through fragments at its root too), known to the schema's rules or not. */
-function rootFields(document: DocumentNode, operation: OperationDefinitionNode): FieldNode[] {
+export function rootFields(document: DocumentNode, operation: OperationDefinitionNode): FieldNode[] {
   const fragments = new Map(
     document.definitions
       .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
@@ -165,16 +163,4 @@ export async function callerRefusal(
     if (verdict instanceof AppError) return verdict;
   }
   return null;
-}
-
-/** A refusal before execution as Apollo sends it: our code, and the status REST gives it. */
-export function refusalError(refusal: AppError): GraphQLError {
-  return new GraphQLError(refusal.message, {
-    originalError: refusal,
-    extensions: {
-      code: refusal.code.toUpperCase(),
-      ...refusal.extra,
-      http: { status: refusal.status, headers: new HeaderMap() },
-    },
-  });
 }

@@ -15,10 +15,7 @@ const contextPrototype = {
 };
 
 /** A context for one request or WebSocket operation: its own unit of work, services and caller. */
-export function createContext(
-  deps: Deps,
-  request: Pick<Context, 'requestId' | 'ip' | 'auth' | 'countedBuckets'>,
-): Context {
+export function createContext(deps: Deps, request: Pick<Context, 'requestId' | 'ip' | 'auth' | 'showLimit'>): Context {
   const { uow, services } = openUnit(deps);
   let viewer: Promise<Viewer | null> | undefined;
   let caller: Promise<Caller | null> | undefined;

@@ -3,7 +3,8 @@ import { parse as parseQuery } from 'node:querystring';
 import type { Express, NextFunction, Request, RequestHandler, Response } from 'express';
 import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
-import { answerError, jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
+import { answerError } from './chain/errors';
+import { jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
 
 /**
  * Serves `/graphql`, the REST table and the areas' JSON routes (the AI tutor's chat) before express:

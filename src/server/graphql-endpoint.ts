@@ -7,7 +7,8 @@ import type { Deps } from '../kernel/deps';
 import { isJsonType, jsonOnly } from '../kernel/json-body';
 import type { DirectRoute } from '../kernel/area';
 import { methodNotAllowed } from '../kernel/http.errors';
-import { answerGraphqlError, splitUrl } from './steps';
+import { answerGraphqlError } from './chain/errors';
+import { splitUrl } from './steps';
 import { bodyLimits } from './platform';
 
 /**

@@ -11,7 +11,7 @@ import { type DeclaredRoute, DeclaringRouter } from '../kernel/http-router';
 import { pathMatcher } from '../kernel/path-match';
 import { answerOtherMethods } from './allowed-methods';
 import { apiIndex } from './api-index';
-import { trustOf } from './client-address';
+import { trustOf } from './chain/caller';
 import { withDirectRoutes } from './direct';
 import { serveDocs } from './docs';
 import { graphExplorer } from './explorer';
@@ -19,7 +19,9 @@ import { graphqlEndpoint } from './graphql-endpoint';
 import { metricsEndpoint } from './metrics/endpoint';
 import { bodyLimits, httpRoutes, routes } from './platform';
 import { unknownPath } from './server.errors';
-import { answerError, answerGraphqlError, jsonBodyOf, requestContext, requestSteps, splitUrl } from './steps';
+import { behindChain } from './chain/admit';
+import { answerError, answerGraphqlError } from './chain/errors';
+import { jsonBodyOf, requestContext, requestSteps, routeContextOf, splitUrl } from './steps';
 
 /**
  * Every request's way in: `/graphql`, the REST table and the areas' JSON routes are served before
@@ -30,12 +32,14 @@ export function httpPipeline(
   deps: Deps,
   apollo: ApolloServer<Context>,
   schema: GraphQLSchema,
-  json: JsonRoute[],
+  areaJson: JsonRoute[],
 ): { listener: RequestListener; express: Express } {
   const graphql = graphqlEndpoint(deps, apollo);
+  const json = areaJson.map((route) => behindChain(route, schema));
   const rest = restEndpoints(apollo, routes, sizeInBytes(deps.config.BODY_LIMIT), bodyLimits, schema);
   const areaRoutes = new DeclaringRouter();
-  for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, (req) => requestContext(deps, req), schema));
+  const routeContext = routeContextOf(deps);
+  for (const areaHttp of httpRoutes) areaRoutes.mount(areaHttp(deps, routeContext, schema));
   const app = createExpressApp(deps, { graphql, json, rest, areaRoutes }, schema);
   return {
     listener: withDirectRoutes(

@@ -17,7 +17,9 @@ import type { Context } from '../kernel/context';
 import type { FieldError } from '../kernel/errors';
 import { BAD_TEXT, badVariable, reasonOf } from '../kernel/validation';
 import type { RuleMap } from '../permissions';
-import { callerRefusal, refusalError } from './caller-first';
+import { callerRefusal } from './caller-first';
+import { graphqlRefusal } from './chain/errors';
+import { countOperation } from './chain/limits';
 import { nullsAsDefaults } from './null-defaults';
 
 /*
@@ -72,7 +74,8 @@ export function badInputError(detail: FieldError): GraphQLError {
  * a document of several operations without `operationName`. Input about to be refused (a literal
  * the schema does not take, bad text, variables that do not fit) is first put past the root
  * fields' rules on the caller (caller-first.ts): who may call is answered before what was sent.
- * Nulls that stand for a default are taken as the default (null-defaults.ts).
+ * Sound input is then counted in the limits its root fields declare (chain/limits.ts). Nulls that
+ * stand for a default are taken as the default (null-defaults.ts).
  */
 export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
   // A document's literals are checked once: Apollo hands the same parsed document to every request of one text.
@@ -94,24 +97,22 @@ export function inputGuard(rules: RuleMap): ApolloServerPlugin<Context> {
               ? await callerRefusal(rules, { schema, document, operation, variables: request.variables }, contextValue)
               : null;
           return async (errors) => {
-            if (refusal && errors?.length) (errors as Error[]).splice(0, errors.length, refusalError(refusal));
+            if (refusal && errors?.length) (errors as Error[]).splice(0, errors.length, graphqlRefusal(refusal));
           };
         },
         async didResolveOperation({ request, document, operation, schema, contextValue }) {
-          if (operation) nullsAsDefaults(schema, document, operation, request.variables);
+          if (!operation) return;
+          nullsAsDefaults(schema, document, operation, request.variables);
+          const guarded = { schema, document, operation, variables: request.variables };
           const bad = badVariable(request.variables) ?? badLiteralOf(document);
-          if (
-            operation &&
-            (bad || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors)
-          ) {
-            const refusal = await callerRefusal(
-              rules,
-              { schema, document, operation, variables: request.variables },
-              contextValue,
-            );
-            if (refusal) throw refusalError(refusal);
+          if (bad || getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {}).errors) {
+            const refusal = await callerRefusal(rules, guarded, contextValue);
+            if (refusal) throw graphqlRefusal(refusal);
+            // Variables that do not fit are refused by execution, before any resolver, in graphql's words.
+            if (bad) throw badInputError(bad);
+            return;
           }
-          if (bad) throw badInputError(bad);
+          await countOperation(rules, guarded, contextValue);
         },
         async willSendResponse({ response }) {
           if (response.body.kind !== 'single') return;

@@ -7,7 +7,7 @@ import type { Deps } from '../kernel/deps';
 import type { BodyLimits } from '../kernel/body-limit';
 import type { DomainEvent, EventBus } from '../kernel/events';
 import type { RestRoute } from '../kernel/rest-route';
-import { type Services, serviceRegistry } from '../kernel/services';
+import { type Services, serviceRegistry, servicesOfArea } from '../kernel/services';
 import { UnitOfWork } from '../kernel/unit-of-work';
 import { mergeRules } from '../permissions';
 import { mailDeliverer } from '../mail/queue';
@@ -65,7 +65,7 @@ export function outboxDeliverers(deps: Deps): Record<string, Deliverer> {
         const event = row.payload as unknown as DomainEvent;
         const handler = handlerOf(row.name, event.type);
         if (!handler) throw new Error(`area ${row.name} does not react to ${event.type}`);
-        await handler(event, services, uow);
+        await handler(event, servicesOfArea(services, row.name), uow);
       },
     },
     mail: mailDeliverer(deps),
@@ -92,7 +92,7 @@ export function defineJobs(deps: Deps): void {
   for (const area of areas) {
     area.jobs?.(deps, async (work) => {
       const { uow, services } = openUnit(deps);
-      await work(services, uow);
+      await work(servicesOfArea(services, area.name), uow);
     });
   }
 }

@@ -1,4 +1,12 @@
-import { accessTokenExpired, notFound, reasons, sessionEnded } from '../kernel/errors';
+import {
+  accessTokenExpired,
+  AppError,
+  type FieldError,
+  notFound,
+  reasons,
+  sessionEnded,
+  validationFailed,
+} from '../kernel/errors';
 
 /** The refusals of the HTTP and WebSocket front (docs/errors.md), named once for every step that answers with them. */
 
@@ -7,6 +15,10 @@ const reason = reasons('server', {
 });
 
 export const unknownPath = () => notFound('path');
+
+/** A body refused as GraphQL coerces `$input`: with the details found, else GraphQL's own message and none. */
+export const invalidInput = (details: FieldError[], message: string) =>
+  details.length ? validationFailed(details) : new AppError('validation_failed', message, { details: [] });
 
 export const subscriptionLimitReached = (max: number) =>
   reason.subscription_limit_reached(`At most ${max} subscriptions run on one connection: complete one first.`);

@@ -4,25 +4,23 @@ import compression from 'compression';
 import cors from 'cors';
 import express, { type Request, type RequestHandler } from 'express';
 import type { Logger } from 'pino';
-import { challenge, sendError, sendJson } from '../../rest/adapter';
 import type { Config } from '../config';
-import { isDatabaseUnavailable } from '../db/unavailable';
+import type { RouteContext } from '../kernel/area';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { AppError, databaseUnavailable, type ErrorBody, errorStatus, internalErrorBody } from '../kernel/errors';
 import { jsonOnly } from '../kernel/json-body';
-import { countRequest } from '../kernel/rate-limit';
-import { endedSessionsOf } from '../kernel/sessions';
-import { authenticateHeader } from '../kernel/tokens';
+import { badPercentEncoding } from '../kernel/http.errors';
 import { observeRequest } from './metrics/http';
 import { routeTemplate } from './route-template';
-import { clientAddress, trustOf } from './client-address';
 import { createContext } from './context';
-import { badPercentEncoding } from '../kernel/http.errors';
+import { admit } from './chain/admit';
+import { callerSteps } from './chain/caller';
+import { countCaller, limitHeadersOn } from './chain/limits';
 
 /*
- * The steps every request goes through, whoever serves it (express, or a route served before it):
- * its request id and log line, CORS, its query, its body, its context, its failure's answer.
+ * The HTTP adapter of the request chain (server/chain/): the steps every request goes through,
+ * whoever serves it (express, or a route served before it): its request id and log line, CORS, the
+ * chain's caller and default limit, its query, its body, its context.
  */
 
 /**
@@ -33,9 +31,7 @@ import { badPercentEncoding } from '../kernel/http.errors';
  * middleware, which express mounts as they are and the routes served before it run in turn.
  */
 export function requestSteps(deps: Deps): RequestHandler[] {
-  const trust = trustOf(deps.config);
-  // A token whose session ended stands no more (docs/auth.md), checked in memory: no statement.
-  const endedSessions = endedSessionsOf(deps);
+  const caller = callerSteps(deps);
   return [
     (req, res, next) => {
       req.id = trackRequest(deps.log, req, res, req.url);
@@ -48,18 +44,19 @@ export function requestSteps(deps: Deps): RequestHandler[] {
     },
     compressAnswers,
     corsOf(deps.config),
-    (req, _res, next) => {
+    (req, res, next) => {
       // Express's own `req.ip` reads the same; routes served before express have none.
       Object.defineProperty(req, 'ip', {
-        value: clientAddress(req, trust),
+        value: caller.address(req),
         enumerable: true,
         configurable: true,
         writable: true,
       });
-      req.auth = endedSessions.check(authenticateHeader(deps.config, req.headers.authorization));
+      req.auth = caller.auth(req.headers.authorization);
+      req.showLimit = limitHeadersOn(res);
       next();
     },
-    (req, res, next) => void countRequest(deps.limits, req, splitUrl(req.url).path, res).then(() => next(), next),
+    (req, _res, next) => void countCaller(deps.limits, req as Request & { ip: string }).then(() => next(), next),
     wellEncodedQuery,
   ];
 }
@@ -77,9 +74,18 @@ export function requestContext(deps: Deps, req: Request): Context {
     requestId: req.id,
     ip: req.ip ?? 'unknown',
     auth: req.auth,
-    countedBuckets: req.countedBuckets,
+    showLimit: req.showLimit,
   });
 }
+
+/** The context of an area's own route: once its declared rule, if any, has let the caller through. */
+export const routeContextOf =
+  (deps: Deps): RouteContext =>
+  async (req, rule, args) => {
+    const ctx = requestContext(deps, req);
+    if (rule) await admit(ctx, rule, args);
+    return ctx;
+  };
 
 /**
  * A query string must be percent-encoded UTF-8: the parser would turn `%ED%B0%80` (a lone
@@ -146,46 +152,4 @@ export function trackRequest(log: Logger, req: IncomingMessage, res: ServerRespo
     });
   }
   return id;
-}
-
-/** A failure of `/graphql` before execution: the error object, with `errors` beside it for GraphQL clients. */
-export function answerGraphqlError(log: Logger, requestId: string, res: ServerResponse, error: unknown): void {
-  const body = toErrorBody(error);
-  if (body === internalErrorBody) log.error({ err: error, requestId }, 'request failed');
-  if (res.headersSent) return void res.end();
-  const { error: code, message, ...extra } = body;
-  if (extra.retryAfter !== undefined) res.setHeader('Retry-After', extra.retryAfter);
-  if (code === 'unauthenticated') challenge(res);
-  sendJson(res, errorStatus[code], {
-    ...body,
-    errors: [{ message, extensions: { code: code.toUpperCase(), ...extra } }],
-  });
-}
-
-/** The error object of a failed request (an answer already begun is only ended); internal failures are logged, never shown. */
-export function answerError(log: Logger, requestId: string, res: ServerResponse, error: unknown): void {
-  const body = toErrorBody(error);
-  if (body === internalErrorBody) log.error({ err: error, requestId }, 'request failed');
-  if (res.headersSent) res.end();
-  else sendError(res, body);
-}
-
-function toErrorBody(error: unknown): ErrorBody {
-  if (error instanceof AppError) return error.toBody();
-  if (isDatabaseUnavailable(error)) return databaseUnavailable().toBody();
-  const type = (error as { type?: string }).type;
-  if (type === 'entity.parse.failed') return { error: 'invalid_json', message: 'The request body is not valid JSON.' };
-  if (type === 'entity.too.large') return { error: 'payload_too_large', message: 'The request body is too large.' };
-  // A path whose percent-encoding is not UTF-8 (`%ED%A0%80`, a lone surrogate): the router could not decode it.
-  if (error instanceof URIError || (error as { status?: number }).status === 400) {
-    return {
-      error: 'validation_failed',
-      message: 'The request path is malformed.',
-      details: [{ field: 'path', message: 'is not valid percent-encoded UTF-8' }],
-    };
-  }
-  if (type === 'encoding.unsupported' || type === 'charset.unsupported') {
-    return { error: 'validation_failed', message: 'The request body encoding is not supported.', details: [] };
-  }
-  return internalErrorBody;
 }

@@ -15,27 +15,22 @@ import { CloseCode } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { type WebSocket, WebSocketServer } from 'ws';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { authenticateHeader, type RequestAuth } from '../kernel/tokens';
+import type { RequestAuth } from '../kernel/tokens';
 import { ACCESS_CHANGED } from '../kernel/access';
 import type { Context, Viewer } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
-import { accountSuspended, AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
+import { AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
 import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
-import {
-  endedSessionsOf,
-  SESSIONS_ENDED,
-  SESSIONS_ENDED_KEY,
-  type SessionsEndedEvent,
-  type SessionState,
-} from '../kernel/sessions';
+import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent, type SessionState } from '../kernel/sessions';
 import { enforce } from '../permissions/enforce';
-import { deletionPending } from '../permissions/permissions.errors';
 import type { RuleMap } from '../permissions';
 import { createContext } from './context';
 import { openUnit } from './platform';
 import { connectionSessionEnded, connectionTokenExpired, subscriptionLimitReached } from './server.errors';
-import { clientAddress, trustOf } from './client-address';
+import { callerSteps, hasExpired, standingRefusal } from './chain/caller';
+import { closeCodeOf } from './chain/errors';
+import { countCaller } from './chain/limits';
 import { eachEvent, type FormatError, formatResult, isAsyncIterable, runOnSocket } from './ws-operations';
 
 /** One socket, signed in with one access token for its whole life. */
@@ -90,16 +85,6 @@ function refuse(socket: WebSocket, refusal: AppError): false {
 }
 
 /**
- * 4403 for an account that may not connect (suspended, or its erasure pending: it may only read
- * itself and cancel, over HTTP), 4401 for a token the client refreshes or signs in again for
- * (missing, invalid, expired, its session ended).
- */
-const closeCodeOf = (refusal: AppError) =>
-  refusal.code === 'account_suspended' || refusal.code === 'account_deletion_pending'
-    ? CloseCode.Forbidden
-    : CloseCode.Unauthorized;
-
-/**
  * GraphQL over WebSocket on /graphql. The socket holds the rights of the token it opened with
  * (`connectionParams.authorization`), and no longer than that token stands: it closes with 4401
  * when the token expires or its session ends (logout, password reset, a refresh token used twice,
@@ -130,8 +115,9 @@ export function attachWebSocketServer(
    * changed (a session revoked by hand in SQL sends none; a change of the account row always does).
    */
   const ttl = config.SUBSCRIPTION_DECISION_TTL_MS;
-  const trust = trustOf(config);
-  const endedSessions = endedSessionsOf(deps);
+  // The links of the request chain a socket meets: the caller once at connection_init, and before
+  // each operation the token's expiry, the default limit and the session's standing.
+  const caller = callerSteps(deps);
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const connections = new WeakMap<object, Connection>();
   const byUser = new Map<string, Set<Connection>>();
@@ -175,7 +161,8 @@ export function attachWebSocketServer(
       requestId: randomUUID(),
       ip: connection.ip,
       auth: connection.auth,
-      countedBuckets: new Set(),
+      // A socket has no headers to show its limits in.
+      showLimit: () => undefined,
     });
   /** A subscription's context; its caller is the socket's standing account, so rules and resolvers read no account of their own. */
   const contextOf = (connection: Connection): Context => {
@@ -197,14 +184,8 @@ export function attachWebSocketServer(
     clearTimeout(connection.expiry);
     setImmediate(() => connection.socket.close(code, reason));
   };
-  const refusalFor = (state: Exclude<SessionState, 'live'>) =>
-    state === 'suspended'
-      ? accountSuspended()
-      : state === 'deletion_pending'
-        ? deletionPending()
-        : connectionSessionEnded();
   const endFor = (connection: Connection, state: Exclude<SessionState, 'live'>) => {
-    const refusal = refusalFor(state);
+    const refusal = standingRefusal(state);
     end(connection, closeCodeOf(refusal), refusal.message);
   };
 
@@ -265,7 +246,7 @@ export function attachWebSocketServer(
     const state = await standingOf(connection).state;
     if (state !== 'live') {
       endFor(connection, state);
-      return { refusal: refusalFor(state).toGraphQLError(), verdict };
+      return { refusal: standingRefusal(state).toGraphQLError(), verdict };
     }
     if (verdict && verdict.generation === connection.generation && Date.now() - verdict.at < ttl)
       return { refusal: null, verdict };
@@ -281,15 +262,15 @@ export function attachWebSocketServer(
   const operationRefusal = async (connection: Connection): Promise<GraphQLError | null> => {
     try {
       if (connection.closing) return connectionSessionEnded().toGraphQLError();
-      if (connection.auth.expiresAt !== undefined && connection.auth.expiresAt <= Date.now()) {
+      if (hasExpired(connection.auth)) {
         end(connection, CloseCode.Unauthorized, 'Token expired');
         return connectionTokenExpired().toGraphQLError();
       }
-      await deps.limits.consume('default', `user:${connection.auth.userId}`);
+      await countCaller(deps.limits, { auth: connection.auth, ip: connection.ip, showLimit: () => undefined });
       const state = await sessionState(connection.auth);
       if (state === 'live') return null;
       endFor(connection, state);
-      return refusalFor(state).toGraphQLError();
+      return standingRefusal(state).toGraphQLError();
     } catch (error) {
       if (error instanceof RateLimitedError) return error.toGraphQLError();
       if (isDatabaseUnavailable(error)) return databaseUnavailable().toGraphQLError();
@@ -371,11 +352,9 @@ export function attachWebSocketServer(
       // until the sockets are used.
       onConnect: (ctx) => {
         const socket = ctx.extra.socket;
-        const auth = authenticateHeader(config, String(ctx.connectionParams?.authorization ?? ''));
+        const auth = caller.auth(String(ctx.connectionParams?.authorization ?? ''));
         const userId = auth.userId;
         if (!userId) return refuse(socket, auth.error ?? unauthenticated());
-        const ended = endedSessions.refusal(auth);
-        if (ended) return refuse(socket, ended);
         if ((byUser.get(userId)?.size ?? 0) >= MAX_SOCKETS_PER_ACCOUNT) {
           // As in `refuse`: this close comes first and is the one sent.
           socket.close(TOO_MANY_SOCKETS, 'Too many connections for this account');
@@ -385,7 +364,7 @@ export function attachWebSocketServer(
           socket,
           auth: { ...auth, userId },
           // The client as HTTP requests name it (behind trusted proxies, X-Forwarded-For): their rate limits key on it.
-          ip: clientAddress(ctx.extra.request, trust),
+          ip: caller.address(ctx.extra.request),
           closing: false,
           generation: 0,
           subscriptions: new Set(),

@@ -1,5 +1,5 @@
 import type { RequestAuth } from '../kernel/tokens';
-import type { Bucket } from '../kernel/rate-limit';
+import type { RateLimitState } from '../kernel/rate-limit';
 
 declare global {
   namespace Express {
@@ -8,8 +8,8 @@ declare global {
       id: string;
       /** What the bearer token says, read once per request. */
       auth: RequestAuth;
-      /** Rate-limit buckets this request was already counted in by the HTTP layer. */
-      countedBuckets: Set<Bucket>;
+      /** Shows a limit this request was counted in on its answer (the tightest one shown so far stays). */
+      showLimit(state: RateLimitState): void;
       /** The template of the route served before express that answers it (its metrics' label). */
       directRoute?: string;
     }

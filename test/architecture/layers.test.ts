@@ -4,13 +4,13 @@ import { dirname, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { areas } from '../../src/areas';
-import { serviceRegistry } from '../../src/kernel/services';
+import { serviceRegistry, servicesOfArea } from '../../src/kernel/services';
 import { viewsRead } from './relations';
 
 const root = join(__dirname, '..', '..');
 
 describe('layers (docs/architecture.md, rules in .dependency-cruiser.cjs)', () => {
-  it('keeps the kernel free of areas, reaches areas through their list and their index.ts, and has no cycle', async () => {
+  it('keeps the kernel free of areas, reaches areas through their list and their index.ts, keeps src/ out of rest/ and web/, and has no cycle', async () => {
     const { stdout } = await promisify(execFile)(
       join(root, 'node_modules', '.bin', 'depcruise'),
       ['src', 'rest', '--config', '.dependency-cruiser.cjs', '--output-type', 'json'],
@@ -101,5 +101,21 @@ describe('declared uses between areas (src/kernel/area.ts)', () => {
     expect(() => services.stray).toThrow(
       'The stray area uses the low service of low, which it does not declare in uses',
     );
+  });
+
+  it("hands an area's event handlers, jobs and personal-data handlers the same view, from the bag or from another area's view", () => {
+    const units = serviceRegistry([
+      { name: 'low', services: { low: () => 'low' } as never },
+      { name: 'middle', uses: ['low'], services: { middle: () => 'middle' } as never },
+      { name: 'stray', services: { stray: () => 'stray' } as never },
+    ]);
+    const bag = units({} as never);
+    const stray = servicesOfArea(bag, 'stray') as unknown as Record<string, string>;
+    expect(stray.stray).toBe('stray');
+    expect(() => stray.low).toThrow('The stray area uses the low service of low, which it does not declare in uses');
+    const middle = servicesOfArea(stray as never, 'middle') as unknown as Record<string, string>;
+    expect([middle.middle, middle.low]).toEqual(['middle', 'low']);
+    expect(() => middle.stray).toThrow('The middle area uses the stray service of stray');
+    expect(() => servicesOfArea(bag, 'nowhere')).toThrow('No area is named nowhere');
   });
 });

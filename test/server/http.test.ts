@@ -108,7 +108,7 @@ describe('request context', () => {
   it('is copied for each operation, as Apollo copies it, without forking an entity manager before one is read', () => {
     const fork = vi.spyOn(t.app.deps.orm.em, 'fork');
     try {
-      const ctx = createContext(t.app.deps, { requestId: 'r', ip: '127.0.0.1', auth: {}, countedBuckets: new Set() });
+      const ctx = createContext(t.app.deps, { requestId: 'r', ip: '127.0.0.1', auth: {}, showLimit: () => undefined });
       // Apollo's cloneObject, run on every operation's context.
       const copy = Object.assign(Object.create(Object.getPrototypeOf(ctx) as object) as typeof ctx, ctx);
       expect(fork).not.toHaveBeenCalled();

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Consent, ConsentType } from '../../src/consent';
+import { ConsentType } from '../../src/consent';
+import { Consent } from '../../src/consent/consent.entity';
 import type { TestApp } from './app';
 import type { SmtpServer } from './smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';

@@ -1,7 +1,7 @@
 // The admin console: stats, users (search, roles, suspend), audit, flags, contact messages. Every
 // call goes through the REST API with the admin's token; the API checks the role each time.
 import { el } from '../shared/dom';
-import { formatMoney } from '../shared/money';
+import { formatMoney } from '../../src/kernel/money';
 import { call as api, logIn, signedIn, signOut } from '../shared/session';
 import { labelCells } from '../shared/table';
 import { noun, words } from '../shared/words';

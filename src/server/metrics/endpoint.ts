@@ -2,10 +2,10 @@ import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import type { Deps } from '../../kernel/deps';
 import { Role } from '../../kernel/domain';
-import { enforce } from '../../permissions/enforce';
+import type { RouteRule } from '../../kernel/area';
 import { hasRole } from '../../permissions/rules';
-import { isDirectFromLoopback } from '../client-address';
-import { requestContext } from '../steps';
+import { isDirectFromLoopback } from '../chain/caller';
+import { routeContextOf } from '../steps';
 import { metricsOf } from './registry';
 
 /**
@@ -16,8 +16,9 @@ import { metricsOf } from './registry';
  */
 export function metricsEndpoint(deps: Deps): RequestHandler {
   const scrape = scraper(deps);
+  const context = routeContextOf(deps);
   return async (req, res) => {
-    if (!isDirectFromLoopback(req)) await mustBeAdmin(deps, req);
+    if (!isDirectFromLoopback(req)) await context(req, adminsOnly);
     await scrape(res);
   };
 }
@@ -35,6 +36,4 @@ export function scraper(deps: Deps): (res: ServerResponse) => Promise<void> {
 }
 
 /** The shield rule of admins, as GraphQL runs it: the account as stored now, suspension and ended sessions included. */
-async function mustBeAdmin(deps: Deps, req: Parameters<typeof requestContext>[1]): Promise<void> {
-  await enforce(hasRole(Role.admin), requestContext(deps, req), 'Query.metrics');
-}
+const adminsOnly: RouteRule = { rule: hasRole(Role.admin), field: 'Query.metrics' };

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import type { Deps } from '../../kernel/deps';
 import { methodNotAllowed } from '../../kernel/http.errors';
 import { unknownPath } from '../server.errors';
-import { answerError } from '../steps';
+import { answerError } from '../chain/errors';
 import { scraper } from './endpoint';
 
 /**

@@ -1,4 +1,4 @@
-import type { FieldError } from '../src/kernel/errors';
+import type { FieldError } from './errors';
 
 /** REST names of list variables; errors about them name the REST parameter. */
 export const restNames: Record<string, string> = { first: 'limit', after: 'cursor' };

@@ -1,0 +1,51 @@
+import type { GraphQLSchema } from 'graphql';
+import type { JsonRoute, RouteRule } from '../../kernel/area';
+import type { Context } from '../../kernel/context';
+import { isDatabaseUnavailable } from '../../db/unavailable';
+import { AppError, databaseUnavailable, forbidden } from '../../kernel/errors';
+import { evaluateRule } from '../../permissions/enforce';
+import { inputOf } from './input';
+import { countDeclared } from './limits';
+
+/** An area's JSON route behind the links it declares: its rule (with the rule's limits), then its input. */
+export function behindChain(route: JsonRoute, schema: GraphQLSchema): JsonRoute {
+  const { rule } = route;
+  const input = route.input && inputOf(schema, route.input);
+  return {
+    path: route.path,
+    async handle(ctx, body, req, res) {
+      if (rule) await admit(ctx, rule);
+      await route.handle(ctx, input ? await input(body) : body, req, res);
+    },
+  };
+}
+
+/**
+ * The rule link for the routes that GraphQL does not run (an area's file or page, the AI tutor's
+ * stream): the rule of the root field the route stands for, the same rule object the schema uses,
+ * then the limits it declares, in the order the operations of GraphQL meet them: whoever may not
+ * call hears 401 or 403, not 429, and spends nothing.
+ */
+export async function admit(ctx: Context, declared: RouteRule, args: Record<string, unknown> = {}): Promise<void> {
+  const { userId, error } = ctx.auth;
+  const verdict =
+    declared.verdicts && userId && !error
+      ? await declared.verdicts.get(userId, () => verdictOf(ctx, declared, args))
+      : await verdictOf(ctx, declared, args);
+  if (verdict !== true) throw verdict;
+  await countDeclared(ctx, [declared.rule]);
+}
+
+/**
+ * What the rule decides of the caller: `true` or a refusal of the person (401, 403), which a route
+ * may keep. A rule that failed rather than decided (the database timing out) is answered as
+ * GraphQL answers it (503 when the database is down, else 403), and so is a refusal of anything
+ * else (a resource not found): neither is kept.
+ */
+async function verdictOf(ctx: Context, { rule, field }: RouteRule, args: Record<string, unknown>) {
+  const result = await evaluateRule(rule, ctx, field, args);
+  if (result === true) return true;
+  if (result === false) throw isDatabaseUnavailable(ctx.failure()) ? databaseUnavailable() : forbidden();
+  if (result instanceof AppError && (result.status === 401 || result.status === 403)) return result;
+  throw result;
+}
