@@ -66,11 +66,32 @@ export async function subscribeRegion(globalUrl: string, regionUrl: string, tabl
   });
 }
 
-/** Ends a region's subscription and its slot (a test's databases, before they are left behind). */
-export async function unsubscribeRegion(regionUrl: string): Promise<void> {
-  await withClient(regionUrl, (region) =>
-    region.query(`drop subscription if exists ${identifier(subscriptionName(regionUrl))}`),
-  );
+/**
+ * Ends a region's subscription, then its slot (a test's databases, before they are left behind). Not
+ * by `DROP SUBSCRIPTION` alone: it drops the slot from inside its transaction, and on one server a
+ * slot being made elsewhere waits for that transaction while the drop waits for the slot's sender.
+ */
+export async function unsubscribeRegion(globalUrl: string, regionUrl: string): Promise<void> {
+  const name = subscriptionName(regionUrl);
+  await withClient(regionUrl, async (region) => {
+    const { rowCount } = await region.query('select 1 from pg_subscription where subname = $1', [name]);
+    if (!rowCount) return;
+    await region.query(`alter subscription ${identifier(name)} disable`);
+    await region.query(`alter subscription ${identifier(name)} set (slot_name = none)`);
+    await region.query(`drop subscription ${identifier(name)}`);
+  });
+  await withClient(globalUrl, async (global) => {
+    // The disabled subscription's sender may take a moment to let the slot go.
+    for (let attempt = 1; attempt <= 50; attempt++) {
+      const { rows } = await global.query<{ active: boolean }>(
+        'select active from pg_replication_slots where slot_name = $1',
+        [name],
+      );
+      if (!rows.length) return;
+      if (!rows[0].active) return void (await global.query('select pg_drop_replication_slot($1)', [name]));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  });
 }
 
 /** A slot left by a subscription that is gone would stream changes from where it stopped: made anew. */

@@ -89,6 +89,6 @@ it('is set up once when a fleet starts at once', async () => {
     expect(await asOwner(owner, 'select 1 from pg_replication_slots where slot_name = $1', [name])).toHaveLength(1);
     expect(await asOwner(owner, 'select pubname from pg_publication')).toEqual([{ pubname: 'shared_data' }]);
   } finally {
-    await unsubscribeRegion(vnUrl);
+    await unsubscribeRegion(databaseUrl, vnUrl);
   }
 });

@@ -96,7 +96,7 @@ export async function startTestApp(
       await app.close();
       // Its databases are left behind, not their replication: a subscription keeps two processes of
       // the test cluster running, and its slot keeps WAL, until it is dropped.
-      if (!databaseUrl) for (const region of regions.slice(1)) await unsubscribeRegion(besideGlobal(url, region));
+      if (!databaseUrl) for (const region of regions.slice(1)) await unsubscribeRegion(url, besideGlobal(url, region));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
