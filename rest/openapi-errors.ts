@@ -46,6 +46,14 @@ const common: Record<string, Example> = {
 
 const conflict = (message: string, reason: string) => says('conflict', message, { reason });
 const limitReached = (message: string, reason: string) => says('limit_reached', message, { reason });
+const regionMismatch = conflict(
+  "The guardian's account and the learner's are kept in different regions: make the guardian's account in the learner's country.",
+  'region_mismatch',
+);
+const schoolRegionMismatch = conflict(
+  "The account is kept in another region than the school's: its members have accounts made in the school's country.",
+  'school_region_mismatch',
+);
 const aiErrors = [
   says('quota_exceeded', "Today's AI messages are used up (20). They come back at midnight UTC.", { retryAfter: 3600 }),
   says('upstream_error', 'The AI service answered with an error. Try again later.', { reason: 'ai_service_error' }),
@@ -90,7 +98,9 @@ const particular: Record<string, Example[]> = {
   JoinClass: [
     says('not_found', 'No such class with this code.'),
     conflict('You are in this class already.', 'already_in_class'),
+    schoolRegionMismatch,
   ],
+  SetSchoolMember: [schoolRegionMismatch],
   AssignClassCourse: [conflict('The course is assigned to this class already.', 'course_already_assigned')],
   ResolveContactMessage: [conflict('This message is resolved already.', 'message_already_resolved')],
   PublishProduct: [conflict('A listing is published by its review.', 'listing_published_by_review')],
@@ -144,12 +154,17 @@ const particular: Record<string, Example[]> = {
   ],
   DeclareLearner: [
     conflict('You have a link to this learner already.', 'link_exists'),
+    regionMismatch,
     limitReached('A guardian may have at most 5 linked learners; revoke a link first.', 'guardian_link_limit_reached'),
   ],
   AddChild: [
     limitReached('A guardian may have at most 5 linked learners; revoke a link first.', 'guardian_link_limit_reached'),
+    regionMismatch,
   ],
-  ApproveGuardianLink: [conflict('The link is active; only a pending link can be approved.', 'link_not_pending')],
+  ApproveGuardianLink: [
+    conflict('The link is active; only a pending link can be approved.', 'link_not_pending'),
+    regionMismatch,
+  ],
   RevokeGuardianLink: [conflict('The link is revoked already.', 'link_already_revoked')],
   ConfirmGuardianLink: [
     says(
@@ -157,6 +172,7 @@ const particular: Record<string, Example[]> = {
       "The learner's account must verify its e-mail address first; then follow this link again.",
       { reason: 'learner_email_not_verified' },
     ),
+    regionMismatch,
   ],
   AiChat: aiErrors,
   RequestHint: aiErrors,

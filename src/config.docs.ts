@@ -86,6 +86,13 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
       "`postgres://user:pass@host:5432/db` of a real server: the owner of the tables, who runs the migrations and makes the role the service runs as (`learning_platform_app`, rows only: it cannot alter or truncate a table nor disable the triggers that keep the ledger and the audit trail append-only; its password is derived from the owner's)",
     unset: 'embedded PostgreSQL',
   },
+  DATABASE_URL_VN: {
+    group: 'Database',
+    meaning:
+      "region vn's database (docs/residency.md): a server in Viet Nam, owned like `DATABASE_URL`'s, with `wal_level = logical` on global's server so that the shared data reaches it; the personal data of accounts whose home region is `vn` is kept there and nowhere else. Production refuses to start with `DATABASE_URL` set and this unset",
+    unset:
+      "a database beside global's on its server, named after it with `_vn` (`learning_platform_vn` in the embedded one), made when missing",
+  },
   DATABASE_APP_URL: {
     group: 'Database',
     meaning:

@@ -28,6 +28,15 @@ export const settingsSchema = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
     .optional(),
+  /**
+   * Region vn's database (docs/residency.md): a server in Viet Nam, where the personal data of VN
+   * accounts is kept. Required in production when DATABASE_URL is set; unset otherwise: a database
+   * beside DATABASE_URL's, named after it with `_vn`.
+   */
+  DATABASE_URL_VN: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
   EMBEDDED_PG_PORT: port.default(54329),
   SMTP_URL: z
     .string()

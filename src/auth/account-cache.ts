@@ -13,6 +13,7 @@ export interface Account {
   readonly roles: readonly Role[];
   readonly birthDate: string | null;
   readonly country: string;
+  readonly region: string;
   readonly locale: Locale;
   readonly tier: Tier;
   readonly status: AccountStatus;
@@ -42,6 +43,7 @@ const accountOfRow = (row: Record<string, unknown>): Account =>
     roles: Object.freeze([...(row.roles as Role[])]),
     birthDate: (row.birth_date as string | null) ?? null,
     country: row.country as string,
+    region: row.region as string,
     locale: row.locale as Locale,
     tier: row.tier as Tier,
     status: row.status as AccountStatus,

@@ -26,6 +26,7 @@ const ACCOUNT_FIELDS = new Set([
   'roles',
   'birthDate',
   'country',
+  'region',
   'locale',
   'tier',
   'status',

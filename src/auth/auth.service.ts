@@ -126,6 +126,7 @@ export class AuthService {
       roles: [request.role],
       birthDate: request.birthDate ?? null,
       country: request.country.toUpperCase(),
+      region: this.deps.homeRegionOf(request.country),
       locale: request.locale ?? Locale.en,
       status: needsGuardian ? AccountStatus.pending_guardian : AccountStatus.active,
       guardianEmail: needsGuardian ? normaliseEmail(request.guardianEmail!) : null,
@@ -289,6 +290,7 @@ export class AuthService {
       roles: [role],
       birthDate: profile.birthDate ?? null,
       country: 'VN',
+      region: this.deps.homeRegionOf('VN'),
       emailVerifiedAt: new Date(),
     });
     await this.em.flush();
@@ -313,6 +315,7 @@ export class AuthService {
       roles: [Role.learner],
       birthDate: profile.birthDate,
       country: profile.country.toUpperCase(),
+      region: this.deps.homeRegionOf(profile.country),
       locale: profile.locale ?? Locale.en,
     });
     await this.em.flush();

@@ -71,6 +71,12 @@ export class UserView implements Node {
   @Field(() => String, { description: 'ISO 3166-1 alpha-2' })
   country!: string;
 
+  @Field(() => String, {
+    description:
+      "Home region: the region whose database keeps the account's personal data (`global`, or `vn` for Viet Nam), from its country at sign-up",
+  })
+  region!: string;
+
   @Field(() => Locale, { description: 'Preferred language of mails and content' })
   locale!: Locale;
 

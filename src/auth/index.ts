@@ -13,6 +13,7 @@ import { Migration20261128100000_account_change_events } from './migrations/Migr
 import { Migration20261129000400_account_deleted_events } from './migrations/Migration20261129000400_account_deleted_events';
 import { type Account, accountsOf } from './account-cache';
 import { Migration20261130000400_account_profiles_view } from './migrations/Migration20261130000400_account_profiles_view';
+import { Migration20261202000000_account_regions } from './migrations/Migration20261202000000_account_regions';
 import { Migration20261122000000_accounts } from './migrations/Migration20261122000000_accounts';
 
 export { ADULT_AGE } from './age';
@@ -63,6 +64,7 @@ export const authArea = defineArea({
     { name: 'Migration20261128100000_account_change_events', class: Migration20261128100000_account_change_events },
     { name: 'Migration20261129000400_account_deleted_events', class: Migration20261129000400_account_deleted_events },
     { name: 'Migration20261130000400_account_profiles_view', class: Migration20261130000400_account_profiles_view },
+    { name: 'Migration20261202000000_account_regions', class: Migration20261202000000_account_regions },
   ],
   routes: authRoutes,
   services: {

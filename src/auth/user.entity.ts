@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Index, PrimaryKey, Property, OptionalProps } from '@mikro-orm/core';
+import { GLOBAL_REGION } from '../db/regions';
 import { AccountStatus, Locale, Role, Tier } from '../kernel/domain';
 
 export { AccountStatus, Locale, Role, signupRoles, Tier } from '../kernel/domain';
@@ -40,6 +41,10 @@ export class User {
 
   @Property({ type: 'string', columnType: 'char(2)' })
   country!: string;
+
+  /** The region whose database keeps the account's personal data (`global`, `vn`), from its country at sign-up. */
+  @Property({ type: 'text', default: GLOBAL_REGION })
+  region!: string;
 
   @Enum({ items: () => Locale })
   locale: Locale = Locale.en;

@@ -25,6 +25,7 @@ declare module '../kernel/services' {
 export const catalogArea = defineArea({
   name: 'catalog',
   uses: ['audit', 'auth', 'courses', 'entitlements', 'notifications'],
+  sharedTables: ['products'],
   entities: [Product],
   resolvers: [CatalogResolver],
   nodes: catalogNodes,

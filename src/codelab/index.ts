@@ -47,6 +47,7 @@ declare module '../kernel/services' {
 export const codelabArea = defineArea({
   name: 'codelab',
   uses: ['ai', 'auth', 'consent', 'entitlements', 'guardian'],
+  sharedTables: ['codelab_exercises'],
   entities: [Exercise, Submission],
   resolvers: [CodeLabResolver, CodeLabUserEdges],
   nodes: codelabNodes,

@@ -1,3 +1,5 @@
+import { residencyRegion } from '../db/regions';
+
 export type Region = 'EU' | 'US' | 'VN' | 'OTHER';
 
 /** What a country's law asks of consent for children's data (docs/domain.md). */
@@ -92,3 +94,13 @@ export function defaultPolicy(country: string): PolicyValues {
     rules: ['A guardian consents to data processing for children under 16.', AI_RULE],
   };
 }
+
+/** A country of each kind of policy above. */
+const ONE_COUNTRY_OF_EACH_POLICY = ['DE', 'US', 'VN', 'ZZ'];
+
+/** The regions whose law keeps personal data in the country (`vn`): each has a database of its own. */
+export const residencyRegions = (): string[] => [
+  ...new Set(
+    ONE_COUNTRY_OF_EACH_POLICY.flatMap((country) => residencyRegion(defaultPolicy(country).dataResidency) ?? []),
+  ),
+];

@@ -6,6 +6,8 @@ import { CountryPolicyResolver } from './country-policy.resolver';
 import { countryPolicyRoutes } from './country-policy.routes';
 import { countryPolicyRules } from './country-policy.rules';
 import { CountryPolicyService } from './country-policy.service';
+import { defaultPolicy, residencyRegions } from './country-policy.defaults';
+import { residencyRegion } from '../db/regions';
 import { Migration20261122020000_guardians_consent_country_policy } from './migrations/Migration20261122020000_guardians_consent_country_policy';
 
 export type { PolicyValues } from './country-policy.defaults';
@@ -20,6 +22,11 @@ declare module '../kernel/services' {
 export const countryPolicyArea = defineArea({
   name: 'country-policy',
   uses: ['audit', 'auth'],
+  sharedTables: ['country_policies'],
+  residency: {
+    regions: residencyRegions(),
+    regionOf: (country) => residencyRegion(defaultPolicy(country.toUpperCase()).dataResidency),
+  },
   migrations: [
     {
       name: 'Migration20261122020000_guardians_consent_country_policy',

@@ -37,6 +37,7 @@ declare module '../kernel/services' {
 export const coursesArea = defineArea({
   name: 'courses',
   uses: ['auth', 'consent', 'entitlements', 'guardian'],
+  sharedTables: ['courses', 'lessons'],
   entities: [Course, Lesson, Enrollment],
   migrations: [
     { name: 'Migration20261122040000_learning', class: Migration20261122040000_learning },

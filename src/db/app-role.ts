@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { Client } from 'pg';
 import { isReachable } from './embedded';
+import { identifier, literal } from './quoting';
 
 /** The role the service runs as, beside the owner that runs the migrations. */
 export const APP_ROLE = 'learning_platform_app';
@@ -69,5 +70,18 @@ async function retried(work: () => Promise<void>): Promise<void> {
   }
 }
 
-const literal = (value: string) => `'${value.replace(/'/g, "''")}'`;
-const identifier = (value: string) => `"${value.replace(/"/g, '""')}"`;
+/**
+ * A region's copies of the shared tables are PostgreSQL's to write (replication, as their owner):
+ * the service may only read them, so that a write meant for global's fails loudly instead of being
+ * overwritten, or refused by the subscription, later.
+ */
+export async function readOnlyForService(ownerUrl: string, tables: readonly string[]): Promise<void> {
+  const owner = new Client({ connectionString: ownerUrl });
+  await owner.connect();
+  try {
+    const list = tables.map(identifier).join(', ');
+    await retried(async () => void (await owner.query(`revoke insert, update, delete on ${list} from ${APP_ROLE}`)));
+  } finally {
+    await owner.end();
+  }
+}

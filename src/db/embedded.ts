@@ -247,6 +247,9 @@ async function createServer(databaseDir: string, port: number, password: string,
       ...['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
       // Its log reaches ours (debug): an error line without the failing row (DETAIL) or the statement.
       ...['-c', 'log_error_verbosity=terse', '-c', 'log_min_error_statement=panic'],
+      // The regions' databases receive the shared data by logical replication (docs/residency.md),
+      // which PostgreSQL allows only when the server started with it.
+      ...['-c', 'wal_level=logical'],
     ],
     // As root, PostgreSQL refuses to run; the package then runs it as a `postgres` user it creates.
     // Our patch of the package (patches/) starts the postmaster detached, in a process group of its

@@ -33,6 +33,7 @@ declare module '../kernel/services' {
 export const entitlementsArea = defineArea({
   name: 'entitlements',
   uses: ['audit', 'auth'],
+  sharedTables: ['courses_on_sale'],
   entities: [Entitlement, CourseOnSale],
   migrations: [{ name: 'Migration20261130000300_courses_on_sale', class: Migration20261130000300_courses_on_sale }],
   resolvers: [EntitlementsResolver, EntitlementsUserEdges],

@@ -18,6 +18,7 @@ declare module '../kernel/services' {
 export const featuresArea = defineArea({
   name: 'features',
   uses: ['audit', 'auth'],
+  sharedTables: ['feature_flags'],
   entities: [FeatureFlag],
   resolvers: [FeaturesResolver],
   rules: featuresRules,

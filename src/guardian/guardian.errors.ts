@@ -14,6 +14,7 @@ const reason = reasons('guardian', {
   not_self_or_guardian: 'forbidden',
   not_link_guardian: 'forbidden',
   learner_not_signed_up: 'validation_failed',
+  region_mismatch: 'conflict',
 });
 
 export const unknownLink = () => notFound('guardian link');
@@ -50,5 +51,10 @@ export const onlySelfOrGuardians = () =>
   reason.not_self_or_guardian("Only the account and the learner's active guardians see this.");
 export const onlyLinkGuardian = () =>
   reason.not_link_guardian("Only the link's guardian walks to the learner's account.");
+// A family lives in one region: the learner's personal data must stay where the learner's law keeps it.
+export const regionMismatch = () =>
+  reason.region_mismatch(
+    "The guardian's account and the learner's are kept in different regions: make the guardian's account in the learner's country.",
+  );
 export const guardianRequired = () =>
   new AppError('guardian_required', 'A verified guardian must link to your account first.');

@@ -27,6 +27,7 @@ import {
   onlyLearnerOrAdminApproves,
   onlyPendingLinkApproved,
   ownAddressAsLearner,
+  regionMismatch,
   unknownLearner,
   unknownLink,
 } from './guardian.errors';
@@ -358,6 +359,9 @@ export class GuardianService {
    */
   private async activate(em: EntityManager, link: GuardianLink, actor: User): Promise<void> {
     const learner = (await this.accounts.lockAccount(link.learner!.id))!;
+    // The guardian's account from this unit's identity map or the instance's cache of accounts.
+    const guardian = await this.auth.findUser(link.guardian.id);
+    if (guardian?.region !== learner.region) throw regionMismatch();
     const existing = await em.findOne(GuardianLink, {
       learner,
       guardian: link.guardian,

@@ -121,6 +121,13 @@ export interface AreaGauge {
   read(): { labels: Record<string, string>; value: number }[];
 }
 
+/** The regions an area's rules name, and which country's accounts belong to which. */
+export interface Residency {
+  regions: string[];
+  /** The region of a country's accounts (an ISO 3166-1 alpha-2 code, any case); null when its law names none. */
+  regionOf(country: string): string | null;
+}
+
 /**
  * One area of the specification as a value: the composition root reads these, so adding an area
  * is a folder and one line in `src/areas.ts`.
@@ -143,6 +150,17 @@ export interface Area {
   jsonRoutes?: (deps: Deps, schema: GraphQLSchema) => JsonRoute[];
   /** Rate-limit buckets of the area's own, counted in the shared store like the kernel's (by name, per key). */
   rateLimits?: (config: Config) => Record<string, RateLimitRule>;
+  /**
+   * Regions (`vn`) whose law keeps the personal data of their accounts in the country, each with a
+   * database of its own beside global's, and the region of a country's accounts (docs/residency.md).
+   */
+  residency?: Residency;
+  /**
+   * The area's tables of shared data (courses, products...): written in global's database only, and
+   * copied read-only into every region's by PostgreSQL's logical replication (docs/residency.md).
+   * Each needs a primary key; a migration writes their rows in global's database only.
+   */
+  sharedTables?: string[];
   /** Migrations of the area's own tables; all areas' run in the order of their names. */
   migrations?: MigrationObject[];
   services?: ServiceFactories;

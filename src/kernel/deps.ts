@@ -12,9 +12,14 @@ import type { PlainSql } from '../db/plain-sql';
 export interface Deps {
   config: Config;
   log: Logger;
+  /** Global's database: the shared data, and the personal data of accounts whose home region is global. */
   orm: Orm;
+  /** Each region's database by its name (`global`, `vn`), global's being `orm` (docs/residency.md). */
+  regionOrms: ReadonlyMap<string, Orm>;
   /** The hottest statements outside transactions, without the ORM (`uow.query`). */
   sql: PlainSql;
+  /** The home region of an account of this country (`vn` for VN, else `global`): the region whose database keeps its personal data. */
+  homeRegionOf(country: string): string;
   mailer: Mailer;
   pubSub: EventPubSub;
   limits: RateLimits;

@@ -16,6 +16,7 @@ import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember, SchoolRole
 import {
   alreadyInClass,
   courseAlreadyAssigned,
+  schoolRegionMismatch,
   unknownClass,
   unknownClassCode,
   unknownSchool,
@@ -133,6 +134,7 @@ export class SchoolService {
     if (!school) throw unknownSchool();
     const user = await this.auth.findUserByEmail(email);
     if (!user) throw unknownUser();
+    this.assertSameRegion(school, user);
     return this.uow.transaction(async (em) => {
       let member = await em.findOne(SchoolMember, { school, user }, { populate: ['user'] });
       if (member) member.role = role;
@@ -146,6 +148,11 @@ export class SchoolService {
       });
       return member;
     });
+  }
+
+  /** A school is in its country's region, and so are its members. */
+  private assertSameRegion(school: School, account: User): void {
+    if (this.uow.deps.homeRegionOf(school.country) !== account.region) throw schoolRegionMismatch();
   }
 
   async createClass(actor: User, schoolId: string, name: string): Promise<SchoolClass> {
@@ -199,6 +206,7 @@ export class SchoolService {
       { populate: ['school'] },
     );
     if (!schoolClass) throw unknownClassCode();
+    this.assertSameRegion(schoolClass.school, learner);
     let member: ClassMember;
     try {
       member = await this.uow.transaction(async (em) => {

@@ -1,12 +1,14 @@
 import type { Config } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
-import { migrate, type Orm } from '../db/orm';
+import type { Orm } from '../db/orm';
 import { openAppDatabase } from '../server/platform';
+import { migrateRegions, regionUrls } from '../server/regions';
 
 /**
  * Runs a command-line task against the configured database: `DATABASE_URL`, or the embedded one
- * (joined if the service already runs it), migrated to the latest version first unless `migrated`
- * is false (the migration commands themselves, which must see the database as it is).
+ * (joined if the service already runs it). Every region's database is migrated to the latest version
+ * first, as at start-up, unless `migrated` is false (the migration commands themselves, which must see
+ * the database as it is); the task itself runs on global's.
  */
 export async function withDatabase<T>(
   config: Config,
@@ -17,12 +19,15 @@ export async function withDatabase<T>(
     ? undefined
     : await startEmbeddedPostgres(config.DATA_DIR, config.EMBEDDED_PG_PORT);
   const databaseUrl = config.DATABASE_URL ?? embedded!.url();
-  const orm = await openAppDatabase(databaseUrl);
   try {
-    if (migrated) await migrate(orm);
-    return await task(orm, databaseUrl);
+    if (migrated) await migrateRegions(await regionUrls(config, databaseUrl), () => {});
+    const orm = await openAppDatabase(databaseUrl);
+    try {
+      return await task(orm, databaseUrl);
+    } finally {
+      await orm.close();
+    }
   } finally {
-    await orm.close();
     await embedded?.stop();
   }
 }

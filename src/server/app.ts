@@ -12,8 +12,8 @@ import type { Express } from 'express';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { type EmbeddedPostgres, startEmbeddedPostgres, type Supervision } from '../db/embedded';
-import { prepareAppRole } from '../db/app-role';
-import { migrate } from '../db/orm';
+import { prepareAppRole, readOnlyForService } from '../db/app-role';
+import { GLOBAL_REGION } from '../db/regions';
 import { RATE_LIMIT_TABLE_DDL } from '../kernel/rate-limit-stores';
 import type { Context } from '../kernel/context';
 import type { Deps } from '../kernel/deps';
@@ -31,7 +31,8 @@ import { watchState } from './metrics/state';
 import { queryCostPlugin } from './query-cost';
 import { parseOptions, queryLimitRules } from './query-limits';
 import { buildAppSchema } from './schema';
-import { createOutboxRelay, defineJobs, jsonRoutes, openAppDatabase, ruleMap } from './platform';
+import { createOutboxRelay, defineJobs, jsonRoutes, ruleMap } from './platform';
+import { migrateRegions, openRegions, regionUrls, replicateSharedData, sharedTables } from './regions';
 import { attachWebSocketServer } from './ws';
 import { socketOperationsPlugin } from './ws-operations';
 
@@ -78,17 +79,25 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
         (line) => log.debug({ postgres: line }),
         supervision,
       );
-  const ownerUrl = config.DATABASE_URL ?? embedded!.url();
-  const owner = await openAppDatabase(ownerUrl, (message) => log.debug({ orm: message }));
-  try {
-    await migrate(owner);
-  } finally {
-    await owner.close();
+  const ormLog = (message: string) => log.debug({ orm: message });
+  const ownerUrls = await regionUrls(config, config.DATABASE_URL ?? embedded!.url());
+  await migrateRegions(ownerUrls, ormLog);
+  await replicateSharedData(ownerUrls);
+  // The service itself runs as a role that owns no table (src/db/app-role.ts), and only reads a
+  // region's copies of the shared tables.
+  const appUrls = new Map<string, string>();
+  for (const [region, ownerUrl] of ownerUrls) {
+    if (region === GLOBAL_REGION) {
+      appUrls.set(region, config.DATABASE_APP_URL ?? (await prepareAppRole(ownerUrl, [RATE_LIMIT_TABLE_DDL])));
+      continue;
+    }
+    appUrls.set(region, await prepareAppRole(ownerUrl));
+    await readOnlyForService(ownerUrl, sharedTables);
   }
-  // The service itself runs as a role that owns no table (src/db/app-role.ts).
-  const databaseUrl = config.DATABASE_APP_URL ?? (await prepareAppRole(ownerUrl, [RATE_LIMIT_TABLE_DDL]));
-  const orm = await openAppDatabase(databaseUrl, (message) => log.debug({ orm: message }));
-  const deps = await createDeps(config, log, orm, databaseUrl);
+  const regionOrms = await openRegions(appUrls, ormLog);
+  const orm = regionOrms.get(GLOBAL_REGION)!;
+  const databaseUrl = appUrls.get(GLOBAL_REGION)!;
+  const deps = await createDeps(config, log, orm, databaseUrl, regionOrms);
   // Before the first request: a restarted instance refuses the tokens of sessions ended before it started.
   const endedSessions = endedSessionsOf(deps);
   await endedSessions.start();
@@ -161,7 +170,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       log.debug('stopping: jobs, mail and events');
       await bounded(closeDeps(deps), 'jobs, mail and events');
       log.debug('stopping: database pool');
-      await bounded(orm.close(), 'database pool');
+      await bounded(Promise.all([...regionOrms.values()].map((regionOrm) => regionOrm.close())), 'database pools');
       log.debug('stopping: embedded database');
       await bounded(embedded?.stop() ?? Promise.resolve(), 'embedded database');
     },

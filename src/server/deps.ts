@@ -4,6 +4,8 @@ import { areas } from '../areas';
 import { openPlainSql } from '../db/plain-sql';
 import type { Config } from '../config';
 import type { Orm } from '../db/orm';
+import { GLOBAL_REGION } from '../db/regions';
+import { homeRegionOf } from './regions';
 import { createJobs } from '../jobs/agenda';
 import type { Deps } from '../kernel/deps';
 import { createPostgresPubSub } from '../kernel/pubsub';
@@ -14,7 +16,13 @@ import { createMailer } from '../mail/mailer';
 /** The rate limit store of each Deps, closed with it. */
 const limitStores = new WeakMap<Deps, RateLimitStore>();
 
-export async function createDeps(config: Config, log: Logger, orm: Orm, databaseUrl: string): Promise<Deps> {
+export async function createDeps(
+  config: Config,
+  log: Logger,
+  orm: Orm,
+  databaseUrl: string,
+  regionOrms: ReadonlyMap<string, Orm> = new Map([[GLOBAL_REGION, orm]]),
+): Promise<Deps> {
   // Shared counters (docs/conventions.md#rate-limits): Redis when REDIS_URL is set, else the service's own database.
   const limitStore = await openRateLimitStore({ redisUrl: config.REDIS_URL, databaseUrl, log });
   const sql = openPlainSql(orm, log);
@@ -23,6 +31,8 @@ export async function createDeps(config: Config, log: Logger, orm: Orm, database
     config,
     log,
     orm,
+    regionOrms,
+    homeRegionOf,
     sql,
     mailer: createMailer({
       smtpUrl: config.SMTP_URL,

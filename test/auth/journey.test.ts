@@ -10,7 +10,7 @@ let smtp: SmtpServer;
 beforeAll(() => void ({ t, smtp } = ctx));
 
 const NEW_PASSWORD = 'another long passphrase';
-const USER = 'id email emailVerified displayName roles birthDate country locale tier status createdAt';
+const USER = 'id email emailVerified displayName roles birthDate country region locale tier status createdAt';
 const SESSION = `user { ${USER} } accessToken refreshToken expiresIn`;
 
 describe('the account journey over REST', () => {

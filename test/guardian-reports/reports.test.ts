@@ -80,7 +80,11 @@ async function family(learners: number, overrides: Record<string, unknown> = {})
   const editor = await contentAdmin(t);
   const course = await publishedCourse(t, editor);
   for (let i = 0; i < learners; i++) {
-    const kid = await withBasicData(t, await learnerOfAge(t, 14, { displayName: `Kid ${i} ${Date.now()}` }));
+    // A family lives in one region: the kids of the guardian's country.
+    const kid = await withBasicData(
+      t,
+      await learnerOfAge(t, 14, { displayName: `Kid ${i} ${Date.now()}`, country: guardian.user.country }),
+    );
     await linkFamily(t, guardian, kid);
     await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: kid.accessToken });
     kids.push(kid);

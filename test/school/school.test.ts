@@ -31,7 +31,7 @@ beforeAll(async () => {
   editor = await contentAdmin(t);
   schoolAdmin = await signUp(t, adultSignup({ email: uniqueEmail('head') }));
   teacher = await signUp(t, adultSignup({ email: uniqueEmail('teacher') }));
-  otherTeacher = await signUp(t, adultSignup({ email: uniqueEmail('other-teacher') }));
+  otherTeacher = await signUp(t, adultSignup({ email: uniqueEmail('other-teacher'), country: 'DE' }));
   schoolId = (
     await t.http.post('/school', { name: 'Trường Tiểu học Lê Lợi', country: 'VN' }, { token: admin.accessToken })
   ).body.id;

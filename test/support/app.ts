@@ -8,6 +8,9 @@ import { inject } from 'vitest';
 import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { type App, createApp } from '../../src/server/app';
+import { unsubscribeRegion } from '../../src/db/replication';
+import { besideGlobal, regionDatabaseName } from '../../src/db/regions';
+import { regions } from '../../src/server/regions';
 import { TEMPLATE_DATABASE } from './global-setup';
 import { Client, type Http } from './http';
 
@@ -20,16 +23,22 @@ export interface TestApp {
 }
 
 /**
- * A database of its own for a test file, copied from the migrated template file by file: the default
- * strategy (WAL_LOG) writes every page of the template through the WAL, four times as long. Its
- * checkpoints cost nothing on the test cluster, which does not fsync (global-setup.ts).
+ * A database of its own for a test file (and one for each region beside it), copied from the
+ * migrated templates file by file: the default strategy (WAL_LOG) writes every page of the template
+ * through the WAL, four times as long. Its checkpoints cost nothing on the test cluster, which does
+ * not fsync (global-setup.ts).
  */
 export async function createTestDatabase(): Promise<string> {
   const name = `test_${randomUUID().replace(/-/g, '')}`;
   const admin = new PgClient({ connectionString: inject('postgresAdminUrl') });
   await admin.connect();
   try {
-    await admin.query(`create database "${name}" template "${TEMPLATE_DATABASE}" strategy file_copy`);
+    // Each region's beside it, as the service names them (test_…_vn), so that it finds them migrated.
+    for (const region of regions) {
+      await admin.query(
+        `create database "${regionDatabaseName(name, region)}" template "${regionDatabaseName(TEMPLATE_DATABASE, region)}" strategy file_copy`,
+      );
+    }
   } finally {
     await admin.end();
   }
@@ -85,6 +94,9 @@ export async function startTestApp(
     http: new Client(base),
     async close() {
       await app.close();
+      // Its databases are left behind, not their replication: a subscription keeps two processes of
+      // the test cluster running, and its slot keeps WAL, until it is dropped.
+      if (!databaseUrl) for (const region of regions.slice(1)) await unsubscribeRegion(url, besideGlobal(url, region));
       rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -2,6 +2,7 @@ import type { Knex } from '@mikro-orm/postgresql';
 import type { PoolStats } from '../../db/plain-sql';
 import type { Deps } from '../../kernel/deps';
 import { type Metrics, metricsOf } from './registry';
+import { watchReplication } from './replication';
 
 /** Rows counted at most per scrape: the counts stay cheap however large a backlog grows. */
 export const COUNT_CAP = 10_000;
@@ -14,13 +15,14 @@ export interface WebSocketStats {
 
 /**
  * The gauges read at each scrape: the database pools, the job queue and the outbox (two bounded
- * statements), the WebSockets, and what the areas report (the CodeLab pools). A statement that fails
+ * statements), the regions' replication, the WebSockets, and what the areas report (the CodeLab pools). A statement that fails
  * (the database down) leaves its gauges empty for that scrape; the rest are still answered.
  */
 export function watchState(deps: Deps, webSockets: () => WebSocketStats): void {
   const metrics = metricsOf(deps);
   watchPools(deps, metrics);
   watchQueues(deps, metrics);
+  watchReplication(deps, metrics);
   const sockets = metrics.gauge('websocket_connections', 'WebSocket connections open on this instance');
   const subscriptions = metrics.gauge('graphql_subscriptions', 'GraphQL subscriptions running on this instance');
   metrics.beforeScrape.push(() => {
