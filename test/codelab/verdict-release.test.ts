@@ -109,9 +109,11 @@ async function observe(code: string) {
   await subscription.ready;
   const before: unknown[] = [];
   let sentAt = Date.now();
+  let lastSentAt = sentAt;
   let reply = await t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken });
   for (const deadline = Date.now() + 60_000; reply.body.status !== 'completed' && Date.now() < deadline;) {
     before.push(reply.body);
+    lastSentAt = sentAt;
     sentAt = Date.now();
     reply = await t.http.get(`/codelab/submissions/${posted.body.id}`, { token: learner.accessToken });
   }
@@ -123,6 +125,8 @@ async function observe(code: string) {
     body: reply.body,
     before,
     visibleAfter: sentAt - createdAt,
+    // How finely the polling saw the moment: the time between the last read without the verdict and the first with it.
+    pollStep: sentAt - lastSentAt,
     pushedAfter: pushedAt - createdAt,
     pushes: subscription.events,
     progressBefore: await progressBefore,
@@ -169,8 +173,9 @@ describe('the verdict of a submission is released a fixed time after it, whateve
       );
       expect(gql.body.data.codelabSubmission).toEqual(seen.body);
     }
-    // The moments differ by what a read's round trip and the job's timer make, far less than the 0.8 s.
-    expect(Math.abs(slow.visibleAfter - fast.visibleAfter)).toBeLessThan(400);
+    // The moments differ by what a read's round trip and the job's timer make, far less than the 0.8 s
+    // (a busy machine's slow reads coarsen what polling can see, so their step is allowed on top).
+    expect(Math.abs(slow.visibleAfter - fast.visibleAfter)).toBeLessThan(400 + Math.max(slow.pollStep, fast.pollStep));
     expect(Math.abs(slow.pushedAfter - fast.pushedAfter)).toBeLessThan(400);
 
     // Nor the learner's progress, which hears of the first verdict only once it is shown (its reaction follows the release's commit).
