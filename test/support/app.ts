@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config';
 import { createLogger } from '../../src/logger';
 import { type App, createApp } from '../../src/server/app';
 import { unsubscribeRegion } from '../../src/db/replication';
-import { besideGlobal, regionDatabaseName } from '../../src/db/regions';
+import { besideGlobal, regionDatabaseName, regionUrlSetting } from '../../src/db/regions';
 import { regions } from '../../src/server/regions';
 import { TEMPLATE_DATABASE } from './global-setup';
 import { Client, type Http } from './http';
@@ -77,6 +77,11 @@ export async function startTestApp(
   const config = loadConfig({
     ...TEST_SETTINGS,
     DATABASE_URL: url,
+    // The regions' databases made beside it, named as a deployment names them (a production app refuses
+    // to start without them); an app on a database of the test's own finds or makes them itself.
+    ...(databaseUrl
+      ? {}
+      : Object.fromEntries(regions.slice(1).map((region) => [regionUrlSetting(region), besideGlobal(url, region)]))),
     DATA_DIR: dataDir,
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     // The suite signs up thousands: 1 MiB hashes, not production's 19 (test/auth/password-hashing
