@@ -65,8 +65,8 @@ run(async () => {
     return;
   }
   const service = await startBenchService({ AI_QUOTA_FREE: '100000000' });
-  const { auth, consent } = service.services;
-  const session = await auth.signup({
+  const { consent } = service.services;
+  const session = await service.services.homeRegion.signup({
     email: `bench-${Date.now()}@example.com`,
     password: 'a benchmark password',
     displayName: 'Bench',

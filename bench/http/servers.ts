@@ -16,7 +16,7 @@ run(async () => {
   const { config, databaseUrl, services } = service;
 
   const email = `bench-${Date.now()}@example.com`;
-  const session = await services.auth.signup({
+  const session = await services.homeRegion.signup({
     email,
     password: 'a benchmark password',
     displayName: 'Bench',

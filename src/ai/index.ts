@@ -1,7 +1,7 @@
 import { allRowsOf, withBackoff } from '../kernel/personal-data';
 import { AppError } from '../kernel/errors';
 import { defineArea } from '../kernel/area';
-import { type Deps, perProcess } from '../kernel/deps';
+import { type Deps, perProcess, perRegion } from '../kernel/deps';
 import { AiUsage } from './ai-usage.entity';
 import { AiBackend } from './ai.backend';
 import { AiResolver, AiUserEdges } from './ai.resolver';
@@ -34,12 +34,11 @@ const decisionOptions = (deps: Deps) => ({
   until: () => nextReset().getTime(),
 });
 
-/**
- * What the AI area keeps per process: one backend client (its circuit breaker sees every request,
- * its keep-alive pool serves them all), the per-person decisions, and the token usage waiting to be written.
- */
-const runtimeOf = perProcess((deps) => ({
-  backend: new AiBackend(deps.config, deps.log),
+/** One backend client per process: its circuit breaker sees every request, its keep-alive pool serves them all. */
+const aiBackendOf = perProcess((deps) => new AiBackend(deps.config, deps.log));
+
+/** What the AI area keeps per region: the per-person decisions, and the token usage waiting to be written to the region's database. */
+const runtimeOf = perRegion((deps) => ({
   kept: {
     verdicts: new AccessCache<true | AppError>(deps.pubSub, decisionOptions(deps)),
     terms: new AccessCache<ChatTerms>(deps.pubSub, decisionOptions(deps)),
@@ -47,7 +46,6 @@ const runtimeOf = perProcess((deps) => ({
   usage: new UsageRecorder(deps.sql, deps.log, deps.config.AI_USAGE_FLUSH_MS),
   quota: new QuotaReserver(deps.sql),
 }));
-const aiBackendOf = (deps: Deps) => runtimeOf(deps).backend;
 
 export const aiArea = defineArea({
   name: 'ai',
@@ -77,11 +75,13 @@ export const aiArea = defineArea({
       ),
   },
   close: async (deps) => {
-    const runtime = runtimeOf(deps);
-    runtime.kept.verdicts.close();
-    runtime.kept.terms.close();
-    await runtime.usage.close();
-    await runtime.backend.close();
+    for (const region of deps.regions) {
+      const runtime = runtimeOf(region);
+      runtime.kept.verdicts.close();
+      runtime.kept.terms.close();
+      await runtime.usage.close();
+    }
+    await aiBackendOf(deps).close();
   },
   personalData: {
     entities: [AiUsage],

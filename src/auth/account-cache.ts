@@ -1,6 +1,6 @@
 import type { EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import { AccessCache } from '../kernel/access-cache';
-import { type Deps, perProcess } from '../kernel/deps';
+import { type Deps, perRegion } from '../kernel/deps';
 import { SESSIONS_ENDED, SESSIONS_ENDED_KEY, type SessionsEndedEvent } from '../kernel/sessions';
 import { afterCurrentCommit } from '../kernel/unit-of-work';
 import { type AccountStatus, type Locale, type Role, type Tier, User } from './user.entity';
@@ -119,4 +119,4 @@ export class AccountCache {
 }
 
 /** This process's cache of callers' accounts. */
-export const accountsOf = perProcess((deps) => new AccountCache(deps));
+export const accountsOf = perRegion((deps) => new AccountCache(deps));

@@ -1,7 +1,7 @@
 import { type FilterQuery, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { verify } from '@node-rs/argon2';
-import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { afterCursor, newestFirst, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { normaliseEmail } from './account-input';
 import type { AuthService } from './auth.service';
@@ -57,8 +57,29 @@ export class AccountsService {
     return this.auth.findUserByEmail(email);
   }
 
-  /** Accounts, newest first, a page at a time. */
+  /**
+   * Accounts of every region, newest first, a page at a time: each region's database gives its next
+   * `first + 1` after the cursor, and the pages merge in the one order every cursor follows, so a
+   * cursor stays valid whichever region its account is in.
+   */
   async list(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
+    const { deps } = this.uow;
+    const regions = deps.regions.map((view) =>
+      view.region === deps.region ? this : view.unit().services.accounts,
+    );
+    const pages = await Promise.all(regions.map((region) => region.listHere(filter, first, after)));
+    const rows = newestFirst(pages.flatMap((page) => page.rows)).slice(0, first + 1);
+    return toPage(rows, first, after, async () =>
+      (await Promise.all(pages.map((page) => page.count()))).reduce((sum, count) => sum + count, 0),
+    );
+  }
+
+  /** This region's part of a list of accounts. */
+  async listHere(
+    filter: AccountFilter,
+    first: number,
+    after?: string | null,
+  ): Promise<{ rows: User[]; count: () => Promise<number> }> {
     const where: FilterQuery<User> = {};
     if (filter.role) where.roles = { $contains: [filter.role] };
     if (filter.status) where.status = filter.status;
@@ -68,7 +89,7 @@ export class AccountsService {
       { ...where, ...afterCursor(after) },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
     );
-    return toPage(rows, first, after, () => this.em.count(User, where));
+    return { rows, count: () => this.em.count(User, where) };
   }
 
   /**

@@ -44,7 +44,7 @@ export class AuthResolver {
 
   @Mutation(() => AuthPayload, { description: 'Creates an account and signs it in; a verification mail is sent' })
   signup(@Arg('input', () => SignupInput, { description: 'The new account' }) input: SignupInput, @Ctx() ctx: Context) {
-    return ctx.services.auth.signup(input);
+    return ctx.services.homeRegion.signup(input);
   }
 
   @Mutation(() => AuthPayload, {
@@ -54,7 +54,7 @@ export class AuthResolver {
     @Arg('input', () => LoginInput, { description: 'The e-mail address and password' }) input: LoginInput,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.auth.login(input.email, input.password, ctx.ip);
+    return ctx.services.homeRegion.login(input.email, input.password, ctx.ip);
   }
 
   @Mutation(() => AuthPayload, { description: 'Trades a refresh token for a new pair; the old token stops working' })
@@ -62,7 +62,7 @@ export class AuthResolver {
     @Arg('input', () => RefreshTokenInput, { description: 'The refresh token to trade' }) input: RefreshTokenInput,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.auth.refresh(input.refreshToken);
+    return ctx.services.homeRegion.refresh(input.refreshToken);
   }
 
   @Mutation(() => Boolean, { description: 'Ends the session of the refresh token' })
@@ -71,7 +71,7 @@ export class AuthResolver {
     input: RefreshTokenInput,
     @Ctx() ctx: Context,
   ) {
-    await ctx.services.auth.logout(input.refreshToken);
+    await ctx.services.homeRegion.logout(input.refreshToken);
     return true;
   }
 
@@ -82,7 +82,7 @@ export class AuthResolver {
     @Arg('input', () => TokenInput, { description: 'The token of the verification mail' }) input: TokenInput,
     @Ctx() ctx: Context,
   ) {
-    return ctx.services.auth.verifyEmail(input.token);
+    return ctx.services.homeRegion.verifyEmail(input.token);
   }
 
   @Mutation(() => Boolean, { description: 'Sends a new verification mail if the account exists and is not verified' })
@@ -91,7 +91,7 @@ export class AuthResolver {
     input: EmailInput,
     @Ctx() ctx: Context,
   ) {
-    await ctx.services.auth.resendVerification(input.email);
+    await ctx.services.homeRegion.resendVerification(input.email);
     return true;
   }
 
@@ -100,7 +100,7 @@ export class AuthResolver {
     @Arg('input', () => EmailInput, { description: 'The address to send a reset mail to' }) input: EmailInput,
     @Ctx() ctx: Context,
   ) {
-    await ctx.services.auth.forgotPassword(input.email);
+    await ctx.services.homeRegion.forgotPassword(input.email);
     return true;
   }
 
@@ -110,7 +110,7 @@ export class AuthResolver {
     input: ResetPasswordInput,
     @Ctx() ctx: Context,
   ) {
-    await ctx.services.auth.resetPassword(input.token, input.password);
+    await ctx.services.homeRegion.resetPassword(input.token, input.password);
     return true;
   }
 

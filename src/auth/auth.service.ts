@@ -47,6 +47,8 @@ export interface Session {
   expiresIn: number;
 }
 
+/** ISO 3166's code for an unknown country. */
+const UNKNOWN_COUNTRY = 'ZZ';
 const VERIFICATION_TTL_MS = 48 * 3600_000;
 const RESET_TTL_MS = 3600_000;
 export const ACCOUNT_CHANGED = 'ACCOUNT_CHANGED';
@@ -114,19 +116,21 @@ export class AuthService {
     return this.em.findOne(User, { email: normaliseEmail(email) });
   }
 
-  async signup(request: SignupRequest): Promise<Session> {
+  /** Makes the account in this unit's region, which is its home (HomeRegionService picks it), under the id its directory entry claimed. */
+  async signup(request: SignupRequest, id: string): Promise<Session> {
     const email = normaliseEmail(request.email);
     const age = request.birthDate ? ageOn(request.birthDate) : undefined;
     assertValid(signupProblems({ ...request, email }, age));
     const needsGuardian = request.role === Role.learner && age! < MIN_AGE_WITHOUT_GUARDIAN;
     const user = this.em.create(User, {
+      id,
       email,
       passwordHash: await hash(request.password, this.hashing),
       displayName: request.displayName.trim(),
       roles: [request.role],
       birthDate: request.birthDate ?? null,
       country: request.country.toUpperCase(),
-      region: this.deps.homeRegionOf(request.country),
+      region: this.deps.region,
       locale: request.locale ?? Locale.en,
       status: needsGuardian ? AccountStatus.pending_guardian : AccountStatus.active,
       guardianEmail: needsGuardian ? normaliseEmail(request.guardianEmail!) : null,
@@ -276,9 +280,11 @@ export class AuthService {
     password: string,
     displayName: string,
     role: Role,
-    profile: { birthDate?: string } = {},
+    profile: { birthDate?: string; country?: string } = {},
   ): Promise<User> {
     const normalised = normaliseEmail(email);
+    if (this.deps.homeRegionOf(profile.country ?? UNKNOWN_COUNTRY) !== this.deps.region)
+      throw new Error(`an account of ${profile.country} is made in its home region's unit of work`);
     assertValid([
       ...(isEmail(normalised) ? [] : [{ field: 'email', message: 'must be an e-mail address' }]),
       ...passwordProblems(password, normalised),
@@ -289,8 +295,9 @@ export class AuthService {
       displayName,
       roles: [role],
       birthDate: profile.birthDate ?? null,
-      country: 'VN',
-      region: this.deps.homeRegionOf('VN'),
+      // Platform staff (the first admin) name no country: theirs is global, where the shared data they write lives.
+      country: profile.country ?? UNKNOWN_COUNTRY,
+      region: this.deps.region,
       emailVerifiedAt: new Date(),
     });
     await this.em.flush();
@@ -435,7 +442,7 @@ export class AuthService {
     await em.flush();
     return {
       user,
-      accessToken: signAccessToken(config, { sub: user.id, roles: user.roles, sid: familyId }),
+      accessToken: signAccessToken(config, { sub: user.id, roles: user.roles, sid: familyId, region: user.region }),
       refreshToken: refresh.token,
       expiresIn: config.ACCESS_TOKEN_TTL,
     };

@@ -7,6 +7,8 @@ import { authRoutes } from './auth.routes';
 import { authRules } from './auth.rules';
 import { AuthService } from './auth.service';
 import { AccountsService } from './accounts.service';
+import { HomeRegionService } from './home-region.service';
+import { Migration20261203000000_account_directory } from './migrations/Migration20261203000000_account_directory';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
 import { Migration20261128100000_account_change_events } from './migrations/Migration20261128100000_account_change_events';
@@ -36,6 +38,7 @@ declare module '../kernel/services' {
   interface Services {
     auth: AuthService;
     accounts: AccountsService;
+    homeRegion: HomeRegionService;
   }
 }
 
@@ -65,17 +68,19 @@ export const authArea = defineArea({
     { name: 'Migration20261129000400_account_deleted_events', class: Migration20261129000400_account_deleted_events },
     { name: 'Migration20261130000400_account_profiles_view', class: Migration20261130000400_account_profiles_view },
     { name: 'Migration20261202000000_account_regions', class: Migration20261202000000_account_regions },
+    { name: 'Migration20261203000000_account_directory', class: Migration20261203000000_account_directory },
   ],
   routes: authRoutes,
   services: {
     auth: (uow) => new AuthService(uow, uow.deps),
     accounts: (uow, services) => new AccountsService(uow, services.auth),
+    homeRegion: (uow) => new HomeRegionService(uow),
   },
   // The area hears its own event: the answer waits for the row's commit, not for the lookup and the mail.
   on: { accountMailAsked: (event, services) => services.auth.accountMail(event) },
   // From here on, this instance's writes of an account drop its cached copy.
-  start: (deps) => void accountsOf(deps),
-  close: async (deps) => accountsOf(deps).stop(),
+  start: (deps) => deps.regions.forEach((region) => void accountsOf(region)),
+  close: async (deps) => void (await Promise.all(deps.regions.map((region) => accountsOf(region).stop()))),
   // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the
   // guardian link's too, since it is one page for every mailed token.
   http: () =>

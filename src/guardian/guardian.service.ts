@@ -441,9 +441,23 @@ export class GuardianService {
     const link = isId(linkId)
       ? await em.findOne(GuardianLink, { id: linkId }, { lockMode: LockMode.PESSIMISTIC_WRITE })
       : null;
+    if (!link && isId(linkId) && (await this.linkedFromAnotherRegion(linkId))) throw regionMismatch();
     if (!link || !(link.guardian.id === actor.id || this.isLearnerOf(actor, link) || actor.hasRole(Role.admin)))
       throw unknownLink();
     return link;
+  }
+
+  /**
+   * A guardian of another region declared this link: it is kept in the guardian's database, which the
+   * learner's answer never reaches. Only the link's random id tells, so the answer says no more than
+   * the mail the learner got.
+   */
+  private async linkedFromAnotherRegion(linkId: string): Promise<boolean> {
+    const others = this.uow.deps.regions.filter((view) => view.region !== this.uow.deps.region);
+    const found = await Promise.all(
+      others.map((view) => view.sql.query('select 1 from guardian_links where id = ?', [linkId])),
+    );
+    return found.some((rows) => rows.length > 0);
   }
 
   private async learnerByEmail(email: string): Promise<User | null> {

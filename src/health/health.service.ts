@@ -75,7 +75,7 @@ export class HealthService {
       throw databaseUnreachable();
     }
     if (pending) throw migrationsPending(pending);
-    if (!this.deps.relay?.running) throw outboxRelayStopped();
+    if (!this.deps.regions.every((region) => region.relay?.running)) throw outboxRelayStopped();
     return { status: 'ok', database: 'up', migrations: 'applied', outboxRelay: 'running' };
   }
 

@@ -1,4 +1,4 @@
-import { type Deps, perProcess } from './deps';
+import { type Deps, perRegion } from './deps';
 import { accountSuspended, type AppError, sessionEnded } from './errors';
 import { CONNECTION_EVENT } from './pubsub';
 import type { RequestAuth } from './tokens';
@@ -110,4 +110,4 @@ export class EndedSessions {
 }
 
 /** This process's ended sessions: one per Deps, shared by the HTTP pipeline and the services that end sessions. */
-export const endedSessionsOf = perProcess((deps) => new EndedSessions(deps));
+export const endedSessionsOf = perRegion((deps) => new EndedSessions(deps));

@@ -10,6 +10,8 @@ export interface AccessClaims {
   roles: Role[];
   /** The session (refresh token family) the token was issued for, so a live socket can follow it. */
   sid?: string;
+  /** The account's home region: whose database serves the request, known without a look-up (global's when absent). */
+  region?: string;
 }
 
 /** Who the bearer token names, or why it was refused; anonymous requests have neither. */
@@ -20,8 +22,12 @@ export interface RequestAuth {
   sessionId?: string;
   /** When the token stops being valid (epoch milliseconds). */
   expiresAt?: number;
+  /** The account's home region (`region` claim; tokens signed before regions were named are global's). */
+  region?: string;
   error?: AppError;
 }
+
+const REGION_NAME = /^[a-z]{2,16}$/;
 
 type TokenSettings = Pick<Config, 'JWT_SECRET' | 'JWT_ISSUER' | 'JWT_AUDIENCE' | 'ACCESS_TOKEN_TTL'>;
 
@@ -36,7 +42,7 @@ function keyOf(secret: string): KeyObject {
 
 export function signAccessToken(config: TokenSettings, claims: AccessClaims): string {
   return jwt.sign(
-    claims.sid ? { roles: claims.roles, sid: claims.sid } : { roles: claims.roles },
+    { roles: claims.roles, ...(claims.region ? { region: claims.region } : {}), ...(claims.sid ? { sid: claims.sid } : {}) },
     keyOf(config.JWT_SECRET),
     {
       algorithm: 'HS256',
@@ -67,11 +73,15 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
     if (!Array.isArray(roles) || !roles.every((role) => typeof role === 'string')) return { error: unauthenticated() };
     const sid: unknown = payload.sid;
     if (sid !== undefined && (typeof sid !== 'string' || !isId(sid))) return { error: unauthenticated() };
+    const region: unknown = payload.region;
+    if (region !== undefined && (typeof region !== 'string' || !REGION_NAME.test(region)))
+      return { error: unauthenticated() };
     return {
       userId: payload.sub,
       roles: roles as Role[],
       sessionId: sid as string | undefined,
       expiresAt: payload.exp * 1000,
+      region: region as string | undefined,
     };
   } catch (error) {
     const expired = error instanceof jwt.TokenExpiredError;

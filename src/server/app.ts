@@ -38,8 +38,10 @@ import { socketOperationsPlugin } from './ws-operations';
 
 export interface App {
   deps: Deps;
-  /** Delivers what commits wrote to the outbox. */
+  /** Delivers what commits wrote to global's outbox. */
   relay: OutboxRelay;
+  /** Each region's relay, global's first. */
+  relays: OutboxRelay[];
   httpServer: Server;
   /** The express pipeline alone, without the routes served before it: tests compare the two. */
   express: Express;
@@ -97,10 +99,15 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const regionOrms = await openRegions(appUrls, ormLog);
   const orm = regionOrms.get(GLOBAL_REGION)!;
   const databaseUrl = appUrls.get(GLOBAL_REGION)!;
-  const deps = await createDeps(config, log, orm, databaseUrl, regionOrms);
+  const others = new Map(
+    [...regionOrms]
+      .filter(([region]) => region !== GLOBAL_REGION)
+      .map(([region, regionOrm]) => [region, { orm: regionOrm, url: appUrls.get(region)! }]),
+  );
+  const deps = await createDeps(config, log, orm, databaseUrl, others);
   // Before the first request: a restarted instance refuses the tokens of sessions ended before it started.
-  const endedSessions = endedSessionsOf(deps);
-  await endedSessions.start();
+  const endedSessions = deps.regions.map((region) => endedSessionsOf(region));
+  for (const regionSessions of endedSessions) await regionSessions.start();
   for (const area of deps.areas) await area.start?.(deps);
   const rawSchema = await buildAppSchema(deps.pubSub);
   const schema = applyMiddleware(rawSchema, permissionsFor(rawSchema, ruleMap));
@@ -139,11 +146,17 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   const ws = attachWebSocketServer(httpServer, apollo, deps, ruleMap, formatError);
   watchState(deps, ws.stats);
   await apollo.start();
-  defineJobs(deps);
-  await deps.jobs.start();
-  const relay = createOutboxRelay(deps);
-  relay.start();
-  deps.relay = relay;
+  // Each region has its own jobs and outbox, in its own database, and every instance serves every region.
+  const relays: OutboxRelay[] = [];
+  for (const region of deps.regions) {
+    defineJobs(region);
+    await region.jobs.start();
+    const regionRelay = createOutboxRelay(region);
+    regionRelay.start();
+    region.relay = regionRelay;
+    relays.push(regionRelay);
+  }
+  const relay = relays[0];
   const pipeline = httpPipeline(deps, apollo, rawSchema, jsonRoutes(deps, rawSchema));
   httpServer.on('request', pipeline.listener);
   const metricsPort = config.METRICS_PORT === undefined ? undefined : metricsListener(deps);
@@ -151,6 +164,7 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
   return {
     deps,
     relay,
+    relays,
     httpServer,
     express: pipeline.express,
     async listen(port, host) {
@@ -164,9 +178,9 @@ export async function createApp(config: Config, log: Logger, options: AppOptions
       deps.leaving = true;
       log.debug('stopping: http and websocket');
       await bounded(Promise.all([apollo.stop(), metricsPort?.close()]), 'http and websocket');
-      endedSessions.stop();
-      log.debug('stopping: outbox relay');
-      await bounded(relay.stop(), 'outbox relay');
+      for (const regionSessions of endedSessions) regionSessions.stop();
+      log.debug('stopping: outbox relays');
+      await bounded(Promise.all(relays.map((regionRelay) => regionRelay.stop())), 'outbox relays');
       log.debug('stopping: jobs, mail and events');
       await bounded(closeDeps(deps), 'jobs, mail and events');
       log.debug('stopping: database pool');

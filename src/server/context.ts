@@ -1,5 +1,5 @@
 import type { Caller, Context, Viewer } from '../kernel/context';
-import type { Deps } from '../kernel/deps';
+import { type Deps, homeOf } from '../kernel/deps';
 import { openUnit } from './platform';
 
 /**
@@ -16,7 +16,8 @@ const contextPrototype = {
 
 /** A context for one request or WebSocket operation: its own unit of work, services and caller. */
 export function createContext(deps: Deps, request: Pick<Context, 'requestId' | 'ip' | 'auth' | 'showLimit'>): Context {
-  const { uow, services } = openUnit(deps);
+  // The caller's personal data is in their home region's database: the unit reads and writes there.
+  const { uow, services } = openUnit(homeOf(deps, request.auth));
   let viewer: Promise<Viewer | null> | undefined;
   let caller: Promise<Caller | null> | undefined;
   let failure: unknown;

@@ -18,7 +18,7 @@ import { isDatabaseUnavailable } from '../db/unavailable';
 import type { RequestAuth } from '../kernel/tokens';
 import { ACCESS_CHANGED } from '../kernel/access';
 import type { Context, Viewer } from '../kernel/context';
-import type { Deps } from '../kernel/deps';
+import { type Deps, homeOf } from '../kernel/deps';
 import { AppError, databaseUnavailable, forbidden, unauthenticated } from '../kernel/errors';
 import { CONNECTION_EVENT } from '../kernel/pubsub';
 import { RateLimitedError } from '../kernel/rate-limit';
@@ -132,7 +132,7 @@ export function attachWebSocketServer(
   const standingOf = (connection: Connection): Standing => {
     const kept = connection.standing;
     if (kept && kept.generation === connection.generation && Date.now() - kept.at < ttl) return kept;
-    const { services } = openUnit(deps);
+    const { services } = openUnit(homeOf(deps, connection.auth));
     const made: Standing = {
       generation: connection.generation,
       at: Date.now(),
@@ -175,7 +175,7 @@ export function attachWebSocketServer(
   };
 
   const sessionState = (auth: RequestAuth & { userId: string }): Promise<SessionState> =>
-    openUnit(deps).services.auth.sessionState(auth.userId, auth.sessionId);
+    openUnit(homeOf(deps, auth)).services.auth.sessionState(auth.userId, auth.sessionId);
 
   /** Closes the socket with `code` after what is being sent now (an operation's error) has gone out. */
   const end = (connection: Connection, code: number, reason: string) => {

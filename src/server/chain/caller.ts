@@ -1,8 +1,8 @@
 import type { IncomingMessage } from 'node:http';
 import proxyaddr from 'proxy-addr';
 import type { Config } from '../../config';
-import type { Deps } from '../../kernel/deps';
-import { accountSuspended, type AppError } from '../../kernel/errors';
+import { type Deps, homeOf } from '../../kernel/deps';
+import { accountSuspended, type AppError, unauthenticated } from '../../kernel/errors';
 import { endedSessionsOf, type SessionState } from '../../kernel/sessions';
 import { authenticateHeader, type RequestAuth } from '../../kernel/tokens';
 import { deletionPending } from '../../permissions/permissions.errors';
@@ -21,9 +21,14 @@ export interface CallerSteps {
 
 export function callerSteps(deps: Deps): CallerSteps {
   const trust = trustOf(deps.config);
-  const endedSessions = endedSessionsOf(deps);
+  const served = new Set(deps.regions.map((view) => view.region));
   return {
-    auth: (authorization) => endedSessions.check(authenticateHeader(deps.config, authorization)),
+    auth: (authorization) => {
+      const auth = authenticateHeader(deps.config, authorization);
+      // A region this process has no database for (a token of another deployment's secret) names nobody here.
+      if (auth.region !== undefined && !served.has(auth.region)) return { error: unauthenticated() };
+      return endedSessionsOf(homeOf(deps, auth)).check(auth);
+    },
     address: (req) => clientAddress(req, trust),
   };
 }
