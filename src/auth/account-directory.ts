@@ -93,3 +93,7 @@ export class AccountDirectory {
 }
 
 export const accountDirectoryOf = perProcess((deps) => new AccountDirectory(deps.inRegion(GLOBAL_REGION)));
+
+/** The process seen from an account's home region, found by its id in the directory: for admins' actions on someone's account. */
+export const homeOfAccount = async (deps: Deps, accountId: string): Promise<Deps> =>
+  deps.inRegion(await accountDirectoryOf(deps).regionOfId(accountId));

@@ -4,6 +4,7 @@ import type { Deps } from '../kernel/deps';
 import { GLOBAL_REGION } from '../db/regions';
 import { Role } from './user.entity';
 import { hashToken } from '../kernel/tokens';
+import { regionHolding } from '../kernel/region-lookup';
 import { accountDirectoryOf } from './account-directory';
 import { normaliseEmail } from './account-input';
 import { emailTaken } from './auth.errors';
@@ -81,12 +82,7 @@ export class HomeRegionService {
    * the token's hash. An unknown token is refused by global's, as any region would refuse it.
    */
   private async authHolding(table: 'refresh_tokens' | 'account_tokens', token: string): Promise<AuthService> {
-    const hash = hashToken(token);
-    const held = await Promise.all(
-      this.deps.regions.map(async (view) =>
-        (await view.sql.query(`select 1 from ${table} where token_hash = ? limit 1`, [hash])).length ? view : null,
-      ),
-    );
-    return (held.find((view) => view !== null) ?? this.deps.inRegion(GLOBAL_REGION)).unit().services.auth;
+    const held = await regionHolding(this.deps, `select 1 from ${table} where token_hash = ? limit 1`, [hashToken(token)]);
+    return (held ?? this.deps.inRegion(GLOBAL_REGION)).unit().services.auth;
   }
 }

@@ -30,6 +30,7 @@ export type { User } from './user.entity';
 export type { AuthService } from './auth.service';
 export type { AccountFilter, AccountsService, RoleChangeOutcome } from './accounts.service';
 export { accountsOf } from './account-cache';
+export { homeOfAccount } from './account-directory';
 export { raiseTierCte, setTier } from './tier';
 export { accountsAmong } from './accounts-among';
 export type { Account } from './account-cache';

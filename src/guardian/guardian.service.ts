@@ -1,5 +1,6 @@
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { regionHolding } from '../kernel/region-lookup';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { accessChanged } from '../kernel/access';
 import { accountsAmong, ageOn } from '../auth';
@@ -453,11 +454,8 @@ export class GuardianService {
    * the mail the learner got.
    */
   private async linkedFromAnotherRegion(linkId: string): Promise<boolean> {
-    const others = this.uow.deps.regions.filter((view) => view.region !== this.uow.deps.region);
-    const found = await Promise.all(
-      others.map((view) => view.sql.query('select 1 from guardian_links where id = ?', [linkId])),
-    );
-    return found.some((rows) => rows.length > 0);
+    const held = await regionHolding(this.uow.deps, 'select 1 from guardian_links where id = ?', [linkId]);
+    return held !== null && held.region !== this.uow.deps.region;
   }
 
   private async learnerByEmail(email: string): Promise<User | null> {

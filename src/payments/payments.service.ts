@@ -1,3 +1,4 @@
+import { regionOfEvent } from './payment-region';
 import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -329,7 +330,9 @@ export class PaymentsService {
         throw webhookNotCompleted(provider.name);
       }
     }
-    return provider.answer(await this.applyEvent(provider.name, event));
+    const region = await regionOfEvent(this.deps, provider.name, event);
+    const home = region === this.deps.region ? this : this.deps.inRegion(region).unit().services.payments;
+    return provider.answer(await home.applyEvent(provider.name, event));
   }
 
   /** A provider's event, applied once (the webhook's, or a refund's answer that the provider gave at once). */

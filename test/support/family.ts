@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ConsentType } from '../../src/consent';
 import { Consent } from '../../src/consent/consent.entity';
 import type { TestApp } from './app';
+import { homeOf } from './regions';
 import type { SmtpServer } from './smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';
 
@@ -9,7 +10,7 @@ import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';
 export async function linkFamily(t: TestApp, guardian: SignedIn, learner: SignedIn): Promise<string> {
   // Only a verified account approves a link: as if the learner had followed the
   // verification mail, which test/auth and test/guardian follow for real.
-  await t.app.deps.orm.em
+  await (await homeOf(t, learner.id)).orm.em
     .getConnection()
     .execute('update users set email_verified_at = coalesce(email_verified_at, now()) where id = ?', [learner.id]);
   const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });
@@ -38,7 +39,7 @@ export async function linkedFamily(
  * guardian, is tested in test/consent and test/security/basic-data-consent.
  */
 export async function withBasicData<T extends { id: string }>(t: TestApp, learner: T): Promise<T> {
-  const em = t.app.deps.orm.em.fork();
+  const em = (await homeOf(t, learner.id)).orm.em.fork();
   await em.upsert(
     Consent,
     {

@@ -1,6 +1,7 @@
 import type { NotificationType } from '../../src/notifications/notification.entity';
 import { openUnit } from '../../src/server/platform';
 import type { TestApp } from './app';
+import { homeOf } from './regions';
 
 /** What another area does when something happens to a user: the notifications service's notify(). */
 export async function notify(
@@ -10,7 +11,7 @@ export async function notify(
   n = 1,
   data: Record<string, unknown> = {},
 ) {
-  const services = openUnit(t.app.deps).services;
+  const services = openUnit(await homeOf(t, userId)).services;
   const created = [];
   for (let i = 0; i < n; i++) {
     created.push(

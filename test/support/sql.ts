@@ -10,21 +10,23 @@ export async function fewestStatements<T>(
   run: () => Promise<T>,
   runs = 3,
 ): Promise<{ result: T; count: number; statements: string[] }> {
-  const logger = t.app.deps.orm.config.getLogger();
-  const original = logger.logQuery.bind(logger);
+  // Every region's: the statements of a request go to its caller's home database.
+  const loggers = t.app.deps.regions.map((region) => region.orm.config.getLogger());
+  const originals = loggers.map((logger) => logger.logQuery.bind(logger));
+  const restore = () => loggers.forEach((logger, i) => (logger.logQuery = originals[i]));
   let best: { result: T; count: number; statements: string[] } | undefined;
   try {
     for (let i = 0; i < runs; i++) {
-      logger.logQuery = original;
+      restore();
       await settled(t);
       const statements: string[] = [];
-      logger.logQuery = (context: { query: string }) => void statements.push(context.query);
+      for (const logger of loggers) logger.logQuery = (context: { query: string }) => void statements.push(context.query);
       const result = await run();
       if (!best || statements.length < best.count) best = { result, count: statements.length, statements };
     }
     return best!;
   } finally {
-    logger.logQuery = original;
+    restore();
   }
 }
 
@@ -54,10 +56,16 @@ export async function asOwner(
 export async function settled(t: TestApp, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
-    const [{ n }] = await t.app.deps.sql.unlogged<{ n: number }>(
-      `select (select count(*) from outbox where failed_at is null)::int + (select count(*) from agenda_jobs where repeat_interval is null and (locked_at is not null or next_run_at <= now() + interval '1 second'))::int as n`,
-      [],
+    const counts = await Promise.all(
+      t.app.deps.regions.map(async (region) => {
+        const [{ n }] = await region.sql.unlogged<{ n: number }>(
+          `select (select count(*) from outbox where failed_at is null)::int + (select count(*) from agenda_jobs where repeat_interval is null and (locked_at is not null or next_run_at <= now() + interval '1 second'))::int as n`,
+          [],
+        );
+        return n;
+      }),
     );
+    const n = counts.reduce((sum, count) => sum + count, 0);
     if (n === 0) return;
     if (Date.now() > deadline) throw new Error(`${n} outbox rows or jobs still waiting`);
     await new Promise((resolve) => setTimeout(resolve, 100));
