@@ -30,13 +30,21 @@ export const CONNECTION_EVENT = 'pubsub:connection';
  * A pub/sub whose events reach the subscribers of every instance on the same database: publishing
  * sends a NOTIFY, and each instance's LISTEN connection hands the event to its local subscribers.
  */
-export async function createPostgresPubSub(databaseUrl: string, log: Logger): Promise<EventPubSub> {
+export async function createPostgresPubSub(
+  databaseUrl: string,
+  log: Logger,
+  regionUrls: readonly string[] = [],
+): Promise<EventPubSub> {
   const target = new PostgresEventTarget(databaseUrl, log);
-  await target.connect();
+  // Each region's database announces the changes made in it (a consent revoked in vn's, by its
+  // triggers): this instance listens there too, and hands what it hears to the same subscribers.
+  const regions = regionUrls.map((url) => new PostgresEventTarget(url, log, target));
+  const listeners = [target, ...regions];
+  await Promise.all(listeners.map((listener) => listener.connect()));
   const pubSub = createPubSub({ eventTarget: target });
   return Object.assign(pubSub, {
-    close: () => target.close(),
-    connected: () => target.connected,
+    close: async () => void (await Promise.all(listeners.map((listener) => listener.close()))),
+    connected: () => listeners.every((listener) => listener.connected),
     listen(type: string, listener: (detail: unknown) => void) {
       const handler = (event: Event) => listener((event as CustomEvent).detail);
       target.addEventListener(type, handler);
@@ -57,6 +65,8 @@ class PostgresEventTarget extends EventTarget {
   constructor(
     private readonly databaseUrl: string,
     private readonly log: Logger,
+    /** The target whose subscribers hear this connection's events: itself, unless it only listens for it. */
+    private readonly heardBy?: PostgresEventTarget,
   ) {
     super();
     // One listener per live subscription of a topic (an account's sockets): no limit to warn at.
@@ -75,7 +85,7 @@ class PostgresEventTarget extends EventTarget {
     await client.query(`listen ${EVENTS_CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
-    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: true }));
+    this.hand(CONNECTION_EVENT, true);
   }
 
   get connected(): boolean {
@@ -138,15 +148,19 @@ class PostgresEventTarget extends EventTarget {
     if (!payload) return;
     const message = JSON.parse(payload) as
       { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
-    for (const { type, detail } of 'events' in message ? message.events : [message])
-      super.dispatchEvent(new CustomEvent(type, { detail }));
+    for (const { type, detail } of 'events' in message ? message.events : [message]) this.hand(type, detail);
+  }
+
+  private hand(type: string, detail: unknown): void {
+    if (this.heardBy) this.heardBy.deliverLocally(type, detail);
+    else super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */
   private reconnect(client: Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
-    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: false }));
+    this.hand(CONNECTION_EVENT, false);
     this.log.warn({ err: error }, 'event connection lost; reconnecting');
     client.end().catch(() => {});
     const retry = () => {
