@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { signature } from '../../src/ai/ai.backend';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
+import { homeOf } from '../support/regions';
 import { startTestApp, type TestApp } from '../support/app';
 import { linkFamily } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
@@ -32,7 +33,11 @@ beforeEach(() => {
   Object.assign(backend.state, { behaviour: 'ok', delayMs: 0, streamAborted: false });
 });
 
-const sql = (query: string, params: unknown[] = []) => t.app.deps.orm.em.getConnection().execute(query, params);
+/** A statement on the database of the account it is about, its id the last parameter (its home region's); global's without one. */
+async function sql(query: string, params: unknown[] = []) {
+  const home = params.length ? await homeOf(t, String(params.at(-1))) : t.app.deps;
+  return home.orm.em.getConnection().execute(query, params);
+}
 const chat = (who: SignedIn | undefined, message = 'What is a loop?') =>
   t.http.post('/ai/chat', { message }, { token: who?.accessToken });
 const gqlChat = (who: SignedIn, message = 'What is a loop?') =>
@@ -445,10 +450,9 @@ describe('limits and configuration', () => {
         ),
       ];
       expect(limited.map((r) => [r.status, r.body.error])).toEqual(Array(3).fill([429, 'rate_limited']));
-      const [usage] = await app.app.deps.sql.unlogged<{ messages: number }>(
-        'select messages from ai_usage where user_id = ?',
-        [learner.id],
-      );
+      const [usage] = await (
+        await homeOf(app, learner.id)
+      ).sql.unlogged<{ messages: number }>('select messages from ai_usage where user_id = ?', [learner.id]);
       expect(usage.messages).toBe(3);
     } finally {
       await app.close();
