@@ -22,9 +22,19 @@ const REPORTS_JOB = 'reports: send due';
 type InUnit = (work: (services: Services, uow: UnitOfWork) => Promise<void>) => Promise<void>;
 const units = new WeakMap<Deps, InUnit>();
 
-/** Sends the reports due at `now` (a clock of the caller's, for tests and benchmarks); how many mails went out. */
+/**
+ * Sends the reports due at `now` (a clock of the caller's, for tests and benchmarks) in every region,
+ * each in its own database; how many mails went out.
+ */
 export async function sendDueReports(deps: Deps, now = new Date()): Promise<number> {
-  const inUnit = units.get(deps);
+  let sent = 0;
+  for (const region of deps.regions) sent += await sendDueIn(region, now);
+  return sent;
+}
+
+/** The reports due at `now` of the families kept in this region's database. */
+async function sendDueIn(region: Deps, now: Date): Promise<number> {
+  const inUnit = units.get(region);
   if (!inUnit) throw new Error('report jobs are not defined for these deps');
   let sent = 0;
   await inUnit(async (services) => {
@@ -47,16 +57,17 @@ export const reportsArea = defineArea({
     { name: 'Migration20261123150100_drop_report_settings', class: Migration20261123150100_drop_report_settings },
   ],
   // Every 15 minutes: each guardian's Monday morning and 1st of the month come in their own time zone.
+  // Each region's Agenda runs the job over the families of its own database.
   jobs: (deps, inUnit) => {
     units.set(deps, inUnit);
-    deps.jobs.define(REPORTS_JOB, () => sendDueReports(deps, new Date()), { concurrency: 1 });
+    deps.jobs.define(REPORTS_JOB, () => sendDueIn(deps, new Date()), { concurrency: 1 });
     deps.jobs.agenda.on('ready', () => {
       deps.jobs.agenda
         .every('15 minutes', REPORTS_JOB)
         .catch((error) => deps.log.error({ err: error }, 'reports job not scheduled'));
     });
   },
-  services: { reports: (uow, services) => new ReportsService(uow, services) },
+  services: { reports: (uow) => new ReportsService(uow) },
   personalData: {
     entities: [GuardianReport],
     export: async (userId, _services, uow) => ({

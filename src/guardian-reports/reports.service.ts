@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { homeOfAccount } from '../auth';
 import { apiBase } from '../gdpr';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import { whileLeased } from '../kernel/lease';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Mail } from '../mail/mailer';
-import type { Services } from '../kernel/services';
 import { GuardianReport, ReportKind } from './report.entity';
 import { activityChart } from './reports.chart';
 import { translator } from './reports.i18n';
@@ -53,10 +53,7 @@ type RichMail = Mail & {
  * country time zone, with a chart of the period as an inline PNG.
  */
 export class ReportsService {
-  constructor(
-    private readonly uow: UnitOfWork,
-    private readonly services: Services,
-  ) {}
+  constructor(private readonly uow: UnitOfWork) {}
 
   private get em(): EntityManager {
     return this.uow.em;
@@ -94,7 +91,9 @@ export class ReportsService {
     const field = ({ weekly: 'weeklyReport', monthly: 'monthlyReport', inactivity: 'inactivityAlert' } as const)[
       kind as ReportKind
     ];
-    await this.services.notifications.updateSettings(guardianId, { [field]: false });
+    // The link comes without a token: the guardian's settings are changed in their home region's database.
+    const home = await homeOfAccount(this.uow.deps, guardianId);
+    await home.unit().services.notifications.updateSettings(guardianId, { [field]: false });
     return true;
   }
 

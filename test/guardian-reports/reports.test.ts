@@ -3,9 +3,9 @@ import { type ParsedMail, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { sendDueReports } from '../../src/guardian-reports';
-import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { linkFamily, withBasicData } from '../support/family';
 import type { SmtpServer } from '../support/smtp';
 import { learnerOfAge, type SignedIn, verifiedGuardian } from '../support/users';
@@ -51,7 +51,8 @@ let t: TestApp;
 let second: TestApp;
 let mails: Awaited<ReturnType<typeof richSmtp>>;
 let smtp: SmtpServer;
-const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
+/** A statement on the database that keeps this account's rows: its home region's. */
+const sqlOf = async (accountId: string, q: string, p: unknown[]) => (await homeOf(t, accountId)).sql.unlogged(q, p);
 /** Report mails to a person (the ones with the chart), not their account mails. */
 const to = (who: SignedIn) =>
   mails.received.filter(
@@ -97,14 +98,16 @@ async function activityAt(kid: SignedIn, lessonIds: string[], at: Date) {
     await t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers: [1, 0] }, { token: kid.accessToken });
     await t.http.post(`/progress/lessons/${lessonId}/complete`, undefined, { token: kid.accessToken });
   }
-  await sql(
+  await sqlOf(
+    kid.id,
     `update lesson_completions set completed_at = ? where learner_id = ? and completed_at > now() - interval '1 hour'`,
     [at, kid.id],
   );
-  await sql(`update quiz_attempts set created_at = ? where learner_id = ? and created_at > now() - interval '1 hour'`, [
-    at,
+  await sqlOf(
     kid.id,
-  ]);
+    `update quiz_attempts set created_at = ? where learner_id = ? and created_at > now() - interval '1 hour'`,
+    [at, kid.id],
+  );
 }
 
 /** Decodes a PNG (8-bit grey, RGB or RGBA, any row filter) with zlib: its size and the colour of a pixel. */
