@@ -20,7 +20,7 @@ describe('METRICS_PORT', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
     const text = await response.text();
     expect(text).toMatch(/^http_request_duration_seconds_count\{[^}]*route="\/health\/live"[^}]*\} [1-9]/m);
-    expect(text).toMatch(/^outbox_rows\{state="pending"\} \d+/m);
+    expect(text).toMatch(/^outbox_rows\{region="global",state="pending"\} \d+/m);
   });
 
   it('serves nothing of the API: other paths are 404 and other methods 405, as error objects', async () => {

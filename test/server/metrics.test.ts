@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
+import { ownerOf } from '../support/regions';
 import { asOwner } from '../support/sql';
 import { learnerOfAge, signInAdmin } from '../support/users';
 import { connect, operate, subscribe } from '../support/ws';
@@ -210,17 +211,29 @@ describe('GET /metrics', () => {
       t,
       `insert into outbox (kind, name, payload, failed_at) values ('job', 'metrics-probe', '{}', now())`,
     );
+    // Region vn's outbox is in vn's database: a row set aside there is counted under its region only.
+    const vn = ownerOf(t, 'vn');
+    const vnFailedBefore = valueOf(await scrape(), 'outbox_rows', { region: 'vn', state: 'failed' });
+    await asOwner(
+      vn,
+      `insert into outbox (kind, name, payload, failed_at) values ('job', 'metrics-probe', '{}', now())`,
+    );
     const text = await scrape();
-    expect(valueOf(text, 'job_queue', { state: 'due' })).toBeGreaterThanOrEqual(3);
-    expect(valueOf(text, 'job_queue', { state: 'running' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(text, 'outbox_rows', { state: 'pending' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(text, 'outbox_rows', { state: 'failed' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(text, 'outbox_oldest_pending_age_seconds')).toBeGreaterThanOrEqual(600);
+    const inGlobal = { region: 'global' };
+    expect(valueOf(text, 'job_queue', { ...inGlobal, state: 'due' })).toBeGreaterThanOrEqual(3);
+    expect(valueOf(text, 'job_queue', { ...inGlobal, state: 'running' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'outbox_rows', { ...inGlobal, state: 'pending' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'outbox_rows', { ...inGlobal, state: 'failed' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'outbox_oldest_pending_age_seconds', inGlobal)).toBeGreaterThanOrEqual(600);
+    expect(valueOf(text, 'outbox_rows', { region: 'vn', state: 'failed' })).toBe(vnFailedBefore! + 1);
+    expect(valueOf(text, 'job_queue', { region: 'vn', state: 'due' })).toEqual(expect.any(Number));
     await asOwner(t, `delete from agenda_jobs where name = 'metrics-probe'`);
     await asOwner(t, `delete from outbox where name = 'metrics-probe'`);
+    await asOwner(vn, `delete from outbox where name = 'metrics-probe'`);
     const cleared = await scrape();
-    expect(valueOf(cleared, 'outbox_oldest_pending_age_seconds')).toBeLessThan(600);
-    expect(valueOf(cleared, 'outbox_rows', { state: 'failed' })).toBe(0);
+    expect(valueOf(cleared, 'outbox_oldest_pending_age_seconds', inGlobal)).toBeLessThan(600);
+    expect(valueOf(cleared, 'outbox_rows', { ...inGlobal, state: 'failed' })).toBe(0);
+    expect(valueOf(cleared, 'outbox_rows', { region: 'vn', state: 'failed' })).toBe(vnFailedBefore);
   });
 
   it('reports the database pools, the WebSockets, the CodeLab pools and the process', async () => {

@@ -73,45 +73,54 @@ interface TarnPool {
   numPendingAcquires(): number;
 }
 
+/** Each region's database has its own job queue and outbox: each is counted there, labelled with its region. */
 function watchQueues(deps: Deps, metrics: Metrics): void {
   const jobs = metrics.gauge(
     'job_queue',
-    `Agenda jobs by state: due (their time has come, not taken) and running (locked by an instance); counted up to ${COUNT_CAP}`,
-    ['state'],
+    `Agenda jobs by region and state: due (their time has come, not taken) and running (locked by an instance); counted up to ${COUNT_CAP}`,
+    ['region', 'state'],
   );
   const outboxRows = metrics.gauge(
     'outbox_rows',
-    `Outbox rows by state: pending (to deliver or retry) and failed (set aside); counted up to ${COUNT_CAP}`,
-    ['state'],
+    `Outbox rows by region and state: pending (to deliver or retry) and failed (set aside); counted up to ${COUNT_CAP}`,
+    ['region', 'state'],
   );
   const outboxAge = metrics.gauge(
     'outbox_oldest_pending_age_seconds',
-    'Age of the oldest pending outbox row: how far delivery lags behind commits (0 when none)',
+    'Age of the oldest pending outbox row of each region: how far delivery lags behind commits (0 when none)',
+    ['region'],
   );
-  const read = async <T>(sql: string): Promise<T | undefined> => {
+  const read = async <T>(view: Deps, sql: string): Promise<T | undefined> => {
     try {
-      return (await deps.sql.unlogged<T>(sql, [COUNT_CAP, COUNT_CAP]))[0];
+      return (await view.sql.unlogged<T>(sql, [COUNT_CAP, COUNT_CAP]))[0];
     } catch (error) {
       deps.log.warn(
-        { err: { message: (error as Error).message } },
+        { err: { message: (error as Error).message }, region: view.region },
         'metrics: the job queue or outbox could not be read',
       );
       return undefined;
     }
   };
   metrics.beforeScrape.push(async () => {
-    const [queue, outbox] = await Promise.all([
-      // On MongoDB the queue is not in our database: no job gauges.
-      deps.config.MONGODB_URL ? undefined : read<{ due: number; running: number }>(JOBS_SQL),
-      read<{ pending: number; failed: number; age: number | null }>(OUTBOX_SQL),
-    ]);
+    const counted = await Promise.all(
+      deps.regions.map(async (view) => {
+        const [queue, outbox] = await Promise.all([
+          // On MongoDB the queue is not in our database: no job gauges.
+          deps.config.MONGODB_URL ? undefined : read<{ due: number; running: number }>(view, JOBS_SQL),
+          read<{ pending: number; failed: number; age: number | null }>(view, OUTBOX_SQL),
+        ]);
+        return { region: view.region, queue, outbox };
+      }),
+    );
     jobs.reset();
-    if (queue) for (const state of ['due', 'running'] as const) jobs.set({ state }, queue[state]);
     outboxRows.reset();
     outboxAge.reset();
-    if (outbox) {
-      for (const state of ['pending', 'failed'] as const) outboxRows.set({ state }, outbox[state]);
-      outboxAge.set(outbox.age ?? 0);
+    for (const { region, queue, outbox } of counted) {
+      if (queue) for (const state of ['due', 'running'] as const) jobs.set({ region, state }, queue[state]);
+      if (outbox) {
+        for (const state of ['pending', 'failed'] as const) outboxRows.set({ region, state }, outbox[state]);
+        outboxAge.set({ region }, outbox.age ?? 0);
+      }
     }
   });
 }
