@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { JUDGE_JOB } from '../../src/codelab/codelab.service';
 import { EXPORT_JOB } from '../../src/gdpr/gdpr.service';
 import { ASK_LEARNER_JOB } from '../../src/guardian/guardian.jobs';
+import { besideGlobal } from '../../src/db/regions';
 import { openUnit } from '../../src/server/platform';
 import { createTestDatabase, startTestApp, type TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
@@ -29,7 +30,13 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) => sqlOn<T>(databaseUrl, text, params);
+/** Every account of this test is a VN sign-up: its rows and its outbox are in region vn's database. */
+const sql = <T = Record<string, unknown>>(text: string, params: unknown[] = []) =>
+  sqlOn<T>(besideGlobal(databaseUrl, 'vn'), text, params);
+/** A statement on each region's database: the outboxes are held in both. */
+const inEveryRegion = async (text: string) => {
+  for (const url of [databaseUrl, besideGlobal(databaseUrl, 'vn')]) await sqlOn(url, text, []);
+};
 const startService = () => startServiceProcess(databaseUrl, { SMTP_URL: smtp.url }, children);
 const kill = killHard;
 
@@ -84,10 +91,12 @@ describe('an effect committed by a process killed before delivering it', () => {
   };
 
   it('happens exactly once after a restart: mail, export job, consent reaction, judge job, the link request (mail and notification), a consent request notice', async () => {
-    await sql(
+    await inEveryRegion(
       `create function hold_outbox() returns trigger language plpgsql as $$ begin raise exception 'outbox held by the test'; end $$`,
     );
-    await sql(`create trigger hold_outbox before update on outbox for each row execute function hold_outbox()`);
+    await inEveryRegion(
+      `create trigger hold_outbox before update on outbox for each row execute function hold_outbox()`,
+    );
     const first = await startService();
     const adult = await signUp({ http: first.http } as TestApp, adultSignup());
     const exportRequest = await first.http.post('/gdpr/export', {}, { token: guardian.accessToken });
@@ -137,7 +146,7 @@ describe('an effect committed by a process killed before delivering it', () => {
         .visibility,
     ).toBe('public');
     await kill(first.child);
-    await sql('drop trigger hold_outbox on outbox');
+    await inEveryRegion('drop trigger hold_outbox on outbox');
 
     const second = await startService();
     try {
