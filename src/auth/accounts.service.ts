@@ -64,9 +64,7 @@ export class AccountsService {
    */
   async list(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
     const { deps } = this.uow;
-    const regions = deps.regions.map((view) =>
-      view.region === deps.region ? this : view.unit().services.accounts,
-    );
+    const regions = deps.regions.map((view) => (view.region === deps.region ? this : view.unit().services.accounts));
     const pages = await Promise.all(regions.map((region) => region.listHere(filter, first, after)));
     const rows = newestFirst(pages.flatMap((page) => page.rows)).slice(0, first + 1);
     return toPage(rows, first, after, async () =>

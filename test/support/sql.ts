@@ -20,7 +20,8 @@ export async function fewestStatements<T>(
       restore();
       await settled(t);
       const statements: string[] = [];
-      for (const logger of loggers) logger.logQuery = (context: { query: string }) => void statements.push(context.query);
+      for (const logger of loggers)
+        logger.logQuery = (context: { query: string }) => void statements.push(context.query);
       const result = await run();
       if (!best || statements.length < best.count) best = { result, count: statements.length, statements };
     }
