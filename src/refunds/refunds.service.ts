@@ -4,7 +4,8 @@ import type { User } from '../auth';
 import type { Deps } from '../kernel/deps';
 import { Role } from '../kernel/domain';
 import { isId } from '../kernel/ids';
-import { afterCursor, newestFirst, type Page, toPage } from '../kernel/pagination';
+import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { acrossRegions, type RegionPart } from '../kernel/region-pages';
 import { regionHolding } from '../kernel/region-lookup';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
@@ -100,28 +101,27 @@ export class RefundsService {
     });
   }
 
-  /**
-   * The viewer's own requests (`mine`, in their home region), or every refund of every region for
-   * admins, newest first: each region gives its next `first + 1` after the cursor and the pages merge
-   * in the order every cursor follows.
-   */
+  /** The viewer's own requests (in their home region), or every region's refunds for admins, newest first. */
   async list(viewer: User | null, mine: boolean, first: number, after?: string | null): Promise<Page<Refund>> {
-    const where = mine ? { requestedBy: viewer!.id } : {};
-    const regions = mine ? [this] : this.deps.regions.map((view) => this.in(view));
-    const pages = await Promise.all(
-      regions.map(async (here) => ({
-        here,
-        rows: await here.em.find(
-          Refund,
-          { ...where, ...afterCursor(after) },
-          { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
-        ),
-      })),
+    if (mine) {
+      const { rows, count } = await this.listHere({ requestedBy: viewer!.id }, first, after);
+      return toPage(rows, first, after, count);
+    }
+    return acrossRegions(this.deps, first, after, (view) => this.in(view).listHere({}, first, after));
+  }
+
+  /** This region's part of a list of refunds. */
+  private async listHere(
+    where: { requestedBy?: string },
+    first: number,
+    after?: string | null,
+  ): Promise<RegionPart<Refund>> {
+    const rows = await this.em.find(
+      Refund,
+      { ...where, ...afterCursor(after) },
+      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
     );
-    const rows = newestFirst(pages.flatMap((page) => page.rows)).slice(0, first + 1);
-    return toPage(rows, first, after, async () =>
-      (await Promise.all(pages.map(({ here }) => here.em.count(Refund, where)))).reduce((sum, n) => sum + n, 0),
-    );
+    return { rows, count: () => this.em.count(Refund, where) };
   }
 
   /** The refunds among these ids: the viewer's own requests (`myRefunds`), every one of every region for admins (`refunds`). */
