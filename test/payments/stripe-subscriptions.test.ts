@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
+import { inEveryRegion } from '../support/regions';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
 import { checkout, deliverStripeEvent, type StripeFixture, withStripeProvider } from '../support/commerce';
 
@@ -21,7 +21,8 @@ const entitlements = async (who: SignedIn) =>
     tier: string;
     items: { id: string; courseId: string | null; status: string }[];
   };
-const sql = <T>(query: string, params: unknown[]) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+// A buyer's payment, ledger and entitlements are in their home region's database: every region is read.
+const sql = <T>(query: string, params: unknown[]) => inEveryRegion<T>(t, query, params);
 
 /** checkout.session.completed as Stripe sends it in subscription mode: no PaymentIntent, the subscription and its first invoice instead. */
 const completedSession = (paymentId: string, key: string) => ({

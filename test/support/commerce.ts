@@ -2,6 +2,7 @@ import Stripe from 'stripe';
 import { afterAll, beforeAll } from 'vitest';
 import { startTestApp, type TestApp } from './app';
 import { startProviderServer } from './provider-server';
+import { inEveryRegion } from './regions';
 import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from './users';
 
 export const text = (en: string, vi = `${en} (vi)`) => ({ en, vi });
@@ -29,10 +30,24 @@ export async function publishedProduct(
   const created = await t.http.post('/products', body, { token: admin.accessToken });
   if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
   const published = await t.http.post(`/products/${created.body.id}/publish`, undefined, { token: admin.accessToken });
+  await onSaleEverywhere(t, created.body.id);
   return published.body as { id: string; prices: { id: string; currency: string; amount: number }[] } & Record<
     string,
     any
   >;
+}
+
+/**
+ * Until every region's copy of the products has this one published: products are written in global's
+ * database and reach the others by replication, and a buyer's checkout reads their home region's copy.
+ */
+export async function onSaleEverywhere(t: TestApp, productId: string): Promise<void> {
+  const copies = await waitFor(
+    () => inEveryRegion(t, `select 1 from products where id = ? and status = 'published'`, [productId]),
+    (rows) => rows.length === t.app.deps.regions.length,
+    10_000,
+  );
+  if (copies.length !== t.app.deps.regions.length) throw new Error(`product ${productId} did not reach every region`);
 }
 
 export async function creatorAccount(t: TestApp): Promise<SignedIn> {
