@@ -4,7 +4,6 @@ import { MOMO_IPN_FIELDS, momoSign } from '../../src/payments/providers/momo';
 import { vnpaySign, vnpaySignData } from '../../src/payments/providers/vnpay';
 import { sandboxSecretOf } from '../../src/payments/providers';
 import { signSandbox } from '../../src/payments/providers/sandbox';
-import { inEveryRegion } from '../support/regions';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import {
@@ -14,6 +13,7 @@ import {
   publishedProduct,
   signedStripeEvent,
   waitFor,
+  rowsInEveryRegion,
 } from '../support/commerce';
 import { startProviderServer } from '../support/provider-server';
 
@@ -54,7 +54,7 @@ const USD = () => ({ productId: product.id, priceId: product.prices[1].id });
 const status = async (buyer: SignedIn, id: string) =>
   (await t.http.get(`/payments/${id}`, { token: buyer.accessToken })).body;
 // A buyer's payment and its webhook events are in their home region's database: every region is read.
-const sql = (query: string, params: unknown[] = []) => inEveryRegion<Record<string, any>>(t, query, params);
+const sql = (query: string, params: unknown[] = []) => rowsInEveryRegion<Record<string, any>>(t, query, params);
 
 describe('Stripe', () => {
   const stripeEvent = (

@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
-import { inEveryRegion } from '../support/regions';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, type StripeFixture, withStripeProvider } from '../support/commerce';
+import {
+  checkout,
+  deliverStripeEvent,
+  type StripeFixture,
+  withStripeProvider,
+  rowsInEveryRegion,
+} from '../support/commerce';
 
 const stripe = withStripeProvider('subscriptions');
 let t: TestApp;
@@ -22,7 +27,7 @@ const entitlements = async (who: SignedIn) =>
     items: { id: string; courseId: string | null; status: string }[];
   };
 // A buyer's payment, ledger and entitlements are in their home region's database: every region is read.
-const sql = <T>(query: string, params: unknown[]) => inEveryRegion<T>(t, query, params);
+const sql = <T>(query: string, params: unknown[]) => rowsInEveryRegion<T>(t, query, params);
 
 /** checkout.session.completed as Stripe sends it in subscription mode: no PaymentIntent, the subscription and its first invoice instead. */
 const completedSession = (paymentId: string, key: string) => ({

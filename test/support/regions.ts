@@ -26,9 +26,3 @@ export async function ownerOfAccount(
 ): Promise<{ databaseUrl: string }> {
   return ownerOf(t, (await homeOf(t, accountId)).region);
 }
-
-/** A statement in every region's database, their rows together: what is kept of someone, wherever their home is. */
-export async function inEveryRegion<T>(t: Pick<TestApp, 'app'>, query: string, params: unknown[] = []): Promise<T[]> {
-  const rows = await Promise.all(t.app.deps.regions.map((region) => region.orm.em.fork().execute<T[]>(query, params)));
-  return rows.flat();
-}
