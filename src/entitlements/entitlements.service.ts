@@ -235,7 +235,9 @@ export class EntitlementsService {
 
   async revoke(admin: User, id: string): Promise<Entitlement> {
     // Named by id alone: it is in its account's home region.
-    const held = isId(id) ? await regionHolding(this.uow.deps, 'select 1 from entitlements where id = ? limit 1', [id]) : null;
+    const held = isId(id)
+      ? await regionHolding(this.uow.deps, 'select 1 from entitlements where id = ? limit 1', [id])
+      : null;
     if (held && held.region !== this.uow.deps.region) return this.in(held).revoke(admin, id);
     return this.uow.transaction(async (em) => {
       const entitlement = isId(id)

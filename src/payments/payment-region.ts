@@ -12,10 +12,11 @@ import type { ProviderEvent } from './providers/types';
 export async function regionOfEvent(deps: Deps, provider: string, event: ProviderEvent): Promise<string> {
   const named = paymentNamedBy(event);
   if (!named) return GLOBAL_REGION;
-  const held = await regionHolding(deps, `select 1 from payments where ${named.column} = any(?) and provider = ? limit 1`, [
-    named.values,
-    provider,
-  ]);
+  const held = await regionHolding(
+    deps,
+    `select 1 from payments where ${named.column} = any(?) and provider = ? limit 1`,
+    [named.values, provider],
+  );
   return held?.region ?? GLOBAL_REGION;
 }
 

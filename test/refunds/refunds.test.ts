@@ -209,9 +209,13 @@ describe("the provider's word on a refund, given again", () => {
       status: 'succeeded',
     });
     const refundRow = () =>
-      sql<{ status: string; updated_at: Date }>(buyer, 'select status, updated_at from refunds where id = ?', [asked.body.id]);
+      sql<{ status: string; updated_at: Date }>(buyer, 'select status, updated_at from refunds where id = ?', [
+        asked.body.id,
+      ]);
     const postings = () =>
-      sql<{ kind: string }>(buyer, 'select kind from ledger_transactions where refund_id = ? order by kind', [asked.body.id]);
+      sql<{ kind: string }>(buyer, 'select kind from ledger_transactions where refund_id = ? order by kind', [
+        asked.body.id,
+      ]);
     const before = {
       refund: await refundRow(),
       provider: await balance('provider:sandbox'),
