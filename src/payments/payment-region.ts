@@ -20,6 +20,11 @@ export async function regionOfEvent(deps: Deps, provider: string, event: Provide
   return held?.region ?? GLOBAL_REGION;
 }
 
+/** The region whose database holds the payment of this id (a path that names it by id alone: an admin, the sandbox page); null when none does. */
+export async function regionOfPayment(deps: Deps, id: string): Promise<Deps | null> {
+  return isId(id) ? regionHolding(deps, 'select 1 from payments where id = ? limit 1', [id]) : null;
+}
+
 function paymentNamedBy(event: ProviderEvent): { column: string; values: string[] } | null {
   if (event.kind === 'ignored') return null;
   if (event.paymentId && isId(event.paymentId)) return { column: 'id', values: [event.paymentId] };
