@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Services } from '../kernel/services';
-import { type AccountFilter, AccountStatus, Role, type User } from '../auth';
+import { type AccountFilter, AccountStatus, homeOfAccount, Role, type User } from '../auth';
 import { isId } from '../kernel/ids';
 import type { Page } from '../kernel/pagination';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
@@ -36,6 +36,15 @@ export class AdminService {
     return this.uow.em;
   }
 
+  /**
+   * This service, or that of the account's home region when it is another's: an action on an account
+   * is done, and recorded, where the account's rows are.
+   */
+  private async atHomeOf(userId: string): Promise<AdminService> {
+    const home = await homeOfAccount(this.uow.deps, userId);
+    return home.region === this.uow.deps.region ? this : home.unit().services.admin;
+  }
+
   listUsers(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
     return this.services.accounts.list(filter, first, after);
   }
@@ -48,12 +57,14 @@ export class AdminService {
     return this.changeRole(actor, userId, role, RoleChangeAction.removed);
   }
 
-  roleChanges(userId: string): Promise<RoleChange[]> {
+  /** The account's role changes, newest first, read in its home region's database, where they are kept. */
+  roleChanges(user: User): Promise<RoleChange[]> {
+    const { deps } = this.uow;
+    const home = () => (user.region === deps.region ? this.em : deps.inRegion(user.region).unit().uow.em);
     return this.uow.children(
-      'admin.roleChanges',
-      userId,
-      (users) =>
-        this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }),
+      `admin.roleChanges.${user.region}`,
+      user.id,
+      (users) => home().find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' } }),
       (change) => change.user.id,
     );
   }
@@ -89,6 +100,8 @@ export class AdminService {
   async suspend(actor: User | null, userId: string, request: SuspensionRequest = {}): Promise<User> {
     if (!isId(userId)) throw unknownUser();
     if (actor?.id === userId) throw cannotSuspendSelf();
+    const home = await this.atHomeOf(userId);
+    if (home !== this) return home.suspend(actor, userId, request);
     return this.uow.transaction(async () => {
       const target = await this.services.accounts.lockAccount(userId);
       if (!target) throw unknownUser();
@@ -107,6 +120,8 @@ export class AdminService {
   /** Lifts a suspension, back to the status the account had before it (active or pending_guardian). */
   async reactivate(actor: User | null, userId: string): Promise<User> {
     if (!isId(userId)) throw unknownUser();
+    const home = await this.atHomeOf(userId);
+    if (home !== this) return home.reactivate(actor, userId);
     const user = await this.uow.transaction(async () => {
       const target = await this.services.accounts.lockAccount(userId);
       if (!target) throw unknownUser();
@@ -169,6 +184,8 @@ export class AdminService {
    */
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
     if (!isId(userId)) throw unknownUser();
+    const home = await this.atHomeOf(userId);
+    if (home !== this) return home.changeRole(actor, userId, role, action);
     return this.uow.transaction(async (em) => {
       const outcome = await this.services.accounts.changeRole(userId, role, action === RoleChangeAction.granted);
       if ('refused' in outcome) throw outcome.refused === 'last_admin' ? lastAdmin() : unknownUser();

@@ -39,7 +39,7 @@ export class HomeRegionService {
     try {
       return await this.authIn(region).signup(request, id);
     } catch (error) {
-      await directory.release(id);
+      await directory.forget(id);
       throw error;
     }
   }
@@ -82,7 +82,9 @@ export class HomeRegionService {
    * the token's hash. An unknown token is refused by global's, as any region would refuse it.
    */
   private async authHolding(table: 'refresh_tokens' | 'account_tokens', token: string): Promise<AuthService> {
-    const held = await regionHolding(this.deps, `select 1 from ${table} where token_hash = ? limit 1`, [hashToken(token)]);
+    const held = await regionHolding(this.deps, `select 1 from ${table} where token_hash = ? limit 1`, [
+      hashToken(token),
+    ]);
     return (held ?? this.deps.inRegion(GLOBAL_REGION)).unit().services.auth;
   }
 }
