@@ -144,12 +144,21 @@ export class AdminService {
     return user;
   }
 
+  /** The platform's figures: each region's, added up (an account and its activity are in one region only). */
+  async stats(): Promise<PlatformStats> {
+    const { deps } = this.uow;
+    const parts = await Promise.all(
+      deps.regions.map((view) => (view.region === deps.region ? this : view.unit().services.admin).statsHere()),
+    );
+    return addStats(parts);
+  }
+
   /**
-   * The platform's figures, each from the area that keeps it, read at once: accounts, enrollments,
+   * This region's figures, each from the area that keeps it, read at once: accounts, enrollments,
    * certificates, the tutor's messages, the month's revenue from the ledger, and active learners
    * from the activity that progress and the AI declare (views), counted once across both.
    */
-  async stats(): Promise<PlatformStats> {
+  async statsHere(): Promise<PlatformStats> {
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
     const [accounts, active, enrollments, issued, aiMessagesToday, revenueThisMonth] = await Promise.all([
       this.services.auth.accountCounts(),
@@ -206,4 +215,38 @@ export class AdminService {
 /** Suspension and reactivation, recorded in the audit trail. */
 export interface SuspensionRequest {
   reason?: string | null;
+}
+
+/** The figures of every region, added up: the per-key lists (roles, statuses, currencies) by their key. */
+function addStats(parts: PlatformStats[]): PlatformStats {
+  const sum = (pick: (part: PlatformStats) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  return {
+    usersByRole: addBy(
+      parts.map((part) => part.usersByRole),
+      'role',
+      'count',
+    ),
+    usersByStatus: addBy(
+      parts.map((part) => part.usersByStatus),
+      'status',
+      'count',
+    ),
+    activeLearners7d: sum((part) => part.activeLearners7d),
+    activeLearners30d: sum((part) => part.activeLearners30d),
+    enrollments: sum((part) => part.enrollments),
+    certificates: sum((part) => part.certificates),
+    aiMessagesToday: sum((part) => part.aiMessagesToday),
+    revenueThisMonth: addBy(
+      parts.map((part) => part.revenueThisMonth),
+      'currency',
+      'amount',
+    ),
+  };
+}
+
+function addBy<K extends string, V extends string>(lists: Record<K | V, unknown>[][], key: K, value: V) {
+  const totals = new Map<string, number>();
+  for (const item of lists.flat())
+    totals.set(item[key] as string, (totals.get(item[key] as string) ?? 0) + (item[value] as number));
+  return [...totals].map(([name, total]) => ({ [key]: name, [value]: total }) as Record<K, string> & Record<V, number>);
 }
