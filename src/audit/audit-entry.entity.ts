@@ -17,12 +17,8 @@ export class AuditEntry {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  /**
-   * Null when the action came from the command line or the system; the pseudonym once the actor is
-   * erased. An account of any region (a platform admin is global's): not a foreign key to this
-   * database's users.
-   */
-  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
+  /** Null when the action came from the command line or the system; kept (null) when the actor is erased. */
+  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
   actor: User | null = null;
 
   /** `<area>.<verb>`, e.g. `admin.role_granted`, `admin.user_suspended`, `features.flag_changed`. */
