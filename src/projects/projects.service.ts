@@ -78,7 +78,7 @@ export class ProjectsService {
    * (anonymous callers are served from global): it is read, and its sharing decided, where it is.
    */
   private async projectElsewhere(viewer: User | null, id: string): Promise<Project> {
-    const held = await regionHolding(this.uow.deps, 'select 1 from projects where id = ? limit 1', [id]);
+    const held = await regionHolding(this.uow.deps, 'select 1 from codelab_projects where id = ? limit 1', [id]);
     if (!held || held.region === this.uow.deps.region) throw projectNotFound();
     return held.unit().services.projects.project(viewer, id);
   }
