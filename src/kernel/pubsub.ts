@@ -30,13 +30,22 @@ export const CONNECTION_EVENT = 'pubsub:connection';
  * A pub/sub whose events reach the subscribers of every instance on the same database: publishing
  * sends a NOTIFY, and each instance's LISTEN connection hands the event to its local subscribers.
  */
-export async function createPostgresPubSub(databaseUrl: string, log: Logger): Promise<EventPubSub> {
+export async function createPostgresPubSub(
+  databaseUrl: string,
+  log: Logger,
+  alsoHeardFrom: readonly string[] = [],
+): Promise<EventPubSub> {
   const target = new PostgresEventTarget(databaseUrl, log);
   await target.connect();
+  // Each region's database announces the changes of its own rows (its triggers' NOTIFY): an account
+  // of region vn changed by another instance is heard from vn's database. Events are sent on this one.
+  const hearers = alsoHeardFrom.map((url) => new PostgresEventTarget(url, log, target));
+  await Promise.all(hearers.map((hearer) => hearer.connect()));
+  const all = [target, ...hearers];
   const pubSub = createPubSub({ eventTarget: target });
   return Object.assign(pubSub, {
-    close: () => target.close(),
-    connected: () => target.connected,
+    close: async () => void (await Promise.all(all.map((each) => each.close()))),
+    connected: () => all.every((each) => each.connected),
     listen(type: string, listener: (detail: unknown) => void) {
       const handler = (event: Event) => listener((event as CustomEvent).detail);
       target.addEventListener(type, handler);
@@ -57,6 +66,8 @@ class PostgresEventTarget extends EventTarget {
   constructor(
     private readonly databaseUrl: string,
     private readonly log: Logger,
+    /** Where what this connection hears goes, when it only listens for another (a region's database). */
+    private readonly heardBy?: PostgresEventTarget,
   ) {
     super();
     // One listener per live subscription of a topic (an account's sockets): no limit to warn at.
@@ -75,7 +86,7 @@ class PostgresEventTarget extends EventTarget {
     await client.query(`listen ${EVENTS_CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
-    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: true }));
+    this.deliverLocally(CONNECTION_EVENT, true);
   }
 
   get connected(): boolean {
@@ -131,22 +142,22 @@ class PostgresEventTarget extends EventTarget {
   }
 
   deliverLocally(type: string, detail: unknown): void {
-    super.dispatchEvent(new CustomEvent(type, { detail }));
+    if (this.heardBy) this.heardBy.deliverLocally(type, detail);
+    else super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   private deliver(payload: string | undefined): void {
     if (!payload) return;
     const message = JSON.parse(payload) as
       { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
-    for (const { type, detail } of 'events' in message ? message.events : [message])
-      super.dispatchEvent(new CustomEvent(type, { detail }));
+    for (const { type, detail } of 'events' in message ? message.events : [message]) this.deliverLocally(type, detail);
   }
 
   /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */
   private reconnect(client: Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
-    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: false }));
+    this.deliverLocally(CONNECTION_EVENT, false);
     this.log.warn({ err: error }, 'event connection lost; reconnecting');
     client.end().catch(() => {});
     const retry = () => {
