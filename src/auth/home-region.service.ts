@@ -39,7 +39,7 @@ export class HomeRegionService {
     try {
       return await this.authIn(region).signup(request, id);
     } catch (error) {
-      await directory.release(id);
+      await directory.forget(id);
       throw error;
     }
   }
@@ -72,9 +72,14 @@ export class HomeRegionService {
     await (await this.authHolding('account_tokens', token)).resetPassword(token, password);
   }
 
+  /** The home region of the account of this address: global's for an unknown one (or one made before regions). */
+  regionOfAddress(email: string): Promise<string> {
+    return accountDirectoryOf(this.deps).regionOfAddress(normaliseEmail(email));
+  }
+
   /** An unknown address is looked up as a known one is, and answered from global's database. */
   private async authOfAddress(email: string): Promise<AuthService> {
-    return this.authIn(await accountDirectoryOf(this.deps).regionOfAddress(normaliseEmail(email)));
+    return this.authIn(await this.regionOfAddress(email));
   }
 
   /**
@@ -82,7 +87,9 @@ export class HomeRegionService {
    * the token's hash. An unknown token is refused by global's, as any region would refuse it.
    */
   private async authHolding(table: 'refresh_tokens' | 'account_tokens', token: string): Promise<AuthService> {
-    const held = await regionHolding(this.deps, `select 1 from ${table} where token_hash = ? limit 1`, [hashToken(token)]);
+    const held = await regionHolding(this.deps, `select 1 from ${table} where token_hash = ? limit 1`, [
+      hashToken(token),
+    ]);
     return (held ?? this.deps.inRegion(GLOBAL_REGION)).unit().services.auth;
   }
 }

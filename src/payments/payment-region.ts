@@ -12,11 +12,17 @@ import type { ProviderEvent } from './providers/types';
 export async function regionOfEvent(deps: Deps, provider: string, event: ProviderEvent): Promise<string> {
   const named = paymentNamedBy(event);
   if (!named) return GLOBAL_REGION;
-  const held = await regionHolding(deps, `select 1 from payments where ${named.column} = any(?) and provider = ? limit 1`, [
-    named.values,
-    provider,
-  ]);
+  const held = await regionHolding(
+    deps,
+    `select 1 from payments where ${named.column} = any(?) and provider = ? limit 1`,
+    [named.values, provider],
+  );
   return held?.region ?? GLOBAL_REGION;
+}
+
+/** The region whose database holds the payment of this id (a path that names it by id alone: an admin, the sandbox page); null when none does. */
+export async function regionOfPayment(deps: Deps, id: string): Promise<Deps | null> {
+  return isId(id) ? regionHolding(deps, 'select 1 from payments where id = ? limit 1', [id]) : null;
 }
 
 function paymentNamedBy(event: ProviderEvent): { column: string; values: string[] } | null {

@@ -35,7 +35,8 @@ export class Refund {
   @ManyToOne('Payment', { deleteRule: 'restrict' })
   payment!: Payment;
 
-  @ManyToOne('User', { deleteRule: 'cascade' })
+  // A requester of another region (an admin of global asking for a vn buyer) is not in this database's accounts.
+  @ManyToOne('User', { createForeignKeyConstraint: false })
   requestedBy!: User;
 
   /** Minor units, as the payment's amount: never floating point. */

@@ -26,3 +26,23 @@ export async function ownerOfAccount(
 ): Promise<{ databaseUrl: string }> {
   return ownerOf(t, (await homeOf(t, accountId)).region);
 }
+
+/**
+ * Waits until every region's database answers `probe` (`select 1 from courses where id = ? and
+ * published`) with a row: shared data written in global's reaches the others by replication, a
+ * moment later, and a test acting next as an account of another region must find it there.
+ */
+export async function inEveryRegion(
+  t: Pick<TestApp, 'app'>,
+  probe: string,
+  params: readonly unknown[],
+  timeoutMs = 15_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const view of t.app.deps.regions) {
+    while (!(await view.sql.unlogged(probe, params)).length) {
+      if (Date.now() > deadline) throw new Error(`not replicated to region ${view.region}: ${probe}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
