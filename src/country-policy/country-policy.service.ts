@@ -29,7 +29,7 @@ export class CountryPolicyService {
   }
 
   async policyOf(country: string): Promise<CountryPolicy> {
-    const code = assertCountry(country);
+    const code = country === UNSPECIFIED_COUNTRY ? country : assertCountry(country);
     const override = await this.em.findOne(CountryPolicyOverride, { country: code });
     if (override)
       return {
@@ -83,6 +83,12 @@ export class CountryPolicyService {
     );
   }
 }
+
+/**
+ * ISO 3166's code for an unspecified country: an account made from the command line (the first
+ * admin) names none, and the rules it is held to are the defaults. No admin may set a policy for it.
+ */
+const UNSPECIFIED_COUNTRY = 'ZZ';
 
 export function assertCountry(country: string): string {
   if (!/^[A-Z]{2}$/.test(country) || !isISO31661Alpha2(country)) throw invalidCountry();
