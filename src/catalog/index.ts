@@ -7,6 +7,7 @@ import { catalogRules } from './catalog.rules';
 import { CatalogService } from './catalog.service';
 import { Migration20261204000000_sales_counted } from './migrations/Migration20261204000000_sales_counted';
 import { countSale } from './sales-count';
+import { SaleCounted } from './sale-counted.entity';
 
 export type { CatalogService } from './catalog.service';
 export { type Price, PriceInterval, type Product, ProductKind, ProductStatus } from './catalog.entity';
@@ -28,7 +29,7 @@ export const catalogArea = defineArea({
   name: 'catalog',
   uses: ['audit', 'auth', 'courses', 'entitlements', 'notifications'],
   sharedTables: ['products'],
-  entities: [Product],
+  entities: [Product, SaleCounted],
   migrations: [{ name: 'Migration20261204000000_sales_counted', class: Migration20261204000000_sales_counted }],
   resolvers: [CatalogResolver],
   nodes: catalogNodes,

@@ -41,9 +41,9 @@ export function ormOptions(
     driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
     discovery: { warnWhenNoEntities: false },
     // Agenda's job table belongs to Agenda (its migration copies the backend's schema), and the outbox
-    // to the kernel's relay (plain SQL), the directory of accounts' regions to auth's plain SQL, and the
-    // sales already counted to catalog's: none is an entity.
-    schemaGenerator: { skipTables: ['agenda_jobs', 'outbox', 'account_regions', 'product_sales_counted'] },
+    // to the kernel's relay (plain SQL), and the directory of accounts' regions to auth's plain SQL:
+    // none is an entity.
+    schemaGenerator: { skipTables: ['agenda_jobs', 'outbox', 'account_regions'] },
   };
 }
 

@@ -20,11 +20,6 @@ export async function regionOfEvent(deps: Deps, provider: string, event: Provide
   return held?.region ?? GLOBAL_REGION;
 }
 
-/** The region whose database holds the payment of this id (a path that names it by id alone: an admin, the sandbox page); null when none does. */
-export async function regionOfPayment(deps: Deps, id: string): Promise<Deps | null> {
-  return isId(id) ? regionHolding(deps, 'select 1 from payments where id = ? limit 1', [id]) : null;
-}
-
 function paymentNamedBy(event: ProviderEvent): { column: string; values: string[] } | null {
   if (event.kind === 'ignored') return null;
   if (event.paymentId && isId(event.paymentId)) return { column: 'id', values: [event.paymentId] };
@@ -32,4 +27,10 @@ function paymentNamedBy(event: ProviderEvent): { column: string; values: string[
   if (event.providerCharge)
     return { column: 'provider_charge', values: [event.providerCharge, ...(event.providerChargeAliases ?? [])] };
   return null;
+}
+
+/** The process seen from the region holding the payment of this id (global's when none does): the sandbox's page, opened by the payer's browser, carries no token. */
+export async function regionOfPayment(deps: Deps, id: string): Promise<Deps> {
+  const held = isId(id) ? await regionHolding(deps, 'select 1 from payments where id = ? limit 1', [id]) : null;
+  return held ?? deps.inRegion(GLOBAL_REGION);
 }

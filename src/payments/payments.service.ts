@@ -115,10 +115,9 @@ export class PaymentsService {
     return this.deps.regions.map((view) => this.in(view));
   }
 
-  /** This area's service in the region holding the payment (it is its payer's home); null when none does. */
-  private async holding(id: string): Promise<PaymentsService | null> {
-    const home = await regionOfPayment(this.deps, id);
-    return home && this.in(home);
+  /** This area's service in the region holding the payment (it is its payer's home); global's when none does. */
+  private async holding(id: string): Promise<PaymentsService> {
+    return this.in(await regionOfPayment(this.deps, id));
   }
 
   /** A creator's sales: each successful payment of their listings, and what they earn after the platform's fee. */
@@ -301,7 +300,7 @@ export class PaymentsService {
   async payment(viewer: User, id: string): Promise<Payment> {
     // An admin's look-up names any buyer's payment: it is in that buyer's home region.
     const home = isAdmin(viewer) ? await this.holding(id) : this;
-    const payment = home && isId(id) ? await home.em.findOne(Payment, { id }) : null;
+    const payment = isId(id) ? await home.em.findOne(Payment, { id }) : null;
     if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id))
       throw paymentNotFound();
     return payment;
@@ -320,9 +319,9 @@ export class PaymentsService {
 
   /** What the sandbox page shows: anyone holding its signed link, while the sandbox is offered. */
   async sandboxPayment(id: string): Promise<Payment | null> {
-    // The page's link carries no token, and the payment is in its payer's home region.
-    const home = this.providers.offered.has('sandbox') ? await this.holding(id) : null;
-    return home && home.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] });
+    return isId(id) && this.providers.offered.has('sandbox')
+      ? this.em.findOne(Payment, { id, provider: 'sandbox' }, { populate: ['product'] })
+      : null;
   }
 
   // ---- webhooks ------------------------------------------------------------------------------

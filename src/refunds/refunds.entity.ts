@@ -35,7 +35,7 @@ export class Refund {
   @ManyToOne('Payment', { deleteRule: 'restrict' })
   payment!: Payment;
 
-  // A requester of another region (an admin of global asking for a vn buyer) is not in this database's accounts.
+  /** No foreign key: an admin of another region may ask for the refund (its erasure sets the pseudonym itself). */
   @ManyToOne('User', { createForeignKeyConstraint: false })
   requestedBy!: User;
 
