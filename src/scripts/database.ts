@@ -2,7 +2,8 @@ import type { Config } from '../config';
 import { startEmbeddedPostgres } from '../db/embedded';
 import type { Orm } from '../db/orm';
 import { openAppDatabase } from '../server/platform';
-import { migrateRegions, regionUrls } from '../server/regions';
+import { migrateRegions, regionUrls, replicateSharedData } from '../server/regions';
+import { GLOBAL_REGION } from '../db/regions';
 
 /**
  * Runs a command-line task against the configured database: `DATABASE_URL`, or the embedded one
@@ -30,4 +31,27 @@ export async function withDatabase<T>(
   } finally {
     await embedded?.stop();
   }
+}
+
+/**
+ * The same, with every region's database open beside global's (their shared data replicated): for a
+ * task that writes accounts of any region, each in its own database. `others` maps a region to its
+ * ORM and its owner's connection string.
+ */
+export async function withRegions<T>(
+  config: Config,
+  task: (orm: Orm, databaseUrl: string, others: Map<string, { orm: Orm; url: string }>) => Promise<T>,
+): Promise<T> {
+  return withDatabase(config, async (orm, databaseUrl) => {
+    const urls = await regionUrls(config, databaseUrl);
+    await replicateSharedData(urls);
+    const others = new Map<string, { orm: Orm; url: string }>();
+    try {
+      for (const [region, url] of urls)
+        if (region !== GLOBAL_REGION) others.set(region, { orm: await openAppDatabase(url), url });
+      return await task(orm, databaseUrl, others);
+    } finally {
+      for (const other of others.values()) await other.orm.close();
+    }
+  });
 }

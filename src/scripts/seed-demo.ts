@@ -11,7 +11,7 @@ import { createLogger } from '../logger';
 import { closeDeps, createDeps } from '../server/deps';
 import { openUnit } from '../server/platform';
 import type { Deps } from '../kernel/deps';
-import { withDatabase } from './database';
+import { withRegions } from './database';
 import { type DemoCourse, demoCourses } from './demo-content';
 
 /** The demo's accounts: fixed addresses, so a second run finds them. */
@@ -22,6 +22,8 @@ export const DEMO_ACCOUNTS = {
   learner: 'demo-learner@example.com',
 } as const;
 
+/** The family's and the school's country: their accounts and the school live in its region's database. */
+const COUNTRY = 'VN';
 const SCHOOL = 'Demo Primary School';
 const CLASS = 'Demo class 7A';
 /** The learner's age: under Viet Nam's consent age (16), so the guardian's basic_data consent is what lets them learn. */
@@ -50,6 +52,7 @@ function birthDateOfAge(years: number): string {
   return date.toISOString().slice(0, 10);
 }
 
+/** An account of the demo's country, in its home region's database. */
 async function account(
   deps: Deps,
   email: string,
@@ -59,9 +62,10 @@ async function account(
   birthDate?: string,
 ): Promise<User> {
   return step(
-    deps,
+    deps.inRegion(deps.homeRegionOf(COUNTRY)),
     async ({ auth }) =>
-      (await auth.findUserByEmail(email)) ?? auth.createVerifiedUser(email, password, displayName, role, { birthDate }),
+      (await auth.findUserByEmail(email)) ??
+      auth.createVerifiedUser(email, password, displayName, role, { birthDate, country: COUNTRY }),
   );
 }
 
@@ -118,7 +122,8 @@ export async function seedDemo(deps: Deps, password: string) {
     birthDateOfAge(LEARNER_AGE),
   );
 
-  await step(deps, async ({ guardian: guardians }) => {
+  const home = deps.inRegion(deps.homeRegionOf(COUNTRY));
+  await step(home, async ({ guardian: guardians }) => {
     if (await guardians.isActiveGuardianOf(guardian.id, learner.id)) return;
     const link = await guardians.declare(guardian, learner.email);
     if (link.status !== 'active') await guardians.approve(learner, link.id);
@@ -126,18 +131,19 @@ export async function seedDemo(deps: Deps, password: string) {
   // basic_data lets the learner learn at all; progress_sharing lets the class's teacher see their
   // progress. At 14 both the guardian and the learner give them (docs/domain.md).
   for (const type of [ConsentType.basic_data, ConsentType.progress_sharing]) {
-    if (await step(deps, ({ consent }) => consent.hasConsent(learner.id, type))) continue;
-    await step(deps, ({ consent }) => consent.grant(guardian, type, learner.id));
-    await step(deps, ({ consent }) => consent.grant(learner, type));
+    if (await step(home, ({ consent }) => consent.hasConsent(learner.id, type))) continue;
+    await step(home, ({ consent }) => consent.grant(guardian, type, learner.id));
+    await step(home, ({ consent }) => consent.grant(learner, type));
   }
 
   const courseIds: string[] = [];
   for (const demo of demoCourses) courseIds.push(await course(deps, admin, learner, demo));
 
-  const joinCode = await step(deps, async ({ school }) => {
+  await copiedTo(home, courseIds);
+  const joinCode = await step(home, async ({ school }) => {
     let schoolClass = (await school.staffClassesOf(teacher.id)).find((c) => c.name === CLASS);
     if (!schoolClass) {
-      const created = await school.createSchool(admin, SCHOOL, 'VN');
+      const created = await school.createSchool(admin, SCHOOL, COUNTRY);
       await school.setMember(
         admin,
         created.id,
@@ -157,11 +163,26 @@ export async function seedDemo(deps: Deps, password: string) {
   return { courseIds, joinCode };
 }
 
+/** Waits until the courses, written in global's database, have reached the region's copy: its class is assigned them there. */
+async function copiedTo(region: Deps, courseIds: string[]): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const [{ n }] = await region.sql.unlogged<{ n: number }>(
+      'select count(*)::int as n from courses where id = any(?)',
+      [courseIds],
+    );
+    if (n === courseIds.length) return;
+    if (Date.now() > deadline)
+      throw new Error(`the demo's courses did not reach region ${region.region} within a minute`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function main() {
   const config = loadConfig();
   const password = demoPassword(config);
-  const { joinCode } = await withDatabase(config, async (orm, databaseUrl) => {
-    const deps = await createDeps(config, createLogger('warn'), orm, databaseUrl);
+  const { joinCode } = await withRegions(config, async (orm, databaseUrl, others) => {
+    const deps = await createDeps(config, createLogger('warn'), orm, databaseUrl, others);
     try {
       return await seedDemo(deps, password);
     } finally {
