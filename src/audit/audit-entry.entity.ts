@@ -17,8 +17,11 @@ export class AuditEntry {
   @PrimaryKey({ type: 'uuid' })
   id: string = randomUUID();
 
-  /** Null when the action came from the command line or the system; kept (null) when the actor is erased. */
-  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
+  /**
+   * Null when the action came from the command line or the system. No foreign key: the entry is kept
+   * where the action was done, and its actor may live in another region (docs/residency.md).
+   */
+  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
   actor: User | null = null;
 
   /** `<area>.<verb>`, e.g. `admin.role_granted`, `admin.user_suspended`, `features.flag_changed`. */

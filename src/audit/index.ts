@@ -4,6 +4,7 @@ import { AuditEntry } from './audit-entry.entity';
 import { AuditService } from './audit.service';
 import { Migration20261125100000_audit_append_only } from './migrations/Migration20261125100000_audit_append_only';
 import { Migration20261201000000_audit_pseudonymise_one_account } from './migrations/Migration20261201000000_audit_pseudonymise_one_account';
+import { Migration20261204001100_audit_actor_of_any_region } from './migrations/Migration20261204001100_audit_actor_of_any_region';
 
 export { AuditEntry } from './audit-entry.entity';
 export { auditEntryCte } from './audit-cte';
@@ -29,6 +30,10 @@ export const auditArea = defineArea({
     {
       name: 'Migration20261201000000_audit_pseudonymise_one_account',
       class: Migration20261201000000_audit_pseudonymise_one_account,
+    },
+    {
+      name: 'Migration20261204001100_audit_actor_of_any_region',
+      class: Migration20261204001100_audit_actor_of_any_region,
     },
   ],
   services: { audit: (uow) => new AuditService(uow) },
