@@ -65,8 +65,7 @@ export class AdminResolver {
   @Query(() => AuditEntryConnection, { description: 'Privileged actions, newest first, with filters (admins only)' })
   async auditEntries(@Args(() => AuditArgs) args: AuditArgs, @Ctx() ctx: Context) {
     const page = await ctx.services.audit.list(args, args.first, args.after);
-    await ctx.em.populate(page.nodes, ['actor']);
-    return toConnection({ ...page, nodes: page.nodes.map(auditView) });
+    return toConnection({ ...page, nodes: await auditViews(ctx, page.nodes) });
   }
 
   @Query(() => PlatformStatsView, {
@@ -81,7 +80,7 @@ export class AdminResolver {
     description: 'Who changed which role and when (admins only)',
   })
   async roleChanges(@Root() user: User, @Ctx() ctx: Context): Promise<RoleChangeView[]> {
-    return (await ctx.services.admin.roleChanges(user.id)).map(roleChangeView);
+    return (await ctx.services.admin.roleChanges(user)).map(roleChangeView);
   }
 }
 
@@ -99,7 +98,7 @@ export const adminNodes: NodeSource[] = [
     table: 'audit_entries',
     rule: adminRules.Query.auditEntries,
     field: 'Query.auditEntries',
-    loadMany: async (ctx, ids) => (await ctx.services.audit.byIds(ids)).map(auditView),
+    loadMany: async (ctx, ids) => auditViews(ctx, await ctx.services.audit.byIds(ids)),
   },
   {
     // No root read of its own: it is listed on an account (User.roleChanges), for admins only.
@@ -111,11 +110,19 @@ export const adminNodes: NodeSource[] = [
   },
 ];
 
-function auditView(entry: AuditEntry) {
+/** The entries with their actors' addresses, read where each actor lives (often not where the entry is). */
+async function auditViews(ctx: Context, entries: AuditEntry[]) {
+  const emails = await ctx.services.accounts.emailsOf(
+    entries.flatMap((entry) => (entry.actor ? [entry.actor.id] : [])),
+  );
+  return entries.map((entry) => auditView(entry, emails));
+}
+
+function auditView(entry: AuditEntry, emails: ReadonlyMap<string, string>) {
   return {
     id: entry.id,
     actorId: entry.actor?.id ?? null,
-    actorEmail: entry.actor?.email ?? null,
+    actorEmail: entry.actor ? (emails.get(entry.actor.id) ?? null) : null,
     action: entry.action,
     targetType: entry.targetType,
     targetId: entry.targetId,

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Services } from '../kernel/services';
-import { type AccountFilter, AccountStatus, Role, type User } from '../auth';
+import { type AccountFilter, AccountStatus, homeOfAccount, Role, type User } from '../auth';
 import { isId } from '../kernel/ids';
 import type { Page } from '../kernel/pagination';
 import { RoleChange, RoleChangeAction } from './role-change.entity';
@@ -36,6 +36,15 @@ export class AdminService {
     return this.uow.em;
   }
 
+  /**
+   * This service, or that of the account's home region when it is another's: an action on an account
+   * is done, and recorded, where the account's rows are.
+   */
+  private async atHomeOf(userId: string): Promise<AdminService> {
+    const home = await homeOfAccount(this.uow.deps, userId);
+    return home.region === this.uow.deps.region ? this : home.unit().services.admin;
+  }
+
   listUsers(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
     return this.services.accounts.list(filter, first, after);
   }
@@ -48,12 +57,14 @@ export class AdminService {
     return this.changeRole(actor, userId, role, RoleChangeAction.removed);
   }
 
-  roleChanges(userId: string): Promise<RoleChange[]> {
+  /** The account's role changes, newest first, read in its home region's database, where they are kept. */
+  roleChanges(user: User): Promise<RoleChange[]> {
+    const { deps } = this.uow;
+    const home = () => (user.region === deps.region ? this.em : deps.inRegion(user.region).unit().uow.em);
     return this.uow.children(
-      'admin.roleChanges',
-      userId,
-      (users) =>
-        this.em.find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' }, populate: ['actor'] }),
+      `admin.roleChanges.${user.region}`,
+      user.id,
+      (users) => home().find(RoleChange, { user: { $in: users } }, { orderBy: { createdAt: 'desc' } }),
       (change) => change.user.id,
     );
   }
@@ -89,6 +100,8 @@ export class AdminService {
   async suspend(actor: User | null, userId: string, request: SuspensionRequest = {}): Promise<User> {
     if (!isId(userId)) throw unknownUser();
     if (actor?.id === userId) throw cannotSuspendSelf();
+    const home = await this.atHomeOf(userId);
+    if (home !== this) return home.suspend(actor, userId, request);
     return this.uow.transaction(async () => {
       const target = await this.services.accounts.lockAccount(userId);
       if (!target) throw unknownUser();
@@ -107,6 +120,8 @@ export class AdminService {
   /** Lifts a suspension, back to the status the account had before it (active or pending_guardian). */
   async reactivate(actor: User | null, userId: string): Promise<User> {
     if (!isId(userId)) throw unknownUser();
+    const home = await this.atHomeOf(userId);
+    if (home !== this) return home.reactivate(actor, userId);
     const user = await this.uow.transaction(async () => {
       const target = await this.services.accounts.lockAccount(userId);
       if (!target) throw unknownUser();
@@ -129,12 +144,21 @@ export class AdminService {
     return user;
   }
 
+  /** The platform's figures: each region's, added up (an account and its activity are in one region only). */
+  async stats(): Promise<PlatformStats> {
+    const { deps } = this.uow;
+    const parts = await Promise.all(
+      deps.regions.map((view) => (view.region === deps.region ? this : view.unit().services.admin).statsHere()),
+    );
+    return addStats(parts);
+  }
+
   /**
-   * The platform's figures, each from the area that keeps it, read at once: accounts, enrollments,
+   * This region's figures, each from the area that keeps it, read at once: accounts, enrollments,
    * certificates, the tutor's messages, the month's revenue from the ledger, and active learners
    * from the activity that progress and the AI declare (views), counted once across both.
    */
-  async stats(): Promise<PlatformStats> {
+  async statsHere(): Promise<PlatformStats> {
     const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
     const [accounts, active, enrollments, issued, aiMessagesToday, revenueThisMonth] = await Promise.all([
       this.services.auth.accountCounts(),
@@ -169,6 +193,8 @@ export class AdminService {
    */
   private async changeRole(actor: User | null, userId: string, role: Role, action: RoleChangeAction): Promise<User> {
     if (!isId(userId)) throw unknownUser();
+    const home = await this.atHomeOf(userId);
+    if (home !== this) return home.changeRole(actor, userId, role, action);
     return this.uow.transaction(async (em) => {
       const outcome = await this.services.accounts.changeRole(userId, role, action === RoleChangeAction.granted);
       if ('refused' in outcome) throw outcome.refused === 'last_admin' ? lastAdmin() : unknownUser();
@@ -189,4 +215,38 @@ export class AdminService {
 /** Suspension and reactivation, recorded in the audit trail. */
 export interface SuspensionRequest {
   reason?: string | null;
+}
+
+/** The figures of every region, added up: the per-key lists (roles, statuses, currencies) by their key. */
+function addStats(parts: PlatformStats[]): PlatformStats {
+  const sum = (pick: (part: PlatformStats) => number) => parts.reduce((total, part) => total + pick(part), 0);
+  return {
+    usersByRole: addBy(
+      parts.map((part) => part.usersByRole),
+      'role',
+      'count',
+    ),
+    usersByStatus: addBy(
+      parts.map((part) => part.usersByStatus),
+      'status',
+      'count',
+    ),
+    activeLearners7d: sum((part) => part.activeLearners7d),
+    activeLearners30d: sum((part) => part.activeLearners30d),
+    enrollments: sum((part) => part.enrollments),
+    certificates: sum((part) => part.certificates),
+    aiMessagesToday: sum((part) => part.aiMessagesToday),
+    revenueThisMonth: addBy(
+      parts.map((part) => part.revenueThisMonth),
+      'currency',
+      'amount',
+    ),
+  };
+}
+
+function addBy<K extends string, V extends string>(lists: Record<K | V, unknown>[][], key: K, value: V) {
+  const totals = new Map<string, number>();
+  for (const item of lists.flat())
+    totals.set(item[key] as string, (totals.get(item[key] as string) ?? 0) + (item[value] as number));
+  return [...totals].map(([name, total]) => ({ [key]: name, [value]: total }) as Record<K, string> & Record<V, number>);
 }

@@ -8,6 +8,7 @@ import { AdminService } from './admin.service';
 import { Migration20261123100000_audit_suspension } from './migrations/Migration20261123100000_audit_suspension';
 import { RoleChange } from './role-change.entity';
 import { Migration20261122000000_accounts_role_changes } from './migrations/Migration20261122000000_accounts_role_changes';
+import { Migration20261204001200_role_change_actor_of_any_region } from './migrations/Migration20261204001200_role_change_actor_of_any_region';
 
 declare module '../kernel/services' {
   interface Services {
@@ -28,13 +29,22 @@ export const adminArea = defineArea({
   migrations: [
     { name: 'Migration20261122000000_accounts_role_changes', class: Migration20261122000000_accounts_role_changes },
     { name: 'Migration20261123100000_audit_suspension', class: Migration20261123100000_audit_suspension },
+    {
+      name: 'Migration20261204001200_role_change_actor_of_any_region',
+      class: Migration20261204001200_role_change_actor_of_any_region,
+    },
   ],
   services: { admin: (uow, services) => new AdminService(uow, services) },
   personalData: {
     entities: [RoleChange],
     export: async (userId, _services, uow) => ({ roleChanges: await allRowsOf(uow, RoleChange, { user: userId }) }),
-    erase: async (userId, _pseudonym, _services, uow) => {
+    // The changes made to the account go; those it made as an admin name its pseudonym, in every
+    // region (an admin acts on accounts of any region), as the actor's key once did on update.
+    erase: async (userId, pseudonym, _services, uow) => {
       await uow.em.nativeDelete(RoleChange, { user: userId });
+      await uow.em.nativeUpdate(RoleChange, { actor: userId }, { actor: pseudonym });
+      for (const view of uow.deps.regions.filter((other) => other.region !== uow.deps.region))
+        await view.sql.query('update role_changes set actor_id = ? where actor_id = ?', [pseudonym, userId]);
     },
   },
 });

@@ -19,8 +19,11 @@ export class RoleChange {
   @ManyToOne('User', { deleteRule: 'cascade' })
   user!: User;
 
-  /** Null when the change came from the command line (`admin:create`). */
-  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
+  /**
+   * Null when the change came from the command line (`admin:create`). No foreign key: the change is
+   * kept in the account's home region, and the admin who made it may live in another.
+   */
+  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
   actor: User | null = null;
 
   @Enum({ items: () => Role })

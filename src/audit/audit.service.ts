@@ -2,6 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isId } from '../kernel/ids';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
+import { acrossRegions, type RegionPart } from '../kernel/region-pages';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { AuditEntry } from './audit-entry.entity';
 
@@ -73,17 +74,24 @@ export class AuditService {
     return this.em.findOne(AuditEntry, { action, targetId }, { orderBy: { createdAt: 'desc', id: 'desc' } });
   }
 
-  /** The entries among these ids, with their actors (the graph's `nodes`; admins only, by the rule of `auditEntries`). */
+  /** The entries among these ids (the graph's `nodes`; admins only, by the rule of `auditEntries`). */
   byIds(ids: string[]): Promise<AuditEntry[]> {
-    return this.em.find(AuditEntry, { id: { $in: ids.filter(isId) } }, { populate: ['actor'] });
+    return this.em.find(AuditEntry, { id: { $in: ids.filter(isId) } });
   }
 
-  async list(filter: AuditFilter, first: number, after?: string | null): Promise<Page<AuditEntry>> {
+  /** Every region's entries, newest first: an action is recorded where it was done (on an account, in its home region). */
+  list(filter: AuditFilter, first: number, after?: string | null): Promise<Page<AuditEntry>> {
+    if (filter.actorId && !isId(filter.actorId)) return Promise.resolve(toPage([], first, after, 0));
+    const { deps } = this.uow;
+    return acrossRegions(deps, first, after, (view) =>
+      (view.region === deps.region ? this : view.unit().services.audit).listHere(filter, first, after),
+    );
+  }
+
+  /** This region's part of the trail's list. */
+  async listHere(filter: AuditFilter, first: number, after?: string | null): Promise<RegionPart<AuditEntry>> {
     const where: FilterQuery<AuditEntry> = {};
-    if (filter.actorId) {
-      if (!isId(filter.actorId)) return toPage([], first, after, 0);
-      where.actor = filter.actorId;
-    }
+    if (filter.actorId) where.actor = filter.actorId;
     if (filter.action) where.action = filter.action;
     if (filter.targetType) where.targetType = filter.targetType;
     if (filter.targetId) where.targetId = filter.targetId;
@@ -99,6 +107,6 @@ export class AuditService {
       { ...where, ...afterCursor(after) },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
     );
-    return toPage(rows, first, after, () => this.em.count(AuditEntry, where));
+    return { rows, count: () => this.em.count(AuditEntry, where) };
   }
 }

@@ -67,8 +67,8 @@ export class AccountDirectory {
     return taken !== undefined;
   }
 
-  /** Gives up a claim whose account was not made. */
-  async release(id: string): Promise<void> {
+  /** Removes an account's entry: a claim whose account was not made, or an erased account's (its address and region go with it). */
+  async forget(id: string): Promise<void> {
     await this.global.sql.query('delete from account_regions where id = ?', [id]);
   }
 
@@ -82,7 +82,7 @@ export class AccountDirectory {
       claimant,
     ]);
     if (!row) return false;
-    await this.release(claimant);
+    await this.forget(claimant);
     return true;
   }
 

@@ -1,7 +1,8 @@
 import { type FilterQuery, LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { verify } from '@node-rs/argon2';
-import { afterCursor, newestFirst, type Page, toPage } from '../kernel/pagination';
+import { afterCursor, type Page } from '../kernel/pagination';
+import { acrossRegions, type RegionPart } from '../kernel/region-pages';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { normaliseEmail } from './account-input';
 import type { AuthService } from './auth.service';
@@ -57,29 +58,33 @@ export class AccountsService {
     return this.auth.findUserByEmail(email);
   }
 
-  /**
-   * Accounts of every region, newest first, a page at a time: each region's database gives its next
-   * `first + 1` after the cursor, and the pages merge in the one order every cursor follows, so a
-   * cursor stays valid whichever region its account is in.
-   */
-  async list(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
+  /** Accounts of every region, newest first, a page at a time (admins' list). */
+  list(filter: AccountFilter, first: number, after?: string | null): Promise<Page<User>> {
     const { deps } = this.uow;
-    const regions = deps.regions.map((view) =>
-      view.region === deps.region ? this : view.unit().services.accounts,
-    );
-    const pages = await Promise.all(regions.map((region) => region.listHere(filter, first, after)));
-    const rows = newestFirst(pages.flatMap((page) => page.rows)).slice(0, first + 1);
-    return toPage(rows, first, after, async () =>
-      (await Promise.all(pages.map((page) => page.count()))).reduce((sum, count) => sum + count, 0),
+    return acrossRegions(deps, first, after, (view) =>
+      (view.region === deps.region ? this : view.unit().services.accounts).listHere(filter, first, after),
     );
   }
 
+  /**
+   * The addresses of these accounts, in whichever region each lives: a trail kept in one region's
+   * database names, by id, an actor of another (an admin of global acting on a vn account).
+   */
+  async emailsOf(ids: readonly string[]): Promise<Map<string, string>> {
+    const wanted = [...new Set(ids)];
+    if (!wanted.length) return new Map();
+    const found = await Promise.all(
+      this.uow.deps.regions.map((view) =>
+        view.sql.query<{ id: string; email: string }>('select id, email from users where id = any(?::uuid[])', [
+          `{${wanted.join(',')}}`,
+        ]),
+      ),
+    );
+    return new Map(found.flat().map((row) => [row.id, row.email]));
+  }
+
   /** This region's part of a list of accounts. */
-  async listHere(
-    filter: AccountFilter,
-    first: number,
-    after?: string | null,
-  ): Promise<{ rows: User[]; count: () => Promise<number> }> {
+  async listHere(filter: AccountFilter, first: number, after?: string | null): Promise<RegionPart<User>> {
     const where: FilterQuery<User> = {};
     if (filter.role) where.roles = { $contains: [filter.role] };
     if (filter.status) where.status = filter.status;

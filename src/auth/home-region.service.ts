@@ -39,7 +39,7 @@ export class HomeRegionService {
     try {
       return await this.authIn(region).signup(request, id);
     } catch (error) {
-      await directory.release(id);
+      await directory.forget(id);
       throw error;
     }
   }

@@ -8,6 +8,7 @@ import { authRules } from './auth.rules';
 import { AuthService } from './auth.service';
 import { AccountsService } from './accounts.service';
 import { HomeRegionService } from './home-region.service';
+import { accountDirectoryOf } from './account-directory';
 import { Migration20261203000000_account_directory } from './migrations/Migration20261203000000_account_directory';
 import { RefreshToken } from './refresh-token.entity';
 import { User } from './user.entity';
@@ -82,7 +83,7 @@ export const authArea = defineArea({
   on: { accountMailAsked: (event, services) => services.auth.accountMail(event) },
   // From here on, this instance's writes of an account drop its cached copy.
   start: (deps) => deps.regions.forEach((region) => void accountsOf(region)),
-  close: async (deps) => void (await Promise.all(deps.regions.map((region) => accountsOf(region).stop()))),
+  close: async (deps) => deps.regions.forEach((region) => accountsOf(region).stop()),
   // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the
   // guardian link's too, since it is one page for every mailed token.
   http: () =>
@@ -117,6 +118,8 @@ export const authArea = defineArea({
         sessions.map((row) => row.family_id),
       );
       await uow.em.nativeDelete(AccountToken, { user: userId });
+      // The directory (global's database) forgets where the account was and its address's hash.
+      await accountDirectoryOf(uow.deps).forget(userId);
       await uow.em.execute(
         `update users set id = ?, email = ?, display_name = 'Erased user', password_hash = '!', roles = '{}', birth_date = null, guardian_email = null,
            email_verified_at = null, status = 'erased', updated_at = now() where id = ?`,

@@ -7,6 +7,7 @@ import { isId } from '../kernel/ids';
 import { ClaimHeld, leaseEnd } from '../kernel/lease';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
+import { acrossRegions, type RegionPart } from '../kernel/region-pages';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { sendMail } from '../mail/queue';
 import { AppError } from '../kernel/errors';
@@ -210,12 +211,31 @@ export class GdprService {
     return request;
   }
 
-  async adminList(
+  /** Every region's requests, newest first: each is kept with its subject's account, in its home region. */
+  adminList(
     first: number,
     after: string | null | undefined,
     status: GdprRequestStatus | null,
     dueWithinDays: number | null,
   ): Promise<Page<GdprRequest>> {
+    const { deps } = this.uow;
+    return acrossRegions(deps, first, after, (view) =>
+      (view.region === deps.region ? this : view.unit().services.gdpr).adminListHere(
+        first,
+        after,
+        status,
+        dueWithinDays,
+      ),
+    );
+  }
+
+  /** This region's part of the admins' list. */
+  async adminListHere(
+    first: number,
+    after: string | null | undefined,
+    status: GdprRequestStatus | null,
+    dueWithinDays: number | null,
+  ): Promise<RegionPart<GdprRequest>> {
     const where: Record<string, unknown>[] = [];
     if (status) where.push({ status });
     if (dueWithinDays !== null) {
@@ -227,7 +247,7 @@ export class GdprService {
       { $and: [...where, afterCursor(after)] },
       { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
     );
-    return toPage(rows, first, after, () => this.em.count(GdprRequest, { $and: where }));
+    return { rows, count: () => this.em.count(GdprRequest, { $and: where }) };
   }
 
   // ----- the export job's steps -----

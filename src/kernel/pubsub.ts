@@ -33,19 +33,18 @@ export const CONNECTION_EVENT = 'pubsub:connection';
 export async function createPostgresPubSub(
   databaseUrl: string,
   log: Logger,
-  alsoHeardFrom: readonly string[] = [],
+  regionUrls: readonly string[] = [],
 ): Promise<EventPubSub> {
   const target = new PostgresEventTarget(databaseUrl, log);
-  await target.connect();
-  // Each region's database announces the changes of its own rows (its triggers' NOTIFY): an account
-  // of region vn changed by another instance is heard from vn's database. Events are sent on this one.
-  const hearers = alsoHeardFrom.map((url) => new PostgresEventTarget(url, log, target));
-  await Promise.all(hearers.map((hearer) => hearer.connect()));
-  const all = [target, ...hearers];
+  // Each region's database announces the changes made in it (a consent revoked in vn's, by its
+  // triggers): this instance listens there too, and hands what it hears to the same subscribers.
+  const regions = regionUrls.map((url) => new PostgresEventTarget(url, log, target));
+  const listeners = [target, ...regions];
+  await Promise.all(listeners.map((listener) => listener.connect()));
   const pubSub = createPubSub({ eventTarget: target });
   return Object.assign(pubSub, {
-    close: async () => void (await Promise.all(all.map((each) => each.close()))),
-    connected: () => all.every((each) => each.connected),
+    close: async () => void (await Promise.all(listeners.map((listener) => listener.close()))),
+    connected: () => listeners.every((listener) => listener.connected),
     listen(type: string, listener: (detail: unknown) => void) {
       const handler = (event: Event) => listener((event as CustomEvent).detail);
       target.addEventListener(type, handler);
@@ -66,7 +65,7 @@ class PostgresEventTarget extends EventTarget {
   constructor(
     private readonly databaseUrl: string,
     private readonly log: Logger,
-    /** Where what this connection hears goes, when it only listens for another (a region's database). */
+    /** The target whose subscribers hear this connection's events: itself, unless it only listens for it. */
     private readonly heardBy?: PostgresEventTarget,
   ) {
     super();
@@ -86,7 +85,7 @@ class PostgresEventTarget extends EventTarget {
     await client.query(`listen ${EVENTS_CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
-    this.deliverLocally(CONNECTION_EVENT, true);
+    this.hand(CONNECTION_EVENT, true);
   }
 
   get connected(): boolean {
@@ -142,22 +141,26 @@ class PostgresEventTarget extends EventTarget {
   }
 
   deliverLocally(type: string, detail: unknown): void {
-    if (this.heardBy) this.heardBy.deliverLocally(type, detail);
-    else super.dispatchEvent(new CustomEvent(type, { detail }));
+    super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   private deliver(payload: string | undefined): void {
     if (!payload) return;
     const message = JSON.parse(payload) as
       { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
-    for (const { type, detail } of 'events' in message ? message.events : [message]) this.deliverLocally(type, detail);
+    for (const { type, detail } of 'events' in message ? message.events : [message]) this.hand(type, detail);
+  }
+
+  private hand(type: string, detail: unknown): void {
+    if (this.heardBy) this.heardBy.deliverLocally(type, detail);
+    else super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */
   private reconnect(client: Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
-    this.deliverLocally(CONNECTION_EVENT, false);
+    this.hand(CONNECTION_EVENT, false);
     this.log.warn({ err: error }, 'event connection lost; reconnecting');
     client.end().catch(() => {});
     const retry = () => {

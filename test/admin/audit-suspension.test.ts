@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { adultSignup, learnerOfAge, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { withBasicData } from '../support/family';
 
@@ -212,7 +213,7 @@ describe('GET /admin/stats and { platformStats }', () => {
     // The tutor's usage as the AI area records it: the same learner counts once, another learner who
     // only talked to the tutor counts too, and a day's messages are summed.
     const chatter = await withBasicData(t, await learnerOfAge(t, 16));
-    const sql = t.app.deps.orm.em.getConnection();
+    const sql = (await homeOf(t, chatter.id)).orm.em.getConnection();
     await sql.execute(
       `insert into ai_usage (user_id, day, messages) values (?, (now() at time zone 'utc')::date, 2), (?, (now() at time zone 'utc')::date, 3)`,
       [learner.id, chatter.id],

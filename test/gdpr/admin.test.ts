@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { learnerOfAge, PASSWORD, signInAdmin } from '../support/users';
 
 let t: TestApp;
@@ -17,7 +18,7 @@ describe('GET /admin/gdpr/requests', () => {
     const freshRequest = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: fresh.accessToken });
     const oldRequest = await t.http.post('/gdpr/export', {}, { token: old.accessToken });
     // An export stuck for 25 days (its job never ran): 5 days to the legal deadline.
-    await openUnit(t.app.deps)
+    await openUnit(await homeOf(t, old.id))
       .uow.em.getConnection()
       .execute(`update gdpr_requests set created_at = now() - interval '25 days', status = 'queued' where id = ?`, [
         oldRequest.body.id,

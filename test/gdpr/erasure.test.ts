@@ -5,8 +5,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { eraseDue } from '../../src/gdpr';
 import { pseudonymOf } from '../../src/gdpr/gdpr.links';
+import type { Deps } from '../../src/kernel/deps';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { ownerOf } from '../support/regions';
 import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, PASSWORD, signInAdmin, verifiedGuardian } from '../support/users';
@@ -39,8 +41,13 @@ async function aiBackend(failures: number) {
 let t: TestApp;
 let smtp: SmtpServer;
 let ai: Awaited<ReturnType<typeof aiBackend>>;
-const sql = (query: string, params: unknown[] = []) =>
-  openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+/** Statements on one region's database: the test's accounts are VN's (test sign-ups' default country), so vn's. */
+const sqlIn =
+  (region: Deps) =>
+  (query: string, params: unknown[] = []) =>
+    openUnit(region).uow.em.getConnection().execute(query, params);
+const vn = () => t.app.deps.inRegion('vn');
+const sql = (query: string, params: unknown[] = []) => sqlIn(vn())(query, params);
 const later = () => new Date(Date.now() + 8 * 86_400_000);
 
 beforeAll(async () => {
@@ -61,8 +68,14 @@ afterAll(async () => {
   await ai.close();
 });
 
-/** Every text, uuid or JSON column of every table that holds one of `needles`. */
+/** Every text, uuid or JSON column of every table, in every region's database, that holds one of `needles`. */
 async function findEverywhere(needles: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const region of t.app.deps.regions) found.push(...(await findIn(sqlIn(region), region.region, needles)));
+  return found;
+}
+
+async function findIn(sql: ReturnType<typeof sqlIn>, region: string, needles: string[]): Promise<string[]> {
   const columns = (await sql(
     `select table_name, column_name from information_schema.columns
       where table_schema = 'public' and data_type in ('text', 'uuid', 'character varying', 'character', 'jsonb', 'json', 'ARRAY')`,
@@ -73,7 +86,7 @@ async function findEverywhere(needles: string[]): Promise<string[]> {
       const rows = await sql(`select count(*)::int as n from "${table_name}" where "${column_name}"::text ilike ?`, [
         `%${needle}%`,
       ]);
-      if (rows[0].n > 0) found.push(`${table_name}.${column_name} holds ${needle}`);
+      if (rows[0].n > 0) found.push(`${region}: ${table_name}.${column_name} holds ${needle}`);
     }
   }
   return found;
@@ -124,7 +137,7 @@ describe('erasure: the grace period', () => {
     expect((await t.http.get('/auth/me', { token })).body.user.status).toBe('active');
     expect((await t.http.post(`/gdpr/requests/${accepted.body.id}/cancel`, undefined, { token })).status).toBe(409);
     // A canceled request is not run when its time comes.
-    await eraseDue(t.app.deps, later());
+    await eraseDue(vn(), later());
     expect((await t.http.get('/auth/me', { token })).status).toBe(200);
   });
 
@@ -250,8 +263,8 @@ describe('erasure at dueAt', () => {
       { token: guardian.accessToken },
     );
     expect(accepted.status).toBe(202);
-    expect(await eraseDue(t.app.deps, new Date())).toBe(0); // not due yet
-    expect(await eraseDue(t.app.deps, later())).toBe(1);
+    expect(await eraseDue(vn(), new Date())).toBe(0); // not due yet
+    expect(await eraseDue(vn(), later())).toBe(1);
 
     const receipt = await smtp.waitFor(learner.email, /receipt|biên nhận/i);
     expect(receipt.text).toContain(accepted.body.id);
@@ -283,17 +296,17 @@ describe('erasure at dueAt', () => {
     const accepted = await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: learner.accessToken });
     expect(accepted.status).toBe(202);
     await asOwner(
-      t,
+      ownerOf(t, 'vn'),
       `create or replace function gdpr_test_crash() returns trigger language plpgsql as $$ begin raise exception 'simulated crash'; end $$`,
     );
     await asOwner(
-      t,
+      ownerOf(t, 'vn'),
       `create trigger gdpr_test_crash before delete on enrollments for each row execute function gdpr_test_crash()`,
     );
     try {
-      expect(await eraseDue(t.app.deps, later())).toBe(0);
+      expect(await eraseDue(vn(), later())).toBe(0);
     } finally {
-      await asOwner(t, `drop trigger gdpr_test_crash on enrollments`);
+      await asOwner(ownerOf(t, 'vn'), `drop trigger gdpr_test_crash on enrollments`);
     }
     const [half] = await sql(`select status, progress from gdpr_requests where id = ?`, [accepted.body.id]);
     expect(half.status).toBe('running');
@@ -311,7 +324,7 @@ describe('erasure at dueAt', () => {
       smtp.received.filter((m) => m.to.includes(learner.email) && /receipt/i.test(m.subject)).length;
     await smtp.waitFor(learner.email, /receipt/i);
 
-    const second = await eraseDue(t.app.deps, later());
+    const second = await eraseDue(vn(), later());
     expect(
       second,
       JSON.stringify(
@@ -358,7 +371,7 @@ describe('erasure at dueAt', () => {
     expect((await t.http.post('/gdpr/delete', { password: PASSWORD }, { token: guardian.accessToken })).status).toBe(
       202,
     );
-    expect(await eraseDue(t.app.deps, later())).toBe(2);
+    expect(await eraseDue(vn(), later())).toBe(2);
 
     for (const table of ['ledger_entries', 'ledger_balances', 'ledger_transactions', 'audit_entries'])
       expect(await holding(table), table).toBe(0);

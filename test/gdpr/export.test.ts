@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf, ownerOf } from '../support/regions';
 import { linkFamily, withBasicData } from '../support/family';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, PASSWORD, type SignedIn, verifiedGuardian } from '../support/users';
@@ -127,7 +128,7 @@ describe('data export', () => {
     expect((await download(ready.downloadUrl, ended.body.accessToken)).status).toBe(401);
 
     // The clock past the expiry: the link says so, the sweep deletes the file.
-    await openUnit(t.app.deps)
+    await openUnit(await homeOf(t, learner.id))
       .uow.em.getConnection()
       .execute(`update gdpr_requests set expires_at = now() - interval '1 minute' where id = ?`, [accepted.body.id]);
     const expired = await download(
@@ -184,10 +185,11 @@ describe('data export', () => {
   });
 
   it('an export that fails half way is given up cleanly and retried (it used to hang for ever), then completes', async () => {
-    const sql = (query: string, params: unknown[] = []) =>
-      openUnit(t.app.deps).uow.em.getConnection().execute(query, params);
+    const home = await homeOf(t, learner.id);
+    const owner = ownerOf(t, home.region);
+    const sql = (query: string, params: unknown[] = []) => openUnit(home).uow.em.getConnection().execute(query, params);
     // The notifications area's table is away while the export runs: its part of the archive fails after others were written.
-    await asOwner(t, `alter table notifications rename to notifications_away`);
+    await asOwner(owner, `alter table notifications rename to notifications_away`);
     let renamed = true;
     try {
       const accepted = await t.http.post('/gdpr/export', {}, { token: learner.accessToken });
@@ -207,14 +209,14 @@ describe('data export', () => {
         error: string | null;
       }[];
       expect(failed.error).toMatch(/notifications/);
-      await asOwner(t, `alter table notifications_away rename to notifications`);
+      await asOwner(owner, `alter table notifications_away rename to notifications`);
       renamed = false;
       const ready = await waitForRequest(t, learner.accessToken, accepted.body.id);
       expect(ready.status).toBe('ready');
       const files = await unzip((await download(ready.downloadUrl, learner.accessToken)).body);
       expect(files.has('notifications.json')).toBe(true);
     } finally {
-      if (renamed) await asOwner(t, `alter table notifications_away rename to notifications`);
+      if (renamed) await asOwner(owner, `alter table notifications_away rename to notifications`);
     }
   });
 });

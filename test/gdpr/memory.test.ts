@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forgetRevokedMemories } from '../../src/gdpr';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { learnerOfAge } from '../support/users';
 
 let t: TestApp;
@@ -48,7 +49,8 @@ describe('revoking ai_memory', () => {
     ).toBe(200);
 
     // The consent area's event reaches the privacy area after the commit (the outbox): a request to forget, once.
-    const sql = (q: string, p: unknown[] = []) => openUnit(t.app.deps).uow.em.getConnection().execute(q, p);
+    const home = await homeOf(t, learner.id);
+    const sql = (q: string, p: unknown[] = []) => openUnit(home).uow.em.getConnection().execute(q, p);
     const deadline = Date.now() + 10_000;
     while ((await sql(`select 1 from ai_memory_deletions where subject_id = ?`, [learner.id])).length === 0) {
       if (Date.now() > deadline) throw new Error('the revocation never reached the privacy area');
@@ -59,11 +61,11 @@ describe('revoking ai_memory', () => {
       `select ledger_entry_id from ai_memory_deletions where subject_id = ?`,
       [learner.id],
     );
-    await openUnit(t.app.deps).services.gdpr.memoryRevoked(entry, learner.id);
+    await openUnit(home).services.gdpr.memoryRevoked(entry, learner.id);
     expect(await sql(`select 1 from ai_memory_deletions where subject_id = ?`, [learner.id])).toHaveLength(1);
 
     const now = new Date(Date.now() + 1000);
-    expect(await forgetRevokedMemories(t.app.deps, now)).toBe(0);
+    expect(await forgetRevokedMemories(home, now)).toBe(0);
     const [failed] = await sql(
       `select status, attempts, last_answer, next_attempt_at from ai_memory_deletions where subject_id = ?`,
       [learner.id],
@@ -71,10 +73,10 @@ describe('revoking ai_memory', () => {
     expect(failed).toMatchObject({ status: 'pending', attempts: 1, last_answer: 'upstream_error' });
     expect(new Date(failed.next_attempt_at).getTime()).toBeGreaterThan(now.getTime());
     // Not again before its time.
-    expect(await forgetRevokedMemories(t.app.deps, now)).toBe(0);
+    expect(await forgetRevokedMemories(home, now)).toBe(0);
     expect(seen.filter((s) => s.path === '/memory')).toHaveLength(1);
 
-    expect(await forgetRevokedMemories(t.app.deps, new Date(now.getTime() + 2000))).toBe(1);
+    expect(await forgetRevokedMemories(home, new Date(now.getTime() + 2000))).toBe(1);
     const calls = seen.filter((s) => s.path === '/memory');
     expect(calls).toHaveLength(2);
     expect(calls[1].method).toBe('DELETE');
@@ -86,7 +88,7 @@ describe('revoking ai_memory', () => {
     );
     expect(done).toMatchObject({ status: 'done', attempts: 2, last_answer: '2xx' });
     // Done once: never asked again.
-    expect(await forgetRevokedMemories(t.app.deps, new Date(now.getTime() + 3_600_000))).toBe(0);
+    expect(await forgetRevokedMemories(home, new Date(now.getTime() + 3_600_000))).toBe(0);
     expect(seen.filter((s) => s.path === '/memory')).toHaveLength(2);
   });
 });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EXPORT_JOB } from '../../src/gdpr/gdpr.service';
 import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
+import { homeOf, ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
 import { type SignedIn, signUpVerified } from '../support/users';
 import { waitForRequest } from './support';
@@ -27,7 +28,7 @@ afterAll(async () => {
 /** An export as a run that died left it: `running`, its lease ending `leaseEndsInMs` from now (negative: over already). */
 async function exportLeftRunning(account: SignedIn, leaseEndsInMs: number): Promise<{ id: string; leaseUntil: Date }> {
   const [row] = (await asOwner(
-    t,
+    await ownerOfAccount(t, account.id),
     `insert into gdpr_requests (id, kind, status, subject_id, requester_id, lease_until, created_at, updated_at)
      values (gen_random_uuid(), 'export', 'running', $1, $1, now() + make_interval(secs => $2), now(), now()) returning id, lease_until`,
     [account.id, leaseEndsInMs / 1000],
@@ -43,7 +44,7 @@ describe('an export whose run died', () => {
     const account = await signUpVerified(t, smtp);
     const left = await exportLeftRunning(account, LEASE_MS);
     // The dead instance's job, as the survivor's Agenda takes it over.
-    await t.app.deps.jobs.agenda.now(EXPORT_JOB, { requestId: left.id });
+    await (await homeOf(t, account.id)).jobs.agenda.now(EXPORT_JOB, { requestId: left.id });
     const ready = await waitForRequest(t, account.accessToken, left.id, ['ready', 'failed'], 20_000);
     expect(ready.status).toBe('ready');
     // Not taken while the other run's lease lasted.
@@ -56,7 +57,7 @@ describe('an export whose run died', () => {
   it('left with no job at all (its lease over) is given one by the privacy sweep, and completes', async () => {
     const account = await signUpVerified(t, smtp);
     const left = await exportLeftRunning(account, -60_000);
-    await t.app.deps.jobs.agenda.now('gdpr: sweep');
+    await (await homeOf(t, account.id)).jobs.agenda.now('gdpr: sweep');
     const ready = await waitForRequest(t, account.accessToken, left.id, ['ready', 'failed'], 20_000);
     expect(ready.status).toBe('ready');
     await smtp.waitFor(account.email, /export|xuất|dữ liệu|data/i, 10_000);
