@@ -9,8 +9,7 @@ import { classify, type LessonText, lessonTexts, localizedTexts } from '../facto
 import { isId } from '../kernel/ids';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { NotificationType } from '../notifications';
-import type { NotificationsService } from '../notifications';
-import type { ProgressService } from '../progress';
+import { averageScore, type CourseFigures } from '../progress';
 import { CreatorCourse, CreatorLesson, CreatorMessage, DraftStatus } from './creator.entity';
 import type { Localized } from '../kernel/localized';
 import {
@@ -52,9 +51,7 @@ export class CreatorService {
   constructor(
     private readonly uow: UnitOfWork,
     private readonly courses: CoursesService,
-    private readonly notifications: NotificationsService,
     private readonly audit: AuditService,
-    private readonly progress: ProgressService,
   ) {}
 
   private get em(): EntityManager {
@@ -247,13 +244,16 @@ export class CreatorService {
     if (!draft) throw unknownCourse();
     if (draft.status !== DraftStatus.published || !draft.courseId) throw onlyPublishedCourseHasLearners();
     let recipients = 0;
-    for (const learnerId of await this.courses.learnerIdsOf(draft.courseId)) {
-      const sent = await this.notifications.notify(learnerId, NotificationType.creator_message, {
-        title: { en: title, vi: title },
-        body: { en: body, vi: body },
-        data: { courseId: draft.courseId, creatorId: creator.id },
-      });
-      if (sent) recipients++;
+    // A course's learners are in every region: each region's are told in a unit of work of their own region.
+    for (const { services } of this.uow.deps.regions.map((view) => view.unit())) {
+      for (const learnerId of await services.courses.learnerIdsOf(draft.courseId)) {
+        const sent = await services.notifications.notify(learnerId, NotificationType.creator_message, {
+          title: { en: title, vi: title },
+          body: { en: body, vi: body },
+          data: { courseId: draft.courseId, creatorId: creator.id },
+        });
+        if (sent) recipients++;
+      }
     }
     this.em.create(CreatorMessage, { creator: creator.id, draft, title, body, recipients });
     await this.em.flush();
@@ -272,20 +272,45 @@ export class CreatorService {
       [creator.id],
     );
     const published = drafts.flatMap((draft) => (draft.course_id ? [draft.course_id] : []));
-    const [enrollments, figures] = await Promise.all([
-      this.courses.enrollmentCounts(published),
-      this.progress.courseFigures(published),
-    ]);
-    return drafts.map((draft) => ({
-      draftId: draft.id,
-      courseId: draft.course_id,
-      title: draft.title,
-      status: draft.status,
-      enrollments: draft.course_id ? (enrollments.get(draft.course_id) ?? 0) : 0,
-      completions: draft.course_id ? (figures.get(draft.course_id)?.completions ?? 0) : 0,
-      averageScore: draft.course_id ? (figures.get(draft.course_id)?.averageScore ?? null) : null,
-      earnings: [],
-    }));
+    const figures = await this.figuresInEveryRegion(published);
+    return drafts.map((draft) => {
+      const course = draft.course_id ? figures.get(draft.course_id) : undefined;
+      return {
+        draftId: draft.id,
+        courseId: draft.course_id,
+        title: draft.title,
+        status: draft.status,
+        enrollments: course?.enrollments ?? 0,
+        completions: course?.completions ?? 0,
+        averageScore: course ? averageScore(course) : null,
+        earnings: [],
+      };
+    });
+  }
+
+  /** A course's learners are in every region: each region's database counts its own, and the counts add up. */
+  private async figuresInEveryRegion(
+    courseIds: string[],
+  ): Promise<Map<string, CourseFigures & { enrollments: number }>> {
+    const parts = await Promise.all(
+      this.uow.deps.regions.map(async (view) => {
+        const { services } = view.unit();
+        return Promise.all([services.courses.enrollmentCounts(courseIds), services.progress.courseFigures(courseIds)]);
+      }),
+    );
+    const sum = new Map<string, CourseFigures & { enrollments: number }>();
+    for (const [enrollments, figures] of parts)
+      for (const id of courseIds) {
+        const total = sum.get(id) ?? { enrollments: 0, completions: 0, bestScoreTotal: 0, bestScores: 0 };
+        const here = figures.get(id);
+        sum.set(id, {
+          enrollments: total.enrollments + (enrollments.get(id) ?? 0),
+          completions: total.completions + (here?.completions ?? 0),
+          bestScoreTotal: total.bestScoreTotal + (here?.bestScoreTotal ?? 0),
+          bestScores: total.bestScores + (here?.bestScores ?? 0),
+        });
+      }
+    return sum;
   }
 
   private async editable(id: string): Promise<CreatorCourse> {

@@ -26,8 +26,7 @@ export const creatorArea = defineArea({
   routes: creatorRoutes,
   migrations: [{ name: 'Migration20261123140000_creator_studio', class: Migration20261123140000_creator_studio }],
   services: {
-    creator: (uow, services) =>
-      new CreatorService(uow, services.courses, services.notifications, services.audit, services.progress),
+    creator: (uow, services) => new CreatorService(uow, services.courses, services.audit),
   },
   personalData: {
     entities: [CreatorCourse, CreatorLesson, CreatorMessage],

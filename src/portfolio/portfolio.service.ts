@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { User } from '../auth';
 import type { CertificatesService } from '../certificates';
 import { ConsentType } from '../consent';
+import { regionHolding } from '../kernel/region-lookup';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { ProjectsService } from '../projects';
 import { Portfolio } from './portfolio.entity';
@@ -52,6 +53,7 @@ export class PortfolioService {
       certificateIds: [...new Set(data.certificateIds)],
       visibility: data.visibility as 'private' | 'public',
     };
+    if (await this.handleOfAnother(caller, data.handle)) throw handleTaken();
     if (portfolio) this.em.assign(portfolio, fields);
     else portfolio = this.em.create(Portfolio, { user: caller.id, ...fields });
     try {
@@ -63,11 +65,33 @@ export class PortfolioService {
     return portfolio;
   }
 
-  /** The public page: only while public (and, under 18, while the consent stands); only public projects. */
+  /**
+   * A handle names one page across every region (each region's database keeps its own accounts'
+   * portfolios, unique there): another account's, wherever it is kept, takes it.
+   */
+  private async handleOfAnother(caller: User, handle: string): Promise<boolean> {
+    const probe = 'select 1 from codelab_portfolios where handle = ? and user_id <> ? limit 1';
+    return (await regionHolding(this.uow.deps, probe, [handle, caller.id])) !== null;
+  }
+
+  /**
+   * The public page: only while public (and, under 18, while the consent stands); only public
+   * projects. Anybody may read it (anonymous callers are served from global): it is read in the
+   * region whose database keeps it.
+   */
   async publicPortfolio(handle: string) {
-    const portfolio = /^[a-z0-9_-]{3,30}$/.test(handle)
-      ? await this.em.findOne(Portfolio, { handle }, { populate: ['user'] })
-      : null;
+    if (!/^[a-z0-9_-]{3,30}$/.test(handle)) throw portfolioNotFound();
+    const held = await regionHolding(this.uow.deps, 'select 1 from codelab_portfolios where handle = ? limit 1', [
+      handle,
+    ]);
+    if (!held) throw portfolioNotFound();
+    return held.region === this.uow.deps.region
+      ? this.publicPortfolioHere(handle)
+      : held.unit().services.portfolio.publicPortfolioHere(handle);
+  }
+
+  private async publicPortfolioHere(handle: string) {
+    const portfolio = await this.em.findOne(Portfolio, { handle }, { populate: ['user'] });
     if (!portfolio || portfolio.visibility !== 'public' || !(await this.projects.publicAllowed(portfolio.user.id)))
       throw portfolioNotFound();
     const projects = await this.projects.publicAmong(portfolio.user.id, portfolio.projectIds);

@@ -10,7 +10,8 @@ import { progressRules } from './progress.rules';
 import { ProgressService } from './progress.service';
 import { Migration20261122040000_learning_progress } from './migrations/Migration20261122040000_learning_progress';
 
-export type { CourseProgress, ProgressService } from './progress.service';
+export type { CourseFigures, CourseProgress, ProgressService } from './progress.service';
+export { averageScore } from './progress.service';
 export { CourseProgressView, LearnerOverviewView } from './progress.types';
 
 declare module '../kernel/services' {

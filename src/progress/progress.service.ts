@@ -45,6 +45,17 @@ export interface CourseProgress {
   exercisesAccepted: number;
 }
 
+/** A course's figures in one region's database (`courseFigures`). */
+export interface CourseFigures {
+  completions: number;
+  bestScoreTotal: number;
+  bestScores: number;
+}
+
+/** The average of the best quiz scores the figures count, rounded; null when nobody answered a quiz. */
+export const averageScore = (figures: CourseFigures): number | null =>
+  figures.bestScores ? Math.round(figures.bestScoreTotal / figures.bestScores) : null;
+
 export interface LearnerOverview {
   learnerId: string;
   streakDays: number;
@@ -176,8 +187,12 @@ export class ProgressService {
       .load(learnerId);
   }
 
-  /** Per course: learners who completed every lesson, and the average of learners' best quiz scores per lesson (null: no attempt). */
-  async courseFigures(courseIds: string[]): Promise<Map<string, { completions: number; averageScore: number | null }>> {
+  /**
+   * Per course, this region's learners' part: who completed every lesson, and the sum and number of
+   * their best quiz scores (one per learner and lesson). A course's learners are in every region:
+   * these parts add up (`averageScore` of the sums).
+   */
+  async courseFigures(courseIds: string[]): Promise<Map<string, CourseFigures>> {
     if (!courseIds.length) return new Map();
     const ids = `{${courseIds.join(',')}}`;
     const [lessonCounts, done, scores] = await this.uow.all([
@@ -188,19 +203,20 @@ export class ProgressService {
           [ids],
         ),
       () =>
-        this.uow.query<{ course_id: string; average: number | null }>(
-          'select course_id, round(avg(best))::int as average from (select course_id, max(score) as best from quiz_attempts where course_id = any(?::uuid[]) group by course_id, learner_id, lesson_id) b group by course_id',
+        this.uow.query<{ course_id: string; total: number; n: number }>(
+          'select course_id, sum(best)::int as total, count(*)::int as n from (select course_id, max(score) as best from quiz_attempts where course_id = any(?::uuid[]) group by course_id, learner_id, lesson_id) b group by course_id',
           [ids],
         ),
     ] as const);
     const lessons = new Map(lessonCounts.map((row) => [row.course_id, row.n]));
-    const average = new Map(scores.map((row) => [row.course_id, row.average]));
+    const best = new Map(scores.map((row) => [row.course_id, row]));
     return new Map(
       courseIds.map((id) => [
         id,
         {
           completions: done.filter((row) => row.course_id === id && row.n >= (lessons.get(id) ?? 0)).length,
-          averageScore: average.get(id) ?? null,
+          bestScoreTotal: best.get(id)?.total ?? 0,
+          bestScores: best.get(id)?.n ?? 0,
         },
       ]),
     );

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { contentAdmin, publishedCourse } from '../learning/support';
+import { contentAdmin, exerciseBy, publishedCourse } from '../learning/support';
 import { startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
@@ -180,7 +180,7 @@ describe('exercises', () => {
 describe('submissions', () => {
   let exerciseId: string;
   beforeAll(async () => {
-    exerciseId = (await t.http.post('/codelab/exercises', exerciseBody(), { token: editor.accessToken })).body.id;
+    exerciseId = (await exerciseBy(t, editor, exerciseBody())).body.id;
   });
 
   it('are queued (202), judged by a job, and accepted with a score of 100', async () => {
@@ -365,11 +365,8 @@ describe("the best score per exercise feeds the learner's progress (the exercise
     expect(
       (await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: pupil.accessToken })).status,
     ).toBe(201);
-    const exercise = (
-      await t.http.post('/codelab/exercises', JS_EXERCISE({ courseId: course.id, lessonId: course.lessonIds[0] }), {
-        token: editor.accessToken,
-      })
-    ).body;
+    const exercise = (await exerciseBy(t, editor, JS_EXERCISE({ courseId: course.id, lessonId: course.lessonIds[0] })))
+      .body;
 
     const wrong = await t.http.post(
       `/codelab/exercises/${exercise.id}/submissions`,
@@ -425,12 +422,9 @@ describe("the best score per exercise feeds the learner's progress (the exercise
   it('completes no lesson of a course the learner is not enrolled in, and exercises without a course stay out of course progress', async () => {
     const course = await publishedCourse(t, editor, {}, 1);
     const pupil = await learnerOfAge(t, 20);
-    const linked = (
-      await t.http.post('/codelab/exercises', JS_EXERCISE({ courseId: course.id, lessonId: course.lessonIds[0] }), {
-        token: editor.accessToken,
-      })
-    ).body;
-    const loose = (await t.http.post('/codelab/exercises', JS_EXERCISE(), { token: editor.accessToken })).body;
+    const linked = (await exerciseBy(t, editor, JS_EXERCISE({ courseId: course.id, lessonId: course.lessonIds[0] })))
+      .body;
+    const loose = (await exerciseBy(t, editor, JS_EXERCISE())).body;
     const ids = [
       (
         await t.http.post(
@@ -635,7 +629,7 @@ describe('POST /codelab/submissions/:id/hint and requestHint', () => {
     });
     try {
       const admin = await contentAdmin(app);
-      const exercise = await app.http.post('/codelab/exercises', exerciseBody(), { token: admin.accessToken });
+      const exercise = await exerciseBy(app, admin, exerciseBody());
       const owner = await learnerOfAge(app, 20);
       const other = await learnerOfAge(app, 20);
       const queued = await app.http.post(

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { contentAdmin, publishedCourse } from '../learning/support';
+import { contentAdmin, exerciseBy, publishedCourse } from '../learning/support';
 import { startTestApp, type TestApp } from '../support/app';
 import type { Reply } from '../support/http';
 import { learnerOfAge, type SignedIn } from '../support/users';
@@ -61,7 +61,7 @@ function echoExercise(editor: SignedIn, tests: Record<string, unknown>[], more: 
     tests,
     ...more,
   };
-  return t.http.post('/codelab/exercises', body, { token: editor.accessToken });
+  return exerciseBy(t, editor, body);
 }
 
 /** Reads every 100 ms until `done` holds, for up to a minute: the last answer. */

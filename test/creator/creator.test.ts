@@ -4,6 +4,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 import { withBasicData } from '../support/family';
 import { settled } from '../support/sql';
+import { inEveryRegion } from '../support/regions';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -57,6 +58,8 @@ async function publishedDraft() {
   const { id } = await draftWithLesson();
   await t.http.post(`/creator/courses/${id}/submit`, undefined, { token: creator.accessToken });
   const approved = await t.http.post(`/creator/courses/${id}/approve`, {}, { token: editor.accessToken });
+  // Its learners are of region vn, whose copy of the course comes by replication.
+  await inEveryRegion(t, 'select 1 from courses where id = ? and published', [approved.body.courseId]);
   return { id, courseId: approved.body.courseId as string };
 }
 

@@ -2,6 +2,7 @@ import { PDFParse } from 'pdf-parse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { linkFamily, withBasicData } from '../support/family';
+import { homeOf } from '../support/regions';
 import { withMailAndApp } from '../support/setup';
 import { fewestStatements, settled } from '../support/sql';
 import type { SmtpServer } from '../support/smtp';
@@ -273,15 +274,16 @@ describe('guardian views', () => {
             { token: guardian.accessToken },
           )
         ).body.learner;
+        const home = await homeOf(t, child.id);
         for (const course of courses) {
-          // Seeded straight in the database: the dashboard's reading is what is measured.
-          await t.app.deps.orm.em
+          // Seeded straight in the child's home database: the dashboard's reading is what is measured.
+          await home.orm.em
             .getConnection()
             .execute(
               'insert into enrollments (id, learner_id, course_id, created_at) values (gen_random_uuid(), ?, ?, now())',
               [child.id, course.id],
             );
-          await t.app.deps.orm.em
+          await home.orm.em
             .getConnection()
             .execute(
               'insert into lesson_completions (id, learner_id, lesson_id, course_id, time_spent_seconds, completed_at) values (gen_random_uuid(), ?, ?, ?, 60, now())',

@@ -62,3 +62,13 @@ export async function publishedCourse(
     lessonIds: created.body.lessons.map((l: { id: string }) => l.id) as string[],
   };
 }
+
+/**
+ * A CodeLab exercise made by a content admin, answered once it has reached every region: learners
+ * are mostly of region vn, whose copy of it comes by replication.
+ */
+export async function exerciseBy(t: TestApp, editor: SignedIn, body: Record<string, unknown>) {
+  const created = await t.http.post('/codelab/exercises', body, { token: editor.accessToken });
+  if (created.status === 201) await inEveryRegion(t, 'select 1 from codelab_exercises where id = ?', [created.body.id]);
+  return created;
+}

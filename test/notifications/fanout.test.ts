@@ -3,6 +3,7 @@ import { MAX_SOCKETS_PER_ACCOUNT } from '../../src/server/ws';
 import type { TestApp } from '../support/app';
 import { withTwoInstances } from '../support/setup';
 import { notify } from '../support/notify';
+import { homeOf } from '../support/regions';
 import { fewestStatements } from '../support/sql';
 import { adultSignup, PASSWORD, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { closeCodeOf, connect, eventually, subscribe, type Subscription } from '../support/ws';
@@ -145,7 +146,9 @@ describe('one event to many subscribers', () => {
     await everySubscriptionListens(user.id, [socket]);
     const before = socket.live.events.length;
 
-    await second.app.deps.orm.em
+    await (
+      await homeOf(second, user.id)
+    ).orm.em
       .getConnection()
       .execute(`update users set status = 'suspended' where id = ?`, [user.id]);
     await notify(second, user.id, 'system');

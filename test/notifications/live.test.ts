@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+// The test support first: it loads what the service's decorators need before any of its modules.
+import { withTwoInstances } from '../support/setup';
 import { NOTIFICATION_ADDED } from '../../src/notifications/notifications.service';
 import type { TestApp } from '../support/app';
-import { withTwoInstances } from '../support/setup';
 import { notify } from '../support/notify';
 import { adultSignup, signUp } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { notify } from '../support/notify';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
+import { homeOf } from '../support/regions';
 
 let t: TestApp;
 
@@ -201,7 +202,9 @@ describe('the unread count under concurrent changes', () => {
         .slice(4, 7)
         .map((n: { id: string }) => t.http.delete(`/notifications/${n.id}`, { token: user.accessToken })),
     ]);
-    const [{ stored }] = await t.app.deps.orm.em
+    const [{ stored }] = await (
+      await homeOf(t, user.id)
+    ).orm.em
       .getConnection()
       .execute('select count(*)::int as stored from notifications where user_id = ? and read_at is null', [user.id]);
     expect(stored).toBe(18);
