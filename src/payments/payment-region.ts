@@ -12,10 +12,11 @@ import type { ProviderEvent } from './providers/types';
 export async function regionOfEvent(deps: Deps, provider: string, event: ProviderEvent): Promise<string> {
   const named = paymentNamedBy(event);
   if (!named) return GLOBAL_REGION;
-  const held = await regionHolding(deps, `select 1 from payments where ${named.column} = any(?) and provider = ? limit 1`, [
-    named.values,
-    provider,
-  ]);
+  const held = await regionHolding(
+    deps,
+    `select 1 from payments where ${named.column} = any(?) and provider = ? limit 1`,
+    [named.values, provider],
+  );
   return held?.region ?? GLOBAL_REGION;
 }
 
@@ -26,4 +27,10 @@ function paymentNamedBy(event: ProviderEvent): { column: string; values: string[
   if (event.providerCharge)
     return { column: 'provider_charge', values: [event.providerCharge, ...(event.providerChargeAliases ?? [])] };
   return null;
+}
+
+/** The process seen from the region holding the payment of this id (global's when none does): the sandbox's page, opened by the payer's browser, carries no token. */
+export async function regionOfPayment(deps: Deps, id: string): Promise<Deps> {
+  const held = isId(id) ? await regionHolding(deps, 'select 1 from payments where id = ? limit 1', [id]) : null;
+  return held ?? deps.inRegion(GLOBAL_REGION);
 }

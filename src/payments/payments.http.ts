@@ -4,6 +4,7 @@ import type { Deps } from '../kernel/deps';
 import { DeclaringRouter } from '../kernel/http-router';
 import { formatMoney } from '../kernel/money';
 import { PaymentStatus } from './payments.entity';
+import { regionOfPayment } from './payment-region';
 import { isOwnReturnUrl } from './return-url';
 import {
   sandboxPageToken,
@@ -78,7 +79,7 @@ export function paymentsHttp(deps: Deps, context: RouteContext, sandboxSecret: (
     const ctx = await context(req);
     const payment =
       token && sameText(token, sandboxPageToken(secret, req.params.id))
-        ? await ctx.services.payments.sandboxPayment(req.params.id)
+        ? await (await regionOfPayment(deps, req.params.id)).unit().services.payments.sandboxPayment(req.params.id)
         : null;
     if (!payment) return res.status(404).type('html').send(refusal('Not found', 'No such payment.'));
     // Only its payer pays: a signed-in caller who is not (the learner it is bought for) gets no Pay.

@@ -26,3 +26,21 @@ export async function ownerOfAccount(
 ): Promise<{ databaseUrl: string }> {
   return ownerOf(t, (await homeOf(t, accountId)).region);
 }
+
+/**
+ * Until a row of shared data written in global's database (a course, a product) has reached every
+ * region's copy by replication: an account of another region reads it there.
+ */
+export async function replicated(
+  t: Pick<TestApp, 'app'>,
+  table: string,
+  id: string,
+  timeoutMs = 30_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (const region of t.app.deps.regions)
+    while ((await region.sql.unlogged(`select 1 from ${table} where id = ?`, [id])).length === 0) {
+      if (Date.now() > deadline) throw new Error(`${table} ${id} never reached ${region.region}'s database`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+}
