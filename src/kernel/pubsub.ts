@@ -29,14 +29,21 @@ export const CONNECTION_EVENT = 'pubsub:connection';
 /**
  * A pub/sub whose events reach the subscribers of every instance on the same database: publishing
  * sends a NOTIFY, and each instance's LISTEN connection hands the event to its local subscribers.
+ * It also listens on `alsoListenOn` (each region's database), where triggers announce the changes
+ * of the rows kept there (an account's, in its home region's database).
  */
-export async function createPostgresPubSub(databaseUrl: string, log: Logger): Promise<EventPubSub> {
+export async function createPostgresPubSub(
+  databaseUrl: string,
+  log: Logger,
+  alsoListenOn: readonly string[] = [],
+): Promise<EventPubSub> {
   const target = new PostgresEventTarget(databaseUrl, log);
-  await target.connect();
+  const targets = [target, ...alsoListenOn.map((url) => new PostgresEventTarget(url, log, target))];
+  for (const each of targets) await each.connect();
   const pubSub = createPubSub({ eventTarget: target });
   return Object.assign(pubSub, {
-    close: () => target.close(),
-    connected: () => target.connected,
+    close: async () => void (await Promise.all(targets.map((each) => each.close()))),
+    connected: () => targets.every((each) => each.connected),
     listen(type: string, listener: (detail: unknown) => void) {
       const handler = (event: Event) => listener((event as CustomEvent).detail);
       target.addEventListener(type, handler);
@@ -54,9 +61,11 @@ class PostgresEventTarget extends EventTarget {
   private queued: { type: string; payload: string }[] = [];
   private sending = false;
 
+  /** `receiver`: a target that only listens hands what it hears (and its connection's state) to that one's subscribers. */
   constructor(
     private readonly databaseUrl: string,
     private readonly log: Logger,
+    private readonly receiver?: PostgresEventTarget,
   ) {
     super();
     // One listener per live subscription of a topic (an account's sockets): no limit to warn at.
@@ -65,7 +74,7 @@ class PostgresEventTarget extends EventTarget {
 
   async connect(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 3000 });
-    client.on('notification', (message) => this.deliver(message.payload));
+    client.on('notification', (message) => (this.receiver ?? this).deliver(message.payload));
     client.on('error', (error) => this.reconnect(client, error));
     client.on('end', () => this.reconnect(client));
     await client.connect();
@@ -75,7 +84,7 @@ class PostgresEventTarget extends EventTarget {
     await client.query(`listen ${EVENTS_CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
-    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: true }));
+    (this.receiver ?? this).deliverLocally(CONNECTION_EVENT, true);
   }
 
   get connected(): boolean {
@@ -146,7 +155,7 @@ class PostgresEventTarget extends EventTarget {
   private reconnect(client: Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
-    super.dispatchEvent(new CustomEvent(CONNECTION_EVENT, { detail: false }));
+    (this.receiver ?? this).deliverLocally(CONNECTION_EVENT, false);
     this.log.warn({ err: error }, 'event connection lost; reconnecting');
     client.end().catch(() => {});
     const retry = () => {

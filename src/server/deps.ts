@@ -63,7 +63,11 @@ export async function createDeps(
       from: config.MAIL_FROM,
       outboxDir: join(config.DATA_DIR, 'outbox'),
     }),
-    pubSub: await createPostgresPubSub(databaseUrl, log),
+    pubSub: await createPostgresPubSub(
+      databaseUrl,
+      log,
+      [...others.values()].map((database) => database.url),
+    ),
     limits: createRateLimits(
       config,
       limitStore,
