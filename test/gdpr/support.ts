@@ -49,7 +49,7 @@ export async function waitForRequest(
 export async function learningData(t: TestApp, learner: SignedIn): Promise<{ courseId: string }> {
   const editor = await contentAdmin(t);
   const course = await publishedCourse(t, editor);
-  await replicated(t, 'courses', course.id);
+  await replicated(t, 'courses', course.id, 'published');
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   for (const lessonId of course.lessonIds) {
     await t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });

@@ -5,10 +5,9 @@ import { waitForRequest } from '../gdpr/support';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
-import { buy, publishedProduct } from '../support/commerce';
+import { buy, publishedProduct, waitFor } from '../support/commerce';
 import { ownerOf, replicated } from '../support/regions';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { settled } from '../support/sql';
 import { learnerOfAge, PASSWORD, type SignedIn, signInAdmin } from '../support/users';
 
 vi.setConfig({ testTimeout: 240_000 });
@@ -92,8 +91,12 @@ async function activeLearner(
   const exported = await t.http.post('/gdpr/export', {}, token);
   expect(exported.status).toBe(202);
   expect((await waitForRequest(t, learner.accessToken, exported.body.id)).status).toBe('ready');
-  await settled(t);
-  const notifications = await t.http.get('/notifications', token);
+  // What the payment and the export set going after their commits tells the learner.
+  const notifications = await waitFor(
+    () => t.http.get('/notifications', token),
+    (reply) => reply.status !== 200 || reply.body.items.length > 0,
+    30_000,
+  );
   expect(notifications.status).toBe(200);
   expect(notifications.body.items.length).toBeGreaterThan(0);
   return learner;
@@ -107,8 +110,8 @@ describe('a VN learner’s personal data is in vn’s database only', () => {
     const admin = await signInAdmin(t);
     course = await publishedCourse(t, await contentAdmin(t));
     product = await publishedProduct(t, admin);
-    await replicated(t, 'courses', course.id);
-    await replicated(t, 'products', product.id);
+    await replicated(t, 'courses', course.id, 'published');
+    await replicated(t, 'products', product.id, `status = 'published'`);
   }, 120_000);
 
   it('after enrolling, running code, chatting, a notification, a payment and an export, global’s tables name them only in the directory', async () => {
@@ -150,7 +153,6 @@ describe('a VN learner’s personal data is in vn’s database only', () => {
       202,
     );
     expect(await eraseDue(t.app.deps.inRegion('vn'), new Date(Date.now() + 8 * 86_400_000))).toBe(1);
-    await settled(t);
 
     const scans = { global: await scan('global', needles), vn: await scan('vn', needles) };
     console.log(

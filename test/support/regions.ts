@@ -29,17 +29,19 @@ export async function ownerOfAccount(
 
 /**
  * Until a row of shared data written in global's database (a course, a product) has reached every
- * region's copy by replication: an account of another region reads it there.
+ * region's copy by replication, in the state `condition` says (`published`): an account of another
+ * region reads it there.
  */
 export async function replicated(
   t: Pick<TestApp, 'app'>,
   table: string,
   id: string,
+  condition = 'true',
   timeoutMs = 30_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (const region of t.app.deps.regions)
-    while ((await region.sql.unlogged(`select 1 from ${table} where id = ?`, [id])).length === 0) {
+    while ((await region.sql.unlogged(`select 1 from ${table} where id = ? and ${condition}`, [id])).length === 0) {
       if (Date.now() > deadline) throw new Error(`${table} ${id} never reached ${region.region}'s database`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
