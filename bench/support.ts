@@ -5,7 +5,9 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
 import { childPids, processCpuMs } from '../src/codelab/sandbox/cpu-time';
-import { startEmbeddedPostgres } from '../src/db/embedded';
+import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded';
+import { besideGlobal, databaseOf, GLOBAL_REGION, regionUrlSetting } from '../src/db/regions';
+import { regions } from '../src/server/regions';
 import { createLogger } from '../src/logger';
 import { freePort } from '../test/support/ports';
 import { type App, createApp } from '../src/server/app';
@@ -41,6 +43,7 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
     RATE_LIMIT_AUTH: unlimited,
     RATE_LIMIT_AI: unlimited,
     CODELAB_PREWARM: 'false',
+    ...(await regionDatabases(databaseUrl)),
     ...env,
   });
   const app = await createApp(config, createLogger('silent'));
@@ -56,6 +59,22 @@ export async function startBenchService(env: Record<string, string> = {}): Promi
       await stopDatabase();
     },
   };
+}
+
+/**
+ * Each region's database beside the bench's (made when missing) unless the environment names it: a
+ * production service given DATABASE_URL refuses to start without them, as a deployment must set them.
+ */
+async function regionDatabases(databaseUrl: string): Promise<Record<string, string>> {
+  const settings: Record<string, string> = {};
+  for (const region of regions.filter((name) => name !== GLOBAL_REGION)) {
+    const setting = regionUrlSetting(region);
+    if (process.env[setting]) continue;
+    const url = besideGlobal(databaseUrl, region);
+    await ensureDatabase(databaseUrl, databaseOf(url));
+    settings[setting] = url;
+  }
+  return settings;
 }
 
 /**

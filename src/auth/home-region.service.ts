@@ -69,9 +69,14 @@ export class HomeRegionService {
     await (await this.authHolding('account_tokens', token)).resetPassword(token, password);
   }
 
+  /** The home region of the account of this address: global's for an unknown one (or one made before regions). */
+  regionOfAddress(email: string): Promise<string> {
+    return accountDirectoryOf(this.deps).regionOfAddress(normaliseEmail(email));
+  }
+
   /** An unknown address is looked up as a known one is, and answered from global's database. */
   private async authOfAddress(email: string): Promise<AuthService> {
-    return this.authIn(await accountDirectoryOf(this.deps).regionOfAddress(normaliseEmail(email)));
+    return this.authIn(await this.regionOfAddress(email));
   }
 
   /**

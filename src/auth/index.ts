@@ -29,6 +29,7 @@ export { AccountStatus, Locale, Role, Tier } from './user.entity';
 // The account's type, not its class: other areas read and change accounts through the accounts service.
 export type { User } from './user.entity';
 export type { AuthService } from './auth.service';
+export type { HomeRegionService } from './home-region.service';
 export type { AccountFilter, AccountsService, RoleChangeOutcome } from './accounts.service';
 export { accountsOf } from './account-cache';
 export { homeOfAccount } from './account-directory';

@@ -5,6 +5,9 @@ import { CatalogResolver, catalogNodes } from './catalog.resolver';
 import { catalogRoutes } from './catalog.routes';
 import { catalogRules } from './catalog.rules';
 import { CatalogService } from './catalog.service';
+import { Migration20261204000000_sales_counted } from './migrations/Migration20261204000000_sales_counted';
+import { countSale } from './sales-count';
+import { SaleCounted } from './sale-counted.entity';
 
 export type { CatalogService } from './catalog.service';
 export { type Price, PriceInterval, type Product, ProductKind, ProductStatus } from './catalog.entity';
@@ -26,7 +29,8 @@ export const catalogArea = defineArea({
   name: 'catalog',
   uses: ['audit', 'auth', 'courses', 'entitlements', 'notifications'],
   sharedTables: ['products'],
-  entities: [Product],
+  entities: [Product, SaleCounted],
+  migrations: [{ name: 'Migration20261204000000_sales_counted', class: Migration20261204000000_sales_counted }],
   resolvers: [CatalogResolver],
   nodes: catalogNodes,
   rules: catalogRules,
@@ -34,9 +38,7 @@ export const catalogArea = defineArea({
   services: { catalog: (uow, services) => new CatalogService(uow, services) },
   on: {
     // The marketplace's sales count, once per payment: the outbox row goes in the payment's transaction.
-    'payment.succeeded': async ({ productId }, _services, uow) => {
-      await uow.query('update products set sales = sales + 1 where id = ?', [productId]);
-    },
+    'payment.succeeded': ({ paymentId, productId }, _services, uow) => countSale(uow, paymentId, productId),
   },
   personalData: {
     // A creator's listings stay on sale after they go (their seller is set null with the account).

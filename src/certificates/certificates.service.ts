@@ -4,6 +4,7 @@ import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { User } from '../auth';
 import type { Course } from '../courses';
 import { isId } from '../kernel/ids';
+import { regionHolding } from '../kernel/region-lookup';
 import { Certificate } from './certificate.entity';
 import { certificatePdf } from './certificate.pdf';
 import type { Localized } from '../kernel/localized';
@@ -129,10 +130,21 @@ export class CertificatesService {
     );
   }
 
+  /**
+   * Anybody may check a code, without an account (served from global): the certificate is read in
+   * its learner's home region, whose database keeps it.
+   */
   async verify(code: string): Promise<PublicCertificate> {
-    const certificate = /^[0-9A-F]{12}$/.test(code)
-      ? await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] })
-      : null;
+    if (!/^[0-9A-F]{12}$/.test(code)) throw unknownCertificate();
+    const held = await regionHolding(this.uow.deps, 'select 1 from certificates where code = ? limit 1', [code]);
+    if (!held) throw unknownCertificate();
+    return held.region === this.uow.deps.region
+      ? this.verifyHere(code)
+      : held.unit().services.certificates.verifyHere(code);
+  }
+
+  private async verifyHere(code: string): Promise<PublicCertificate> {
+    const certificate = await this.em.findOne(Certificate, { code }, { populate: ['course', 'learner'] });
     if (!certificate) throw unknownCertificate();
     return {
       code,

@@ -41,8 +41,9 @@ export function ormOptions(
     driverOptions: { connection: { connectionTimeoutMillis: 3000 } },
     discovery: { warnWhenNoEntities: false },
     // Agenda's job table belongs to Agenda (its migration copies the backend's schema), and the outbox
-    // to the kernel's relay (plain SQL): neither is an entity.
-    schemaGenerator: { skipTables: ['agenda_jobs', 'outbox'] },
+    // to the kernel's relay (plain SQL), and the directory of accounts' regions to auth's plain SQL:
+    // none is an entity.
+    schemaGenerator: { skipTables: ['agenda_jobs', 'outbox', 'account_regions'] },
   };
 }
 

@@ -1,6 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { raiseTierCte, setTier, type User } from '../auth';
+import { homeOfAccount, raiseTierCte, setTier, type User } from '../auth';
+import type { Deps } from '../kernel/deps';
+import { regionHolding } from '../kernel/region-lookup';
 import { includesTier, Role, Tier } from '../kernel/domain';
 import { isId } from '../kernel/ids';
 import type { Services } from '../kernel/services';
@@ -59,6 +61,11 @@ export class EntitlementsService {
 
   private get em(): EntityManager {
     return this.uow.em;
+  }
+
+  /** This area's service on a region's database: this one for its own region. */
+  private in(view: Deps): EntitlementsService {
+    return view.region === this.uow.deps.region ? this : view.unit().services.entitlements;
   }
 
   /** The audit trail, in the acting transaction; the actions keep the names the trail has always had (`commerce.entitlement_granted`). */
@@ -198,7 +205,11 @@ export class EntitlementsService {
     if (input.endsAt && input.endsAt <= new Date())
       problems.push({ field: 'endsAt', message: 'must be in the future' });
     if (problems.length) throw grantInvalid(problems);
-    const user = isId(input.userId) ? await this.services.auth.findUser(input.userId) : null;
+    if (!isId(input.userId)) throw grantedUserNotFound();
+    // The account's entitlements are kept in its home region, whichever region the admin is of.
+    const home = this.in(await homeOfAccount(this.uow.deps, input.userId));
+    if (home !== this) return home.grant(admin, input);
+    const user = await this.services.auth.findUser(input.userId);
     if (!user) throw grantedUserNotFound();
     return this.uow.transaction(async (em) => {
       const entitlement = em.create(Entitlement, {
@@ -223,6 +234,11 @@ export class EntitlementsService {
   }
 
   async revoke(admin: User, id: string): Promise<Entitlement> {
+    // Named by id alone: it is in its account's home region.
+    const held = isId(id)
+      ? await regionHolding(this.uow.deps, 'select 1 from entitlements where id = ? limit 1', [id])
+      : null;
+    if (held && held.region !== this.uow.deps.region) return this.in(held).revoke(admin, id);
     return this.uow.transaction(async (em) => {
       const entitlement = isId(id)
         ? await em.findOne(Entitlement, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })

@@ -76,7 +76,8 @@ export class GuardianLinkTransition {
   @Enum({ items: () => LinkStatus })
   status!: LinkStatus;
 
-  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
+  /** An admin's account is kept in global's database, the link in its family's region's: no foreign key. */
+  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
   actor!: User | null;
 
   @Property({ type: 'timestamptz' })

@@ -33,6 +33,10 @@ import {
   unknownLink,
 } from './guardian.errors';
 
+/** The region whose database keeps the link with this id or mailed token's hash: a family's links are kept in its region. */
+const linkRegion = (deps: Deps, column: 'id' | 'confirm_token_hash', value: string): Promise<Deps | null> =>
+  regionHolding(deps, `select 1 from guardian_links where ${column} = ? limit 1`, [value]);
+
 const MAX_LINKS_PER_GUARDIAN = LIMITS.linksPerGuardian;
 const MIN_AGE_WITHOUT_GUARDIAN = AGE.withoutGuardian;
 const MIN_AGE_TO_REVOKE = AGE.toRevokeGuardian;
@@ -119,6 +123,8 @@ export class GuardianService {
 
   /** The learner (or an admin) approves a pending link. */
   async approve(actor: User, linkId: string): Promise<GuardianLink> {
+    const elsewhere = await this.inLinksRegion(actor, linkId);
+    if (elsewhere) return elsewhere.approve(actor, linkId);
     const link = await this.uow.transaction(async (em) => {
       const link = await this.visibleLink(em, actor, linkId);
       if (!this.isLearnerOf(actor, link) && !actor.hasRole(Role.admin)) throw onlyLearnerOrAdminApproves();
@@ -133,6 +139,8 @@ export class GuardianService {
 
   /** Following the mailed link: the token stands for the learner's approval. */
   async confirm(token: string): Promise<GuardianLink> {
+    const held = await linkRegion(this.uow.deps, 'confirm_token_hash', hashToken(token));
+    if (held && held.region !== this.uow.deps.region) return held.unit().services.guardian.confirm(token);
     const link = await this.uow.transaction(async (em) => {
       const link = await em.findOne(
         GuardianLink,
@@ -154,6 +162,8 @@ export class GuardianService {
 
   /** The guardian, the learner from 16, or an admin ends a pending or active link. */
   async revoke(actor: User, linkId: string): Promise<GuardianLink> {
+    const elsewhere = await this.inLinksRegion(actor, linkId);
+    if (elsewhere) return elsewhere.revoke(actor, linkId);
     const { link, learner } = await this.uow.transaction(async (em) => {
       const link = await this.visibleLink(em, actor, linkId);
       const isGuardian = link.guardian.id === actor.id;
@@ -214,14 +224,18 @@ export class GuardianService {
     return this.em.findOneOrFail(GuardianLink, { id: link.id }, { populate, refresh: true });
   }
 
-  transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
-    return this.uow.children(
+  async transitionsOf(linkId: string): Promise<GuardianLinkTransition[]> {
+    const here = await this.uow.children(
       'guardian.transitions',
       linkId,
       (links) =>
         this.em.find(GuardianLinkTransition, { link: { $in: links } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       (transition) => transition.link.id,
     );
+    if (here.length) return here;
+    // Every link entered a status when it was made: none here means an admin's answer about a link of another region.
+    const held = await linkRegion(this.uow.deps, 'id', linkId);
+    return held && held.region !== this.uow.deps.region ? held.unit().services.guardian.transitionsOf(linkId) : here;
   }
 
   async isActiveGuardianOf(guardianId: string, learnerId: string): Promise<boolean> {
@@ -437,6 +451,13 @@ export class GuardianService {
     });
   }
 
+  /** An admin's action on the link of a family of another region runs in that region, where the link is kept. */
+  private async inLinksRegion(actor: User, linkId: string): Promise<GuardianService | null> {
+    if (!actor.hasRole(Role.admin) || !isId(linkId)) return null;
+    const held = await linkRegion(this.uow.deps, 'id', linkId);
+    return held && held.region !== this.uow.deps.region ? held.unit().services.guardian : null;
+  }
+
   /** The link if the actor is its guardian, its learner or an admin; otherwise not found. */
   private async visibleLink(em: EntityManager, actor: User, linkId: string): Promise<GuardianLink> {
     const link = isId(linkId)
@@ -454,7 +475,7 @@ export class GuardianService {
    * the mail the learner got.
    */
   private async linkedFromAnotherRegion(linkId: string): Promise<boolean> {
-    const held = await regionHolding(this.uow.deps, 'select 1 from guardian_links where id = ?', [linkId]);
+    const held = await linkRegion(this.uow.deps, 'id', linkId);
     return held !== null && held.region !== this.uow.deps.region;
   }
 

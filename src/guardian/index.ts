@@ -11,6 +11,7 @@ import { guardianRules } from './guardian.rules';
 import { GuardianService } from './guardian.service';
 import { Migration20261130000600_active_guardian_links_view } from './migrations/Migration20261130000600_active_guardian_links_view';
 import { Migration20261122020000_guardians_consent } from './migrations/Migration20261122020000_guardians_consent';
+import { Migration20261204000000_transition_actor_of_any_region } from './migrations/Migration20261204000000_transition_actor_of_any_region';
 
 export type { AiAccess, GuardianService } from './guardian.service';
 export { callerLearnerIds, isGuardianOf, isSelfOrGuardian, isVerifiedGuardian, learnerActive } from './guardian.rules';
@@ -41,6 +42,10 @@ export const guardianArea = defineArea({
     {
       name: 'Migration20261130000600_active_guardian_links_view',
       class: Migration20261130000600_active_guardian_links_view,
+    },
+    {
+      name: 'Migration20261204000000_transition_actor_of_any_region',
+      class: Migration20261204000000_transition_actor_of_any_region,
     },
   ],
   entities: [GuardianLink, GuardianLinkTransition, LearnerAiAccess],

@@ -104,6 +104,12 @@ export interface DirectRoute extends JsonRoute {
   match?(path: string): { params: Record<string, string> } | false;
   /** The steps that read the body (an area's route: JSON within BODY_LIMIT). */
   readBody?: RequestHandler[];
+  /**
+   * The route counts the request in the default bucket itself, with the buckets its rule declares
+   * (an area's route with a rule): the steps hold that count for it, and one round trip of a shared
+   * store counts them all.
+   */
+  countsCaller?: boolean;
   /** Which requests to the path it serves (an area's route: all); express has the others. */
   serves?(req: IncomingMessage): boolean;
   /** How a failure is answered (an area's route: the error object). */

@@ -29,21 +29,22 @@ export const CONNECTION_EVENT = 'pubsub:connection';
 /**
  * A pub/sub whose events reach the subscribers of every instance on the same database: publishing
  * sends a NOTIFY, and each instance's LISTEN connection hands the event to its local subscribers.
- * It also listens on `alsoListenOn` (each region's database), where triggers announce the changes
- * of the rows kept there (an account's, in its home region's database).
  */
 export async function createPostgresPubSub(
   databaseUrl: string,
   log: Logger,
-  alsoListenOn: readonly string[] = [],
+  regionUrls: readonly string[] = [],
 ): Promise<EventPubSub> {
   const target = new PostgresEventTarget(databaseUrl, log);
-  const targets = [target, ...alsoListenOn.map((url) => new PostgresEventTarget(url, log, target))];
-  for (const each of targets) await each.connect();
+  // Each region's database announces the changes made in it (a consent revoked in vn's, by its
+  // triggers): this instance listens there too, and hands what it hears to the same subscribers.
+  const regions = regionUrls.map((url) => new PostgresEventTarget(url, log, target));
+  const listeners = [target, ...regions];
+  await Promise.all(listeners.map((listener) => listener.connect()));
   const pubSub = createPubSub({ eventTarget: target });
   return Object.assign(pubSub, {
-    close: async () => void (await Promise.all(targets.map((each) => each.close()))),
-    connected: () => targets.every((each) => each.connected),
+    close: async () => void (await Promise.all(listeners.map((listener) => listener.close()))),
+    connected: () => listeners.every((listener) => listener.connected),
     listen(type: string, listener: (detail: unknown) => void) {
       const handler = (event: Event) => listener((event as CustomEvent).detail);
       target.addEventListener(type, handler);
@@ -61,11 +62,11 @@ class PostgresEventTarget extends EventTarget {
   private queued: { type: string; payload: string }[] = [];
   private sending = false;
 
-  /** `receiver`: a target that only listens hands what it hears (and its connection's state) to that one's subscribers. */
   constructor(
     private readonly databaseUrl: string,
     private readonly log: Logger,
-    private readonly receiver?: PostgresEventTarget,
+    /** The target whose subscribers hear this connection's events: itself, unless it only listens for it. */
+    private readonly heardBy?: PostgresEventTarget,
   ) {
     super();
     // One listener per live subscription of a topic (an account's sockets): no limit to warn at.
@@ -74,7 +75,7 @@ class PostgresEventTarget extends EventTarget {
 
   async connect(): Promise<void> {
     const client = new Client({ connectionString: this.databaseUrl, connectionTimeoutMillis: 3000 });
-    client.on('notification', (message) => (this.receiver ?? this).deliver(message.payload));
+    client.on('notification', (message) => this.deliver(message.payload));
     client.on('error', (error) => this.reconnect(client, error));
     client.on('end', () => this.reconnect(client));
     await client.connect();
@@ -84,7 +85,7 @@ class PostgresEventTarget extends EventTarget {
     await client.query(`listen ${EVENTS_CHANNEL}`);
     this.client = client;
     this.reconnectDelay = 250;
-    (this.receiver ?? this).deliverLocally(CONNECTION_EVENT, true);
+    this.hand(CONNECTION_EVENT, true);
   }
 
   get connected(): boolean {
@@ -147,15 +148,19 @@ class PostgresEventTarget extends EventTarget {
     if (!payload) return;
     const message = JSON.parse(payload) as
       { type: string; detail: unknown } | { events: { type: string; detail: unknown }[] };
-    for (const { type, detail } of 'events' in message ? message.events : [message])
-      super.dispatchEvent(new CustomEvent(type, { detail }));
+    for (const { type, detail } of 'events' in message ? message.events : [message]) this.hand(type, detail);
+  }
+
+  private hand(type: string, detail: unknown): void {
+    if (this.heardBy) this.heardBy.deliverLocally(type, detail);
+    else super.dispatchEvent(new CustomEvent(type, { detail }));
   }
 
   /** Events sent while the connection is down are lost; subscribers re-read state when they resume. */
   private reconnect(client: Client, error?: Error): void {
     if (this.closed || this.client !== client) return;
     this.client = undefined;
-    (this.receiver ?? this).deliverLocally(CONNECTION_EVENT, false);
+    this.hand(CONNECTION_EVENT, false);
     this.log.warn({ err: error }, 'event connection lost; reconnecting');
     client.end().catch(() => {});
     const retry = () => {

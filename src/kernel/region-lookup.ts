@@ -8,6 +8,8 @@ import type { Deps } from './deps';
 export async function regionHolding(deps: Deps, probe: string, params: readonly unknown[]): Promise<Deps | null> {
   const views = deps.regions;
   if (views.length === 1) return views[0];
-  const found = await Promise.all(views.map(async (view) => ((await view.sql.query(probe, params)).length ? view : null)));
+  const found = await Promise.all(
+    views.map(async (view) => ((await view.sql.query(probe, params)).length ? view : null)),
+  );
   return found.find((view) => view !== null) ?? null;
 }

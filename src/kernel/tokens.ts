@@ -42,7 +42,11 @@ function keyOf(secret: string): KeyObject {
 
 export function signAccessToken(config: TokenSettings, claims: AccessClaims): string {
   return jwt.sign(
-    { roles: claims.roles, ...(claims.region ? { region: claims.region } : {}), ...(claims.sid ? { sid: claims.sid } : {}) },
+    {
+      roles: claims.roles,
+      ...(claims.region ? { region: claims.region } : {}),
+      ...(claims.sid ? { sid: claims.sid } : {}),
+    },
     keyOf(config.JWT_SECRET),
     {
       algorithm: 'HS256',

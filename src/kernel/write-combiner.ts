@@ -11,8 +11,8 @@ export interface CombinerOptions<T> {
 
 /**
  * Writes items that arrive while statements are under way together, in the next statement: under
- * load a round trip to the database serves hundreds of requests, and a lone request still goes at
- * once (no timer). The writer settles each item of its batch itself.
+ * load a round trip to the database serves hundreds of requests, and a lone request still goes in
+ * the same turn of the event loop (no timer). The writer settles each item of its batch itself.
  */
 export class WriteCombiner<T> {
   private waiting: T[] = [];
@@ -31,8 +31,12 @@ export class WriteCombiner<T> {
     this.waiting.push(item);
     if (this.scheduled) return;
     this.scheduled = true;
-    // What the same turn of the event loop adds goes along (a request's buckets, counted at once).
-    queueMicrotask(() => {
+    // What the rest of this turn of the event loop adds goes along: a request's buckets, and the
+    // requests whose sockets were read in the same poll (clients answered together come back
+    // together). Sent at the end of the microtasks instead, the first chats of such a burst went
+    // one to a statement and the rest waited for them: the AI proxy at 10 connections sent 1.5
+    // statements a chat, 0.6 to 0.8 this way. A lone request still goes in this turn, without a timer.
+    setImmediate(() => {
       this.scheduled = false;
       this.next();
     });

@@ -23,6 +23,7 @@ import { PaymentsService } from './payments.service';
 export type { PaymentsService } from './payments.service';
 export { type Payment, PaymentStatus } from './payments.entity';
 export { paymentNotFound } from './payments.errors';
+export { regionOfPayment } from './payment-region';
 export { type RefundSettlement, settleRefundsThrough } from './refund-settlement';
 import { Migration20261124000000_commerce } from './migrations/Migration20261124000000_commerce';
 import { Migration20261125000000_commerce_review } from './migrations/Migration20261125000000_commerce_review';

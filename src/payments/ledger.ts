@@ -115,3 +115,15 @@ export async function balances(
 
 export const BALANCES_SQL =
   'select account, currency, sum(balance) as balance, sum(entries) as entries from ledger_balances group by account, currency order by account, currency';
+
+/** Rows of every region's ledger added up by their key (an account, a currency), in the key's order. */
+export function summed<T extends object>(rows: T[], key: (row: T) => string[], fields: (keyof T)[]): T[] {
+  const sums = new Map<string, T>();
+  for (const row of rows) {
+    const id = JSON.stringify(key(row));
+    const sum = sums.get(id);
+    if (!sum) sums.set(id, { ...row });
+    else for (const field of fields) (sum[field] as number) += row[field] as number;
+  }
+  return [...sums.keys()].sort().map((id) => sums.get(id)!);
+}

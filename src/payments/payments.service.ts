@@ -1,4 +1,3 @@
-import { regionOfEvent } from './payment-region';
 import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -11,7 +10,7 @@ import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Product } from '../catalog';
-import { balances, revenueSince } from './ledger';
+import { balances, revenueSince, summed } from './ledger';
 import {
   IdempotencyKey,
   Payment,
@@ -47,6 +46,7 @@ import {
   type WebhookRequest,
 } from './providers/types';
 import { isOwnReturnUrl } from './return-url';
+import { regionOfEvent, regionOfPayment } from './payment-region';
 
 export interface CheckoutInput {
   productId: string;
@@ -105,17 +105,28 @@ export class PaymentsService {
     return this.uow.deps;
   }
 
+  /** This area's service on a region's database: this one for its own region. */
+  private in(view: Deps): PaymentsService {
+    return view.region === this.deps.region ? this : view.unit().services.payments;
+  }
+
+  /** This area's service in every region, global's first: for what admins and creators see of every buyer. */
+  private get everywhere(): PaymentsService[] {
+    return this.deps.regions.map((view) => this.in(view));
+  }
+
+  /** This area's service in the region holding the payment (it is its payer's home); global's when none does. */
+  private async holding(id: string): Promise<PaymentsService> {
+    return this.in(await regionOfPayment(this.deps, id));
+  }
+
   /** A creator's sales: each successful payment of their listings, and what they earn after the platform's fee. */
   async sales(creator: User) {
     const fee = this.deps.config.MARKETPLACE_FEE_PERCENT;
-    const payments = await this.em.find(
-      Payment,
-      {
-        product: { seller: creator.id },
-        status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] },
-      },
-      { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } },
-    );
+    // Each buyer's payment is in the buyer's home region: the creator's sales are every region's.
+    const payments = (await Promise.all(this.everywhere.map((here) => here.salesHere(creator.id))))
+      .flat()
+      .sort((a, b) => b.succeededAt!.getTime() - a.succeededAt!.getTime() || (a.id < b.id ? 1 : -1));
     const items = payments.map((p) => {
       const kept = p.amount - p.refundedAmount;
       const platformFee = Math.floor((kept * fee) / 100);
@@ -140,6 +151,17 @@ export class PaymentsService {
       totals.set(item.currency, total);
     }
     return { feePercent: fee, items, totals: [...totals.values()] };
+  }
+
+  private salesHere(creatorId: string): Promise<Payment[]> {
+    return this.em.find(
+      Payment,
+      {
+        product: { seller: creatorId },
+        status: { $in: [PaymentStatus.succeeded, PaymentStatus.partially_refunded, PaymentStatus.refunded] },
+      },
+      { populate: ['product'], orderBy: { succeededAt: 'desc', id: 'desc' } },
+    );
   }
 
   // ---- checkout ------------------------------------------------------------------------------
@@ -276,7 +298,9 @@ export class PaymentsService {
   }
 
   async payment(viewer: User, id: string): Promise<Payment> {
-    const payment = isId(id) ? await this.em.findOne(Payment, { id }) : null;
+    // An admin's look-up names any buyer's payment: it is in that buyer's home region.
+    const home = isAdmin(viewer) ? await this.holding(id) : this;
+    const payment = isId(id) ? await home.em.findOne(Payment, { id }) : null;
     if (!payment || (!isAdmin(viewer) && payment.payer.id !== viewer.id && payment.beneficiary.id !== viewer.id))
       throw paymentNotFound();
     return payment;
@@ -284,7 +308,10 @@ export class PaymentsService {
 
   /** The payments among these ids the viewer may see, as `payment` reads one. */
   async paymentsByIds(viewer: User, ids: string[]): Promise<Payment[]> {
-    const rows = await this.em.find(Payment, { id: { $in: ids.filter(isId) } });
+    const wanted = { id: { $in: ids.filter(isId) } };
+    const rows = isAdmin(viewer)
+      ? (await Promise.all(this.everywhere.map((here) => here.em.find(Payment, wanted)))).flat()
+      : await this.em.find(Payment, wanted);
     return rows.filter(
       (payment) => isAdmin(viewer) || payment.payer.id === viewer.id || payment.beneficiary.id === viewer.id,
     );
@@ -330,8 +357,7 @@ export class PaymentsService {
         throw webhookNotCompleted(provider.name);
       }
     }
-    const region = await regionOfEvent(this.deps, provider.name, event);
-    const home = region === this.deps.region ? this : this.deps.inRegion(region).unit().services.payments;
+    const home = this.in(this.deps.inRegion(await regionOfEvent(this.deps, provider.name, event)));
     return provider.answer(await home.applyEvent(provider.name, event));
   }
 
@@ -446,11 +472,14 @@ export class PaymentsService {
   // ---- ledger --------------------------------------------------------------------------------
 
   /** Money taken per currency in ledger transactions booked since `since`, refunds and chargebacks deducted. */
-  revenueSince(since: Date): Promise<{ currency: string; amount: number }[]> {
-    return revenueSince(this.em, since);
+  async revenueSince(since: Date): Promise<{ currency: string; amount: number }[]> {
+    // Each region's ledger books its buyers' payments: the platform's revenue is their sum.
+    const rows = (await Promise.all(this.everywhere.map((here) => revenueSince(here.em, since)))).flat();
+    return summed(rows, (row) => [row.currency], ['amount']).filter((row) => row.amount !== 0);
   }
 
-  balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
-    return balances(this.em);
+  async balances(): Promise<{ account: string; currency: string; balance: number; entries: number }[]> {
+    const rows = (await Promise.all(this.everywhere.map((here) => balances(here.em)))).flat();
+    return summed(rows, (row) => [row.account, row.currency], ['balance', 'entries']);
   }
 }

@@ -4,6 +4,7 @@ import type { CodeLabService, Language, RunResult } from '../codelab';
 import { ConsentType, type ConsentService } from '../consent';
 import type { GuardianService } from '../guardian';
 import { isId } from '../kernel/ids';
+import { regionHolding } from '../kernel/region-lookup';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { Project, type ProjectFile, type Visibility } from './project.entity';
@@ -65,9 +66,21 @@ export class ProjectsService {
 
   /** The owner, the owner's active guardians, and anyone when it is unlisted or public. */
   async project(viewer: User | null, id: string): Promise<Project> {
-    const project = isId(id) ? await this.em.findOne(Project, { id }) : null;
-    if (!project || !(await this.maySee(viewer, project))) throw projectNotFound();
+    if (!isId(id)) throw projectNotFound();
+    const project = await this.em.findOne(Project, { id });
+    if (!project) return this.projectElsewhere(viewer, id);
+    if (!(await this.maySee(viewer, project))) throw projectNotFound();
     return project;
+  }
+
+  /**
+   * A project is kept in its owner's home region, and an unlisted or public one may be read by anyone
+   * (anonymous callers are served from global): it is read, and its sharing decided, where it is.
+   */
+  private async projectElsewhere(viewer: User | null, id: string): Promise<Project> {
+    const held = await regionHolding(this.uow.deps, 'select 1 from codelab_projects where id = ? limit 1', [id]);
+    if (!held || held.region === this.uow.deps.region) throw projectNotFound();
+    return held.unit().services.projects.project(viewer, id);
   }
 
   /**

@@ -2,6 +2,7 @@ import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
 import { settleRefundsThrough } from '../payments';
 import { Refund } from './refunds.entity';
+import { Migration20261204000200_refund_requester_of_any_region } from './migrations/Migration20261204000200_refund_requester_of_any_region';
 import { RefundsResolver, refundsNodes } from './refunds.resolver';
 import { refundsRoutes } from './refunds.routes';
 import { refundsRules } from './refunds.rules';
@@ -21,13 +22,19 @@ settleRefundsThrough(refundSettlement);
 
 /**
  * Refunds of payments (docs/commerce.md): asked for, decided by an admin, asked of the provider
- * through payments, settled by the provider's answer. The table's migration is still the commerce
- * migration of payments that made it.
+ * through payments, settled by the provider's answer. The table was made by the commerce migration of
+ * payments; its later changes are this area's.
  */
 export const refundsArea = defineArea({
   name: 'refunds',
   uses: ['audit', 'auth', 'catalog', 'payments'],
   entities: [Refund],
+  migrations: [
+    {
+      name: 'Migration20261204000200_refund_requester_of_any_region',
+      class: Migration20261204000200_refund_requester_of_any_region,
+    },
+  ],
   resolvers: [RefundsResolver],
   nodes: refundsNodes,
   rules: refundsRules,
@@ -37,7 +44,9 @@ export const refundsArea = defineArea({
     entities: [Refund],
     export: async (userId, _services, uow) => ({ refunds: await allRowsOf(uow, Refund, { requestedBy: userId }) }),
     // Refunds are records the law makes us keep, as payments are: they stay, pointing at the
-    // pseudonym the account becomes; nothing goes at the erasure itself.
-    erase: async () => {},
+    // pseudonym the account becomes (set here: a requester may be of another region, so no foreign key follows it).
+    erase: async (userId, pseudonym, _services, uow) => {
+      await uow.em.nativeUpdate(Refund, { requestedBy: userId }, { requestedBy: pseudonym });
+    },
   },
 });

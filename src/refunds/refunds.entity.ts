@@ -35,7 +35,8 @@ export class Refund {
   @ManyToOne('Payment', { deleteRule: 'restrict' })
   payment!: Payment;
 
-  @ManyToOne('User', { deleteRule: 'cascade' })
+  /** No foreign key: an admin of another region may ask for the refund (its erasure sets the pseudonym itself). */
+  @ManyToOne('User', { createForeignKeyConstraint: false })
   requestedBy!: User;
 
   /** Minor units, as the payment's amount: never floating point. */

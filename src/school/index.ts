@@ -1,8 +1,10 @@
 import { defineArea } from '../kernel/area';
 import { allRowsOf } from '../kernel/personal-data';
 import { Migration20261123130000_schools } from './migrations/Migration20261123130000_schools';
+import { Migration20261204000000_school_actors_of_any_region } from './migrations/Migration20261204000000_school_actors_of_any_region';
 import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember } from './school.entity';
 import { RosterMemberEdges, SchoolClassEdges, SchoolResolver, SchoolUserEdges, schoolNodes } from './school.resolver';
+import { madeByPseudonym } from './school-region';
 import { schoolRoutes } from './school.routes';
 import { schoolRules } from './school.rules';
 import { SchoolService } from './school.service';
@@ -21,7 +23,13 @@ export const schoolArea = defineArea({
   rules: schoolRules,
   nodes: schoolNodes,
   routes: schoolRoutes,
-  migrations: [{ name: 'Migration20261123130000_schools', class: Migration20261123130000_schools }],
+  migrations: [
+    { name: 'Migration20261123130000_schools', class: Migration20261123130000_schools },
+    {
+      name: 'Migration20261204000000_school_actors_of_any_region',
+      class: Migration20261204000000_school_actors_of_any_region,
+    },
+  ],
   services: {
     school: (uow, services) =>
       new SchoolService(
@@ -32,6 +40,7 @@ export const schoolArea = defineArea({
         services.guardian,
         services.audit,
         services.consent,
+        services.homeRegion,
       ),
   },
   personalData: {
@@ -47,9 +56,10 @@ export const schoolArea = defineArea({
     }),
     // The person's memberships go; schools, classes and assignments they made are the school's and
     // stay, pointing at the pseudonym the account becomes.
-    erase: async (userId, _pseudonym, _services, uow) => {
+    erase: async (userId, pseudonym, _services, uow) => {
       await uow.em.nativeDelete(ClassMember, { learner: userId });
       await uow.em.nativeDelete(SchoolMember, { user: userId });
+      await madeByPseudonym(uow, userId, pseudonym);
     },
   },
 });

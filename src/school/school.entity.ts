@@ -22,7 +22,8 @@ export class School {
   @Property({ type: 'string', columnType: 'char(2)' })
   country!: string;
 
-  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
+  // An account of any region (a platform admin is global's): not a foreign key to this database's users.
+  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
   createdBy: User | null = null;
 
   @Property({ type: 'timestamptz' })
@@ -70,7 +71,8 @@ export class SchoolClass {
   @Property({ type: 'text', unique: true })
   joinCode!: string;
 
-  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
+  // An account of any region (a platform admin is global's): not a foreign key to this database's users.
+  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
   createdBy: User | null = null;
 
   @Property({ type: 'timestamptz' })
@@ -118,7 +120,8 @@ export class ClassCourse {
   @ManyToOne('Course', { deleteRule: 'cascade' })
   course!: Course;
 
-  @ManyToOne('User', { nullable: true, deleteRule: 'set null' })
+  // An account of any region (a platform admin is global's): not a foreign key to this database's users.
+  @ManyToOne('User', { nullable: true, createForeignKeyConstraint: false })
   assignedBy: User | null = null;
 
   @Property({ type: 'timestamptz' })

@@ -3,7 +3,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AuditService } from '../audit';
 import { ADULT_AGE, ageOn } from '../auth';
-import type { AuthService } from '../auth';
+import type { AuthService, HomeRegionService } from '../auth';
 import { Role, type User } from '../auth';
 import { type ConsentService, ConsentType } from '../consent';
 import type { Course } from '../courses';
@@ -13,6 +13,7 @@ import { isId } from '../kernel/ids';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { CourseProgress, ProgressService } from '../progress';
 import { ClassCourse, ClassMember, School, SchoolClass, SchoolMember, SchoolRole } from './school.entity';
+import { codeOfAnotherRegion, hereThenElsewhere, regionOfRow } from './school-region';
 import {
   alreadyInClass,
   courseAlreadyAssigned,
@@ -71,6 +72,7 @@ export class SchoolService {
     private readonly guardians: GuardianService,
     private readonly audit: AuditService,
     private readonly consent: ConsentService,
+    private readonly homeRegion: HomeRegionService,
   ) {}
 
   private get em(): EntityManager {
@@ -87,14 +89,28 @@ export class SchoolService {
     return this.uow.byId('school.findClass', id, (ids) => this.classesByIds(ids));
   }
 
-  /** The schools among these ids (the graph's `nodes`, each already let through by the rule of its staff). */
+  /**
+   * The schools among these ids (the graph's `nodes`, each already let through by the rule of its
+   * staff), from any region: platform admins name schools of every country.
+   */
   schoolsByIds(ids: string[]): Promise<School[]> {
-    return this.em.find(School, { id: { $in: ids.filter(isId) } });
+    return hereThenElsewhere(this.uow, ids.filter(isId), (em, wanted) => em.find(School, { id: { $in: wanted } }));
   }
 
-  /** The classes among these ids, with their schools (the graph's `nodes`, each already let through by the rule of `schoolClass`). */
+  /** The classes among these ids, with their schools (the graph's `nodes`, each already let through by the rule of `schoolClass`), from any region. */
   classesByIds(ids: string[]): Promise<SchoolClass[]> {
-    return this.em.find(SchoolClass, { id: { $in: ids.filter(isId) } }, { populate: ['school'] });
+    return hereThenElsewhere(this.uow, ids.filter(isId), (em, wanted) =>
+      em.find(SchoolClass, { id: { $in: wanted } }, { populate: ['school'] }),
+    );
+  }
+
+  /** This area's service in a unit of work of the region whose database keeps the row: this one when it is here. */
+  private at(row: School | SchoolClass): SchoolService {
+    return this.in(regionOfRow(this.uow.deps, row));
+  }
+
+  private in(region: string): SchoolService {
+    return region === this.uow.deps.region ? this : this.uow.deps.inRegion(region).unit().services.school;
   }
 
   /** The viewer's role in a school, or null; platform admins act as school admins everywhere. */
@@ -110,7 +126,10 @@ export class SchoolService {
     return member?.role ?? null;
   }
 
+  /** Made in its country's region's database, whatever the admin's own region. */
   async createSchool(actor: User, name: string, country: string): Promise<School> {
+    const home = this.in(this.uow.deps.homeRegionOf(country.toUpperCase()));
+    if (home !== this) return home.createSchool(actor, name, country);
     return this.uow.transaction(async (em) => {
       const school = em.create(School, {
         name: name.trim(),
@@ -132,9 +151,9 @@ export class SchoolService {
   async setMember(actor: User, schoolId: string, email: string, role: SchoolRole): Promise<SchoolMember> {
     const school = await this.findSchool(schoolId);
     if (!school) throw unknownSchool();
-    const user = await this.auth.findUserByEmail(email);
-    if (!user) throw unknownUser();
-    this.assertSameRegion(school, user);
+    const home = this.at(school);
+    if (home !== this) return home.setMember(actor, schoolId, email, role);
+    const user = await this.memberToBe(school, email);
     return this.uow.transaction(async (em) => {
       let member = await em.findOne(SchoolMember, { school, user }, { populate: ['user'] });
       if (member) member.role = role;
@@ -150,6 +169,19 @@ export class SchoolService {
     });
   }
 
+  /** The account of this address, which must be of the school's region: an account of another is refused, an unknown one is not found. */
+  private async memberToBe(school: School, email: string): Promise<User> {
+    const user = await this.auth.findUserByEmail(email);
+    if (user) {
+      this.assertSameRegion(school, user);
+      return user;
+    }
+    const region = await this.homeRegion.regionOfAddress(email);
+    if (region !== this.uow.deps.region && (await this.in(region).auth.findUserByEmail(email)))
+      throw schoolRegionMismatch();
+    throw unknownUser();
+  }
+
   /** A school is in its country's region, and so are its members. */
   private assertSameRegion(school: School, account: User): void {
     if (this.uow.deps.homeRegionOf(school.country) !== account.region) throw schoolRegionMismatch();
@@ -158,6 +190,8 @@ export class SchoolService {
   async createClass(actor: User, schoolId: string, name: string): Promise<SchoolClass> {
     const school = await this.findSchool(schoolId);
     if (!school) throw unknownSchool();
+    const home = this.at(school);
+    if (home !== this) return home.createClass(actor, schoolId, name);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.uow.transaction(async (em) => {
@@ -181,6 +215,8 @@ export class SchoolService {
   async rotateJoinCode(actor: User, classId: string): Promise<SchoolClass> {
     const schoolClass = await this.findClass(classId);
     if (!schoolClass) throw unknownClass();
+    const home = this.at(schoolClass);
+    if (home !== this) return home.rotateJoinCode(actor, classId);
     for (let attempt = 0; ; attempt++) {
       try {
         return await this.uow.transaction(async (em) => {
@@ -198,14 +234,14 @@ export class SchoolService {
     }
   }
 
-  /** A learner joins with the class's current code. */
+  /** A learner joins with the class's current code: a class of their own region's schools. */
   async join(learner: User, code: string): Promise<ClassMembership> {
-    const schoolClass = await this.em.findOne(
-      SchoolClass,
-      { joinCode: code.trim().toUpperCase() },
-      { populate: ['school'] },
-    );
-    if (!schoolClass) throw unknownClassCode();
+    const joinCode = code.trim().toUpperCase();
+    const schoolClass = await this.em.findOne(SchoolClass, { joinCode }, { populate: ['school'] });
+    if (!schoolClass) {
+      if (await codeOfAnotherRegion(this.uow.deps, joinCode)) throw schoolRegionMismatch();
+      throw unknownClassCode();
+    }
     this.assertSameRegion(schoolClass.school, learner);
     let member: ClassMember;
     try {
@@ -253,6 +289,8 @@ export class SchoolService {
   async roster(classId: string): Promise<Roster> {
     const schoolClass = await this.findClass(classId);
     if (!schoolClass) throw unknownClass();
+    const home = this.at(schoolClass);
+    if (home !== this) return home.roster(classId);
     const [members, courses] = await Promise.all([
       this.em.find(ClassMember, { schoolClass }, { populate: ['learner'], orderBy: { joinedAt: 'asc', id: 'asc' } }),
       this.coursesOf([schoolClass.id]),
@@ -271,6 +309,10 @@ export class SchoolService {
    * statements for any class size.
    */
   async classProgress(classId: string): Promise<{ roster: Roster; progress: Map<string, CourseProgress[]> }> {
+    const schoolClass = await this.findClass(classId);
+    if (!schoolClass) throw unknownClass();
+    const home = this.at(schoolClass);
+    if (home !== this) return home.classProgress(classId);
     const roster = await this.roster(classId);
     const active = roster.members.filter((m) => m.status === MembershipStatus.active).map((m) => m.learner.id);
     const overviews = await this.progress.overviews(active);
@@ -287,6 +329,8 @@ export class SchoolService {
   async assignCourse(actor: User, classId: string, courseId: string): Promise<ClassCourse> {
     const schoolClass = await this.findClass(classId);
     if (!schoolClass) throw unknownClass();
+    const home = this.at(schoolClass);
+    if (home !== this) return home.assignCourse(actor, classId, courseId);
     const course: Course = await this.courses.course(actor, courseId);
     try {
       return await this.uow.transaction(async (em) => {

@@ -4,6 +4,7 @@ import type { Express, Request, RequestHandler } from 'express';
 import type { DirectRoute } from '../kernel/area';
 import type { Deps } from '../kernel/deps';
 import { answerError } from './chain/errors';
+import { countedBefore, holdCallerCount } from './chain/limits';
 import { jsonBodyOf, requestContext, runSteps, splitUrl } from './steps';
 
 /**
@@ -31,13 +32,16 @@ export function withDirectRoutes(
     const { route, params } = found;
     const request = req as Request;
     request.directRoute = route.path;
+    if (route.countsCaller) holdCallerCount(req);
     void (async () => {
       await runSteps(steps, req, res);
       request.query = search ? parseQuery(search.slice(1)) : {};
       request.params = params;
       await runSteps(readers.get(route)!, req, res);
       await route.handle(requestContext(deps, request), request.body, req, res);
-    })().catch((error: unknown) => (route.answerError ?? answerError)(deps.log, request.id, res, error));
+    })().catch(async (error: unknown) =>
+      (route.answerError ?? answerError)(deps.log, request.id, res, await countedBefore(deps.limits, req, error)),
+    );
   };
 }
 

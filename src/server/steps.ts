@@ -15,7 +15,7 @@ import { routeTemplate } from './route-template';
 import { createContext } from './context';
 import { admit } from './chain/admit';
 import { callerSteps } from './chain/caller';
-import { countCaller, limitHeadersOn } from './chain/limits';
+import { countingStep, limitHeadersOn } from './chain/limits';
 
 /*
  * The HTTP adapter of the request chain (server/chain/): the steps every request goes through,
@@ -56,7 +56,7 @@ export function requestSteps(deps: Deps): RequestHandler[] {
       req.showLimit = limitHeadersOn(res);
       next();
     },
-    (req, _res, next) => void countCaller(deps.limits, req as Request & { ip: string }).then(() => next(), next),
+    countingStep(deps.limits),
     wellEncodedQuery,
   ];
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { freePort } from '../support/ports';
-import { fewestStatements } from '../support/sql';
+import { fewestStatements, fewestStatementsSent } from '../support/sql';
 import pg from 'pg';
 import { UsageRecorder } from '../../src/ai/ai.usage';
 import type { CallOptions } from '../support/http';
@@ -64,6 +64,53 @@ describe('cached decisions of the AI proxy', () => {
     expect((await fewestStatements(one, async () => expect((await chat(one, learner)).status).toBe(200))).count).toBe(
       1,
     );
+  });
+
+  it("a chat whose decision is known waits for the database twice: its limits in one statement (the default and the AI buckets), then the quota's", async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(one, learner)).status).toBe(200);
+    const { statements } = await fewestStatementsSent(one, async () =>
+      expect((await chat(one, learner)).status).toBe(200),
+    );
+    const kindOf = (statement: string) =>
+      statement.includes('"rate_limits"') ? 'limits' : statement.includes('ai_usage') ? 'quota' : statement;
+    expect(statements.map(kindOf)).toEqual(['limits', 'quota']);
+  });
+
+  it('counts every chat in the default bucket, refused ones too, and answers a used-up one 429 before its token or body is judged', async () => {
+    // Counted in the table every instance shares: the learner's grant of consent (on `one`) is the first of four.
+    const limited = await startTestApp({ ...env, RATE_LIMIT_DEFAULT: '4', TRUST_PROXY: '1' }, one.databaseUrl);
+    try {
+      const learner = await adultWithConsent();
+      const send = (options: CallOptions, path = '/ai/chat') =>
+        limited.http.rest('POST', path, { token: learner.accessToken, ...options });
+      const answers = [
+        await send({ body: { message: 'What is a loop?' } }),
+        await send({ raw: '{"message":' }),
+        await send({ body: { message: 7 } }),
+        await send({ raw: '{"message":' }),
+        await send({ body: { message: 7 } }),
+        await send({ body: { message: 'What is a loop?' } }),
+        await send({ body: { message: 'What is a loop?' } }, '/ai/chat?via=express'),
+      ];
+      expect(answers.map((a) => [a.status, a.body.error])).toEqual([
+        [200, undefined],
+        [400, 'invalid_json'],
+        [400, 'validation_failed'],
+        ...Array(4).fill([429, 'rate_limited']),
+      ]);
+      expect(answers.map((a) => a.headers.get('x-ratelimit-remaining'))).toEqual(['2', '1', '0', '0', '0', '0', '0']);
+      expect((await sql('select messages from ai_usage where user_id = ?', [learner.id]))[0]).toEqual({ messages: 1 });
+      // Without a token, the address is counted: refused 401 until its bucket is used up.
+      const anonymous = [];
+      for (let i = 0; i < 5; i++) {
+        const from = { headers: { 'x-forwarded-for': '203.0.113.41' } };
+        anonymous.push((await limited.http.post('/ai/chat', { message: 'hi' }, from)).status);
+      }
+      expect(anonymous).toEqual([401, 401, 401, 401, 429]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it('refuses text no request may carry, as the GraphQL path does', async () => {

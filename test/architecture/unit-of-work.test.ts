@@ -24,6 +24,9 @@ import { connect, eventually, subscribe } from '../support/ws';
 
 // A failure injected after the first write of each multi-step operation: a trigger of the test's
 // own database raises at the later write, as a lost connection or a broken constraint would.
+// The accounts are of a global country: the triggers and the counts are on the test's own database,
+// global's, and the transactions are what is tested, not where an account lives.
+const globalCountry = { country: 'DE' };
 const ctx = withMailAndApp();
 let t: TestApp;
 let smtp: SmtpServer;
@@ -60,7 +63,7 @@ const count = async (sql: string, params: unknown[]) => Number((await db.query(s
 
 describe('one transaction per operation', () => {
   it('adding a child whose link cannot be stored leaves no child account', async () => {
-    const guardian = await verifiedGuardian(t, smtp);
+    const guardian = await verifiedGuardian(t, smtp, globalCountry);
     await failWrites('guardian_links', 'insert');
     const reply = await t.http.post(
       '/guardian/learners',
@@ -76,7 +79,10 @@ describe('one transaction per operation', () => {
     const email = uniqueEmail('child');
     const guardianEmail = uniqueEmail('parent');
     await failWrites('refresh_tokens', 'insert');
-    const reply = await t.http.post('/auth/signup', learnerSignup(bornYearsAgo(10), { email, guardianEmail }));
+    const reply = await t.http.post(
+      '/auth/signup',
+      learnerSignup(bornYearsAgo(10), { email, guardianEmail, ...globalCountry }),
+    );
     expect(reply.status).toBe(500);
     expect(await count('select count(*) as n from users where email = $1', [email])).toBe(0);
     expect(
@@ -172,8 +178,8 @@ describe('one transaction per operation', () => {
 /** A learner, linked to a guardian, enrolled in a one-lesson course whose quiz they passed: the next completion finishes it. */
 async function readyToFinish() {
   const course = await publishedCourse(t, editor, {}, 1);
-  const learner = await withBasicData(t, await learnerOfAge(t, 14));
-  const guardian = await verifiedGuardian(t, smtp);
+  const learner = await withBasicData(t, await learnerOfAge(t, 14, globalCountry));
+  const guardian = await verifiedGuardian(t, smtp, globalCountry);
   await linkFamily(t, guardian, learner);
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   await t.http.post(
@@ -245,7 +251,7 @@ describe('the outbox relay', () => {
 
 describe('uow.query: plain SQL past the ORM outside a transaction, in it inside one', () => {
   it('sees the unit’s own uncommitted write inside its transaction, and rows exactly as em.execute gives them outside', async () => {
-    const learner = await learnerOfAge(t, 20);
+    const learner = await learnerOfAge(t, 20, globalCountry);
     const { uow } = openUnit(t.app.deps);
     const sql =
       "select id, display_name, birth_date, created_at, ? as literal_mark from users where id = ? and display_name <> '?'";
@@ -275,7 +281,7 @@ describe('uow.query: plain SQL past the ORM outside a transaction, in it inside 
 
 describe("the caller's account, read past the ORM (auth.findUser)", () => {
   it('is managed as findOne makes it: the same fields, one object per unit, a flush writes what changed and nothing else', async () => {
-    const learner = await learnerOfAge(t, 20);
+    const learner = await learnerOfAge(t, 20, globalCountry);
     const { uow, services } = openUnit(t.app.deps);
     const viewer = (await services.auth.findUser(learner.id))!;
     expect(await services.auth.findUser(learner.id)).toBe(viewer);

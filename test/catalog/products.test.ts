@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GLOBAL_REGION } from '../../src/db/regions';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
+import { settled } from '../support/sql';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { subscriptionBody, text } from '../support/commerce';
+import { buy, publishedProduct, subscriptionBody, text, waitFor } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -105,5 +108,34 @@ describe('products', () => {
         })
       ).status,
     ).toBe(404);
+  });
+});
+
+describe("a sale's count", () => {
+  it("counts a vn buyer's sale once on the product in global's database, though its reaction is delivered twice, and the buyer's region reads it", async () => {
+    const product = await publishedProduct(t, admin);
+    const buyer = await signUp(t, adultSignup());
+    const home = await homeOf(t, buyer.id);
+    expect(home.region).not.toBe(GLOBAL_REGION);
+    const sales = async (who: SignedIn) =>
+      (await t.http.get(`/products/${product.id}`, { token: who.accessToken })).body.sales as number;
+
+    const paid = await buy(t, buyer, product);
+    await settled(t);
+    expect(await sales(admin)).toBe(1);
+    // The reaction's outbox row in the buyer's region once more, as when vn's transaction that deleted
+    // it failed after global's count had committed: the relay delivers it again.
+    await home.sql.query(`insert into outbox (kind, name, payload) values ('event', 'catalog', ?::jsonb)`, [
+      JSON.stringify({ type: 'payment.succeeded', paymentId: paid.id, productId: product.id }),
+    ]);
+    await settled(t);
+    expect(await sales(admin)).toBe(1);
+    // The buyer's region has a read-only copy of the product, which the count reaches by replication.
+    expect(
+      await waitFor(
+        () => sales(buyer),
+        (n) => n === 1,
+      ),
+    ).toBe(1);
   });
 });

@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConsentType } from '../../src/consent/consent.entity';
-import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { linkedFamily } from '../support/family';
 import { withMailAndApp } from '../support/setup';
+import { homeOf } from '../support/regions';
 import { settled } from '../support/sql';
 import type { SmtpServer } from '../support/smtp';
 import { adultSignup, learnerOfAge, type SignedIn, signUp, verifiedGuardian } from '../support/users';
@@ -22,7 +22,7 @@ const consentOf = async (who: SignedIn, type: string) =>
 
 /** What a feature behind a consent asks (the AI proxy, for one): the service's check. */
 async function check(userId: string, type: ConsentType): Promise<string> {
-  const services = openUnit(t.app.deps).services;
+  const { services } = (await homeOf(t, userId)).unit();
   return services.consent.assertConsent(userId, type).then(
     () => 'ok',
     (error) => error.code,
@@ -223,7 +223,7 @@ describe('granting and revoking', () => {
   it('keeps the ledger append-only in the database', async () => {
     const adult = await signUp(t, adultSignup());
     await t.http.post('/consent/grant', { consentTypeId: 'marketing_email' }, { token: adult.accessToken });
-    const connection = t.app.deps.orm.em.getConnection();
+    const connection = (await homeOf(t, adult.id)).orm.em.getConnection();
     await expect(
       connection.execute('update consent_ledger set action = ? where subject_id = ?', ['revoked', adult.id]),
     ).rejects.toThrow(/append-only/);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf, ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { buy, publishedProduct, subscriptionBody, waitFor } from '../support/commerce';
@@ -85,7 +86,8 @@ describe('entitlements and tier', () => {
       { token: buyer.accessToken, headers: { 'idempotency-key': 'pending-1' } },
     );
     const later = new Date(Date.now() + 40 * 86_400_000);
-    const swept = await openUnit(t.app.deps).services.payments.sweep(later);
+    // The sweep's job runs in each region: the buyer's is the one that holds their subscription.
+    const swept = await openUnit(await homeOf(t, buyer.id)).services.payments.sweep(later);
     expect(swept.entitlements).toBeGreaterThanOrEqual(1);
     expect(swept.payments).toBeGreaterThanOrEqual(1);
     expect((await t.http.get('/auth/me', { token: buyer.accessToken })).body.user.tier).toBe('free');
@@ -110,7 +112,9 @@ describe('entitlements and tier', () => {
     const bought = await signUp(t, adultSignup());
     // Both accounts are in this instance's memory before the changes.
     expect([await tierOf(granted), await tierOf(bought)]).toEqual(['free', 'free']);
-    await asOwner(t, 'alter table users disable trigger user');
+    // Both accounts are in one home region: its database is the one whose NOTIFY goes unheard.
+    const home = await ownerOfAccount(t, bought.id);
+    await asOwner(home, 'alter table users disable trigger user');
     try {
       await t.http.post(
         '/entitlements/grants',
@@ -120,10 +124,10 @@ describe('entitlements and tier', () => {
       expect(await tierOf(granted)).toBe('pro');
       await buy(t, bought, product);
       expect(await tierOf(bought)).toBe('starter');
-      await openUnit(t.app.deps).services.payments.sweep(new Date(Date.now() + 40 * 86_400_000));
+      await openUnit(await homeOf(t, bought.id)).services.payments.sweep(new Date(Date.now() + 40 * 86_400_000));
       expect(await tierOf(bought)).toBe('free');
     } finally {
-      await asOwner(t, 'alter table users enable trigger user');
+      await asOwner(home, 'alter table users enable trigger user');
     }
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
 let t: TestApp;
@@ -69,8 +69,9 @@ describe('GET /features and { features }', () => {
       ['switched_off', { enabled: false, rules: [{}] }],
     ];
     for (const [key, body] of flags) expect((await put(key, body)).status).toBe(200);
-    const { services } = openUnit(t.app.deps);
     for (const caller of [learner, guardian, admin, undefined]) {
+      // The check runs where the caller's requests run: their home region, global's for anonymous callers.
+      const { services } = caller ? (await homeOf(t, caller.id)).unit() : t.app.deps.unit();
       const listed = (await t.http.get('/features', { token: caller?.accessToken })).body.features as Record<
         string,
         boolean

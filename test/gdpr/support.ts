@@ -1,7 +1,6 @@
 import yauzl from 'yauzl';
 import type { TestApp } from '../support/app';
 import { contentAdmin, publishedCourse } from '../learning/support';
-import { replicated } from '../support/regions';
 import type { SignedIn } from '../support/users';
 
 /** Every file of a ZIP, read with yauzl. */
@@ -49,7 +48,6 @@ export async function waitForRequest(
 export async function learningData(t: TestApp, learner: SignedIn): Promise<{ courseId: string }> {
   const editor = await contentAdmin(t);
   const course = await publishedCourse(t, editor);
-  await replicated(t, 'courses', course.id, 'published');
   await t.http.post(`/courses/${course.id}/enrollment`, undefined, { token: learner.accessToken });
   for (const lessonId of course.lessonIds) {
     await t.http.post(`/progress/lessons/${lessonId}/quiz`, { answers: [1, 0] }, { token: learner.accessToken });

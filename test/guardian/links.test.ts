@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotificationType } from '../../src/notifications/notification.entity';
-import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { withMailAndApp } from '../support/setup';
 import { type SmtpServer, tokenFrom } from '../support/smtp';
 import {
@@ -357,7 +357,7 @@ describe("guardians hear of their learners' events", () => {
     await t.http.post(`/guardian/links/${link.id}/approve`, undefined, { token: learner.accessToken });
     await declare(pending, learner.email);
 
-    const services = openUnit(t.app.deps).services;
+    const { services } = (await homeOf(t, learner.id)).unit();
     await services.notifications.notifyWithGuardians(learner.id, NotificationType.progress, {
       learner: {
         title: { en: 'Lesson done', vi: 'Xong bài' },

@@ -1,4 +1,5 @@
 import type { TestApp } from '../support/app';
+import { inEveryRegion } from '../support/regions';
 import { adultSignup, type SignedIn, signInAdmin, signUp, uniqueEmail } from '../support/users';
 
 const text = (en: string, vi = `${en} (vi)`) => ({ en, vi });
@@ -54,6 +55,8 @@ export async function publishedCourse(
   const created = await t.http.post('/courses', courseBody(overrides, lessons), { token: editor.accessToken });
   if (created.status !== 201) throw new Error(`course not created: ${JSON.stringify(created.body)}`);
   await t.http.post(`/courses/${created.body.id}/publish`, undefined, { token: editor.accessToken });
+  // Learners are mostly of region vn, whose copy of the course comes by replication.
+  await inEveryRegion(t, 'select 1 from courses where id = ? and published', [created.body.id]);
   return {
     id: created.body.id as string,
     lessonIds: created.body.lessons.map((l: { id: string }) => l.id) as string[],

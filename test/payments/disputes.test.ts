@@ -1,6 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BACKFILL_REVOKED_REASON_SQL } from '../../src/payments/migrations/Migration20261126000000_entitlement_revoked_reason';
-import { openUnit } from '../../src/server/platform';
 import { contentAdmin, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
@@ -13,6 +12,7 @@ import {
   text,
   waitFor,
   withStripeProvider,
+  rowsInEveryRegion,
 } from '../support/commerce';
 
 const stripe = withStripeProvider('disputes');
@@ -34,7 +34,8 @@ const entitlements = async (who: SignedIn) =>
   };
 const tier = async (who: SignedIn) =>
   (await t.http.get('/auth/me', { token: who.accessToken })).body.user.tier as string;
-const sql = <T>(query: string, params: unknown[]) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+// A buyer's payment, ledger and entitlements are in their home region's database: every region is read.
+const sql = <T>(query: string, params: unknown[]) => rowsInEveryRegion<T>(t, query, params);
 
 /** Each ledger transaction of a payment: its kind and the sum of its entries (zero when balanced). */
 const ledgerOf = (paymentId: string) =>

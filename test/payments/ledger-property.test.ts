@@ -4,13 +4,16 @@ import type { User } from '../../src/auth/user.entity';
 import { sandboxSecretOf } from '../../src/payments/providers';
 import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
+import type { Deps } from '../../src/kernel/deps';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { publishedProduct, waitFor } from '../support/commerce';
 
 let t: TestApp;
 let users: User[];
 let admin: User;
+let home: Deps;
 let product: Awaited<ReturnType<typeof publishedProduct>>;
 const payments: string[] = [];
 
@@ -19,17 +22,19 @@ beforeAll(async () => {
   const adminAccount = await signInAdmin(t);
   product = await publishedProduct(t, adminAccount);
   const accounts = [await signUp(t, adultSignup()), await signUp(t, adultSignup())];
-  const { services } = openUnit(t.app.deps);
+  // The buyers' payments, ledger and refunds are kept in their home region (one: they share a country).
+  home = await homeOf(t, accounts[0].id);
+  const { services } = openUnit(home);
   users = await Promise.all(accounts.map(async (a) => (await services.auth.findUser(a.id))!));
-  admin = (await services.auth.findUser(adminAccount.id))!;
+  admin = (await openUnit(t.app.deps).services.auth.findUser(adminAccount.id))!;
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const unit = () => openUnit(t.app.deps).services.payments;
+const unit = () => openUnit(home).services.payments;
 const sql = <T = Record<string, string>>(query: string, params: unknown[] = []) =>
-  openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+  openUnit(home).uow.em.execute<T[]>(query, params);
 
 /** The provider's event as the sandbox page signs it: an amount is trusted only with its currency (webhook-money.ts). */
 function sandboxEvent(

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { adultSignup, type SignedIn, signInAdmin, signUp } from '../support/users';
 import { buy, publishedProduct } from '../support/commerce';
 
@@ -20,7 +21,8 @@ describe('the ledger', () => {
     const product = await publishedProduct(t, admin);
     const buyer = await signUp(t, adultSignup());
     await buy(t, buyer, product);
-    const em = openUnit(t.app.deps).uow.em;
+    // The buyer's ledger is kept in their home region's database.
+    const em = openUnit(await homeOf(t, buyer.id)).uow.em;
     await expect(em.execute('update ledger_entries set amount = amount + 1')).rejects.toThrow(/append-only/);
     await expect(em.execute('delete from ledger_transactions')).rejects.toThrow(/append-only/);
     await expect(em.execute('truncate ledger_entries cascade')).rejects.toThrow();

@@ -5,6 +5,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../support/app';
 import { atEveryWidth, CHROMIUM, launchChromium } from '../support/browser';
+import { ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
 import { checkout, publishedProduct } from '../support/commerce';
@@ -96,8 +97,9 @@ describe.skipIf(!existsSync(CHROMIUM))('the sandbox payment page in headless Chr
     });
     expect([refused.status, refused.body.details?.[0].field]).toEqual([400, 'returnUrl']);
 
-    const { started, page, problems } = await open(`${webOrigin}/paid`);
-    await asOwner(t, 'update payments set return_url = $1 where id = $2', [
+    const { buyer: payer, started, page, problems } = await open(`${webOrigin}/paid`);
+    // The payment is kept in its payer's home region's database.
+    await asOwner(await ownerOfAccount(t, payer.id), 'update payments set return_url = $1 where id = $2', [
       `${elsewhereOrigin}/phish`,
       started.body.id,
     ]);

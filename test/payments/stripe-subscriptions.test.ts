@@ -1,8 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { openUnit } from '../../src/server/platform';
 import type { TestApp } from '../support/app';
 import { adultSignup, type SignedIn, signUp } from '../support/users';
-import { checkout, deliverStripeEvent, type StripeFixture, withStripeProvider } from '../support/commerce';
+import {
+  checkout,
+  deliverStripeEvent,
+  type StripeFixture,
+  withStripeProvider,
+  rowsInEveryRegion,
+} from '../support/commerce';
 
 const stripe = withStripeProvider('subscriptions');
 let t: TestApp;
@@ -21,7 +26,8 @@ const entitlements = async (who: SignedIn) =>
     tier: string;
     items: { id: string; courseId: string | null; status: string }[];
   };
-const sql = <T>(query: string, params: unknown[]) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+// A buyer's payment, ledger and entitlements are in their home region's database: every region is read.
+const sql = <T>(query: string, params: unknown[]) => rowsInEveryRegion<T>(t, query, params);
 
 /** checkout.session.completed as Stripe sends it in subscription mode: no PaymentIntent, the subscription and its first invoice instead. */
 const completedSession = (paymentId: string, key: string) => ({

@@ -4,6 +4,7 @@ import { signSandbox } from '../../src/payments/providers/sandbox';
 import { openUnit } from '../../src/server/platform';
 import { buy, postSandbox, publishedProduct, waitFor } from '../support/commerce';
 import { startTestApp, type TestApp } from '../support/app';
+import { homeOf } from '../support/regions';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
 
 let t: TestApp;
@@ -154,7 +155,8 @@ describe('refunds', () => {
       (await t.http.post(`/refunds/${asked.body.id}/approve`, undefined, { token: admin.accessToken })).status,
     ).toBe(409);
 
-    await openUnit(t.app.deps).uow.em.execute(
+    // The payment is kept in its buyer's home region's database.
+    await openUnit(await homeOf(t, buyer.id)).uow.em.execute(
       `update payments set succeeded_at = now() - interval '15 days' where id = ?`,
       [payment.id],
     );
@@ -176,7 +178,9 @@ describe('refunds', () => {
 });
 
 describe("the provider's word on a refund, given again", () => {
-  const sql = <T>(query: string, params: unknown[]) => openUnit(t.app.deps).uow.em.execute<T[]>(query, params);
+  /** A read of what is kept of the account `of` (a payment, its refunds, its ledger), in its home region's database. */
+  const sql = async <T>(of: SignedIn, query: string, params: unknown[]) =>
+    openUnit(await homeOf(t, of.id)).uow.em.execute<T[]>(query, params);
   /** A refund.succeeded event as the sandbox provider signs it. */
   const refundEvent = (eventId: string, paymentId: string, refundId: string, amount: number) => {
     const body = JSON.stringify({
@@ -205,9 +209,13 @@ describe("the provider's word on a refund, given again", () => {
       status: 'succeeded',
     });
     const refundRow = () =>
-      sql<{ status: string; updated_at: Date }>('select status, updated_at from refunds where id = ?', [asked.body.id]);
+      sql<{ status: string; updated_at: Date }>(buyer, 'select status, updated_at from refunds where id = ?', [
+        asked.body.id,
+      ]);
     const postings = () =>
-      sql<{ kind: string }>('select kind from ledger_transactions where refund_id = ? order by kind', [asked.body.id]);
+      sql<{ kind: string }>(buyer, 'select kind from ledger_transactions where refund_id = ? order by kind', [
+        asked.body.id,
+      ]);
     const before = {
       refund: await refundRow(),
       provider: await balance('provider:sandbox'),

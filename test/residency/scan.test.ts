@@ -6,7 +6,7 @@ import { contentAdmin, publishedCourse } from '../learning/support';
 import { type AiBackendFake, startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
 import { buy, publishedProduct, waitFor } from '../support/commerce';
-import { ownerOf, replicated } from '../support/regions';
+import { ownerOf } from '../support/regions';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { learnerOfAge, PASSWORD, type SignedIn, signInAdmin } from '../support/users';
 
@@ -110,8 +110,6 @@ describe('a VN learner’s personal data is in vn’s database only', () => {
     const admin = await signInAdmin(t);
     course = await publishedCourse(t, await contentAdmin(t));
     product = await publishedProduct(t, admin);
-    await replicated(t, 'courses', course.id, 'published');
-    await replicated(t, 'products', product.id, `status = 'published'`);
   }, 120_000);
 
   it('after enrolling, running code, chatting, a notification, a payment and an export, global’s tables name them only in the directory', async () => {

@@ -3,7 +3,6 @@ import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { learnerOfAge, type SignedIn } from '../support/users';
 import { withBasicData } from '../support/family';
-import { replicated } from '../support/regions';
 import { contentAdmin, publishedCourse } from '../learning/support';
 
 const ctx = withMailAndApp({ QUIZ_MAX_ATTEMPTS: '3' });
@@ -15,8 +14,6 @@ beforeAll(async () => {
 });
 
 async function enrolled(courseId: string): Promise<SignedIn> {
-  // The course is written in global's database; the learner's unit, in vn's, reads vn's copy of it.
-  await replicated(t, 'courses', courseId, 'published');
   const learner = await withBasicData(t, await learnerOfAge(t, 14));
   await t.http.post(`/courses/${courseId}/enrollment`, undefined, { token: learner.accessToken });
   return learner;

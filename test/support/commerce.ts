@@ -29,10 +29,34 @@ export async function publishedProduct(
   const created = await t.http.post('/products', body, { token: admin.accessToken });
   if (created.status !== 201) throw new Error(`product not created: ${JSON.stringify(created.body)}`);
   const published = await t.http.post(`/products/${created.body.id}/publish`, undefined, { token: admin.accessToken });
+  await onSaleEverywhere(t, created.body.id);
   return published.body as { id: string; prices: { id: string; currency: string; amount: number }[] } & Record<
     string,
     any
   >;
+}
+
+/**
+ * Until every region's copy of the products has this one published: products are written in global's
+ * database and reach the others by replication, and a buyer's checkout reads their home region's copy.
+ */
+export async function onSaleEverywhere(t: TestApp, productId: string): Promise<void> {
+  const copies = await waitFor(
+    () => rowsInEveryRegion(t, `select 1 from products where id = ? and status = 'published'`, [productId]),
+    (rows) => rows.length === t.app.deps.regions.length,
+    10_000,
+  );
+  if (copies.length !== t.app.deps.regions.length) throw new Error(`product ${productId} did not reach every region`);
+}
+
+/** A statement in every region's database, their rows together: what is kept of a buyer, wherever their home is. */
+export async function rowsInEveryRegion<T>(
+  t: Pick<TestApp, 'app'>,
+  query: string,
+  params: unknown[] = [],
+): Promise<T[]> {
+  const rows = await Promise.all(t.app.deps.regions.map((region) => region.orm.em.fork().execute<T[]>(query, params)));
+  return rows.flat();
 }
 
 export async function creatorAccount(t: TestApp): Promise<SignedIn> {

@@ -10,7 +10,9 @@ import { learnerOfAge, type SignedIn, verifiedGuardian } from './users';
 export async function linkFamily(t: TestApp, guardian: SignedIn, learner: SignedIn): Promise<string> {
   // Only a verified account approves a link: as if the learner had followed the
   // verification mail, which test/auth and test/guardian follow for real.
-  await (await homeOf(t, learner.id)).orm.em
+  await (
+    await homeOf(t, learner.id)
+  ).orm.em
     .getConnection()
     .execute('update users set email_verified_at = coalesce(email_verified_at, now()) where id = ?', [learner.id]);
   const link = await t.http.post('/guardian/declare', { learnerEmail: learner.email }, { token: guardian.accessToken });

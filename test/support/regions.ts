@@ -28,21 +28,21 @@ export async function ownerOfAccount(
 }
 
 /**
- * Until a row of shared data written in global's database (a course, a product) has reached every
- * region's copy by replication, in the state `condition` says (`published`): an account of another
- * region reads it there.
+ * Waits until every region's database answers `probe` (`select 1 from courses where id = ? and
+ * published`) with a row: shared data written in global's reaches the others by replication, a
+ * moment later, and a test acting next as an account of another region must find it there.
  */
-export async function replicated(
+export async function inEveryRegion(
   t: Pick<TestApp, 'app'>,
-  table: string,
-  id: string,
-  condition = 'true',
-  timeoutMs = 30_000,
+  probe: string,
+  params: readonly unknown[],
+  timeoutMs = 15_000,
 ): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  for (const region of t.app.deps.regions)
-    while ((await region.sql.unlogged(`select 1 from ${table} where id = ? and ${condition}`, [id])).length === 0) {
-      if (Date.now() > deadline) throw new Error(`${table} ${id} never reached ${region.region}'s database`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
+  for (const view of t.app.deps.regions) {
+    while (!(await view.sql.unlogged(probe, params)).length) {
+      if (Date.now() > deadline) throw new Error(`not replicated to region ${view.region}: ${probe}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
     }
+  }
 }

@@ -1,33 +1,64 @@
+import pg from 'pg';
 import type { TestApp } from './app';
+
+interface Fewest<T> {
+  result: T;
+  count: number;
+  statements: string[];
+}
 
 /**
  * The SQL statements the service sends while `run` runs: those of the run that sent the fewest of
  * `runs`, since the service's own jobs (sweeps, reports, the outbox) may add theirs to any one of them.
  * Each run starts once what earlier requests set going is done, so their reactions are not counted.
  */
-export async function fewestStatements<T>(
-  t: TestApp,
-  run: () => Promise<T>,
-  runs = 3,
-): Promise<{ result: T; count: number; statements: string[] }> {
+export function fewestStatements<T>(t: TestApp, run: () => Promise<T>, runs = 3): Promise<Fewest<T>> {
   // Every region's: the statements of a request go to its caller's home database.
   const loggers = t.app.deps.regions.map((region) => region.orm.config.getLogger());
-  const originals = loggers.map((logger) => logger.logQuery.bind(logger));
-  const restore = () => loggers.forEach((logger, i) => (logger.logQuery = originals[i]));
-  let best: { result: T; count: number; statements: string[] } | undefined;
-  try {
-    for (let i = 0; i < runs; i++) {
-      restore();
-      await settled(t);
-      const statements: string[] = [];
-      for (const logger of loggers) logger.logQuery = (context: { query: string }) => void statements.push(context.query);
+  return fewestOf(t, run, runs, (record) => {
+    const originals = loggers.map((logger) => logger.logQuery);
+    for (const logger of loggers) logger.logQuery = (context: { query: string }) => record(context.query);
+    return () => loggers.forEach((logger, i) => (logger.logQuery = originals[i]));
+  });
+}
+
+/**
+ * The same, counting what every PostgreSQL client of this process sends, not only what the ORM
+ * logs: the rate-limit store's own pool included, so a request's round trips to the database are
+ * all counted.
+ */
+export function fewestStatementsSent<T>(t: TestApp, run: () => Promise<T>, runs = 3): Promise<Fewest<T>> {
+  const prototype = pg.Client.prototype as { query(...args: unknown[]): unknown };
+  return fewestOf(t, run, runs, (record) => {
+    const original = prototype.query;
+    prototype.query = function (this: unknown, ...args: unknown[]) {
+      const [query] = args as [string | { text: string }];
+      record(typeof query === 'string' ? query : query.text);
+      return original.apply(this, args);
+    };
+    return () => void (prototype.query = original);
+  });
+}
+
+async function fewestOf<T>(
+  t: TestApp,
+  run: () => Promise<T>,
+  runs: number,
+  watch: (record: (statement: string) => void) => () => void,
+): Promise<Fewest<T>> {
+  let best: Fewest<T> | undefined;
+  for (let i = 0; i < runs; i++) {
+    await settled(t);
+    const statements: string[] = [];
+    const stop = watch((statement) => void statements.push(statement));
+    try {
       const result = await run();
       if (!best || statements.length < best.count) best = { result, count: statements.length, statements };
+    } finally {
+      stop();
     }
-    return best!;
-  } finally {
-    restore();
   }
+  return best!;
 }
 
 /**

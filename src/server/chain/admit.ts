@@ -1,20 +1,25 @@
 import type { GraphQLSchema } from 'graphql';
-import type { JsonRoute, RouteRule } from '../../kernel/area';
+import type { DirectRoute, JsonRoute, RouteRule } from '../../kernel/area';
 import type { Context } from '../../kernel/context';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { AppError, databaseUnavailable, forbidden } from '../../kernel/errors';
 import { evaluateRule } from '../../permissions/enforce';
 import { inputOf } from './input';
-import { countDeclared } from './limits';
+import { countDeclared, takeHeldCount } from './limits';
 
-/** An area's JSON route behind the links it declares: its rule (with the rule's limits), then its input. */
-export function behindChain(route: JsonRoute, schema: GraphQLSchema): JsonRoute {
+/**
+ * An area's JSON route behind the links it declares: its rule (with the rule's limits), then its
+ * input. Served before express, a route with a rule counts the request in the default bucket too,
+ * with the rule's buckets: the steps hold that count for it (chain/limits.ts).
+ */
+export function behindChain(route: JsonRoute, schema: GraphQLSchema): DirectRoute {
   const { rule } = route;
   const input = route.input && inputOf(schema, route.input);
   return {
     path: route.path,
+    countsCaller: rule !== undefined,
     async handle(ctx, body, req, res) {
-      if (rule) await admit(ctx, rule);
+      if (rule) await admit(ctx, rule, {}, takeHeldCount(req));
       await route.handle(ctx, input ? await input(body) : body, req, res);
     },
   };
@@ -24,16 +29,25 @@ export function behindChain(route: JsonRoute, schema: GraphQLSchema): JsonRoute 
  * The rule link for the routes that GraphQL does not run (an area's file or page, the AI tutor's
  * stream): the rule of the root field the route stands for, the same rule object the schema uses,
  * then the limits it declares, in the order the operations of GraphQL meet them: whoever may not
- * call hears 401 or 403, not 429, and spends nothing.
+ * call hears 401 or 403, not 429, and spends nothing of the rule's buckets. A request whose default
+ * count was held for this (`caller`) is counted there in the same round trip, whatever the rule
+ * decided: a used-up default bucket answers 429 before the rule's refusal, as it does when the
+ * request's steps count it.
  */
-export async function admit(ctx: Context, declared: RouteRule, args: Record<string, unknown> = {}): Promise<void> {
+export async function admit(
+  ctx: Context,
+  declared: RouteRule,
+  args: Record<string, unknown> = {},
+  caller = false,
+): Promise<void> {
   const { userId, error } = ctx.auth;
-  const verdict =
+  const verdict = await (
     declared.verdicts && userId && !error
-      ? await declared.verdicts.get(userId, () => verdictOf(ctx, declared, args))
-      : await verdictOf(ctx, declared, args);
+      ? declared.verdicts.get(userId, () => verdictOf(ctx, declared, args))
+      : verdictOf(ctx, declared, args)
+  ).catch((failure: unknown) => failure);
+  await countDeclared(ctx, verdict === true ? [declared.rule] : [], caller);
   if (verdict !== true) throw verdict;
-  await countDeclared(ctx, [declared.rule]);
 }
 
 /**
