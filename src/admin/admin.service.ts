@@ -18,6 +18,9 @@ export interface PlatformStats {
   revenueThisMonth: { currency: string; amount: number }[];
 }
 
+/** One region's figures: all but the revenue, which the ledgers of every region give at once. */
+type RegionStats = Omit<PlatformStats, 'revenueThisMonth'>;
+
 export class AdminService {
   constructor(
     private readonly uow: UnitOfWork,
@@ -144,23 +147,29 @@ export class AdminService {
     return user;
   }
 
-  /** The platform's figures: each region's, added up (an account and its activity are in one region only). */
+  /**
+   * The platform's figures: each region's, added up (an account and its activity are in one region
+   * only), and the month's revenue, which the payments area reads from every region's ledger.
+   */
   async stats(): Promise<PlatformStats> {
     const { deps } = this.uow;
-    const parts = await Promise.all(
-      deps.regions.map((view) => (view.region === deps.region ? this : view.unit().services.admin).statsHere()),
-    );
-    return addStats(parts);
+    const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
+    const [parts, revenueThisMonth] = await Promise.all([
+      Promise.all(
+        deps.regions.map((view) => (view.region === deps.region ? this : view.unit().services.admin).statsHere()),
+      ),
+      this.services.payments.revenueSince(monthStart),
+    ]);
+    return { ...addStats(parts), revenueThisMonth };
   }
 
   /**
    * This region's figures, each from the area that keeps it, read at once: accounts, enrollments,
-   * certificates, the tutor's messages, the month's revenue from the ledger, and active learners
-   * from the activity that progress and the AI declare (views), counted once across both.
+   * certificates, the tutor's messages, and active learners from the activity that progress and the
+   * AI declare (views), counted once across both.
    */
-  async statsHere(): Promise<PlatformStats> {
-    const monthStart = new Date(Date.UTC(new Date().getUTCFullYear(), new Date().getUTCMonth(), 1));
-    const [accounts, active, enrollments, issued, aiMessagesToday, revenueThisMonth] = await Promise.all([
+  async statsHere(): Promise<RegionStats> {
+    const [accounts, active, enrollments, issued, aiMessagesToday] = await Promise.all([
       this.services.auth.accountCounts(),
       this.uow.query<{ active7: number; active30: number }>(`
         select
@@ -173,7 +182,6 @@ export class AdminService {
       this.services.courses.enrollmentCount(),
       this.services.certificates.issuedCount(),
       this.services.ai.messagesToday(),
-      this.services.payments.revenueSince(monthStart),
     ]);
     return {
       usersByRole: accounts.byRole,
@@ -183,7 +191,6 @@ export class AdminService {
       enrollments,
       certificates: issued,
       aiMessagesToday,
-      revenueThisMonth,
     };
   }
 
@@ -217,9 +224,9 @@ export interface SuspensionRequest {
   reason?: string | null;
 }
 
-/** The figures of every region, added up: the per-key lists (roles, statuses, currencies) by their key. */
-function addStats(parts: PlatformStats[]): PlatformStats {
-  const sum = (pick: (part: PlatformStats) => number) => parts.reduce((total, part) => total + pick(part), 0);
+/** The figures of every region, added up: the per-key lists (roles, statuses) by their key. */
+function addStats(parts: RegionStats[]): RegionStats {
+  const sum = (pick: (part: RegionStats) => number) => parts.reduce((total, part) => total + pick(part), 0);
   return {
     usersByRole: addBy(
       parts.map((part) => part.usersByRole),
@@ -236,11 +243,6 @@ function addStats(parts: PlatformStats[]): PlatformStats {
     enrollments: sum((part) => part.enrollments),
     certificates: sum((part) => part.certificates),
     aiMessagesToday: sum((part) => part.aiMessagesToday),
-    revenueThisMonth: addBy(
-      parts.map((part) => part.revenueThisMonth),
-      'currency',
-      'amount',
-    ),
   };
 }
 

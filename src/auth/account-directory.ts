@@ -1,7 +1,8 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, randomUUID } from 'node:crypto';
 import { GLOBAL_REGION } from '../db/regions';
 import type { Deps } from '../kernel/deps';
 import { perProcess } from '../kernel/deps';
+import { emailTaken } from './auth.errors';
 
 /** A sign-up under way has this long to commit its account before its claim on the address may be taken over. */
 const CLAIM_GRACE_MS = 60_000;
@@ -65,6 +66,13 @@ export class AccountDirectory {
       [id, region, addressKey, held.id],
     );
     return taken !== undefined;
+  }
+
+  /** A new account's id, its (normalised) address claimed for `region`: refused (email_taken) when another account has it. */
+  async claimNew(region: string, email: string): Promise<string> {
+    const id = randomUUID();
+    if (!(await this.claim(id, region, email))) throw emailTaken();
+    return id;
   }
 
   /** Removes an account's entry: a claim whose account was not made, or an erased account's (its address and region go with it). */

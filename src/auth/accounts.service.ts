@@ -131,10 +131,23 @@ export class AccountsService {
     const user = await this.lockAccount(userId);
     if (!user) return { refused: 'unknown_account' };
     if (grant === user.hasRole(role)) return { user, changed: false };
-    if (guardsLastAdmin && admins.length <= 1) return { refused: 'last_admin' };
+    if (guardsLastAdmin && admins.length + (await this.adminsElsewhere()) <= 1) return { refused: 'last_admin' };
     user.roles = grant ? [...user.roles, role] : user.roles.filter((r) => r !== role);
     this.auth.publishAccountChanged(user.id);
     return { user, changed: true };
+  }
+
+  /** Admins of the other regions (an admin is usually global's, but a vn account may be given the role). */
+  private async adminsElsewhere(): Promise<number> {
+    const { deps } = this.uow;
+    const counts = await Promise.all(
+      deps.regions
+        .filter((view) => view.region !== deps.region)
+        .map((view) =>
+          view.sql.query<{ n: number }>(`select count(*)::int as n from users where roles @> '{admin}'`, []),
+        ),
+    );
+    return counts.reduce((sum, [row]) => sum + row.n, 0);
   }
 
   private lockAdmins(): Promise<User[]> {

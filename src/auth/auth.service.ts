@@ -27,6 +27,7 @@ import {
 import { AccountStatus, Locale, Role, User } from './user.entity';
 import { assertValid, managedLearnerProblems, normaliseEmail, passwordProblems, signupProblems } from './account-input';
 import { type Account, accountsOf } from './account-cache';
+import { accountDirectoryOf } from './account-directory';
 import { emailTaken, invalidRefreshToken, invalidToken, refreshTokenReused, wrongCredentials } from './auth.errors';
 
 export interface SignupRequest {
@@ -290,6 +291,7 @@ export class AuthService {
       ...passwordProblems(password, normalised),
     ]);
     const user = this.em.create(User, {
+      id: await accountDirectoryOf(this.deps).claimNew(this.deps.region, normalised),
       email: normalised,
       passwordHash: await hash(password, this.hashing),
       displayName,
@@ -304,10 +306,7 @@ export class AuthService {
     return user;
   }
 
-  /**
-   * A child without an e-mail of their own, managed by their guardian: a placeholder address that
-   * can receive nothing, and no password anyone knows.
-   */
+  /** A child without an e-mail of their own, managed by their guardian: an address that receives nothing, no known password. */
   async createManagedLearner(profile: {
     displayName: string;
     birthDate: string;
@@ -315,14 +314,16 @@ export class AuthService {
     locale?: Locale | null;
   }): Promise<User> {
     assertValid(managedLearnerProblems(profile.displayName, profile.birthDate));
+    const [email, region] = [`child-${randomUUID()}@placeholder.invalid`, this.deps.homeRegionOf(profile.country)];
     const user = this.em.create(User, {
-      email: `child-${randomUUID()}@placeholder.invalid`,
+      id: await accountDirectoryOf(this.deps).claimNew(region, email),
+      email,
       passwordHash: await hash(randomToken().token, this.hashing),
       displayName: profile.displayName.trim(),
       roles: [Role.learner],
       birthDate: profile.birthDate,
       country: profile.country.toUpperCase(),
-      region: this.deps.homeRegionOf(profile.country),
+      region,
       locale: profile.locale ?? Locale.en,
     });
     await this.em.flush();

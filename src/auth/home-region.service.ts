@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import type { Deps } from '../kernel/deps';
 import { GLOBAL_REGION } from '../db/regions';
@@ -7,7 +6,6 @@ import { hashToken } from '../kernel/tokens';
 import { regionHolding } from '../kernel/region-lookup';
 import { accountDirectoryOf } from './account-directory';
 import { normaliseEmail } from './account-input';
-import { emailTaken } from './auth.errors';
 import type { AuthService, Session, SignupRequest } from './auth.service';
 
 /**
@@ -34,8 +32,7 @@ export class HomeRegionService {
   async signup(request: SignupRequest): Promise<Session> {
     const region = request.role === Role.creator ? GLOBAL_REGION : this.deps.homeRegionOf(request.country);
     const directory = accountDirectoryOf(this.deps);
-    const id = randomUUID();
-    if (!(await directory.claim(id, region, normaliseEmail(request.email)))) throw emailTaken();
+    const id = await directory.claimNew(region, normaliseEmail(request.email));
     try {
       return await this.authIn(region).signup(request, id);
     } catch (error) {

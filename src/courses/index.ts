@@ -1,5 +1,5 @@
 import { allRowsOf } from '../kernel/personal-data';
-import { sharedDataEm } from '../kernel/shared-data';
+import { writeSharedData } from '../kernel/shared-data';
 import { defineArea } from '../kernel/area';
 import { Course, Enrollment, Lesson } from './course.entity';
 import { CourseEdges, CoursesUserEdges, coursesNodes } from './courses.graph';
@@ -62,7 +62,7 @@ export const coursesArea = defineArea({
     // Courses the person wrote stay for their learners, without an author.
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(Enrollment, { learner: userId });
-      await sharedDataEm(uow).nativeUpdate(Course, { createdBy: userId }, { createdBy: null });
+      await writeSharedData(uow, 'update courses set created_by_id = null where created_by_id = ?', [userId]);
     },
   },
 });

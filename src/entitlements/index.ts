@@ -1,5 +1,5 @@
 import { defineArea } from '../kernel/area';
-import { sharedDataEm } from '../kernel/shared-data';
+import { writeSharedData } from '../kernel/shared-data';
 import { allRowsOf } from '../kernel/personal-data';
 import { CourseOnSale } from './course-on-sale.entity';
 import { Entitlement } from './entitlements.entity';
@@ -48,7 +48,7 @@ export const entitlementsArea = defineArea({
     // What only served the person goes; a course on sale stays, without its author (as the course does).
     erase: async (userId, _pseudonym, _services, uow) => {
       await uow.em.nativeDelete(Entitlement, { user: userId });
-      await sharedDataEm(uow).nativeUpdate(CourseOnSale, { author: userId }, { author: null });
+      await writeSharedData(uow, 'update courses_on_sale set author_id = null where author_id = ?', [userId]);
     },
   },
 });

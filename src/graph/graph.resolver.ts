@@ -1,6 +1,6 @@
 import { ArrayMaxSize } from 'class-validator';
 import { Arg, Args, ArgsType, Ctx, Field, ID, Query, Resolver } from 'type-graphql';
-import { UserView } from '../auth';
+import { Role, UserView } from '../auth';
 import type { Context } from '../kernel/context';
 import { AppError } from '../kernel/errors';
 import { isId } from '../kernel/ids';
@@ -19,11 +19,19 @@ class NodesArgs {
   ids!: string[];
 }
 
+/** Where a found id is: its node type, and the context that reads it (the caller's, or one on another region's database). */
+interface Found {
+  source: NodeSource;
+  ctx: Context;
+}
+
 /**
  * Which type each id belongs to, in one statement over the tables of every node type. Only ids
  * found are answered; what they are is told only once the type's own rule lets the caller see it.
+ * An admin's ids not found in the caller's region are looked for in the others' (an admin reads
+ * the rows of every region: a vn learner's consent, a vn school), each read there.
  */
-async function typesOf(ctx: Context, ids: string[]): Promise<Map<string, NodeSource>> {
+async function typesOf(ctx: Context, ids: string[]): Promise<Map<string, Found>> {
   const wanted = [...new Set(ids.filter(isId))];
   const sources = nodeSources();
   if (!wanted.length || !sources.length) return new Map();
@@ -33,11 +41,20 @@ async function typesOf(ctx: Context, ids: string[]): Promise<Map<string, NodeSou
   const union = sources
     .map((s) => `select '${s.type}' as type, id::text as id from ${s.table} where id = any(?::uuid[])`)
     .join(' union all ');
-  const rows = await ctx.em.execute<{ type: string; id: string }[]>(
-    union,
-    sources.map(() => `{${wanted.join(',')}}`),
-  );
-  return new Map(rows.map((row) => [row.id, byType.get(row.type)!]));
+  const params = (among: string[]) => sources.map(() => `{${among.join(',')}}`);
+  const rows = await ctx.em.execute<{ type: string; id: string }[]>(union, params(wanted));
+  const found = new Map(rows.map((row) => [row.id, { source: byType.get(row.type)!, ctx }]));
+  const missing = wanted.filter((id) => !found.has(id));
+  if (!missing.length || !ctx.auth.roles?.includes(Role.admin)) return found;
+  const { deps } = ctx.uow;
+  for (const view of deps.regions.filter((other) => other.region !== deps.region)) {
+    const elsewhere = await view.sql.query<{ type: string; id: string }>(union, params(missing));
+    if (!elsewhere.length) continue;
+    const { uow, services } = view.unit();
+    const regional = Object.assign(Object.create(ctx) as Context, { uow, services });
+    for (const row of elsewhere) found.set(row.id, { source: byType.get(row.type)!, ctx: regional });
+  }
+  return found;
 }
 
 /** Whether the caller passes the node type's own rule for this id; what the caller is (suspended, throttled) or what is down is thrown. */
@@ -60,29 +77,32 @@ async function visibleNodes(ctx: Context, ids: string[]): Promise<(object | Erro
   const types = await typesOf(ctx, ids);
   const allowed = await Promise.all(
     ids.map(async (id) => {
-      const source = types.get(id);
-      return source ? mayRead(ctx, id, source) : false;
+      const found = types.get(id);
+      return found ? mayRead(found.ctx, id, found.source) : false;
     }),
   );
-  const wanted = new Map<NodeSource, Set<string>>();
+  const wanted = new Map<NodeSource, Map<Context, Set<string>>>();
   ids.forEach((id, i) => {
     if (!allowed[i]) return;
-    const source = types.get(id)!;
-    wanted.set(source, (wanted.get(source) ?? new Set()).add(id));
+    const { source, ctx: reader } = types.get(id)!;
+    const byReader = wanted.get(source) ?? wanted.set(source, new Map()).get(source)!;
+    byReader.set(reader, (byReader.get(reader) ?? new Set()).add(id));
   });
   const found = new Map<string, object>();
   await Promise.all(
-    [...wanted].map(async ([source, list]) => {
-      let nodes: { id: string }[];
-      try {
-        nodes = await source.loadMany(ctx, [...list]);
-      } catch (error) {
-        // A read that refuses (rather than leaving out) hides its nodes the same way.
-        if (!(error instanceof AppError) || PASSED_ON.has(error.code)) throw error;
-        return;
-      }
-      for (const node of nodes) if (list.has(node.id)) found.set(node.id, asNode(source.type, node));
-    }),
+    [...wanted].flatMap(([source, byReader]) =>
+      [...byReader].map(async ([reader, list]) => {
+        let nodes: { id: string }[];
+        try {
+          nodes = await source.loadMany(reader, [...list]);
+        } catch (error) {
+          // A read that refuses (rather than leaving out) hides its nodes the same way.
+          if (!(error instanceof AppError) || PASSED_ON.has(error.code)) throw error;
+          return;
+        }
+        for (const node of nodes) if (list.has(node.id)) found.set(node.id, asNode(source.type, node));
+      }),
+    ),
   );
   return ids.map((id) => found.get(id) ?? unknownNode().toGraphQLError());
 }

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { withTwoInstances } from '../support/setup';
+import { ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
 import { adultSignup, signInAdmin, signUp } from '../support/users';
 
@@ -72,7 +73,7 @@ describe("a caller's account kept in memory follows every change, on every insta
       rest: [200, 'Before', ['guardian']],
       graphql: ['Before', ['GUARDIAN']],
     });
-    await asOwner(a, `update users set status = 'suspended' where id = $1`, [user.id]);
+    await asOwner(await ownerOfAccount(a, user.id), `update users set status = 'suspended' where id = $1`, [user.id]);
     const suspended = { rest: [403, 'account_suspended', null], graphql: 'ACCOUNT_SUSPENDED' };
     await withinOneSecond(() => meOn(b, user.accessToken), suspended);
     await withinOneSecond(() => meOn(a, user.accessToken), suspended);
@@ -85,7 +86,9 @@ describe("a caller's account kept in memory follows every change, on every insta
       rest: [200, 'Old name', ['guardian']],
       graphql: ['Old name', ['GUARDIAN']],
     });
-    await asOwner(a, `update users set display_name = 'New name' where id = $1`, [user.id]);
+    await asOwner(await ownerOfAccount(a, user.id), `update users set display_name = 'New name' where id = $1`, [
+      user.id,
+    ]);
     await withinOneSecond(() => meOn(b, user.accessToken), {
       rest: [200, 'New name', ['guardian']],
       graphql: ['New name', ['GUARDIAN']],

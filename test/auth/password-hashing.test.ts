@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig, PRODUCTION_HASH_MEMORY_KIB } from '../../src/config';
 import { startTestApp, type TestApp } from '../support/app';
+import { ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
 import { adultSignup, signUp } from '../support/users';
 
@@ -23,7 +24,9 @@ describe('password hashing cost', () => {
     expect(PRODUCTION_HASH_MEMORY_KIB).toBe(19_456);
     expect(loadConfig(env).PASSWORD_HASH_MEMORY_KIB).toBe(19_456);
     const account = await signUp(t, adultSignup());
-    const [row] = (await asOwner(t, 'select password_hash from users where id = $1', [account.id])) as {
+    const [row] = (await asOwner(await ownerOfAccount(t, account.id), 'select password_hash from users where id = $1', [
+      account.id,
+    ])) as {
       password_hash: string;
     }[];
     expect(row.password_hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);

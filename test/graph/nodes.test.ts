@@ -1,6 +1,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { sendDueReports } from '../../src/guardian-reports';
+import { homeOf } from '../support/regions';
 import { buy, checkout, creatorAccount, publishedProduct, subscriptionBody, text } from '../support/commerce';
 import { request as generationRequest } from '../factory/support';
 import type { TestApp } from '../support/app';
@@ -172,7 +173,7 @@ beforeAll(async () => {
     { headers: { 'x-forwarded-for': freshIp() } },
   );
   expect(contact.status).toBe(202);
-  await sendDueReports(t.app.deps, new Date('2026-11-23T02:00:00Z'));
+  await sendDueReports(await homeOf(t, guardian.id), new Date('2026-11-23T02:00:00Z'));
   const reports = await t.http.gql('{ guardianReports { nodes { id learnerId kind } } }', {}, guardian.accessToken);
   const report = reports.body.data.guardianReports.nodes.find((r: { learnerId: string }) => r.learnerId === learner.id);
   const audit = await t.http.gql(

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
+import { ownerOf, ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
 import {
   adultSignup,
@@ -22,7 +23,9 @@ let smtp: SmtpServer;
 beforeAll(() => void ({ t, smtp } = ctx));
 
 const regionStored = async (id: string) =>
-  ((await asOwner(t, 'select region from users where id = $1', [id])) as { region: string }[])[0]?.region;
+  (
+    (await asOwner(await ownerOfAccount(t, id), 'select region from users where id = $1', [id])) as { region: string }[]
+  )[0]?.region;
 
 describe("an account's home region follows its country at sign-up", () => {
   it('is vn for Viet Nam and global for Germany, on REST and GraphQL alike', async () => {
@@ -86,7 +89,10 @@ describe('a family lives in one region', () => {
     );
     expect(added.status).toBe(409);
     expect(added.body).toEqual(conflict);
-    expect(await asOwner(t, 'select 1 from users where display_name = $1', [displayName])).toEqual([]);
+    for (const region of ['global', 'vn'])
+      expect(await asOwner(ownerOf(t, region), 'select 1 from users where display_name = $1', [displayName])).toEqual(
+        [],
+      );
   });
 
   it('links a Vietnamese guardian and child', async () => {

@@ -1,6 +1,7 @@
 import { Client as PgClient } from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { TestApp } from '../support/app';
+import { ownerOf } from '../support/regions';
 import { withMailAndApp } from '../support/setup';
 import type { SmtpServer } from '../support/smtp';
 import { type SignedIn, signUp, uniqueEmail } from '../support/users';
@@ -14,6 +15,27 @@ beforeAll(async () => {
   account = await signUp(t);
 });
 
+/** Every region's database, as its owner: an address's account is in one of them. */
+const regionUrls = () => t.app.deps.regions.map((region) => ownerOf(t, region.region).databaseUrl);
+
+/** The accounts' tables of every region's database, locked in a transaction of each. */
+async function lockedAccounts(): Promise<PgClient[]> {
+  const clients = regionUrls().map((url) => new PgClient({ connectionString: url }));
+  for (const client of clients) {
+    await client.connect();
+    await client.query('begin');
+    await client.query('lock table users, account_tokens in access exclusive mode');
+  }
+  return clients;
+}
+
+async function release(clients: PgClient[]): Promise<void> {
+  for (const client of clients) {
+    await client.query('rollback');
+    await client.end();
+  }
+}
+
 /** Times one request, in milliseconds. */
 async function timed(run: () => Promise<{ status: number }>): Promise<{ ms: number; status: number }> {
   const start = performance.now();
@@ -25,11 +47,8 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 
 describe('forgot-password and resend-verification', () => {
   it('answer before any work on the account: with its tables locked, both still answer at once', async () => {
-    const pg = new PgClient({ connectionString: t.databaseUrl });
-    await pg.connect();
+    const pg = await lockedAccounts();
     try {
-      await pg.query('begin');
-      await pg.query('lock table users, account_tokens in access exclusive mode');
       for (const path of ['/auth/forgot-password', '/auth/resend-verification']) {
         for (const email of [account.email, uniqueEmail('nobody')]) {
           const reply = await timed(() => t.http.post(path, { email }));
@@ -38,8 +57,7 @@ describe('forgot-password and resend-verification', () => {
         }
       }
     } finally {
-      await pg.query('rollback');
-      await pg.end();
+      await release(pg);
     }
     // The work is done once the tables are free.
     await smtp.waitFor(account.email, /reset|đặt lại/i, 10_000);
@@ -48,31 +66,38 @@ describe('forgot-password and resend-verification', () => {
   it('answer once the mail is certain: its outbox row is committed, for an address with an account and one without', async () => {
     const known = (await signUp(t)).email;
     const unknown = uniqueEmail('nobody');
-    const pg = new PgClient({ connectionString: t.databaseUrl });
-    const reader = new PgClient({ connectionString: t.databaseUrl });
-    await Promise.all([pg.connect(), reader.connect()]);
+    // The accounts are out of reach, so nothing past the answer's own commit can have happened yet.
+    const pg = await lockedAccounts();
+    const readers = regionUrls().map((url) => new PgClient({ connectionString: url }));
+    await Promise.all(readers.map((reader) => reader.connect()));
     try {
-      // The accounts are out of reach, so nothing past the answer's own commit can have happened yet.
-      await pg.query('begin');
-      await pg.query('lock table users, account_tokens in access exclusive mode');
       for (const path of ['/auth/forgot-password', '/auth/resend-verification']) {
         for (const email of [known, unknown])
           expect((await t.http.post(path, { email })).status, `${path} ${email}`).toBe(202);
       }
       // A relay holding a row in its transaction leaves it in sight of others until that commits.
-      const { rows } = await reader.query(
-        `select payload->>'email' as email, payload->>'purpose' as purpose from outbox where payload->>'email' = any($1) order by id`,
-        [[known, unknown]],
+      // Each in the outbox of the region that answers for the address: its account's, else global's.
+      const rows = (
+        await Promise.all(
+          readers.map((reader) =>
+            reader.query(
+              `select payload->>'email' as email, payload->>'purpose' as purpose from outbox where payload->>'email' = any($1) order by id`,
+              [[known, unknown]],
+            ),
+          ),
+        )
+      ).flatMap((result) => result.rows);
+      expect(rows.map((row) => `${row.purpose} ${row.email}`).sort()).toEqual(
+        [
+          `reset_password ${known}`,
+          `reset_password ${unknown}`,
+          `verify_email ${known}`,
+          `verify_email ${unknown}`,
+        ].sort(),
       );
-      expect(rows).toEqual([
-        { email: known, purpose: 'reset_password' },
-        { email: unknown, purpose: 'reset_password' },
-        { email: known, purpose: 'verify_email' },
-        { email: unknown, purpose: 'verify_email' },
-      ]);
     } finally {
-      await pg.query('rollback');
-      await Promise.all([pg.end(), reader.end()]);
+      await release(pg);
+      await Promise.all(readers.map((reader) => reader.end()));
     }
     // Then each is sent once: the sign-up's confirmation and the one asked again, and the reset link.
     await smtp.waitFor(known, /reset|đặt lại/i, 10_000);

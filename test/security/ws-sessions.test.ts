@@ -1,5 +1,6 @@
 import jwt from 'jsonwebtoken';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { homeOf } from '../support/regions';
 import { startTestApp, type TestApp } from '../support/app';
 import { withMailAndApp } from '../support/setup';
 import { tokenFrom } from '../support/smtp';
@@ -119,7 +120,9 @@ describe('a WebSocket holds no more than its token', () => {
     const { client, closed } = await liveSocket(b, user.accessToken);
     expect((await operate(client, '{ me { id } }')).data).toEqual({ me: { id: user.id } });
     // Sessions end behind the service's back: nothing is published.
-    await b.app.deps.orm.em
+    await (
+      await homeOf(b, user.id)
+    ).orm.em
       .getConnection()
       .execute('update refresh_tokens set revoked_at = now() where user_id = ?', [user.id]);
     const refused = await operate(client, 'mutation { markAllNotificationsRead { updated } }');
@@ -166,7 +169,11 @@ describe('a WebSocket holds no more than its token', () => {
   it('a suspension written without an event is caught by the next operation (4403)', async () => {
     const user = await signUp(a, adultSignup());
     const { client, closed } = await liveSocket(b, user.accessToken);
-    await b.app.deps.orm.em.getConnection().execute(`update users set status = 'suspended' where id = ?`, [user.id]);
+    await (
+      await homeOf(b, user.id)
+    ).orm.em
+      .getConnection()
+      .execute(`update users set status = 'suspended' where id = ?`, [user.id]);
     const refused = await operate(client, '{ me { id } }');
     expect(refused.errors?.[0].extensions?.code).toBe('ACCOUNT_SUSPENDED');
     expect(await within(closed, 3000, 'the close after the refused operation')).toBe(4403);
