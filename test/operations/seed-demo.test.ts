@@ -3,7 +3,7 @@ import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, startTestApp, type TestApp } from '../support/app';
+import { createTestDatabase, startTestApp, TEST_SETTINGS, type TestApp } from '../support/app';
 import { makeDataDir } from '../support/data-dir';
 
 const run = promisify(execFile);
@@ -21,7 +21,14 @@ afterAll(async () => {
 
 const seed = () =>
   run('node', ['dist/src/scripts/seed-demo.js'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    // The service's secret, as a deployment's commands share it: the directory of accounts' regions is keyed by it.
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'silent',
+      JWT_SECRET: TEST_SETTINGS.JWT_SECRET,
+    },
   });
 
 /** The accounts the command prints: `  <role>  <address>` lines and the one password. */
