@@ -69,6 +69,8 @@ async function soak(): Promise<void> {
       LOG_FORMAT: 'json',
       // For a look inside the instances, e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp`.
       ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
+      // To measure another allocator, e.g. `/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`.
+      ...(process.env.SOAK_LD_PRELOAD !== undefined ? { LD_PRELOAD: process.env.SOAK_LD_PRELOAD } : {}),
     },
     // Errors logged, by instance and message (the messages carry no personal data).
     onOutput: (name, line) => {
