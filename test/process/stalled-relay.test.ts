@@ -98,5 +98,5 @@ describe('a relay that stalls past its lease after claiming a mail', () => {
     } finally {
       smtp.answerAfter(0);
     }
-  }, 90_000);
+  }, 180_000);
 });
