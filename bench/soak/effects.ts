@@ -20,6 +20,8 @@ export interface Tally {
   committed: number;
   delivered: number;
   deliveredTwice: number;
+  /** Of those, how many were one outbox row sent again (one Message-ID): the at-least-once of a mail under way when its sender died or lost its lease. */
+  sameRowAgain: number;
   lost: number;
 }
 
@@ -41,17 +43,20 @@ export class Ledger {
   tally(received: readonly ReceivedMail[]): Tally[] {
     return (Object.keys(KINDS) as KindKey[]).map((key) => {
       const kind: Kind = KINDS[key];
-      const count = new Map<string, number>();
+      const ids = new Map<string, string[]>();
       for (const mail of received)
-        if (kind.subject.test(mail.subject)) for (const to of mail.to) count.set(to, (count.get(to) ?? 0) + 1);
+        if (kind.subject.test(mail.subject))
+          for (const to of mail.to) ids.set(to, [...(ids.get(to) ?? []), mail.messageId]);
       const asked = [...this.committed.get(key)!];
-      const times = asked.map((address) => count.get(address) ?? 0);
+      const times = asked.map((address) => ids.get(address) ?? []);
+      const twice = times.filter((sent) => sent.length > 1);
       return {
         kind: kind.name,
         committed: asked.length,
-        delivered: times.filter((n) => n > 0).length,
-        deliveredTwice: times.filter((n) => n > 1).length,
-        lost: times.filter((n) => n === 0).length,
+        delivered: times.filter((sent) => sent.length > 0).length,
+        deliveredTwice: twice.length,
+        sameRowAgain: twice.filter((sent) => new Set(sent).size === 1).length,
+        lost: times.filter((sent) => sent.length === 0).length,
       };
     });
   }

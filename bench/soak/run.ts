@@ -69,6 +69,8 @@ async function soak(): Promise<void> {
       LOG_FORMAT: 'json',
       // For a look inside the instances, e.g. `--heapsnapshot-signal=SIGUSR2 --diagnostic-dir=/tmp`.
       ...(process.env.SOAK_NODE_OPTIONS ? { NODE_OPTIONS: process.env.SOAK_NODE_OPTIONS } : {}),
+      // To measure another allocator, e.g. `/usr/lib/x86_64-linux-gnu/libjemalloc.so.2`.
+      ...(process.env.SOAK_LD_PRELOAD !== undefined ? { LD_PRELOAD: process.env.SOAK_LD_PRELOAD } : {}),
     },
     // Errors logged, by instance and message (the messages carry no personal data).
     onOutput: (name, line) => {
@@ -93,9 +95,13 @@ async function soak(): Promise<void> {
     console.log(
       `drained in ${owedAfter.seconds.toFixed(0)} s; still owed: ${owedAfter.outbox} outbox row(s), ${owedAfter.failedOutbox} set aside as failed, exports not ready ${JSON.stringify(owedAfter.exports)}`,
     );
-    console.log('\n| effect | committed | delivered | delivered twice | lost |\n|---|---:|---:|---:|---:|');
+    console.log(
+      '\n| effect | committed | delivered | delivered twice | of which one row sent again | lost |\n|---|---:|---:|---:|---:|---:|',
+    );
     for (const t of tally)
-      console.log(`| ${t.kind} | ${t.committed} | ${t.delivered} | ${t.deliveredTwice} | ${t.lost} |`);
+      console.log(
+        `| ${t.kind} | ${t.committed} | ${t.delivered} | ${t.deliveredTwice} | ${t.sameRowAgain} | ${t.lost} |`,
+      );
     console.log(
       `\n| instance (pid) | RSS after warm-up | RSS at the end | measured | growth |\n|---|---:|---:|---:|---:|`,
     );

@@ -50,6 +50,7 @@ export class GdprRequest {
     | 'previousStatus'
     | 'progress'
     | 'leaseUntil'
+    | 'leaseOwner'
     | 'attempts'
     | 'error'
     | 'createdAt'
@@ -95,6 +96,10 @@ export class GdprRequest {
   /** A run holds the request until then; a run that died leaves it to the next after that. */
   @Property({ type: 'timestamptz', nullable: true })
   leaseUntil: Date | null = null;
+
+  /** The claim of the run that holds the lease: its renewals and completion count only while it is this. */
+  @Property({ type: 'uuid', nullable: true })
+  leaseOwner: string | null = null;
 
   @Property({ type: 'integer' })
   attempts: number = 0;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { ZipArchive } from 'archiver';
@@ -73,16 +73,28 @@ export class ExportArchive {
   private readonly written: Promise<void>;
   private failure: Error | undefined;
 
-  private constructor(private readonly path: string) {
+  private constructor(
+    private readonly path: string,
+    private readonly part: string,
+  ) {
     this.archive.on('error', (error: Error) => (this.failure = error));
     this.archive.on('warning', (error: Error) => (this.failure = error));
-    this.written = pipeline(this.archive, createWriteStream(`${path}.part`));
+    this.written = pipeline(this.archive, createWriteStream(part));
     this.written.catch(() => {});
   }
 
-  static async create(path: string): Promise<ExportArchive> {
+  /**
+   * An archive written by one run (`run`, its claim) into a file of its own until it is finished: a
+   * run that stalled past its lease and the run that took its export over write side by side instead
+   * of into each other's file. What earlier runs of this export left half written (they died, or lost
+   * the export) is removed: it holds personal data nobody will fetch.
+   */
+  static async create(path: string, run: string): Promise<ExportArchive> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    return new ExportArchive(path);
+    const prefix = `${basename(path)}.`;
+    for (const name of await readdir(dirname(path)))
+      if (name.startsWith(prefix) && name.endsWith('.part')) await rm(join(dirname(path), name), { force: true });
+    return new ExportArchive(path, `${path}.${run}.part`);
   }
 
   get paths(): string[] {
@@ -131,7 +143,7 @@ export class ExportArchive {
     this.archive.append(JSON.stringify({ ...manifest, files: this.files }, null, 2), { name: 'manifest.json' });
     await this.archive.finalize();
     await this.written;
-    await rename(`${this.path}.part`, this.path);
+    await rename(this.part, this.path);
   }
 
   /**
@@ -143,6 +155,6 @@ export class ExportArchive {
     this.archive.abort();
     this.archive.destroy();
     await this.written.catch(() => {});
-    await rm(`${this.path}.part`, { force: true });
+    await rm(this.part, { force: true });
   }
 }

@@ -92,14 +92,14 @@ export async function eraseDue(
  * stored with its work, so a run that stops half way is taken up where it stopped.
  */
 async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): Promise<boolean> {
-  let claim: { subjectId: string; pseudonym: string; done: Record<string, string> } | null = null;
+  let claim: { owner: string; subjectId: string; pseudonym: string; done: Record<string, string> } | null = null;
   await inUnit(async (services) => {
     claim = await services.gdpr.claimErasure(requestId, now);
   });
   if (!claim) return false;
-  const { subjectId, pseudonym, done } = claim;
+  const { owner, subjectId, pseudonym, done } = claim;
   try {
-    await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId), async () => {
+    await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId, owner), async () => {
       await inUnit((services) => services.gdpr.sendReceiptOnce(requestId));
       for (const area of [...deps.areas].reverse()) {
         const eraseArea = area.personalData?.erase;
@@ -112,42 +112,44 @@ async function erase(deps: Deps, inUnit: InUnit, requestId: string, now: Date): 
         );
       }
     });
-    await inUnit((services) => services.gdpr.completeErasure(requestId));
+    await inUnit((services) => services.gdpr.completeErasure(requestId, owner));
     return true;
   } catch (error) {
-    await inUnit((services) => services.gdpr.releaseErasure(requestId, error));
+    await inUnit((services) => services.gdpr.releaseErasure(requestId, owner, error));
     throw error;
   }
 }
 
-/** Renews the lease of a claimed request while its run works. */
-const renewal = (inUnit: InUnit, requestId: string) => () => inUnit((services) => services.gdpr.renewLease(requestId));
+/** Renews the lease of a claimed request while its run (`owner`) works. */
+const renewal = (inUnit: InUnit, requestId: string, owner: string) => () =>
+  inUnit(async (services) => void (await services.gdpr.renewLease(requestId, owner)));
 
 /**
  * Builds the ZIP: one JSON file per area, the certificate PDFs, a README and the manifest. A request
  * claimed by another run throws ClaimHeld (from claimExport), and the job comes back when that run's lease ends.
  */
 async function runExport(deps: Deps, inUnit: InUnit, requestId: string, lastAttempt: boolean): Promise<void> {
-  let subject: { id: string; locale: string } | undefined;
+  let run: { owner: string; subject: { id: string; locale: string } } | undefined;
   await inUnit(async (services) => {
-    const request = await services.gdpr.claimExport(requestId);
-    if (request) subject = { id: request.subject.id, locale: request.subject.locale };
+    const claim = await services.gdpr.claimExport(requestId);
+    if (claim) run = { owner: claim.owner, subject: claim.request.subject };
   });
-  if (!subject) return;
-  await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId), () =>
-    buildExport(deps, inUnit, requestId, subject!, lastAttempt),
+  if (!run) return;
+  const { owner, subject } = run;
+  await whileLeased(deps.config.JOBS_LOCK_LIFETIME_MS, renewal(inUnit, requestId, owner), () =>
+    buildExport(deps, inUnit, { requestId, owner }, subject, lastAttempt),
   );
 }
 
 async function buildExport(
   deps: Deps,
   inUnit: InUnit,
-  requestId: string,
+  { requestId, owner }: { requestId: string; owner: string },
   { id: subjectId, locale }: { id: string; locale: string },
   lastAttempt: boolean,
 ): Promise<void> {
   const path = exportFile(deps.config.DATA_DIR, requestId);
-  const archive = await ExportArchive.create(path);
+  const archive = await ExportArchive.create(path, owner);
   try {
     for (const area of deps.areas) {
       const exportArea = area.personalData?.export;
@@ -174,17 +176,35 @@ async function buildExport(
     });
   } catch (error) {
     await archive.abort();
-    await inUnit((services) => services.gdpr.exportFailed(requestId, error, lastAttempt));
+    await inUnit((services) => services.gdpr.exportFailed(requestId, owner, error, lastAttempt));
     throw error;
   }
-  // Ready and mailed in one commit.
+  await markExportReady(deps, requestId, owner, inUnit);
+}
+
+/**
+ * The export's last step: ready and mailed in one commit, by the run that still holds the claim
+ * (`owner`). A run that stalled past its lease and lost the export to another run leaves the marking
+ * and the mail to that run; false then.
+ */
+export async function markExportReady(
+  deps: Deps,
+  requestId: string,
+  owner: string,
+  inUnit: InUnit | undefined = units.get(deps),
+): Promise<boolean> {
+  if (!inUnit) throw new Error('gdpr jobs are not defined for these deps');
+  let marked = false;
   await inUnit((services, uow) =>
     uow.transaction(async () => {
-      const request = await services.gdpr.exportReady(requestId);
+      const request = await services.gdpr.exportReady(requestId, owner);
+      if (!request) return;
+      marked = true;
       const to = request.requester ?? request.subject;
       if (to.email.endsWith('.invalid')) return;
       const url = downloadUrl(deps.config, request.id, request.expiresAt!);
       await sendMail(uow, exportReadyMail(to.email, to.locale, request.subject.displayName, url, request.expiresAt!));
     }),
   );
+  return marked;
 }

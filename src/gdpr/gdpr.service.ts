@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
@@ -253,10 +254,12 @@ export class GdprService {
   // ----- the export job's steps -----
 
   /**
-   * Takes the export for this run; null when there is nothing left to do (ready, canceled, gone).
-   * While another run's lease lasts, ClaimHeld: that run may have died, so the job comes back then.
+   * Takes the export for this run, under a claim of its own (`owner`); null when there is nothing
+   * left to do (ready, canceled, gone). While another run's lease lasts, ClaimHeld: that run may
+   * have died, so the job comes back then.
    */
-  async claimExport(requestId: string, now = new Date()): Promise<GdprRequest | null> {
+  async claimExport(requestId: string, now = new Date()): Promise<{ request: GdprRequest; owner: string } | null> {
+    const owner = randomUUID();
     const claimed = await this.em.nativeUpdate(
       GdprRequest,
       {
@@ -267,25 +270,29 @@ export class GdprService {
           { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
         ],
       },
-      { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs, now) },
+      { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs, now), leaseOwner: owner },
     );
     const request = await this.em.findOne(
       GdprRequest,
       { id: requestId },
       { populate: ['subject', 'requester'], refresh: true },
     );
-    if (claimed) return request;
+    if (claimed && request) return { request, owner };
     if (request?.status === GdprRequestStatus.running && request.leaseUntil) throw new ClaimHeld(request.leaseUntil);
     return null;
   }
 
-  /** Keeps a claimed export or erasure this run's while it works (a renewal of its lease). */
-  async renewLease(requestId: string): Promise<void> {
-    await this.em.nativeUpdate(
+  /**
+   * Keeps a claimed export or erasure this run's while it works (a renewal of its lease); false when
+   * another run has taken it over meanwhile, whose lease is not this run's to extend.
+   */
+  async renewLease(requestId: string, owner: string): Promise<boolean> {
+    const renewed = await this.em.nativeUpdate(
       GdprRequest,
-      { id: requestId, status: GdprRequestStatus.running, leaseUntil: { $ne: null } },
+      { id: requestId, status: GdprRequestStatus.running, leaseOwner: owner },
       { leaseUntil: leaseEnd(this.leaseMs) },
     );
+    return renewed > 0;
   }
 
   /**
@@ -297,7 +304,7 @@ export class GdprService {
   async requeueAbandonedExports(now = new Date()): Promise<number> {
     return this.uow.transaction(async (em) => {
       const abandoned = (await em.execute(
-        `update gdpr_requests set lease_until = null where kind = 'export' and status = 'running' and lease_until < ? returning id`,
+        `update gdpr_requests set lease_until = null, lease_owner = null where kind = 'export' and status = 'running' and lease_until < ? returning id`,
         [now],
       )) as { id: string }[];
       if (abandoned.length)
@@ -308,28 +315,36 @@ export class GdprService {
     });
   }
 
-  async exportReady(requestId: string, now = new Date()): Promise<GdprRequest> {
-    const request = await this.em.findOneOrFail(
+  /**
+   * Marks the export ready if this run (`owner`) still holds it; null when it does not: a run that
+   * stalled past its lease lost the export to another run, which marks it ready and mails it.
+   */
+  async exportReady(requestId: string, owner: string, now = new Date()): Promise<GdprRequest | null> {
+    const marked = await this.em.nativeUpdate(
       GdprRequest,
-      { id: requestId },
-      { populate: ['subject', 'requester'], refresh: true },
+      { id: requestId, status: GdprRequestStatus.running, leaseOwner: owner },
+      {
+        status: GdprRequestStatus.ready,
+        completedAt: now,
+        expiresAt: new Date(now.getTime() + this.config.GDPR_EXPORT_TTL_HOURS * 3_600_000),
+        leaseUntil: null,
+        leaseOwner: null,
+      },
     );
-    request.status = GdprRequestStatus.ready;
-    request.completedAt = now;
-    request.expiresAt = new Date(now.getTime() + this.config.GDPR_EXPORT_TTL_HOURS * 3_600_000);
-    request.leaseUntil = null;
-    await this.em.flush();
-    return request;
+    if (!marked) return null;
+    return this.em.findOneOrFail(GdprRequest, { id: requestId }, { populate: ['subject', 'requester'], refresh: true });
   }
 
-  async exportFailed(requestId: string, error: unknown, final: boolean): Promise<void> {
+  /** A failed run lets the next take the export at once, unless another run holds it by now. */
+  async exportFailed(requestId: string, owner: string, error: unknown, final: boolean): Promise<void> {
     await this.em.nativeUpdate(
       GdprRequest,
-      { id: requestId },
+      { id: requestId, leaseOwner: owner },
       // No key may be undefined: MikroORM writes it as NULL (attempts is not null), the update failed,
       // and the request stayed `running` under its lease with no job left to retry it.
       {
         leaseUntil: null,
+        leaseOwner: null,
         error: String((error as Error)?.message ?? error).slice(0, 500),
         ...(final ? { status: GdprRequestStatus.failed, attempts: 0 } : {}),
       },
@@ -369,11 +384,12 @@ export class GdprService {
     return rows.map((row) => row.id);
   }
 
-  /** Takes a due erasure for this run; the subject's id and pseudonym, or null when another run has it. */
+  /** Takes a due erasure for this run (`owner`, its claim); the subject's id and pseudonym, or null when another run has it. */
   async claimErasure(
     requestId: string,
     now = new Date(),
-  ): Promise<{ subjectId: string; pseudonym: string; done: Record<string, string> } | null> {
+  ): Promise<{ owner: string; subjectId: string; pseudonym: string; done: Record<string, string> } | null> {
+    const owner = randomUUID();
     const claimed = await this.em.nativeUpdate(
       GdprRequest,
       {
@@ -385,11 +401,12 @@ export class GdprService {
           { status: GdprRequestStatus.running, $or: [{ leaseUntil: null }, { leaseUntil: { $lt: now } }] },
         ],
       },
-      { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs) },
+      { status: GdprRequestStatus.running, leaseUntil: leaseEnd(this.leaseMs), leaseOwner: owner },
     );
     if (!claimed) return null;
     const request = await this.em.findOneOrFail(GdprRequest, { id: requestId }, { refresh: true });
     return {
+      owner,
       subjectId: request.subject.id,
       pseudonym: pseudonymOf(this.config.JWT_SECRET, request.subject.id),
       done: request.progress.areas ?? {},
@@ -425,14 +442,15 @@ export class GdprService {
     );
   }
 
-  async completeErasure(requestId: string): Promise<void> {
+  async completeErasure(requestId: string, owner: string): Promise<void> {
     await this.em.nativeUpdate(
       GdprRequest,
-      { id: requestId },
+      { id: requestId, leaseOwner: owner },
       {
         status: GdprRequestStatus.completed,
         completedAt: new Date(),
         leaseUntil: null,
+        leaseOwner: null,
         previousStatus: null,
         error: null,
       },
@@ -440,11 +458,11 @@ export class GdprService {
   }
 
   /** A run that failed lets the next one take the request at once; what was erased stays erased. */
-  async releaseErasure(requestId: string, error: unknown): Promise<void> {
+  async releaseErasure(requestId: string, owner: string, error: unknown): Promise<void> {
     await this.em.nativeUpdate(
       GdprRequest,
-      { id: requestId },
-      { leaseUntil: null, error: String((error as Error)?.message ?? error).slice(0, 500) },
+      { id: requestId, leaseOwner: owner },
+      { leaseUntil: null, leaseOwner: null, error: String((error as Error)?.message ?? error).slice(0, 500) },
     );
   }
 

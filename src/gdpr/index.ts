@@ -11,6 +11,7 @@ import { gdprRoutes } from './gdpr.routes';
 import { gdprRules } from './gdpr.rules';
 import { exportFile, GdprService } from './gdpr.service';
 import { Migration20261123100000_gdpr_requests } from './migrations/Migration20261123100000_gdpr_requests';
+import { Migration20261203000000_gdpr_lease_owner } from './migrations/Migration20261203000000_gdpr_lease_owner';
 import { AiMemoryDeletion } from './memory-deletion.entity';
 import { allRowsOf, plain } from '../kernel/personal-data';
 
@@ -36,6 +37,7 @@ export const gdprArea = defineArea({
   migrations: [
     { name: 'Migration20261123100000_gdpr_requests', class: Migration20261123100000_gdpr_requests },
     { name: 'Migration20261130000200_memory_revocations_told', class: Migration20261130000200_memory_revocations_told },
+    { name: 'Migration20261203000000_gdpr_lease_owner', class: Migration20261203000000_gdpr_lease_owner },
   ],
   on: {
     // The AI backend is asked to forget (by the sweep's job, with retries) what ai_memory allowed it to keep.
@@ -56,7 +58,7 @@ export const gdprArea = defineArea({
           { orderBy: { createdAt: 'asc' } },
         )
       ).map((r) => {
-        const { progress: _progress, leaseUntil: _lease, ...rest } = plain(r);
+        const { progress: _progress, leaseUntil: _lease, leaseOwner: _owner, ...rest } = plain(r);
         return rest;
       }),
       aiMemoryDeletions: await allRowsOf(uow, AiMemoryDeletion, { subject: userId }),

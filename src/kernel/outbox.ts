@@ -194,11 +194,15 @@ export class OutboxRelay {
           if (gone.length) await deliverer.deliver(row, unit);
         });
       } else {
-        // Another relay may take the row once its lease ends: that is for a relay that died, not a slow mail server.
+        // The claim is confirmed (and its lease renewed) just before the effect: a relay that stalled
+        // past its lease (its renewals could not run) finds the row taken over and leaves it to the
+        // relay that has it. What stays at least once is an effect already under way when its lease
+        // ran out, or done just before its instance died.
         await whileLeased(
           this.options.leaseMs,
           () => this.renew(row),
           async () => {
+            if (!(await this.renew(row))) return;
             await deliverer.deliver(row, unit);
             await this.forget(row);
           },
@@ -209,16 +213,22 @@ export class OutboxRelay {
     }
   }
 
-  private renew(row: OutboxRow): Promise<unknown> {
-    return this.deps.sql.unlogged(
-      'update outbox set available_at = now() + make_interval(secs => ?) where id = ? and failed_at is null',
-      [this.options.leaseMs / 1000, row.id],
+  /**
+   * Extends the row's lease while this claim of it is the latest: each claim adds one to `attempts`,
+   * so a row claimed again by another relay is no longer this claim's to renew; false then.
+   */
+  private async renew(row: OutboxRow): Promise<boolean> {
+    const renewed = await this.deps.sql.unlogged(
+      'update outbox set available_at = now() + make_interval(secs => ?) where id = ? and attempts = ? and failed_at is null returning id',
+      [this.options.leaseMs / 1000, row.id, row.attempts],
     );
+    return renewed.length > 0;
   }
 
   /**
    * Removes a delivered row, trying again while the database is away (a restart takes seconds):
-   * a row left behind would be delivered a second time when its lease runs out.
+   * a row left behind would be delivered a second time when its lease runs out. Whoever claims it
+   * now: its effect has happened, and a relay that took it over finds it gone before delivering.
    */
   private async forget(row: OutboxRow): Promise<void> {
     for (const delayMs of FORGET_DELAYS_MS) {
@@ -250,10 +260,12 @@ export class OutboxRelay {
         { outbox: { id: row.id, kind: row.kind, name: row.name, attempts: row.attempts }, err: { message: reason } },
         'outbox: delivery failed; retrying',
       );
-    await this.deps.sql.unlogged(
-      `update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ?`,
-      [delayMs / 1000, reason, row.id],
+    // Only this claim's: a relay that failed after its lease ran out leaves another's claim (and its lease) alone.
+    const updated = await this.deps.sql.unlogged(
+      `update outbox set available_at = now() + make_interval(secs => ?), last_error = ?, failed_at = ${failed ? 'now()' : 'null'} where id = ? and attempts = ? returning id`,
+      [delayMs / 1000, reason, row.id, row.attempts],
     );
+    if (!updated.length) return;
     // The retry is due then: no commit will wake the relay for it, and the sweep may be far.
     if (failed) return;
     const timer = setTimeout(() => {

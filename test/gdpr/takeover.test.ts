@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { markExportReady } from '../../src/gdpr/gdpr.jobs';
 import { EXPORT_JOB } from '../../src/gdpr/gdpr.service';
+import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { homeOf, ownerOfAccount } from '../support/regions';
@@ -63,5 +65,34 @@ describe('an export whose run died', () => {
     await smtp.waitFor(account.email, /export|xuất|dữ liệu|data/i, 10_000);
     await new Promise((r) => setTimeout(r, 1000));
     expect(exportMails(account.email)).toHaveLength(1);
+  });
+});
+
+describe('an export whose run stalled past its lease', () => {
+  it('is marked ready and mailed once, by the run that took it over: the stalled run, resumed, does neither', async () => {
+    const account = await signUpVerified(t, smtp);
+    const [{ id }] = (await asOwner(
+      t,
+      `insert into gdpr_requests (id, kind, status, subject_id, requester_id, created_at, updated_at)
+       values (gen_random_uuid(), 'export', 'queued', $1, $1, now(), now()) returning id`,
+      [account.id],
+    )) as { id: string }[];
+    // The stalled run claimed it, then neither worked nor renewed its lease (a paused process) for longer than the lease.
+    const stalled = await openUnit(t.app.deps).services.gdpr.claimExport(id);
+    expect(stalled).not.toBeNull();
+    await new Promise((r) => setTimeout(r, LEASE_MS + 300));
+    await t.app.deps.jobs.agenda.now(EXPORT_JOB, { requestId: id });
+    const ready = await waitForRequest(t, account.accessToken, id, ['ready', 'failed'], 20_000);
+    expect(ready.status).toBe('ready');
+    await smtp.waitFor(account.email, /export|xuất|dữ liệu|data/i, 10_000);
+
+    // The stalled run resumes at its last step.
+    const marked = await markExportReady(t.app.deps, id, stalled!.owner);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(exportMails(account.email)).toHaveLength(1);
+    expect(marked).toBe(false);
+    const after = await waitForRequest(t, account.accessToken, id, ['ready'], 5000);
+    expect(after.completedAt).toBe(ready.completedAt);
+    expect(after.expiresAt).toBe(ready.expiresAt);
   });
 });

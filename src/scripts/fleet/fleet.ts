@@ -1,6 +1,9 @@
 import { existsSync, mkdirSync, rmSync } from 'node:fs';
 import { delimiter, dirname, join } from 'node:path';
 import { loadConfig } from '../../config';
+import { ensureDatabase } from '../../db/embedded';
+import { besideGlobal, databaseOf, regionUrlSetting } from '../../db/regions';
+import { regions } from '../../server/regions';
 import { nginxPrefix, readSiteTemplate, reloadNginx, renderSite } from './nginx';
 import { freePort, type Member, type OutputSink, spawnMember, stopMember, waitUntil } from './processes';
 
@@ -123,6 +126,7 @@ export class Fleet {
       ...this.options.env,
       DATA_DIR: this.options.dataDir,
       DATABASE_URL: this.databaseUrl,
+      ...(await this.regionDatabases()),
       ...(this.redisUrl ? { REDIS_URL: this.redisUrl } : {}),
       // One secret, so that every instance accepts the tokens of the others.
       JWT_SECRET: this.options.env?.JWT_SECRET ?? loadConfig({ DATA_DIR: this.options.dataDir }).JWT_SECRET,
@@ -196,6 +200,21 @@ export class Fleet {
       () => `the fleet's PostgreSQL did not start:\n${member.recent()}`,
     );
     return url;
+  }
+
+  /**
+   * Each region's database beside the shared one, made here, unless the environment names it: the
+   * instances run as production, which refuses to start without them.
+   */
+  private async regionDatabases(): Promise<Record<string, string>> {
+    const settings: Record<string, string> = {};
+    for (const region of regions.slice(1)) {
+      const setting = regionUrlSetting(region);
+      if (this.options.env?.[setting]) continue;
+      settings[setting] = besideGlobal(this.databaseUrl, region);
+      await ensureDatabase(this.databaseUrl, databaseOf(settings[setting]));
+    }
+    return settings;
   }
 
   private async startRedis(): Promise<string> {
