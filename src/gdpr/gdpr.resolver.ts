@@ -48,7 +48,10 @@ export class GdprResolver {
   })
   async adminGdprRequests(@Args(() => AdminGdprRequestsArgs) args: AdminGdprRequestsArgs, @Ctx() ctx: Context) {
     const gdpr = ctx.services.gdpr;
-    const result = await gdpr.adminList(args.first, args.after, args.status ?? null, args.dueWithinDays ?? null);
+    const result = await gdpr.adminList(args.first, args.after, {
+      status: args.status ?? null,
+      dueWithinDays: args.dueWithinDays ?? null,
+    });
     return toConnection({ ...result, nodes: result.nodes.map((r) => gdpr.present(r, null)) });
   }
 

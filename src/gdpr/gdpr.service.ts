@@ -8,7 +8,8 @@ import { isId } from '../kernel/ids';
 import { ClaimHeld, leaseEnd } from '../kernel/lease';
 import { afterCursor, type Page, toPage } from '../kernel/pagination';
 import type { Services } from '../kernel/services';
-import { acrossRegions, type RegionPart } from '../kernel/region-pages';
+import { type AdminRequestFilter, adminRequests } from './admin-requests';
+import { OPEN } from './open-requests';
 import type { UnitOfWork } from '../kernel/unit-of-work';
 import { sendMail } from '../mail/queue';
 import { AppError } from '../kernel/errors';
@@ -28,7 +29,6 @@ import {
 } from './gdpr.errors';
 
 export const EXPORT_JOB = 'gdpr: export';
-const OPEN = [GdprRequestStatus.queued, GdprRequestStatus.running, GdprRequestStatus.scheduled];
 
 export function exportFile(dataDir: string, requestId: string): string {
   return join(dataDir, 'gdpr-exports', `${requestId}.zip`);
@@ -213,42 +213,8 @@ export class GdprService {
   }
 
   /** Every region's requests, newest first: each is kept with its subject's account, in its home region. */
-  adminList(
-    first: number,
-    after: string | null | undefined,
-    status: GdprRequestStatus | null,
-    dueWithinDays: number | null,
-  ): Promise<Page<GdprRequest>> {
-    const { deps } = this.uow;
-    return acrossRegions(deps, first, after, (view) =>
-      (view.region === deps.region ? this : view.unit().services.gdpr).adminListHere(
-        first,
-        after,
-        status,
-        dueWithinDays,
-      ),
-    );
-  }
-
-  /** This region's part of the admins' list. */
-  async adminListHere(
-    first: number,
-    after: string | null | undefined,
-    status: GdprRequestStatus | null,
-    dueWithinDays: number | null,
-  ): Promise<RegionPart<GdprRequest>> {
-    const where: Record<string, unknown>[] = [];
-    if (status) where.push({ status });
-    if (dueWithinDays !== null) {
-      const cutoff = new Date(Date.now() - (this.config.GDPR_LEGAL_DEADLINE_DAYS - dueWithinDays) * 86_400_000);
-      where.push({ status: { $in: OPEN }, createdAt: { $lte: cutoff } });
-    }
-    const rows = await this.em.find(
-      GdprRequest,
-      { $and: [...where, afterCursor(after)] },
-      { orderBy: { createdAt: 'desc', id: 'desc' }, limit: first + 1 },
-    );
-    return { rows, count: () => this.em.count(GdprRequest, { $and: where }) };
+  adminList(first: number, after: string | null | undefined, filter: AdminRequestFilter): Promise<Page<GdprRequest>> {
+    return adminRequests(this.uow, first, after, filter);
   }
 
   // ----- the export job's steps -----
