@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { inEveryRegion } from '../support/regions';
 import { checkout, publishedProduct, subscriptionBody, text } from '../support/commerce';
 import { courseBody, publishedCourse } from '../learning/support';
 import type { TestApp } from '../support/app';
@@ -253,6 +254,8 @@ describe('node(id:) and nodes(ids:)', () => {
         { token: editor.accessToken },
       )
     ).body;
+    // The exercise is written in global's database; the vn learner's submission reads vn's copy of it.
+    await inEveryRegion(t, 'select 1 from codelab_exercises where id = ?', [exercise.id]);
     const submission = (
       await t.http.post(
         `/codelab/exercises/${exercise.id}/submissions`,
