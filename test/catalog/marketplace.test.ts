@@ -3,7 +3,7 @@ import { courseBody, publishedCourse } from '../learning/support';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { adultSignup, learnerOfAge, type SignedIn, signInAdmin, signUp } from '../support/users';
-import { buy, contentAdmin, creatorAccount, creatorCourse, text } from '../support/commerce';
+import { buy, contentAdmin, creatorAccount, creatorCourse, onSaleEverywhere, text } from '../support/commerce';
 
 let t: TestApp;
 let admin: SignedIn;
@@ -119,6 +119,8 @@ describe('marketplace', () => {
     expect((await t.http.get('/marketplace?sort=cheapest')).status).toBe(400);
 
     const buyer = await signUp(t, adultSignup());
+    // The buyer's region sells from its copy, which replication brings a moment after the approval.
+    await onSaleEverywhere(t, submitted.body.id);
     const product = (await t.http.get(`/marketplace/${submitted.body.id}`)).body;
     await buy(t, buyer, product);
     // The sales count follows the payment's commit (an outbox row), off the webhook's answer.

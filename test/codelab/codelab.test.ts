@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { contentAdmin, exerciseBy, publishedCourse } from '../learning/support';
 import { startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
+import { inEveryRegion } from '../support/regions';
 import { withMailAndApp } from '../support/setup';
 import { adultSignup, learnerOfAge, type SignedIn, signUp } from '../support/users';
 import { connect, eventually, subscribe } from '../support/ws';
@@ -123,6 +124,8 @@ describe('exercises', () => {
   it('content admins create and replace exercises; learners cannot; bad input names its field', async () => {
     const created = await t.http.post('/codelab/exercises', exerciseBody(), { token: editor.accessToken });
     expect(created.status).toBe(201);
+    // The learner's region reads its copy, which replication brings a moment after the commit.
+    await inEveryRegion(t, 'select 1 from codelab_exercises where id = ?', [created.body.id]);
     expect(created.body.tests[1]).toEqual({
       name: 'secret-io',
       hidden: true,

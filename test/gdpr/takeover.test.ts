@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/app';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
 import { homeOf, ownerOfAccount } from '../support/regions';
 import { asOwner } from '../support/sql';
-import { type SignedIn, signUpVerified } from '../support/users';
+import { adultSignup, type SignedIn, signUpVerified } from '../support/users';
 import { waitForRequest } from './support';
 
 /**
@@ -70,7 +70,8 @@ describe('an export whose run died', () => {
 
 describe('an export whose run stalled past its lease', () => {
   it('is marked ready and mailed once, by the run that took it over: the stalled run, resumed, does neither', async () => {
-    const account = await signUpVerified(t, smtp);
+    // An account of global's database, where the test writes the stalled run's claim.
+    const account = await signUpVerified(t, smtp, adultSignup({ country: 'DE' }));
     const [{ id }] = (await asOwner(
       t,
       `insert into gdpr_requests (id, kind, status, subject_id, requester_id, created_at, updated_at)

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, startTestApp } from '../support/app';
 import { killHard, sqlOn, startServiceProcess, until } from '../support/service-process';
 import { type SmtpServer, startSmtpServer } from '../support/smtp';
-import { type SignedIn, signUpVerified } from '../support/users';
+import { adultSignup, type SignedIn, signUpVerified } from '../support/users';
 
 /**
  * Two service processes on one database; the relay of the first claims a mail and then stalls past
@@ -34,7 +34,8 @@ beforeAll(async () => {
   databaseUrl = await createTestDatabase();
   const setup = await startTestApp({ SMTP_URL: smtp.url }, databaseUrl);
   try {
-    account = await signUpVerified(setup, smtp);
+    // An account of global's database, where the test holds back the stalled instance's statements.
+    account = await signUpVerified(setup, smtp, adultSignup({ country: 'DE' }));
   } finally {
     await setup.close();
   }
