@@ -1,5 +1,6 @@
 import { makeDataDir } from '../test/support/data-dir';
 import 'reflect-metadata';
+import { type Agent, request } from 'undici';
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -186,4 +187,46 @@ export async function loadFromChild(
 export function cpuMicros(): number {
   const { user, system } = process.cpuUsage();
   return user + system;
+}
+
+/** What `loadPages` measured: whole loads a second, and the p50 and p99 of one, in milliseconds. */
+export interface PageFigures {
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** `clients` callers loading `page` back to back for `seconds`, after 20 loads of warm-up. */
+export async function loadPages(page: () => Promise<unknown>, clients: number, seconds: number): Promise<PageFigures> {
+  for (let i = 0; i < 20; i++) await page();
+  const times: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: clients }, async () => {
+      while (Date.now() < end) {
+        const started = performance.now();
+        await page();
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  times.sort((a, b) => a - b);
+  const at = (share: number) => times[Math.floor(times.length * share)];
+  return { perSecond: times.length / seconds, p50: at(0.5), p99: at(0.99) };
+}
+
+/** A JSON call to the service as a token's holder (a GET, or a POST of `body`): the answer's JSON, or an error unless 200 without `errors`. */
+export function jsonCaller(baseUrl: string, agent: Agent) {
+  return async (token: string, path: string, body?: string): Promise<unknown> => {
+    const response = await request(baseUrl + path, {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body,
+      dispatcher: agent,
+    });
+    const json = (await response.body.json()) as { errors?: unknown };
+    if (response.statusCode !== 200 || json.errors)
+      throw new Error(`${path}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
+    return json;
+  };
 }

@@ -1,32 +1,16 @@
 import '../production';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { Role } from '../../src/auth/user.entity';
 import { signAccessToken } from '../../src/kernel/tokens';
 import { NotificationType } from '../../src/notifications/notification.entity';
-import { run, startBenchService } from '../support';
+import { jsonCaller, loadPages, run, startBenchService } from '../support';
+import { DASHBOARD } from './query';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 /** Dashboards loaded at once (each REST load itself sends its calls in parallel). */
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
 const LEARNERS = 5;
 const COURSES = 20;
-
-/** The guardian dashboard as one GraphQL request: every learner's courses, progress per course, certificates, consents, AI access, and the unread count. */
-const DASHBOARD = `query Dashboard {
-  viewer {
-    id displayName unreadNotificationCount
-    linkedLearners(first: 5) {
-      nodes {
-        id displayName
-        progress { streakDays timeSpentSeconds lastActivityAt }
-        enrollments(first: 20) { nodes { enrolledAt course { id title { en vi } } progress { percent completed averageScore lessonsCompleted lessonsTotal timeSpentSeconds } } }
-        certificates(first: 20) { nodes { id code courseTitle { en } issuedAt } }
-        consents { consentTypeId granted }
-        aiAccess { enabled memoryEnabled dailyMessageLimit }
-      }
-    }
-  }
-}`;
 
 /**
  * `npm run bench:dashboard`: the guardian's dashboard (5 learners x 20 courses with progress,
@@ -84,20 +68,8 @@ run(async () => {
   await sql('analyze');
   const token = signAccessToken(service.config, { sub: parent.id, roles: [Role.guardian] });
   const agent = new Agent({ connections: 256, keepAliveTimeout: 30_000, pipelining: 1 });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-
-  const call = async (path: string, body?: string): Promise<unknown> => {
-    const response = await request(service.url + path, {
-      method: body ? 'POST' : 'GET',
-      headers,
-      body,
-      dispatcher: agent,
-    });
-    const json = (await response.body.json()) as { errors?: unknown };
-    if (response.statusCode !== 200 || json.errors)
-      throw new Error(`${path}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
+  const callAs = jsonCaller(service.url, agent);
+  const call = (path: string, body?: string) => callAs(token, path, body);
   const graphqlPage = () => call('/graphql', JSON.stringify({ query: DASHBOARD }));
   const restPage = async () => {
     const [, , links] = (await Promise.all([
@@ -137,24 +109,10 @@ run(async () => {
     ['REST (parallel calls)', restPage, 3 + LEARNERS * 5],
     ['GraphQL (one request)', graphqlPage, 1],
   ] as const) {
-    for (let i = 0; i < 20; i++) await page(); // warm-up
-    const times: number[] = [];
-    const end = Date.now() + DURATION * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (Date.now() < end) {
-          const started = performance.now();
-          await page();
-          times.push(performance.now() - started);
-        }
-      }),
-    );
-    times.sort((a, b) => a - b);
-    const perSecond = times.length / DURATION;
-    const p50 = times[Math.floor(times.length / 2)];
+    const { perSecond, p50, p99 } = await loadPages(page, CLIENTS, DURATION);
     results[name] = { perSecond, p50 };
     console.log(
-      `${name.padEnd(38)} ${String(requests).padStart(13)} ${perSecond.toFixed(1).padStart(8)} ${p50.toFixed(1).padStart(8)} ${times[Math.floor(times.length * 0.99)].toFixed(1).padStart(8)}`,
+      `${name.padEnd(38)} ${String(requests).padStart(13)} ${perSecond.toFixed(1).padStart(8)} ${p50.toFixed(1).padStart(8)} ${p99.toFixed(1).padStart(8)}`,
     );
   }
   const rest = results['REST (parallel calls)'];

@@ -1,10 +1,11 @@
 import '../production';
-import { Agent, request } from 'undici';
+import { Agent } from 'undici';
 import { Role } from '../../src/auth/user.entity';
 import { GLOBAL_REGION } from '../../src/db/regions';
 import type { Deps } from '../../src/kernel/deps';
 import { signAccessToken } from '../../src/kernel/tokens';
-import { run, startBenchService } from '../support';
+import { jsonCaller, loadPages, run, startBenchService } from '../support';
+import { DASHBOARD } from '../dashboard/query';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 5);
 const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 8);
@@ -13,21 +14,6 @@ const LEARNERS = 3;
 const COURSES = 10;
 /** The share of global's throughput a regional account keeps (measured in the same run). */
 const AIM = 0.95;
-
-const DASHBOARD = `query Dashboard {
-  viewer {
-    id displayName unreadNotificationCount
-    linkedLearners(first: 5) {
-      nodes {
-        id displayName
-        progress { streakDays timeSpentSeconds lastActivityAt }
-        enrollments(first: 20) { nodes { enrolledAt course { id title { en vi } } progress { percent completed lessonsCompleted lessonsTotal } } }
-        certificates(first: 20) { nodes { id code issuedAt } }
-        consents { consentTypeId granted }
-      }
-    }
-  }
-}`;
 
 /** A guardian with learners enrolled in every course and part-way through them, in the region's own database. */
 async function family(deps: Deps, country: string): Promise<string> {
@@ -84,18 +70,7 @@ run(async () => {
   const tokens = { global: await family(global, 'DE'), vn: await family(vn, 'VN') };
 
   const agent = new Agent({ connections: 64, keepAliveTimeout: 30_000, pipelining: 1 });
-  const call = async (token: string, path: string, body?: string) => {
-    const response = await request(service.url + path, {
-      method: body ? 'POST' : 'GET',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body,
-      dispatcher: agent,
-    });
-    const json = (await response.body.json()) as { errors?: unknown };
-    if (response.statusCode !== 200 || json.errors)
-      throw new Error(`${path}: ${response.statusCode} ${JSON.stringify(json).slice(0, 300)}`);
-    return json;
-  };
+  const call = jsonCaller(service.url, agent);
   const targets = {
     'GET /auth/me': (token: string) => call(token, '/auth/me'),
     'dashboard (GraphQL)': (token: string) => call(token, '/graphql', JSON.stringify({ query: DASHBOARD })),
@@ -109,23 +84,6 @@ run(async () => {
       throw new Error('a dashboard is incomplete');
   }
 
-  const load = async (page: () => Promise<unknown>): Promise<{ perSecond: number; p50: number }> => {
-    for (let i = 0; i < 20; i++) await page();
-    const times: number[] = [];
-    const end = Date.now() + DURATION * 1000;
-    await Promise.all(
-      Array.from({ length: CLIENTS }, async () => {
-        while (Date.now() < end) {
-          const started = performance.now();
-          await page();
-          times.push(performance.now() - started);
-        }
-      }),
-    );
-    times.sort((a, b) => a - b);
-    return { perSecond: times.length / DURATION, p50: times[Math.floor(times.length / 2)] };
-  };
-
   console.log(
     `${CLIENTS} clients, ${DURATION} s per measure, ${ROUNDS} rounds taken in turns, Node ${process.version}`,
   );
@@ -136,7 +94,7 @@ run(async () => {
     const medians: Record<string, number[]> = { global: [], vn: [] };
     for (let round = 0; round < ROUNDS; round++)
       for (const [region, token] of Object.entries(tokens)) {
-        const figures = await load(() => page(token));
+        const figures = await loadPages(() => page(token), CLIENTS, DURATION);
         rates[region].push(figures.perSecond);
         medians[region].push(figures.p50);
       }
