@@ -36,13 +36,18 @@ afterAll(async () => {
 async function jobsDone(): Promise<void> {
   const deadline = Date.now() + 20_000;
   for (;;) {
-    // Done jobs are removed (removeOnComplete), and delivered outbox rows too.
-    const { total: jobs } = await t.app.deps.jobs.agenda.queryJobs({ names: [ASK_LEARNER_JOB] });
-    const [{ n }] = await t.app.deps.sql.query<{ n: number }>(
-      `select count(*)::int as n from outbox where kind in ('mail', 'job')`,
-      [],
+    // Done jobs are removed (removeOnComplete), and delivered outbox rows too; each region has its own.
+    const waiting = await Promise.all(
+      t.app.deps.regions.map(async (region) => {
+        const { total: jobs } = await region.jobs.agenda.queryJobs({ names: [ASK_LEARNER_JOB] });
+        const [{ n }] = await region.sql.query<{ n: number }>(
+          `select count(*)::int as n from outbox where kind in ('mail', 'job')`,
+          [],
+        );
+        return jobs + n;
+      }),
     );
-    const total = jobs + n;
+    const total = waiting.reduce((sum, count) => sum + count, 0);
     if (!total) return;
     if (Date.now() > deadline) throw new Error(`${total} jobs still waiting`);
     await new Promise((resolve) => setTimeout(resolve, 100));
