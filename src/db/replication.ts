@@ -76,6 +76,7 @@ export async function unsubscribeRegion(globalUrl: string, regionUrl: string): P
   await withClient(regionUrl, async (region) => {
     const { rowCount } = await region.query('select 1 from pg_subscription where subname = $1', [name]);
     if (!rowCount) return;
+    await initialCopyDone(region, name);
     await region.query(`alter subscription ${identifier(name)} disable`);
     await region.query(`alter subscription ${identifier(name)} set (slot_name = none)`);
     await region.query(`drop subscription ${identifier(name)}`);
@@ -92,6 +93,24 @@ export async function unsubscribeRegion(globalUrl: string, regionUrl: string): P
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   });
+}
+
+/**
+ * Waits until each table's first copy has ended: a copy's worker makes a slot of its own, which waits
+ * for every transaction then running on the server, and `DROP SUBSCRIPTION` drops that slot from
+ * inside its own transaction, so dropped midway the two wait for each other for good (and with them
+ * every slot made on the server after).
+ */
+async function initialCopyDone(region: Client, name: string): Promise<void> {
+  for (let attempt = 1; attempt <= 300; attempt++) {
+    const { rows } = await region.query<{ copying: number }>(
+      `select count(*)::int as copying from pg_subscription_rel r join pg_subscription s on s.oid = r.srsubid
+        where s.subname = $1 and r.srsubstate <> 'r'`,
+      [name],
+    );
+    if (rows[0].copying === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** A slot left by a subscription that is gone would stream changes from where it stopped: made anew. */
