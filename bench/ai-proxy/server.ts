@@ -6,6 +6,7 @@ import { ConsentType } from '../../src/consent/consent.entity';
 import { authenticateHeader, signAccessToken } from '../../src/kernel/tokens';
 import { type Config, loadConfig } from '../../src/config';
 import { run, serveUntilTold, startBenchService } from '../support';
+import { openUnit } from '../../src/server/platform';
 
 const LEARNERS = Number(process.env.BENCH_LEARNERS ?? 200);
 
@@ -65,7 +66,6 @@ run(async () => {
     return;
   }
   const service = await startBenchService({ AI_QUOTA_FREE: '100000000' });
-  const { consent } = service.services;
   const session = await service.services.homeRegion.signup({
     email: `bench-${Date.now()}@example.com`,
     password: 'a benchmark password',
@@ -74,10 +74,12 @@ run(async () => {
     birthDate: '1990-01-01',
     country: 'VN',
   });
-  await consent.grant(session.user, ConsentType.ai_conversation);
+  // The learner's home is vn: its consent, its copies and their tokens belong to vn's database.
+  const home = service.app.deps.inRegion(session.user.region);
+  await openUnit(home).services.consent.grant(session.user, ConsentType.ai_conversation);
   // More learners like this one (BENCH_LEARNERS in all), copied in SQL: each connection chats as one of them.
   const sql = (query: string, params: unknown[]) =>
-    service.app.deps.orm.em.getConnection().execute<{ id: string }[]>(query, params);
+    home.orm.em.getConnection().execute<{ id: string }[]>(query, params);
   const copies = await sql(
     `insert into users select (jsonb_populate_record(null::users, to_jsonb(u) || jsonb_build_object('id', gen_random_uuid(), 'email', 'bench-ai-' || g || '-' || u.email))).*
      from users u, generate_series(1, ?) g where u.id = ? returning id`,
@@ -90,7 +92,7 @@ run(async () => {
   );
   const tokens = [
     session.accessToken,
-    ...copies.map(({ id }) => signAccessToken(service.config, { sub: id, roles: [Role.learner] })),
+    ...copies.map(({ id }) => signAccessToken(service.config, { sub: id, roles: [Role.learner], region: home.region })),
   ];
   serveUntilTold({ url: service.url, tokens }, service.stop);
 });
