@@ -50,6 +50,8 @@ async function soak(): Promise<void> {
   const ai = await startAiBackend();
   const dataDir = makeDataDir('lp-soak-');
   const errors = new Map<string, number>();
+  /** The first line logged of each error, whole: what it names is what the count alone cannot tell. */
+  const firstLines = new Map<string, string>();
   const fleet = new Fleet({
     instances: INSTANCES,
     dataDir,
@@ -75,7 +77,10 @@ async function soak(): Promise<void> {
     // Errors logged, by instance and message (the messages carry no personal data).
     onOutput: (name, line) => {
       const error = /"level":(50|60).*?"msg":"([^"]*)"/.exec(line);
-      if (error) errors.set(`${name}: ${error[2]}`, (errors.get(`${name}: ${error[2]}`) ?? 0) + 1);
+      if (!error) return;
+      const what = `${name}: ${error[2]}`;
+      errors.set(what, (errors.get(what) ?? 0) + 1);
+      if (!firstLines.has(what)) firstLines.set(what, line);
     },
   });
   const memory = new MemorySampler();
@@ -131,7 +136,7 @@ async function soak(): Promise<void> {
       console.log(
         `${f.name}: p99 in the minute before ${p99(report.samples, f.at - 60_000, f.at)}, in the minute after recovery ${p99(report.samples, f.until, f.until + 60_000)}, recovered in ${((f.until - f.at) / 1000).toFixed(1)} s`,
       );
-    for (const [what, n] of errors) console.log(`logged error: ${what} (${n}×)`);
+    for (const [what, n] of errors) console.log(`logged error: ${what} (${n}×), first: ${firstLines.get(what)}`);
 
     const lost = tally.reduce((sum, t) => sum + t.lost, 0);
     const grew = growths.filter((g) => g.perHour !== undefined && g.perHour >= GROWTH_LIMIT_MIB_PER_HOUR);
