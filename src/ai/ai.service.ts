@@ -81,12 +81,32 @@ export class AiService {
 
   /**
    * A chat of a person whose terms are known (the rules passed): the input's limits, the backend's
-   * configuration, then one statement that takes a message of the day's quota.
+   * configuration, then one statement that takes a message of the day's quota. `admitted` is the
+   * request's rate-limit count when it is still under way: the quota's statement goes beside it
+   * (two round trips at once instead of one after the other), and a chat it refuses gives its
+   * message back before the refusal is answered. A refused input waits for it too: a limited
+   * request is answered 429 whatever it sent.
    */
-  async prepareWith(userId: string, terms: ChatTerms, request: ChatRequest, requestId: string): Promise<PreparedChat> {
-    this.assertValid(request);
-    this.backend.assertConfigured();
-    await this.reserver.reserve(userId, terms.dailyLimit);
+  async prepareWith(
+    userId: string,
+    terms: ChatTerms,
+    request: ChatRequest,
+    requestId: string,
+    admitted: Promise<void> = Promise.resolve(),
+  ): Promise<PreparedChat> {
+    try {
+      this.assertValid(request);
+      this.backend.assertConfigured();
+    } catch (refusal) {
+      await admitted;
+      throw refusal;
+    }
+    const [count, reservation] = await Promise.allSettled([admitted, this.reserver.reserve(userId, terms.dailyLimit)]);
+    if (count.status === 'rejected') {
+      if (reservation.status === 'fulfilled') await releaseMessage(this.uow, userId);
+      throw count.reason;
+    }
+    if (reservation.status === 'rejected') throw reservation.reason;
     return {
       identity: { userId, roles: terms.roles, tier: terms.tier, locale: terms.locale, memory: terms.memory, requestId },
       body: { message: request.message, conversationId: request.conversationId ?? null },

@@ -24,7 +24,8 @@ export interface AiKept {
  * in the order the route table's `AiChat` would: the route declares the rule of `Mutation.aiChat`
  * and the input of the row's operation, and the request chain applies them (the rule with its
  * limits, then the body as GraphQL checks `$input`); then the service's limits, then one statement
- * for the quota. Streams pass the backend's events through as they arrive and stop it when the
+ * for the quota, sent while the limits are still being counted (a chat refused by them gives its
+ * message back before it is answered 429). Streams pass the backend's events through as they arrive and stop it when the
  * client leaves.
  */
 export function aiChatRoute(kept: AiKept): JsonRoute {
@@ -33,11 +34,12 @@ export function aiChatRoute(kept: AiKept): JsonRoute {
     path: '/ai/chat',
     rule: { rule: aiRules.Mutation.aiChat, field: 'Mutation.aiChat', verdicts: kept.verdicts },
     input: { operation: route.operation, type: AiChatInput, plain: plainChat },
-    async handle(ctx, input, req, res) {
+    overlapsCount: true,
+    async handle(ctx, input, req, res, counted) {
       const userId = ctx.auth.userId!;
       const body = input as ChatRequest;
       const terms = await kept.terms.get(userId, () => termsOf(ctx));
-      const prepared = await ctx.services.ai.prepareWith(userId, terms, body, ctx.requestId);
+      const prepared = await ctx.services.ai.prepareWith(userId, terms, body, ctx.requestId, counted);
       if (!req.headers.accept?.includes('text/event-stream')) {
         sendJson(res, route.status, await ctx.services.ai.complete(prepared));
         return;

@@ -90,7 +90,19 @@ export interface JsonRoute {
   rule?: RouteRule;
   /** The body's checks, which the chain makes after the rule: `handle` gets the checked input. */
   input?: RouteInput;
-  handle(ctx: Context, body: unknown, req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * The route starts its work while the request is still being counted in its rate-limit buckets:
+   * `handle` gets the count under way and waits for it before any effect it cannot take back.
+   * Without it, `handle` runs once the request is counted.
+   */
+  overlapsCount?: boolean;
+  handle(
+    ctx: Context,
+    body: unknown,
+    req: IncomingMessage,
+    res: ServerResponse,
+    counted?: Promise<void>,
+  ): Promise<void>;
 }
 
 /** A route served before express, with what it does differently from an area's JSON route. */

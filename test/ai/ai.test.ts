@@ -439,7 +439,10 @@ describe('limits and configuration', () => {
       });
       const gql = await app.http.gql('{ aiQuota { used } }', {}, learner.accessToken);
       expect(gql.body.errors?.[0].extensions.code).toBe('RATE_LIMITED');
-      // A limited chat takes no message of the quota, and is answered 429 before what it sent is judged, streamed or not.
+      // A limited chat takes no message of the quota (the one its quota's statement took beside the
+      // count is given back before it is answered), is never sent to the backend, and is answered
+      // 429 before what it sent is judged, streamed or not.
+      const sentBefore = backend.seen.length;
       const limited = [
         await app.http.post('/ai/chat', { message: 'hi' }, { token: learner.accessToken }),
         await app.http.post('/ai/chat', { message: 42 }, { token: learner.accessToken }),
@@ -450,6 +453,7 @@ describe('limits and configuration', () => {
         ),
       ];
       expect(limited.map((r) => [r.status, r.body.error])).toEqual(Array(3).fill([429, 'rate_limited']));
+      expect(backend.seen.length).toBe(sentBefore);
       const [usage] = await (
         await homeOf(app, learner.id)
       ).sql.unlogged<{ messages: number }>('select messages from ai_usage where user_id = ?', [learner.id]);

@@ -71,7 +71,7 @@ describe('cached decisions of the AI proxy', () => {
     );
   });
 
-  it("a chat whose decision is known waits for the database twice: its limits in one statement (the default and the AI buckets), then the quota's", async () => {
+  it("a chat whose decision is known sends two statements: its limits in one (the default and the AI buckets), and the quota's", async () => {
     const learner = await adultWithConsent();
     expect((await chat(one, learner)).status).toBe(200);
     const { statements } = await fewestStatementsSent(one, async () =>
@@ -80,6 +80,39 @@ describe('cached decisions of the AI proxy', () => {
     const kindOf = (statement: string) =>
       statement.includes('"rate_limits"') ? 'limits' : statement.includes('ai_usage') ? 'quota' : statement;
     expect(statements.map(kindOf)).toEqual(['limits', 'quota']);
+  });
+
+  it("a chat sends its quota's statement while its limits are being counted: the two round trips overlap", async () => {
+    const learner = await adultWithConsent();
+    expect((await chat(one, learner)).status).toBe(200);
+    const events: string[] = [];
+    const prototype = pg.Client.prototype as unknown as { query(...args: unknown[]): unknown };
+    const original = prototype.query;
+    const kindOf = (text: string) =>
+      text.includes('"rate_limits"') ? 'limits' : text.includes('ai_usage') ? 'quota' : undefined;
+    prototype.query = function (this: unknown, ...args: unknown[]) {
+      const [query] = args as [string | { text: string }];
+      const kind = kindOf(typeof query === 'string' ? query : query.text);
+      if (kind) events.push(`${kind} sent`);
+      // A pool asks its client with a callback, a client of its own without one.
+      const callback = args.at(-1);
+      if (kind && typeof callback === 'function')
+        args[args.length - 1] = (...outcome: unknown[]) => {
+          events.push(`${kind} answered`);
+          return (callback as (...a: unknown[]) => unknown)(...outcome);
+        };
+      const answer = original.apply(this, args);
+      if (kind && answer instanceof Promise)
+        answer.finally(() => events.push(`${kind} answered`)).catch(() => undefined);
+      return answer;
+    };
+    try {
+      expect((await chat(one, learner)).status).toBe(200);
+    } finally {
+      prototype.query = original;
+    }
+    expect(events.slice(0, 2)).toEqual(['limits sent', 'quota sent']);
+    expect(events).toContain('limits answered');
   });
 
   it('counts every chat in the default bucket, refused ones too, and answers a used-up one 429 before its token or body is judged', async () => {

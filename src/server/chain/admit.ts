@@ -10,7 +10,9 @@ import { countDeclared, takeHeldCount } from './limits';
 /**
  * An area's JSON route behind the links it declares: its rule (with the rule's limits), then its
  * input. Served before express, a route with a rule counts the request in the default bucket too,
- * with the rule's buckets: the steps hold that count for it (chain/limits.ts).
+ * with the rule's buckets: the steps hold that count for it (chain/limits.ts). A route that
+ * `overlapsCount` is handed the count still under way once the rule and the input have let the
+ * request through; a refusal of its input still waits for the count (429 before 400).
  */
 export function behindChain(route: JsonRoute, schema: GraphQLSchema): DirectRoute {
   const { rule } = route;
@@ -19,8 +21,13 @@ export function behindChain(route: JsonRoute, schema: GraphQLSchema): DirectRout
     path: route.path,
     countsCaller: rule !== undefined,
     async handle(ctx, body, req, res) {
-      if (rule) await admit(ctx, rule, {}, takeHeldCount(req));
-      await route.handle(ctx, input ? await input(body) : body, req, res);
+      const { counted } = rule ? await admission(ctx, rule, {}, takeHeldCount(req)) : { counted: Promise.resolve() };
+      if (!route.overlapsCount) await counted;
+      const checked = await (input ? input(body) : Promise.resolve(body)).catch(async (refusal: unknown) => {
+        await counted;
+        throw refusal;
+      });
+      await route.handle(ctx, checked, req, res, counted);
     },
   };
 }
@@ -40,14 +47,36 @@ export async function admit(
   args: Record<string, unknown> = {},
   caller = false,
 ): Promise<void> {
+  await (
+    await admission(ctx, declared, args, caller)
+  ).counted;
+}
+
+/**
+ * `admit` with the count of a caller the rule let through handed back while it is under way: the
+ * caller overlaps its own first round trip with the store's, and waits for `counted` (which may
+ * refuse it, 429) before anything it cannot take back. A refusal of the rule waits for its count.
+ */
+async function admission(
+  ctx: Context,
+  declared: RouteRule,
+  args: Record<string, unknown>,
+  caller: boolean,
+): Promise<{ counted: Promise<void> }> {
   const { userId, error } = ctx.auth;
   const verdict = await (
     declared.verdicts && userId && !error
       ? declared.verdicts.get(userId, () => verdictOf(ctx, declared, args))
       : verdictOf(ctx, declared, args)
   ).catch((failure: unknown) => failure);
-  await countDeclared(ctx, verdict === true ? [declared.rule] : [], caller);
-  if (verdict !== true) throw verdict;
+  const counted = countDeclared(ctx, verdict === true ? [declared.rule] : [], caller);
+  if (verdict !== true) {
+    await counted;
+    throw verdict;
+  }
+  // Awaited by the route, perhaps after its own round trip: until then a refusal is not an unhandled one.
+  counted.catch(() => undefined);
+  return { counted };
 }
 
 /**
