@@ -4,6 +4,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { onPath } from '../../src/scripts/fleet/fleet';
+import { killGroup } from '../../src/scripts/fleet/processes';
+import { startRedis } from '../../src/scripts/fleet/redis';
 import { OPENAI_BODY, OPENAI_PATH, OPENAI_REPLY, startPortkey } from './portkey';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -121,6 +124,18 @@ async function timeToFirstByte(
 const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(0)}%`;
 
 /**
+ * Where the service counts its rate limits: Redis, as deployed (compose, Kubernetes), when
+ * redis-server is on the PATH, else PostgreSQL; BENCH_LIMITS=postgres measures the database's store.
+ */
+async function limitsStore(): Promise<{ name: string; url?: string }> {
+  if (process.env.BENCH_LIMITS === 'postgres' || !onPath('redis-server')) return { name: 'PostgreSQL' };
+  const { url, member } = await startRedis(() => undefined);
+  // Its own process group outlives the bench unless stopped, whichever way the bench ends.
+  process.once('exit', () => killGroup(member, 'SIGKILL'));
+  return { name: 'Redis', url };
+}
+
+/**
  * The same clients straight to the backend, through a bare pass-through proxy (the baseline),
  * through the service and through Portkey's gateway (the peer, OpenAI's format to the same backend),
  * at 200 connections and at 10, in the same run; then the time to the first streamed byte each way.
@@ -128,8 +143,10 @@ const percent = (part: number, whole: number) => `${((part / whole) * 100).toFix
  */
 async function main() {
   const backend = await startBackend();
+  const limits = await limitsStore();
   const env = {
     ...process.env,
+    ...(limits.url ? { REDIS_URL: limits.url } : {}),
     AI_BACKEND_URL: backend,
     AI_BACKEND_SECRET: SECRET,
     JWT_SECRET: process.env.JWT_SECRET ?? 'bench-jwt-secret-that-is-long-enough-for-hs256',
@@ -157,7 +174,7 @@ async function main() {
   await load('warm-up', `${service.url}/ai/chat`, { tokens });
   await load('warm-up Portkey', `${portkey.url}${OPENAI_PATH}`, viaPortkey());
   console.log(
-    `\n${CONNECTIONS} connections as ${tokens.length} learners, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, Node ${process.version}`,
+    `\n${CONNECTIONS} connections as ${tokens.length} learners, ${DURATION} s each, backend answers after ${BACKEND_DELAY_MS} ms, rate limits counted in ${limits.name}, Node ${process.version}`,
   );
   console.log('target                         req/s    p50 ms   p99 ms  non-2xx');
   const direct = await load('direct to the backend', `${backend}/chat`);

@@ -6,6 +6,7 @@ import { besideGlobal, databaseOf, regionUrlSetting } from '../../db/regions';
 import { regions } from '../../server/regions';
 import { nginxPrefix, readSiteTemplate, reloadNginx, renderSite } from './nginx';
 import { freePort, type Member, type OutputSink, spawnMember, stopMember, waitUntil } from './processes';
+import { startRedis } from './redis';
 
 export interface FleetOptions {
   /** How many instances of the service (3). */
@@ -218,23 +219,9 @@ export class Fleet {
   }
 
   private async startRedis(): Promise<string> {
-    const port = await freePort();
-    // Counters only: nothing is written to disk.
-    const member = spawnMember(
-      'redis',
-      'redis-server',
-      ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-      { PATH: process.env.PATH },
-      this.onOutput,
-    );
+    const { url, member } = await startRedis(this.onOutput);
     this.redisServer = member;
-    await waitUntil(
-      () => Promise.resolve(member.recent().includes('Ready to accept connections')),
-      30_000,
-      member,
-      () => `redis-server did not start:\n${member.recent()}`,
-    );
-    return `redis://127.0.0.1:${port}`;
+    return url;
   }
 
   private async startNginx(): Promise<void> {
