@@ -1,3 +1,4 @@
+import { sep } from 'node:path';
 import pino, { type DestinationStream } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 
@@ -44,30 +45,44 @@ function isDriverError(error: Record<string, unknown>): boolean {
 }
 
 /**
- * pino's error serializer, except that an error from the database keeps no statement, no
- * parameters and no failing row: MikroORM and knex put the SQL with its values into the message
- * (a failed sign-up logged the e-mail, birth date and password hash) and pg adds `detail`.
+ * pino's error serializer, except that a log line carries no stack trace, only `where` (the first
+ * frame in the service's own code, relative to its directory), and that an error from the database
+ * keeps no statement, no parameters and no failing row: MikroORM and knex put the SQL with its
+ * values into the message (a failed sign-up logged the e-mail, birth date and password hash) and pg
+ * adds `detail`.
  */
 export function safeError(error: unknown, depth = 0): unknown {
   if (!error || typeof error !== 'object') return error;
   const serialized = pino.stdSerializers.err(error as Error) as unknown as Record<string, unknown>;
+  const where = ownFrame((error as Error).stack);
   if (isDriverError(error as Record<string, unknown>)) {
     const raw = error as Record<string, unknown>;
     const safe: Record<string, unknown> = { type: serialized.type ?? (error as Error).name };
     for (const field of SAFE_DRIVER_FIELDS) if (raw[field] !== undefined) safe[field] = raw[field];
     safe.message = `${safe.type} (SQLSTATE ${String(raw.code ?? raw.sqlState ?? 'unknown')})${raw.table ? ` on ${String(raw.table)}` : ''}${raw.column ? `.${String(raw.column)}` : ''}${raw.constraint ? ` (${String(raw.constraint)})` : ''}`;
-    safe.stack = String(serialized.stack ?? '')
-      .split('\n')
-      .filter((line) => /^\s+at /.test(line))
-      .join('\n');
+    if (where) safe.where = where;
     return safe;
   }
   // pino folds the causes' messages and stacks into the error's own: each is serialized on its own instead.
   serialized.message = (error as Error).message;
-  serialized.stack = (error as Error).stack;
+  delete serialized.stack;
+  if (where) serialized.where = where;
   const cause = (error as { cause?: unknown }).cause;
   if (cause && depth < 4) serialized.cause = safeError(cause, depth + 1);
   return serialized;
+}
+
+/** The directory that holds `src/` (the project's, or `dist/` when built): frames are named from there. */
+const SERVICE_ROOT = `${__dirname.slice(0, __dirname.lastIndexOf(`${sep}src`))}${sep}`;
+
+/** The first frame of a stack in the service's own files (not a library's, not node's), as `file:line:column` from the service's root. */
+function ownFrame(stack: string | undefined): string | undefined {
+  for (const line of (stack ?? '').split('\n')) {
+    const frame = /^\s+at (?:.*?\()?(?:file:\/\/)?([^()]+?:\d+:\d+)\)?$/.exec(line)?.[1];
+    if (frame?.startsWith(SERVICE_ROOT) && !frame.includes(`${sep}node_modules${sep}`))
+      return frame.slice(SERVICE_ROOT.length);
+  }
+  return undefined;
 }
 
 export function createLogger(level: string, destination?: DestinationStream) {

@@ -66,6 +66,8 @@ describe('logs', () => {
     expect(failures.length).toBeGreaterThan(0);
     // The failure is still useful: what kind, which table and constraint.
     expect(failures.some((line) => line.includes('"code":"23514"') && line.includes('test_refuses_domain'))).toBe(true);
+    // No stack trace in any log line: no frames, no library's or node's files.
+    expect(lines.join('\n')).not.toMatch(/"stack"|\bat .+\.(ts|js):\d+|node_modules|node:internal/);
     const all = lines.join('\n');
     for (const secret of [
       'secret-person',
@@ -78,6 +80,27 @@ describe('logs', () => {
     ]) {
       expect(all, `the log holds ${secret}`).not.toContain(secret);
     }
+  });
+
+  it("logs an error with where it was thrown in the service's own code, never its stack trace", () => {
+    const own: string[] = [];
+    const log = createLogger(
+      'info',
+      new Writable({ write: (chunk, _e, done) => void (own.push(String(chunk)), done()) }),
+    );
+    const failure = new TypeError('a thing went wrong', { cause: new RangeError('underneath') });
+    log.error({ err: failure }, 'something failed');
+    const { err } = JSON.parse(own.join('')) as { err: Record<string, unknown> };
+    expect(err).toEqual({
+      type: 'TypeError',
+      message: 'a thing went wrong',
+      where: expect.stringMatching(/^test\/security\/logs\.test\.ts:\d+:\d+$/),
+      cause: {
+        type: 'RangeError',
+        message: 'underneath',
+        where: expect.stringMatching(/^test\/security\/logs\.test\.ts:/),
+      },
+    });
   });
 
   it('redacts personal fields and credentials wherever they are in a logged object', () => {
