@@ -176,6 +176,9 @@ class BatchedPostgresLimiter extends RateLimiterPostgres {
 /** Counters in Redis (`REDIS_URL`), shared by every instance that names the same server. */
 export async function redisStore(redisUrl: string, log: Logger): Promise<RateLimitStore> {
   const client = new Redis(redisUrl, {
+    // The counts asked for in one turn of the event loop (a request's buckets, the requests read in
+    // the same poll) leave in one write: one write to Redis a count was an eighth of the AI proxy's CPU.
+    enableAutoPipelining: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     connectTimeout: 2000,
