@@ -6,7 +6,7 @@ const settings = {
   JWT_SECRET: 'test-secret-that-is-long-enough-for-hs256-signing',
   JWT_ISSUER: 'learning-platform',
   JWT_AUDIENCE: 'learning-platform-api',
-  ACCESS_TOKEN_TTL: '60s',
+  ACCESS_TOKEN_TTL: 60,
 };
 const sub = '00000000-0000-4000-8000-000000000001';
 
