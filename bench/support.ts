@@ -6,7 +6,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Config, loadConfig } from '../src/config';
 import { childPids, processCpuMs } from '../src/codelab/sandbox/cpu-time';
-import { ensureDatabase, startEmbeddedPostgres } from '../src/db/embedded';
+import { ensureDatabase, startEmbeddedPostgres, stopPostmasterNow } from '../src/db/embedded';
 import { besideGlobal, databaseOf, GLOBAL_REGION, regionUrlSetting } from '../src/db/regions';
 import { regions } from '../src/server/regions';
 import { createLogger } from '../src/logger';
@@ -87,7 +87,7 @@ export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: s
   const embedded = process.env.DATABASE_URL ? undefined : await startEmbeddedPostgres(dataDir, await freePort());
   // A bench that fails exits without stopping its database, whose postmaster then outlived it.
   const abandon = () => {
-    stopPostmasterNow(dataDir);
+    stopPostmasterNow(join(dataDir, 'postgres'));
     rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('exit', abandon);
@@ -100,31 +100,6 @@ export async function benchDatabase(): Promise<{ dataDir: string; databaseUrl: s
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
-}
-
-/**
- * PostgreSQL's immediate shutdown (SIGQUIT to the postmaster), the one stop a process can ask for as
- * it exits, waited for (up to five seconds) so that the folder can go after it.
- */
-function stopPostmasterNow(dataDir: string): void {
-  let pid: number;
-  try {
-    pid = Number(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[0]);
-    process.kill(pid, 'SIGQUIT');
-  } catch {
-    return; // No postmaster (DATABASE_URL named another server), or it has stopped already.
-  }
-  const pause = new Int32Array(new SharedArrayBuffer(4));
-  for (let waited = 0; waited < 5_000 && isAlive(pid); waited += 20) Atomics.wait(pause, 0, 0, 20);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

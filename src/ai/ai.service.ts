@@ -84,8 +84,7 @@ export class AiService {
    * configuration, then one statement that takes a message of the day's quota. `admitted` is the
    * request's rate-limit count when it is still under way: the quota's statement goes beside it
    * (two round trips at once instead of one after the other), and a chat it refuses gives its
-   * message back before the refusal is answered. A refused input waits for it too: a limited
-   * request is answered 429 whatever it sent.
+   * message back before the refusal is answered.
    */
   async prepareWith(
     userId: string,
@@ -94,13 +93,8 @@ export class AiService {
     requestId: string,
     admitted: Promise<void> = Promise.resolve(),
   ): Promise<PreparedChat> {
-    try {
-      this.assertValid(request);
-      this.backend.assertConfigured();
-    } catch (refusal) {
-      await admitted;
-      throw refusal;
-    }
+    this.assertValid(request);
+    this.backend.assertConfigured();
     const [count, reservation] = await Promise.allSettled([admitted, this.reserver.reserve(userId, terms.dailyLimit)]);
     if (count.status === 'rejected') {
       if (reservation.status === 'fulfilled') await releaseMessage(this.uow, userId);

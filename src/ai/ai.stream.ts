@@ -25,8 +25,8 @@ export interface AiKept {
  * and the input of the row's operation, and the request chain applies them (the rule with its
  * limits, then the body as GraphQL checks `$input`); then the service's limits, then one statement
  * for the quota, sent while the limits are still being counted (a chat refused by them gives its
- * message back before it is answered 429). Streams pass the backend's events through as they arrive and stop it when the
- * client leaves.
+ * message back before it is answered 429). Streams pass the backend's events through as they
+ * arrive and stop it when the client leaves.
  */
 export function aiChatRoute(kept: AiKept): JsonRoute {
   const route = aiRoutes.find((r) => r.operation.includes('aiChat('))!;

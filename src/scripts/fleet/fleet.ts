@@ -120,7 +120,8 @@ export class Fleet {
       throw new Error('redis-server is not installed (apt-get install redis-server)');
     mkdirSync(this.options.dataDir, { recursive: true, mode: 0o711 });
     this.databaseUrl = this.options.databaseUrl ?? (await this.startPostgres());
-    if (this.options.redis ?? onPath('redis-server') !== undefined) this.redisUrl = await this.startRedis();
+    if (this.options.redis ?? onPath('redis-server') !== undefined)
+      ({ url: this.redisUrl, member: this.redisServer } = await startRedis(this.onOutput));
     const env: NodeJS.ProcessEnv = {
       // As the image and `npm start` run the service (docs/operations.md, Memory).
       MALLOC_ARENA_MAX: '2',
@@ -216,12 +217,6 @@ export class Fleet {
       await ensureDatabase(this.databaseUrl, databaseOf(settings[setting]));
     }
     return settings;
-  }
-
-  private async startRedis(): Promise<string> {
-    const { url, member } = await startRedis(this.onOutput);
-    this.redisServer = member;
-    return url;
   }
 
   private async startNginx(): Promise<void> {

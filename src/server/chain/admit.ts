@@ -11,8 +11,8 @@ import { countDeclared, takeHeldCount } from './limits';
  * An area's JSON route behind the links it declares: its rule (with the rule's limits), then its
  * input. Served before express, a route with a rule counts the request in the default bucket too,
  * with the rule's buckets: the steps hold that count for it (chain/limits.ts). A route that
- * `overlapsCount` is handed the count still under way once the rule and the input have let the
- * request through; a refusal of its input still waits for the count (429 before 400).
+ * `overlapsCount` is handed the count still under way once the rule has let the request through;
+ * any failure before the count is in (its input refused, its own checks) waits for it (429 first).
  */
 export function behindChain(route: JsonRoute, schema: GraphQLSchema): DirectRoute {
   const { rule } = route;
@@ -23,11 +23,14 @@ export function behindChain(route: JsonRoute, schema: GraphQLSchema): DirectRout
     async handle(ctx, body, req, res) {
       const { counted } = rule ? await admission(ctx, rule, {}, takeHeldCount(req)) : { counted: Promise.resolve() };
       if (!route.overlapsCount) await counted;
-      const checked = await (input ? input(body) : Promise.resolve(body)).catch(async (refusal: unknown) => {
+      try {
+        await route.handle(ctx, input ? await input(body) : body, req, res, counted);
+      } catch (failure) {
+        // Whatever failed while the count was under way (the input, the route's own checks), a
+        // refusal by the limits is the answer (429 before 400).
         await counted;
-        throw refusal;
-      });
-      await route.handle(ctx, checked, req, res, counted);
+        throw failure;
+      }
     },
   };
 }
@@ -47,9 +50,8 @@ export async function admit(
   args: Record<string, unknown> = {},
   caller = false,
 ): Promise<void> {
-  await (
-    await admission(ctx, declared, args, caller)
-  ).counted;
+  const { counted } = await admission(ctx, declared, args, caller);
+  await counted;
 }
 
 /**
