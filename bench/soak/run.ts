@@ -21,8 +21,8 @@ import { byMinute, GROWTH_LIMIT_MIB_PER_HOUR, growthOf, MemorySampler } from './
  * up to 10), and each minute beside its JavaScript heap and Buffers (read from `/metrics`: RSS that
  * grows while they stay flat is native memory); the answers by
  * status and the p99 around each fault. It exits non-zero when anything was lost or an instance
- * grew GROWTH_LIMIT_MIB_PER_HOUR or more. SOAK_NODE_OPTIONS is the instances' NODE_OPTIONS. Not a
- * test: a figure to read.
+ * grew GROWTH_LIMIT_MIB_PER_HOUR or more. SOAK_NODE_OPTIONS goes into the instances' NODE_OPTIONS
+ * after the fleet's heap limit (so a `--max-old-space-size` in it wins). Not a test: a figure to read.
  */
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 15);
 const CLIENTS = Number(process.env.SOAK_CLIENTS ?? 8);

@@ -29,8 +29,8 @@ const operator = {
   WEB_ORIGIN: 'https://web.example',
 };
 
-/** Read by the C library as the process starts, not by the service: glibc's malloc arenas (docs/operations.md, Memory). */
-const RUNTIME = { MALLOC_ARENA_MAX: '2' };
+/** Read as the process starts, not by the service: glibc's malloc arenas and V8's heap limit (docs/operations.md, Memory). */
+const RUNTIME = { MALLOC_ARENA_MAX: '2', NODE_OPTIONS: '--max-old-space-size=512' };
 
 const instances = Object.entries(compose.services).filter(([, service]) => service.build !== undefined);
 
@@ -121,7 +121,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/npm prune --omit=dev/);
   });
 
-  it('runs the service with two malloc arenas', () => {
+  it('runs the service with two malloc arenas and a heap of 512 MiB', () => {
     const env = /^ENV\s+((?:.*\\\n)*.*)$/m.exec(dockerfile)?.[1] ?? '';
     for (const [key, value] of Object.entries(RUNTIME)) expect(env).toMatch(new RegExp(`\\b${key}=${value}\\b`));
   });

@@ -12,10 +12,11 @@ const t = withFleet({ redis: false, env: { RATE_LIMIT_AUTH: '30', RATE_LIMIT_LOG
 const failedLogin = { password: 'not the password at all' };
 
 describe('the fleet', () => {
-  it('runs each instance with two malloc arenas, as the image and npm start do', () => {
+  it('runs each instance with two malloc arenas and a heap of 512 MiB, as the image and npm start do', () => {
     for (const instance of t.fleet.instances) {
       const environ = readFileSync(`/proc/${instance.member!.child.pid!}/environ`, 'utf8').split('\0');
       expect(environ, instance.name).toContain('MALLOC_ARENA_MAX=2');
+      expect(environ, instance.name).toContain('NODE_OPTIONS=--max-old-space-size=512');
     }
   });
 });

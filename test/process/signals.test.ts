@@ -98,13 +98,14 @@ function environmentOf(pid: number): Record<string, string> {
 }
 
 describe('npm start', () => {
-  it('runs the service with two malloc arenas, as the image does', async () => {
+  it('runs the service with two malloc arenas and a heap of 512 MiB, as the image does', async () => {
     const { npm } = await npmStart(await freePort());
     const service = members(npm.pid!).find((pid) =>
       readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('dist/src/main.js'),
     );
     expect(service).toBeDefined();
     expect(environmentOf(service!).MALLOC_ARENA_MAX).toBe('2');
+    expect(environmentOf(service!).NODE_OPTIONS?.trim()).toBe('--max-old-space-size=512');
     const exited = new Promise((resolve) => npm.once('exit', resolve));
     npm.kill('SIGTERM');
     await exited;

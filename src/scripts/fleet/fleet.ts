@@ -24,6 +24,8 @@ export interface FleetOptions {
 
 /** The whole shutdown of an instance, SHUTDOWN_GRACE_MS's default, and a little more for the process to exit. */
 const INSTANCE_STOP_MS = 30_000;
+/** The instances' heap limit, as the image and `npm start` set it (docs/operations.md, Memory); NODE_OPTIONS of `env` come after it and win. */
+const HEAP_LIMIT = '--max-old-space-size=512';
 const START_TIMEOUT_MS = 180_000;
 
 /** The repository: the folder above this file with the package.json (from src/ under vitest, from dist/src/ when built). */
@@ -126,6 +128,7 @@ export class Fleet {
       // As the image and `npm start` run the service (docs/operations.md, Memory).
       MALLOC_ARENA_MAX: '2',
       ...this.options.env,
+      NODE_OPTIONS: [HEAP_LIMIT, this.options.env?.NODE_OPTIONS].filter(Boolean).join(' '),
       DATA_DIR: this.options.dataDir,
       DATABASE_URL: this.databaseUrl,
       ...(await this.regionDatabases()),
