@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import pino, { type DestinationStream } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { prettyFactory } from 'pino-pretty';
 
 /**
@@ -95,6 +95,30 @@ export function createLogger(level: string, destination?: DestinationStream) {
     },
     destination,
   );
+}
+
+/**
+ * Logs a failure at once, and those that follow it within `windowMs` as one line when the window
+ * ends (how many, and the last of them): a dependency that is away fails every poll, and a database
+ * restart of one second wrote three hundred lines that said the same thing.
+ */
+export function foldRepeats(log: Logger, msg: string, windowMs: number): (error: unknown) => void {
+  let repeats = 0;
+  let last: unknown;
+  let window: NodeJS.Timeout | undefined;
+  return (error) => {
+    if (window) {
+      repeats++;
+      last = error;
+      return;
+    }
+    log.error({ err: error }, msg);
+    window = setTimeout(() => {
+      window = undefined;
+      if (repeats) log.error({ err: last, repeats }, `${msg} (repeated)`);
+      repeats = 0;
+    }, windowMs).unref();
+  };
 }
 
 export type LogFormat = 'auto' | 'pretty' | 'json';

@@ -6,9 +6,18 @@ import { Pool } from 'pg';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { pgPoolStats, type PoolStats } from '../db/plain-sql';
+import { foldRepeats } from '../logger';
 import { holdingLock } from './lock';
 
 type DefineOptions = NonNullable<Parameters<Agenda['define']>[2]>;
+
+/** Agenda's own default: the runs of one job name at once on an instance. */
+const DEFAULT_CONCURRENCY = 5;
+/** Jobs an instance locks for each it may run: the next ones ready when a run ends, no hoard. */
+const LOCKED_PER_RUNNING = 2;
+
+/** A minute of the scheduler's failures in one line after the first: enough to see an outage last, not each poll of it. */
+const SCHEDULER_ERRORS_FOLDED_MS = 60_000;
 
 export interface Jobs {
   agenda: Agenda;
@@ -45,14 +54,19 @@ export function createJobs(config: Config, databaseUrl: string, log: Logger): Jo
     name: `api-${process.pid}`,
     processEvery: config.JOBS_PROCESS_EVERY_MS,
     defaultLockLifetime: config.JOBS_LOCK_LIFETIME_MS,
+    defaultConcurrency: DEFAULT_CONCURRENCY,
   });
-  agenda.on('error', (error) => log.error({ err: error }, 'job scheduler error'));
+  agenda.on('error', foldRepeats(log, 'job scheduler error', SCHEDULER_ERRORS_FOLDED_MS));
   return {
     agenda,
     define: (name, run, options) =>
       agenda.define(name, (job) => holdingLock(job, config.JOBS_LOCK_LIFETIME_MS, () => run(job)).then(() => {}), {
         ...options,
         lockLifetime: config.JOBS_LOCK_LIFETIME_MS,
+        // No more than it will start soon: under a backlog of exports an instance locked every due
+        // one, they waited in its queue past their lock lifetime, and each that expired was taken
+        // again by the next scan while the instance kept the one it had given up.
+        lockLimit: LOCKED_PER_RUNNING * (options?.concurrency ?? DEFAULT_CONCURRENCY),
       }),
     start: () => agenda.start(),
     poolStats: () => pool && pgPoolStats(pool),
