@@ -24,9 +24,14 @@ export interface Jobs {
   /**
    * Defines a job whose runs hold its lock for JOBS_LOCK_LIFETIME_MS, renewed while they run (an
    * instance that dies gives its jobs up that soon), and come back later when they find their work
-   * claimed by another run (holdingLock).
+   * claimed by another run (holdingLock). An instance locks at most twice the runs of it that its
+   * concurrency allows.
    */
-  define<T>(name: string, run: (job: Job<T>) => Promise<unknown>, options?: Omit<DefineOptions, 'lockLifetime'>): void;
+  define<T>(
+    name: string,
+    run: (job: Job<T>) => Promise<unknown>,
+    options?: Omit<DefineOptions, 'lockLifetime' | 'lockLimit'>,
+  ): void;
   /** The connections of the PostgreSQL backend (none on MongoDB), for /metrics. */
   poolStats(): PoolStats | undefined;
   /** Starts taking jobs, once every area has defined its own. */
