@@ -89,6 +89,11 @@ export class AccountCache {
     return this.cache.get(id, () => this.read(id));
   }
 
+  /** Accounts kept now. */
+  get size(): number {
+    return this.cache.size;
+  }
+
   stop(): void {
     for (const stop of this.stops.splice(0)) stop();
     this.cache.close();

@@ -1,6 +1,7 @@
 import { plain } from '../kernel/personal-data';
 import { defineArea } from '../kernel/area';
 import { webPage } from '../kernel/web-page';
+import { tokensKept } from '../kernel/tokens';
 import { AccountToken, type AccountTokenPurpose } from './account-token.entity';
 import { AuthResolver } from './auth.resolver';
 import { authRoutes } from './auth.routes';
@@ -84,6 +85,21 @@ export const authArea = defineArea({
   // From here on, this instance's writes of an account drop its cached copy.
   start: (deps) => deps.regions.forEach((region) => void accountsOf(region)),
   close: async (deps) => deps.regions.forEach((region) => accountsOf(region).stop()),
+  // What the sign-in caches hold: both bounded, both levelling at what an access token's lifetime brings.
+  gauges: (deps) => [
+    {
+      name: 'auth_cache_entries',
+      help: "Entries this instance keeps in memory: access tokens that passed (until they expire), callers' accounts",
+      labelNames: ['cache'],
+      read: () => [
+        { labels: { cache: 'access_tokens' }, value: tokensKept(deps.config) },
+        {
+          labels: { cache: 'accounts' },
+          value: deps.regions.reduce((sum, region) => sum + accountsOf(region).size, 0),
+        },
+      ],
+    },
+  ],
   // The pages the mails link to when no web app is configured (PUBLIC_URL in config.ts); the
   // guardian link's too, since it is one page for every mailed token.
   http: () =>

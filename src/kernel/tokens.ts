@@ -62,7 +62,9 @@ export function signAccessToken(config: TokenSettings, claims: AccessClaims): st
  * Tokens that passed, each until its expiry, by settings: a client sends the same token with every
  * request, and checking it again (its HMAC, its JSON, its claims) was 8% of the AI proxy's CPU. The
  * key is the whole token, signature included, so only the very token that passed is taken again;
- * the oldest go first past VERIFIED_MAX.
+ * the oldest go first past VERIFIED_MAX. Tokens are kept in the order they were first seen, which
+ * is about the order they expire in: the expired ones at the front go whenever one is added, so the
+ * map holds the tokens of the last access-token lifetime, not the last VERIFIED_MAX ever seen.
  */
 const verified = new WeakMap<TokenSettings, Map<string, RequestAuth>>();
 const VERIFIED_MAX = 5_000;
@@ -79,9 +81,23 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
   const auth = verify(config, match[1]);
   if (auth.error) return auth;
   if (!passed) verified.set(config, (passed = new Map()));
+  forgetExpired(passed);
   if (passed.size >= VERIFIED_MAX) passed.delete(passed.keys().next().value!);
   passed.set(match[1], { ...auth, roles: [...auth.roles!] });
   return auth;
+}
+
+function forgetExpired(passed: Map<string, RequestAuth>): void {
+  const now = Date.now();
+  for (const [token, auth] of passed) {
+    if (auth.expiresAt! > now) return;
+    passed.delete(token);
+  }
+}
+
+/** How many tokens that passed are kept for these settings (the auth area's gauge of it). */
+export function tokensKept(config: TokenSettings): number {
+  return verified.get(config)?.size ?? 0;
 }
 
 function verify(config: TokenSettings, token: string): RequestAuth {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { authenticateHeader, signAccessToken } from '../../src/kernel/tokens';
+import { authenticateHeader, signAccessToken, tokensKept } from '../../src/kernel/tokens';
 import { Role } from '../../src/kernel/domain';
 
 const settings = {
@@ -48,5 +48,27 @@ describe('a bearer token checked once, then taken again until it expires', () =>
     expect(authenticateHeader(settings, `Bearer ${changed}`).error?.code).toBe('unauthenticated');
     const other = { ...settings, JWT_SECRET: 'another-secret-that-is-long-enough-for-hs256' };
     expect(authenticateHeader(other, `Bearer ${token}`).error?.code).toBe('unauthenticated');
+  });
+
+  it('keeps the tokens of the last lifetime, not every token seen: the expired go as new ones pass', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const own = { ...settings };
+    vi.setSystemTime(new Date('2026-11-27T10:00:00.000Z'));
+    // Three callers: the same claims in the same second make the same token.
+    for (const n of [1, 2, 3]) {
+      const caller = `00000000-0000-4000-8000-00000000000${n}`;
+      authenticateHeader(own, `Bearer ${signAccessToken(own, { sub: caller, roles: [Role.learner] })}`);
+    }
+    expect(tokensKept(own)).toBe(3);
+    vi.setSystemTime(new Date('2026-11-27T10:00:30.000Z'));
+    const later = signAccessToken(own, { sub, roles: [Role.learner] });
+    expect(authenticateHeader(own, `Bearer ${later}`).userId).toBe(sub);
+    expect(tokensKept(own)).toBe(4);
+    vi.setSystemTime(new Date('2026-11-27T10:01:00.000Z'));
+    const last = signAccessToken(own, { sub, roles: [Role.admin] });
+    expect(authenticateHeader(own, `Bearer ${last}`).roles).toEqual([Role.admin]);
+    // The three of 10:00 expired at 10:01 and went; the one of 10:00:30 and the last are kept.
+    expect(tokensKept(own)).toBe(2);
+    expect(authenticateHeader(own, `Bearer ${later}`).userId).toBe(sub);
   });
 });

@@ -236,8 +236,12 @@ describe('GET /metrics', () => {
     expect(valueOf(cleared, 'outbox_rows', { region: 'vn', state: 'failed' })).toBe(vnFailedBefore);
   });
 
-  it('reports the database pools, the WebSockets, the CodeLab pools and the process', async () => {
+  it('reports the database pools, the WebSockets, the CodeLab pools, the sign-in caches and the process', async () => {
     const learner = await learnerOfAge(t, 15);
+    // The learner's token passed and their account was read: both are kept.
+    expect(
+      (await fetch(`${t.url}/auth/me`, { headers: { authorization: `Bearer ${learner.accessToken}` } })).status,
+    ).toBe(200);
     const client = connect(t.url, learner.accessToken);
     const live = subscribe(client, 'subscription { notificationAdded { id } }');
     await live.ready;
@@ -257,6 +261,8 @@ describe('GET /metrics', () => {
       expect(Number.isInteger(valueOf(text, 'codelab_workers', { language, state: 'idle' })), language).toBe(true);
       expect(valueOf(text, 'codelab_queued_runs', { language }), language).toBe(0);
     }
+    expect(valueOf(text, 'auth_cache_entries', { cache: 'access_tokens' })).toBeGreaterThanOrEqual(1);
+    expect(valueOf(text, 'auth_cache_entries', { cache: 'accounts' })).toBeGreaterThanOrEqual(1);
     expect(valueOf(text, 'process_cpu_user_seconds_total')).toBeGreaterThan(0);
     expect(valueOf(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     expect(text).toContain('# TYPE nodejs_eventloop_lag_seconds gauge');
