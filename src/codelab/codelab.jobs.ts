@@ -20,9 +20,8 @@ export const defineCodeLabJobs: NonNullable<Area['jobs']> = (deps, inUnit) => {
   deps.jobs.define<JudgeJob>(
     JUDGE_JOB,
     (job) => inUnit((services) => services.codelab.judgeSubmission(job.attrs.data.submissionId)),
-    {
-      concurrency: deps.config.CODELAB_JUDGE_CONCURRENCY,
-    },
+    // The submission keeps the verdict; a done job's row would stay in the table for good.
+    { concurrency: deps.config.CODELAB_JUDGE_CONCURRENCY, removeOnComplete: true },
   );
   deps.jobs.agenda.define<JudgeJob>(
     RELEASE_JOB,

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { JUDGE_JOB } from '../../src/codelab/codelab.service';
 import { contentAdmin, exerciseBy, publishedCourse } from '../learning/support';
 import { startAiBackend } from '../support/ai-backend';
 import { startTestApp, type TestApp } from '../support/app';
@@ -202,6 +203,20 @@ describe('submissions', () => {
       ['secret-call', true],
     ]);
     expect(done.finishedAt).toBeTruthy();
+    // The submission keeps the verdict; its judging job is gone from the scheduler's table once done.
+    await expect
+      .poll(async () => {
+        const counts = await Promise.all(
+          t.app.deps.regions.map((region) =>
+            region.sql.query<{ n: number }>(
+              `select count(*)::int as n from agenda_jobs where name = ? and data->>'submissionId' = ?`,
+              [JUDGE_JOB, queued.body.id],
+            ),
+          ),
+        );
+        return counts.reduce((sum, [{ n }]) => sum + n, 0);
+      })
+      .toBe(0);
   }, 120_000);
 
   it('gives wrong_answer with a partial score, and hidden tests tell nothing of their data', async () => {

@@ -1,6 +1,7 @@
 import { asOwner } from '../support/sql';
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_JOB } from '../../src/gdpr/gdpr.service';
 import { openUnit } from '../../src/server/platform';
 import { startTestApp, type TestApp } from '../support/app';
 import { homeOf, ownerOf } from '../support/regions';
@@ -100,6 +101,17 @@ describe('data export', () => {
     expect(pdfs).toHaveLength(1);
     expect(files.get(pdfs[0])!.subarray(0, 5).toString()).toBe('%PDF-');
     expect(files.get('README.vi.txt')!.toString()).toContain('BẢN SAO DỮ LIỆU');
+    // The request keeps how it went; its job is gone from the scheduler's table once done.
+    const home = await homeOf(t, learner.id);
+    await expect
+      .poll(async () => {
+        const [{ n }] = await home.sql.query<{ n: number }>(
+          `select count(*)::int as n from agenda_jobs where name = ? and data->>'requestId' = ?`,
+          [EXPORT_JOB, accepted.body.id],
+        );
+        return n;
+      })
+      .toBe(0);
   });
 
   it('the link tampered or expired is refused; only the requester and the subject see it', async () => {
