@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
 import { type RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import type { Config } from '../config';
@@ -95,21 +95,11 @@ export function createRateLimits(
 
 /**
  * What a counter is stored under: a digest of the user id, IP or e-mail address, so that a shared
- * store (a table, Redis) holds no personal data (an erased account leaves nothing there).
+ * store (a table, Redis) holds no personal data (an erased account leaves nothing there). Worked out
+ * on every request (a third of a microsecond): a map of the digests made, bounded at 10,000 keys,
+ * took half an hour of sign-ups to fill in the soak and kept callers not seen for hours.
  */
-function counterKey(key: string): string {
-  let digest = digests.get(key);
-  if (digest === undefined) {
-    digest = createHash('sha256').update(key).digest('base64url').slice(0, 32);
-    // Every request counts under one or two keys: the busy ones are hashed once, not per request.
-    if (digests.size >= MAX_DIGESTS) digests.delete(digests.keys().next().value!);
-    digests.set(key, digest);
-  }
-  return digest;
-}
-
-const MAX_DIGESTS = 10_000;
-const digests = new Map<string, string>();
+const counterKey = (key: string): string => hash('sha256', key, 'base64url').slice(0, 32);
 
 export class RateLimitedError extends AppError {
   constructor(
