@@ -85,7 +85,7 @@ export const authArea = defineArea({
   // From here on, this instance's writes of an account drop its cached copy.
   start: (deps) => deps.regions.forEach((region) => void accountsOf(region)),
   close: async (deps) => deps.regions.forEach((region) => accountsOf(region).stop()),
-  // What the sign-in caches hold: both bounded, both levelling at what an access token's lifetime brings.
+  // What the sign-in caches hold: tokens until they expire, accounts for a minute, each bounded.
   gauges: (deps) => [
     {
       name: 'auth_cache_entries',

@@ -1,4 +1,5 @@
 import { ACCESS_CHANGED } from './access';
+import { putLast } from './expiry-ordered';
 import { CONNECTION_EVENT, type EventPubSub } from './pubsub';
 
 export interface AccessCacheOptions<T> {
@@ -52,34 +53,23 @@ export class AccessCache<T> {
         if (this.pending.get(personId) !== made) return;
         this.pending.delete(personId);
         if (this.options.keep && !this.options.keep(value)) return;
+        // Values expire in the order they were kept (`until` only moves forward). Without dropping
+        // the expired, a value read once stayed until the cache was full: a service that meets new
+        // people all day grew to `maxEntries` accounts (50,000 rows) and decisions (100,000).
         const now = Date.now();
-        this.forgetExpired(now);
-        // Set anew, not updated in place: the map stays in the order values expire in.
-        this.entries.delete(personId);
-        if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value!);
         const expires = now + this.options.ttlMs;
-        this.entries.set(personId, {
-          value,
-          expires: this.options.until ? Math.min(expires, this.options.until()) : expires,
-        });
+        putLast(
+          this.entries,
+          personId,
+          { value, expires: this.options.until ? Math.min(expires, this.options.until()) : expires },
+          { max: this.options.maxEntries, expiresAt: (entry) => entry.expires, now },
+        );
       },
       () => {
         if (this.pending.get(personId) === made) this.pending.delete(personId);
       },
     );
     return made;
-  }
-
-  /**
-   * Values expire in the order they were kept (`until` only moves forward), so the expired ones are
-   * at the front. Without this, a value read once stayed until the cache was full: a service that
-   * meets new people all day grew to `maxEntries` accounts (50,000 rows) and decisions (100,000).
-   */
-  private forgetExpired(now: number): void {
-    for (const [personId, entry] of this.entries) {
-      if (entry.expires > now) return;
-      this.entries.delete(personId);
-    }
   }
 
   drop(personId: string): void {

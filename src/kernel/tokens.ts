@@ -2,6 +2,7 @@ import { createHash, createSecretKey, type KeyObject, randomBytes } from 'node:c
 import jwt from 'jsonwebtoken';
 import type { Config } from '../config';
 import { accessTokenExpired, AppError, malformedAuthorization, unauthenticated } from './errors';
+import { putLast } from './expiry-ordered';
 import type { Role } from './domain';
 import { isId } from './ids';
 
@@ -62,9 +63,8 @@ export function signAccessToken(config: TokenSettings, claims: AccessClaims): st
  * Tokens that passed, each until its expiry, by settings: a client sends the same token with every
  * request, and checking it again (its HMAC, its JSON, its claims) was 8% of the AI proxy's CPU. The
  * key is the whole token, signature included, so only the very token that passed is taken again;
- * the oldest go first past VERIFIED_MAX. Tokens are kept in the order they were first seen, which
- * is about the order they expire in: the expired ones at the front go whenever one is added, so the
- * map holds the tokens of the last access-token lifetime, not the last VERIFIED_MAX ever seen.
+ * each goes when it expires (tokens are kept in the order they were first seen, about the order
+ * they expire in), or as the oldest past VERIFIED_MAX.
  */
 const verified = new WeakMap<TokenSettings, Map<string, RequestAuth>>();
 const VERIFIED_MAX = 5_000;
@@ -81,18 +81,13 @@ export function authenticateHeader(config: TokenSettings, header: string | undef
   const auth = verify(config, match[1]);
   if (auth.error) return auth;
   if (!passed) verified.set(config, (passed = new Map()));
-  forgetExpired(passed);
-  if (passed.size >= VERIFIED_MAX) passed.delete(passed.keys().next().value!);
-  passed.set(match[1], { ...auth, roles: [...auth.roles!] });
+  putLast(
+    passed,
+    match[1],
+    { ...auth, roles: [...auth.roles!] },
+    { max: VERIFIED_MAX, expiresAt: (kept) => kept.expiresAt! },
+  );
   return auth;
-}
-
-function forgetExpired(passed: Map<string, RequestAuth>): void {
-  const now = Date.now();
-  for (const [token, auth] of passed) {
-    if (auth.expiresAt! > now) return;
-    passed.delete(token);
-  }
 }
 
 /** How many tokens that passed are kept for these settings (the auth area's gauge of it). */
