@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Fleet, type Instance } from '../../src/scripts/fleet/fleet';
-import { killGroup } from '../../src/scripts/fleet/processes';
+import { killGroup, stopOnSignals } from '../../src/scripts/fleet/processes';
 import { startAiBackend } from '../../test/support/ai-backend';
 import { makeDataDir } from '../../test/support/data-dir';
 import { startSmtpServer } from '../../test/support/smtp';
@@ -84,6 +84,19 @@ async function soak(): Promise<void> {
     },
   });
   const memory = new MemorySampler();
+  let cleaningUp: Promise<void> | undefined;
+  const cleanUp = () =>
+    (cleaningUp ??= (async () => {
+      memory.stop();
+      await fleet.stop();
+      await smtp.close();
+      await ai.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    })());
+  stopOnSignals(async (signal) => {
+    console.log(`${signal}: stopping the fleet, the mail server and the AI backend; no report`);
+    await cleanUp();
+  }, 1);
   try {
     await fleet.start();
     for (const instance of fleet.instances) memory.follow(instance.name, instance.member!.child.pid!, instance.url);
@@ -147,11 +160,7 @@ async function soak(): Promise<void> {
       );
     process.exitCode = lost > 0 || grew.length > 0 ? 1 : 0;
   } finally {
-    memory.stop();
-    await fleet.stop();
-    await smtp.close();
-    await ai.close();
-    rmSync(dataDir, { recursive: true, force: true });
+    await cleanUp();
   }
 }
 

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Fleet } from './fleet/fleet';
+import { stopOnSignals } from './fleet/processes';
 
 /**
  * `npm run fleet [-- --instances N] [--data-dir DIR]`: PostgreSQL, Redis (when installed), N
@@ -24,19 +25,12 @@ async function main(): Promise<void> {
     env: { LOG_FORMAT: 'pretty', ...process.env, TRUST_PROXY: '1' },
     onOutput: (name, line) => console.log(`${name.padEnd(8)} | ${line}`),
   });
-  let stopping: Promise<void> | undefined;
-  const stop = (signal: string) => {
+  let stopping = false;
+  stopOnSignals(async (signal) => {
+    stopping = true;
     console.log(`${signal}: stopping nginx, the instances, then the databases`);
-    stopping ??= fleet.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`the fleet did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', () => stop('SIGINT'));
-  process.on('SIGTERM', () => stop('SIGTERM'));
+    await fleet.stop();
+  });
   try {
     await fleet.start();
   } catch (error) {

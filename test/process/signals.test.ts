@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { makeDataDir } from '../support/data-dir';
 import { freePort } from '../support/ports';
+import { allGone, groupOf, members, signalGroup } from '../support/process-groups';
 
 /**
  * `npm start` as a user runs it, in a process group of its own as a terminal's job is, signalled
@@ -19,33 +20,6 @@ afterAll(() => {
   for (const npm of started) if (npm.pid) signalGroup(npm.pid, 'SIGKILL');
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-function signalGroup(pgid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pgid, signal);
-  } catch {
-    /* the group is gone already */
-  }
-}
-
-/** The process group of a live process, from /proc; null once it is gone (or a zombie, as good as gone). */
-function groupOf(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return fields[0] === 'Z' ? null : Number(fields[2]);
-  } catch {
-    return null;
-  }
-}
-
-/** Every live process of a group. */
-function members(pgid: number): number[] {
-  return readdirSync('/proc')
-    .filter((name) => /^\d+$/.test(name))
-    .map(Number)
-    .filter((pid) => groupOf(pid) === pgid);
-}
 
 async function npmStart(pgPort: number): Promise<{ npm: ChildProcess; output: () => string; postmaster: number }> {
   let output = '';
@@ -75,16 +49,6 @@ async function npmStart(pgPort: number): Promise<{ npm: ChildProcess; output: ()
     10,
   );
   return { npm, output: () => output, postmaster };
-}
-
-/** Waits until none of `pids` lives; how long that took, or null past `ms`. */
-async function allGone(pids: () => number[], ms: number): Promise<number | null> {
-  const start = Date.now();
-  while (Date.now() - start < ms) {
-    if (pids().length === 0) return Date.now() - start;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return null;
 }
 
 /** The environment a live process was started with, from /proc. */

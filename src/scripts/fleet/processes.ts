@@ -76,6 +76,27 @@ export async function stopMember(member: Member, signal: NodeJS.Signals, graceMs
   killGroup(member, 'SIGKILL');
 }
 
+/**
+ * SIGINT (a terminal's Ctrl-C) or SIGTERM (a process manager) to the program that started a fleet:
+ * `stop` runs once, however many signals come, then the program exits with `exitCode`, or 1 when
+ * `stop` failed. The members are in process groups of their own, so the signal reaches this program
+ * alone: without this they would outlive it, the database and nginx with them.
+ */
+export function stopOnSignals(stop: (signal: NodeJS.Signals) => Promise<void>, exitCode = 0): void {
+  let stopping: Promise<void> | undefined;
+  const onSignal = (signal: NodeJS.Signals) => {
+    stopping ??= stop(signal).then(
+      () => process.exit(exitCode),
+      (error: unknown) => {
+        console.error(`the fleet did not stop cleanly: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+}
+
 /** `kill -<signal> -<pid>`: the member and everything in its group. */
 export function killGroup(member: Member, signal: NodeJS.Signals): void {
   try {
