@@ -15,7 +15,8 @@ import { byMinute, GROWTH_LIMIT_MIB_PER_HOUR, growthOf, MemorySampler } from './
  * PostgreSQL behind nginx, with a real SMTP server and a real HTTP AI backend, for SOAK_MINUTES
  * (15) under mixed traffic from several areas, with faults on a schedule: an instance killed with
  * SIGKILL and started again (two instances or more), the postmaster killed, the mail server
- * refusing for a minute, the AI backend down for a minute. Then it waits for the outbox to drain
+ * refusing for a minute, the AI backend down for a minute; each once during the warm-up, then
+ * again after it each but the kill. Then it waits for the outbox to drain
  * and reports, per kind of effect, what was committed, delivered, delivered twice and lost; the
  * resident memory of each instance per hour after warm-up (SOAK_WARMUP_MINUTES, a third of the run
  * up to 10), and each minute beside its JavaScript heap and Buffers (read from `/metrics`: RSS that
@@ -43,6 +44,18 @@ interface Fault {
   name: string;
   at: number;
   until: number;
+}
+
+/** A fault to cause: its name in the report, and what causes it (resolved once it is over). */
+interface Cause {
+  name: string;
+  run: () => Promise<void>;
+}
+
+/** `causes` at even intervals between `from` and `to` (ms into the run), none at either end. */
+function spread(causes: Cause[], from: number, to: number): { at: number; cause: Cause }[] {
+  const slot = (to - from) / (causes.length + 1);
+  return causes.map((cause, k) => ({ at: from + (k + 1) * slot, cause }));
 }
 
 async function soak(): Promise<void> {
@@ -244,18 +257,19 @@ async function load(
         async (instance) => (await fetch(`${instance.url}/health`).catch(() => null))?.status === 200,
       ),
     ).then((all) => all.every(Boolean));
-  const faultList: { name: string; cause: () => Promise<void> }[] = [
-    ...(fleet.instances.length > 1
+  const killed: Cause[] =
+    fleet.instances.length > 1
       ? [
           {
             name: `instance ${fleet.instances[1].name} killed (SIGKILL) and started again`,
-            cause: () => killAndRestart(fleet.instances[1], memory),
+            run: () => killAndRestart(fleet.instances[1], memory),
           },
         ]
-      : []),
+      : [];
+  const kept: Cause[] = [
     {
       name: 'postmaster killed',
-      cause: async () => {
+      run: async () => {
         process.kill(Number.parseInt(readFileSync(join(dataDir, 'postgres', 'postmaster.pid'), 'utf8'), 10), 'SIGKILL');
         await pause(1000);
         await waitFor(serving, 120_000, 'the database did not come back');
@@ -263,7 +277,7 @@ async function load(
     },
     {
       name: 'SMTP refusing for a minute',
-      cause: async () => {
+      run: async () => {
         smtp.refuseNext(1_000_000);
         await pause(60_000);
         smtp.refuseNext(0);
@@ -271,22 +285,29 @@ async function load(
     },
     {
       name: 'AI backend down for a minute',
-      cause: async () => {
+      run: async () => {
         ai.state.behaviour = 'fail';
         await pause(60_000);
         ai.state.behaviour = 'ok';
       },
     },
   ];
+  /**
+   * Every fault once during the warm-up, then again, each that leaves every instance running, in
+   * what is measured: the first of a kind compiles the code of its paths (errors, retries, a
+   * backlog's burst) once in a process's life, which is warming up; what each one leaves behind
+   * is what the growth after warm-up must show. The instance killed is killed once, early, so that
+   * its next life is warmed up (the same faults inside its own warm-up) and measured as long.
+   */
+  const timeline = [...spread([...killed, ...kept], 0, WARM_UP_MS), ...spread(kept, WARM_UP_MS, MINUTES * 60_000)];
   const schedule = async () => {
     const started = Date.now();
-    const slot = (MINUTES * 60_000) / (faultList.length + 1);
-    for (const [k, fault] of faultList.entries()) {
-      await pause(started + (k + 1) * slot - Date.now());
+    for (const { at, cause } of timeline) {
+      await pause(started + at - Date.now());
       if (Date.now() > end) return;
-      const at = Date.now();
-      await fault.cause();
-      faults.push({ name: fault.name, at, until: Date.now() });
+      const from = Date.now();
+      await cause.run();
+      faults.push({ name: cause.name, at: from, until: Date.now() });
     }
   };
 
