@@ -80,6 +80,12 @@ export interface Growth {
   measuredMinutes: number;
   /** MiB per hour after warm-up, or undefined when the life after warm-up was too short to tell. */
   perHour?: number;
+  /**
+   * The same through the median of each window: the level the instance sits at, where the lowest
+   * sample reads what it cannot give back (the two part when something makes RSS dip, as a forced
+   * release of V8's pooled pages does).
+   */
+  medianPerHour?: number;
 }
 
 /**
@@ -98,13 +104,18 @@ export function growthOf(life: Life, warmUpMs: number): Growth {
     measuredMinutes: measuredMs / 60_000,
   };
   if (measuredMs < MIN_MEASURED_MS) return growth;
-  const floors = new Map<number, { at: number; kb: number }>();
+  const windows = new Map<number, { at: number; kb: number }[]>();
   for (const s of settled) {
     const window = Math.floor((s.at - settled[0].at) / WINDOW_MS);
-    const floor = floors.get(window);
-    if (!floor || s.kb < floor.kb) floors.set(window, s);
+    windows.set(window, [...(windows.get(window) ?? []), s]);
   }
-  return { ...growth, perHour: slope([...floors.values()].map((s) => [s.at / 3_600_000, mib(s.kb)])) };
+  const through = (pick: (samples: { at: number; kb: number }[]) => { at: number; kb: number }) =>
+    slope([...windows.values()].map((samples) => pick(samples)).map((s) => [s.at / 3_600_000, mib(s.kb)]));
+  return {
+    ...growth,
+    perHour: through((samples) => samples.reduce((low, s) => (s.kb < low.kb ? s : low))),
+    medianPerHour: through((samples) => [...samples].sort((a, b) => a.kb - b.kb)[Math.floor(samples.length / 2)]),
+  };
 }
 
 /** The least-squares slope of y over x. */

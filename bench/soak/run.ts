@@ -134,13 +134,13 @@ async function soak(): Promise<void> {
         `| ${t.kind} | ${t.committed} | ${t.delivered} | ${t.deliveredTwice} | ${t.sameRowAgain} | ${t.lost} |`,
       );
     console.log(
-      `\n| instance (pid) | RSS after warm-up | RSS at the end | measured | growth |\n|---|---:|---:|---:|---:|`,
+      `\n| instance (pid) | RSS after warm-up | RSS at the end | measured | growth | through the medians |\n|---|---:|---:|---:|---:|---:|`,
     );
     for (const g of growths)
       console.log(
         g.measuredMinutes === 0
-          ? `| ${g.instance} (${g.pid}) | - | - | - | ended before its warm-up did |`
-          : `| ${g.instance} (${g.pid}) | ${g.fromMiB.toFixed(0)} MiB | ${g.toMiB.toFixed(0)} MiB | ${g.measuredMinutes.toFixed(1)} min | ${g.perHour === undefined ? 'too short to tell' : `${g.perHour.toFixed(1)} MiB/hour`} |`,
+          ? `| ${g.instance} (${g.pid}) | - | - | - | ended before its warm-up did | |`
+          : `| ${g.instance} (${g.pid}) | ${g.fromMiB.toFixed(0)} MiB | ${g.toMiB.toFixed(0)} MiB | ${g.measuredMinutes.toFixed(1)} min | ${perHour(g.perHour)} | ${perHour(g.medianPerHour)} |`,
       );
     for (const life of memory.lives)
       console.log(
@@ -229,7 +229,12 @@ async function load(
       }
       ledger.commit('verification', email);
       const token = signup.body.accessToken as string;
-      await call('POST', '/consent/grant', { consentTypeId: 'ai_conversation' }, token);
+      // A grant refused by a fault (a killed instance, the database restarting) is asked again, as a
+      // person would; otherwise every chat of this learner is refused for want of consent.
+      while ((await call('POST', '/consent/grant', { consentTypeId: 'ai_conversation' }, token)).status !== 200) {
+        if (Date.now() >= end) return;
+        await pause(1000);
+      }
       const exported = await call('POST', '/gdpr/export', {}, token);
       if (exported.status === 202) {
         ledger.commit('exports', email);
@@ -353,6 +358,10 @@ async function waitFor(done: () => Promise<boolean>, ms: number, what: string): 
     if (Date.now() > deadline) throw new Error(what);
     await pause(500);
   }
+}
+
+function perHour(mibPerHour: number | undefined): string {
+  return mibPerHour === undefined ? 'too short to tell' : `${mibPerHour.toFixed(1)} MiB/hour`;
 }
 
 run(soak);
