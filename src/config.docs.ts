@@ -33,6 +33,11 @@ export const SETTING_DOCS: Record<keyof SettingsInput, SettingDoc> = {
     group: 'Server',
     meaning: 'SIGTERM/SIGINT: past this the process exits with status 1, whatever is still closing',
   },
+  HEAP_MODE: {
+    group: 'Server',
+    meaning:
+      "`lean`: every full garbage collection gives the memory it emptied back to the system, and the heap grows to twice what is live before the next (resident memory stays level under load, about 140 MiB lower); `v8-default`: V8's own choices, which keep emptied memory for reuse while the instance is busy",
+  },
   BODY_LIMIT: {
     group: 'Server',
     meaning:

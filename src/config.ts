@@ -51,6 +51,7 @@ export const settingsSchema = z.object({
   OUTBOX_SWEEP_MS: positiveInt.default(10_000),
   /** The whole shutdown's bound: past it the process exits non-zero whatever is still closing. */
   SHUTDOWN_GRACE_MS: positiveInt.default(25_000),
+  HEAP_MODE: z.enum(['lean', 'v8-default']).default('lean'),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   JWT_ISSUER: z.string().min(1).default('learning-platform-api'),
   JWT_AUDIENCE: z.string().min(1).default('learning-platform'),

@@ -4,6 +4,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig } from './config';
 import { createLogger, logDestination } from './logger';
 import { createApp } from './server/app';
+import { applyHeapMode } from './server/heap-mode';
 
 /** engines says 24; a direct `node dist/src/main.js` on an older Node would fail later in less clear ways. */
 const REQUIRED_NODE_MAJOR = 24;
@@ -15,6 +16,7 @@ async function main() {
     );
   }
   const config = loadConfig();
+  applyHeapMode(config.HEAP_MODE);
   const log = createLogger(config.LOG_LEVEL, logDestination(config.LOG_FORMAT));
   if (config.jwtSecretGenerated)
     log.warn(`JWT_SECRET is not set: using a generated secret kept in ${config.DATA_DIR}/jwt-secret`);
