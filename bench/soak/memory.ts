@@ -16,9 +16,12 @@ export const GROWTH_LIMIT_MIB_PER_HOUR = 20;
 /** Below this much time after warm-up there are too few samples for a slope worth reading. */
 const MIN_MEASURED_MS = 8 * 60_000;
 /**
- * The growth is read from the lowest sample of each window: V8 sizes its heap to the load of the
- * moment (a fault that stops the traffic shrinks it by a hundred MiB, the traffic coming back
- * grows it again), while what a leak holds stays at the bottom of every window.
+ * The growth is read from the median sample of each window, the level the instance sits at: V8
+ * sizes its heap to the load of the moment (a fault that stops the traffic shrinks it by a hundred
+ * MiB for a minute), and in the lean heap mode each full collection gives memory back, so RSS
+ * moves by 30 to 60 MiB within a minute. The lowest sample of a window lands on such a dip or beside
+ * it wherever the sampling falls (a slope of -15 and +25 MiB an hour in one run, through medians of
+ * 8 and -2); what a leak holds raises the median as it raises every sample.
  */
 const WINDOW_MS = 2 * 60_000;
 
@@ -78,19 +81,15 @@ export interface Growth {
   fromMiB: number;
   toMiB: number;
   measuredMinutes: number;
-  /** MiB per hour after warm-up, or undefined when the life after warm-up was too short to tell. */
+  /** MiB per hour after warm-up through the lowest sample of each window, or undefined when the life after warm-up was too short to tell. */
   perHour?: number;
-  /**
-   * The same through the median of each window: the level the instance sits at, where the lowest
-   * sample reads what it cannot give back (the two part when something makes RSS dip, as a forced
-   * release of V8's pooled pages does).
-   */
+  /** The same through the median of each window: what fails the soak (see WINDOW_MS). */
   medianPerHour?: number;
 }
 
 /**
- * The growth of a life after its warm-up: the least-squares slope through the lowest sample of
- * each window (see WINDOW_MS).
+ * The growth of a life after its warm-up: the least-squares slopes through the lowest and the
+ * median sample of each window (see WINDOW_MS).
  */
 export function growthOf(life: Life, warmUpMs: number): Growth {
   const settled = life.samples.filter((s) => s.at >= life.started + warmUpMs);

@@ -165,7 +165,7 @@ async function soak(): Promise<void> {
     for (const [what, n] of errors) console.log(`logged error: ${what} (${n}×), first: ${firstLines.get(what)}`);
 
     const lost = tally.reduce((sum, t) => sum + t.lost, 0);
-    const grew = growths.filter((g) => g.perHour !== undefined && g.perHour >= GROWTH_LIMIT_MIB_PER_HOUR);
+    const grew = growths.filter((g) => g.medianPerHour !== undefined && g.medianPerHour >= GROWTH_LIMIT_MIB_PER_HOUR);
     if (lost > 0) console.log(`FAILED: ${lost} effect(s) committed and never delivered`);
     if (grew.length)
       console.log(
